@@ -1,0 +1,32 @@
+# Two commands for a fresh clone: `make demo` and `make test`. Both create .venv when missing.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test setup lint clean
+
+setup: $(STAMP)
+
+# torch==2.13.0 first: that spec takes the local CPU wheel; a loose spec would pull a CUDA build.
+# trankit 1.1.2 pins torch<=2.0.1, so it goes in with --no-deps (its real needs are in the
+# `build` extra).
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet torch==2.13.0
+	$(PY) -m pip install --quiet -e ".[build,dev]"
+	$(PY) -m pip install --quiet --no-deps trankit==1.1.2
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/acs demo
+
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check auto_challenge_sets builder metrics tests benchmarks examples
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info

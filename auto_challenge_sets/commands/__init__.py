@@ -1,0 +1,1 @@
+"""One module per ``acs`` subcommand; each defines ``register(subparsers)`` (see ``cli.py``)."""

@@ -1,0 +1,77 @@
+"""Config names: ``{src}-{tgt}.{phenomenon}.d{D}``, ``{src}-{tgt}.reorder.d{D}``, ``{src}-{tgt}.baseline``.
+
+``{src}-{tgt}.{phenomenon}`` without a distance means D = 1 (the paper's default: at least one
+word between head and dependent). Splits are corpus names (``\\w+``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from auto_challenge_sets.errors import BadNameError
+
+LEXICAL_DISTANCES: tuple[int, ...] = (0, 1, 2, 3, 4, 5)
+REORDER_DISTANCES: tuple[int, ...] = (5, 10, 15, 20)
+DEFAULT_DISTANCE = 1
+REORDER = "reorder"
+BASELINE = "baseline"
+
+_LANG = r"[a-z]{2,3}(?:_[A-Za-z]+)?"
+_PAIR = re.compile(rf"^({_LANG})-({_LANG})$")
+_CONFIG = re.compile(rf"^({_LANG})-({_LANG})\.([a-z][a-z0-9_]*)(?:\.d(\d+))?$")
+_SPLIT = re.compile(r"^\w+$")
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigName:
+    src: str
+    tgt: str
+    phenomenon: str
+    min_distance: int | None  # None only for the baseline
+
+    @property
+    def pair(self) -> str:
+        return f"{self.src}-{self.tgt}"
+
+    @property
+    def is_baseline(self) -> bool:
+        return self.phenomenon == BASELINE
+
+    def __str__(self) -> str:
+        return config_name(self.src, self.tgt, self.phenomenon, self.min_distance)
+
+
+def parse_pair(pair: str) -> tuple[str, str]:
+    match = _PAIR.match(pair)
+    if not match:
+        raise BadNameError(f"language pair must look like 'de-en', got {pair!r}")
+    return match.group(1), match.group(2)
+
+
+def config_name(src: str, tgt: str, phenomenon: str, min_distance: int | None = None) -> str:
+    """The canonical (explicit-distance) config name."""
+    if phenomenon == BASELINE:
+        return f"{src}-{tgt}.{BASELINE}"
+    if min_distance is None:
+        min_distance = DEFAULT_DISTANCE
+    return f"{src}-{tgt}.{phenomenon}.d{min_distance}"
+
+
+def parse_config_name(name: str) -> ConfigName:
+    """Parse a config name; ``de-en.particle`` reads as D = 1."""
+    match = _CONFIG.match(name)
+    if not match:
+        raise BadNameError(f"not a config name: {name!r} (expected e.g. 'de-en.particle.d3')")
+    src, tgt, phenomenon, distance = match.groups()
+    if phenomenon == BASELINE:
+        if distance is not None:
+            raise BadNameError(f"the baseline config has no distance: {name!r}")
+        return ConfigName(src, tgt, phenomenon, None)
+    return ConfigName(src, tgt, phenomenon, DEFAULT_DISTANCE if distance is None else int(distance))
+
+
+def check_split_name(name: str) -> str:
+    if not _SPLIT.match(name):
+        raise BadNameError(f"corpus (split) names must match \\w+, got {name!r}")
+    return name

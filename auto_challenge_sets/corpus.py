@@ -1,0 +1,108 @@
+"""Parallel corpora: two plain-text files, one sentence per line, line N of one translating line N
+of the other.
+
+Policy (the same for every file, never silent):
+
+- invalid UTF-8 is an error naming the file and line;
+- a different number of lines in the two files is an error naming both counts;
+- a UTF-8 byte-order mark at the start of a file is dropped, and CRLF line ends are read as LF;
+  both are counted in :class:`ReadReport`;
+- a pair where either side is empty (or only white space) is skipped, its line number kept in
+  :attr:`ReadReport.empty_lines` and reported at the end of a build. Line numbers of the other
+  pairs do not move: ``line`` is always the 1-based line of the original files.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from auto_challenge_sets.errors import CorpusError
+
+BOM = b"\xef\xbb\xbf"
+
+
+@dataclass
+class ReadReport:
+    """What the reading policy did, to be printed at the end of a run."""
+
+    bom_files: list[str] = field(default_factory=list)
+    crlf_lines: dict[str, int] = field(default_factory=dict)
+    empty_lines: list[int] = field(default_factory=list)
+
+    def messages(self) -> list[str]:
+        out = [f"{path}: dropped a UTF-8 byte-order mark" for path in self.bom_files]
+        out += [f"{path}: read {count} CRLF line ends as LF" for path, count in self.crlf_lines.items()]
+        if self.empty_lines:
+            shown = ", ".join(map(str, self.empty_lines[:10]))
+            more = f", … ({len(self.empty_lines)} in all)" if len(self.empty_lines) > 10 else ""
+            out.append(f"skipped {len(self.empty_lines)} pair(s) with an empty side: line {shown}{more}")
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class SentencePair:
+    line: int  # 1-based line in both files
+    source: str
+    target: str
+
+
+@dataclass
+class ParallelCorpus:
+    name: str
+    source_path: str
+    target_path: str
+    pairs: list[SentencePair]
+    total_lines: int
+    report: ReadReport
+
+
+def read_lines(path: str | os.PathLike[str], report: ReadReport | None = None) -> list[str]:
+    """All lines of a UTF-8 text file, without line ends (see the module's policy)."""
+    name = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise CorpusError(f"cannot read: {error.strerror}", name) from None
+    if data.startswith(BOM):
+        data = data[len(BOM) :]
+        if report is not None:
+            report.bom_files.append(name)
+    raw_lines = data.split(b"\n")
+    if raw_lines and raw_lines[-1] == b"":
+        raw_lines.pop()  # the newline that ends the last line does not start another
+    lines = []
+    crlf = 0
+    for number, raw in enumerate(raw_lines, start=1):
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+            crlf += 1
+        try:
+            lines.append(raw.decode("utf-8"))
+        except UnicodeDecodeError as error:
+            raise CorpusError(f"invalid UTF-8 (byte {error.start + 1} of the line)", name, number) from None
+    if crlf and report is not None:
+        report.crlf_lines[name] = crlf
+    return lines
+
+
+def read_parallel(
+    source: str | os.PathLike[str], target: str | os.PathLike[str], name: str = "corpus"
+) -> ParallelCorpus:
+    """Read a parallel corpus; pairs with an empty side are skipped and counted."""
+    report = ReadReport()
+    source_lines = read_lines(source, report)
+    target_lines = read_lines(target, report)
+    if len(source_lines) != len(target_lines):
+        raise CorpusError(
+            f"the source has {len(source_lines)} lines but the target {target} has {len(target_lines)}",
+            source,
+        )
+    pairs = []
+    for number, (src, tgt) in enumerate(zip(source_lines, target_lines), start=1):
+        if not src.strip() or not tgt.strip():
+            report.empty_lines.append(number)
+            continue
+        pairs.append(SentencePair(number, src, tgt))
+    return ParallelCorpus(name, str(source), str(target), pairs, len(source_lines), report)

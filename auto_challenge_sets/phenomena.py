@@ -1,0 +1,105 @@
+"""Lexical long-distance phenomena: a registry of token rules on the source-side UD tree.
+
+A phenomenon is one small registered predicate over a word; everything else (distances,
+selection) is shared. The distance of a matching word i with head h is the number of words
+strictly between them, ``|i - h| - 1``; the root (h = 0) has no distance and never matches.
+To add a phenomenon::
+
+    @register_phenomenon("my_phenomenon", "what it is, in one line")
+    def _my_phenomenon(word: Token) -> bool:
+        return ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass
+
+from auto_challenge_sets.ud import Sentence, Token
+
+TokenRule = Callable[[Token], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Phenomenon:
+    name: str
+    description: str
+    rule: TokenRule
+
+
+@dataclass(frozen=True, slots=True)
+class Instance:
+    """A matching word and its head, 1-based word IDs, with the distance between them."""
+
+    dependent: int
+    head: int
+    dependent_form: str
+    head_form: str
+    distance: int
+
+    def to_dict(self) -> dict[str, int | str]:
+        return asdict(self)
+
+
+PHENOMENA: dict[str, Phenomenon] = {}
+
+
+def register_phenomenon(name: str, description: str) -> Callable[[TokenRule], TokenRule]:
+    """Register a token rule under ``name`` (a config-name component: ``\\w+``)."""
+    if not name.isidentifier() or name != name.lower():
+        raise ValueError(f"phenomenon names are lower-case identifiers, got {name!r}")
+
+    def decorate(rule: TokenRule) -> TokenRule:
+        if name in PHENOMENA:
+            raise ValueError(f"phenomenon {name!r} is already registered")
+        PHENOMENA[name] = Phenomenon(name, description, rule)
+        return rule
+
+    return decorate
+
+
+def get_phenomenon(name: str) -> Phenomenon:
+    try:
+        return PHENOMENA[name]
+    except KeyError:
+        known = ", ".join(sorted(PHENOMENA))
+        raise KeyError(f"unknown phenomenon {name!r} (known: {known})") from None
+
+
+@register_phenomenon("reflexive", "a word whose FEATS contain Reflex=Yes (e.g. German 'sich')")
+def _reflexive(word: Token) -> bool:
+    return word.has_feature("Reflex", "Yes")
+
+
+@register_phenomenon("particle", "a separable-verb / phrasal-verb particle: DEPREL compound:prt (or prt)")
+def _particle(word: Token) -> bool:
+    return word.deprel == "compound:prt" or word.deprel == "prt"
+
+
+@register_phenomenon("prep_stranding", "a stranded preposition: UPOS ADP with DEPREL obl or obl:*")
+def _prep_stranding(word: Token) -> bool:
+    return word.upos == "ADP" and word.deprel_base == "obl"
+
+
+def find_instances(sentence: Sentence, phenomenon: str | Phenomenon) -> list[Instance]:
+    """Every word of ``sentence`` matching the phenomenon (root excluded), in word order."""
+    rule = (phenomenon if isinstance(phenomenon, Phenomenon) else get_phenomenon(phenomenon)).rule
+    words = sentence.words
+    found = []
+    for word in words:
+        head = word.head
+        if head != 0 and rule(word):
+            found.append(Instance(word.id, head, word.form, words[head - 1].form, abs(word.id - head) - 1))
+    return found
+
+
+def max_distance(instances: Iterable[Instance]) -> int | None:
+    """The largest distance among instances, or None when there are none."""
+    return max((instance.distance for instance in instances), default=None)
+
+
+def is_selected(instances: Iterable[Instance], min_distance: int, exact: bool = False) -> bool:
+    """At least one instance at distance >= min_distance (== with ``exact``)."""
+    if exact:
+        return any(instance.distance == min_distance for instance in instances)
+    return any(instance.distance >= min_distance for instance in instances)
