@@ -36,7 +36,7 @@ def _decoded_lines(raw_lines: Iterable[bytes], source: str) -> Iterator[tuple[in
 class _SentenceReader:
     """Collects the lines of one sentence and checks them as it goes."""
 
-    __slots__ = ("source", "sentence", "first_line", "pending_mwt", "word_lines")
+    __slots__ = ("first_line", "pending_mwt", "sentence", "source", "word_lines")
 
     def __init__(self, source: str):
         self.source = source

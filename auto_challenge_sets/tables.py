@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from auto_challenge_sets.configs import BASELINE, LEXICAL_DISTANCES, REORDER, REORDER_DISTANCES, parse_config_name
+from auto_challenge_sets.configs import (
+    BASELINE,
+    LEXICAL_DISTANCES,
+    REORDER,
+    REORDER_DISTANCES,
+    parse_config_name,
+)
 
 
 def distance_table(sizes: dict[str, dict[str, int]], markdown: bool = False) -> str:
@@ -25,6 +31,9 @@ def distance_table(sizes: dict[str, dict[str, int]], markdown: bool = False) -> 
         for key, row in cells.items():
             if key[0] == pair and key[2] == split and baseline is not None:
                 row.setdefault(None, baseline)
+    for _, phenomenon, _ in cells:  # a distance a phenomenon is built with gets its column even if empty
+        if phenomenon != BASELINE:
+            distances.update(REORDER_DISTANCES if phenomenon == REORDER else LEXICAL_DISTANCES)
     columns: list[int | None] = [None] + sorted(distances)
     header = ["pair", "phenomenon", "split", "all"] + [f"d{d}" for d in sorted(distances)]
     body = []

@@ -77,7 +77,12 @@ def build_challenge_sets(spec: BuildSpec, progress: bool = True) -> BuildResult:
 
     from auto_challenge_sets.builder.analysis import analyse, match_sentences, read_alignments, write_analyses
     from auto_challenge_sets.builder.challenge_builder import ChallengeSets
-    from auto_challenge_sets.builder.export import remove_split, render_readme, update_build_record, write_split
+    from auto_challenge_sets.builder.export import (
+        remove_split,
+        render_readme,
+        update_build_record,
+        write_split,
+    )
 
     parse_pair(spec.pair)
     check_split_name(spec.corpus)

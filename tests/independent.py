@@ -1,0 +1,38 @@
+"""An independent reading of DESIGN.md's rules with the `conllu` package (not our reader), to
+check the build against."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import conllu
+
+DISTANCES = range(6)
+
+
+def independent_selection(path: Path) -> tuple[Counter, dict[str, dict[str, list[tuple[int, int, int]]]]]:
+    """Sizes per (phenomenon, D) and instances per sent_id, straight from DESIGN.md's wording."""
+    sizes: Counter = Counter()
+    instances: dict[str, dict[str, list[tuple[int, int, int]]]] = {}
+    with open(path, encoding="utf-8") as handle:
+        for tokenlist in conllu.parse_incr(handle):
+            found: dict[str, list[tuple[int, int, int]]] = {"reflexive": [], "particle": [], "prep_stranding": []}
+            for token in tokenlist:
+                if not isinstance(token["id"], int) or token["head"] in (0, None):
+                    continue
+                d = abs(token["id"] - token["head"]) - 1
+                entry = (token["id"], token["head"], d)
+                if (token["feats"] or {}).get("Reflex") == "Yes":
+                    found["reflexive"].append(entry)
+                if token["deprel"] in ("compound:prt", "prt"):
+                    found["particle"].append(entry)
+                if token["upos"] == "ADP" and token["deprel"].split(":")[0] == "obl":
+                    found["prep_stranding"].append(entry)
+            instances[tokenlist.metadata["sent_id"]] = found
+            sizes["baseline", None] += 1
+            for phenomenon, entries in found.items():
+                for minimum in DISTANCES:
+                    if any(d >= minimum for _, _, d in entries):
+                        sizes[phenomenon, minimum] += 1
+    return sizes, instances

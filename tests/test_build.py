@@ -1,0 +1,125 @@
+"""The build on the gold PUD treebanks, checked against an independent reading of the rules
+(the `conllu` package, not our reader), loaded back with `datasets.load_dataset`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import conllu
+import pytest
+import yaml
+from datasets import load_dataset
+
+from auto_challenge_sets.builder.build import BuildSpec, build_challenge_sets
+from auto_challenge_sets.builder.export import scan_folder
+from auto_challenge_sets.cli import main
+from auto_challenge_sets.errors import ConlluError
+
+from conftest import shared_path
+from independent import independent_selection
+
+
+@pytest.fixture(scope="module")
+def pud_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """de→en with the German trees and en→de with the English trees, in one folder, via `acs build`."""
+    root = tmp_path_factory.mktemp("pud")
+    conllu_files = {lang: shared_path("data", "pud", f"{lang}_pud-ud-test.conllu") for lang in ("de", "en")}
+    texts = {}
+    for lang, path in conllu_files.items():
+        with open(path, encoding="utf-8") as handle:
+            texts[lang] = [t.metadata["text"] for t in conllu.parse_incr(handle)]
+        (root / f"pud.{lang}").write_text("".join(line + "\n" for line in texts[lang]), encoding="utf-8")
+    out = root / "out"
+    for src, tgt in (("de", "en"), ("en", "de")):
+        assert main(["build", "--pair", f"{src}-{tgt}", "--corpus", "pud", "--source", str(root / f"pud.{src}"),
+                     "--target", str(root / f"pud.{tgt}"), "--source-conllu", str(conllu_files[src]),
+                     "--out", str(out), "--license", "cc-by-sa-3.0", "--quiet"]) == 0
+    return out
+
+
+@pytest.mark.parametrize(("src", "tgt"), [("de", "en"), ("en", "de")])
+def test_every_config_loads_with_the_independent_row_count(pud_folder: Path, src: str, tgt: str,
+                                                           tmp_path: Path) -> None:
+    sizes, instances = independent_selection(shared_path("data", "pud", f"{src}_pud-ud-test.conllu"))
+    built = scan_folder(pud_folder)
+    for (phenomenon, minimum), expected in sizes.items():
+        name = f"{src}-{tgt}.baseline" if phenomenon == "baseline" else f"{src}-{tgt}.{phenomenon}.d{minimum}"
+        if expected == 0:
+            assert name not in built, f"{name} is empty and must not be exported"
+            continue
+        dataset = load_dataset(str(pud_folder), name, split="pud", cache_dir=str(tmp_path / "hf"))
+        assert dataset.num_rows == expected, name
+        if phenomenon == "baseline":
+            continue
+        ids = {s: i for i, s in enumerate(instances)}  # sent_id order = corpus line order
+        for row in dataset:
+            sent_id = list(instances)[row["line"] - 1]
+            assert ids[sent_id] == row["line"] - 1
+            wanted = [e for e in instances[sent_id][phenomenon] if e[2] >= minimum]
+            assert [(i["dependent"], i["head"], i["distance"]) for i in row["instances"]] == wanted
+            assert row["distance"] == max(d for _, _, d in wanted)
+            for instance in row["instances"]:
+                assert row["source_tokens"][instance["dependent"] - 1] == instance["dependent_form"]
+                assert row["source_tokens"][instance["head"] - 1] == instance["head_form"]
+            assert row["length"] == len(row["source_tokens"])
+            assert row["id"] == f"pud:{row['line']}" and (row["src_lang"], row["tgt_lang"]) == (src, tgt)
+
+
+def test_expected_sizes_on_gold_pud(pud_folder: Path) -> None:
+    sizes, _ = independent_selection(shared_path("data", "pud", "de_pud-ud-test.conllu"))
+    # Gold German PUD: 119 compound:prt tokens in 112 sentences; reflexives in 131 sentences.
+    assert sizes["particle", 0] == 112 and sizes["reflexive", 0] == 131
+    assert sizes["prep_stranding", 0] == 0
+
+
+def test_readme_passes_datasets_own_metadata_validation(pud_folder: Path) -> None:
+    from datasets.info import DatasetInfosDict
+    from datasets.utils.metadata import MetadataConfigs
+    from huggingface_hub import DatasetCard
+
+    card = DatasetCard.load(pud_folder / "README.md")
+    configs = MetadataConfigs.from_dataset_card_data(card.data)  # raises on invalid data_files
+    infos = DatasetInfosDict.from_dataset_card_data(card.data)
+    assert set(configs) == set(infos)
+    assert {"de-en.baseline", "en-de.baseline", "de-en.particle", "de-en.particle.d3",
+            "en-de.prep_stranding.d0"} <= set(configs)
+    assert configs["de-en.particle"]["data_files"] == configs["de-en.particle.d1"]["data_files"]
+    front = yaml.safe_load((pud_folder / "README.md").read_text(encoding="utf-8").split("---")[1])
+    assert front["license"] == "cc-by-sa-3.0"
+    assert front["language"] == ["de", "en"]
+    assert front["task_categories"] == ["translation"]
+    assert front["size_categories"] == ["1K<n<10K"]
+    for name, info in infos.items():
+        for split in info.splits.values():
+            assert split.num_examples > 0, name
+    assert "| de-en | particle | pud | 1000 | 112 |" in card.text
+
+
+def test_loading_without_a_config_fails_with_datasets_own_message(pud_folder: Path, tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="Config name is missing"):
+        load_dataset(str(pud_folder), cache_dir=str(tmp_path / "hf"))
+
+
+def test_rebuild_is_byte_identical(pud_folder: Path, tmp_path: Path) -> None:
+    before = {p.relative_to(pud_folder): p.read_bytes() for p in pud_folder.rglob("*") if p.is_file()}
+    root = pud_folder.parent
+    build_challenge_sets(BuildSpec("de-en", "pud", root / "pud.de", root / "pud.en",
+                                   shared_path("data", "pud", "de_pud-ud-test.conllu"), pud_folder), progress=False)
+    after = {p.relative_to(pud_folder): p.read_bytes() for p in pud_folder.rglob("*") if p.is_file()}
+    assert after == before
+
+
+def test_a_parse_that_does_not_match_the_corpus_is_an_error(pud_folder: Path, tmp_path: Path) -> None:
+    root = pud_folder.parent
+    with pytest.raises(ConlluError, match="does not match line 1"):
+        build_challenge_sets(BuildSpec("de-en", "pud", root / "pud.en", root / "pud.de",
+                                       shared_path("data", "pud", "de_pud-ud-test.conllu"), tmp_path / "x"),
+                             progress=False)
+    short = tmp_path / "short.de"
+    short.write_text("".join((root / "pud.de").read_text(encoding="utf-8").splitlines(True)[:10]), encoding="utf-8")
+    (tmp_path / "short.en").write_text("".join((root / "pud.en").read_text(encoding="utf-8").splitlines(True)[:10]),
+                                       encoding="utf-8")
+    with pytest.raises(ConlluError, match="has 1000 sentences but the corpus .* has 10 non-empty lines"):
+        build_challenge_sets(BuildSpec("de-en", "pud", short, tmp_path / "short.en",
+                                       shared_path("data", "pud", "de_pud-ud-test.conllu"), tmp_path / "x"),
+                             progress=False)

@@ -1,0 +1,96 @@
+"""`acs build` from the command line: summary, reports of the input policy, clear errors."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from auto_challenge_sets.cli import main
+from auto_challenge_sets.demo import demo_file
+
+
+def _sample_with_an_empty_line(tmp_path: Path) -> dict[str, Path]:
+    """The sample with an empty pair inserted as line 3 (CoNLL-U: unchanged; alignment: empty line)."""
+    files = {}
+    for name in ("sample.de", "sample.en", "sample.de-en.pharaoh"):
+        lines = demo_file(name).read_text(encoding="utf-8").splitlines(True)
+        lines.insert(2, "\n")
+        files[name] = tmp_path / name
+        files[name].write_text("".join(lines), encoding="utf-8")
+    files["sample.de.conllu"] = demo_file("sample.de.conllu")
+    return files
+
+
+def test_build_skips_and_reports_empty_pairs_and_keeps_line_numbers(tmp_path: Path, capsys) -> None:
+    files = _sample_with_an_empty_line(tmp_path)
+    out = tmp_path / "out"
+    assert main(["build", "--pair", "de-en", "--corpus", "sample", "--source", str(files["sample.de"]),
+                 "--target", str(files["sample.en"]), "--source-conllu", str(files["sample.de.conllu"]),
+                 "--alignment", str(files["sample.de-en.pharaoh"]), "--out", str(out), "--quiet"]) == 0
+    captured = capsys.readouterr()
+    assert "29 sentence pairs of 30 lines" in captured.out
+    assert "skipped 1 pair(s) with an empty side: line 3" in captured.err
+    assert "reorder" in captured.out and "particle" in captured.out
+    from datasets import load_dataset
+
+    rows = load_dataset(str(out), "de-en.baseline", split="sample", cache_dir=str(tmp_path / "hf"))
+    assert rows.num_rows == 29 and 3 not in rows["line"] and rows["line"][-1] == 30
+    # "Er schaltet den alten Fernseher aus ." was line 5 of the sample and is line 6 now.
+    particle = load_dataset(str(out), "de-en.particle.d3", split="sample", cache_dir=str(tmp_path / "hf"))
+    assert "Er schaltet den alten Fernseher aus ." in particle["source"]
+    assert particle["line"][particle["source"].index("Er schaltet den alten Fernseher aus .")] == 6
+
+
+def test_line_count_mismatch_is_a_one_line_error(tmp_path: Path, capsys) -> None:
+    target = tmp_path / "short.en"
+    target.write_text("".join(demo_file("sample.en").read_text(encoding="utf-8").splitlines(True)[:-1]))
+    code = main(["build", "--pair", "de-en", "--corpus", "sample", "--source", str(demo_file("sample.de")),
+                 "--target", str(target), "--source-conllu", str(demo_file("sample.de.conllu")),
+                 "--out", str(tmp_path / "out"), "--quiet"])
+    assert code == 2
+    assert "the source has 29 lines but the target" in capsys.readouterr().err
+
+
+def test_alignment_out_of_range_names_the_line(tmp_path: Path, capsys) -> None:
+    alignment = tmp_path / "bad.pharaoh"
+    lines = demo_file("sample.de-en.pharaoh").read_text(encoding="utf-8").splitlines(True)
+    lines[6] = "0-0 99-1\n"
+    alignment.write_text("".join(lines), encoding="utf-8")
+    code = main(["build", "--pair", "de-en", "--corpus", "sample", "--source", str(demo_file("sample.de")),
+                 "--target", str(demo_file("sample.en")), "--source-conllu", str(demo_file("sample.de.conllu")),
+                 "--alignment", str(alignment), "--out", str(tmp_path / "out"), "--quiet"])
+    assert code == 2
+    assert f"{alignment}:7: source index 99" in capsys.readouterr().err
+
+
+def test_bad_pair_and_corpus_names(tmp_path: Path, capsys) -> None:
+    args = ["--source", str(demo_file("sample.de")), "--target", str(demo_file("sample.en")),
+            "--source-conllu", str(demo_file("sample.de.conllu")), "--out", str(tmp_path / "o"), "--quiet"]
+    assert main(["build", "--pair", "german-english", "--corpus", "sample"] + args) == 2
+    assert main(["build", "--pair", "de-en", "--corpus", "news-test"] + args) == 2
+    err = capsys.readouterr().err
+    assert "language pair must look like 'de-en'" in err and "must match \\w+" in err
+
+
+def test_two_corpora_go_into_one_folder_as_splits(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    for corpus in ("first", "second"):
+        assert main(["build", "--pair", "de-en", "--corpus", corpus, "--source", str(demo_file("sample.de")),
+                     "--target", str(demo_file("sample.en")), "--source-conllu",
+                     str(demo_file("sample.de.conllu")), "--out", str(out), "--quiet"]) == 0
+    from datasets import load_dataset
+
+    both = load_dataset(str(out), "de-en.particle.d2", cache_dir=str(tmp_path / "hf"))
+    assert set(both) == {"first", "second"} and both["first"]["source"] == both["second"]["source"]
+    assert both["second"]["id"][0].startswith("second:")
+    shutil.rmtree(tmp_path / "hf")
+
+
+def test_help_of_every_command(capsys) -> None:
+    for command in ("build", "select", "stats", "demo"):
+        with pytest.raises(SystemExit) as exited:
+            main([command, "--help"])
+        assert exited.value.code == 0
+        assert "usage: acs " + command in capsys.readouterr().out

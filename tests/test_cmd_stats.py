@@ -1,0 +1,35 @@
+"""`acs stats` and the size table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from auto_challenge_sets.cli import main
+from auto_challenge_sets.demo import build_demo
+from auto_challenge_sets.tables import distance_table
+
+
+def test_stats_prints_one_row_per_pair_phenomenon_and_split(tmp_path: Path, capsys) -> None:
+    build_demo(tmp_path / "sets")
+    assert main(["stats", str(tmp_path / "sets")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["pair", "phenomenon", "split", "all", "d0", "d1", "d2", "d3", "d4", "d5",
+                                "d10", "d15", "d20"]
+    rows = {tuple(line.split()[:2]): line.split()[2:] for line in lines[2:]}
+    assert rows["de-en", "particle"] == ["sample", "29", "11", "10", "9", "7", "5", "3"]
+    # reorder shows 0 where a distance it is built with selected nothing
+    assert rows["de-en", "reorder"][-2:] == ["0", "0"]
+    assert main(["stats", str(tmp_path / "sets"), "--markdown"]) == 0
+    assert "| de-en | particle | sample | 29 | 11 | 10 | 9 | 7 | 5 | 3 |" in capsys.readouterr().out
+
+
+def test_stats_on_a_folder_without_data(tmp_path: Path, capsys) -> None:
+    assert main(["stats", str(tmp_path)]) == 2
+    assert "holds no challenge-set Parquet files" in capsys.readouterr().err
+
+
+def test_table_fills_zeros_only_for_built_distances() -> None:
+    table = distance_table({"de-en.baseline": {"a": 10}, "de-en.particle.d0": {"a": 3},
+                            "de-en.particle.d1": {"a": 2}}, markdown=True)
+    assert "| de-en | particle | a | 10 | 3 | 2 | 0 | 0 | 0 | 0 |" in table
+    assert "| de-en | baseline | a | 10 |" in table

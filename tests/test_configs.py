@@ -1,0 +1,41 @@
+"""Config and split names as DESIGN.md fixes them."""
+
+from __future__ import annotations
+
+import pytest
+
+from auto_challenge_sets.configs import (
+    ConfigName,
+    check_split_name,
+    config_name,
+    parse_config_name,
+    parse_pair,
+)
+from auto_challenge_sets.errors import BadNameError
+
+
+def test_names_round_trip() -> None:
+    assert config_name("de", "en", "particle", 3) == "de-en.particle.d3"
+    assert config_name("de", "en", "particle") == "de-en.particle.d1"
+    assert config_name("en", "de", "baseline") == "en-de.baseline"
+    assert parse_config_name("de-en.particle.d3") == ConfigName("de", "en", "particle", 3)
+    assert parse_config_name("de-en.particle") == ConfigName("de", "en", "particle", 1)
+    assert parse_config_name("de-en.reorder.d20").min_distance == 20
+    assert parse_config_name("en-de.prep_stranding.d0").phenomenon == "prep_stranding"
+    assert parse_config_name("en-de.baseline").is_baseline
+    assert str(parse_config_name("de-en.reflexive")) == "de-en.reflexive.d1"
+
+
+@pytest.mark.parametrize("name", ["de-en", "deen.particle", "de-en.Particle", "de-en.particle.3", "de-en.baseline.d1"])
+def test_bad_config_names(name: str) -> None:
+    with pytest.raises(BadNameError):
+        parse_config_name(name)
+
+
+def test_pairs_and_splits() -> None:
+    assert parse_pair("de-en") == ("de", "en")
+    with pytest.raises(BadNameError):
+        parse_pair("german-english")
+    assert check_split_name("newstest2013") == "newstest2013"
+    with pytest.raises(BadNameError):
+        check_split_name("news-test")

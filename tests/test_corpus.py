@@ -1,0 +1,66 @@
+"""Parallel corpus reading: the documented policy for counts, empty lines, CRLF, BOM and UTF-8."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from auto_challenge_sets.corpus import read_lines, read_parallel
+from auto_challenge_sets.errors import CorpusError
+
+from conftest import shared_path
+
+
+def _write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+def test_reads_newstest2013_line_by_line() -> None:
+    corpus = read_parallel(shared_path("data", "newstest2013", "newstest2013.de"),
+                           shared_path("data", "newstest2013", "newstest2013.en"), "newstest2013")
+    assert corpus.total_lines == len(corpus.pairs) == 3000
+    assert corpus.pairs[0].line == 1
+    assert corpus.pairs[0].source == "Eine republikanische Strategie , um der Wiederwahl von Obama entgegenzutreten"
+    assert corpus.report.messages() == []
+
+
+def test_line_count_mismatch_names_both_counts(tmp_path: Path) -> None:
+    src = _write(tmp_path / "a.de", b"eins\nzwei\ndrei\n")
+    tgt = _write(tmp_path / "a.en", b"one\ntwo\n")
+    with pytest.raises(CorpusError) as caught:
+        read_parallel(src, tgt)
+    message = str(caught.value)
+    assert "3 lines" in message and "has 2" in message and str(tgt) in message and str(src) in message
+
+
+def test_empty_lines_are_skipped_counted_and_keep_line_numbers(tmp_path: Path) -> None:
+    src = _write(tmp_path / "a.de", b"eins\n\ndrei\nvier\n  \n")
+    tgt = _write(tmp_path / "a.en", b"one\ntwo\nthree\n\nfive\n")
+    corpus = read_parallel(src, tgt)
+    assert [(p.line, p.source, p.target) for p in corpus.pairs] == [(1, "eins", "one"), (3, "drei", "three")]
+    assert corpus.report.empty_lines == [2, 4, 5]
+    assert corpus.report.messages() == ["skipped 3 pair(s) with an empty side: line 2, 4, 5"]
+
+
+def test_crlf_and_bom_are_read_and_reported(tmp_path: Path) -> None:
+    src = _write(tmp_path / "a.de", b"\xef\xbb\xbfeins\r\nzwei\r\n")
+    tgt = _write(tmp_path / "a.en", b"one\ntwo")
+    corpus = read_parallel(src, tgt)
+    assert [(p.source, p.target) for p in corpus.pairs] == [("eins", "one"), ("zwei", "two")]
+    assert corpus.report.bom_files == [str(src)]
+    assert corpus.report.crlf_lines == {str(src): 2}
+    assert len(corpus.report.messages()) == 2
+
+
+def test_invalid_utf8_names_file_and_line(tmp_path: Path) -> None:
+    path = _write(tmp_path / "bad.de", "eins\nzwei\nÄrger\n".encode("latin-1"))
+    with pytest.raises(CorpusError) as caught:
+        read_lines(path)
+    assert str(caught.value).startswith(f"{path}:3: invalid UTF-8")
+
+
+def test_missing_file_is_a_corpus_error(tmp_path: Path) -> None:
+    with pytest.raises(CorpusError, match="cannot read"):
+        read_lines(tmp_path / "missing.de")
