@@ -1,0 +1,109 @@
+"""Per-sentence BLEU sufficient statistics, extracted and scored by sacrebleu's own code.
+
+Corpus BLEU is a function of the column sums of per-sentence statistics
+``[hyp_len, ref_len, correct_1..N, total_1..N]``. sacrebleu computes exactly these rows inside
+``BLEU.corpus_score`` (``_preprocess_segment`` → ``_extract_reference_info`` →
+``_compute_segment_statistics``) and scores their sum with ``_compute_score_from_stats``. We call
+those same methods, keep the rows in an integer matrix, and score any sub-corpus — or many
+resampled corpora at once — by summing rows with numpy. Integer sums are exact, and the final
+step goes through sacrebleu's own scalar code, so every score equals ``sacrebleu.corpus_bleu``
+on the same lines to the last bit (numpy's vectorized exp/log could differ by an ulp).
+
+The underscore methods are sacrebleu's internal API (stable across 2.x); the tests compare with
+``sacrebleu.corpus_bleu`` on real data so a change would be caught.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from sacrebleu.metrics.bleu import BLEU
+
+
+class BleuStatistics:
+    """sacrebleu BLEU with the sufficient statistics kept per sentence.
+
+    The defaults are ``sacrebleu.corpus_bleu``'s: 13a tokenization, mixed case, 'exp' smoothing,
+    n-grams up to 4, no effective order.
+    """
+
+    def __init__(
+        self,
+        tokenize: str = "13a",
+        lowercase: bool = False,
+        smooth_method: str = "exp",
+        smooth_value: float | None = None,
+        max_ngram_order: int = 4,
+    ) -> None:
+        if tokenize not in BLEU.TOKENIZERS:
+            raise ValueError(
+                f"tokenize: unknown sacrebleu tokenizer {tokenize!r}; one of {sorted(BLEU.TOKENIZERS)}"
+            )
+        self.tokenize_name = tokenize
+        self.metric = BLEU(
+            lowercase=lowercase,
+            tokenize=tokenize,
+            smooth_method=smooth_method,
+            smooth_value=smooth_value,
+            max_ngram_order=max_ngram_order,
+        )
+        self.width = 2 + 2 * max_ngram_order
+
+    # -- extraction ---------------------------------------------------------------------------
+
+    def preprocess(self, text: str) -> str:
+        """sacrebleu's preprocessing of one segment (optional lowercasing, then tokenization)."""
+        return self.metric._preprocess_segment(text)
+
+    def segment_from_preprocessed(self, hyp: str, refs: Sequence[str]) -> list[int]:
+        """Statistics row of one preprocessed hypothesis against its preprocessed references."""
+        info = self.metric._extract_reference_info(refs)
+        return self.metric._compute_segment_statistics(hyp, info)
+
+    def segment(self, hyp: str, refs: Sequence[str]) -> list[int]:
+        """Statistics row of one raw hypothesis against its raw references."""
+        return self.segment_from_preprocessed(self.preprocess(hyp), [self.preprocess(r) for r in refs])
+
+    def extract(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
+        """Statistics matrix (one row per sentence); ``references[i]`` lists sentence i's refs."""
+        rows = [self.segment(h, refs) for h, refs in zip(hypotheses, references, strict=True)]
+        return np.asarray(rows, dtype=np.int64).reshape(len(rows), self.width)
+
+    # -- scoring ------------------------------------------------------------------------------
+
+    def score(self, totals: Sequence[int] | np.ndarray) -> float:
+        """BLEU (0-100) of summed statistics, through sacrebleu's scalar code."""
+        return float(self.metric._compute_score_from_stats([int(x) for x in totals]).score)
+
+    def corpus_score(self, stats: np.ndarray) -> float:
+        """BLEU of the corpus whose per-sentence rows are ``stats``."""
+        return self.score(stats.sum(axis=0))
+
+    def sample_scores(self, stats: np.ndarray, index: np.ndarray) -> np.ndarray:
+        """BLEU of many corpora at once: row k of ``index`` lists the sentences of corpus k.
+
+        Sums rows for all corpora in one numpy gather-and-reduce (in chunks to bound memory),
+        then scores each sum with sacrebleu's scalar code.
+        """
+        index = np.asarray(index)
+        if index.ndim != 2:
+            raise ValueError("index must be a 2-d array (samples x sentences)")
+        totals = np.empty((index.shape[0], stats.shape[1]), dtype=np.int64)
+        chunk = max(1, 4_000_000 // max(1, index.shape[1] * stats.shape[1]))
+        for start in range(0, index.shape[0], chunk):
+            totals[start : start + chunk] = stats[index[start : start + chunk]].sum(axis=1)
+        return np.array([self.score(row) for row in totals.tolist()], dtype=np.float64)
+
+    # -- signature ----------------------------------------------------------------------------
+
+    def signature(self, nrefs: int) -> str:
+        """sacrebleu's signature string; ``nrefs`` = -1 for a variable number of references."""
+        self.metric.num_refs = nrefs
+        return self.metric.get_signature().format()
+
+
+def count_references(references: Sequence[Sequence[str]]) -> int:
+    """References per sentence as sacrebleu's signature reports it (-1 when it varies)."""
+    counts = {len(refs) for refs in references}
+    return counts.pop() if len(counts) == 1 else -1

@@ -1,0 +1,154 @@
+# Copyright 2024 The auto_challenge_sets developers.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""ldd_challenge: BLEU and RIBES on a long-distance-dependency challenge set, against a
+length-matched random baseline, with a breakdown by minimum distance.
+
+The numeric work lives in the tested package ``auto_challenge_sets`` (module
+``auto_challenge_sets.challenge_metric``); this script only adapts it to ``evaluate``.
+One import per line: evaluate's import scanner does not understand ``import a, b``.
+"""
+
+import datasets
+import evaluate
+
+from auto_challenge_sets import challenge_metric
+
+_CITATION = """\
+@inproceedings{choshen-abend-2019-automatically,
+    title = "Automatically Extracting Challenge Sets for Non-Local Phenomena in Neural Machine Translation",
+    author = "Choshen, Leshem and Abend, Omri",
+    booktitle = "Proceedings of the 23rd Conference on Computational Natural Language Learning (CoNLL)",
+    month = nov,
+    year = "2019",
+    address = "Hong Kong, China",
+    publisher = "Association for Computational Linguistics",
+    url = "https://aclanthology.org/K19-1028",
+    doi = "10.18653/v1/K19-1028",
+    pages = "291--303",
+}
+@inproceedings{isozaki-etal-2010-automatic,
+    title = "Automatic Evaluation of Translation Quality for Distant Language Pairs",
+    author = "Isozaki, Hideki and Hirao, Tsutomu and Duh, Kevin and Sudoh, Katsuhito and Tsukada, Hajime",
+    booktitle = "Proceedings of the 2010 Conference on Empirical Methods in Natural Language Processing",
+    month = oct,
+    year = "2010",
+    address = "Cambridge, MA",
+    publisher = "Association for Computational Linguistics",
+    url = "https://aclanthology.org/D10-1092",
+    pages = "944--952",
+}
+@inproceedings{post-2018-call,
+    title = "A Call for Clarity in Reporting {BLEU} Scores",
+    author = "Post, Matt",
+    booktitle = "Proceedings of the Third Conference on Machine Translation: Research Papers",
+    month = oct,
+    year = "2018",
+    address = "Brussels, Belgium",
+    publisher = "Association for Computational Linguistics",
+    url = "https://aclanthology.org/W18-6319",
+    pages = "186--191",
+}
+"""
+
+_DESCRIPTION = """\
+Scores machine translation output on a challenge set of long-distance dependencies (LDD),
+extracted automatically as in Choshen & Abend (2019): corpus BLEU (sacrebleu) and RIBES
+(Isozaki et al. 2010, as NTT's RIBES.py 1.03.1 defines it). Given the system's output on the
+full corpus, it also draws length-matched random corpora (every challenge sentence replaced by a
+random corpus sentence whose source length differs by at most one token) and reports where the
+challenge score falls among them, which separates the LDD effect from a length effect. Given
+each row's dependency distance, it reports scores per minimum distance D and their Spearman
+correlation with D.
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions (`list` of `str`): the system's translations of the challenge rows.
+    references (`list` of `str`, or `list` of `list` of `str`): one reference, or several, per row.
+    lengths (`list` of `int`, optional): source length (tokens) of each row; needed for the
+        random baseline.
+    distances (`list` of `int`, optional): dependency distance of each row (the dataset's
+        `distance` column); adds `distance_breakdown` and `spearman`.
+    pool_predictions (`list` of `str`, optional): the system's translations of the full corpus
+        (e.g. the `{pair}.baseline` config); adds `random_baseline`.
+    pool_references (`list` of `str` or of `list` of `str`, optional): references of the pool.
+    pool_lengths (`list` of `int`, optional): source lengths of the pool.
+    ids, pool_ids (`list` of `str`, optional): row ids (the dataset's `id` column), used to leave
+        the challenge rows out of the pool; without them, identical (prediction, references)
+        pairs are left out.
+    n_samples (`int`, default 100): random corpora to draw.
+    length_tolerance (`int`, default 1): largest source-length difference of a replacement.
+    seed (`int`, optional): random seed; the same seed gives the same numbers.
+    tokenize (`str`, default "13a"): sacrebleu tokenizer, used for BLEU and RIBES alike.
+    lowercase_ribes (`bool`, default True): lowercase before RIBES, as RIBES.py does.
+    min_distances (`list` of `int`, optional): the D values of the breakdown (default: every
+        distinct distance).
+
+Returns:
+    bleu (`float`): corpus BLEU, 0-100 (sacrebleu.corpus_bleu defaults).
+    ribes (`float`): corpus RIBES, 0-1 (mean of sentence scores, best over references).
+    n (`int`): rows scored.
+    signature (`str`): sacrebleu's signature; ribes_signature likewise for RIBES.
+    random_baseline (`dict` or None): for bleu and ribes: mean, std, min, max, p5, p95,
+        percentile (share of random corpora scoring at or below the challenge set, in %),
+        p_value ((1 + #random <= challenge) / (n_samples + 1), one-sided); and widened
+        (challenge rows whose length had no candidate within the tolerance).
+    distance_breakdown (`list` of `dict` or None): min_distance, n, bleu, ribes (and
+        random_baseline when a pool is given) for the rows with distance >= D.
+    spearman (`dict` or None): rho and p of bleu and ribes against D.
+
+Examples:
+    >>> ldd = evaluate.load("metrics/ldd_challenge")  # or the Hub name, "ldd_challenge"
+    >>> results = ldd.compute(predictions=["the cat sat on the mat"],
+    ...                       references=[["the cat sat on the mat"]])
+    >>> print(round(results["bleu"], 1), round(results["ribes"], 3))
+    100.0 1.0
+"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class LddChallenge(evaluate.Metric):
+    """BLEU and RIBES on an LDD challenge set with a length-matched random baseline."""
+
+    def _info(self):
+        return evaluate.MetricInfo(
+            module_type="metric",
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=[
+                datasets.Features(
+                    {
+                        "predictions": datasets.Value("string", id="sequence"),
+                        "references": datasets.Sequence(datasets.Value("string", id="sequence"), id="references"),
+                    }
+                ),
+                datasets.Features(
+                    {
+                        "predictions": datasets.Value("string", id="sequence"),
+                        "references": datasets.Value("string", id="sequence"),
+                    }
+                ),
+            ],
+            homepage="https://github.com/auto-challenge-sets/auto_challenge_sets",
+            codebase_urls=["https://github.com/auto-challenge-sets/auto_challenge_sets"],
+            reference_urls=[
+                "https://aclanthology.org/K19-1028",
+                "https://aclanthology.org/D10-1092",
+                "https://github.com/mjpost/sacrebleu",
+            ],
+        )
+
+    def _compute(self, predictions, references, **kwargs):
+        return challenge_metric.compute(predictions=predictions, references=references, **kwargs)

@@ -1,0 +1,133 @@
+"""Per-sentence BLEU statistics: every aggregate equals ``sacrebleu.corpus_bleu`` exactly."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sacrebleu
+from sacrebleu.metrics.bleu import BLEU
+
+from auto_challenge_sets.bleu_stats import BleuStatistics, count_references
+
+SHARED = Path(os.environ.get("ACS_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
+REFS = {"de-en": ("A", "B"), "en-de": ("A", "C", "D")}
+
+
+@pytest.fixture(scope="module")
+def wmt21() -> Path:
+    path = SHARED / "data" / "wmt21"
+    if not path.exists():
+        pytest.skip(f"needs {path} (the team's shared data, absent in a fresh clone)")
+    return path
+
+
+def _lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").split("\n")[:-1]
+
+
+def _systems(wmt21: Path, pair: str) -> dict[str, list[str]]:
+    tgt = pair.split("-")[1]
+    files = sorted((wmt21 / "system-outputs").glob(f"newstest2021.{pair}.hyp.*.{tgt}"))
+    return {f.name.split(".hyp.")[1].rsplit(".", 1)[0]: _lines(f) for f in files}
+
+
+def _refs(wmt21: Path, pair: str, names: tuple[str, ...]) -> list[list[str]]:
+    tgt = pair.split("-")[1]
+    return [_lines(wmt21 / "references" / f"newstest2021.{pair}.ref.{n}.{tgt}") for n in names]
+
+
+@pytest.mark.parametrize("pair,n_systems", [("de-en", 19), ("en-de", 20)])
+def test_every_wmt21_system_equals_corpus_bleu(wmt21: Path, pair: str, n_systems: int):
+    systems = _systems(wmt21, pair)
+    assert len(systems) == n_systems
+    (ref_a,) = _refs(wmt21, pair, ("A",))
+    scorer = BleuStatistics()
+    rng = np.random.default_rng(0)
+    for name, hyp in systems.items():
+        assert len(hyp) == len(ref_a), name
+        stats = scorer.extract(hyp, [[r] for r in ref_a])  # once per system
+        expected = sacrebleu.corpus_bleu(hyp, [ref_a])
+        assert scorer.corpus_score(stats) == expected.score, name
+        assert stats.sum(axis=0).tolist() == [expected.sys_len, expected.ref_len, *expected.counts,
+                                              *expected.totals]
+        # A sub-corpus from the same rows, too.
+        rows = np.sort(rng.choice(len(hyp), size=150, replace=False))
+        sub = sacrebleu.corpus_bleu([hyp[i] for i in rows], [[ref_a[i] for i in rows]]).score
+        assert scorer.corpus_score(stats[rows]) == sub, name
+
+
+@pytest.mark.parametrize("pair", ["de-en", "en-de"])
+def test_several_references_equal_corpus_bleu(wmt21: Path, pair: str):
+    refs = _refs(wmt21, pair, REFS[pair])
+    scorer = BleuStatistics()
+    for name, hyp in list(_systems(wmt21, pair).items())[:3]:
+        stats = scorer.extract(hyp, list(zip(*refs)))
+        assert scorer.corpus_score(stats) == sacrebleu.corpus_bleu(hyp, refs).score, name
+        # the first two references only (A+B for de-en)
+        stats2 = scorer.extract(hyp, list(zip(*refs[:2])))
+        assert scorer.corpus_score(stats2) == sacrebleu.corpus_bleu(hyp, refs[:2]).score, name
+
+
+def test_sample_scores_equal_corpus_bleu_per_sample(wmt21: Path):
+    (ref_a,) = _refs(wmt21, "de-en", ("A",))
+    hyp = _systems(wmt21, "de-en")["Online-B"]
+    scorer = BleuStatistics()
+    stats = scorer.extract(hyp, [[r] for r in ref_a])
+    index = np.random.default_rng(7).integers(0, len(hyp), size=(40, 60))  # with repeats
+    scores = scorer.sample_scores(stats, index)
+    for k, row in enumerate(index):
+        assert scores[k] == sacrebleu.corpus_bleu([hyp[i] for i in row], [[ref_a[i] for i in row]]).score
+
+
+SMALL_HYP = ["The cat sat on the mat.", "", "A dog, barking!", "Numbers 1,000.5 and 3 % here", "x"]
+SMALL_REF = ["The cat is on the mat.", "Nothing here", "The dog barks!", "Numbers 1,000.5 and 3 %", ""]
+
+
+@pytest.mark.parametrize("tokenize", ["13a", "none", "intl", "char"])
+def test_tokenizers_equal_corpus_bleu(tokenize: str):
+    scorer = BleuStatistics(tokenize=tokenize)
+    stats = scorer.extract(SMALL_HYP, [[r] for r in SMALL_REF])
+    assert scorer.corpus_score(stats) == sacrebleu.corpus_bleu(SMALL_HYP, [SMALL_REF], tokenize=tokenize).score
+
+
+@pytest.mark.parametrize("smooth", ["exp", "floor", "none", "add-k"])
+def test_smoothing_methods_equal_corpus_bleu(smooth: str):
+    scorer = BleuStatistics(smooth_method=smooth)
+    stats = scorer.extract(SMALL_HYP, [[r] for r in SMALL_REF])
+    expected = sacrebleu.corpus_bleu(SMALL_HYP, [SMALL_REF], smooth_method=smooth).score
+    assert scorer.corpus_score(stats) == expected
+    for rows in ([0], [1], [1, 4], [2, 3, 3]):
+        sub = sacrebleu.corpus_bleu([SMALL_HYP[i] for i in rows], [[SMALL_REF[i] for i in rows]],
+                                    smooth_method=smooth).score
+        assert scorer.corpus_score(stats[rows]) == sub
+
+
+def test_all_empty_hypotheses_score_zero():
+    scorer = BleuStatistics()
+    stats = scorer.extract(["", ""], [["a b"], ["c"]])
+    assert scorer.corpus_score(stats) == sacrebleu.corpus_bleu(["", ""], [["a b", "c"]]).score == 0.0
+
+
+def test_signature_is_sacrebleus():
+    metric = BLEU(tokenize="13a")
+    metric.corpus_score(SMALL_HYP, [SMALL_REF, SMALL_REF])
+    assert BleuStatistics().signature(2) == metric.get_signature().format()
+    assert "nrefs:var" in BleuStatistics().signature(-1)
+    assert "tok:intl" in BleuStatistics(tokenize="intl").signature(1)
+    assert count_references([["a"], ["b"]]) == 1
+    assert count_references([["a"], ["b", "c"]]) == -1
+
+
+def test_unknown_tokenizer_is_a_value_error():
+    with pytest.raises(ValueError, match="tokenize"):
+        BleuStatistics(tokenize="no-such")
+
+
+def test_sample_scores_needs_a_matrix():
+    scorer = BleuStatistics()
+    stats = scorer.extract(["a"], [["a"]])
+    with pytest.raises(ValueError, match="2-d"):
+        scorer.sample_scores(stats, np.array([0, 0]))

@@ -1,0 +1,228 @@
+"""The metric's compute function: scores, random baseline, distance breakdown, bad input."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sacrebleu
+from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+from scipy.stats import spearmanr
+
+from auto_challenge_sets import challenge_metric
+from auto_challenge_sets.challenge_metric import compute, corpus_scores, pool_statistics
+from auto_challenge_sets.ribes import corpus_ribes
+
+SHARED = Path(os.environ.get("ACS_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
+TOK = Tokenizer13a()
+
+
+def _lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").split("\n")[:-1]
+
+
+@pytest.fixture(scope="module")
+def corpus() -> dict:
+    """WMT21 de-en, one system, reference A; the challenge set = 80 rows picked by a rule."""
+    base = SHARED / "data" / "wmt21"
+    if not base.exists():
+        pytest.skip(f"needs {base} (the team's shared data, absent in a fresh clone)")
+    src = _lines(base / "sources" / "newstest2021.de-en.src.de")
+    ref = _lines(base / "references" / "newstest2021.de-en.ref.A.en")
+    ref_b = _lines(base / "references" / "newstest2021.de-en.ref.B.en")
+    hyp = _lines(base / "system-outputs" / "newstest2021.de-en.hyp.Online-B.en")
+    lengths = [len(s.split()) for s in src]
+    rows = [i for i in range(len(src)) if 8 <= lengths[i] <= 25][::5][:80]
+    distances = [(i * 7) % 6 for i in rows]
+    return {"src": src, "ref": ref, "ref_b": ref_b, "hyp": hyp, "lengths": lengths, "rows": rows,
+            "distances": distances, "ids": [f"newstest2021:{i + 1}" for i in range(len(src))]}
+
+
+def _call(c: dict, **kwargs) -> dict:
+    rows = c["rows"]
+    args = dict(
+        predictions=[c["hyp"][i] for i in rows],
+        references=[c["ref"][i] for i in rows],
+        lengths=[c["lengths"][i] for i in rows],
+        pool_predictions=c["hyp"],
+        pool_references=c["ref"],
+        pool_lengths=c["lengths"],
+        n_samples=30,
+        seed=3,
+    )
+    args.update(kwargs)
+    return compute(**args)
+
+
+def test_challenge_scores_equal_sacrebleu_and_ribes(corpus):
+    rows = corpus["rows"]
+    hyp = [corpus["hyp"][i] for i in rows]
+    ref = [corpus["ref"][i] for i in rows]
+    result = _call(corpus)
+    assert result["bleu"] == sacrebleu.corpus_bleu(hyp, [ref]).score
+    assert result["ribes"] == pytest.approx(corpus_ribes([TOK(h) for h in hyp], [[TOK(r)] for r in ref]),
+                                            rel=1e-14)
+    assert result["n"] == len(rows)
+    assert result["signature"] == "nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:" + sacrebleu.__version__
+
+
+def test_several_references(corpus):
+    rows = corpus["rows"]
+    hyp = [corpus["hyp"][i] for i in rows]
+    refs = [[corpus["ref"][i], corpus["ref_b"][i]] for i in rows]
+    result = compute(hyp, refs)
+    assert result["bleu"] == sacrebleu.corpus_bleu(hyp, [list(x) for x in zip(*refs)]).score
+    tok = [[TOK(r) for r in rr] for rr in refs]
+    assert result["ribes"] == pytest.approx(corpus_ribes([TOK(h) for h in hyp], tok), rel=1e-14)
+    assert result["signature"].startswith("nrefs:2|")
+    assert result["random_baseline"] is None and result["distance_breakdown"] is None
+
+
+def test_every_sampled_corpus_equals_corpus_bleu(corpus):
+    result = _call(corpus, n_samples=40, return_samples=True)
+    samples = result["random_baseline"]["samples"]
+    hyp, ref = corpus["hyp"], corpus["ref"]
+    assert len(samples["index"]) == 40
+    for index, bleu, ribes in zip(samples["index"], samples["bleu"], samples["ribes"]):
+        assert bleu == sacrebleu.corpus_bleu([hyp[i] for i in index], [[ref[i] for i in index]]).score
+        expected = corpus_ribes([TOK(hyp[i]) for i in index], [[TOK(ref[i])] for i in index])
+        assert ribes == pytest.approx(expected, rel=1e-12)
+    # length-matched, and never a challenge sentence (excluded by identical pairs here)
+    index = np.asarray(samples["index"])
+    lengths = np.asarray(corpus["lengths"])
+    challenge = lengths[corpus["rows"]]
+    assert np.abs(lengths[index] - challenge).max() <= 1
+    assert not np.isin(index, corpus["rows"]).any()
+    base = result["random_baseline"]
+    assert base["bleu"]["mean"] == pytest.approx(np.mean(samples["bleu"]))
+    at_or_below = sum(b <= result["bleu"] for b in samples["bleu"])
+    assert base["bleu"]["p_value"] == (1 + at_or_below) / 41
+    assert base["n_samples"] == 40 and base["length_tolerance"] == 1
+
+
+def test_same_seed_same_numbers(corpus):
+    a = _call(corpus, distances=corpus["distances"])
+    b = _call(corpus, distances=corpus["distances"])
+    c = _call(corpus, seed=4)
+    assert a == b
+    assert a["random_baseline"]["bleu"] != c["random_baseline"]["bleu"]
+
+
+def test_exclusion_by_ids(corpus):
+    rows = corpus["rows"]
+    result = _call(corpus, ids=[corpus["ids"][i] for i in rows], pool_ids=corpus["ids"], return_samples=True)
+    assert not np.isin(np.asarray(result["random_baseline"]["samples"]["index"]), rows).any()
+    assert result["random_baseline"]["pool_size"] == len(corpus["hyp"]) - len(rows)
+    kept = _call(corpus, exclude_challenge=False)
+    assert kept["random_baseline"]["pool_size"] == len(corpus["hyp"])
+
+
+def test_distance_breakdown_and_spearman(corpus):
+    rows, dist = corpus["rows"], corpus["distances"]
+    result = _call(corpus, distances=dist)
+    breakdown = result["distance_breakdown"]
+    assert [r["min_distance"] for r in breakdown] == sorted(set(dist))
+    for row in breakdown:
+        keep = [i for i, d in zip(rows, dist) if d >= row["min_distance"]]
+        assert row["n"] == len(keep)
+        assert row["bleu"] == sacrebleu.corpus_bleu([corpus["hyp"][i] for i in keep],
+                                                    [[corpus["ref"][i] for i in keep]]).score
+        assert set(row["random_baseline"]) == {"bleu", "ribes", "widened"}
+    rho, p = spearmanr([r["min_distance"] for r in breakdown], [r["bleu"] for r in breakdown])
+    assert result["spearman"]["bleu"]["rho"] == pytest.approx(rho)
+    assert result["spearman"]["bleu"]["p"] == pytest.approx(p)
+    assert breakdown[0]["bleu"] == result["bleu"]  # D = min(distance) keeps every row
+    # explicit D values, one beyond every row
+    explicit = compute([corpus["hyp"][i] for i in rows], [corpus["ref"][i] for i in rows], distances=dist,
+                       min_distances=[2, 99])
+    assert [r["min_distance"] for r in explicit["distance_breakdown"]] == [2, 99]
+    assert explicit["distance_breakdown"][1] == {"min_distance": 99, "n": 0, "bleu": None, "ribes": None}
+
+
+def test_pool_statistics_are_computed_once(corpus, monkeypatch):
+    challenge_metric._POOL_CACHE.clear()
+    calls = []
+    real = challenge_metric.sentence_statistics
+
+    def counting(predictions, *args, **kwargs):
+        calls.append(len(predictions))
+        return real(predictions, *args, **kwargs)
+
+    monkeypatch.setattr(challenge_metric, "sentence_statistics", counting)
+    full = corpus_scores(corpus["hyp"], corpus["ref"])
+    assert full["bleu"] == sacrebleu.corpus_bleu(corpus["hyp"], [corpus["ref"]]).score
+    for seed in range(3):
+        _call(corpus, seed=seed)
+    # the pool once; challenge rows all found in the pool, so never recomputed
+    assert calls == [len(corpus["hyp"])]
+    assert pool_statistics(corpus["hyp"], [(r,) for r in corpus["ref"]]) is pool_statistics(
+        list(corpus["hyp"]), corpus["ref"]
+    )
+
+
+def test_challenge_rows_not_in_the_pool_are_scored(corpus):
+    result = _call(corpus, predictions=["a new sentence"] * len(corpus["rows"]))
+    assert result["bleu"] == sacrebleu.corpus_bleu(["a new sentence"] * len(corpus["rows"]),
+                                                   [[corpus["ref"][i] for i in corpus["rows"]]]).score
+
+
+# -- small, self-contained cases -------------------------------------------------------------
+
+
+def test_empty_strings_are_scored():
+    result = compute(["", "the cat sat"], ["a b", "the cat sat"])
+    assert result["ribes"] == 0.5  # (0 + 1) / 2
+    assert result["bleu"] == sacrebleu.corpus_bleu(["", "the cat sat"], [["a b", "the cat sat"]]).score
+
+
+def test_widening_is_reported():
+    preds = ["a b c d e f g h i j k l"]
+    pool = ["x y", "y z", "z x"]
+    result = compute(preds, preds, lengths=[12], pool_predictions=pool, pool_references=pool,
+                     pool_lengths=[2, 2, 3], n_samples=5, seed=0)
+    assert result["random_baseline"]["widened"] == 1
+    assert result["random_baseline"]["max_tolerance"] == 9
+
+
+GOOD = {"predictions": ["a b", "c d"], "references": ["a b", "c d"]}
+
+
+@pytest.mark.parametrize(
+    "change,argument",
+    [
+        ({"predictions": ["a b"]}, "references"),  # count mismatch names the longer list
+        ({"predictions": [], "references": []}, "predictions"),
+        ({"predictions": None}, "predictions"),
+        ({"references": None}, "references"),
+        ({"predictions": "a b"}, "predictions"),
+        ({"predictions": ["a b", 3]}, r"predictions\[1\]"),
+        ({"predictions": ["a b", None]}, r"predictions\[1\]"),
+        ({"references": ["a b", None]}, r"references\[1\]"),
+        ({"references": [["a b"], []]}, r"references\[1\]"),
+        ({"references": [["a b"], ["x", 5]]}, r"references\[1\]\[1\]"),
+        ({"distances": [1]}, "distances"),
+        ({"distances": [1, "2"]}, r"distances\[1\]"),
+        ({"lengths": [1, 2.5]}, r"lengths\[1\]"),
+        ({"pool_predictions": ["a"], "pool_references": ["a"], "pool_lengths": [1]}, "lengths"),
+        ({"pool_predictions": ["a"], "pool_references": ["a"], "lengths": [1, 1]}, "pool_lengths"),
+        ({"pool_predictions": ["a"], "pool_references": ["a", "b"], "pool_lengths": [1], "lengths": [1, 1]},
+         "pool_references"),
+        ({"pool_predictions": [], "pool_references": [], "pool_lengths": [], "lengths": [1, 1]},
+         "pool_predictions"),
+        ({"n_samples": 0}, "n_samples"),
+        ({"length_tolerance": -1}, "length_tolerance"),
+        ({"seed": "x"}, "seed"),
+        ({"tokenize": "nope"}, "tokenize"),
+        ({"ids": ["1"]}, "ids"),
+    ],
+)
+def test_bad_input_is_a_value_error_naming_the_argument(change, argument):
+    with pytest.raises(ValueError, match=argument):
+        compute(**{**GOOD, **change})
+
+
+def test_pool_of_only_challenge_sentences_is_an_error():
+    with pytest.raises(ValueError, match="pool_predictions"):
+        compute(["a"], ["a"], lengths=[1], pool_predictions=["a"], pool_references=["a"], pool_lengths=[1])

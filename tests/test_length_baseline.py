@@ -1,0 +1,90 @@
+"""The length-matched sampler and the summary of where a score falls among random corpora."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.stats import percentileofscore
+
+from auto_challenge_sets.length_baseline import sample_length_matched, summarize
+
+POOL = np.array([3, 4, 5, 5, 6, 7, 10, 10, 11, 20], dtype=np.int64)
+
+
+def test_every_draw_is_within_the_tolerance():
+    challenge = [4, 5, 6, 10, 11]
+    samples = sample_length_matched(challenge, POOL, n_samples=50, tolerance=1, rng=1)
+    assert samples.index.shape == (50, 5)
+    diffs = np.abs(POOL[samples.index] - np.asarray(challenge))
+    assert diffs.max() <= 1
+    assert samples.widened == 0
+    assert samples.max_tolerance == 1
+
+
+def test_tolerance_zero_draws_exact_lengths():
+    samples = sample_length_matched([5, 10], POOL, n_samples=30, tolerance=0, rng=2)
+    assert set(POOL[samples.index[:, 0]].tolist()) == {5}
+    assert set(POOL[samples.index[:, 1]].tolist()) == {10}
+
+
+def test_excluded_sentences_are_never_drawn():
+    exclude = np.zeros(len(POOL), dtype=bool)
+    exclude[[2, 3]] = True  # both length-5 sentences
+    samples = sample_length_matched([5, 5], POOL, n_samples=200, tolerance=1, exclude=exclude, rng=3)
+    assert not np.isin(samples.index, [2, 3]).any()
+    assert set(POOL[samples.index].ravel().tolist()) == {4, 6}
+
+
+def test_window_widens_when_no_candidate_and_counts_it():
+    # lengths 15 (nearest: 11 and 20, 4 and 5 away) and 30 (nearest 20), plus one normal sentence
+    samples = sample_length_matched([15, 30, 4], POOL, n_samples=40, tolerance=1, rng=4)
+    assert samples.widened == 2
+    assert samples.max_tolerance == 10
+    assert set(POOL[samples.index[:, 0]].tolist()) == {11}  # window 4 reaches 11 first
+    assert set(POOL[samples.index[:, 1]].tolist()) == {20}
+
+
+def test_same_seed_same_samples_and_other_seed_differs():
+    a = sample_length_matched([4, 5, 6, 7] * 10, POOL, n_samples=20, rng=42)
+    b = sample_length_matched([4, 5, 6, 7] * 10, POOL, n_samples=20, rng=42)
+    c = sample_length_matched([4, 5, 6, 7] * 10, POOL, n_samples=20, rng=43)
+    assert np.array_equal(a.index, b.index)
+    assert not np.array_equal(a.index, c.index)
+
+
+def test_draws_cover_the_window_roughly_uniformly():
+    pool = np.array([5] * 10 + [6] * 10)
+    samples = sample_length_matched([5], pool, n_samples=20000, tolerance=1, rng=5)
+    counts = np.bincount(samples.index.ravel(), minlength=20)
+    assert counts.min() > 800 and counts.max() < 1200  # expected 1000 each
+
+
+def test_empty_pool_after_exclusion_is_an_error():
+    with pytest.raises(ValueError, match="pool_predictions"):
+        sample_length_matched([3], [3, 4], exclude=np.array([True, True]))
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="n_samples"):
+        sample_length_matched([3], POOL, n_samples=0)
+    with pytest.raises(ValueError, match="length_tolerance"):
+        sample_length_matched([3], POOL, tolerance=-1)
+    with pytest.raises(ValueError, match="exclude"):
+        sample_length_matched([3], POOL, exclude=np.array([True]))
+
+
+def test_summary_numbers():
+    samples = np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0])
+    s = summarize(samples, 3.0)
+    assert s["mean"] == 5.5
+    assert s["std"] == pytest.approx(np.std(samples, ddof=1))
+    assert (s["min"], s["max"]) == (1.0, 10.0)
+    assert s["percentile"] == 30.0 == percentileofscore(samples, 3.0, kind="weak")
+    assert s["p_value"] == (1 + 3) / 11
+    assert s["p5"] == pytest.approx(np.percentile(samples, 5))
+    # below every sample: the smallest possible p-value, never 0
+    low = summarize(samples, 0.0)
+    assert low["percentile"] == 0.0 and low["p_value"] == 1 / 11
+    assert summarize([2.0], 1.0)["std"] == 0.0
+    with pytest.raises(ValueError):
+        summarize([], 1.0)

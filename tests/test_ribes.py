@@ -1,0 +1,183 @@
+"""RIBES: hand-worked examples and agreement with a brute-force reading of the definition."""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+
+from auto_challenge_sets.ribes import align, corpus_ribes, kendall, sentence_ribes, words
+
+SHARED = Path(os.environ.get("ACS_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
+
+
+def ribes1(hyp: str, ref: str) -> float:
+    return sentence_ribes(hyp.split(), [ref.split()])
+
+
+# -- an independent, deliberately naive implementation of the definition --------------------
+
+
+def brute_force_ribes(hyp: list[str], ref: list[str], alpha: float = 0.25, beta: float = 0.10) -> float:
+    """Every count is a scan over every start position; Kendall over every pair."""
+    if not hyp or not ref:
+        return 0.0
+
+    def count(ngram: list[str], seq: list[str]) -> int:
+        return sum(seq[k : k + len(ngram)] == ngram for k in range(len(seq) - len(ngram) + 1))
+
+    def first(ngram: list[str], seq: list[str]) -> int:
+        return next(k for k in range(len(seq)) if seq[k : k + len(ngram)] == ngram)
+
+    positions = []
+    for i, word in enumerate(hyp):
+        if count([word], ref) == 0:
+            continue
+        if count([word], ref) == 1 and count([word], hyp) == 1:
+            positions.append(first([word], ref))
+            continue
+        for k in range(1, len(hyp) + 1):
+            left = hyp[i - k : i + 1] if k <= i else None
+            if left and count(left, ref) == 1 and count(left, hyp) == 1:
+                positions.append(first(left, ref) + k)
+                break
+            right = hyp[i : i + k + 1] if i + k < len(hyp) else None
+            if right and count(right, ref) == 1 and count(right, hyp) == 1:
+                positions.append(first(right, ref))
+                break
+    n = len(positions)
+    bp = min(1.0, math.exp(1.0 - len(ref) / len(hyp)))
+    if n == 1 and len(ref) == 1:
+        nkt, precision = 1.0, 1.0 / len(hyp)
+    elif n < 2:
+        return 0.0
+    else:
+        concordant = sum(positions[a] < positions[b] for a, b in combinations(range(n), 2))
+        nkt = float(concordant) / ((n * (n - 1)) / 2)
+        precision = 1.0 * n / len(hyp)
+    return nkt * precision**alpha * bp**beta
+
+
+# -- hand-worked examples --------------------------------------------------------------------
+
+
+def test_identical_sentence_scores_one():
+    assert ribes1("a b c d", "a b c d") == 1.0
+
+
+def test_unique_words_swap():
+    # positions [1, 0, 2, 3]: 5 of 6 pairs ascending; P = 1, BP = 1
+    assert align("b a c d".split(), "a b c d".split()) == [1, 0, 2, 3]
+    assert ribes1("b a c d", "a b c d") == pytest.approx(5 / 6, abs=0)
+
+
+def test_unaligned_words_lower_precision():
+    # positions [0, 1]; NKT = 1; P = 2/4; BP = 1
+    assert ribes1("a x b y", "a b c d") == pytest.approx(0.5**0.25, rel=1e-15)
+
+
+def test_brevity_penalty():
+    # NKT = 1, P = 1, BP = exp(1 - 6/3)
+    assert ribes1("a b c", "a b c d e f") == pytest.approx(math.exp(-1) ** 0.10, rel=1e-15)
+
+
+def test_repeated_word_left_context():
+    # ref: the0 cat1 saw2 the3 dog4; hyp: the dog saw the cat
+    # hyp[0] "the": no left context; right "the dog" unique in both -> 3
+    # hyp[3] "the": left "saw the" unique in both -> 2 + 1 = 3 (both map to 3: a tie, discordant)
+    hyp, ref = "the dog saw the cat".split(), "the cat saw the dog".split()
+    assert align(hyp, ref) == [3, 4, 2, 3, 1]
+    assert kendall(hyp, ref) == (2 / 10, 1.0, 1.0)
+    assert ribes1("the dog saw the cat", "the cat saw the dog") == pytest.approx(0.2, abs=1e-15)
+
+
+def test_repeated_words_need_right_context_and_wider_windows():
+    # ref: x0 a1 b2 x3 a4 c5; hyp: x0 a1 c2 x3 a4 b5
+    # hyp[0] x: right "x a" occurs twice in ref; window 2: right "x a c" -> 3
+    # hyp[1] a: left "x a" twice in ref; right "a c" -> 4
+    # hyp[3] x: left "c x" not in ref, right "x a" twice; window 2: right "x a b" -> 0
+    # hyp[4] a: left "x a" twice; right "a b" -> 1
+    hyp, ref = "x a c x a b".split(), "x a b x a c".split()
+    assert align(hyp, ref) == [3, 4, 5, 0, 1, 2]
+    assert ribes1("x a c x a b", "x a b x a c") == pytest.approx(6 / 15, abs=1e-15)
+
+
+def test_overlapping_occurrences_count():
+    # "a a" occurs twice (overlapping) in "a a a": never unique, nothing aligns -> 0.
+    # (A non-overlapping count would see it once and align.)
+    assert align("a a".split(), "a a a".split()) == []
+    assert ribes1("a a", "a a a") == 0.0
+    assert align("a a".split(), "a a".split()) == [0, 1]
+    assert ribes1("a a", "a a") == 1.0
+
+
+def test_single_aligned_word():
+    # one aligned word and a one-word reference: NKT = 1, P = 1/len(hyp), BP = 1
+    assert kendall(["hello", "world"], ["hello"]) == (1.0, 0.5, 1.0)
+    assert ribes1("hello world", "hello") == pytest.approx(0.5**0.25, rel=1e-15)
+    assert ribes1("hello", "hello") == 1.0
+    # one aligned word, longer reference: fewer than two alignments -> 0
+    assert ribes1("hello world", "hello there") == 0.0
+    assert kendall(["hello", "world"], ["hello", "there"])[0] == 0.0
+
+
+def test_empty_hypothesis_and_reference():
+    assert ribes1("", "a b c") == 0.0
+    assert ribes1("a b c", "") == 0.0
+    assert ribes1("", "") == 0.0
+
+
+def test_example_of_the_ribes_paper():
+    # Isozaki et al. (2010): "A because B" translated as "B because A".
+    ref = "he was interested in world history because he read the book"
+    hyp = "he read the book because he was interested in world history"
+    # hyp[0] "he": right "he read" -> 7; hyp[5] "he": the LEFT context "because he" is tried
+    # first (RIBES.py's order) and is unique -> 7 (right context "he was" would give 0).
+    assert align(hyp.split(), ref.split()) == [7, 8, 9, 10, 6, 7, 1, 2, 3, 4, 5]
+    # ascending pairs: 7<8,9,10 (3) + 8<9,10 (2) + 9<10 (1) + 6<7 (1) + 1..5 (10) = 17 of 55
+    assert ribes1(hyp, ref) == pytest.approx(17 / 55, abs=1e-15)
+
+
+def test_lowercasing_and_several_references():
+    assert words("The Cat", lowercase=True) == ["the", "cat"]
+    assert corpus_ribes(["The Cat sat"], [["the cat sat"]]) == 1.0
+    assert corpus_ribes(["The Cat sat"], [["the cat sat"]], lowercase=False) == 0.0
+    # best over references
+    assert corpus_ribes(["b a c d"], [["x y", "a b c d", "b a c d"]]) == 1.0
+    # corpus = mean of sentence scores
+    assert corpus_ribes(["a b", "b a c d"], [["a b"], ["a b c d"]]) == pytest.approx((1 + 5 / 6) / 2)
+
+
+def test_corpus_ribes_rejects_mismatch():
+    with pytest.raises(ValueError, match="2 hypotheses but 1"):
+        corpus_ribes(["a", "b"], [["a"]])
+
+
+# -- agreement with the brute force ----------------------------------------------------------
+
+
+def test_agrees_with_brute_force_on_random_sentences():
+    rng = random.Random(20100901)
+    for _ in range(3000):
+        vocab = [chr(ord("a") + k) for k in range(rng.randint(1, 6))]  # small: many repeats
+        hyp = [rng.choice(vocab) for _ in range(rng.randint(0, 14))]
+        ref = [rng.choice(vocab) for _ in range(rng.randint(0, 14))]
+        assert sentence_ribes(hyp, [ref]) == brute_force_ribes(hyp, ref), (hyp, ref)
+
+
+def test_agrees_with_brute_force_on_real_sentences():
+    base = SHARED / "data" / "wmt21"
+    if not base.exists():
+        pytest.skip(f"needs {base} (the team's shared data, absent in a fresh clone)")
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+    tok = Tokenizer13a()
+    refs = (base / "references" / "newstest2021.en-de.ref.A.de").read_text(encoding="utf-8").splitlines()
+    hyps = (base / "system-outputs" / "newstest2021.en-de.hyp.Online-W.de").read_text(encoding="utf-8").splitlines()
+    for hyp, ref in list(zip(hyps, refs))[:300]:
+        h, r = words(tok(hyp)), words(tok(ref))
+        assert sentence_ribes(h, [r]) == brute_force_ribes(h, r)
