@@ -151,7 +151,7 @@ def test_hyp_with_wrong_line_count_is_an_error(dataset, capsys):
     rc, _, err = _run(capsys, "--dataset", str(dataset["root"]), "--config", "all", "--split", SPLIT,
                       "--hyp", str(short))
     assert rc == 2
-    assert str(short) in err and f"{N - 3} lines" in err and f"{N} rows" in err
+    assert str(short) in err and f"has {N - 3} lines" in err and f"has {N};" in err
     assert "Traceback" not in err
 
 
@@ -184,3 +184,17 @@ def test_help_mentions_the_interface(capsys):
     for option in ("--dataset", "--config", "--split", "--hyp", "--out", "--json", "--n-samples", "--seed",
                    "--tokenize", "--ref-config"):
         assert option in out
+
+
+def test_on_a_folder_built_by_acs_build(tmp_path, capsys):
+    """The real export layout: the sample built by `acs demo`'s code, scored with its own references."""
+    from auto_challenge_sets.demo import build_demo, demo_file
+
+    build_demo(tmp_path / "sets")
+    rc, out, err = _run(capsys, "--dataset", str(tmp_path / "sets"), "--config", "all", "--pair", "de-en",
+                        "--hyp", str(demo_file("sample.en")), "--json", "--n-samples", "5")
+    assert rc == 0, err
+    configs = json.loads(out)["configs"]
+    assert "de-en.particle.d3" in configs and "de-en.reorder.d5" in configs
+    assert "de-en.particle" not in configs  # the D = 1 alias is scored once, as .d1
+    assert configs["de-en.particle.d3"]["bleu"] == pytest.approx(100.0)

@@ -179,27 +179,6 @@ class DatasetFolder:
         return files[0]
 
 
-def read_lines(path: str | Path) -> list[str]:
-    """Lines of a UTF-8 text file, without line ends (only "\\n" and "\\r\\n" end a line)."""
-    from auto_challenge_sets.errors import InputError
-
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", path) from None
-    lines = data.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
-    out = []
-    for number, raw in enumerate(lines, 1):
-        try:
-            out.append(raw.decode("utf-8").removesuffix("\r"))
-        except UnicodeDecodeError as error:
-            raise InputError(f"not UTF-8 ({error.reason} at byte {error.start})", path, number) from None
-    return out
-
-
 # -- the command -------------------------------------------------------------------------------
 
 ROW_COLUMNS = ["id", "line", "reference", "length", "distance"]
@@ -217,6 +196,8 @@ def _choose_configs(folder: DatasetFolder, args: argparse.Namespace) -> list[str
                 parsed = parse_config_name(name)
             except ValueError:
                 continue
+            if str(parsed) != name and str(parsed) in folder.files:
+                continue  # `de-en.particle` is an alias of `de-en.particle.d1`: score it once
             if not parsed.is_baseline and (args.pair is None or parsed.pair == args.pair):
                 chosen.append(name)
         pairs = sorted({parse_config_name(n).pair for n in chosen})
@@ -277,11 +258,20 @@ def run(args: argparse.Namespace) -> int:
         split = splits[0]
 
     base = folder.read(base_name, split, ROW_COLUMNS)
+    from auto_challenge_sets.corpus import read_lines
+
     hyp = read_lines(args.hyp)
-    if len(hyp) != len(base["line"]):
+    # The corpus may have had pairs with an empty side, skipped by the build: the hypothesis
+    # file still has one line per corpus line, as the build record says.
+    from auto_challenge_sets.builder.export import read_build_record
+
+    record = next((b for b in read_build_record(folder.root)["builds"]
+                   if b["pair"] == pair and b["corpus"] == split), None)
+    expected = record["lines"] if record else len(base["line"])
+    if len(hyp) != expected:
         raise InputError(
-            f"has {len(hyp)} lines but the full corpus ({base_name}, split {split}) has "
-            f"{len(base['line'])} rows; the hypothesis file needs one line per corpus line",
+            f"has {len(hyp)} lines but the corpus of {base_name}, split {split}, has "
+            f"{expected}; the hypothesis file needs one line per corpus line",
             args.hyp,
         )
     extra = []
