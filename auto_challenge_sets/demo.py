@@ -41,8 +41,8 @@ def build_demo(out: str | Path, progress: bool = False) -> dict[str, dict[str, i
                 pair=f"{src}-{tgt}", corpus=SAMPLE,
                 source=demo_file(f"sample.{src}"), target=demo_file(f"sample.{tgt}"),
                 source_conllu=demo_file(f"sample.{src}.conllu"), alignment=alignment,
-                out=out, license="apache-2.0", parser="conllu (hand-checked gold trees)",
-                aligner="pharaoh (hand alignment)",
+                out=out, license="apache-2.0", provenance="conllu (hand-checked gold trees)",
+                aligner_label="pharaoh (hand alignment)",
             ), progress=progress)
             sizes.update({name: {SAMPLE: rows} for name, rows in result.sizes.items()})
     finally:

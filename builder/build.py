@@ -7,6 +7,7 @@ step reads; from files on, the build is cheap and deterministic, so a rerun writ
 
 from __future__ import annotations
 
+import argparse
 import os
 import tempfile
 from collections.abc import Iterable
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from auto_challenge_sets import __version__
+from auto_challenge_sets.builder.align_stage import AlignerSpec
 from auto_challenge_sets.configs import (
     BASELINE,
     LEXICAL_DISTANCES,
@@ -34,22 +36,33 @@ class BuildSpec:
     corpus: str
     source: Path
     target: Path
-    source_conllu: Path
+    source_conllu: Path | None  # None: parse the source with `parser`
     out: Path
     alignment: Path | None = None
     license: str | None = None
     parser: str = "conllu"
-    aligner: str | None = None
+    # options of the parse stage as `acs parse` names them (udpipe_model, trankit_cache, device,
+    # batch_size, pretokenized, cache_dir, shard_size ...)
+    parse_options: dict = field(default_factory=dict)
+    # how the reorder configs are aligned; None: no reorder configs (a bare `alignment` path
+    # still means "read this Pharaoh file", see __post_init__)
+    aligner: AlignerSpec | None = None
+    aligner_label: str | None = None  # how the dataset card names the alignment, if not aligner.describe()
+    provenance: str | None = None  # how the dataset card describes the parse, when the backend name is not enough
     phenomena: tuple[str, ...] = ()
     lexical_distances: tuple[int, ...] = LEXICAL_DISTANCES
     reorder_distances: tuple[int, ...] = REORDER_DISTANCES
+
+    def __post_init__(self) -> None:
+        if self.aligner is None and self.alignment is not None:
+            self.aligner = AlignerSpec("pharaoh", {"path": self.alignment})
 
     def config_names(self) -> list[str]:
         src, tgt = parse_pair(self.pair)
         names = [config_name(src, tgt, BASELINE)]
         for phenomenon in self.phenomena or tuple(PHENOMENA):
             names += [config_name(src, tgt, phenomenon, d) for d in self.lexical_distances]
-        if self.alignment is not None:
+        if self.aligner is not None:
             names += [config_name(src, tgt, REORDER, d) for d in self.reorder_distances]
         return names
 
@@ -71,11 +84,24 @@ def _progress(iterable: Iterable, enabled: bool, **kwargs) -> Iterable:
     return tqdm(iterable, **kwargs)
 
 
+def _parser_label(spec: BuildSpec) -> str:
+    """The parser as the dataset card names it: backend and model."""
+    options = spec.parse_options
+    if spec.provenance:
+        return spec.provenance
+    if spec.parser == "udpipe" and options.get("udpipe_model"):
+        return f"udpipe ({Path(options['udpipe_model']).name})"
+    if spec.parser == "trankit":
+        return f"trankit ({options.get('trankit_embedding') or 'xlm-roberta-base'})"
+    return spec.parser
+
+
 def build_challenge_sets(spec: BuildSpec, progress: bool = True) -> BuildResult:
     """Run the build of one (pair, corpus) into ``spec.out``; return the config sizes."""
     import datasets
 
-    from auto_challenge_sets.builder.analysis import analyse, match_sentences, read_alignments, write_analyses
+    from auto_challenge_sets.builder.align_stage import align_corpus
+    from auto_challenge_sets.builder.analysis import analyse, match_sentences, target_tokens, write_analyses
     from auto_challenge_sets.builder.challenge_builder import ChallengeSets
     from auto_challenge_sets.builder.export import (
         remove_split,
@@ -87,10 +113,26 @@ def build_challenge_sets(spec: BuildSpec, progress: bool = True) -> BuildResult:
     parse_pair(spec.pair)
     check_split_name(spec.corpus)
     corpus = read_parallel(spec.source, spec.target, spec.corpus)
-    sentences = list(_progress(read_conllu(spec.source_conllu), progress, total=len(corpus.pairs),
+    # made before parsing: a missing model or alignment file fails before any work
+    aligner = None if spec.aligner is None else spec.aligner.create(
+        line_numbers=[pair.line for pair in corpus.pairs], total_lines=corpus.total_lines)
+    source_conllu = spec.source_conllu
+    if spec.parser != "conllu" or source_conllu is None:
+        from auto_challenge_sets.builder.parse_stage import parse_source_for_build
+
+        options = argparse.Namespace(**{**spec.parse_options, "parser": spec.parser,
+                                        "source_conllu": spec.source_conllu})
+        source_conllu = parse_source_for_build([p.source for p in corpus.pairs], parse_pair(spec.pair)[0], options,
+                                               line_numbers=[p.line for p in corpus.pairs], progress=progress)
+    sentences = list(_progress(read_conllu(source_conllu), progress, total=len(corpus.pairs),
                                desc="reading parse", unit="sent"))
-    sentences = match_sentences(corpus, sentences, str(spec.source_conllu))
-    alignments = None if spec.alignment is None else read_alignments(spec.alignment, corpus, sentences)
+    sentences = match_sentences(corpus, sentences, str(source_conllu))
+    alignments = None
+    if aligner is not None:
+        # analysis.py's tokenization contract: the parse's words x the target's white-space tokens
+        alignments = align_corpus([sentence.forms for sentence in sentences],
+                                  [target_tokens(pair.target) for pair in corpus.pairs], aligner,
+                                  cache_dir=spec.parse_options.get("cache_dir"), progress=progress)
 
     result = BuildResult(Path(spec.out), lines=corpus.total_lines, pairs=len(corpus.pairs), report=corpus.report)
     spec.out.mkdir(parents=True, exist_ok=True)
@@ -124,8 +166,8 @@ def build_challenge_sets(spec: BuildSpec, progress: bool = True) -> BuildResult:
         "corpus": spec.corpus,
         "source": Path(spec.source).name,
         "target": Path(spec.target).name,
-        "parser": spec.parser,
-        "aligner": spec.aligner,
+        "parser": _parser_label(spec),
+        "aligner": spec.aligner_label or (None if spec.aligner is None else spec.aligner.describe()),
         "lines": corpus.total_lines,
         "pairs": len(corpus.pairs),
         "skipped_empty_lines": len(corpus.report.empty_lines),

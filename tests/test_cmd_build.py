@@ -79,7 +79,7 @@ def test_two_corpora_go_into_one_folder_as_splits(tmp_path: Path) -> None:
     for corpus in ("first", "second"):
         assert main(["build", "--pair", "de-en", "--corpus", corpus, "--source", str(demo_file("sample.de")),
                      "--target", str(demo_file("sample.en")), "--source-conllu",
-                     str(demo_file("sample.de.conllu")), "--out", str(out), "--quiet"]) == 0
+                     str(demo_file("sample.de.conllu")), "--out", str(out), "--quiet", "--aligner", "none"]) == 0
     from datasets import load_dataset
 
     both = load_dataset(str(out), "de-en.particle.d2", cache_dir=str(tmp_path / "hf"))

@@ -24,24 +24,37 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--corpus", required=True, help="corpus name, used as the split name (\\w+)")
     parser.add_argument("--source", required=True, type=Path, metavar="FILE", help="source text, one sentence per line")
     parser.add_argument("--target", required=True, type=Path, metavar="FILE", help="target text, line by line")
-    parser.add_argument("--source-conllu", required=True, type=Path, metavar="FILE",
-                        help="UD parse of the source: one sentence per non-empty source line, in order")
-    parser.add_argument("--alignment", type=Path, metavar="FILE",
-                        help="Pharaoh alignment (0-based i-j, one line per corpus line) from the parse's "
-                        "words to the white-space tokens of the target; adds the reorder configs")
+    parser.add_argument("--source-conllu", type=Path, metavar="FILE",
+                        help="a UD parse of the source (implies --parser conllu): one sentence per non-empty "
+                        "source line, in order")
     parser.add_argument("--out", required=True, type=Path, metavar="DIR", help="dataset folder to write")
     parser.add_argument("--license", help="license of the corpus, for the dataset card (e.g. cc-by-sa-4.0); "
                         "default: keep the folder's, else 'other'")
     parser.add_argument("--phenomena", nargs="+", choices=sorted(PHENOMENA), metavar="NAME",
                         help=f"lexical phenomena to build (default: all: {', '.join(sorted(PHENOMENA))})")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    from auto_challenge_sets.builder.parse_stage import add_parser_arguments
+
+    add_parser_arguments(parser, default=None)
+    from auto_challenge_sets.builder.align_stage import add_aligner_arguments
+
+    add_aligner_arguments(parser)  # --aligner, --alignment FILE, --align-model, --layer, --seed ...
     parser.set_defaults(func=run)
 
 
+PARSE_OPTIONS = ("pretokenized", "trankit_cache", "trankit_embedding", "udpipe_model", "device", "batch_size",
+                 "shard_size", "cache_dir")
+
+
 def run(args: argparse.Namespace) -> int:
+    from auto_challenge_sets.builder.align_stage import aligner_spec_from_args
     from auto_challenge_sets.builder.build import BuildSpec, build_challenge_sets
+    from auto_challenge_sets.errors import AcsError
     from auto_challenge_sets.tables import distance_table
 
+    parser = args.parser or ("conllu" if args.source_conllu else "trankit")
+    if parser == "conllu" and args.source_conllu is None:
+        raise AcsError("--parser conllu needs --source-conllu FILE")
     spec = BuildSpec(
         pair=args.pair,
         corpus=args.corpus,
@@ -51,7 +64,9 @@ def run(args: argparse.Namespace) -> int:
         out=args.out,
         alignment=args.alignment,
         license=args.license,
-        aligner="pharaoh" if args.alignment else None,
+        parser=parser,
+        parse_options={name: getattr(args, name) for name in PARSE_OPTIONS},
+        aligner=aligner_spec_from_args(args, default_device=args.device),  # None: --aligner none
         phenomena=tuple(args.phenomena or ()),
     )
     result = build_challenge_sets(spec, progress=not args.quiet)

@@ -1,0 +1,254 @@
+"""The parse stage: corpus lines → one UD sentence per line, resumable, as a CoNLL-U file.
+
+Lines are parsed in shards through :func:`~auto_challenge_sets.builder.stage_cache.run_sharded`;
+each shard is stored as CoNLL-U blocks in a cache directory keyed by backend, model checksum,
+options and input checksum, so a killed run resumes at the first missing shard and the final
+file is byte-identical to an uninterrupted run. The cached blocks carry no line numbers: the
+stage sets ``# sent_id`` (1-based line number in the input file) and ``# text`` (the line) on the
+way out, so the same lines parse once whatever their numbering.
+
+Empty lines have no sentence: :func:`parse_file` skips them (their numbers are reported) and the
+sent_ids of the others stay their line numbers, as in the build's corpus policy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from auto_challenge_sets.builder.parsers import (
+    CHUNKED_KEY,
+    MERGED_KEY,
+    Parser,
+    ParseStats,
+    get_parser,
+    stats_from_sentences,
+)
+from auto_challenge_sets.builder.stage_cache import (
+    DEFAULT_SHARD_SIZE,
+    atomic_write_text,
+    default_cache_dir,
+    run_sharded,
+)
+from auto_challenge_sets.conllu_io import format_sentence, parse_conllu
+from auto_challenge_sets.errors import AcsError, InputError
+from auto_challenge_sets.ud import Sentence
+
+STAGE = "parse"
+FORMAT_VERSION = 1  # bump when what a shard holds changes
+DEFAULT_BATCH_SIZE = 32
+PARSERS = ("trankit", "udpipe", "conllu")
+
+
+def add_parser_arguments(parser: argparse.ArgumentParser, *, with_conllu: bool = True,
+                         default: str | None = "trankit") -> None:
+    """The parsing options shared by ``acs parse`` and ``acs build``.
+
+    ``default=None`` lets a caller tell "not given" apart (``acs build``: conllu when
+    ``--source-conllu`` is given, else trankit).
+    """
+    group = parser.add_argument_group("parsing")
+    choices = PARSERS if with_conllu else PARSERS[:2]
+    group.add_argument("--parser", choices=choices, default=default,
+                       help="trankit (XLM-R, the default), udpipe (UDPipe 1, --udpipe-model)"
+                       + (", or conllu (a pre-parsed file with one sentence per line)" if with_conllu else ""))
+    group.add_argument("--pretokenized", action="store_true",
+                       help="the input is tokenized: split words on white space, no tokenizer, one sentence per line")
+    group.add_argument("--trankit-cache", type=Path, metavar="DIR",
+                       help="trankit's model folder (its own layout; fetched from the Hub repo uonlp/trankit "
+                       "when missing and the network is there). Default: $ACS_TRANKIT_CACHE, else "
+                       "CACHE-DIR/trankit")
+    group.add_argument("--trankit-embedding", choices=("xlm-roberta-base", "xlm-roberta-large"),
+                       default="xlm-roberta-base", help="trankit's encoder (large: better, ~3x slower)")
+    group.add_argument("--udpipe-model", type=Path, metavar="FILE", help="UDPipe 1 model file (--parser udpipe)")
+    group.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help="where trankit runs")
+    group.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE, metavar="N",
+                       help="sentences per trankit tagger batch (tokenizer: N/2 windows)")
+    group.add_argument("--shard-size", type=int, default=DEFAULT_SHARD_SIZE, metavar="N",
+                       help="lines per cached shard: a killed run resumes at the first unfinished shard")
+    group.add_argument("--cache-dir", type=Path, metavar="DIR",
+                       help="stage cache (default: $ACS_CACHE_DIR, else ~/.cache/auto_challenge_sets)")
+
+
+def parser_options(args: argparse.Namespace) -> dict:
+    """Constructor options of the chosen backend, from the parsed command line."""
+    options: dict = {"pretokenized": getattr(args, "pretokenized", False)}
+    name = getattr(args, "parser", "trankit")
+    if name == "trankit":
+        cache = getattr(args, "trankit_cache", None)
+        if cache is None and getattr(args, "cache_dir", None) is not None:
+            cache = Path(args.cache_dir) / "trankit"
+        options.update(trankit_cache=cache,
+                       embedding=getattr(args, "trankit_embedding", "xlm-roberta-base"),
+                       device=getattr(args, "device", "cpu"),
+                       batch_size=getattr(args, "batch_size", DEFAULT_BATCH_SIZE))
+    elif name == "udpipe":
+        options.update(udpipe_model=getattr(args, "udpipe_model", None))
+    elif name == "conllu":
+        options.update(path=getattr(args, "source_conllu", None) or getattr(args, "conllu", None))
+    return options
+
+
+def _annotate(sentence: Sentence, number: int, text: str) -> Sentence:
+    """``# sent_id`` and ``# text`` first, then the backend's own marks (merges, chunks)."""
+    kept = [c for c in sentence.comments if c.startswith(("# acs_", f"# {MERGED_KEY}", f"# {CHUNKED_KEY}"))]
+    sentence.comments = [f"# sent_id = {number}", f"# text = {text}", *kept]
+    return sentence
+
+
+def _check_lines(lines: Sequence[str], line_numbers: Sequence[int] | None) -> list[int]:
+    numbers = list(line_numbers) if line_numbers is not None else list(range(1, len(lines) + 1))
+    if len(numbers) != len(lines):
+        raise ValueError("line_numbers must have one number per line")
+    for number, line in zip(numbers, lines):
+        if not line.strip():
+            raise InputError("an empty line has no sentence (skip it before parsing)", line=number)
+        if "\n" in line or "\r" in line:
+            raise InputError("a line to parse must not contain a line break", line=number)
+    return numbers
+
+
+def parse_lines(
+    lines: Sequence[str],
+    *,
+    lang: str,
+    parser: str | Parser = "trankit",
+    options: dict | None = None,
+    line_numbers: Sequence[int] | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+    shard_size: int = DEFAULT_SHARD_SIZE,
+    progress: bool = True,
+) -> list[Sentence]:
+    """Parse non-empty lines into one sentence each (``# sent_id`` = its line number)."""
+    numbers = _check_lines(lines, line_numbers)
+    backend = parser if isinstance(parser, Parser) else get_parser(parser, lang=lang, **(options or {}))
+    backend.check_ready()  # missing models fail here, before any work
+    if backend.name == "conllu":  # nothing to compute: read and check, no cache
+        sentences = backend.parse(list(lines), line_numbers=numbers)
+        return [_annotate(s, n, t) for s, n, t in zip(sentences, numbers, lines)]
+
+    def process(batch: list[str]) -> list[str]:
+        return [format_sentence(sentence) for sentence in backend.parse(batch)]
+
+    key = {**backend.cache_key(), "lang": lang, "format": FORMAT_VERSION}
+    blocks = run_sharded(list(lines), process, cache_dir=cache_dir or default_cache_dir(), stage=STAGE, key=key,
+                         shard_size=shard_size, progress=progress)
+    out = []
+    for block, number, text in zip(blocks, numbers, lines):
+        (sentence,) = parse_conllu(block, f"<cached parse of line {number}>")
+        out.append(_annotate(sentence, number, text))
+    return out
+
+
+def write_parse(sentences: Sequence[Sentence], output: str | os.PathLike[str]) -> None:
+    """Write the CoNLL-U file atomically (``-``: standard output)."""
+    text = "".join(format_sentence(sentence) for sentence in sentences)
+    if str(output) == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    path = Path(output)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path, text)
+
+
+@dataclass
+class ParseSummary:
+    lines: int = 0
+    parsed: int = 0
+    empty_lines: list[int] = field(default_factory=list)
+    stats: ParseStats = field(default_factory=ParseStats)
+    seconds: float = 0.0
+
+    def messages(self) -> list[str]:
+        rate = self.parsed / self.seconds if self.seconds > 0 else 0.0
+        out = [f"parsed {self.parsed} of {self.lines} lines in {self.seconds:.1f} s ({rate:.1f} lines/s)"]
+        if self.empty_lines:
+            shown = ", ".join(map(str, self.empty_lines[:10]))
+            more = f", … ({len(self.empty_lines)} in all)" if len(self.empty_lines) > 10 else ""
+            out.append(f"skipped {len(self.empty_lines)} empty line(s): line {shown}{more}")
+        return out + self.stats.messages()
+
+
+def parse_file(
+    input_path: str | os.PathLike[str],
+    output: str | os.PathLike[str],
+    *,
+    lang: str,
+    parser: str = "trankit",
+    options: dict | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+    shard_size: int = DEFAULT_SHARD_SIZE,
+    progress: bool = True,
+) -> ParseSummary:
+    """Parse a text file (one sentence per line) into a CoNLL-U file."""
+    from auto_challenge_sets.corpus import read_lines
+
+    start = time.monotonic()
+    all_lines = read_lines(input_path)
+    summary = ParseSummary(lines=len(all_lines))
+    numbers, lines = [], []
+    for number, line in enumerate(all_lines, start=1):
+        if line.strip():
+            numbers.append(number)
+            lines.append(line)
+        else:
+            summary.empty_lines.append(number)
+    sentences = parse_lines(lines, lang=lang, parser=parser, options=options, line_numbers=numbers,
+                            cache_dir=cache_dir, shard_size=shard_size, progress=progress)
+    write_parse(sentences, output)
+    summary.parsed = len(sentences)
+    summary.stats = stats_from_sentences(sentences, numbers)
+    summary.seconds = time.monotonic() - start
+    return summary
+
+
+def parse_source_for_build(
+    source_lines: Sequence[str],
+    lang: str,
+    args: argparse.Namespace,
+    line_numbers: Sequence[int] | None = None,
+    progress: bool = True,
+) -> Path:
+    """The build's parse: a cached CoNLL-U of ``source_lines`` (the non-empty pairs' sources, in order).
+
+    ``--parser conllu`` returns ``--source-conllu`` itself after checking it against the lines.
+    Otherwise the file lives in the cache, named by the parse key and the line numbers, and is
+    written once; the shards behind it make a killed build resume.
+    """
+    name = getattr(args, "parser", "trankit")
+    options = parser_options(args)
+    cache_dir = Path(getattr(args, "cache_dir", None) or default_cache_dir())
+    shard_size = getattr(args, "shard_size", None) or DEFAULT_SHARD_SIZE
+    backend = get_parser(name, lang=lang, **options)
+    if name == "conllu":
+        parse_lines(source_lines, lang=lang, parser=backend, line_numbers=line_numbers, progress=False)
+        return Path(backend.path)  # type: ignore[attr-defined]
+    backend.check_ready()
+    numbers = list(line_numbers) if line_numbers is not None else list(range(1, len(source_lines) + 1))
+    digest = hashlib.sha256(json.dumps(
+        {**backend.cache_key(), "lang": lang, "format": FORMAT_VERSION, "shard_size": shard_size,
+         "numbers": numbers}, sort_keys=True).encode("utf-8"))
+    for line in source_lines:
+        digest.update(line.encode("utf-8") + b"\n")
+    target = cache_dir / "parsed" / f"{name}-{lang}-{digest.hexdigest()[:24]}.conllu"
+    if not target.is_file():
+        sentences = parse_lines(source_lines, lang=lang, parser=backend, line_numbers=numbers,
+                                cache_dir=cache_dir, shard_size=shard_size, progress=progress)
+        write_parse(sentences, target)
+        for message in stats_from_sentences(sentences, numbers).messages():
+            print(f"note: {message}", file=sys.stderr)
+    return target
+
+
+__all__ = [
+    "AcsError", "ParseSummary", "add_parser_arguments", "parse_file", "parse_lines", "parse_source_for_build",
+    "parser_options", "write_parse",
+]

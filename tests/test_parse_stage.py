@@ -1,0 +1,173 @@
+"""The resumable parse stage: numbering, caching, kill -9 and resume, the build's entry point."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from auto_challenge_sets.builder.parse_stage import (
+    add_parser_arguments,
+    parse_file,
+    parse_lines,
+    parse_source_for_build,
+)
+from auto_challenge_sets.builder.parsers import get_parser
+from auto_challenge_sets.builder.parsers.udpipe_backend import UDPipeParser
+from auto_challenge_sets.conllu_io import read_conllu
+from auto_challenge_sets.errors import InputError
+
+from tiny_models import DEMO, tiny_udpipe_model
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def tiny_model():
+    return tiny_udpipe_model()
+
+
+def _corpus(tmp_path: Path, copies: int = 1) -> Path:
+    lines = (DEMO / "sample.de").read_text(encoding="utf-8").splitlines() * copies
+    path = tmp_path / "input.de"
+    path.write_text("\n".join(lines[:3] + [""] + lines[3:]) + "\n", encoding="utf-8")
+    return path
+
+
+class CountingUDPipe(UDPipeParser):
+    calls = 0
+
+    def parse(self, lines):
+        CountingUDPipe.calls += 1
+        return super().parse(lines)
+
+
+def test_sent_id_is_the_line_number_and_text_the_line(tiny_model, tmp_path):
+    path = _corpus(tmp_path)
+    out = tmp_path / "out.conllu"
+    summary = parse_file(path, out, lang="de", parser="udpipe", options={"udpipe_model": tiny_model},
+                         cache_dir=tmp_path / "cache", shard_size=7, progress=False)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    sentences = list(read_conllu(out))
+    assert summary.empty_lines == [4] and summary.parsed == len(lines) - 1 == len(sentences)
+    numbers = [int(s.sent_id) for s in sentences]
+    assert numbers == [n for n in range(1, len(lines) + 1) if n != 4]
+    assert all(s.text == lines[int(s.sent_id) - 1] for s in sentences)
+    assert all(s.comments[:2] == [f"# sent_id = {s.sent_id}", f"# text = {s.text}"] for s in sentences)
+
+
+def test_second_run_comes_from_the_cache(tiny_model, tmp_path):
+    lines = [x for x in (DEMO / "sample.de").read_text(encoding="utf-8").splitlines() if x.strip()]
+    parser = CountingUDPipe(udpipe_model=tiny_model)
+    CountingUDPipe.calls = 0
+    first = parse_lines(lines, lang="de", parser=parser, cache_dir=tmp_path, shard_size=10, progress=False)
+    assert CountingUDPipe.calls == 3
+    again = parse_lines(lines, lang="de", parser=parser, cache_dir=tmp_path, shard_size=10, progress=False)
+    assert CountingUDPipe.calls == 3
+    assert [s.comments for s in again] == [s.comments for s in first]
+    # other numbering, same cache: numbers are set on the way out
+    renumbered = parse_lines(lines, lang="de", parser=parser, cache_dir=tmp_path, shard_size=10, progress=False,
+                             line_numbers=range(101, 101 + len(lines)))
+    assert CountingUDPipe.calls == 3 and renumbered[0].sent_id == "101"
+
+
+def test_empty_lines_are_refused(tiny_model, tmp_path):
+    with pytest.raises(InputError, match="line 2: an empty line"):
+        parse_lines(["Der Zug kommt an .", "  "], lang="de", parser="udpipe", options={"udpipe_model": tiny_model},
+                    cache_dir=tmp_path, progress=False)
+
+
+SLOW_SCRIPT = textwrap.dedent("""
+    import sys, time
+    from pathlib import Path
+    from auto_challenge_sets.builder.parse_stage import parse_file
+    from auto_challenge_sets.builder.parsers.udpipe_backend import UDPipeParser
+
+    marker = Path(sys.argv[4])
+
+    class Slow(UDPipeParser):  # same name and cache key as the real backend
+        done = 0
+        def parse(self, lines):
+            out = super().parse(lines)
+            Slow.done += 1
+            marker.write_text(str(Slow.done))
+            time.sleep(0.25)  # the parent kills us mid-run
+            return out
+
+    parse_file(sys.argv[1], sys.argv[2], lang="de", parser=Slow(udpipe_model=sys.argv[3]),
+               cache_dir=sys.argv[5], shard_size=4, progress=False)
+""")
+
+
+def test_kill_minus_9_then_resume_is_byte_identical(tiny_model, tmp_path):
+    path = _corpus(tmp_path, copies=2)
+    reference = tmp_path / "reference.conllu"
+    parse_file(path, reference, lang="de", parser="udpipe", options={"udpipe_model": tiny_model},
+               cache_dir=tmp_path / "cache-ref", shard_size=4, progress=False)
+
+    script = tmp_path / "slow.py"
+    script.write_text(SLOW_SCRIPT, encoding="utf-8")
+    marker, cache, out = tmp_path / "marker", tmp_path / "cache", tmp_path / "out.conllu"
+    process = subprocess.Popen([sys.executable, str(script), str(path), str(out), str(tiny_model), str(marker),
+                                str(cache)], cwd=REPO)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (marker.exists() and marker.read_text() >= "3"):
+        assert process.poll() is None, "the slow parse ended before it could be killed"
+        time.sleep(0.02)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    assert process.returncode == -signal.SIGKILL and not out.exists()
+    shards = sorted(cache.glob("parse/*/shard-*.jsonl"))
+    total = -(-sum(1 for x in path.read_text(encoding="utf-8").splitlines() if x.strip()) // 4)
+    # killed while shard 3 was in flight (parsed, not yet saved): 2 whole shards on disk
+    assert 2 <= len(shards) < total
+
+    CountingUDPipe.calls = 0
+    parse_file(path, out, lang="de", parser=CountingUDPipe(udpipe_model=tiny_model), cache_dir=cache,
+               shard_size=4, progress=False)
+    assert CountingUDPipe.calls == total - len(shards)  # only the missing shards were parsed
+    assert out.read_bytes() == reference.read_bytes()
+
+
+def _build_args(tmp_path: Path, *argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--source-conllu", type=Path)
+    add_parser_arguments(parser)
+    return parser.parse_args(["--cache-dir", str(tmp_path / "cache"), *argv])
+
+
+def test_parse_source_for_build_writes_a_cached_conllu(tiny_model, tmp_path):
+    lines = [x for x in (DEMO / "sample.de").read_text(encoding="utf-8").splitlines() if x.strip()]
+    args = _build_args(tmp_path, "--parser", "udpipe", "--udpipe-model", str(tiny_model))
+    numbers = list(range(2, 2 + len(lines)))
+    path = parse_source_for_build(lines, "de", args, line_numbers=numbers, progress=False)
+    sentences = list(read_conllu(path))
+    assert [int(s.sent_id) for s in sentences] == numbers and [s.text for s in sentences] == lines
+    stamp = path.stat().st_mtime_ns
+    assert parse_source_for_build(lines, "de", args, line_numbers=numbers, progress=False) == path
+    assert path.stat().st_mtime_ns == stamp
+
+
+def test_parse_source_for_build_with_conllu_returns_the_checked_file(tmp_path):
+    lines = [x for x in (DEMO / "sample.de").read_text(encoding="utf-8").splitlines() if x.strip()]
+    args = _build_args(tmp_path, "--parser", "conllu", "--source-conllu", str(DEMO / "sample.de.conllu"))
+    assert parse_source_for_build(lines, "de", args) == DEMO / "sample.de.conllu"
+
+
+def test_options_reach_the_backend(tmp_path):
+    args = _build_args(tmp_path, "--parser", "trankit", "--device", "cuda", "--batch-size", "8",
+                       "--trankit-embedding", "xlm-roberta-large", "--pretokenized")
+    from auto_challenge_sets.builder.parse_stage import parser_options
+
+    options = parser_options(args)
+    assert options == {"pretokenized": True, "trankit_cache": tmp_path / "cache" / "trankit",
+                       "embedding": "xlm-roberta-large", "device": "cuda", "batch_size": 8}
+    parser = get_parser("trankit", lang="de", **options)
+    assert parser.language == "german" and parser.batch_size == 8

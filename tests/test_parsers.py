@@ -1,0 +1,149 @@
+"""The parser registry, the one-line-one-sentence merge policy, and the pre-parsed CoNLL-U backend."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from auto_challenge_sets.builder.parsers import (
+    MERGED_KEY,
+    Parser,
+    ParserError,
+    available_parsers,
+    flat_sentence,
+    get_parser,
+    merge_sentences,
+    register_parser,
+    stats_from_sentences,
+)
+from auto_challenge_sets.conllu_io import format_sentence, parse_conllu
+from auto_challenge_sets.errors import ConlluError
+
+DEMO = Path(__file__).resolve().parent.parent / "auto_challenge_sets" / "demo_data"
+
+TWO = """\
+1	Er	er	PRON	_	_	2	nsubj	2:nsubj	_
+2	kam	kommen	VERB	_	_	0	root	0:root	_
+3	an	an	ADP	_	_	2	compound:prt	_	SpaceAfter=No
+4	.	.	PUNCT	_	_	2	punct	_	_
+
+1-2	Zum	_	_	_	_	_	_	_	_
+1	Zu	zu	ADP	_	_	3	case	_	_
+2	dem	der	DET	_	_	3	det	_	_
+3	Glück	Glück	NOUN	_	_	4	obl	_	_
+4	ging	gehen	VERB	_	_	0	root	_	_
+4.1	ging	gehen	VERB	_	_	_	_	3:conj	_
+5	.	.	PUNCT	_	_	4	punct	_	_
+
+"""
+
+
+def test_builtin_parsers_are_listed_without_importing_them():
+    assert {"trankit", "udpipe", "conllu"} <= set(available_parsers())
+
+
+def test_unknown_parser_is_an_error_naming_the_choices():
+    with pytest.raises(ParserError, match="unknown parser 'nope'.*conllu"):
+        get_parser("nope")
+
+
+def test_register_and_get_a_parser():
+    @register_parser("test-upper")
+    class Upper(Parser):
+        def __init__(self, lang: str = "en", **_):
+            self.lang = lang
+
+        def parse(self, lines):
+            return [flat_sentence(line.upper().split()) for line in lines]
+
+        def signature(self):
+            return {"lang": self.lang}
+
+    parser = get_parser("test-upper", lang="de")
+    assert parser.name == "test-upper"
+    assert parser.cache_key() == {"parser": "test-upper", "lang": "de"}
+    (sentence,) = parser.parse(["a b"])
+    assert sentence.forms == ["A", "B"]
+    assert [w.head for w in sentence.words] == [0, 1]
+
+
+def test_merge_renumbers_shifts_heads_and_keeps_one_root():
+    parts = parse_conllu(TWO)
+    merged = merge_sentences(parts, sent_id="7", text="Er kam an. Zum Glück ging.")
+    assert merged.sent_id == "7" and merged.text == "Er kam an. Zum Glück ging."
+    assert merged.metadata(MERGED_KEY) == "2"
+    assert [w.id for w in merged.words] == list(range(1, 10))
+    roots = [w for w in merged.words if w.head == 0]
+    assert [r.id for r in roots] == [2]
+    # the second sentence's root ("ging", was 4) is now 8, attached to the first root as parataxis
+    ging = merged.words[7]
+    assert (ging.form, ging.head, ging.deprel) == ("ging", 2, "parataxis")
+    assert merged.words[6].head == 8  # Glück -> ging, shifted by 4
+    assert merged.words[4].head == 7  # Zu -> Glück
+    # multiword token and empty node shifted, enhanced DEPS too
+    (mwt,) = merged.multiword_tokens
+    assert (mwt.first, mwt.last, mwt.columns[0]) == (5, 6, "5-6")
+    (node,) = merged.empty_nodes
+    assert node.after == 8 and node.columns[0] == "8.1" and node.columns[8] == "7:conj"
+    assert merged.words[1].deps == "0:root" and merged.words[0].deps == "2:nsubj"
+    # valid CoNLL-U that reads back the same
+    text = format_sentence(merged)
+    (again,) = parse_conllu(text)
+    assert format_sentence(again) == text
+
+
+def test_merge_of_one_sentence_is_unmarked():
+    (part,) = parse_conllu(TWO.split("\n\n")[0] + "\n\n")
+    merged = merge_sentences([part], sent_id="1")
+    assert merged.metadata(MERGED_KEY) is None
+    assert [w.head for w in merged.words] == [w.head for w in part.words]
+
+
+def test_stats_count_marks():
+    a, b = parse_conllu(TWO)
+    merged = merge_sentences([a, b])
+    stats = stats_from_sentences([a, merged], [10, 12])
+    assert stats.merged_lines == [12]
+    assert "merged into one tree" in stats.messages()[0]
+
+
+# -- the pre-parsed CoNLL-U backend ------------------------------------------------------------
+
+def _demo_lines():
+    return [line for line in (DEMO / "sample.de").read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def test_conllu_backend_serves_one_sentence_per_line():
+    parser = get_parser("conllu", path=DEMO / "sample.de.conllu")
+    lines = _demo_lines()
+    sentences = parser.parse(lines)
+    assert len(sentences) == len(lines)
+    assert parser.signature()["sha256"]
+
+
+def test_conllu_backend_count_mismatch_names_the_file(tmp_path):
+    parser = get_parser("conllu", path=DEMO / "sample.de.conllu")
+    with pytest.raises(ConlluError, match=r"sample\.de\.conllu: has \d+ sentences but the input has 2"):
+        parser.parse(_demo_lines()[:2])
+
+
+def test_conllu_backend_text_mismatch_names_file_line_and_corpus_line(tmp_path):
+    text = (DEMO / "sample.de.conllu").read_text(encoding="utf-8")
+    blocks = text.strip("\n").split("\n\n")
+    path = tmp_path / "swapped.conllu"
+    path.write_text("\n\n".join([blocks[0], blocks[2], blocks[1], *blocks[3:]]) + "\n\n", encoding="utf-8")
+    start_of_second = text.strip("\n").split("\n\n")[0].count("\n") + 3  # first line of the 2nd block
+    lines = _demo_lines()
+    with pytest.raises(ConlluError) as caught:
+        get_parser("conllu", path=path).parse(lines, line_numbers=list(range(5, 5 + len(lines))))
+    message = str(caught.value)
+    assert message.startswith(f"{path}:{start_of_second}: sentence 2 ")
+    assert "corpus line 6" in message
+
+
+def test_conllu_backend_needs_a_path_and_an_existing_file(tmp_path):
+    with pytest.raises(ParserError, match="--source-conllu"):
+        get_parser("conllu")
+    with pytest.raises(ConlluError, match="no such file"):
+        get_parser("conllu", path=tmp_path / "none.conllu").check_ready()
