@@ -12,18 +12,10 @@ from dataclasses import dataclass
 import datasets
 
 from auto_challenge_sets.builder.analysis import challenge_rows, read_analyses
+from auto_challenge_sets.citation import CHOSHEN_ABEND_2019
 from auto_challenge_sets.configs import REORDER, parse_config_name
 
-_CITATION = """\
-@inproceedings{choshen-abend-2019-automatically,
-    title = "Automatically Extracting Challenge Sets for Non-Local Phenomena in Neural Machine Translation",
-    author = "Choshen, Leshem and Abend, Omri",
-    booktitle = "Proceedings of the 23rd Conference on Computational Natural Language Learning (CoNLL)",
-    year = "2019",
-    pages = "291--303",
-    url = "https://aclanthology.org/K19-1028",
-}
-"""
+_CITATION = CHOSHEN_ABEND_2019
 
 _LEXICAL_INSTANCE = {
     "dependent": datasets.Value("int32"),

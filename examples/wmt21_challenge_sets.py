@@ -30,6 +30,7 @@ from auto_challenge_sets.builder.build import BuildSpec, build_challenge_sets
 from auto_challenge_sets.builder.export import scan_folder
 from auto_challenge_sets.challenge_metric import compute, corpus_scores
 from auto_challenge_sets.configs import parse_config_name
+from auto_challenge_sets.corpus import read_lines
 
 MODELS = {"de": "german.udpipe", "en": "english.udpipe"}
 REFERENCE = {"de-en": "A.en", "en-de": "A.de"}
@@ -68,7 +69,7 @@ def score_direction(shared: Path, out: Path, pair: str, n_samples: int) -> dict:
     results: dict = {"configs": configs, "systems": systems, "full": {}, "cells": {}}
     for system in tqdm(systems, desc=f"scoring {pair}", unit="system"):
         hyp_path = shared / "data" / "wmt21" / "system-outputs" / f"newstest2021.{pair}.hyp.{system}.{tgt}"
-        hyp = hyp_path.read_text(encoding="utf-8").split("\n")[: len(base["line"])]
+        hyp = read_lines(hyp_path)  # one line per corpus line; rows point at them by `line`
         pool_preds = [hyp[line - 1] for line in base["line"]]
         results["full"][system] = corpus_scores(pool_preds, base["reference"])["bleu"]
         for name in configs:

@@ -87,6 +87,18 @@ def test_links_identical_to_stock_simalign(tiny_model, news_pairs, token_type, l
         assert not differ, f"{token_type}/{name}: pairs {differ[:10]} differ from stock simalign"
 
 
+def test_links_identical_to_stock_simalign_english_to_german(tiny_model, news_pairs):
+    """The other direction (en→de) of the same 300 pairs."""
+    reversed_pairs = [(tgt, src) for src, tgt in news_pairs]
+    ours = get_aligner("simalign", model=tiny_model, layer=2, token_type="bpe", batch_size=16)
+    got = ours.align_methods(reversed_pairs, ["argmax", "itermax"])
+    stock = _stock(tiny_model, "bpe", "ai", 2)
+    expected = [stock.get_word_aligns(src, tgt) for src, tgt in reversed_pairs]
+    for name, key in (("argmax", "inter"), ("itermax", "itermax")):
+        differ = [k for k in range(N_PAIRS) if got[name][k] != _as_links(expected[k][key])]
+        assert not differ, f"en-de/{name}: pairs {differ[:10]} differ from stock simalign"
+
+
 def test_embeddings_bitwise_equal_to_stock(tiny_model, news_pairs):
     """Stronger than equal links: every subword vector is the very float stock simalign computes."""
     import torch

@@ -23,20 +23,9 @@ import datasets
 import evaluate
 
 from auto_challenge_sets import challenge_metric
+from auto_challenge_sets.citation import CHOSHEN_ABEND_2019
 
-_CITATION = """\
-@inproceedings{choshen-abend-2019-automatically,
-    title = "Automatically Extracting Challenge Sets for Non-Local Phenomena in Neural Machine Translation",
-    author = "Choshen, Leshem and Abend, Omri",
-    booktitle = "Proceedings of the 23rd Conference on Computational Natural Language Learning (CoNLL)",
-    month = nov,
-    year = "2019",
-    address = "Hong Kong, China",
-    publisher = "Association for Computational Linguistics",
-    url = "https://aclanthology.org/K19-1028",
-    doi = "10.18653/v1/K19-1028",
-    pages = "291--303",
-}
+_CITATION = CHOSHEN_ABEND_2019 + """\
 @inproceedings{isozaki-etal-2010-automatic,
     title = "Automatic Evaluation of Translation Quality for Distant Language Pairs",
     author = "Isozaki, Hideki and Hirao, Tsutomu and Duh, Kevin and Sudoh, Katsuhito and Tsukada, Hajime",
