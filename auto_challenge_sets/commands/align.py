@@ -7,6 +7,8 @@ import sys
 import time
 from pathlib import Path
 
+from auto_challenge_sets.commands import HelpFormatter
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     from auto_challenge_sets.builder.align_stage import add_aligner_arguments
@@ -24,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "  acs align --aligner eflomal --source news.de --target news.en --output news.de-en.pharaoh\n"
         "  acs align --source news.de --target news.en --output out.pharaoh --model ./mbert --device cuda "
         "--batch-size 256",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--source", required=True, type=Path, metavar="FILE",
                         help="source sentences, one per line, tokens separated by white space")

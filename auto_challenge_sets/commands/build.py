@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from auto_challenge_sets.commands import HelpFormatter
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     from auto_challenge_sets.phenomena import PHENOMENA
@@ -18,7 +20,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "20 on a word alignment) and write them as a Hugging Face dataset folder: "
         "data/{config}/{split}-00000-of-00001.parquet plus a README.md with the YAML configs. "
         "Run it again with another --pair or --corpus and the same --out to add to the folder.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--pair", required=True, help="language pair, source first: de-en")
     parser.add_argument("--corpus", required=True, help="corpus name, used as the split name (\\w+)")

@@ -14,6 +14,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from auto_challenge_sets.commands import HelpFormatter
+
 DESCRIPTION = """\
 Score a system's translation of a test corpus on LDD challenge sets: BLEU (sacrebleu) and RIBES
 (NTT's definition), each compared with length-matched random corpora drawn from the full corpus
@@ -21,7 +23,8 @@ Score a system's translation of a test corpus on LDD challenge sets: BLEU (sacre
 the Spearman correlation of score with D (the paper's Table 5).
 
 HYP has one line per line of the corpus the split was built from (line N of HYP translates the
-row whose `line` is N), so its line count must equal the baseline split's row count."""
+row whose `line` is N), so its line count must equal the corpus's line count as `acs build`
+recorded it (pairs with an empty side are not rows, but their lines are still in HYP)."""
 
 EPILOG = """\
 examples:
@@ -36,7 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="score MT output on challenge sets against a length-matched random baseline",
         description=DESCRIPTION,
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--dataset", required=True, metavar="DIR", help="a folder written by `acs build`")
     parser.add_argument(

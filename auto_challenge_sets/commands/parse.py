@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from auto_challenge_sets.commands import HelpFormatter
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     from auto_challenge_sets.builder.parse_stage import add_parser_arguments
@@ -21,7 +23,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "resumes, writing the same bytes as an uninterrupted run. trankit's models are fetched from the "
         "Hub repository uonlp/trankit into --trankit-cache when missing; without network the command "
         "stops before parsing and names the missing files.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=HelpFormatter,
         epilog="examples:\n  acs parse --lang de --input newstest2013.de --output newstest2013.de.conllu\n"
         "  acs parse --lang de --parser udpipe --udpipe-model german.udpipe --input src.de --output src.conllu",
     )

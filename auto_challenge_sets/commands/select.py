@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from auto_challenge_sets.commands import HelpFormatter
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     from auto_challenge_sets.phenomena import PHENOMENA
@@ -15,7 +17,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Print the sent_id of every sentence with an instance of PHENOMENON at distance "
         ">= D (the number of words between the word and its head), one per line. A sentence "
         "without '# sent_id' is printed as its 1-based position in the file.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--conllu", required=True, metavar="FILE", help="CoNLL-U file to search ('-' for stdin)")
     parser.add_argument("--phenomenon", required=True, choices=sorted(PHENOMENA), help="the rule to apply")
