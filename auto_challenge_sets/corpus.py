@@ -6,7 +6,8 @@ Policy (the same for every file, never silent):
 - invalid UTF-8 is an error naming the file and line;
 - a different number of lines in the two files is an error naming both counts;
 - a UTF-8 byte-order mark at the start of a file is dropped, and CRLF line ends are read as LF;
-  both are counted in :class:`ReadReport`;
+  a carriage return inside a line (not a line end) is read as a space, since no tokenizer or
+  parser treats it as text; all three are counted in :class:`ReadReport`;
 - a pair where either side is empty (or only white space) is skipped, its line number kept in
   :attr:`ReadReport.empty_lines` and reported at the end of a build. Line numbers of the other
   pairs do not move: ``line`` is always the 1-based line of the original files.
@@ -29,11 +30,15 @@ class ReadReport:
 
     bom_files: list[str] = field(default_factory=list)
     crlf_lines: dict[str, int] = field(default_factory=dict)
+    inner_cr_lines: dict[str, list[int]] = field(default_factory=dict)
     empty_lines: list[int] = field(default_factory=list)
 
     def messages(self) -> list[str]:
         out = [f"{path}: dropped a UTF-8 byte-order mark" for path in self.bom_files]
         out += [f"{path}: read {count} CRLF line ends as LF" for path, count in self.crlf_lines.items()]
+        out += [f"{path}: read carriage returns inside {len(lines)} line(s) as spaces: line "
+                f"{', '.join(map(str, lines[:10]))}{', …' if len(lines) > 10 else ''}"
+                for path, lines in self.inner_cr_lines.items()]
         if self.empty_lines:
             shown = ", ".join(map(str, self.empty_lines[:10]))
             more = f", … ({len(self.empty_lines)} in all)" if len(self.empty_lines) > 10 else ""
@@ -56,6 +61,9 @@ class ParallelCorpus:
     pairs: list[SentencePair]
     total_lines: int
     report: ReadReport
+    # lines whose source side is not empty (a superset of the pairs' lines): what a parse of the
+    # source file alone, such as `acs parse` writes, has one sentence for
+    source_lines: list[int] = field(default_factory=list)
 
 
 def read_lines(path: str | os.PathLike[str], report: ReadReport | None = None) -> list[str]:
@@ -74,16 +82,23 @@ def read_lines(path: str | os.PathLike[str], report: ReadReport | None = None) -
         raw_lines.pop()  # the newline that ends the last line does not start another
     lines = []
     crlf = 0
+    inner_cr = []
     for number, raw in enumerate(raw_lines, start=1):
         if raw.endswith(b"\r"):
             raw = raw[:-1]
             crlf += 1
+        if b"\r" in raw:
+            raw = raw.replace(b"\r", b" ")
+            inner_cr.append(number)
         try:
             lines.append(raw.decode("utf-8"))
         except UnicodeDecodeError as error:
             raise CorpusError(f"invalid UTF-8 (byte {error.start + 1} of the line)", name, number) from None
-    if crlf and report is not None:
-        report.crlf_lines[name] = crlf
+    if report is not None:
+        if crlf:
+            report.crlf_lines[name] = crlf
+        if inner_cr:
+            report.inner_cr_lines[name] = inner_cr
     return lines
 
 
@@ -105,4 +120,5 @@ def read_parallel(
             report.empty_lines.append(number)
             continue
         pairs.append(SentencePair(number, src, tgt))
-    return ParallelCorpus(name, str(source), str(target), pairs, len(source_lines), report)
+    nonempty_sources = [n for n, line in enumerate(source_lines, start=1) if line.strip()]
+    return ParallelCorpus(name, str(source), str(target), pairs, len(source_lines), report, nonempty_sources)

@@ -64,16 +64,23 @@ class LineAnalysis:
 
 
 def match_sentences(corpus: ParallelCorpus, sentences: Sequence[Sentence], conllu_path: str) -> list[Sentence]:
-    """Check that ``sentences`` hold one sentence per (non-empty) corpus line, in order.
+    """The sentences of the kept pairs, checked against their corpus lines.
 
-    A sentence whose ``# text`` (or, lacking one, its surface tokens) differs from its corpus
-    line other than in white space is an error naming both places: it means the parse and the
-    corpus have come apart.
+    ``sentences`` hold one sentence per non-empty line of the source file (what a parse of the
+    source alone gives, e.g. ``acs parse``), or one per kept pair (pairs with an empty target
+    skipped too); in the first case the sentences of skipped pairs are dropped here. A sentence
+    whose ``# text`` (or, lacking one, its surface tokens) differs from its corpus line other
+    than in white space is an error naming both places: the parse and the corpus have come apart.
     """
-    if len(sentences) != len(corpus.pairs):
+    kept = [pair.line for pair in corpus.pairs]
+    if len(sentences) == len(corpus.source_lines) and len(sentences) != len(kept):
+        wanted = set(kept)
+        sentences = [s for s, line in zip(sentences, corpus.source_lines) if line in wanted]
+    elif len(sentences) != len(kept):
         raise ConlluError(
-            f"has {len(sentences)} sentences but the corpus {corpus.source_path} has {len(corpus.pairs)} "
-            "non-empty lines: a source-side CoNLL-U needs one sentence per corpus line, in order",
+            f"has {len(sentences)} sentences but {corpus.source_path} has {len(corpus.source_lines)} non-empty "
+            f"lines ({len(kept)} pairs with both sides non-empty): a source-side CoNLL-U needs one sentence "
+            "per non-empty source line, in order",
             conllu_path,
         )
     for index, (sentence, pair) in enumerate(zip(sentences, corpus.pairs), start=1):

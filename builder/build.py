@@ -23,6 +23,7 @@ from auto_challenge_sets.configs import (
     REORDER_DISTANCES,
     check_split_name,
     config_name,
+    parse_config_name,
     parse_pair,
 )
 from auto_challenge_sets.conllu_io import read_conllu
@@ -74,6 +75,7 @@ class BuildResult:
     lines: int = 0
     pairs: int = 0
     report: ReadReport = field(default_factory=ReadReport)
+    warnings: list[str] = field(default_factory=list)
 
 
 def _progress(iterable: Iterable, enabled: bool, **kwargs) -> Iterable:
@@ -106,6 +108,7 @@ def build_challenge_sets(spec: BuildSpec, progress: bool = True) -> BuildResult:
     from auto_challenge_sets.builder.export import (
         remove_split,
         render_readme,
+        scan_folder,
         update_build_record,
         write_split,
     )
@@ -127,6 +130,16 @@ def build_challenge_sets(spec: BuildSpec, progress: bool = True) -> BuildResult:
     sentences = list(_progress(read_conllu(source_conllu), progress, total=len(corpus.pairs),
                                desc="reading parse", unit="sent"))
     sentences = match_sentences(corpus, sentences, str(source_conllu))
+    result = BuildResult(Path(spec.out), lines=corpus.total_lines, pairs=len(corpus.pairs), report=corpus.report)
+    if spec.aligner is not None and spec.aligner.name == "pharaoh":
+        differ = sum(len(s.words) != len(p.source.split()) for s, p in zip(sentences, corpus.pairs))
+        if differ:
+            # The Pharaoh indices must refer to the parse's words; a file made on white-space tokens
+            # (fast_align, `acs align` on the raw file) is shifted wherever the two differ.
+            result.warnings.append(
+                f"{differ} of {len(corpus.pairs)} pairs have a different number of parse words than "
+                "white-space tokens in the source: the alignment file's source indices must refer to "
+                "the parse's words (parse pre-tokenized text with --pretokenized and align that text)")
     alignments = None
     if aligner is not None:
         # analysis.py's tokenization contract: the parse's words x the target's white-space tokens
@@ -134,7 +147,6 @@ def build_challenge_sets(spec: BuildSpec, progress: bool = True) -> BuildResult:
                                   [target_tokens(pair.target) for pair in corpus.pairs], aligner,
                                   cache_dir=spec.parse_options.get("cache_dir"), progress=progress)
 
-    result = BuildResult(Path(spec.out), lines=corpus.total_lines, pairs=len(corpus.pairs), report=corpus.report)
     spec.out.mkdir(parents=True, exist_ok=True)
     was_enabled = datasets.utils.logging.is_progress_bar_enabled()
     datasets.disable_progress_bars()  # ours is the one that counts configs
@@ -156,6 +168,12 @@ def build_challenge_sets(spec: BuildSpec, progress: bool = True) -> BuildResult:
                     # a stale file from an earlier build of this corpus goes too.
                     remove_split(spec.out, name, spec.corpus)
                 result.sizes[name] = rows
+            # A rebuild of this pair and corpus replaces it whole: configs it no longer has (another
+            # --aligner, fewer --phenomena) must not keep rows of the earlier build.
+            wanted = set(spec.config_names())
+            for name, splits in scan_folder(spec.out).items():
+                if spec.corpus in splits and name not in wanted and parse_config_name(name).pair == spec.pair:
+                    remove_split(spec.out, name, spec.corpus)
     finally:
         datasets.logging.set_verbosity(verbosity)
         if was_enabled:

@@ -51,7 +51,8 @@ def atomic_write_text(path: Path, text: str) -> None:
 
 def _read_shard(path: Path, expected: int) -> list[str] | None:
     try:
-        items = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        # split on "\n" only: json.dumps leaves U+2028, U+0085 ... unescaped, and splitlines() cuts there
+        items = [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n")[:-1]]
     except (OSError, ValueError):
         return None
     return items if len(items) == expected else None

@@ -119,7 +119,7 @@ def test_a_parse_that_does_not_match_the_corpus_is_an_error(pud_folder: Path, tm
     short.write_text("".join((root / "pud.de").read_text(encoding="utf-8").splitlines(True)[:10]), encoding="utf-8")
     (tmp_path / "short.en").write_text("".join((root / "pud.en").read_text(encoding="utf-8").splitlines(True)[:10]),
                                        encoding="utf-8")
-    with pytest.raises(ConlluError, match="has 1000 sentences but the corpus .* has 10 non-empty lines"):
+    with pytest.raises(ConlluError, match=r"has 1000 sentences but .* has 10 non-empty lines \(10 pairs"):
         build_challenge_sets(BuildSpec("de-en", "pud", short, tmp_path / "short.en",
                                        shared_path("data", "pud", "de_pud-ud-test.conllu"), tmp_path / "x"),
                              progress=False)

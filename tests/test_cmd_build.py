@@ -94,3 +94,64 @@ def test_help_of_every_command(capsys) -> None:
             main([command, "--help"])
         assert exited.value.code == 0
         assert "usage: acs " + command in capsys.readouterr().out
+
+
+def test_a_parse_of_the_source_file_alone_fits_a_corpus_with_an_empty_target_line(tmp_path: Path, capsys) -> None:
+    """`acs parse` writes one sentence per non-empty *source* line; the build drops the sentence of
+    a pair whose target is empty."""
+    target = tmp_path / "sample.en"
+    lines = demo_file("sample.en").read_text(encoding="utf-8").splitlines(True)
+    lines[4] = "\n"  # "He switches the old television off ." gone: pair 5 is skipped
+    target.write_text("".join(lines), encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["build", "--pair", "de-en", "--corpus", "sample", "--source", str(demo_file("sample.de")),
+                 "--target", str(target), "--source-conllu", str(demo_file("sample.de.conllu")),
+                 "--aligner", "none", "--out", str(out), "--quiet"]) == 0
+    assert "skipped 1 pair(s) with an empty side: line 5" in capsys.readouterr().err
+    from datasets import load_dataset
+
+    particle = load_dataset(str(out), "de-en.particle.d3", split="sample", cache_dir=str(tmp_path / "hf"))
+    assert 5 not in particle["line"] and 6 in particle["line"]
+    row = particle[particle["line"].index(6)]
+    assert row["source"] == "Er ruft seine Großmutter jeden Sonntag an ."
+    assert row["instances"][0]["dependent_form"] == "an"
+
+
+def test_a_rebuild_drops_configs_it_no_longer_has(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "out"
+    common = ["build", "--pair", "de-en", "--corpus", "sample", "--source", str(demo_file("sample.de")),
+              "--target", str(demo_file("sample.en")), "--source-conllu", str(demo_file("sample.de.conllu")),
+              "--out", str(out), "--quiet"]
+    assert main([*common, "--alignment", str(demo_file("sample.de-en.pharaoh"))]) == 0
+    assert (out / "data" / "de-en.reorder.d5").is_dir()
+    assert main([*common, "--aligner", "none", "--phenomena", "particle"]) == 0
+    assert not (out / "data" / "de-en.reorder.d5").exists()
+    assert not (out / "data" / "de-en.reflexive.d0").exists()
+    card = (out / "README.md").read_text(encoding="utf-8")
+    assert "reorder" not in card.split("---")[1] and "de-en.particle.d3" in card
+
+
+def test_source_conllu_with_another_parser_is_refused(tmp_path: Path, capsys) -> None:
+    assert main(["build", "--pair", "de-en", "--corpus", "sample", "--source", str(demo_file("sample.de")),
+                 "--target", str(demo_file("sample.en")), "--source-conllu", str(demo_file("sample.de.conllu")),
+                 "--parser", "udpipe", "--udpipe-model", "x.udpipe", "--aligner", "none",
+                 "--out", str(tmp_path / "out")]) == 2
+    assert "--source-conllu is a parse already" in capsys.readouterr().err
+
+
+def test_pharaoh_file_on_other_tokens_than_the_parse_is_warned_about(tmp_path: Path, capsys) -> None:
+    """The raw text of PUD differs from its parse's words (punctuation, contractions)."""
+    from conftest import shared_path
+
+    conllu_path = shared_path("data", "pud", "de_pud-ud-test.conllu")
+    from auto_challenge_sets.conllu_io import read_conllu
+
+    texts = [s.text for s in read_conllu(conllu_path)]
+    (tmp_path / "pud.de").write_text("".join(t + "\n" for t in texts), encoding="utf-8")
+    (tmp_path / "pud.en").write_text("x\n" * len(texts), encoding="utf-8")
+    (tmp_path / "pud.pharaoh").write_text("0-0\n" * len(texts), encoding="utf-8")
+    assert main(["build", "--pair", "de-en", "--corpus", "pud", "--source", str(tmp_path / "pud.de"),
+                 "--target", str(tmp_path / "pud.en"), "--source-conllu", str(conllu_path),
+                 "--alignment", str(tmp_path / "pud.pharaoh"), "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert "pairs have a different number of parse words than white-space tokens" in err

@@ -64,3 +64,13 @@ def test_invalid_utf8_names_file_and_line(tmp_path: Path) -> None:
 def test_missing_file_is_a_corpus_error(tmp_path: Path) -> None:
     with pytest.raises(CorpusError, match="cannot read"):
         read_lines(tmp_path / "missing.de")
+
+
+def test_a_carriage_return_inside_a_line_is_read_as_a_space_and_reported(tmp_path: Path) -> None:
+    src = _write(tmp_path / "a.de", b"Das ist gut.\nEr kommt\ran.\n")
+    tgt = _write(tmp_path / "a.en", b"That is good.\nHe arrives.\n")
+    corpus = read_parallel(src, tgt)
+    assert corpus.pairs[1].source == "Er kommt an."
+    assert corpus.report.inner_cr_lines == {str(src): [2]}
+    assert f"{src}: read carriage returns inside 1 line(s) as spaces: line 2" in corpus.report.messages()
+    assert corpus.source_lines == [1, 2]

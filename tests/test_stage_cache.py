@@ -44,3 +44,16 @@ def test_backend_returning_the_wrong_count_is_caught(tmp_path: Path) -> None:
 def test_stage_dir_depends_on_the_key_only(tmp_path: Path) -> None:
     assert stage_dir(tmp_path, "parse", {"a": 1, "b": 2}) == stage_dir(tmp_path, "parse", {"b": 2, "a": 1})
     assert stage_dir(tmp_path, "parse", {"a": 1}) != stage_dir(tmp_path, "parse", {"a": 2})
+
+
+def test_outputs_with_unicode_line_separators_are_reused(tmp_path: Path) -> None:
+    calls: list[list[str]] = []
+    items = ["a\u2028b", "c", "d\x85e", "f\u2029"]
+
+    def same(batch: list[str]) -> list[str]:
+        calls.append(batch)
+        return batch
+
+    first = run_sharded(items, same, cache_dir=tmp_path, stage="t", key={}, shard_size=1, progress=False)
+    again = run_sharded(items, same, cache_dir=tmp_path, stage="t", key={}, shard_size=1, progress=False)
+    assert first == again == items and len(calls) == 4

@@ -57,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
     parser = args.parser or ("conllu" if args.source_conllu else "trankit")
     if parser == "conllu" and args.source_conllu is None:
         raise AcsError("--parser conllu needs --source-conllu FILE")
+    if parser != "conllu" and args.source_conllu is not None:
+        raise AcsError(f"--source-conllu is a parse already: it goes with --parser conllu, not --parser {parser}")
     spec = BuildSpec(
         pair=args.pair,
         corpus=args.corpus,
@@ -73,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     )
     result = build_challenge_sets(spec, progress=not args.quiet)
     print(f"\n{args.pair} {args.corpus}: {result.pairs} sentence pairs of {result.lines} lines → {args.out}")
-    for message in result.report.messages():
+    for message in result.report.messages() + result.warnings:
         print(f"note: {message}", file=sys.stderr)
     print(distance_table({name: {args.corpus: rows} for name, rows in result.sizes.items()}))
     return 0
