@@ -370,6 +370,10 @@ def compute(
         pool_lens = _check_ints("pool_lengths", pool_lengths, len(pool_preds), "pool_predictions")
         if lengths is None:
             raise ValueError("lengths is None; the random baseline needs the challenge rows' source lengths")
+        if (ids is None) != (pool_ids is None):
+            given, missing = ("ids", "pool_ids") if pool_ids is None else ("pool_ids", "ids")
+            raise ValueError(f"{given} is given but {missing} is None: the challenge rows are left out of the "
+                             "pool by id only when both are given")
         lens = _check_ints("lengths", lengths, len(preds), "predictions")
         pool = _cached_pool(tuple(pool_preds), tuple(pool_refs), tokenize, lowercase_ribes)
     elif lengths is not None:

@@ -226,3 +226,12 @@ def test_bad_input_is_a_value_error_naming_the_argument(change, argument):
 def test_pool_of_only_challenge_sentences_is_an_error():
     with pytest.raises(ValueError, match="pool_predictions"):
         compute(["a"], ["a"], lengths=[1], pool_predictions=["a"], pool_references=["a"], pool_lengths=[1])
+
+
+def test_ids_without_pool_ids_is_an_error():
+    with pytest.raises(ValueError, match="ids is given but pool_ids is None"):
+        compute(predictions=["a b"], references=["a b"], lengths=[2], ids=[1],
+                pool_predictions=["a b", "c d"], pool_references=["a b", "c d"], pool_lengths=[2, 2])
+    with pytest.raises(ValueError, match="pool_ids is given but ids is None"):
+        compute(predictions=["a b"], references=["a b"], lengths=[2], pool_ids=[1, 2],
+                pool_predictions=["a b", "c d"], pool_references=["a b", "c d"], pool_lengths=[2, 2])
