@@ -16,12 +16,19 @@ Policy (the same for every file, never silent):
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from auto_challenge_sets.errors import CorpusError
 
 BOM = b"\xef\xbb\xbf"
+
+
+def format_line_numbers(numbers: Sequence[int], shown: int = 10) -> str:
+    """``3, 8, 9`` — the first ``shown`` line numbers, then how many there are in all."""
+    text = ", ".join(map(str, numbers[:shown]))
+    return text + (f", … ({len(numbers)} in all)" if len(numbers) > shown else "")
 
 
 @dataclass
@@ -37,12 +44,10 @@ class ReadReport:
         out = [f"{path}: dropped a UTF-8 byte-order mark" for path in self.bom_files]
         out += [f"{path}: read {count} CRLF line ends as LF" for path, count in self.crlf_lines.items()]
         out += [f"{path}: read carriage returns inside {len(lines)} line(s) as spaces: line "
-                f"{', '.join(map(str, lines[:10]))}{', …' if len(lines) > 10 else ''}"
-                for path, lines in self.inner_cr_lines.items()]
+                f"{format_line_numbers(lines)}" for path, lines in self.inner_cr_lines.items()]
         if self.empty_lines:
-            shown = ", ".join(map(str, self.empty_lines[:10]))
-            more = f", … ({len(self.empty_lines)} in all)" if len(self.empty_lines) > 10 else ""
-            out.append(f"skipped {len(self.empty_lines)} pair(s) with an empty side: line {shown}{more}")
+            out.append(f"skipped {len(self.empty_lines)} pair(s) with an empty side: "
+                       f"line {format_line_numbers(self.empty_lines)}")
         return out
 
 

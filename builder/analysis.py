@@ -15,10 +15,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from auto_challenge_sets.configs import BASELINE, REORDER, ConfigName
-from auto_challenge_sets.corpus import ParallelCorpus, read_lines
-from auto_challenge_sets.errors import AlignmentError, ConlluError
+from auto_challenge_sets.corpus import ParallelCorpus
+from auto_challenge_sets.errors import ConlluError
 from auto_challenge_sets.phenomena import PHENOMENA, Instance, find_instances
-from auto_challenge_sets.reordering import Link, parse_pharaoh, reorder_instances
+from auto_challenge_sets.reordering import Link, reorder_instances
 from auto_challenge_sets.ud import Sentence
 
 _SPACE = re.compile(r"\s+")
@@ -92,22 +92,6 @@ def match_sentences(corpus: ParallelCorpus, sentences: Sequence[Sentence], conll
                 conllu_path,
             )
     return list(sentences)
-
-
-def read_alignments(path: str | os.PathLike[str], corpus: ParallelCorpus,
-                    sentences: Sequence[Sentence]) -> list[list[Link]]:
-    """Pharaoh links for every non-empty corpus pair; the file has one line per corpus line."""
-    lines = read_lines(path)
-    name = str(path)
-    if len(lines) != corpus.total_lines:
-        raise AlignmentError(
-            f"has {len(lines)} lines but the corpus has {corpus.total_lines}: "
-            "an alignment file needs one line per corpus line", name)
-    out = []
-    for pair, sentence in zip(corpus.pairs, sentences):
-        out.append(parse_pharaoh(lines[pair.line - 1], n_source=len(sentence.words),
-                                 n_target=len(target_tokens(pair.target)), path=name, line=pair.line))
-    return out
 
 
 def analyse(

@@ -23,6 +23,7 @@ from datasets.splits import SplitDict, SplitInfo
 from datasets.utils.metadata import MetadataConfigs
 from huggingface_hub import DatasetCardData
 
+from auto_challenge_sets.builder.stage_cache import atomic_write_text
 from auto_challenge_sets.configs import DEFAULT_DISTANCE, REORDER, parse_config_name
 from auto_challenge_sets.tables import distance_table
 
@@ -51,12 +52,6 @@ def remove_split(out_dir: str | os.PathLike[str], config: str, split: str) -> No
         path.parent.rmdir()
 
 
-def _atomic_write_text(path: Path, text: str) -> None:
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(text, encoding="utf-8", newline="\n")
-    os.replace(partial, path)
-
-
 def read_build_record(out_dir: str | os.PathLike[str]) -> dict:
     path = Path(out_dir) / BUILD_RECORD
     if path.exists():
@@ -72,7 +67,7 @@ def update_build_record(out_dir: str | os.PathLike[str], build: dict, license: s
     builds = [b for b in record["builds"] if (b["pair"], b["corpus"]) != (build["pair"], build["corpus"])]
     builds.append(build)
     record["builds"] = sorted(builds, key=lambda b: (b["pair"], b["corpus"]))
-    _atomic_write_text(Path(out_dir) / BUILD_RECORD, json.dumps(record, indent=2, ensure_ascii=False) + "\n")
+    atomic_write_text(Path(out_dir) / BUILD_RECORD, json.dumps(record, indent=2, ensure_ascii=False) + "\n")
     return record
 
 
@@ -119,8 +114,7 @@ def render_readme(out_dir: str | os.PathLike[str]) -> Path:
         raise ValueError(f"{out_dir} holds no challenge-set Parquet files")
     record = read_build_record(out_dir)
     names = sorted(found, key=config_sort_key)
-    sizes = {name: {split: pq.read_metadata(path).num_rows for split, path in found[name].items()}
-             for name in names}
+    sizes = _sizes(found)
 
     metadata_configs = MetadataConfigs()
     infos = DatasetInfosDict()
@@ -169,13 +163,16 @@ def render_readme(out_dir: str | os.PathLike[str]) -> Path:
         license=record.get("license") or "other",
     )
     path = Path(out_dir) / "README.md"
-    _atomic_write_text(path, f"---\n{card_data.to_yaml()}\n---\n\n{body}")
+    atomic_write_text(path, f"---\n{card_data.to_yaml()}\n---\n\n{body}")
     return path
 
 
 def folder_sizes(out_dir: str | os.PathLike[str]) -> dict[str, dict[str, int]]:
     """``{config: {split: rows}}`` from the Parquet footers (no data is read)."""
-    found = scan_folder(out_dir)
+    return _sizes(scan_folder(out_dir))
+
+
+def _sizes(found: dict[str, dict[str, Path]]) -> dict[str, dict[str, int]]:
     return {name: {split: pq.read_metadata(path).num_rows for split, path in found[name].items()}
             for name in sorted(found, key=config_sort_key)}
 

@@ -38,6 +38,7 @@ from auto_challenge_sets.builder.stage_cache import (
     run_sharded,
 )
 from auto_challenge_sets.conllu_io import format_sentence, parse_conllu
+from auto_challenge_sets.corpus import format_line_numbers
 from auto_challenge_sets.errors import AcsError, InputError
 from auto_challenge_sets.ud import Sentence
 
@@ -171,9 +172,7 @@ class ParseSummary:
         rate = self.parsed / self.seconds if self.seconds > 0 else 0.0
         out = [f"parsed {self.parsed} of {self.lines} lines in {self.seconds:.1f} s ({rate:.1f} lines/s)"]
         if self.empty_lines:
-            shown = ", ".join(map(str, self.empty_lines[:10]))
-            more = f", … ({len(self.empty_lines)} in all)" if len(self.empty_lines) > 10 else ""
-            out.append(f"skipped {len(self.empty_lines)} empty line(s): line {shown}{more}")
+            out.append(f"skipped {len(self.empty_lines)} empty line(s): line {format_line_numbers(self.empty_lines)}")
         return out + self.stats.messages()
 
 

@@ -21,6 +21,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from auto_challenge_sets.corpus import format_line_numbers
 from auto_challenge_sets.errors import AcsError
 from auto_challenge_sets.ud import EmptyNode, MultiwordToken, Sentence, Token
 
@@ -60,19 +61,16 @@ class ParseStats:
         if self.merged_lines:
             out.append(f"{len(self.merged_lines)} line(s) split into several sentences by the parser were "
                        f"merged into one tree (later roots attached as {MERGE_DEPREL}): "
-                       f"line {_show(self.merged_lines)}")
+                       f"line {format_line_numbers(self.merged_lines)}")
         if self.long_lines:
             out.append(f"{len(self.long_lines)} line(s) too long for the encoder were parsed in chunks "
-                       f"joined as {MERGE_DEPREL}: line {_show(self.long_lines)}")
+                       f"joined as {MERGE_DEPREL}: line {format_line_numbers(self.long_lines)}")
         if self.fallback_lines:
             out.append(f"{len(self.fallback_lines)} line(s) the parser returned no words for got a flat "
-                       f"tree: line {_show(self.fallback_lines)}")
+                       f"tree: line {format_line_numbers(self.fallback_lines)}")
         return out
 
 
-def _show(numbers: Sequence[int]) -> str:
-    shown = ", ".join(map(str, numbers[:10]))
-    return shown + (f", … ({len(numbers)} in all)" if len(numbers) > 10 else "")
 
 
 class Parser(ABC):
