@@ -10,12 +10,19 @@ import re
 from dataclasses import dataclass
 
 from auto_challenge_sets.errors import BadNameError
+from auto_challenge_sets.phenomena import LEXICAL, PHENOMENA
 
 LEXICAL_DISTANCES: tuple[int, ...] = (0, 1, 2, 3, 4, 5)
 REORDER_DISTANCES: tuple[int, ...] = (5, 10, 15, 20)
 DEFAULT_DISTANCE = 1
 REORDER = "reorder"
 BASELINE = "baseline"
+
+# What a config holds: the whole corpus, pairs selected on the tree, pairs selected on the alignment.
+KIND_BASELINE = "baseline"
+KIND_LEXICAL = LEXICAL
+KIND_REORDER = "reorder"
+_KIND_ORDER = {KIND_BASELINE: 0, KIND_LEXICAL: 1, KIND_REORDER: 2}
 
 _LANG = r"[a-z]{2,3}(?:_[A-Za-z]+)?"
 _PAIR = re.compile(rf"^({_LANG})-({_LANG})$")
@@ -37,6 +44,25 @@ class ConfigName:
     @property
     def is_baseline(self) -> bool:
         return self.phenomenon == BASELINE
+
+    @property
+    def kind(self) -> str:
+        """``baseline``, ``lexical`` (selected on the source tree) or ``reorder`` (on the alignment);
+        a phenomenon the registry does not know (a folder built with a user's rule) reads as lexical."""
+        if self.is_baseline:
+            return KIND_BASELINE
+        registered = PHENOMENA.get(self.phenomenon)
+        return KIND_LEXICAL if registered is None else registered.kind
+
+    @property
+    def distances(self) -> tuple[int, ...]:
+        """The minimum distances a build makes configs for, for this config's kind."""
+        return {KIND_BASELINE: (), KIND_LEXICAL: LEXICAL_DISTANCES, KIND_REORDER: REORDER_DISTANCES}[self.kind]
+
+    def sort_key(self) -> tuple:
+        """Pair, then baseline before lexical before reorder configs, then phenomenon, then D as a
+        number (d5 before d10)."""
+        return (self.pair, _KIND_ORDER[self.kind], self.phenomenon, self.min_distance or 0)
 
     def __str__(self) -> str:
         return config_name(self.src, self.tgt, self.phenomenon, self.min_distance)
@@ -75,3 +101,8 @@ def check_split_name(name: str) -> str:
     if not _SPLIT.match(name):
         raise BadNameError(f"corpus (split) names must match \\w+, got {name!r}")
     return name
+
+
+def config_sort_key(name: str) -> tuple:
+    """Sort key of a config name (see :meth:`ConfigName.sort_key`)."""
+    return parse_config_name(name).sort_key()

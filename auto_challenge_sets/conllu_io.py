@@ -4,8 +4,8 @@ Reading is strict where a wrong answer would follow (column count, IDs, HEAD) an
 otherwise: ``format_sentence(read(x)) == x`` for valid UD files. Every problem raises
 :class:`~auto_challenge_sets.errors.ConlluError` naming the file and 1-based line.
 
-Line-ending policy: a UTF-8 BOM at the start of the file is dropped, and CRLF line ends are read
-as LF; output is always UTF-8 with LF. Invalid UTF-8 is an error with its line number.
+Decoding follows :mod:`auto_challenge_sets.text_io` (BOM dropped, CRLF read as LF, invalid UTF-8
+an error with its line number); output is always UTF-8 with LF.
 """
 
 from __future__ import annotations
@@ -17,20 +17,10 @@ from pathlib import Path
 from typing import IO
 
 from auto_challenge_sets.errors import ConlluError
+from auto_challenge_sets.text_io import numbered_lines
 from auto_challenge_sets.ud import EmptyNode, MultiwordToken, Sentence, Token
 
 BOM = "\ufeff"
-
-
-def _decoded_lines(raw_lines: Iterable[bytes], source: str) -> Iterator[tuple[int, str]]:
-    for number, raw in enumerate(raw_lines, start=1):
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise ConlluError(f"invalid UTF-8 (byte {error.start + 1} of the line)", source, number) from None
-        if number == 1 and line.startswith(BOM):
-            line = line[1:]
-        yield number, line.rstrip("\n").removesuffix("\r")
 
 
 class _SentenceReader:
@@ -153,7 +143,7 @@ def iter_sentences(lines: Iterable[tuple[int, str]], source: str) -> Iterator[Se
 def read_conllu(path: str | os.PathLike[str]) -> Iterator[Sentence]:
     """Stream the sentences of a CoNLL-U file."""
     with open(path, "rb") as handle:
-        yield from iter_sentences(_decoded_lines(handle, str(path)), str(path))
+        yield from iter_sentences(numbered_lines(handle, str(path), ConlluError), str(path))
 
 
 def parse_conllu(text: str, source: str = "<string>") -> list[Sentence]:

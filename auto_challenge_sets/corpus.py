@@ -1,7 +1,7 @@
 """Parallel corpora: two plain-text files, one sentence per line, line N of one translating line N
 of the other.
 
-Policy (the same for every file, never silent):
+Policy (the same for every file, never silent; decoding as in :mod:`auto_challenge_sets.text_io`):
 
 - invalid UTF-8 is an error naming the file and line;
 - a different number of lines in the two files is an error naming both counts;
@@ -21,8 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from auto_challenge_sets.errors import CorpusError
-
-BOM = b"\xef\xbb\xbf"
+from auto_challenge_sets.text_io import BOM, decode_line
 
 
 def format_line_numbers(numbers: Sequence[int], shown: int = 10) -> str:
@@ -95,10 +94,7 @@ def read_lines(path: str | os.PathLike[str], report: ReadReport | None = None) -
         if b"\r" in raw:
             raw = raw.replace(b"\r", b" ")
             inner_cr.append(number)
-        try:
-            lines.append(raw.decode("utf-8"))
-        except UnicodeDecodeError as error:
-            raise CorpusError(f"invalid UTF-8 (byte {error.start + 1} of the line)", name, number) from None
+        lines.append(decode_line(raw, name, number, CorpusError))
     if report is not None:
         if crlf:
             report.crlf_lines[name] = crlf

@@ -1,7 +1,9 @@
-"""Lexical long-distance phenomena: a registry of token rules on the source-side UD tree.
+"""The registry of long-distance phenomena.
 
-A phenomenon is one small registered predicate over a word; everything else (distances,
-selection) is shared. The distance of a matching word i with head h is the number of words
+Two kinds. A *lexical* phenomenon is one small registered predicate over a word of the
+source-side UD tree; everything else (distances, selection) is shared. The *reorder* phenomenon
+is measured on a word alignment instead (:mod:`auto_challenge_sets.reordering`); it is registered
+here too, with no token rule, so that every phenomenon a config can name is known in one place. The distance of a matching word i with head h is the number of words
 strictly between them, ``|i - h| - 1``; the root (h = 0) has no distance and never matches.
 To add a phenomenon::
 
@@ -19,12 +21,16 @@ from auto_challenge_sets.ud import Sentence, Token
 
 TokenRule = Callable[[Token], bool]
 
+LEXICAL = "lexical"
+REORDER_KIND = "reorder"
+
 
 @dataclass(frozen=True, slots=True)
 class Phenomenon:
     name: str
     description: str
-    rule: TokenRule
+    rule: TokenRule | None  # None for a phenomenon measured on the alignment
+    kind: str = LEXICAL
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +64,19 @@ def register_phenomenon(name: str, description: str) -> Callable[[TokenRule], To
     return decorate
 
 
+def register_alignment_phenomenon(name: str, description: str) -> Phenomenon:
+    """Register a phenomenon measured on the word alignment rather than the tree."""
+    if name in PHENOMENA:
+        raise ValueError(f"phenomenon {name!r} is already registered")
+    PHENOMENA[name] = Phenomenon(name, description, None, REORDER_KIND)
+    return PHENOMENA[name]
+
+
+def lexical_phenomena() -> list[str]:
+    """The names of the phenomena found on the source tree, in registration order."""
+    return [name for name, phenomenon in PHENOMENA.items() if phenomenon.kind == LEXICAL]
+
+
 def get_phenomenon(name: str) -> Phenomenon:
     try:
         return PHENOMENA[name]
@@ -81,9 +100,16 @@ def _prep_stranding(word: Token) -> bool:
     return word.upos == "ADP" and word.deprel_base == "obl"
 
 
+register_alignment_phenomenon(
+    "reorder", "an aligned source/target word pair far apart: |i - j| >= D on token indices")
+
+
 def find_instances(sentence: Sentence, phenomenon: str | Phenomenon) -> list[Instance]:
     """Every word of ``sentence`` matching the phenomenon (root excluded), in word order."""
-    rule = (phenomenon if isinstance(phenomenon, Phenomenon) else get_phenomenon(phenomenon)).rule
+    found_by = phenomenon if isinstance(phenomenon, Phenomenon) else get_phenomenon(phenomenon)
+    rule = found_by.rule
+    if rule is None:
+        raise ValueError(f"{found_by.name!r} is measured on the word alignment, not on the tree")
     words = sentence.words
     found = []
     for word in words:

@@ -1,8 +1,8 @@
 """Reordering long-distance dependencies from a word alignment.
 
 A sentence pair is selected at distance D when some aligned pair (i, j) has ``|i - j| >= D``,
-on token indices (the authors' script compared character offsets by mistake). Alignments are read
-in the Pharaoh format of fast_align and friends: ``i-j`` links, 0-based, space separated.
+on token indices. Alignments come as Pharaoh links (:mod:`auto_challenge_sets.pharaoh`); see
+docs/method.md for what the authors' script measured.
 """
 
 from __future__ import annotations
@@ -10,9 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-from auto_challenge_sets.errors import AlignmentError
-
-Link = tuple[int, int]
+from auto_challenge_sets.pharaoh import Link
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,41 +25,6 @@ class ReorderInstance:
 
     def to_dict(self) -> dict[str, int | str]:
         return asdict(self)
-
-
-def parse_pharaoh(
-    text: str,
-    *,
-    n_source: int | None = None,
-    n_target: int | None = None,
-    path: str | None = None,
-    line: int | None = None,
-) -> list[Link]:
-    """Parse one Pharaoh line (``0-1 2-3``, 0-based) into sorted unique links.
-
-    With ``n_source``/``n_target`` every index is checked against the token counts. Errors name
-    ``path`` and ``line`` when given. Possible-link markers (``0?1``) are not Pharaoh and rejected.
-    """
-    links: set[Link] = set()
-    for item in text.split():
-        left, sep, right = item.partition("-")
-        if not sep or not left.isdigit() or not right.isdigit():
-            raise AlignmentError(f"malformed link {item!r} (expected i-j with 0-based integers)", path, line)
-        i, j = int(left), int(right)
-        if n_source is not None and i >= n_source:
-            raise AlignmentError(
-                f"source index {i} in link {item!r} is out of range: the source has {n_source} tokens",
-                path, line)
-        if n_target is not None and j >= n_target:
-            raise AlignmentError(
-                f"target index {j} in link {item!r} is out of range: the target has {n_target} tokens",
-                path, line)
-        links.add((i, j))
-    return sorted(links)
-
-
-def format_pharaoh(links: Sequence[Link]) -> str:
-    return " ".join(f"{i}-{j}" for i, j in sorted(links))
 
 
 def reorder_instances(

@@ -15,17 +15,17 @@ import time
 from pathlib import Path
 
 from auto_challenge_sets.conllu_io import read_conllu
-from auto_challenge_sets.phenomena import PHENOMENA, find_instances
+from auto_challenge_sets.phenomena import find_instances, lexical_phenomena
 
 DISTANCES = range(6)
 
 
 def ours(path: Path) -> tuple[int, dict]:
-    counts = {(name, d): 0 for name in PHENOMENA for d in DISTANCES}
+    counts = {(name, d): 0 for name in lexical_phenomena() for d in DISTANCES}
     n = 0
     for sentence in read_conllu(path):
         n += 1
-        for name in PHENOMENA:
+        for name in lexical_phenomena():
             found = find_instances(sentence, name)
             if found:
                 top = max(i.distance for i in found)

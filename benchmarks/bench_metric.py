@@ -23,9 +23,9 @@ from pathlib import Path
 import numpy as np
 import sacrebleu
 
-from auto_challenge_sets import challenge_metric
-from auto_challenge_sets.challenge_metric import compute
-from auto_challenge_sets.length_baseline import sample_length_matched
+from auto_challenge_sets.scoring.challenge import compute
+from auto_challenge_sets.scoring.length_baseline import sample_length_matched
+from auto_challenge_sets.scoring.statistics import clear_pool_cache
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -72,7 +72,7 @@ def main() -> int:
     print(f"one sacrebleu.corpus_bleu over the pool: {t_pool_bleu:.2f} s")
 
     # The metric: pool statistics once (cache cleared first), then every config.
-    challenge_metric._POOL_CACHE.clear()
+    clear_pool_cache()
     t0 = time.perf_counter()
     results = []
     for rows in subsets:

@@ -22,15 +22,13 @@ from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
-import pyarrow.parquet as pq
 from tqdm.auto import tqdm
 
-from auto_challenge_sets.builder.align_stage import AlignerSpec
-from auto_challenge_sets.builder.build import BuildSpec, build_challenge_sets
-from auto_challenge_sets.builder.export import scan_folder
-from auto_challenge_sets.challenge_metric import compute, corpus_scores
+from auto_challenge_sets.builder.pipeline.build import BuildSpec
+from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec
 from auto_challenge_sets.configs import parse_config_name
-from auto_challenge_sets.corpus import read_lines
+from auto_challenge_sets.dataset.writer import build_into_folder
+from auto_challenge_sets.evaluation.service import EvaluationRequest, evaluate_system
 
 MODELS = {"de": "german.udpipe", "en": "english.udpipe"}
 REFERENCE = {"de-en": "A.en", "en-de": "A.de"}
@@ -41,47 +39,31 @@ def build(shared: Path, out: Path) -> None:
     for pair in ("de-en", "en-de"):
         src, tgt = pair.split("-")
         print(f"building {pair} ...", file=sys.stderr)
-        build_challenge_sets(BuildSpec(
+        build_into_folder(BuildSpec(
             pair=pair, corpus="newstest2021",
             source=wmt / "sources" / f"newstest2021.{pair}.src.{src}",
             target=wmt / "references" / f"newstest2021.{pair}.ref.{REFERENCE[pair]}",
-            source_conllu=None, out=out, parser="udpipe",
-            parse_options={"udpipe_model": shared / "models" / MODELS[src]},
-            aligner=AlignerSpec("eflomal", {"seed": 1}), license="other",
-        ), progress=True)
-
-
-def read_config(path: Path) -> dict[str, list]:
-    table = pq.read_table(path, columns=["line", "reference", "length", "distance"])
-    return table.to_pydict()
+            parser=ParserSpec("udpipe", {"udpipe_model": shared / "models" / MODELS[src]}),
+            aligner=AlignerSpec("eflomal", {"seed": 1}),
+        ), out, license="other", progress=True)
 
 
 def score_direction(shared: Path, out: Path, pair: str, n_samples: int) -> dict:
-    src, tgt = pair.split("-")
-    found = {name: splits["newstest2021"] for name, splits in scan_folder(out).items()
-             if name.startswith(pair + ".") and "newstest2021" in splits}
-    configs = sorted((n for n in found if not parse_config_name(n).is_baseline and n.count(".") == 2),
-                     key=lambda n: (parse_config_name(n).phenomenon, parse_config_name(n).min_distance))
-    base = read_config(found[f"{pair}.baseline"])
-    rows = {name: read_config(found[name]) for name in configs}
-    systems = sorted(p.name.split(".")[3] for p in (shared / "data" / "wmt21" / "system-outputs").glob(
-        f"newstest2021.{pair}.hyp.*.{tgt}"))
-    results: dict = {"configs": configs, "systems": systems, "full": {}, "cells": {}}
+    """Every system of the direction on every config, through the evaluation service."""
+    tgt = pair.split("-")[1]
+    outputs = shared / "data" / "wmt21" / "system-outputs"
+    systems = sorted(p.name.split(".")[3] for p in outputs.glob(f"newstest2021.{pair}.hyp.*.{tgt}"))
+    results: dict = {"configs": [], "systems": systems, "full": {}, "cells": {}}
     for system in tqdm(systems, desc=f"scoring {pair}", unit="system"):
-        hyp_path = shared / "data" / "wmt21" / "system-outputs" / f"newstest2021.{pair}.hyp.{system}.{tgt}"
-        hyp = read_lines(hyp_path)  # one line per corpus line; rows point at them by `line`
-        pool_preds = [hyp[line - 1] for line in base["line"]]
-        results["full"][system] = corpus_scores(pool_preds, base["reference"])["bleu"]
-        for name in configs:
-            data = rows[name]
-            result = compute(
-                predictions=[hyp[line - 1] for line in data["line"]], references=data["reference"],
-                lengths=data["length"], ids=data["line"],
-                pool_predictions=pool_preds, pool_references=base["reference"], pool_lengths=base["length"],
-                pool_ids=base["line"], n_samples=n_samples, seed=0,
-            )
-            random = result["random_baseline"]["bleu"]
-            results["cells"][system, name] = (result["bleu"], random["mean"], random["p5"], len(data["line"]))
+        evaluation = evaluate_system(EvaluationRequest(
+            dataset=out, hypothesis=outputs / f"newstest2021.{pair}.hyp.{system}.{tgt}", config="all",
+            split="newstest2021", pair=pair, n_samples=n_samples, seed=0))
+        results["full"][system] = evaluation.full["bleu"]
+        results["configs"] = [item.config for item in evaluation.results]
+        for item in evaluation.results:
+            random = item.result["random_baseline"]["bleu"]
+            results["cells"][system, item.config] = (item.result["bleu"], random["mean"], random["p5"],
+                                                     item.result["n"])
     return results
 
 

@@ -1,4 +1,4 @@
-"""An independent reading of DESIGN.md's rules with the `conllu` package (not our reader), to
+"""An independent reading of docs/method.md's rules with the `conllu` package (not our reader), to
 check the build against."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ DISTANCES = range(6)
 
 
 def independent_selection(path: Path) -> tuple[Counter, dict[str, dict[str, list[tuple[int, int, int]]]]]:
-    """Sizes per (phenomenon, D) and instances per sent_id, straight from DESIGN.md's wording."""
+    """Sizes per (phenomenon, D) and instances per sent_id, straight from docs/method.md's wording."""
     sizes: Counter = Counter()
     instances: dict[str, dict[str, list[tuple[int, int, int]]]] = {}
     with open(path, encoding="utf-8") as handle:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from auto_challenge_sets.builder.align_stage import AlignerSpec, align_corpus, align_pairs, write_pharaoh
-from auto_challenge_sets.builder.aligners import _REGISTRY, Aligner, register_aligner
+from auto_challenge_sets.builder.backends import ALIGNER, Option, unregister_backend
+from auto_challenge_sets.builder.backends.aligners import Aligner, register_aligner
+from auto_challenge_sets.builder.pipeline.align_stage import align_corpus, align_pairs, write_pharaoh
+from auto_challenge_sets.builder.pipeline.inputs import AlignmentFile
+from auto_challenge_sets.builder.pipeline.specs import AlignerSpec
 
 
 class Crash(Exception):
@@ -19,7 +22,9 @@ def counting_aligner():
 
     @register_aligner("toy-test")
     class Toy(Aligner):
-        name = "toy-test"
+        options = (Option("shift", int, 0, "how far each link moves"),
+                   Option("crash_after", int, None, "crash once this many batches are done"),
+                   Option("corpus", bool, False, "corpus-level"))
 
         def __init__(self, shift: int = 0, crash_after: int | None = None, corpus: bool = False):
             self.shift, self.crash_after = shift, crash_after
@@ -35,7 +40,7 @@ def counting_aligner():
             return {"backend": self.name, "shift": self.shift}
 
     yield calls
-    _REGISTRY.pop("toy-test")
+    unregister_backend(ALIGNER, "toy-test")
 
 
 PAIRS = [([f"s{k}"] * (1 + k % 4), [f"t{k}"] * (1 + k % 3)) for k in range(23)]
@@ -92,7 +97,7 @@ def test_progress_bar_names_the_stage(counting_aligner, tmp_path, capsys):
 def test_pharaoh_files_are_read_directly_not_cached(tmp_path):
     path = tmp_path / "a.pharaoh"
     path.write_text("0-0\n0-0 0-1\n", encoding="utf-8")
-    links = align_pairs([(["a"], ["b"]), (["c"], ["d", "e"])], aligner="pharaoh", path=path,
+    links = align_pairs([(["a"], ["b"]), (["c"], ["d", "e"])], aligner=AlignmentFile(path),
                         cache_dir=tmp_path / "cache", progress=False)
     assert links == [[(0, 0)], [(0, 0), (0, 1)]]
     assert not (tmp_path / "cache").exists()
@@ -101,14 +106,14 @@ def test_pharaoh_files_are_read_directly_not_cached(tmp_path):
 def test_align_corpus_passes_line_numbers_to_the_pharaoh_reader(tmp_path):
     path = tmp_path / "a.pharaoh"
     path.write_text("0-1\n\n1-0\n", encoding="utf-8")
-    links = align_corpus([["a", "b"], ["c", "d"]], [["x", "y"], ["z"]], AlignerSpec("pharaoh", {"path": path}),
-                         line_numbers=[1, 3], total_lines=3, progress=False)
+    links = align_corpus([["a", "b"], ["c", "d"]], [["x", "y"], ["z"]],
+                         AlignmentFile(path, line_numbers=[1, 3], total_lines=3), progress=False)
     assert links == [[(0, 1)], [(1, 0)]]
 
 
 def test_align_corpus_with_a_computing_backend(counting_aligner, tmp_path):
-    links = align_corpus([["a", "b"], ["c"]], [["x"], []], AlignerSpec("toy-test"), line_numbers=[1, 2],
-                         total_lines=2, cache_dir=tmp_path, progress=False)
+    links = align_corpus([["a", "b"], ["c"]], [["x"], []], AlignerSpec("toy-test"), cache_dir=tmp_path,
+                         progress=False)
     assert links == [[(0, 0), (1, 0)], []]
     with pytest.raises(ValueError, match="1 source but 2 target"):
         align_corpus([["a"]], [["x"], ["y"]], AlignerSpec("toy-test"), progress=False)

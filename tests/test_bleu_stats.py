@@ -10,7 +10,7 @@ import pytest
 import sacrebleu
 from sacrebleu.metrics.bleu import BLEU
 
-from auto_challenge_sets.bleu_stats import BleuStatistics, count_references
+from auto_challenge_sets.scoring.bleu_stats import BleuStatistics, count_references
 
 SHARED = Path(os.environ.get("ACS_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
 REFS = {"de-en": ("A", "B"), "en-de": ("A", "C", "D")}

@@ -10,9 +10,10 @@ import pytest
 import yaml
 from datasets import load_dataset
 
-from auto_challenge_sets.builder.build import BuildSpec, build_challenge_sets
-from auto_challenge_sets.builder.export import scan_folder
+from auto_challenge_sets.builder.pipeline.build import BuildSpec
 from auto_challenge_sets.cli import main
+from auto_challenge_sets.dataset.layout import scan_folder
+from auto_challenge_sets.dataset.writer import build_into_folder
 from auto_challenge_sets.errors import ConlluError
 
 from conftest import shared_path
@@ -103,8 +104,9 @@ def test_loading_without_a_config_fails_with_datasets_own_message(pud_folder: Pa
 def test_rebuild_is_byte_identical(pud_folder: Path, tmp_path: Path) -> None:
     before = {p.relative_to(pud_folder): p.read_bytes() for p in pud_folder.rglob("*") if p.is_file()}
     root = pud_folder.parent
-    build_challenge_sets(BuildSpec("de-en", "pud", root / "pud.de", root / "pud.en",
-                                   shared_path("data", "pud", "de_pud-ud-test.conllu"), pud_folder), progress=False)
+    build_into_folder(BuildSpec("de-en", "pud", root / "pud.de", root / "pud.en",
+                                source_conllu=shared_path("data", "pud", "de_pud-ud-test.conllu")), pud_folder,
+                      progress=False)
     after = {p.relative_to(pud_folder): p.read_bytes() for p in pud_folder.rglob("*") if p.is_file()}
     assert after == before
 
@@ -112,14 +114,14 @@ def test_rebuild_is_byte_identical(pud_folder: Path, tmp_path: Path) -> None:
 def test_a_parse_that_does_not_match_the_corpus_is_an_error(pud_folder: Path, tmp_path: Path) -> None:
     root = pud_folder.parent
     with pytest.raises(ConlluError, match="does not match line 1"):
-        build_challenge_sets(BuildSpec("de-en", "pud", root / "pud.en", root / "pud.de",
-                                       shared_path("data", "pud", "de_pud-ud-test.conllu"), tmp_path / "x"),
-                             progress=False)
+        build_into_folder(BuildSpec("de-en", "pud", root / "pud.en", root / "pud.de",
+                                    source_conllu=shared_path("data", "pud", "de_pud-ud-test.conllu")),
+                          tmp_path / "x", progress=False)
     short = tmp_path / "short.de"
     short.write_text("".join((root / "pud.de").read_text(encoding="utf-8").splitlines(True)[:10]), encoding="utf-8")
     (tmp_path / "short.en").write_text("".join((root / "pud.en").read_text(encoding="utf-8").splitlines(True)[:10]),
                                        encoding="utf-8")
     with pytest.raises(ConlluError, match=r"has 1000 sentences but .* has 10 non-empty lines \(10 pairs"):
-        build_challenge_sets(BuildSpec("de-en", "pud", short, tmp_path / "short.en",
-                                       shared_path("data", "pud", "de_pud-ud-test.conllu"), tmp_path / "x"),
-                             progress=False)
+        build_into_folder(BuildSpec("de-en", "pud", short, tmp_path / "short.en",
+                                    source_conllu=shared_path("data", "pud", "de_pud-ud-test.conllu")),
+                          tmp_path / "x", progress=False)

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from datasets import load_dataset
 
-from auto_challenge_sets.builder.export import folder_sizes
 from auto_challenge_sets.cli import main
-from auto_challenge_sets.demo import demo_file
+from auto_challenge_sets.dataset.demo import demo_file
+from auto_challenge_sets.dataset.layout import folder_sizes
 
 from conftest import shared_path
 from tiny_models import tiny_udpipe_model

@@ -11,9 +11,9 @@ import sacrebleu
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from scipy.stats import spearmanr
 
-from auto_challenge_sets import challenge_metric
-from auto_challenge_sets.challenge_metric import compute, corpus_scores, pool_statistics
-from auto_challenge_sets.ribes import corpus_ribes
+from auto_challenge_sets.scoring import statistics
+from auto_challenge_sets.scoring.challenge import compute, corpus_scores, pool_statistics
+from auto_challenge_sets.scoring.ribes import corpus_ribes
 
 SHARED = Path(os.environ.get("ACS_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
 TOK = Tokenizer13a()
@@ -142,15 +142,15 @@ def test_distance_breakdown_and_spearman(corpus):
 
 
 def test_pool_statistics_are_computed_once(corpus, monkeypatch):
-    challenge_metric._POOL_CACHE.clear()
+    statistics.clear_pool_cache()
     calls = []
-    real = challenge_metric.sentence_statistics
+    real = statistics.sentence_statistics
 
     def counting(predictions, *args, **kwargs):
         calls.append(len(predictions))
         return real(predictions, *args, **kwargs)
 
-    monkeypatch.setattr(challenge_metric, "sentence_statistics", counting)
+    monkeypatch.setattr(statistics, "sentence_statistics", counting)
     full = corpus_scores(corpus["hyp"], corpus["ref"])
     assert full["bleu"] == sacrebleu.corpus_bleu(corpus["hyp"], [corpus["ref"]]).score
     for seed in range(3):

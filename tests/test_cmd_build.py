@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from auto_challenge_sets.cli import main
-from auto_challenge_sets.demo import demo_file
+from auto_challenge_sets.dataset.demo import demo_file
 
 
 def _sample_with_an_empty_line(tmp_path: Path) -> dict[str, Path]:

@@ -11,8 +11,8 @@ import pyarrow.parquet as pq
 import pytest
 import sacrebleu
 
-from auto_challenge_sets.challenge_metric import compute
 from auto_challenge_sets.cli import main
+from auto_challenge_sets.scoring.challenge import compute
 
 SPLIT = "toytest"
 N = 90
@@ -188,7 +188,7 @@ def test_help_mentions_the_interface(capsys):
 
 def test_on_a_folder_built_by_acs_build(tmp_path, capsys):
     """The real export layout: the sample built by `acs demo`'s code, scored with its own references."""
-    from auto_challenge_sets.demo import build_demo, demo_file
+    from auto_challenge_sets.dataset.demo import build_demo, demo_file
 
     build_demo(tmp_path / "sets")
     rc, out, err = _run(capsys, "--dataset", str(tmp_path / "sets"), "--config", "all", "--pair", "de-en",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from auto_challenge_sets.cli import main
-from auto_challenge_sets.demo import build_demo
+from auto_challenge_sets.dataset.demo import build_demo
 from auto_challenge_sets.tables import distance_table
 
 

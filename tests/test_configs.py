@@ -1,4 +1,4 @@
-"""Config and split names as DESIGN.md fixes them."""
+"""Config and split names as docs/method.md fixes them."""
 
 from __future__ import annotations
 

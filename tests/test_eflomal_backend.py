@@ -13,9 +13,9 @@ import re
 
 import pytest
 
-from auto_challenge_sets.builder.aligners import AlignerError, get_aligner
-from auto_challenge_sets.builder.aligners import eflomal_backend as backend
-from auto_challenge_sets.builder.aligners.symmetrize import symmetrize
+from auto_challenge_sets.builder.backends.aligners import AlignerError, get_aligner
+from auto_challenge_sets.builder.backends.aligners import eflomal as backend
+from auto_challenge_sets.builder.backends.aligners.symmetrize import symmetrize
 from auto_challenge_sets.reordering import max_reorder_distance
 
 from conftest import shared_path

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy.stats import percentileofscore
 
-from auto_challenge_sets.length_baseline import sample_length_matched, summarize
+from auto_challenge_sets.scoring.length_baseline import sample_length_matched, summarize
 
 POOL = np.array([3, 4, 5, 5, 6, 7, 10, 10, 11, 20], dtype=np.int64)
 

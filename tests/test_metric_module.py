@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from auto_challenge_sets.challenge_metric import compute
+from auto_challenge_sets.scoring.challenge import compute
 
 REPO = Path(__file__).resolve().parent.parent
 MODULE = REPO / "metrics" / "ldd_challenge"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import signal
 import subprocess
@@ -13,14 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from auto_challenge_sets.builder.parse_stage import (
-    add_parser_arguments,
-    parse_file,
-    parse_lines,
-    parse_source_for_build,
-)
-from auto_challenge_sets.builder.parsers import get_parser
-from auto_challenge_sets.builder.parsers.udpipe_backend import UDPipeParser
+from auto_challenge_sets.builder.backends.parsers.udpipe import UDPipeParser
+from auto_challenge_sets.builder.pipeline.inputs import PreParsedSource
+from auto_challenge_sets.builder.pipeline.parse_stage import parse_file, parse_lines, parse_source_for_build
+from auto_challenge_sets.builder.pipeline.specs import ParserSpec
 from auto_challenge_sets.conllu_io import read_conllu
 from auto_challenge_sets.errors import InputError
 
@@ -87,8 +82,8 @@ def test_empty_lines_are_refused(tiny_model, tmp_path):
 SLOW_SCRIPT = textwrap.dedent("""
     import sys, time
     from pathlib import Path
-    from auto_challenge_sets.builder.parse_stage import parse_file
-    from auto_challenge_sets.builder.parsers.udpipe_backend import UDPipeParser
+    from auto_challenge_sets.builder.pipeline.parse_stage import parse_file
+    from auto_challenge_sets.builder.backends.parsers.udpipe import UDPipeParser
 
     marker = Path(sys.argv[4])
 
@@ -136,38 +131,22 @@ def test_kill_minus_9_then_resume_is_byte_identical(tiny_model, tmp_path):
     assert out.read_bytes() == reference.read_bytes()
 
 
-def _build_args(tmp_path: Path, *argv: str) -> argparse.Namespace:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--source-conllu", type=Path)
-    add_parser_arguments(parser)
-    return parser.parse_args(["--cache-dir", str(tmp_path / "cache"), *argv])
-
-
 def test_parse_source_for_build_writes_a_cached_conllu(tiny_model, tmp_path):
     lines = [x for x in (DEMO / "sample.de").read_text(encoding="utf-8").splitlines() if x.strip()]
-    args = _build_args(tmp_path, "--parser", "udpipe", "--udpipe-model", str(tiny_model))
+    spec = ParserSpec("udpipe", {"udpipe_model": tiny_model})
+    cache = tmp_path / "cache"
     numbers = list(range(2, 2 + len(lines)))
-    path = parse_source_for_build(lines, "de", args, line_numbers=numbers, progress=False)
+    path = parse_source_for_build(lines, "de", spec, line_numbers=numbers, cache_dir=cache, progress=False)
+    assert path.is_relative_to(cache)
     sentences = list(read_conllu(path))
     assert [int(s.sent_id) for s in sentences] == numbers and [s.text for s in sentences] == lines
     stamp = path.stat().st_mtime_ns
-    assert parse_source_for_build(lines, "de", args, line_numbers=numbers, progress=False) == path
+    assert parse_source_for_build(lines, "de", spec, line_numbers=numbers, cache_dir=cache, progress=False) == path
     assert path.stat().st_mtime_ns == stamp
 
 
 def test_parse_source_for_build_with_conllu_returns_the_checked_file(tmp_path):
     lines = [x for x in (DEMO / "sample.de").read_text(encoding="utf-8").splitlines() if x.strip()]
-    args = _build_args(tmp_path, "--parser", "conllu", "--source-conllu", str(DEMO / "sample.de.conllu"))
-    assert parse_source_for_build(lines, "de", args) == DEMO / "sample.de.conllu"
-
-
-def test_options_reach_the_backend(tmp_path):
-    args = _build_args(tmp_path, "--parser", "trankit", "--device", "cuda", "--batch-size", "8",
-                       "--trankit-embedding", "xlm-roberta-large", "--pretokenized")
-    from auto_challenge_sets.builder.parse_stage import parser_options
-
-    options = parser_options(args)
-    assert options == {"pretokenized": True, "trankit_cache": tmp_path / "cache" / "trankit",
-                       "embedding": "xlm-roberta-large", "device": "cuda", "batch_size": 8}
-    parser = get_parser("trankit", lang="de", **options)
-    assert parser.language == "german" and parser.batch_size == 8
+    source = PreParsedSource(DEMO / "sample.de.conllu")
+    assert parse_source_for_build(lines, "de", source, cache_dir=tmp_path) == DEMO / "sample.de.conllu"
+    assert not (tmp_path / "parsed").exists()  # a file is read, not parsed again or cached

@@ -1,4 +1,4 @@
-"""The parser registry, the one-line-one-sentence merge policy, and the pre-parsed CoNLL-U backend."""
+"""The parser backends behind the registry, and the one-line-one-sentence merge policy."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from auto_challenge_sets.builder.parsers import (
+from auto_challenge_sets.builder.backends import PARSER, unregister_backend
+from auto_challenge_sets.builder.backends.parsers import (
     MERGED_KEY,
     Parser,
     ParserError,
@@ -18,7 +19,6 @@ from auto_challenge_sets.builder.parsers import (
     stats_from_sentences,
 )
 from auto_challenge_sets.conllu_io import format_sentence, parse_conllu
-from auto_challenge_sets.errors import ConlluError
 
 DEMO = Path(__file__).resolve().parent.parent / "auto_challenge_sets" / "demo_data"
 
@@ -40,18 +40,18 @@ TWO = """\
 
 
 def test_builtin_parsers_are_listed_without_importing_them():
-    assert {"trankit", "udpipe", "conllu"} <= set(available_parsers())
+    assert {"trankit", "udpipe"} <= set(available_parsers())
 
 
 def test_unknown_parser_is_an_error_naming_the_choices():
-    with pytest.raises(ParserError, match="unknown parser 'nope'.*conllu"):
+    with pytest.raises(ParserError, match="unknown parser 'nope'.*trankit.*udpipe"):
         get_parser("nope")
 
 
 def test_register_and_get_a_parser():
     @register_parser("test-upper")
     class Upper(Parser):
-        def __init__(self, lang: str = "en", **_):
+        def __init__(self, lang: str = "en", cache_dir=None):
             self.lang = lang
 
         def parse(self, lines):
@@ -60,7 +60,10 @@ def test_register_and_get_a_parser():
         def signature(self):
             return {"lang": self.lang}
 
-    parser = get_parser("test-upper", lang="de")
+    try:
+        parser = get_parser("test-upper", lang="de")
+    finally:
+        unregister_backend(PARSER, "test-upper")
     assert parser.name == "test-upper"
     assert parser.cache_key() == {"parser": "test-upper", "lang": "de"}
     (sentence,) = parser.parse(["a b"])
@@ -106,44 +109,3 @@ def test_stats_count_marks():
     stats = stats_from_sentences([a, merged], [10, 12])
     assert stats.merged_lines == [12]
     assert "merged into one tree" in stats.messages()[0]
-
-
-# -- the pre-parsed CoNLL-U backend ------------------------------------------------------------
-
-def _demo_lines():
-    return [line for line in (DEMO / "sample.de").read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
-def test_conllu_backend_serves_one_sentence_per_line():
-    parser = get_parser("conllu", path=DEMO / "sample.de.conllu")
-    lines = _demo_lines()
-    sentences = parser.parse(lines)
-    assert len(sentences) == len(lines)
-    assert parser.signature()["sha256"]
-
-
-def test_conllu_backend_count_mismatch_names_the_file(tmp_path):
-    parser = get_parser("conllu", path=DEMO / "sample.de.conllu")
-    with pytest.raises(ConlluError, match=r"sample\.de\.conllu: has \d+ sentences but the input has 2"):
-        parser.parse(_demo_lines()[:2])
-
-
-def test_conllu_backend_text_mismatch_names_file_line_and_corpus_line(tmp_path):
-    text = (DEMO / "sample.de.conllu").read_text(encoding="utf-8")
-    blocks = text.strip("\n").split("\n\n")
-    path = tmp_path / "swapped.conllu"
-    path.write_text("\n\n".join([blocks[0], blocks[2], blocks[1], *blocks[3:]]) + "\n\n", encoding="utf-8")
-    start_of_second = text.strip("\n").split("\n\n")[0].count("\n") + 3  # first line of the 2nd block
-    lines = _demo_lines()
-    with pytest.raises(ConlluError) as caught:
-        get_parser("conllu", path=path).parse(lines, line_numbers=list(range(5, 5 + len(lines))))
-    message = str(caught.value)
-    assert message.startswith(f"{path}:{start_of_second}: sentence 2 ")
-    assert "corpus line 6" in message
-
-
-def test_conllu_backend_needs_a_path_and_an_existing_file(tmp_path):
-    with pytest.raises(ParserError, match="--source-conllu"):
-        get_parser("conllu")
-    with pytest.raises(ConlluError, match="no such file"):
-        get_parser("conllu", path=tmp_path / "none.conllu").check_ready()

@@ -5,13 +5,8 @@ from __future__ import annotations
 import pytest
 
 from auto_challenge_sets.errors import AlignmentError
-from auto_challenge_sets.reordering import (
-    ReorderInstance,
-    format_pharaoh,
-    max_reorder_distance,
-    parse_pharaoh,
-    reorder_instances,
-)
+from auto_challenge_sets.pharaoh import format_pharaoh, parse_pharaoh
+from auto_challenge_sets.reordering import ReorderInstance, max_reorder_distance, reorder_instances
 
 from conftest import shared_path
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from auto_challenge_sets.challenge_metric import compute
-from auto_challenge_sets.report import (
+from auto_challenge_sets.evaluation.report import (
     ConfigResult,
     breakdown_summary,
     group_by_phenomenon,
@@ -14,6 +13,7 @@ from auto_challenge_sets.report import (
     text_table,
     write_report,
 )
+from auto_challenge_sets.scoring.challenge import compute
 
 POOL_HYP = [f"w{i} x{i % 3} y z{i % 5} q" + " r" * (i % 4) for i in range(60)]
 POOL_REF = [f"w{i} x{i % 3} y z{i % 4} q" + " r" * (i % 3) for i in range(60)]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from auto_challenge_sets.ribes import align, corpus_ribes, kendall, sentence_ribes, words
+from auto_challenge_sets.scoring.ribes import align, corpus_ribes, kendall, sentence_ribes, words
 
 SHARED = Path(os.environ.get("ACS_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
 

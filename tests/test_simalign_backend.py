@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from auto_challenge_sets.builder.aligners import AlignerError, get_aligner
-from auto_challenge_sets.builder.aligners.simalign_backend import ModelUnavailableError
+from auto_challenge_sets.builder.backends.aligners import AlignerError, get_aligner
+from auto_challenge_sets.builder.backends.aligners.simalign import ModelUnavailableError
 from auto_challenge_sets.errors import AcsError
 
 from conftest import shared_path

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from auto_challenge_sets.builder.stage_cache import run_sharded, stage_dir
+from auto_challenge_sets.builder.pipeline.stage_cache import run_sharded, stage_dir
 
 
 def test_shards_are_reused_and_output_is_in_order(tmp_path: Path) -> None:

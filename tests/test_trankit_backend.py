@@ -16,9 +16,14 @@ from pathlib import Path
 import conllu
 import pytest
 
-from auto_challenge_sets.builder.parse_stage import parse_lines, write_parse
-from auto_challenge_sets.builder.parsers import CHUNKED_KEY, ParserUnavailableError, get_parser
-from auto_challenge_sets.builder.parsers import trankit_backend as tb
+from auto_challenge_sets.builder.backends.parsers import (
+    CHUNKED_KEY,
+    ParserUnavailableError,
+    get_parser,
+    trankit_models,
+)
+from auto_challenge_sets.builder.backends.parsers import trankit as tb
+from auto_challenge_sets.builder.pipeline.parse_stage import parse_lines, write_parse
 from auto_challenge_sets.conllu_io import format_sentence, read_conllu
 
 from tiny_models import DEMO
@@ -112,7 +117,7 @@ def test_long_lines_are_parsed_in_chunks_not_crashed(german, tmp_path):
 
 
 def test_trankit_pipeline_normalization_helpers():
-    tb.import_trankit()
+    trankit_models.import_trankit()
     tokens = [
         {"id": (1, 1), "text": "im", "expanded": [{"id": 1, "text": "im"}]},  # one word: plain token
         {"id": (2, 3), "text": "zum", "expanded": [{"id": 2, "text": "zu"}, {"id": 3, "text": "dem"}]},
@@ -150,7 +155,7 @@ def test_fetch_puts_hub_files_into_trankits_layout(tiny_cache, tmp_path, monkeyp
     """hf_hub_download replaced by a copy from a local 'Hub': the layout logic is what is tested."""
     import huggingface_hub
 
-    monkeypatch.setattr("auto_challenge_sets.builder.hub.hub_reachable", lambda timeout=3.0: True)
+    monkeypatch.setattr("auto_challenge_sets.builder.backends.hub.hub_reachable", lambda timeout=3.0: True)
 
     hub = {}
     for language in ("german", "english"):
@@ -160,7 +165,7 @@ def test_fetch_puts_hub_files_into_trankits_layout(tiny_cache, tmp_path, monkeyp
                 if not path.name.endswith(".downloaded"):
                     archive.write(path, f"{language}/{path.name}")
         hub[("uonlp/trankit", f"models/v1.0.0/xlm-roberta-base/{language}.zip")] = buffer.getvalue()
-    snapshot = tb.xlmr_snapshot(tiny_cache, "xlm-roberta-base")
+    snapshot = trankit_models.xlmr_snapshot(tiny_cache, "xlm-roberta-base")
     for path in snapshot.iterdir():
         hub[("xlm-roberta-base", path.name)] = path.read_bytes()
     calls = []
@@ -182,13 +187,13 @@ def test_fetch_puts_hub_files_into_trankits_layout(tiny_cache, tmp_path, monkeyp
 
     monkeypatch.setattr(huggingface_hub, "hf_hub_download", fake_download)
     cache = tmp_path / "fetched"
-    tb.ensure_trankit_models(cache, "german", "xlm-roberta-base")
-    assert tb.missing_model_files(cache, "german", "xlm-roberta-base") == []
+    trankit_models.ensure_trankit_models(cache, "german", "xlm-roberta-base")
+    assert trankit_models.missing_model_files(cache, "german", "xlm-roberta-base") == []
     assert (cache / "xlm-roberta-base" / "german" / "german.tokenizer.mdl").is_file()
     assert ("xlm-roberta-base", "model.safetensors") in calls
     shutil.rmtree(cache / "xlm-roberta-base" / "german")
     calls.clear()
-    tb.ensure_trankit_models(cache, "german", "xlm-roberta-base")  # XLM-R is there: only the zip
+    trankit_models.ensure_trankit_models(cache, "german", "xlm-roberta-base")  # XLM-R is there: only the zip
     assert calls == [("uonlp/trankit", "models/v1.0.0/xlm-roberta-base/german.zip")]
 
 
@@ -202,9 +207,9 @@ def test_signature_names_model_and_options(tiny_cache):
 # -- real weights --------------------------------------------------------------------------------
 
 def _real_cache() -> Path:
-    cache = tb.default_trankit_cache()
-    snapshot = tb.xlmr_snapshot(cache, "xlm-roberta-base")
-    weights = [p for p in (snapshot.iterdir() if snapshot else []) if p.name in tb.XLMR_WEIGHTS]
+    cache = trankit_models.default_trankit_cache()
+    snapshot = trankit_models.xlmr_snapshot(cache, "xlm-roberta-base")
+    weights = [p for p in (snapshot.iterdir() if snapshot else []) if p.name in trankit_models.XLMR_WEIGHTS]
     if not weights or weights[0].stat().st_size < 500_000_000 or \
             not (cache / "xlm-roberta-base" / "german" / "german.tagger.mdl").is_file():
         pytest.skip(f"needs real trankit weights (xlm-roberta-base, german) in {cache} "

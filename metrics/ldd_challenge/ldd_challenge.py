@@ -15,15 +15,15 @@
 length-matched random baseline, with a breakdown by minimum distance.
 
 The numeric work lives in the tested package ``auto_challenge_sets`` (module
-``auto_challenge_sets.challenge_metric``); this script only adapts it to ``evaluate``.
+``auto_challenge_sets.scoring.challenge``); this script only adapts it to ``evaluate``.
 One import per line: evaluate's import scanner does not understand ``import a, b``.
 """
 
 import datasets
 import evaluate
 
-from auto_challenge_sets import challenge_metric
 from auto_challenge_sets.citation import CHOSHEN_ABEND_2019
+from auto_challenge_sets.scoring.challenge import compute
 
 _CITATION = CHOSHEN_ABEND_2019 + """\
 @inproceedings{isozaki-etal-2010-automatic,
@@ -140,4 +140,4 @@ class LddChallenge(evaluate.Metric):
         )
 
     def _compute(self, predictions, references, **kwargs):
-        return challenge_metric.compute(predictions=predictions, references=references, **kwargs)
+        return compute(predictions=predictions, references=references, **kwargs)

@@ -1,0 +1,154 @@
+"""Floor 2, the backends: parsers and aligners, one module each, in one registry.
+
+A backend is a class registered under a kind (``parser``, ``aligner``) and a name, declaring its
+options once, as :class:`Option` records: name, type, default, help, choices. Everything else is
+derived from that declaration: the keyword arguments its constructor takes (checked when the class
+is registered), the errors for an unknown option, the command-line flags and their help defaults
+(``auto_challenge_sets.cli.backend_flags``). Built-in backends import their heavy libraries (torch,
+trankit, simalign, eflomal, UDPipe) inside their methods, and their modules are imported only
+when a backend of theirs is asked for, so listing or choosing a backend costs nothing.
+
+Besides its options a constructor takes the *context* its kind defines (:data:`CONTEXT`): a parser
+is told the language and the stage cache folder, an aligner nothing.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from auto_challenge_sets.errors import AcsError
+
+PARSER = "parser"
+ALIGNER = "aligner"
+
+# kind -> the keyword arguments every constructor of that kind takes besides its options
+CONTEXT: dict[str, tuple[str, ...]] = {PARSER: ("lang", "cache_dir"), ALIGNER: ()}
+
+# kind -> name -> the module that registers it when imported
+_BUILTIN: dict[str, dict[str, str]] = {
+    PARSER: {
+        "trankit": "auto_challenge_sets.builder.backends.parsers.trankit",
+        "udpipe": "auto_challenge_sets.builder.backends.parsers.udpipe",
+    },
+    ALIGNER: {
+        "simalign": "auto_challenge_sets.builder.backends.aligners.simalign",
+        "eflomal": "auto_challenge_sets.builder.backends.aligners.eflomal",
+    },
+}
+_REGISTRY: dict[str, dict[str, type]] = {PARSER: {}, ALIGNER: {}}
+
+
+class BackendError(AcsError):
+    """A backend that cannot be made: unknown name, unknown or bad option, missing library."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One constructor option of a backend, declared once.
+
+    ``flag`` is its command-line flag where the command runs one kind of backend (``acs parse``,
+    ``acs align``); ``build_flag`` where parse and align options share one command (``acs build``),
+    when the bare flag would be ambiguous there. ``cli=False`` keeps an option off the command line.
+    """
+
+    name: str
+    type: Callable[[str], Any]
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+    metavar: str | None = None
+    flag: str | None = None
+    build_flag: str | None = None
+    cli: bool = True
+
+    @property
+    def is_switch(self) -> bool:
+        return self.type is bool
+
+    def cli_flag(self, in_build: bool = False) -> str:
+        if in_build and self.build_flag:
+            return self.build_flag
+        return self.flag or "--" + self.name.replace("_", "-")
+
+
+B = TypeVar("B", bound=type)
+
+
+def register_backend(kind: str, name: str) -> Callable[[B], B]:
+    """Class decorator: make a backend available under ``(kind, name)``.
+
+    The class's ``options`` must declare exactly the keyword arguments of its constructor beyond
+    the kind's context; a second backend of the same kind and name is an error.
+    """
+    if kind not in _REGISTRY:
+        raise ValueError(f"unknown backend kind {kind!r} (kinds: {', '.join(_REGISTRY)})")
+
+    def decorate(cls: B) -> B:
+        if name in _REGISTRY[kind]:
+            existing = _REGISTRY[kind][name]
+            raise BackendError(f"a {kind} named {name!r} is already registered "
+                               f"({existing.__module__}.{existing.__qualname__})")
+        declared = [option.name for option in getattr(cls, "options", ())]
+        if len(set(declared)) != len(declared):
+            raise BackendError(f"{kind} {name!r} declares an option twice: {declared}")
+        parameters = [p for p in inspect.signature(cls).parameters.values()
+                      if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+        missing_context = [key for key in CONTEXT[kind] if key not in {p.name for p in parameters}]
+        if missing_context:
+            raise BackendError(f"{kind} {name!r}: its constructor must take the context {missing_context}")
+        taken = [p.name for p in parameters if p.name not in CONTEXT[kind]]
+        if sorted(taken) != sorted(declared):
+            raise BackendError(f"{kind} {name!r}: its constructor takes {sorted(taken)} but its options "
+                               f"declare {sorted(declared)}; declare each option once, in `options`")
+        cls.name = name
+        _REGISTRY[kind][name] = cls
+        return cls
+
+    return decorate
+
+
+def unregister_backend(kind: str, name: str) -> None:
+    """Remove a registered backend (tests register throw-away backends)."""
+    _REGISTRY[kind].pop(name, None)
+
+
+def available_backends(kind: str) -> list[str]:
+    return sorted(set(_BUILTIN[kind]) | set(_REGISTRY[kind]))
+
+
+def backend_class(kind: str, name: str, error: type[BackendError] = BackendError) -> type:
+    """The class registered as ``(kind, name)``, importing a built-in backend's module on first use."""
+    if name not in _REGISTRY[kind] and name in _BUILTIN[kind]:
+        importlib.import_module(_BUILTIN[kind][name])
+    try:
+        return _REGISTRY[kind][name]
+    except KeyError:
+        raise error(f"unknown {kind} {name!r}; available: {', '.join(available_backends(kind))}") from None
+
+
+def declared_options(kind: str) -> dict[str, tuple[Option, ...]]:
+    """``{backend name: its options}`` for every backend of a kind (imports the built-in modules,
+    which is cheap: their heavy libraries load only when they run)."""
+    return {name: tuple(backend_class(kind, name).options) for name in available_backends(kind)}
+
+
+def create_backend(kind: str, name: str, context: Mapping[str, Any] | None = None,
+                   error: type[BackendError] = BackendError, **options: Any) -> Any:
+    """A ready backend. Options that are ``None`` mean "the declared default"; an option the
+    backend does not declare is an error naming the ones it does."""
+    cls = backend_class(kind, name, error)
+    known = {option.name for option in cls.options}
+    unknown = sorted(key for key in options if key not in known)
+    if unknown:
+        raise error(f"{kind} {name!r} has no option {', '.join(unknown)} "
+                    f"(its options: {', '.join(sorted(known)) or 'none'})")
+    given = {key: value for key, value in options.items() if value is not None}
+    context = dict(context or {})
+    extra = sorted(set(context) - set(CONTEXT[kind]))
+    if extra:
+        raise error(f"a {kind} takes no context {', '.join(extra)}")
+    return cls(**context, **given)

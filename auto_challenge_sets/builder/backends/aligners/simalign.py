@@ -1,0 +1,395 @@
+"""simalign, batched: many sentence pairs per forward pass, the same links as stock simalign.
+
+Stock ``simalign.SentenceAligner.get_word_aligns`` embeds one pair per forward pass: the two
+sentences go through the model as a batch of two, padded to the longer one (with an attention
+mask), and the rows of subwords are cut out as ``hidden[layer][:, 1:-1][:n_subwords]``. Then its
+own static methods turn the similarity matrix into links.
+
+Here the embedding is batched, and everything else is simalign's own code (model loading through
+its ``EmbeddingLoader``, ``get_similarity``, ``apply_distortion``, ``get_alignment_matrix``,
+``iter_max``, ``get_max_weight_match``, ``average_embeds_over_words``). What makes the links
+*identical*, not just close: a transformer's output at a real position does not depend on the
+batch size, but it does, in the last bits of float32, on the padded length (the attention and
+matrix kernels block the sequence differently; measured: up to 5e-7 on CPU, enough to flip a
+near-tie argmax now and then). So each pair is embedded at exactly the padded length stock
+simalign gives it, ``max(len(source ids), len(target ids))``: pairs are bucketed by that length
+and a batch holds pairs of one bucket only. No padding is added beyond stock's own, so the
+batching costs nothing in wasted positions either. Verified on CPU: the vectors are bit-identical
+to stock's for any batch size. On a GPU, cuBLAS may choose other kernels for other batch shapes,
+so a rare near-tie could still come out differently there (not measured: no GPU was at hand).
+
+Where stock simalign crashes, this backend degrades instead: a pair with an empty side, or whose
+words all vanish in the tokenizer, gets no links; with ``token_type="word"`` a word that has no
+subword (or that truncation at the model's maximum length cut off) gets no links (stock averages
+an empty set of vectors into NaN and raises).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from auto_challenge_sets.builder.backends import Option
+from auto_challenge_sets.builder.backends.aligners import Aligner, AlignerError, Pair, register_aligner
+from auto_challenge_sets.pharaoh import Link
+
+DEFAULT_MODEL = "bert-base-multilingual-cased"
+DEFAULT_LAYER = 8  # simalign's default; the layer its paper found best for mBERT
+# our method names -> simalign's method letters ("a" is its "argmax", the intersection of the
+# forward and backward argmax)
+METHODS = {"argmax": "a", "itermax": "i", "match": "m"}
+TOKEN_TYPES = ("bpe", "word")
+# simalign's names of its alignment matrices, keyed by method letter (SentenceAligner.__init__)
+_MATRIX = {"a": "inter", "m": "mwmf", "i": "itermax", "f": "fwd", "r": "rev"}
+# SentenceAligner's shorthands
+_SHORT_NAMES = {"bert": "bert-base-multilingual-cased", "xlmr": "xlm-roberta-base"}
+
+
+class ModelUnavailableError(AlignerError):
+    """The embedding model cannot be loaded (offline and not cached, or a bad local folder)."""
+
+
+def _env_true(name: str) -> bool:
+    return os.environ.get(name, "").strip().upper() in {"1", "ON", "YES", "TRUE"}
+
+
+def is_offline() -> bool:
+    return _env_true("HF_HUB_OFFLINE") or _env_true("TRANSFORMERS_OFFLINE")
+
+
+def _how_to_supply(model: str) -> str:
+    return (f"download it once where the Hugging Face Hub is reachable (`huggingface-cli download {model}`), "
+            "or pass a local folder written by `save_pretrained` (model and tokenizer): "
+            "`acs align --model PATH` / `acs build --align-model PATH`; or align with eflomal "
+            "(`--aligner eflomal`, CPU, no model), or build without reordering configs (`--aligner none`)")
+
+
+def _looks_like_path(model: str) -> bool:
+    # Hub names are "name" or "owner/name"; anything else that could be a path is taken as one
+    return (model.startswith((".", "/", "~")) or model.count("/") > 1 or (os.sep != "/" and os.sep in model)
+            or Path(model).expanduser().exists())
+
+
+def check_model_available(model: str) -> None:
+    """Raise :class:`ModelUnavailableError` now if loading ``model`` is bound to fail.
+
+    A local folder must hold a ``config.json``. A Hub name must be in the local Hugging Face cache
+    when the Hub is off (``HF_HUB_OFFLINE``/``TRANSFORMERS_OFFLINE``); online, its config.json is
+    fetched now (the weights come when the model is loaded).
+    """
+    path = Path(model).expanduser()
+    if path.is_dir():
+        if not (path / "config.json").is_file():
+            raise ModelUnavailableError(
+                f"the alignment model folder {model} has no config.json; {_how_to_supply(model)}")
+        return
+    if _looks_like_path(model):
+        raise ModelUnavailableError(f"the alignment model {model!r} is not a folder; {_how_to_supply(model)}")
+    from huggingface_hub import try_to_load_from_cache
+
+    cached = try_to_load_from_cache(model, "config.json")
+    if isinstance(cached, str):
+        return
+    if is_offline():
+        raise ModelUnavailableError(
+            f"the alignment model {model!r} is not in the local Hugging Face cache and the Hub is "
+            f"off (HF_HUB_OFFLINE/TRANSFORMERS_OFFLINE); {_how_to_supply(model)}")
+    from auto_challenge_sets.builder.backends.hub import hub_reachable
+
+    if not hub_reachable():
+        raise ModelUnavailableError(
+            f"the alignment model {model!r} is not in the local Hugging Face cache and the Hub cannot "
+            f"be reached; {_how_to_supply(model)}")
+    # Online: fetch the small config now, so an unreachable Hub or a wrong name fails here and
+    # not after the stages before alignment have run.
+    from huggingface_hub import hf_hub_download
+
+    try:
+        hf_hub_download(model, "config.json")
+    except Exception as error:  # noqa: BLE001 - any failure means the model cannot be had
+        raise ModelUnavailableError(
+            f"the alignment model {model!r} is not in the local Hugging Face cache and could not be "
+            f"fetched from the Hub ({type(error).__name__}); {_how_to_supply(model)}") from None
+
+
+def model_fingerprint(model: str) -> str:
+    """Identifies the weights behind ``model`` for the stage cache: a local folder's files (name,
+    size, mtime), or the cached Hub snapshot's revision."""
+    path = Path(model).expanduser()
+    digest = hashlib.sha256()
+    if path.is_dir():
+        for item in sorted(path.iterdir()):
+            if item.is_file():
+                stat = item.stat()
+                digest.update(f"{item.name}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+        return digest.hexdigest()[:16]
+    try:
+        from huggingface_hub import try_to_load_from_cache
+
+        cached = try_to_load_from_cache(model, "config.json")
+    except Exception:  # noqa: BLE001 - a fingerprint is best effort; the name still keys the cache
+        cached = None
+    return Path(cached).parent.name if isinstance(cached, str) else "hub"
+
+
+@register_aligner("simalign")
+class SimalignAligner(Aligner):
+    """simalign over pre-tokenized pairs, embedding ``batch_size`` sentences per forward pass.
+
+    ``method``: ``argmax`` (simalign's "a", the intersection of both argmax directions; the most
+    precise, our default because long spurious links would inflate the reorder sets), ``itermax``
+    ("i") or ``match`` ("m", max-weight matching with networkx: slow on long sentences, and
+    batching does not help it). ``layer``: the hidden state to take (0 = embeddings).
+    """
+
+    options = (
+        Option("model", str, DEFAULT_MODEL, "simalign: a Hugging Face model name or a local folder (save_pretrained)",
+               metavar="NAME_OR_PATH", build_flag="--align-model"),
+        Option("layer", int, DEFAULT_LAYER, "simalign: hidden layer to embed with, 0 = embeddings", metavar="N"),
+        Option("token_type", str, "bpe", "simalign: align subwords and map to words (bpe), or average subwords "
+               "into words first (word)", choices=TOKEN_TYPES),
+        Option("method", str, "argmax", "simalign: argmax (intersection of both argmax directions; precise), "
+               "itermax (more links), match (max-weight matching; slow on long sentences)", choices=tuple(METHODS)),
+        Option("device", str, "cpu", "simalign: cpu, cuda, cuda:1 ...", metavar="DEVICE", build_flag="--align-device"),
+        Option("batch_size", int, 64, "simalign: sentences per forward pass", metavar="N",
+               build_flag="--align-batch-size"),
+        Option("distortion", float, 0.0, "simalign: distortion penalty of its alignment matrices", cli=False),
+    )
+
+    def __init__(
+        self,
+        model: str = DEFAULT_MODEL,
+        layer: int = DEFAULT_LAYER,
+        token_type: str = "bpe",
+        method: str = "argmax",
+        device: str = "cpu",
+        batch_size: int = 64,
+        distortion: float = 0.0,
+    ) -> None:
+        if token_type not in TOKEN_TYPES:
+            raise AlignerError(f"simalign: token type must be one of {', '.join(TOKEN_TYPES)}, not {token_type!r}")
+        if method not in METHODS:
+            raise AlignerError(f"simalign: method must be one of {', '.join(METHODS)}, not {method!r}")
+        if layer < 0:
+            raise AlignerError(f"simalign: layer must be >= 0, not {layer}")
+        if batch_size < 1:
+            raise AlignerError(f"simalign: batch size must be >= 1, not {batch_size}")
+        self.model = _SHORT_NAMES.get(model, model)
+        self.layer = layer
+        self.token_type = token_type
+        self.method = method
+        self.device = device
+        self.batch_size = batch_size
+        self.distortion = distortion
+        self._loader: Any = None
+        self._subword_cache: dict[str, list[str]] = {}
+        self.check()  # before any work: a missing model must not surface after an hour of parsing
+
+    # -- the Aligner interface -------------------------------------------------------------------
+
+    def check(self) -> None:
+        check_model_available(self.model)
+        config = Path(self.model).expanduser() / "config.json"
+        if config.is_file():  # a local folder: the layer can be checked without loading the model
+            layers = json.loads(config.read_text(encoding="utf-8")).get("num_hidden_layers")
+            if isinstance(layers, int):
+                self._check_layer(layers + 1)
+        if self.device != "cpu":
+            import torch
+
+            try:
+                device = torch.device(self.device)
+            except RuntimeError:
+                raise AlignerError(f"simalign: unknown device {self.device!r} (cpu, cuda, cuda:1 ...)") from None
+            if device.type == "cuda" and not torch.cuda.is_available():
+                raise AlignerError(f"simalign: device {self.device!r} asked for, but torch sees no CUDA GPU")
+
+    def _check_layer(self, states: int) -> None:
+        if self.layer >= states:
+            raise AlignerError(f"simalign: layer {self.layer} asked for, but {self.model} has {states} "
+                               f"hidden states (0 = embeddings ... {states - 1})")
+
+    def cache_key(self) -> dict[str, Any]:
+        from importlib.metadata import version
+
+        # The batch size is left out on purpose: on CPU the links do not depend on it (tested).
+        return {
+            "backend": "simalign",
+            "simalign": version("simalign"),
+            "model": self.model,
+            "weights": model_fingerprint(self.model),
+            "layer": self.layer,
+            "token_type": self.token_type,
+            "method": self.method,
+            "distortion": self.distortion,
+            "device": self.device.split(":")[0],
+        }
+
+    def align(self, pairs: Sequence[Pair]) -> list[list[Link]]:
+        return self.align_methods(pairs, (self.method,))[self.method]
+
+    # -- batched embedding -----------------------------------------------------------------------
+
+    def load(self) -> Any:
+        """simalign's own ``EmbeddingLoader`` (same model and tokenizer classes as stock)."""
+        if self._loader is None:
+            import torch
+            from simalign.simalign import EmbeddingLoader
+
+            logging.getLogger("simalign.simalign").setLevel(logging.WARNING)
+            try:
+                loader = EmbeddingLoader(model=self.model, device=torch.device(self.device), layer=self.layer)
+            except OSError as error:
+                raise ModelUnavailableError(
+                    f"cannot load the alignment model {self.model!r} ({error}); {_how_to_supply(self.model)}"
+                ) from None
+            self._check_layer(loader.emb_model.config.num_hidden_layers + 1)
+            self._loader = loader
+        return self._loader
+
+    def _subwords(self, words: Sequence[str]) -> list[list[str]]:
+        # what get_word_aligns does: the tokenizer applied to each word alone
+        tokenizer = self._loader.tokenizer
+        cache = self._subword_cache
+        out = []
+        for word in words:
+            pieces = cache.get(word)
+            if pieces is None:
+                pieces = cache[word] = tokenizer.tokenize(word)
+            out.append(pieces)
+        return out
+
+    def _id_lengths(self, sentences: list[list[str]]) -> list[int]:
+        """Length of each sentence's input ids, as stock simalign's tokenizer call makes them."""
+        tokenizer = self._loader.tokenizer
+        lengths: list[int] = []
+        for start in range(0, len(sentences), 1024):
+            encoded = tokenizer(sentences[start:start + 1024], is_split_into_words=True, truncation=True)
+            lengths += [len(ids) for ids in encoded["input_ids"]]
+        return lengths
+
+    def _embed(self, sentences: list[list[str]], padded_length: int) -> Any:
+        """``hidden[layer][:, 1:-1]`` of a batch padded to exactly ``padded_length``, as numpy."""
+        import torch
+
+        loader = self._loader
+        with torch.no_grad():
+            inputs = loader.tokenizer(sentences, is_split_into_words=True, padding="max_length",
+                                      max_length=padded_length, truncation=True, return_tensors="pt")
+            hidden = loader.emb_model(**inputs.to(loader.device))["hidden_states"]
+            return hidden[self.layer][:, 1:-1, :].cpu().numpy()
+
+    def pair_vectors(self, pairs: Sequence[Pair]) -> Iterator[tuple[int, list[Any], tuple[list[list[str]], ...]]]:
+        """``(index, [source rows, target rows], (source subwords, target subwords))`` per pair.
+
+        The rows are exactly stock simalign's ``get_embed_list([src, tgt])[i, :n_subwords_i]``
+        (float32 numpy); pairs with an empty side, or no subword on a side, are left out. The
+        order is by padded length, not by index.
+        """
+        todo = [k for k, (src, tgt) in enumerate(pairs) if len(src) and len(tgt)]
+        if not todo:
+            return
+        self.load()
+        subwords = {k: (self._subwords(pairs[k][0]), self._subwords(pairs[k][1])) for k in todo}
+        todo = [k for k in todo if any(subwords[k][0]) and any(subwords[k][1])]
+        lengths = self._id_lengths([list(pairs[k][side]) for k in todo for side in (0, 1)])
+        # stock pads each pair to its longer side: bucket the pairs by that length
+        buckets: dict[int, list[int]] = defaultdict(list)
+        for n, k in enumerate(todo):
+            buckets[max(lengths[2 * n], lengths[2 * n + 1])].append(k)
+        per_batch = max(1, self.batch_size // 2)
+        for padded_length in sorted(buckets):
+            bucket = buckets[padded_length]
+            for start in range(0, len(bucket), per_batch):
+                chunk = bucket[start:start + per_batch]
+                vectors = self._embed([list(pairs[k][side]) for k in chunk for side in (0, 1)], padded_length)
+                for n, k in enumerate(chunk):
+                    src_sub, tgt_sub = subwords[k]
+                    # stock: get_embed_list(...)[i, :len(bpe_list_i)]
+                    yield k, [vectors[2 * n, :sum(map(len, src_sub))],
+                              vectors[2 * n + 1, :sum(map(len, tgt_sub))]], subwords[k]
+
+    def align_methods(self, pairs: Sequence[Pair], methods: Iterable[str]) -> dict[str, list[list[Link]]]:
+        """Links for several methods from one embedding pass (``methods``: names of METHODS)."""
+        methods = list(dict.fromkeys(methods))
+        for method in methods:
+            if method not in METHODS:
+                raise AlignerError(f"simalign: method must be one of {', '.join(METHODS)}, not {method!r}")
+        results: dict[str, list[list[Link]]] = {method: [[] for _ in pairs] for method in methods}
+        codes = [METHODS[method] for method in methods]
+        for k, vectors, subwords in self.pair_vectors(pairs):
+            found = pair_links(vectors, subwords, codes, self.token_type, self.distortion)
+            for method, code in zip(methods, codes):
+                results[method][k] = found[code]
+        return results
+
+
+def _word_vectors(vectors: Sequence[Any], subwords: Sequence[list[list[str]]]) -> tuple[list[Any], list[list[int]]]:
+    """simalign's ``average_embeds_over_words``, over the words it can average.
+
+    Returns the word vectors of both sides and, per side, the original index of each row. Every
+    word is kept when each has at least one subword inside the embedded rows (stock simalign's
+    only working case, then the call is exactly stock's); otherwise the others are averaged alone.
+    """
+    from simalign import SentenceAligner
+
+    keep: list[list[int]] = []
+    for side in (0, 1):
+        offset, kept = 0, []
+        for index, pieces in enumerate(subwords[side]):
+            offset += len(pieces)
+            if pieces and offset <= len(vectors[side]):
+                kept.append(index)
+        keep.append(kept)
+    if all(len(keep[side]) == len(subwords[side]) for side in (0, 1)):
+        return SentenceAligner.average_embeds_over_words(vectors, list(subwords)), keep
+    # Dropping words with no subword does not move the others' subword offsets; truncation cuts
+    # words from the end only. So the kept words' offsets are those stock simalign would compute.
+    kept_subwords = [[subwords[side][index] for index in keep[side]] for side in (0, 1)]
+    kept_vectors = [vectors[side][:sum(map(len, kept_subwords[side]))] for side in (0, 1)]
+    if not keep[0] or not keep[1]:
+        return [v[:0] for v in kept_vectors], keep
+    return SentenceAligner.average_embeds_over_words(kept_vectors, kept_subwords), keep
+
+
+def pair_links(
+    vectors: Sequence[Any],
+    subwords: Sequence[list[list[str]]],
+    codes: Sequence[str],
+    token_type: str,
+    distortion: float = 0.0,
+) -> dict[str, list[Link]]:
+    """The second half of ``get_word_aligns``: subword vectors of one pair → links per method.
+
+    ``vectors``: the two sides' subword rows; ``subwords``: each side's words as subword lists;
+    ``codes``: simalign method letters. Word indices are 0-based into the pair's words.
+    """
+    import numpy as np
+    from simalign import SentenceAligner
+
+    if token_type == "bpe":
+        rows = [[index for index, pieces in enumerate(side) for _ in pieces] for side in subwords]
+    else:
+        vectors, rows = _word_vectors(vectors, subwords)
+    if len(vectors[0]) == 0 or len(vectors[1]) == 0:
+        return {code: [] for code in codes}
+    sim = SentenceAligner.get_similarity(vectors[0], vectors[1])
+    sim = SentenceAligner.apply_distortion(sim, distortion)
+    matrices = {}
+    matrices["fwd"], matrices["rev"] = SentenceAligner.get_alignment_matrix(sim)
+    matrices["inter"] = matrices["fwd"] * matrices["rev"]
+    if "m" in codes:
+        matrices["mwmf"] = SentenceAligner.get_max_weight_match(sim)
+    if "i" in codes:
+        matrices["itermax"] = SentenceAligner.iter_max(sim)
+    out = {}
+    for code in codes:
+        sources, targets = np.nonzero(matrices[_MATRIX[code]] > 0)
+        out[code] = sorted({(rows[0][i], rows[1][j]) for i, j in zip(sources.tolist(), targets.tolist())})
+    return out

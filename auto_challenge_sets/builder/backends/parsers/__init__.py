@@ -1,0 +1,222 @@
+"""Parser backends: a batch of corpus lines in, exactly one UD sentence per line out.
+
+A backend is one module (``parsers/{name}.py``) holding one class registered with
+:func:`register_parser`; it imports its heavy library inside its methods, so listing or choosing a
+backend costs nothing. :func:`get_parser` imports the backend module on first use.
+
+**One line, one sentence.** The rows of a challenge set are corpus lines, so a parser that splits
+a line into several sentences has its sentences merged back (:func:`merge_sentences`): words are
+renumbered in order, heads shifted, and the root of every later sentence is attached to the root
+of the first with DEPREL ``parataxis`` (the UD relation for juxtaposed clauses), so the line has
+one tree with one root. A merged sentence carries ``# acs_merged = N`` (N sentences merged), so
+the count survives the stage cache. The parse stage sets ``# sent_id`` and ``# text`` itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from auto_challenge_sets.builder.backends import (
+    PARSER,
+    BackendError,
+    Option,
+    available_backends,
+    backend_class,
+    create_backend,
+    register_backend,
+)
+from auto_challenge_sets.corpus import format_line_numbers
+from auto_challenge_sets.ud import EmptyNode, MultiwordToken, Sentence, Token
+
+MERGED_KEY = "acs_merged"  # comment key: how many parser sentences were merged into this line
+CHUNKED_KEY = "acs_chunks"  # comment key: a long line parsed in this many pre-tokenized chunks
+FALLBACK_KEY = "acs_fallback"  # comment key: the parser gave nothing, the line has a flat tree
+MERGE_DEPREL = "parataxis"
+
+# an option that more than one parser takes: declared once, shared
+PRETOKENIZED = Option("pretokenized", bool, False,
+                      "the input is tokenized: split words on white space, no tokenizer, one sentence per line")
+
+
+class ParserError(BackendError):
+    """A parser cannot run (bad option, missing library)."""
+
+
+class ParserUnavailableError(ParserError):
+    """The model files a parser needs are missing; the message says which and where to put them."""
+
+
+@dataclass
+class ParseStats:
+    """What the one-line-one-sentence and long-line policies did, for the summary of a run."""
+
+    lines: int = 0
+    merged_lines: list[int] = field(default_factory=list)  # 1-based line numbers
+    long_lines: list[int] = field(default_factory=list)
+    fallback_lines: list[int] = field(default_factory=list)
+
+    def messages(self) -> list[str]:
+        out = []
+        if self.merged_lines:
+            out.append(f"{len(self.merged_lines)} line(s) split into several sentences by the parser were "
+                       f"merged into one tree (later roots attached as {MERGE_DEPREL}): "
+                       f"line {format_line_numbers(self.merged_lines)}")
+        if self.long_lines:
+            out.append(f"{len(self.long_lines)} line(s) too long for the encoder were parsed in chunks "
+                       f"joined as {MERGE_DEPREL}: line {format_line_numbers(self.long_lines)}")
+        if self.fallback_lines:
+            out.append(f"{len(self.fallback_lines)} line(s) the parser returned no words for got a flat "
+                       f"tree: line {format_line_numbers(self.fallback_lines)}")
+        return out
+
+
+class Parser(ABC):
+    """The backend interface. Constructors take the context ``lang`` and ``cache_dir`` (see
+    :mod:`auto_challenge_sets.builder.backends`) and the keyword options declared in ``options``."""
+
+    name: ClassVar[str] = ""
+    options: ClassVar[tuple[Option, ...]] = ()
+
+    @abstractmethod
+    def parse(self, lines: list[str]) -> list[Sentence]:
+        """Parse non-empty lines; return one sentence per line, in order."""
+
+    @abstractmethod
+    def signature(self) -> dict:
+        """What determines the output besides the input: backend, model checksum or name, options."""
+
+    def cache_key(self) -> dict:
+        return {"parser": self.name, **self.signature()}
+
+    def check_ready(self) -> None:
+        """Fail before any work when the model is missing (default: nothing to check)."""
+        return None
+
+    def close(self) -> None:
+        """Release the model (default: nothing); the parse stage calls it when it is done."""
+        return None
+
+    @classmethod
+    def label(cls, options: dict[str, Any]) -> str:
+        """How a dataset card names a parse by this backend with these options (default: its name)."""
+        return cls.name
+
+
+def register_parser(name: str) -> Callable[[type[Parser]], type[Parser]]:
+    """Class decorator: make a parser available under ``name`` (see ``register_backend``)."""
+    return register_backend(PARSER, name)
+
+
+def available_parsers() -> list[str]:
+    return available_backends(PARSER)
+
+
+def parser_class(name: str) -> type[Parser]:
+    return backend_class(PARSER, name, ParserError)
+
+
+def get_parser(name: str, *, lang: str = "en", cache_dir: str | os.PathLike[str] | None = None,
+               **options: Any) -> Parser:
+    """An instance of the parser ``name`` for ``lang``; ``options`` are its declared options."""
+    return create_backend(PARSER, name, {"lang": lang, "cache_dir": cache_dir}, error=ParserError, **options)
+
+
+def file_checksum(path: str | os.PathLike[str]) -> str:
+    """SHA-256 of a model file: the cache key must change when the model does."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _shift_deps(deps: str, offset: int, root_target: int | None) -> str:
+    """Shift the heads of an enhanced DEPS value (``3:nsubj|0:root``)."""
+    if deps == "_":
+        return deps
+    out = []
+    for item in deps.split("|"):
+        head, _, rel = item.partition(":")
+        if head == "0":
+            out.append(f"{root_target}:{MERGE_DEPREL}" if root_target is not None else item)
+        elif "." in head:
+            major, _, minor = head.partition(".")
+            out.append(f"{int(major) + offset}.{minor}:{rel}")
+        else:
+            out.append(f"{int(head) + offset}:{rel}")
+    return "|".join(out)
+
+
+def merge_sentences(parts: Sequence[Sentence], *, sent_id: str | None = None, text: str | None = None,
+                    key: str | None = MERGED_KEY) -> Sentence:
+    """Join consecutive parser sentences into one tree (see the module's policy).
+
+    ``key`` names the comment that records the merge (``acs_merged`` for sentence splits,
+    ``acs_chunks`` for long-line chunks; None: no mark); one part is returned unmarked.
+    """
+    if not parts:
+        raise ValueError("nothing to merge")
+    merged = Sentence()
+    first_root: int | None = None
+    offset = 0
+    for index, part in enumerate(parts):
+        root_target = first_root if index > 0 else None
+        for word in part.words:
+            head = word.head + offset if word.head else 0
+            deprel = word.deprel
+            if word.head == 0 and root_target is not None:
+                head, deprel = root_target, MERGE_DEPREL
+            merged.words.append(Token(word.id + offset, word.form, word.lemma, word.upos, word.xpos, word.feats,
+                                      head, deprel, _shift_deps(word.deps, offset, root_target), word.misc))
+        if first_root is None:
+            roots = [word.id for word in part.words if word.head == 0]
+            first_root = (roots[0] if roots else 1) + offset
+        for mwt in part.multiword_tokens:
+            columns = [f"{mwt.first + offset}-{mwt.last + offset}", *mwt.columns[1:]]
+            merged.multiword_tokens.append(MultiwordToken(mwt.first + offset, mwt.last + offset, columns))
+        for node in part.empty_nodes:
+            major, _, minor = node.columns[0].partition(".")
+            columns = [f"{int(major) + offset}.{minor}", *node.columns[1:8],
+                       _shift_deps(node.columns[8], offset, root_target), node.columns[9]]
+            merged.empty_nodes.append(EmptyNode(node.after + offset, columns))
+        offset += len(part.words)
+    if sent_id is not None:
+        merged.set_metadata("sent_id", sent_id)
+    if text is not None:
+        merged.set_metadata("text", text)
+    if len(parts) > 1 and key is not None:
+        merged.set_metadata(key, str(len(parts)))
+    return merged
+
+
+def stats_from_sentences(sentences: Sequence[Sentence], line_numbers: Sequence[int] | None = None) -> ParseStats:
+    """Count the merge and long-line marks of parsed sentences (cached shards included)."""
+    stats = ParseStats(lines=len(sentences))
+    for index, sentence in enumerate(sentences):
+        number = line_numbers[index] if line_numbers is not None else index + 1
+        if sentence.metadata(MERGED_KEY) is not None:
+            stats.merged_lines.append(number)
+        if sentence.metadata(CHUNKED_KEY) is not None:
+            stats.long_lines.append(number)
+        if sentence.metadata(FALLBACK_KEY) is not None:
+            stats.fallback_lines.append(number)
+    return stats
+
+
+def flat_sentence(forms: Sequence[str], *, deprel: str = "dep") -> Sentence:
+    """A flat fallback tree: every word attached to the first (used when nothing better exists)."""
+    words = [Token(i, form, head=0 if i == 1 else 1, deprel="root" if i == 1 else deprel)
+             for i, form in enumerate(forms, start=1)]
+    return Sentence(words=words)
+
+
+def clean_field(value: object) -> str:
+    """A CoNLL-U column value: no tab or newline, never empty (``_`` stands for no value)."""
+    text = "" if value is None else str(value)
+    text = text.replace("\t", " ").replace("\n", " ").replace("\r", " ").strip()
+    return text or "_"

@@ -1,0 +1,204 @@
+"""trankit's model files: where they live, which are missing, and fetching them from the Hub.
+
+Model files. trankit 1.1.2 downloads from a server that is gone; :func:`fetch_trankit_models`
+takes the same zip from the Hub repository ``uonlp/trankit`` and the XLM-R files from the Hub
+into trankit's own cache layout::
+
+    CACHE/xlm-roberta-base/german/{german.tokenizer.mdl, german.tagger.mdl, german.vocabs.json,
+        german_lemmatizer.pt, german_mwt_expander.pt, german.ner.mdl, german.ner-vocab.json,
+        german.downloaded}
+    CACHE/xlm-roberta-base/models--xlm-roberta-base/snapshots/REV/{config.json,
+        sentencepiece.bpe.model, model.safetensors}
+
+Without network the backend fails before any work, naming the missing files and where to put
+them (``--trankit-cache DIR``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+import zipfile
+from pathlib import Path
+
+from auto_challenge_sets.builder.backends.parsers import ParserError, ParserUnavailableError
+from auto_challenge_sets.paths import default_cache_dir
+
+HUB_REPO = "uonlp/trankit"
+SAVED_MODEL_VERSION = "v1.0.0"  # trankit.utils.tbinfo.saved_model_version of trankit 1.1.x
+EMBEDDINGS = ("xlm-roberta-base", "xlm-roberta-large")
+XLMR_FILES = ("config.json", "sentencepiece.bpe.model")
+XLMR_WEIGHTS = ("model.safetensors", "pytorch_model.bin")
+
+LANGUAGES = {
+    "ar": "arabic", "cs": "czech", "da": "danish", "de": "german", "en": "english", "es": "spanish",
+    "et": "estonian", "fi": "finnish", "fr": "french", "hi": "hindi", "hu": "hungarian", "it": "italian",
+    "ja": "japanese", "ko": "korean", "lv": "latvian", "nl": "dutch", "pl": "polish", "pt": "portuguese",
+    "ro": "romanian", "ru": "russian", "sv": "swedish", "tr": "turkish", "uk": "ukrainian", "zh": "chinese",
+}
+
+
+def import_trankit():
+    """Import trankit 1.1.2 against today's transformers.
+
+    trankit imports ``transformers.AdamW`` (removed in transformers 4.x's later releases) and its
+    ``adapters`` dependency needs ``transformers.processing_utils`` loaded first.
+    """
+    import torch
+    import transformers
+    import transformers.processing_utils  # noqa: F401  (must be imported before adapters/trankit)
+
+    if not hasattr(transformers, "AdamW"):
+        transformers.AdamW = torch.optim.AdamW
+    try:
+        import trankit
+    except ImportError as error:
+        raise ParserError(f"trankit cannot be imported ({error}); install it with "
+                          "`pip install --no-deps trankit==1.1.2` plus the [build] extras") from None
+    return trankit
+
+
+def trankit_language(lang: str) -> str:
+    return LANGUAGES.get(lang, lang)
+
+
+def default_trankit_cache() -> Path:
+    if os.environ.get("ACS_TRANKIT_CACHE"):
+        return Path(os.environ["ACS_TRANKIT_CACHE"])
+    return default_cache_dir() / "trankit"
+
+
+def _treebank_traits(language: str) -> tuple[bool, bool]:
+    """(has a multiword-token expander, has an NER model) for a trankit language."""
+    import_trankit()
+    from trankit.utils.tbinfo import lang2treebank, langwithner, tbname2training_id
+
+    if language not in lang2treebank:
+        raise ParserError(f"trankit has no model for language {language!r}")
+    return tbname2training_id[lang2treebank[language]] % 2 == 1, language in langwithner
+
+
+def language_files(language: str, embedding: str, has_mwt: bool, has_ner: bool) -> list[str]:
+    """Files of a language package, relative to ``CACHE/{embedding}``."""
+    names = [f"{language}.tokenizer.mdl", f"{language}.tagger.mdl", f"{language}.vocabs.json",
+             f"{language}_lemmatizer.pt"]
+    if has_mwt:
+        names.append(f"{language}_mwt_expander.pt")
+    if has_ner:
+        names += [f"{language}.ner.mdl", f"{language}.ner-vocab.json"]
+    names.append(f"{language}.downloaded")  # trankit's own "already downloaded" mark
+    return [f"{language}/{name}" for name in names]
+
+
+def xlmr_snapshot(cache_dir: Path, embedding: str) -> Path | None:
+    """The Hub snapshot folder of the XLM-R files in trankit's cache, if complete."""
+    snapshots = cache_dir / embedding / f"models--{embedding}" / "snapshots"
+    if not snapshots.is_dir():
+        return None
+    for folder in sorted(snapshots.iterdir()):
+        if all((folder / name).is_file() for name in XLMR_FILES) and \
+                any((folder / name).is_file() for name in XLMR_WEIGHTS):
+            return folder
+    return None
+
+
+def missing_model_files(cache_dir: str | os.PathLike[str], language: str, embedding: str) -> list[Path]:
+    cache = Path(cache_dir)
+    has_mwt, has_ner = _treebank_traits(language)
+    missing = [cache / embedding / name for name in language_files(language, embedding, has_mwt, has_ner)
+               if not (cache / embedding / name).is_file()]
+    if xlmr_snapshot(cache, embedding) is None:
+        where = cache / embedding / f"models--{embedding}" / "snapshots" / "REVISION"
+        missing += [where / name for name in (*XLMR_FILES, XLMR_WEIGHTS[0])]
+    return missing
+
+
+def fetch_trankit_models(cache_dir: str | os.PathLike[str], language: str, embedding: str) -> None:
+    """Download a language package and XLM-R from the Hub into trankit's cache layout."""
+    import huggingface_hub
+
+    cache = Path(cache_dir)
+    lang_dir = cache / embedding / language
+    if not (lang_dir / f"{language}.downloaded").is_file():
+        lang_dir.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=cache) as scratch:
+            zip_path = huggingface_hub.hf_hub_download(
+                HUB_REPO, f"models/{SAVED_MODEL_VERSION}/{embedding}/{language}.zip", local_dir=scratch)
+            with zipfile.ZipFile(zip_path) as archive:
+                for member in archive.infolist():
+                    if member.is_dir():
+                        continue
+                    # Some zips hold a {language}/ folder, others the bare files: flatten either way.
+                    target = lang_dir / Path(member.filename).name
+                    with archive.open(member) as source, open(target, "wb") as sink:
+                        shutil.copyfileobj(source, sink)
+        (lang_dir / f"{language}.downloaded").write_text("")
+    if xlmr_snapshot(cache, embedding) is None:
+        xlmr_cache = cache / embedding  # where trankit tells transformers to look
+        for name in XLMR_FILES:
+            huggingface_hub.hf_hub_download(embedding, name, cache_dir=xlmr_cache)
+        try:
+            huggingface_hub.hf_hub_download(embedding, XLMR_WEIGHTS[0], cache_dir=xlmr_cache)
+        except huggingface_hub.utils.EntryNotFoundError:
+            huggingface_hub.hf_hub_download(embedding, XLMR_WEIGHTS[1], cache_dir=xlmr_cache)
+
+
+def ensure_trankit_models(cache_dir: str | os.PathLike[str], language: str, embedding: str,
+                          download: bool = True) -> None:
+    """Make sure the model files are there (fetching them if allowed), else fail naming them."""
+    missing = missing_model_files(cache_dir, language, embedding)
+    if not missing:
+        return
+    reason = "downloading is off"
+    from auto_challenge_sets.builder.backends.hub import hub_reachable
+
+    if download and not hub_reachable():
+        reason = "the Hugging Face Hub cannot be reached"
+    elif download:
+        try:
+            fetch_trankit_models(cache_dir, language, embedding)
+        except Exception as error:  # no network, offline mode, Hub errors: all mean "not here"
+            reason = f"fetching from the Hub failed: {type(error).__name__}: {str(error).splitlines()[0][:200]}"
+        else:
+            missing = missing_model_files(cache_dir, language, embedding)
+            if not missing:
+                return
+            reason = "the download did not provide them"
+    shown = "\n  ".join(str(path) for path in missing)
+    raise ParserUnavailableError(
+        f"trankit model files for {language} ({embedding}) are missing ({reason}):\n  {shown}\n"
+        f"Get them on a machine with network (the language zip is "
+        f"https://huggingface.co/{HUB_REPO}/resolve/main/models/{SAVED_MODEL_VERSION}/{embedding}/{language}.zip, "
+        f"unzipped into {Path(cache_dir) / embedding / language}/ with an empty {language}.downloaded beside it; "
+        f"XLM-R comes from the Hub repository {embedding} into the Hub cache folder "
+        f"{Path(cache_dir) / embedding}), e.g. by running `acs parse` there once, then copy that folder "
+        f"here and pass it with --trankit-cache DIR.")
+
+
+@contextlib.contextmanager
+def hub_offline():
+    """Hub offline mode while trankit loads files that check_ready() found on disk.
+
+    Without it, transformers asks the Hub whether XLM-R has a newer revision; with no network that
+    costs retries and time-outs (minutes) before it falls back to the files it already has. The
+    flags are read at import time, so the module constants are switched, not only the variable.
+    """
+    import huggingface_hub.constants
+    import transformers.utils.hub
+
+    saved = (os.environ.get("HF_HUB_OFFLINE"), huggingface_hub.constants.HF_HUB_OFFLINE,
+             transformers.utils.hub._is_offline_mode)
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    huggingface_hub.constants.HF_HUB_OFFLINE = True
+    transformers.utils.hub._is_offline_mode = True
+    try:
+        yield
+    finally:
+        if saved[0] is None:
+            os.environ.pop("HF_HUB_OFFLINE", None)
+        else:
+            os.environ["HF_HUB_OFFLINE"] = saved[0]
+        huggingface_hub.constants.HF_HUB_OFFLINE = saved[1]
+        transformers.utils.hub._is_offline_mode = saved[2]

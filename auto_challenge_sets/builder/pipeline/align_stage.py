@@ -1,0 +1,100 @@
+"""The alignment stage: sentence pairs (token lists) → Pharaoh links, resumable, with progress.
+
+Pairs go through :func:`~auto_challenge_sets.builder.pipeline.stage_cache.run_sharded`: each shard's links
+are stored as Pharaoh lines in ``{cache}/align/{hash}/``, the hash covering the aligner's
+``cache_key()`` (backend, model and its weights, options, seed) and the input pairs. A killed run
+resumes from its finished shards; a rerun with the same inputs reads everything from the cache.
+A corpus-level aligner (eflomal learns from the whole corpus) is run as one shard, so its links
+never depend on where shards happen to end. A Pharaoh file is read directly, not cached.
+
+Tokens: the build aligns the words of the source UD parse with the white-space tokens of the
+target (see :mod:`auto_challenge_sets.selection`); ``acs align`` aligns white-space tokens
+on both sides, like fast_align.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from auto_challenge_sets.builder.backends.aligners import Aligner, get_aligner
+from auto_challenge_sets.builder.pipeline.inputs import AlignmentFile
+from auto_challenge_sets.builder.pipeline.specs import AlignerSpec
+from auto_challenge_sets.builder.pipeline.stage_cache import run_sharded
+from auto_challenge_sets.paths import default_cache_dir
+from auto_challenge_sets.pharaoh import Link, format_pharaoh, parse_pharaoh
+from auto_challenge_sets.text_io import atomic_write_text
+
+DEFAULT_ALIGNER = "simalign"
+# simalign batches pairs of equal padded length (see its backend), so larger shards give
+# fuller batches; 2,000 pairs are a few seconds on a GPU and a few minutes on a CPU.
+DEFAULT_SHARD_SIZE = 2000
+
+
+def align_pairs(
+    pairs: Sequence[tuple[Sequence[str], Sequence[str]]],
+    *,
+    aligner: Aligner | AlignerSpec | AlignmentFile | str = DEFAULT_ALIGNER,
+    cache_dir: str | os.PathLike[str] | None = None,
+    shard_size: int | None = None,
+    progress: bool = True,
+    **options: Any,
+) -> list[list[Link]]:
+    """Links for every pair (0-based ``(source, target)``), through the resumable stage cache.
+
+    ``aligner``: a ready :class:`Aligner`, an :class:`AlignerSpec`, or a backend name whose
+    ``options`` are given here (``align_pairs(pairs, aligner="eflomal", seed=3)``).
+    """
+    if isinstance(aligner, str):
+        aligner = get_aligner(aligner, **options)
+    elif options:
+        raise TypeError("options are only taken with an aligner name")
+    elif isinstance(aligner, AlignerSpec):
+        aligner = aligner.create()
+    pairs = [(list(source), list(target)) for source, target in pairs]
+    if isinstance(aligner, AlignmentFile):  # read, not computed: nothing to cache
+        return aligner.align(pairs)
+    if aligner.corpus_level:
+        shard_size = max(1, len(pairs))
+    inputs = [json.dumps(pair, ensure_ascii=False, separators=(",", ":")) for pair in pairs]
+
+    def process(batch: list[str]) -> list[str]:
+        links = aligner.align([tuple(json.loads(item)) for item in batch])
+        return [format_pharaoh(found) for found in links]
+
+    outputs = run_sharded(
+        inputs, process, cache_dir=default_cache_dir() if cache_dir is None else cache_dir, stage="align",
+        key={"stage": "align", "format": 1, **aligner.cache_key()},
+        shard_size=shard_size or DEFAULT_SHARD_SIZE, progress=progress, unit="pair",
+    )
+    return [parse_pharaoh(line) for line in outputs]
+
+
+def align_corpus(
+    source_tokens: Sequence[Sequence[str]],
+    target_tokens: Sequence[Sequence[str]],
+    aligner: Aligner | AlignerSpec | AlignmentFile,
+    *,
+    cache_dir: str | os.PathLike[str] | None = None,
+    progress: bool = True,
+) -> list[list[Link]]:
+    """What the build calls: the links of its kept pairs, given as two parallel token lists.
+
+    An :class:`AlignmentFile` locates the pairs in its file by the corpus line numbers it was
+    made with (it has one line per corpus line, empty lines included).
+    """
+    if len(source_tokens) != len(target_tokens):
+        raise ValueError(f"{len(source_tokens)} source but {len(target_tokens)} target token lists")
+    return align_pairs(list(zip(source_tokens, target_tokens)), aligner=aligner, cache_dir=cache_dir,
+                       progress=progress)
+
+
+def write_pharaoh(path: str | os.PathLike[str], alignments: Sequence[Sequence[Link]]) -> None:
+    """One Pharaoh line per pair (an empty line for none), written atomically."""
+    path = Path(path)
+    if path.parent != Path(""):
+        path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path, "".join(format_pharaoh(links) + "\n" for links in alignments))

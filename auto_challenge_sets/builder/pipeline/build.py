@@ -1,0 +1,189 @@
+"""The build: a parallel corpus, its source-side parse and (optionally) an alignment → the analysed
+pairs from which every config of one language pair and corpus is drawn.
+
+The parse and alignment stages produce (or read) the CoNLL-U and Pharaoh data this step selects
+from; from there on the build is cheap and deterministic. What it returns, a :class:`BuildOutput`,
+knows nothing of where it goes: the dataset adapter (``auto_challenge_sets.dataset``) writes it as
+a Hub folder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from auto_challenge_sets import __version__
+from auto_challenge_sets.builder.backends.aligners import Aligner
+from auto_challenge_sets.builder.pipeline.align_stage import align_corpus
+from auto_challenge_sets.builder.pipeline.inputs import AlignmentFile, PreParsedSource
+from auto_challenge_sets.builder.pipeline.parse_stage import parse_source_for_build
+from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec
+from auto_challenge_sets.configs import (
+    BASELINE,
+    LEXICAL_DISTANCES,
+    REORDER,
+    REORDER_DISTANCES,
+    check_split_name,
+    config_name,
+    parse_pair,
+)
+from auto_challenge_sets.conllu_io import read_conllu
+from auto_challenge_sets.corpus import ParallelCorpus, ReadReport, read_parallel
+from auto_challenge_sets.errors import AcsError
+from auto_challenge_sets.pharaoh import Link
+from auto_challenge_sets.phenomena import lexical_phenomena
+from auto_challenge_sets.selection import LineAnalysis, analyse, match_sentences, target_tokens
+from auto_challenge_sets.ud import Sentence
+
+
+@dataclass
+class BuildSpec:
+    """One (pair, corpus) build: the corpus files, how the source is parsed (a parser to run, or a
+    CoNLL-U file) and how the pairs are aligned (an aligner, a Pharaoh file, or neither: then the
+    reorder configs are not built)."""
+
+    pair: str
+    corpus: str
+    source: Path
+    target: Path
+    parser: ParserSpec | None = None
+    source_conllu: Path | None = None  # a pre-parsed source instead of a parser
+    aligner: AlignerSpec | None = None
+    alignment: Path | None = None  # a Pharaoh file instead of an aligner
+    cache_dir: Path | None = None  # the stage cache (default: auto_challenge_sets.paths.default_cache_dir)
+    shard_size: int | None = None  # lines per cached parse shard
+    phenomena: tuple[str, ...] = ()  # lexical phenomena to build (default: every registered one)
+    lexical_distances: tuple[int, ...] = LEXICAL_DISTANCES
+    reorder_distances: tuple[int, ...] = REORDER_DISTANCES
+    provenance: str | None = None  # how the dataset card describes the parse, if not the parser's label
+    aligner_label: str | None = None  # how the dataset card names the alignment, if not the aligner's
+
+    def __post_init__(self) -> None:
+        if (self.parser is None) == (self.source_conllu is None):
+            raise AcsError("a build parses the source with a parser or reads its parse from a CoNLL-U "
+                           "file: give exactly one of them")
+        if self.aligner is not None and self.alignment is not None:
+            raise AcsError("a build aligns with an aligner or reads a Pharaoh file, not both")
+
+    @property
+    def aligned(self) -> bool:
+        return self.aligner is not None or self.alignment is not None
+
+    def config_names(self) -> list[str]:
+        src, tgt = parse_pair(self.pair)
+        names = [config_name(src, tgt, BASELINE)]
+        for phenomenon in self.phenomena or tuple(lexical_phenomena()):
+            names += [config_name(src, tgt, phenomenon, d) for d in self.lexical_distances]
+        if self.aligned:
+            names += [config_name(src, tgt, REORDER, d) for d in self.reorder_distances]
+        return names
+
+    def parser_label(self) -> str:
+        """The parse as the dataset card names it: backend and model."""
+        if self.provenance:
+            return self.provenance
+        return PreParsedSource.name if self.parser is None else self.parser.describe()
+
+
+@dataclass
+class BuildOutput:
+    """What a build produced: one analysis per kept pair, the configs to draw from them, and the
+    record of what was built from what."""
+
+    spec: BuildSpec
+    analyses: list[LineAnalysis]
+    config_names: list[str]
+    record: dict[str, Any]
+    lines: int = 0
+    pairs: int = 0
+    report: ReadReport = field(default_factory=ReadReport)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _progress(iterable: Iterable, enabled: bool, **kwargs: Any) -> Iterable:
+    if not enabled:
+        return iterable
+    from tqdm.auto import tqdm
+
+    return tqdm(iterable, **kwargs)
+
+
+def _prepare_aligner(spec: BuildSpec, corpus: ParallelCorpus) -> Aligner | AlignmentFile | None:
+    """Made before parsing: a missing model or alignment file fails before any work."""
+    if spec.alignment is not None:
+        return AlignmentFile(spec.alignment, line_numbers=[pair.line for pair in corpus.pairs],
+                             total_lines=corpus.total_lines)
+    return None if spec.aligner is None else spec.aligner.create()
+
+
+def _source_sentences(spec: BuildSpec, corpus: ParallelCorpus, progress: bool) -> list[Sentence]:
+    """The parse of the kept pairs' sources, one sentence each, checked against their lines.
+
+    A pre-parsed file is read as it is: it may hold one sentence per non-empty *source* line (what
+    ``acs parse`` writes), and :func:`match_sentences` drops those of pairs with an empty target.
+    """
+    if spec.source_conllu is not None:
+        source = PreParsedSource(spec.source_conllu)
+        source.check_ready()
+        path = source.path
+    else:
+        path = parse_source_for_build([p.source for p in corpus.pairs], parse_pair(spec.pair)[0], spec.parser,
+                                      line_numbers=[p.line for p in corpus.pairs], cache_dir=spec.cache_dir,
+                                      shard_size=spec.shard_size, progress=progress)
+    sentences = list(_progress(read_conllu(path), progress, total=len(corpus.pairs),
+                               desc="reading parse", unit="sent"))
+    return match_sentences(corpus, sentences, str(path))
+
+
+def _tokenization_warnings(spec: BuildSpec, corpus: ParallelCorpus, sentences: list[Sentence]) -> list[str]:
+    if spec.alignment is None:
+        return []
+    differ = sum(len(s.words) != len(p.source.split()) for s, p in zip(sentences, corpus.pairs))
+    if not differ:
+        return []
+    # The Pharaoh indices must refer to the parse's words; a file made on white-space tokens
+    # (fast_align, `acs align` on the raw file) is shifted wherever the two differ.
+    return [f"{differ} of {len(corpus.pairs)} pairs have a different number of parse words than "
+            "white-space tokens in the source: the alignment file's source indices must refer to "
+            "the parse's words (parse pre-tokenized text with --pretokenized and align that text)"]
+
+
+def _record(spec: BuildSpec, corpus: ParallelCorpus, aligner: Aligner | AlignmentFile | None) -> dict[str, Any]:
+    described = None
+    if isinstance(aligner, AlignmentFile):
+        described = aligner.describe()
+    elif spec.aligner is not None:
+        described = spec.aligner.describe()
+    return {
+        "pair": spec.pair,
+        "corpus": spec.corpus,
+        "source": Path(spec.source).name,
+        "target": Path(spec.target).name,
+        "parser": spec.parser_label(),
+        "aligner": spec.aligner_label or described,
+        "lines": corpus.total_lines,
+        "pairs": len(corpus.pairs),
+        "skipped_empty_lines": len(corpus.report.empty_lines),
+        "version": __version__,
+    }
+
+
+def build(spec: BuildSpec, progress: bool = True) -> BuildOutput:
+    """Read, parse, align and analyse one (pair, corpus)."""
+    parse_pair(spec.pair)
+    check_split_name(spec.corpus)
+    corpus = read_parallel(spec.source, spec.target, spec.corpus)
+    aligner = _prepare_aligner(spec, corpus)
+    sentences = _source_sentences(spec, corpus, progress)
+    alignments: list[list[Link]] | None = None
+    if aligner is not None:
+        # selection.py's tokenization contract: the parse's words x the target's white-space tokens
+        alignments = align_corpus([sentence.forms for sentence in sentences],
+                                  [target_tokens(pair.target) for pair in corpus.pairs], aligner,
+                                  cache_dir=spec.cache_dir, progress=progress)
+    analyses = list(analyse(corpus, sentences, alignments, spec.phenomena or None))
+    return BuildOutput(spec, analyses, spec.config_names(), _record(spec, corpus, aligner),
+                       lines=corpus.total_lines, pairs=len(corpus.pairs), report=corpus.report,
+                       warnings=_tokenization_warnings(spec, corpus, sentences))

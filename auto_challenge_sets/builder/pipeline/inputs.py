@@ -1,0 +1,146 @@
+"""Pre-computed inputs of the pipeline: a source parse as CoNLL-U, an alignment as Pharaoh.
+
+They are the field's interchange formats and stand where a backend would run: the parse stage
+takes a :class:`PreParsedSource` instead of a parser, the alignment stage an
+:class:`AlignmentFile` instead of an aligner. Nothing is computed and nothing is cached: each
+file is read and checked against the corpus, and the first place where the two come apart is an
+error naming the file and its line.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from auto_challenge_sets.builder.backends.aligners import Pair
+from auto_challenge_sets.builder.backends.parsers import file_checksum
+from auto_challenge_sets.conllu_io import iter_sentences
+from auto_challenge_sets.corpus import read_lines
+from auto_challenge_sets.errors import AlignmentError, ConlluError
+from auto_challenge_sets.pharaoh import Link, parse_pharaoh
+from auto_challenge_sets.selection import same_text, sentence_text
+from auto_challenge_sets.text_io import numbered_lines
+from auto_challenge_sets.ud import Sentence
+
+
+def read_with_lines(path: str | os.PathLike[str]) -> tuple[list[Sentence], list[int]]:
+    """The sentences of a CoNLL-U file and the 1-based file line where each one starts."""
+    starts: list[int] = []
+    source = str(path)
+
+    def numbered(handle) -> Iterator[tuple[int, str]]:
+        in_sentence = False
+        for number, line in numbered_lines(handle, source, ConlluError):
+            if line and not in_sentence:
+                starts.append(number)
+            in_sentence = bool(line)
+            yield number, line
+
+    try:
+        with open(path, "rb") as handle:
+            sentences = list(iter_sentences(numbered(handle), source))
+    except OSError as error:
+        raise ConlluError(f"cannot read: {error.strerror}", source) from None
+    return sentences, starts[: len(sentences)]
+
+
+class PreParsedSource:
+    """A CoNLL-U file that holds one sentence per corpus line, in order: the parse stage serves its
+    sentences for the lines they were parsed from instead of running a parser."""
+
+    name = "conllu"
+
+    def __init__(self, path: str | os.PathLike[str]):
+        self.path = Path(path)
+        self._sentences: list[Sentence] | None = None
+        self._starts: list[int] = []
+
+    def check_ready(self) -> None:
+        if not self.path.is_file():
+            raise ConlluError("no such file", self.path)
+
+    def signature(self) -> dict:
+        return {"file": self.path.name, "sha256": file_checksum(self.path)}
+
+    def _load(self) -> list[Sentence]:
+        if self._sentences is None:
+            self.check_ready()
+            self._sentences, self._starts = read_with_lines(self.path)
+        return self._sentences
+
+    def read(self, lines: Sequence[str], line_numbers: Sequence[int] | None = None) -> list[Sentence]:
+        """The file's sentences, checked to be one per line of ``lines`` (all lines of the corpus,
+        numbered ``line_numbers`` in it; default 1..n)."""
+        sentences = self._load()
+        if len(sentences) != len(lines):
+            raise ConlluError(
+                f"has {len(sentences)} sentences but the input has {len(lines)} non-empty lines: a "
+                "pre-parsed source needs exactly one sentence per corpus line, in order", self.path)
+        for index, (sentence, line) in enumerate(zip(sentences, lines)):
+            if not same_text(sentence_text(sentence), line):
+                where = line_numbers[index] if line_numbers is not None else index + 1
+                raise ConlluError(
+                    f"sentence {index + 1} (sent_id {sentence.sent_id}) does not match corpus line {where}: "
+                    f"{sentence_text(sentence)[:60]!r} vs {line[:60]!r}", self.path, self._starts[index])
+        return [Sentence(words=s.words, comments=list(s.comments), multiword_tokens=s.multiword_tokens,
+                         empty_nodes=s.empty_nodes) for s in sentences]
+
+
+class AlignmentFile:
+    """Precomputed links from a Pharaoh file (fast_align, awesome-align, eflomal, simalign, ...).
+
+    The file holds ``i-j`` links, 0-based, one line per sentence pair; an empty line is a pair with
+    no links. Every link is checked against the pair's token counts: an index out of range, or a
+    malformed link, is an :class:`~auto_challenge_sets.errors.AlignmentError` naming the file and
+    the 1-based line.
+
+    Which line belongs to which pair: by default line k is pair k and the file has exactly one line
+    per pair. A build that skips the corpus's empty lines passes ``line_numbers`` (the 1-based line
+    of each pair) and ``total_lines`` (the corpus's line count, which the file must match).
+    """
+
+    name = "pharaoh"
+
+    def __init__(self, path: str | os.PathLike[str], line_numbers: Sequence[int] | None = None,
+                 total_lines: int | None = None) -> None:
+        self.path = Path(path)
+        self.line_numbers = None if line_numbers is None else list(line_numbers)
+        self.total_lines = total_lines
+        self.check()
+
+    def check(self) -> None:
+        if not self.path.is_file():
+            raise AlignmentError("no such alignment file", str(self.path))
+
+    def describe(self) -> str:
+        # a file is named by its base name: the card must not depend on where the build ran
+        return f"{self.name} (path={self.path.name})"
+
+    def cache_key(self) -> dict[str, Any]:
+        stat = self.path.stat()
+        return {"backend": self.name, "path": str(self.path.resolve()), "size": stat.st_size,
+                "mtime_ns": stat.st_mtime_ns}
+
+    def align(self, pairs: Sequence[Pair]) -> list[list[Link]]:
+        """The links of ``pairs``, read from their lines of the file and checked against them."""
+        name = str(self.path)
+        lines = read_lines(self.path)
+        numbers = self.line_numbers if self.line_numbers is not None else list(range(1, len(pairs) + 1))
+        if len(numbers) != len(pairs):
+            raise ValueError(f"{len(numbers)} line numbers for {len(pairs)} pairs")
+        expected = self.total_lines if self.total_lines is not None else (
+            len(pairs) if self.line_numbers is None else None)
+        if expected is not None and len(lines) != expected:
+            raise AlignmentError(
+                f"has {len(lines)} lines but {expected} are expected: an alignment file needs one line "
+                "per sentence pair (an empty line for a pair without links)", name)
+        out = []
+        for number, (source, target) in zip(numbers, pairs):
+            if number > len(lines):
+                raise AlignmentError(f"has {len(lines)} lines: there is no line {number} for its sentence pair",
+                                     name)
+            out.append(parse_pharaoh(lines[number - 1], n_source=len(source), n_target=len(target),
+                                     path=name, line=number))
+        return out

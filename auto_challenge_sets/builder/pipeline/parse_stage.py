@@ -1,0 +1,216 @@
+"""The parse stage: corpus lines → one UD sentence per line, resumable, as a CoNLL-U file.
+
+Lines are parsed in shards through :func:`~auto_challenge_sets.builder.pipeline.stage_cache.run_sharded`;
+each shard is stored as CoNLL-U blocks in a cache directory keyed by backend, model checksum,
+options and input checksum, so a killed run resumes at the first missing shard and the final
+file is byte-identical to an uninterrupted run. The cached blocks carry no line numbers: the
+stage sets ``# sent_id`` (1-based line number in the input file) and ``# text`` (the line) on the
+way out, so the same lines parse once whatever their numbering.
+
+Empty lines have no sentence: :func:`parse_file` skips them (their numbers are reported) and the
+sent_ids of the others stay their line numbers, as in the build's corpus policy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from auto_challenge_sets.builder.backends.parsers import (
+    CHUNKED_KEY,
+    MERGED_KEY,
+    Parser,
+    ParseStats,
+    get_parser,
+    stats_from_sentences,
+)
+from auto_challenge_sets.builder.pipeline.inputs import PreParsedSource
+from auto_challenge_sets.builder.pipeline.specs import ParserSpec
+from auto_challenge_sets.builder.pipeline.stage_cache import DEFAULT_SHARD_SIZE, run_sharded
+from auto_challenge_sets.conllu_io import format_sentence, parse_conllu
+from auto_challenge_sets.corpus import format_line_numbers, read_lines
+from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.paths import default_cache_dir
+from auto_challenge_sets.text_io import atomic_write_text
+from auto_challenge_sets.ud import Sentence
+
+# The source parse: a parser to run (a ready backend, a spec, or a name with options) or a file.
+SourceParse = Parser | ParserSpec | PreParsedSource | str
+
+STAGE = "parse"
+FORMAT_VERSION = 1  # bump when what a shard holds changes
+DEFAULT_BATCH_SIZE = 32
+def _annotate(sentence: Sentence, number: int, text: str) -> Sentence:
+    """``# sent_id`` and ``# text`` first, then the backend's own marks (merges, chunks)."""
+    kept = [c for c in sentence.comments if c.startswith(("# acs_", f"# {MERGED_KEY}", f"# {CHUNKED_KEY}"))]
+    sentence.comments = [f"# sent_id = {number}", f"# text = {text}", *kept]
+    return sentence
+
+
+def _check_lines(lines: Sequence[str], line_numbers: Sequence[int] | None) -> list[int]:
+    numbers = list(line_numbers) if line_numbers is not None else list(range(1, len(lines) + 1))
+    if len(numbers) != len(lines):
+        raise ValueError("line_numbers must have one number per line")
+    for number, line in zip(numbers, lines):
+        if not line.strip():
+            raise InputError("an empty line has no sentence (skip it before parsing)", line=number)
+        if "\n" in line or "\r" in line:
+            raise InputError("a line to parse must not contain a line break", line=number)
+    return numbers
+
+
+def _backend(parser: SourceParse, lang: str, options: dict | None,
+             cache_dir: str | os.PathLike[str] | None) -> Parser | PreParsedSource:
+    if isinstance(parser, str):
+        return get_parser(parser, lang=lang, cache_dir=cache_dir, **(options or {}))
+    if isinstance(parser, ParserSpec):
+        return parser.create(lang, cache_dir)
+    if options:
+        raise TypeError("options are only taken with a parser name")
+    return parser
+
+
+def parse_lines(
+    lines: Sequence[str],
+    *,
+    lang: str,
+    parser: SourceParse = "trankit",
+    options: dict | None = None,
+    line_numbers: Sequence[int] | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+    shard_size: int = DEFAULT_SHARD_SIZE,
+    progress: bool = True,
+) -> list[Sentence]:
+    """Parse non-empty lines into one sentence each (``# sent_id`` = its line number).
+
+    ``cache_dir``: the stage cache (default: :func:`~auto_challenge_sets.paths.default_cache_dir`),
+    also told to the parser (trankit keeps its models under it unless told otherwise).
+    """
+    numbers = _check_lines(lines, line_numbers)
+    backend = _backend(parser, lang, options, cache_dir)
+    backend.check_ready()  # missing models fail here, before any work
+    if isinstance(backend, PreParsedSource):  # nothing to compute: read and check, no cache
+        sentences = backend.read(list(lines), line_numbers=numbers)
+        return [_annotate(s, n, t) for s, n, t in zip(sentences, numbers, lines)]
+
+    def process(batch: list[str]) -> list[str]:
+        return [format_sentence(sentence) for sentence in backend.parse(batch)]
+
+    key = {**backend.cache_key(), "lang": lang, "format": FORMAT_VERSION}
+    try:
+        blocks = run_sharded(list(lines), process, cache_dir=cache_dir or default_cache_dir(), stage=STAGE,
+                             key=key, shard_size=shard_size, progress=progress)
+    finally:
+        if backend is not parser:  # made here: release the model here
+            backend.close()
+    out = []
+    for block, number, text in zip(blocks, numbers, lines):
+        (sentence,) = parse_conllu(block, f"<cached parse of line {number}>")
+        out.append(_annotate(sentence, number, text))
+    return out
+
+
+def write_parse(sentences: Sequence[Sentence], output: str | os.PathLike[str]) -> None:
+    """Write the CoNLL-U file atomically (``-``: standard output)."""
+    text = "".join(format_sentence(sentence) for sentence in sentences)
+    if str(output) == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    path = Path(output)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path, text)
+
+
+@dataclass
+class ParseSummary:
+    lines: int = 0
+    parsed: int = 0
+    empty_lines: list[int] = field(default_factory=list)
+    stats: ParseStats = field(default_factory=ParseStats)
+    seconds: float = 0.0
+
+    def messages(self) -> list[str]:
+        rate = self.parsed / self.seconds if self.seconds > 0 else 0.0
+        out = [f"parsed {self.parsed} of {self.lines} lines in {self.seconds:.1f} s ({rate:.1f} lines/s)"]
+        if self.empty_lines:
+            out.append(f"skipped {len(self.empty_lines)} empty line(s): line {format_line_numbers(self.empty_lines)}")
+        return out + self.stats.messages()
+
+
+def parse_file(
+    input_path: str | os.PathLike[str],
+    output: str | os.PathLike[str],
+    *,
+    lang: str,
+    parser: SourceParse = "trankit",
+    options: dict | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+    shard_size: int = DEFAULT_SHARD_SIZE,
+    progress: bool = True,
+) -> ParseSummary:
+    """Parse a text file (one sentence per line) into a CoNLL-U file."""
+    start = time.monotonic()
+    all_lines = read_lines(input_path)
+    summary = ParseSummary(lines=len(all_lines))
+    numbers, lines = [], []
+    for number, line in enumerate(all_lines, start=1):
+        if line.strip():
+            numbers.append(number)
+            lines.append(line)
+        else:
+            summary.empty_lines.append(number)
+    sentences = parse_lines(lines, lang=lang, parser=parser, options=options, line_numbers=numbers,
+                            cache_dir=cache_dir, shard_size=shard_size, progress=progress)
+    write_parse(sentences, output)
+    summary.parsed = len(sentences)
+    summary.stats = stats_from_sentences(sentences, numbers)
+    summary.seconds = time.monotonic() - start
+    return summary
+
+
+def parse_source_for_build(
+    source_lines: Sequence[str],
+    lang: str,
+    parser: ParserSpec | PreParsedSource,
+    *,
+    line_numbers: Sequence[int] | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+    shard_size: int | None = None,
+    progress: bool = True,
+) -> Path:
+    """The build's parse: a cached CoNLL-U of ``source_lines`` (the non-empty pairs' sources, in order).
+
+    A :class:`PreParsedSource` is returned as its own file after checking it against the lines.
+    Otherwise the file lives in the cache, named by the parse key and the line numbers, and is
+    written once; the shards behind it make a killed build resume.
+    """
+    shard_size = shard_size or DEFAULT_SHARD_SIZE
+    if isinstance(parser, PreParsedSource):
+        parse_lines(source_lines, lang=lang, parser=parser, line_numbers=line_numbers, progress=False)
+        return parser.path
+    backend = parser.create(lang, cache_dir)
+    backend.check_ready()
+    numbers = list(line_numbers) if line_numbers is not None else list(range(1, len(source_lines) + 1))
+    digest = hashlib.sha256(json.dumps(
+        {**backend.cache_key(), "lang": lang, "format": FORMAT_VERSION, "shard_size": shard_size,
+         "numbers": numbers}, sort_keys=True).encode("utf-8"))
+    for line in source_lines:
+        digest.update(line.encode("utf-8") + b"\n")
+    target = Path(cache_dir or default_cache_dir()) / "parsed" / f"{parser.name}-{lang}-{digest.hexdigest()[:24]}.conllu"
+    if not target.is_file():
+        try:
+            sentences = parse_lines(source_lines, lang=lang, parser=backend, line_numbers=numbers,
+                                    cache_dir=cache_dir, shard_size=shard_size, progress=progress)
+        finally:
+            backend.close()
+        write_parse(sentences, target)
+        for message in stats_from_sentences(sentences, numbers).messages():
+            print(f"note: {message}", file=sys.stderr)
+    return target

@@ -1,0 +1,106 @@
+"""Resumable, sharded processing of a long list of lines (the parse and alignment stages).
+
+The input is cut into shards of ``shard_size`` lines; each processed shard is written atomically
+(temporary file, fsync, rename) into a stage directory named by a hash of everything that
+determines the output (backend, model, options, input checksum). A run that is killed, even with
+SIGKILL, leaves only whole shards behind; the next run with the same key skips them, so the
+final output is byte-identical to an uninterrupted run whenever the backend is deterministic.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from auto_challenge_sets.builder.pipeline.executors import Executor, LocalExecutor
+from auto_challenge_sets.paths import default_cache_dir
+from auto_challenge_sets.text_io import atomic_write_text
+
+__all__ = ["DEFAULT_SHARD_SIZE", "atomic_write_text", "default_cache_dir", "run_sharded", "stage_dir"]
+
+DEFAULT_SHARD_SIZE = 1000
+
+
+def checksum_lines(lines: Sequence[str]) -> str:
+    digest = hashlib.sha256()
+    for line in lines:
+        digest.update(line.encode("utf-8"))
+        digest.update(b"\n")
+    return digest.hexdigest()
+
+
+def stage_dir(cache_dir: str | os.PathLike[str], stage: str, key: dict) -> Path:
+    """The directory of one stage run: ``{cache}/{stage}/{hash of key}``."""
+    blob = json.dumps(key, sort_keys=True, ensure_ascii=False).encode("utf-8")
+    return Path(cache_dir) / stage / hashlib.sha256(blob).hexdigest()[:24]
+
+
+def _read_shard(path: Path, expected: int) -> list[str] | None:
+    try:
+        # split on "\n" only: json.dumps leaves U+2028, U+0085 ... unescaped, and splitlines() cuts there
+        items = [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n")[:-1]]
+    except (OSError, ValueError):
+        return None
+    return items if len(items) == expected else None
+
+
+def run_sharded(
+    inputs: Sequence[str],
+    process: Callable[[list[str]], list[str]],
+    *,
+    cache_dir: str | os.PathLike[str],
+    stage: str,
+    key: dict,
+    shard_size: int = DEFAULT_SHARD_SIZE,
+    progress: bool = True,
+    unit: str = "line",
+    executor: Executor | None = None,
+) -> list[str]:
+    """Apply ``process`` (a list of inputs → one output string per input) shard by shard.
+
+    ``key`` must determine the output given the inputs; the input checksum is added to it here.
+    ``executor`` runs the missing shards (default: here, in order). Returns the outputs of all
+    inputs, in order.
+    """
+    if shard_size < 1:
+        raise ValueError("shard_size must be >= 1")
+    full_key = {**key, "inputs": checksum_lines(inputs), "n": len(inputs), "shard_size": shard_size}
+    directory = stage_dir(cache_dir, stage, full_key)
+    directory.mkdir(parents=True, exist_ok=True)
+    key_file = directory / "key.json"
+    if not key_file.exists():
+        atomic_write_text(key_file, json.dumps(full_key, sort_keys=True, indent=1, ensure_ascii=False) + "\n")
+
+    starts = list(range(0, len(inputs), shard_size))
+    outputs: list[list[str] | None] = []
+    done = 0
+    for number, start in enumerate(starts):
+        size = min(shard_size, len(inputs) - start)
+        cached = _read_shard(directory / f"shard-{number:06d}.jsonl", size)
+        outputs.append(cached)
+        done += size if cached is not None else 0
+
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(inputs), initial=done, desc=stage, unit=unit, dynamic_ncols=True)
+    pending = ((number, list(inputs[start : start + shard_size]))
+               for number, start in enumerate(starts) if outputs[number] is None)
+    try:
+        for number, result in (executor or LocalExecutor()).map_shards(process, pending):
+            batch_size = min(shard_size, len(inputs) - starts[number])
+            if len(result) != batch_size:
+                raise RuntimeError(f"{stage}: the backend returned {len(result)} outputs for {batch_size} inputs")
+            atomic_write_text(directory / f"shard-{number:06d}.jsonl",
+                              "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in result))
+            outputs[number] = result
+            if bar is not None:
+                bar.update(batch_size)
+    finally:
+        if bar is not None:
+            bar.close()
+    return [item for shard in outputs for item in shard]  # type: ignore[union-attr]

@@ -1,0 +1,78 @@
+"""``acs align``: word-align two white-space-tokenized files into Pharaoh ``i-j`` lines."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from auto_challenge_sets.cli.help import HelpFormatter
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    from auto_challenge_sets.cli.backend_flags import add_aligner_arguments
+
+    parser = subparsers.add_parser(
+        "align",
+        help="word-align a parallel corpus (white-space tokens) into a Pharaoh file",
+        description="Word-align SOURCE and TARGET, two files of white-space-tokenized sentences with line N "
+        "of one translating line N of the other (fast_align's input, without the ' ||| '). Writes one line "
+        "per input line of 0-based Pharaoh links 'i-j' (source token i, target token j); a pair with an "
+        "empty side gets an empty line. The work is cached and resumable: run it again after an "
+        "interruption and finished shards are reused. Use the result with `acs build --alignment FILE` "
+        "(the source tokens must then be the words of the source parse).",
+        epilog="examples:\n"
+        "  acs align --aligner eflomal --source news.de --target news.en --output news.de-en.pharaoh\n"
+        "  acs align --source news.de --target news.en --output out.pharaoh --model ./mbert --device cuda "
+        "--batch-size 256",
+        formatter_class=HelpFormatter,
+    )
+    parser.add_argument("--source", required=True, type=Path, metavar="FILE",
+                        help="source sentences, one per line, tokens separated by white space")
+    parser.add_argument("--target", required=True, type=Path, metavar="FILE",
+                        help="target sentences, line by line with the source")
+    parser.add_argument("--output", required=True, metavar="FILE", help="Pharaoh file to write ('-': stdout)")
+    add_aligner_arguments(parser, standalone=True)
+    parser.add_argument("--cache-dir", type=Path, metavar="DIR",
+                        help="where finished shards are kept (default: $ACS_CACHE_DIR, else "
+                        "~/.cache/auto_challenge_sets)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from auto_challenge_sets.builder.pipeline.align_stage import align_pairs, write_pharaoh
+    from auto_challenge_sets.cli.backend_flags import aligner_spec_from_args
+    from auto_challenge_sets.corpus import ReadReport, read_lines
+    from auto_challenge_sets.errors import CorpusError
+    from auto_challenge_sets.pharaoh import format_pharaoh
+
+    spec = aligner_spec_from_args(args)
+    assert spec is not None  # `none` is not offered here
+    aligner = spec.create()  # fails here, before reading or aligning, if e.g. the model is missing
+    report = ReadReport()
+    sources = read_lines(args.source, report)
+    targets = read_lines(args.target, report)
+    if len(sources) != len(targets):
+        raise CorpusError(f"has {len(sources)} lines but {args.target} has {len(targets)}: the two sides "
+                          "must have one sentence per line, line by line", str(args.source))
+    pairs = [(source.split(), target.split()) for source, target in zip(sources, targets)]
+    started = time.perf_counter()
+    links = align_pairs(pairs, aligner=aligner, cache_dir=args.cache_dir, progress=not args.quiet)
+    elapsed = time.perf_counter() - started
+    if args.output == "-":
+        sys.stdout.writelines(format_pharaoh(found) + "\n" for found in links)
+    else:
+        write_pharaoh(args.output, links)
+    if not args.quiet:
+        empty = sum(1 for source, target in pairs if not source or not target)
+        total = sum(map(len, links))
+        rate = f", {len(pairs) / elapsed:.1f} pairs/s" if elapsed > 0 and pairs else ""
+        where = "stdout" if args.output == "-" else args.output
+        print(f"aligned {len(pairs)} sentence pairs with {spec.describe()}: {total} links "
+              f"({total / max(1, len(pairs) - empty):.1f} per pair), {empty} pair(s) with an empty side, "
+              f"{elapsed:.1f} s{rate} → {where}", file=sys.stderr)
+        for message in report.messages():
+            print(f"note: {message}", file=sys.stderr)
+    return 0

@@ -1,0 +1,83 @@
+"""``acs build``: a parallel corpus with its source-side parse → every challenge config, exported."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from auto_challenge_sets.cli.help import HelpFormatter
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    from auto_challenge_sets.phenomena import lexical_phenomena
+
+    parser = subparsers.add_parser(
+        "build",
+        help="build every challenge config of one language pair and corpus into a dataset folder",
+        description="Select the sentence pairs of a parallel corpus with each long-distance phenomenon "
+        "at every minimum distance D (lexical: 0-5 on the source-side UD parse; reorder: 5, 10, 15, "
+        "20 on a word alignment) and write them as a Hugging Face dataset folder: "
+        "data/{config}/{split}-00000-of-00001.parquet plus a README.md with the YAML configs. "
+        "Run it again with another --pair or --corpus and the same --out to add to the folder.",
+        formatter_class=HelpFormatter,
+    )
+    parser.add_argument("--pair", required=True, help="language pair, source first: de-en")
+    parser.add_argument("--corpus", required=True, help="corpus name, used as the split name (\\w+)")
+    parser.add_argument("--source", required=True, type=Path, metavar="FILE", help="source text, one sentence per line")
+    parser.add_argument("--target", required=True, type=Path, metavar="FILE", help="target text, line by line")
+    parser.add_argument("--source-conllu", type=Path, metavar="FILE",
+                        help="a UD parse of the source (implies --parser conllu): one sentence per non-empty "
+                        "source line, in order")
+    parser.add_argument("--out", required=True, type=Path, metavar="DIR", help="dataset folder to write")
+    parser.add_argument("--license", help="license of the corpus, for the dataset card (e.g. cc-by-sa-4.0); "
+                        "default: keep the folder's, else 'other'")
+    parser.add_argument("--phenomena", nargs="+", choices=sorted(lexical_phenomena()), metavar="NAME",
+                        help=f"lexical phenomena to build (default: all: {', '.join(sorted(lexical_phenomena()))})")
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    from auto_challenge_sets.cli.backend_flags import add_aligner_arguments, add_parser_arguments
+
+    add_parser_arguments(parser, default=None)
+    add_aligner_arguments(parser)  # --aligner, --alignment FILE, --align-model, --layer, --seed ...
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from auto_challenge_sets.builder.pipeline.build import BuildSpec
+    from auto_challenge_sets.cli.backend_flags import (
+        CONLLU,
+        DEFAULT_PARSER,
+        aligner_choice,
+        aligner_spec_from_args,
+        parser_spec_from_args,
+    )
+    from auto_challenge_sets.dataset.writer import build_into_folder
+    from auto_challenge_sets.errors import AcsError
+    from auto_challenge_sets.tables import distance_table
+
+    args.parser = args.parser or (CONLLU if args.source_conllu else DEFAULT_PARSER)
+    if args.parser == CONLLU and args.source_conllu is None:
+        raise AcsError("--parser conllu needs --source-conllu FILE")
+    if args.parser != CONLLU and args.source_conllu is not None:
+        raise AcsError(f"--source-conllu is a parse already: it goes with --parser conllu, not --parser {args.parser}")
+    # --device places the parser, and the aligner too unless --align-device says otherwise
+    aligner = aligner_spec_from_args(args, default_device=args.parser_device)
+    spec = BuildSpec(
+        pair=args.pair,
+        corpus=args.corpus,
+        source=args.source,
+        target=args.target,
+        parser=parser_spec_from_args(args, also_used=("device",) if aligner is not None else ()),
+        source_conllu=args.source_conllu,
+        aligner=aligner,
+        alignment=args.alignment if aligner_choice(args) == "pharaoh" else None,
+        cache_dir=args.cache_dir,
+        shard_size=args.shard_size,
+        phenomena=tuple(args.phenomena or ()),
+    )
+    result = build_into_folder(spec, args.out, license=args.license, progress=not args.quiet)
+    print(f"\n{args.pair} {args.corpus}: {result.pairs} sentence pairs of {result.lines} lines → {args.out}")
+    for message in result.report.messages() + result.warnings:
+        print(f"note: {message}", file=sys.stderr)
+    print(distance_table({name: {args.corpus: rows} for name, rows in result.sizes.items()}))
+    return 0

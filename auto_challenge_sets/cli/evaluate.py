@@ -1,0 +1,110 @@
+"""``acs evaluate``: score one system's output on challenge sets of a dataset folder (the work is
+:mod:`auto_challenge_sets.evaluation.service`'s; this module parses flags and prints)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from auto_challenge_sets.cli.help import HelpFormatter
+
+DESCRIPTION = """\
+Score a system's translation of a test corpus on LDD challenge sets: BLEU (sacrebleu) and RIBES
+(NTT's definition), each compared with length-matched random corpora drawn from the full corpus
+(the {pair}.baseline config), and, with --config all, by minimum distance D per phenomenon with
+the Spearman correlation of score with D (the paper's Table 5).
+
+HYP has one line per line of the corpus the split was built from (line N of HYP translates the
+row whose `line` is N), so its line count must equal the corpus's line count as `acs build`
+recorded it (pairs with an empty side are not rows, but their lines are still in HYP)."""
+
+EPILOG = """\
+examples:
+  acs evaluate --dataset ldd_sets --config de-en.particle.d3 --split newstest2021 --hyp sys.en
+  acs evaluate --dataset ldd_sets --config all --split newstest2021 --hyp sys.en --out report/
+  acs evaluate --dataset ldd_sets --config all --hyp sys.en --ref refB.en --json > scores.json"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "evaluate",
+        help="score MT output on challenge sets against a length-matched random baseline",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=HelpFormatter,
+    )
+    parser.add_argument("--dataset", required=True, metavar="DIR", help="a folder written by `acs build`")
+    parser.add_argument(
+        "--config",
+        required=True,
+        metavar="NAME|all",
+        help="config to score (e.g. de-en.particle.d3; several separated by commas), or `all`: "
+        "every non-baseline config of the language pair",
+    )
+    parser.add_argument(
+        "--split",
+        metavar="NAME",
+        help="split (source corpus, e.g. newstest2021); default: the baseline config's only split",
+    )
+    parser.add_argument("--hyp", required=True, metavar="FILE", help="system output, one line per corpus line")
+    parser.add_argument(
+        "--ref",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="an additional reference file, one line per corpus line (repeatable); the dataset's "
+        "`reference` column is always the first reference",
+    )
+    parser.add_argument(
+        "--ref-config",
+        metavar="NAME",
+        help="config holding the full corpus: the random baseline's pool and the full-corpus "
+        "score (default: {pair}.baseline)",
+    )
+    parser.add_argument("--pair", metavar="SRC-TGT", help="with --config all: the language pair, when the "
+                        "folder holds several")
+    parser.add_argument("--out", metavar="DIR", help="write report.md, results.json and PNG plots here")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
+    parser.add_argument("--n-samples", type=int, default=100, metavar="N",
+                        help="random corpora per config (default: 100)")
+    parser.add_argument("--length-tolerance", type=int, default=1, metavar="N",
+                        help="largest source-length difference of a random replacement (default: 1)")
+    parser.add_argument("--seed", type=int, default=1, metavar="N", help="random seed (default: 1)")
+    parser.add_argument("--tokenize", default="13a", metavar="NAME",
+                        help="sacrebleu tokenizer for BLEU and RIBES (default: 13a)")
+    parser.add_argument("--case-sensitive-ribes", action="store_true",
+                        help="do not lowercase before RIBES (RIBES.py's --case)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+
+    from auto_challenge_sets.evaluation.report import text_table, write_report
+    from auto_challenge_sets.evaluation.service import EvaluationRequest, evaluate_system
+
+    evaluation = evaluate_system(EvaluationRequest(
+        dataset=args.dataset, hypothesis=args.hyp, config=args.config, split=args.split, pair=args.pair,
+        references=list(args.ref), ref_config=args.ref_config, n_samples=args.n_samples,
+        length_tolerance=args.length_tolerance, seed=args.seed, tokenize=args.tokenize,
+        lowercase_ribes=not args.case_sensitive_ribes,
+    ))
+    payload = evaluation.payload()
+    if args.json:
+        print(json.dumps(payload, indent=2, ensure_ascii=False))
+    else:
+        print(text_table(evaluation.results, evaluation.full))
+        for name, item in evaluation.summary.items():
+            cells = []
+            for metric in ("bleu", "ribes"):
+                rho = item["spearman"][metric]["rho"]
+                cells.append(f"{metric} rho={'-' if rho is None else f'{rho:.3f}'}")
+            print(f"{name}: Spearman with D: {', '.join(cells)}")
+    if args.out:
+        out = Path(args.out)
+        written = write_report(out, evaluation.results, evaluation.full, evaluation.meta, evaluation.breakdowns)
+        (out / "results.json").write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n",
+                                          encoding="utf-8")
+        if not args.json:
+            print(f"wrote {written[0]} and {len(written) - 1} plot(s), results.json")
+    return 0

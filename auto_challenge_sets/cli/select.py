@@ -1,0 +1,55 @@
+"""``acs select``: print the sent_id of every sentence of a CoNLL-U file that a phenomenon selects."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from auto_challenge_sets.cli.help import HelpFormatter
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    from auto_challenge_sets.phenomena import lexical_phenomena
+
+    parser = subparsers.add_parser(
+        "select",
+        help="grep a CoNLL-U file for a long-distance phenomenon",
+        description="Print the sent_id of every sentence with an instance of PHENOMENON at distance "
+        ">= D (the number of words between the word and its head), one per line. A sentence "
+        "without '# sent_id' is printed as its 1-based position in the file.",
+        formatter_class=HelpFormatter,
+    )
+    parser.add_argument("--conllu", required=True, metavar="FILE", help="CoNLL-U file to search ('-' for stdin)")
+    parser.add_argument("--phenomenon", required=True, choices=sorted(lexical_phenomena()), help="the rule to apply")
+    parser.add_argument("--min-distance", type=int, default=1, metavar="D",
+                        help="least number of words between dependent and head (0 = every instance)")
+    parser.add_argument("--exact", action="store_true", help="select instances at distance exactly D")
+    parser.set_defaults(func=run)
+
+
+def select_sent_ids(sentences, phenomenon: str, min_distance: int, exact: bool = False):
+    """Yield the sent_id (or 1-based position) of every selected sentence."""
+    from auto_challenge_sets.phenomena import find_instances, is_selected
+
+    for position, sentence in enumerate(sentences, start=1):
+        if is_selected(find_instances(sentence, phenomenon), min_distance, exact):
+            yield sentence.sent_id if sentence.sent_id is not None else str(position)
+
+
+def run(args: argparse.Namespace) -> int:
+    from auto_challenge_sets.conllu_io import iter_sentences, read_conllu
+
+    if args.min_distance < 0:
+        raise SystemExit("acs select: error: --min-distance must be >= 0")
+    if args.conllu == "-":
+        lines = (
+            (n, line.rstrip("\n").removesuffix("\r"))
+            for n, line in enumerate(sys.stdin, start=1)
+        )
+        sentences = iter_sentences(lines, "<stdin>")
+    else:
+        sentences = read_conllu(args.conllu)
+    out = sys.stdout
+    for sent_id in select_sent_ids(sentences, args.phenomenon, args.min_distance, args.exact):
+        out.write(sent_id + "\n")
+    return 0

@@ -1,0 +1,130 @@
+"""Writing a build into a challenge-set folder that the Hugging Face Hub accepts as a dataset
+repository: one Parquet file per config and split, then the build record and the card.
+
+Rows go through the ``datasets`` builder (:mod:`auto_challenge_sets.dataset.hf_builder`), so the
+Parquet files carry the features and metadata ``load_dataset`` expects. Every file is written
+atomically, and the same build writes the same bytes.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from auto_challenge_sets.builder.pipeline.build import BuildOutput, BuildSpec, build
+from auto_challenge_sets.configs import parse_config_name
+from auto_challenge_sets.corpus import ReadReport
+from auto_challenge_sets.dataset.card import render_readme
+from auto_challenge_sets.dataset.layout import parquet_path, scan_folder
+from auto_challenge_sets.dataset.record import update_build_record
+from auto_challenge_sets.selection import write_analyses
+
+
+@dataclass
+class BuildResult:
+    """What a build wrote: the rows of each config in this corpus, and what the reading policy did."""
+
+    out: Path
+    sizes: dict[str, int] = field(default_factory=dict)  # config -> rows in this corpus
+    lines: int = 0
+    pairs: int = 0
+    report: ReadReport = field(default_factory=ReadReport)
+    warnings: list[str] = field(default_factory=list)
+
+
+def write_split(dataset: Any, out_dir: str | os.PathLike[str], config: str, split: str) -> Path:
+    """Write one config's split (a ``datasets.Dataset``) as Parquet, atomically (a killed run
+    leaves no half file)."""
+    path = parquet_path(out_dir, config, split)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    dataset.to_parquet(str(partial))
+    os.replace(partial, path)
+    return path
+
+
+def remove_split(out_dir: str | os.PathLike[str], config: str, split: str) -> None:
+    path = parquet_path(out_dir, config, split)
+    path.unlink(missing_ok=True)
+    if path.parent.is_dir() and not any(path.parent.iterdir()):
+        path.parent.rmdir()
+
+
+def _progress(iterable: Iterable, enabled: bool, **kwargs: Any) -> Iterable:
+    if not enabled:
+        return iterable
+    from tqdm.auto import tqdm
+
+    return tqdm(iterable, **kwargs)
+
+
+@contextmanager
+def _quiet_datasets() -> Iterator[None]:
+    """``datasets``' own bars and logs off: ours is the one that counts configs."""
+    import datasets
+
+    was_enabled = datasets.utils.logging.is_progress_bar_enabled()
+    datasets.disable_progress_bars()
+    verbosity = datasets.logging.get_verbosity()
+    datasets.logging.set_verbosity_error()
+    try:
+        yield
+    finally:
+        datasets.logging.set_verbosity(verbosity)
+        if was_enabled:
+            datasets.enable_progress_bars()
+
+
+def _write_configs(output: BuildOutput, out: Path, progress: bool) -> dict[str, int]:
+    from auto_challenge_sets.dataset.hf_builder import ChallengeSets
+
+    corpus = output.spec.corpus
+    sizes: dict[str, int] = {}
+    with tempfile.TemporaryDirectory(prefix="acs-build-") as work:
+        analysis_path = os.path.join(work, f"{output.spec.pair}.{corpus}.jsonl")
+        write_analyses(output.analyses, analysis_path)
+        for name in _progress(output.config_names, progress, desc="writing configs", unit="config"):
+            builder = ChallengeSets(cache_dir=os.path.join(work, "cache"), config_name=name,
+                                    analyses=((corpus, analysis_path),))
+            builder.download_and_prepare()
+            rows = builder.info.splits[corpus].num_examples
+            if rows:
+                write_split(builder.as_dataset(split=corpus), out, name, corpus)
+            else:
+                # datasets cannot load an empty split, so an empty config is not exported;
+                # a stale file from an earlier build of this corpus goes too.
+                remove_split(out, name, corpus)
+            sizes[name] = rows
+    return sizes
+
+
+def write_build(output: BuildOutput, out: str | os.PathLike[str], license: str | None = None,
+                progress: bool = True) -> BuildResult:
+    """Write every config of a build into ``out`` (added to what the folder holds), then the build
+    record and the card."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    spec = output.spec
+    with _quiet_datasets():
+        sizes = _write_configs(output, out, progress)
+    # A rebuild of this pair and corpus replaces it whole: configs it no longer has (another
+    # --aligner, fewer --phenomena) must not keep rows of the earlier build.
+    wanted = set(output.config_names)
+    for name, splits in scan_folder(out).items():
+        if spec.corpus in splits and name not in wanted and parse_config_name(name).pair == spec.pair:
+            remove_split(out, name, spec.corpus)
+    update_build_record(out, output.record, license)
+    render_readme(out)
+    return BuildResult(out, sizes, lines=output.lines, pairs=output.pairs, report=output.report,
+                       warnings=list(output.warnings))
+
+
+def build_into_folder(spec: BuildSpec, out: str | os.PathLike[str], license: str | None = None,
+                      progress: bool = True) -> BuildResult:
+    """Build one (pair, corpus) and write it into the dataset folder ``out``."""
+    return write_build(build(spec, progress=progress), out, license, progress)

@@ -1,0 +1,45 @@
+"""Word alignments in the Pharaoh format of fast_align and friends: ``i-j`` links, 0-based
+(source token i, target token j), space separated, one line per sentence pair."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from auto_challenge_sets.errors import AlignmentError
+
+Link = tuple[int, int]
+
+
+def parse_pharaoh(
+    text: str,
+    *,
+    n_source: int | None = None,
+    n_target: int | None = None,
+    path: str | None = None,
+    line: int | None = None,
+) -> list[Link]:
+    """Parse one Pharaoh line (``0-1 2-3``, 0-based) into sorted unique links.
+
+    With ``n_source``/``n_target`` every index is checked against the token counts. Errors name
+    ``path`` and ``line`` when given. Possible-link markers (``0?1``) are not Pharaoh and rejected.
+    """
+    links: set[Link] = set()
+    for item in text.split():
+        left, sep, right = item.partition("-")
+        if not sep or not left.isdigit() or not right.isdigit():
+            raise AlignmentError(f"malformed link {item!r} (expected i-j with 0-based integers)", path, line)
+        i, j = int(left), int(right)
+        if n_source is not None and i >= n_source:
+            raise AlignmentError(
+                f"source index {i} in link {item!r} is out of range: the source has {n_source} tokens",
+                path, line)
+        if n_target is not None and j >= n_target:
+            raise AlignmentError(
+                f"target index {j} in link {item!r} is out of range: the target has {n_target} tokens",
+                path, line)
+        links.add((i, j))
+    return sorted(links)
+
+
+def format_pharaoh(links: Sequence[Link]) -> str:
+    return " ".join(f"{i}-{j}" for i, j in sorted(links))

@@ -1,0 +1,242 @@
+"""The ``ldd_challenge`` metric: BLEU and RIBES on a challenge set, against a length-matched
+random baseline drawn from the full corpus, with a breakdown by minimum dependency distance.
+
+How it stays cheap: per-sentence statistics are computed once per system output
+(:mod:`auto_challenge_sets.scoring.statistics`). Scoring a challenge set, its slices by distance and hundreds of resampled corpora
+is then integer row sums (see :mod:`auto_challenge_sets.scoring.bleu_stats`) and means of floats, so a
+system scored on every config of a dataset costs about one pass over its output.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from auto_challenge_sets.scoring.bleu_stats import BleuStatistics
+from auto_challenge_sets.scoring.length_baseline import sample_length_matched, summarize
+from auto_challenge_sets.scoring.ribes import ALPHA, BETA
+from auto_challenge_sets.scoring.statistics import (
+    PoolStatistics,
+    SentenceStatistics,
+    cached_pool,
+    challenge_statistics,
+    pool_statistics,
+)
+from auto_challenge_sets.scoring.validation import check_ids, check_ints, check_references, check_strings
+
+__all__ = ["compute", "corpus_scores", "pool_statistics", "spearman_by_distance"]
+
+
+def _spearman(xs: Sequence[float], ys: Sequence[float]) -> dict[str, float | None]:
+    """Spearman's rho of score with D (scipy); None where it is undefined."""
+    from scipy.stats import spearmanr
+
+    if len(xs) < 2 or len(set(xs)) < 2 or len(set(ys)) < 2:
+        return {"rho": None, "p": None}
+    result = spearmanr(xs, ys)
+    rho, p = float(result.statistic), float(result.pvalue)
+    return {"rho": None if math.isnan(rho) else rho, "p": None if math.isnan(p) else p}
+
+
+def spearman_by_distance(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, float | None]]:
+    """Spearman correlation of BLEU and RIBES with the minimum distance over breakdown rows."""
+    usable = [r for r in rows if r.get("n")]
+    ds = [r["min_distance"] for r in usable]
+    return {m: _spearman(ds, [r[m] for r in usable]) for m in ("bleu", "ribes")}
+
+
+@dataclass(frozen=True)
+class _Sampling:
+    """How the random baseline draws: shared by the whole set and each distance slice."""
+
+    scorer: BleuStatistics
+    pool: PoolStatistics
+    pool_lengths: np.ndarray
+    exclude: np.ndarray
+    n_samples: int
+    tolerance: int
+    seed: int | None
+
+    def rng(self, *stream: int) -> np.random.Generator:
+        """Independent, reproducible streams: the main baseline, then one per distance slice."""
+        if self.seed is None:
+            return np.random.default_rng()
+        return np.random.default_rng([self.seed, *stream])
+
+    def baseline(self, lengths: np.ndarray, bleu: float, ribes: float, stream: tuple[int, ...],
+                 return_samples: bool = False) -> dict[str, Any]:
+        samples = sample_length_matched(lengths, self.pool_lengths, self.n_samples, self.tolerance,
+                                        self.exclude, self.rng(*stream))
+        bleu_samples = self.scorer.sample_scores(self.pool.stats.bleu, samples.index)
+        ribes_samples = self.pool.stats.ribes[samples.index].mean(axis=1)
+        result: dict[str, Any] = {
+            "bleu": summarize(bleu_samples, bleu),
+            "ribes": summarize(ribes_samples, ribes),
+            "widened": samples.widened,
+            "max_tolerance": samples.max_tolerance,
+            "n_samples": self.n_samples,
+            "length_tolerance": self.tolerance,
+            "pool_size": int(len(self.pool) - self.exclude.sum()),
+        }
+        if return_samples:
+            result["samples"] = {"index": samples.index.tolist(), "bleu": bleu_samples.tolist(),
+                                 "ribes": ribes_samples.tolist()}
+        return result
+
+
+def _check_settings(n_samples: Any, length_tolerance: Any, seed: Any) -> None:
+    def is_int(value: Any) -> bool:
+        return isinstance(value, int | np.integer) and not isinstance(value, bool)
+
+    if not is_int(n_samples) or n_samples < 1:
+        raise ValueError(f"n_samples must be a positive integer, got {n_samples!r}")
+    if not is_int(length_tolerance) or length_tolerance < 0:
+        raise ValueError(f"length_tolerance must be a non-negative integer, got {length_tolerance!r}")
+    if seed is not None and (not is_int(seed) or seed < 0):
+        raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+
+
+def _checked_pool(
+    n: int, lengths: Any, ids: Any, pool_predictions: Any, pool_references: Any, pool_lengths: Any,
+    pool_ids: Any, tokenize: str, lowercase_ribes: bool,
+) -> tuple[PoolStatistics | None, np.ndarray | None, np.ndarray | None]:
+    """The pool's statistics and lengths and the challenge rows' lengths, checked (all None
+    without a pool; only the lengths when they are given without one)."""
+    if all(x is None for x in (pool_predictions, pool_references, pool_lengths)):
+        if pool_ids is not None:
+            raise ValueError("pool_ids given without pool_predictions")
+        return None, None, None if lengths is None else check_ints("lengths", lengths, n, "predictions")
+    pool_preds = check_strings("pool_predictions", pool_predictions)
+    pool_refs = check_references("pool_references", pool_references, len(pool_preds), "pool_predictions")
+    if pool_lengths is None:
+        raise ValueError("pool_lengths is None; the random baseline needs source lengths of the pool")
+    pool_lens = check_ints("pool_lengths", pool_lengths, len(pool_preds), "pool_predictions")
+    if lengths is None:
+        raise ValueError("lengths is None; the random baseline needs the challenge rows' source lengths")
+    if (ids is None) != (pool_ids is None):
+        given, missing = ("ids", "pool_ids") if pool_ids is None else ("pool_ids", "ids")
+        raise ValueError(f"{given} is given but {missing} is None: the challenge rows are left out of the "
+                         "pool by id only when both are given")
+    lens = check_ints("lengths", lengths, n, "predictions")
+    return cached_pool(tuple(pool_preds), tuple(pool_refs), tokenize, lowercase_ribes), pool_lens, lens
+
+
+def _exclusion(pool: PoolStatistics, preds: list[str], refs: list[Any], challenge_ids: list | None,
+               pool_ids: Any, exclude_challenge: bool) -> np.ndarray:
+    """Pool rows never drawn: the challenge rows themselves (by id, else by identical text)."""
+    exclude = np.zeros(len(pool), dtype=bool)
+    if not exclude_challenge:
+        return exclude
+    if challenge_ids is not None and pool_ids is not None:
+        pids = check_ids("pool_ids", pool_ids, len(pool), "pool_predictions")
+        wanted = set(challenge_ids)
+        exclude[[i for i, x in enumerate(pids) if x in wanted]] = True
+    else:
+        pairs = set(zip(preds, refs))
+        exclude[[i for i, x in enumerate(zip(pool.predictions, pool.references)) if x in pairs]] = True
+    return exclude
+
+
+def _breakdown(scorer: BleuStatistics, stats: SentenceStatistics, dist: np.ndarray, lens: np.ndarray | None,
+               sampling: _Sampling | None, min_distances: Sequence[int] | None) -> list[dict[str, Any]]:
+    """Scores of the rows with distance >= D, for each D."""
+    ds = sorted(set(dist.tolist())) if min_distances is None else [int(d) for d in min_distances]
+    rows = []
+    for d in ds:
+        mask = dist >= d
+        n = int(mask.sum())
+        row: dict[str, Any] = {"min_distance": d, "n": n, "bleu": None, "ribes": None}
+        if n:
+            row["bleu"] = scorer.corpus_score(stats.bleu[mask])
+            row["ribes"] = float(stats.ribes[mask].mean())
+            if sampling is not None:
+                base = sampling.baseline(lens[mask], row["bleu"], row["ribes"], (1, d))
+                row["random_baseline"] = {k: base[k] for k in ("bleu", "ribes", "widened")}
+        rows.append(row)
+    return rows
+
+
+def compute(
+    predictions: Sequence[str],
+    references: Sequence[str] | Sequence[Sequence[str]],
+    lengths: Sequence[int] | None = None,
+    distances: Sequence[int] | None = None,
+    pool_predictions: Sequence[str] | None = None,
+    pool_references: Sequence[str] | Sequence[Sequence[str]] | None = None,
+    pool_lengths: Sequence[int] | None = None,
+    ids: Sequence[Hashable] | None = None,
+    pool_ids: Sequence[Hashable] | None = None,
+    n_samples: int = 100,
+    length_tolerance: int = 1,
+    seed: int | None = None,
+    tokenize: str = "13a",
+    lowercase_ribes: bool = True,
+    min_distances: Sequence[int] | None = None,
+    exclude_challenge: bool = True,
+    return_samples: bool = False,
+) -> dict[str, Any]:
+    """Score a challenge set; every argument is described in the metric card
+    (metrics/ldd_challenge/README.md). ``distances`` adds ``distance_breakdown`` and ``spearman``;
+    a pool (the full corpus) with ``lengths`` adds ``random_baseline``, the challenge rows left out
+    of it (by ``ids``/``pool_ids`` when both are given, else by identical text). BLEU is on
+    sacrebleu's 0–100 scale, RIBES on NTT's 0–1. Malformed input: ValueError naming the argument.
+    """
+    preds = check_strings("predictions", predictions)
+    refs = check_references("references", references, len(preds), "predictions")
+    _check_settings(n_samples, length_tolerance, seed)
+    dist = None if distances is None else check_ints("distances", distances, len(preds), "predictions")
+    challenge_ids = None if ids is None else check_ids("ids", ids, len(preds), "predictions")
+    pool, pool_lens, lens = _checked_pool(len(preds), lengths, ids, pool_predictions, pool_references,
+                                          pool_lengths, pool_ids, tokenize, lowercase_ribes)
+    scorer = BleuStatistics(tokenize=tokenize)
+    stats = challenge_statistics(preds, refs, scorer, lowercase_ribes, pool)
+    bleu = scorer.corpus_score(stats.bleu)
+    ribes = float(stats.ribes.mean())
+    result: dict[str, Any] = {
+        "bleu": bleu,
+        "ribes": ribes,
+        "n": len(preds),
+        "signature": scorer.signature(stats.nrefs),
+        "ribes_signature": (
+            f"ribes:ntt-1.03.1|alpha:{ALPHA}|beta:{BETA}|case:{'lc' if lowercase_ribes else 'mixed'}"
+            f"|tok:{scorer.metric.tokenizer_signature}"
+        ),
+        "random_baseline": None,
+        "distance_breakdown": None,
+        "spearman": None,
+    }
+    sampling = None
+    if pool is not None:
+        exclude = _exclusion(pool, preds, refs, challenge_ids, pool_ids, exclude_challenge)
+        sampling = _Sampling(scorer, pool, pool_lens, exclude, int(n_samples), int(length_tolerance), seed)
+        result["random_baseline"] = sampling.baseline(lens, bleu, ribes, (0,), return_samples)
+    if dist is not None:
+        result["distance_breakdown"] = _breakdown(scorer, stats, dist, lens, sampling, min_distances)
+        result["spearman"] = spearman_by_distance(result["distance_breakdown"])
+    return result
+
+
+def corpus_scores(
+    predictions: Sequence[str],
+    references: Sequence[str] | Sequence[Sequence[str]],
+    tokenize: str = "13a",
+    lowercase_ribes: bool = True,
+) -> dict[str, Any]:
+    """BLEU and RIBES of a whole corpus, through the pool cache.
+
+    Scoring the full corpus that also serves as the random baseline's pool costs nothing extra.
+    """
+    preds = check_strings("predictions", predictions)
+    refs = check_references("references", references, len(preds), "predictions")
+    pool = pool_statistics(preds, refs, tokenize, lowercase_ribes)
+    scorer = BleuStatistics(tokenize=tokenize)
+    return {
+        "bleu": scorer.corpus_score(pool.stats.bleu),
+        "ribes": float(pool.stats.ribes.mean()),
+        "n": len(pool),
+        "signature": scorer.signature(pool.stats.nrefs),
+    }

@@ -1,0 +1,144 @@
+"""Per-sentence statistics of a system's output, and the pool cache.
+
+Every sentence is tokenized once and turned into a row of BLEU sufficient statistics and a RIBES
+sentence score (:class:`SentenceStatistics`). The pool (the system's output on the full corpus) is
+processed once per system output and kept in a small cache keyed by its content
+(:func:`pool_statistics`); challenge rows that also occur in the pool reuse the pool's rows.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from auto_challenge_sets.scoring.bleu_stats import BleuStatistics, count_references
+from auto_challenge_sets.scoring.ribes import sentence_ribes, words
+from auto_challenge_sets.scoring.validation import RefsKey
+
+
+@dataclass
+class SentenceStatistics:
+    """Per-sentence BLEU sufficient statistics and RIBES scores of one list of outputs."""
+
+    bleu: np.ndarray  # (n, 2 + 2 * max_order) int64
+    ribes: np.ndarray  # (n,) float64
+    nrefs: int  # references per sentence (-1 when it varies), for sacrebleu's signature
+
+
+def sentence_statistics(
+    predictions: Sequence[str],
+    references: Sequence[RefsKey],
+    scorer: BleuStatistics,
+    lowercase_ribes: bool = True,
+) -> SentenceStatistics:
+    """One pass: tokenize each sentence once, then BLEU statistics and RIBES from the tokens."""
+    preprocess = scorer.preprocess
+    rows = []
+    ribes = np.empty(len(predictions), dtype=np.float64)
+    for i, (hyp, refs) in enumerate(zip(predictions, references, strict=True)):
+        hyp_tok = preprocess(hyp)
+        refs_tok = [preprocess(r) for r in refs]
+        rows.append(scorer.segment_from_preprocessed(hyp_tok, refs_tok))
+        ribes[i] = sentence_ribes(
+            words(hyp_tok, lowercase_ribes), [words(r, lowercase_ribes) for r in refs_tok]
+        )
+    bleu = np.asarray(rows, dtype=np.int64).reshape(len(rows), scorer.width)
+    return SentenceStatistics(bleu=bleu, ribes=ribes, nrefs=count_references(references))
+
+
+@dataclass
+class PoolStatistics:
+    """Statistics of a system's output on the full corpus, computed once and reused."""
+
+    predictions: tuple[str, ...]
+    references: tuple[RefsKey, ...]
+    stats: SentenceStatistics
+    tokenize: str
+    lowercase_ribes: bool
+    _rows: dict[tuple[str, RefsKey], int] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        # (prediction, references) -> pool row, so identical challenge rows reuse the pool's work.
+        for i, key in enumerate(zip(self.predictions, self.references)):
+            self._rows.setdefault(key, i)
+
+    def __len__(self) -> int:
+        return len(self.predictions)
+
+    def row_of(self, prediction: str, refs: RefsKey) -> int | None:
+        """Pool row scored on exactly this prediction and these references, if any."""
+        return self._rows.get((prediction, refs))
+
+
+_POOL_CACHE: OrderedDict[tuple, PoolStatistics] = OrderedDict()
+_POOL_CACHE_SIZE = 4
+
+
+def pool_statistics(
+    pool_predictions: Sequence[str],
+    pool_references: Sequence[str] | Sequence[Sequence[str]],
+    tokenize: str = "13a",
+    lowercase_ribes: bool = True,
+) -> PoolStatistics:
+    """Statistics of a pool, from a small LRU cache keyed by the pool's content and settings.
+
+    Scoring many configs of one dataset against one system output passes the same pool each
+    time; only the first call does the work. Hashing the strings is cheap (Python caches string
+    hashes) next to tokenizing them; a hit is confirmed by comparing the contents.
+    """
+    preds = tuple(pool_predictions)
+    refs = tuple((r,) if isinstance(r, str) else tuple(r) for r in pool_references)
+    return cached_pool(preds, refs, tokenize, lowercase_ribes)
+
+
+def cached_pool(
+    preds: tuple[str, ...], refs: tuple[RefsKey, ...], tokenize: str, lowercase_ribes: bool
+) -> PoolStatistics:
+    key = (tokenize, lowercase_ribes, len(preds), hash(preds), hash(refs))
+    cached = _POOL_CACHE.get(key)
+    if cached is not None and cached.predictions == preds and cached.references == refs:
+        _POOL_CACHE.move_to_end(key)
+        return cached
+    scorer = BleuStatistics(tokenize=tokenize)
+    stats = sentence_statistics(preds, refs, scorer, lowercase_ribes)
+    pool = PoolStatistics(preds, refs, stats, tokenize, lowercase_ribes)
+    _POOL_CACHE[key] = pool
+    while len(_POOL_CACHE) > _POOL_CACHE_SIZE:
+        _POOL_CACHE.popitem(last=False)
+    return pool
+
+
+def challenge_statistics(
+    predictions: list[str],
+    references: list[RefsKey],
+    scorer: BleuStatistics,
+    lowercase_ribes: bool,
+    pool: PoolStatistics | None,
+) -> SentenceStatistics:
+    """Challenge rows' statistics, taken from the pool where the same sentence was scored."""
+    if pool is None:
+        return sentence_statistics(predictions, references, scorer, lowercase_ribes)
+    found = [pool.row_of(p, r) for p, r in zip(predictions, references)]
+    missing = [i for i, row in enumerate(found) if row is None]
+    bleu = np.empty((len(predictions), scorer.width), dtype=np.int64)
+    ribes = np.empty(len(predictions), dtype=np.float64)
+    hits = [i for i, row in enumerate(found) if row is not None]
+    if hits:
+        rows = np.asarray([found[i] for i in hits], dtype=np.int64)
+        bleu[hits] = pool.stats.bleu[rows]
+        ribes[hits] = pool.stats.ribes[rows]
+    if missing:
+        extra = sentence_statistics(
+            [predictions[i] for i in missing], [references[i] for i in missing], scorer, lowercase_ribes
+        )
+        bleu[missing] = extra.bleu
+        ribes[missing] = extra.ribes
+    return SentenceStatistics(bleu=bleu, ribes=ribes, nrefs=count_references(references))
+
+
+def clear_pool_cache() -> None:
+    """Forget every cached pool (benchmarks time the first computation)."""
+    _POOL_CACHE.clear()

@@ -1,0 +1,178 @@
+"""Per-line analysis of a parallel corpus: the source tree's phenomenon instances and the
+alignment links, from which every config's rows are drawn.
+
+Tokenization contract: the source tokens are the words of the source-side UD parse (multiword
+tokens expanded, as the rules see them); the target tokens are the target line split on white
+space (the convention of fast_align's input). Alignment indices refer to these two lists.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from auto_challenge_sets.configs import KIND_BASELINE, KIND_REORDER, ConfigName
+from auto_challenge_sets.corpus import ParallelCorpus
+from auto_challenge_sets.errors import ConlluError
+from auto_challenge_sets.pharaoh import Link
+from auto_challenge_sets.phenomena import Instance, find_instances, lexical_phenomena
+from auto_challenge_sets.reordering import reorder_instances
+from auto_challenge_sets.ud import Sentence
+
+_SPACE = re.compile(r"\s+")
+
+
+def sentence_text(sentence: Sentence) -> str:
+    """The text a sentence was parsed from: its ``# text``, else its surface tokens."""
+    return sentence.text if sentence.text is not None else " ".join(sentence.surface_forms())
+
+
+def same_text(parsed: str, line: str) -> bool:
+    """Whether a parse's text is the corpus line's, white space ignored (tokenizers move it)."""
+    return _SPACE.sub("", parsed) == _SPACE.sub("", line)
+
+
+def target_tokens(line: str) -> list[str]:
+    """The documented target tokenization: white-space split."""
+    return line.split()
+
+
+@dataclass
+class LineAnalysis:
+    line: int
+    source: str
+    reference: str
+    source_tokens: list[str]
+    target_tokens: list[str]
+    lexical: dict[str, list[Instance]] = field(default_factory=dict)
+    links: list[Link] | None = None
+
+    def to_json(self) -> str:
+        record = {
+            "line": self.line,
+            "source": self.source,
+            "reference": self.reference,
+            "source_tokens": self.source_tokens,
+            "target_tokens": self.target_tokens,
+            "lexical": {name: [i.to_dict() for i in found] for name, found in self.lexical.items()},
+            "links": self.links,
+        }
+        return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> LineAnalysis:
+        record = json.loads(text)
+        links = record["links"]
+        return cls(
+            record["line"], record["source"], record["reference"], record["source_tokens"],
+            record["target_tokens"],
+            {name: [Instance(**i) for i in found] for name, found in record["lexical"].items()},
+            None if links is None else [tuple(link) for link in links],
+        )
+
+
+def match_sentences(corpus: ParallelCorpus, sentences: Sequence[Sentence], conllu_path: str) -> list[Sentence]:
+    """The sentences of the kept pairs, checked against their corpus lines.
+
+    ``sentences`` hold one sentence per non-empty line of the source file (what a parse of the
+    source alone gives, e.g. ``acs parse``), or one per kept pair (pairs with an empty target
+    skipped too); in the first case the sentences of skipped pairs are dropped here. A sentence
+    whose ``# text`` (or, lacking one, its surface tokens) differs from its corpus line other
+    than in white space is an error naming both places: the parse and the corpus have come apart.
+    """
+    kept = [pair.line for pair in corpus.pairs]
+    if len(sentences) == len(corpus.source_lines) and len(sentences) != len(kept):
+        wanted = set(kept)
+        sentences = [s for s, line in zip(sentences, corpus.source_lines) if line in wanted]
+    elif len(sentences) != len(kept):
+        raise ConlluError(
+            f"has {len(sentences)} sentences but {corpus.source_path} has {len(corpus.source_lines)} non-empty "
+            f"lines ({len(kept)} pairs with both sides non-empty): a source-side CoNLL-U needs one sentence "
+            "per non-empty source line, in order",
+            conllu_path,
+        )
+    for index, (sentence, pair) in enumerate(zip(sentences, corpus.pairs), start=1):
+        text = sentence_text(sentence)
+        if not same_text(text, pair.source):
+            raise ConlluError(
+                f"sentence {index} (sent_id {sentence.sent_id}) does not match line {pair.line} of "
+                f"{corpus.source_path}: {text[:60]!r} vs {pair.source[:60]!r}",
+                conllu_path,
+            )
+    return list(sentences)
+
+
+def analyse(
+    corpus: ParallelCorpus,
+    sentences: Sequence[Sentence],
+    alignments: Sequence[Sequence[Link]] | None = None,
+    phenomena: Iterable[str] | None = None,
+) -> Iterator[LineAnalysis]:
+    """One :class:`LineAnalysis` per kept corpus pair."""
+    names = lexical_phenomena() if phenomena is None else list(phenomena)
+    for index, (pair, sentence) in enumerate(zip(corpus.pairs, sentences)):
+        yield LineAnalysis(
+            line=pair.line,
+            source=pair.source,
+            reference=pair.target,
+            source_tokens=sentence.forms,
+            target_tokens=target_tokens(pair.target),
+            lexical={name: find_instances(sentence, name) for name in names},
+            links=None if alignments is None else list(alignments[index]),
+        )
+
+
+def write_analyses(analyses: Iterable[LineAnalysis], path: str | os.PathLike[str]) -> int:
+    count = 0
+    with open(path, "w", encoding="utf-8", newline="\n") as handle:
+        for analysis in analyses:
+            handle.write(analysis.to_json() + "\n")
+            count += 1
+    return count
+
+
+def read_analyses(path: str | os.PathLike[str]) -> Iterator[LineAnalysis]:
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            yield LineAnalysis.from_json(line)
+
+
+def challenge_rows(
+    analyses: Iterable[LineAnalysis], config: ConfigName, corpus: str
+) -> Iterator[dict]:
+    """The rows of one config: every analysed pair with an instance at distance >= D.
+
+    ``instances`` lists the instances at distance >= D (all of them for D = 0), ``distance``
+    the largest. The baseline config holds every pair, with no instances.
+    """
+    base = {"corpus": corpus, "src_lang": config.src, "tgt_lang": config.tgt}
+    for analysis in analyses:
+        row = {
+            "id": f"{corpus}:{analysis.line}",
+            **base,
+            "line": analysis.line,
+            "source": analysis.source,
+            "reference": analysis.reference,
+            "source_tokens": analysis.source_tokens,
+            "length": len(analysis.source_tokens),
+            "phenomenon": config.phenomenon,
+        }
+        if config.kind == KIND_BASELINE:
+            yield {**row, "distance": 0, "instances": []}
+            continue
+        if config.kind == KIND_REORDER:
+            if analysis.links is None:
+                raise ValueError(f"config {config} needs alignments, and {corpus} has none")
+            found = reorder_instances(analysis.links, analysis.source_tokens, analysis.target_tokens,
+                                      config.min_distance or 0)
+            if found:
+                yield {**row, "target_tokens": analysis.target_tokens,
+                       "distance": max(i.distance for i in found),
+                       "instances": [i.to_dict() for i in found]}
+            continue
+        found = [i for i in analysis.lexical[config.phenomenon] if i.distance >= (config.min_distance or 0)]
+        if found:
+            yield {**row, "distance": max(i.distance for i in found), "instances": [i.to_dict() for i in found]}

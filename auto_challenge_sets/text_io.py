@@ -1,0 +1,46 @@
+"""Reading and writing text files: one decoding policy for every reader, atomic writes.
+
+Every text file is UTF-8. A byte-order mark at the start of a file is dropped; a line ends at LF,
+and a CR just before it is part of the line end (CRLF files read like LF files). A line that is not
+valid UTF-8 is an error naming the file, the line and the byte. Readers that keep more of a line's
+bytes (a CR inside a line, see :mod:`auto_challenge_sets.corpus`) say so where they do.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from auto_challenge_sets.errors import InputError
+
+BOM = b"\xef\xbb\xbf"
+
+
+def decode_line(raw: bytes, path: str, number: int, error: type[InputError] = InputError) -> str:
+    """One line's bytes as text; invalid UTF-8 raises ``error`` naming the file, line and byte."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as failure:
+        raise error(f"invalid UTF-8 (byte {failure.start + 1} of the line)", path, number) from None
+
+
+def numbered_lines(raw_lines: Iterable[bytes], path: str,
+                   error: type[InputError] = InputError) -> Iterator[tuple[int, str]]:
+    """``(1-based line number, line without its LF or CRLF end)`` of a file read as bytes."""
+    for number, raw in enumerate(raw_lines, start=1):
+        if number == 1 and raw.startswith(BOM):
+            raw = raw[len(BOM):]
+        yield number, decode_line(raw, path, number, error).rstrip("\n").removesuffix("\r")
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Write UTF-8 text with LF line ends through a temporary file, fsync and rename: a killed
+    run leaves the old file or the new one, never half of one."""
+    path = Path(path)
+    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    with open(partial, "w", encoding="utf-8", newline="\n") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(partial, path)
