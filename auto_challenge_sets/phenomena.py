@@ -1,4 +1,4 @@
-"""The registry of long-distance phenomena.
+"""The registry of long-distance phenomena (the rules and distances: docs/method.md).
 
 Two kinds. A *lexical* phenomenon is one small registered predicate over a word of the
 source-side UD tree; everything else (distances, selection) is shared. The *reorder* phenomenon

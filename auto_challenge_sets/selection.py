@@ -3,7 +3,8 @@ alignment links, from which every config's rows are drawn.
 
 Tokenization contract: the source tokens are the words of the source-side UD parse (multiword
 tokens expanded, as the rules see them); the target tokens are the target line split on white
-space (the convention of fast_align's input). Alignment indices refer to these two lists.
+space (the convention of fast_align's input). Alignment indices refer to these two lists
+(docs/method.md, "Tokenization contract").
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The length-matched random baseline of Choshen & Abend (2019).
+"""The length-matched random baseline of Choshen & Abend (2019) (docs/method.md, "Evaluation").
 
 Challenge sentences differ from the average sentence in length, and length alone moves BLEU and
 RIBES. So each random corpus replaces every challenge sentence by a random sentence of the full

@@ -1,4 +1,5 @@
-"""RIBES (Isozaki et al., EMNLP 2010) as NTT's reference scorer RIBES.py 1.03.1 defines it.
+"""RIBES (Isozaki et al., EMNLP 2010) as NTT's reference scorer RIBES.py 1.03.1 defines it
+(docs/method.md, "RIBES").
 
 Written from the definition (the paper and the behaviour documented for RIBES.py), not from
 NTT's GPL code, and deliberately not NLTK's ``ribes_score`` (which aligns words differently and
