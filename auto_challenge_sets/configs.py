@@ -1,7 +1,10 @@
 """Config names: ``{src}-{tgt}.{phenomenon}.d{D}``, ``{src}-{tgt}.reorder.d{D}``, ``{src}-{tgt}.baseline``.
 
 ``{src}-{tgt}.{phenomenon}`` without a distance means D = 1 (the paper's default: at least one
-word between head and dependent). Splits are corpus names (``\\w+``).
+word between head and dependent). Splits are corpus names (``\\w+`` in ASCII: letters, digits, ``_``).
+
+Every name is matched whole (``re.fullmatch``: ``'de-en\\n'`` is no pair) and in ASCII only: a
+distance ``d٣`` or a split ``nëws`` is a :class:`~auto_challenge_sets.errors.BadNameError`.
 """
 
 from __future__ import annotations
@@ -25,9 +28,9 @@ KIND_REORDER = "reorder"
 _KIND_ORDER = {KIND_BASELINE: 0, KIND_LEXICAL: 1, KIND_REORDER: 2}
 
 _LANG = r"[a-z]{2,3}(?:_[A-Za-z]+)?"
-_PAIR = re.compile(rf"^({_LANG})-({_LANG})$")
-_CONFIG = re.compile(rf"^({_LANG})-({_LANG})\.([a-z][a-z0-9_]*)(?:\.d(\d+))?$")
-_SPLIT = re.compile(r"^\w+$")
+_PAIR = re.compile(rf"({_LANG})-({_LANG})", re.ASCII)
+_CONFIG = re.compile(rf"({_LANG})-({_LANG})\.([a-z][a-z0-9_]*)(?:\.d(\d{{1,9}}))?", re.ASCII)
+_SPLIT = re.compile(r"\w+", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +72,7 @@ class ConfigName:
 
 
 def parse_pair(pair: str) -> tuple[str, str]:
-    match = _PAIR.match(pair)
+    match = _PAIR.fullmatch(pair)
     if not match:
         raise BadNameError(f"language pair must look like 'de-en', got {pair!r}")
     return match.group(1), match.group(2)
@@ -86,7 +89,7 @@ def config_name(src: str, tgt: str, phenomenon: str, min_distance: int | None = 
 
 def parse_config_name(name: str) -> ConfigName:
     """Parse a config name; ``de-en.particle`` reads as D = 1."""
-    match = _CONFIG.match(name)
+    match = _CONFIG.fullmatch(name)
     if not match:
         raise BadNameError(f"not a config name: {name!r} (expected e.g. 'de-en.particle.d3')")
     src, tgt, phenomenon, distance = match.groups()
@@ -98,8 +101,8 @@ def parse_config_name(name: str) -> ConfigName:
 
 
 def check_split_name(name: str) -> str:
-    if not _SPLIT.match(name):
-        raise BadNameError(f"corpus (split) names must match \\w+, got {name!r}")
+    if not _SPLIT.fullmatch(name):
+        raise BadNameError(f"corpus (split) names must match \\w+ (ASCII letters, digits and _), got {name!r}")
     return name
 
 

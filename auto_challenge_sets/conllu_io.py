@@ -2,7 +2,9 @@
 
 Reading is strict where a wrong answer would follow (column count, IDs, HEAD) and lossless
 otherwise: ``format_sentence(read(x)) == x`` for valid UD files. Every problem raises
-:class:`~auto_challenge_sets.errors.ConlluError` naming the file and 1-based line.
+:class:`~auto_challenge_sets.errors.ConlluError` naming the file and 1-based line. Numbers (IDs,
+HEAD, multiword ranges, empty-node IDs) are ASCII digits only, and no column may hold a control
+character (C0 but TAB, DEL, C1 such as NEL U+0085) or a Unicode line or paragraph separator.
 
 Decoding follows :mod:`auto_challenge_sets.text_io` (BOM dropped, CRLF read as LF, invalid UTF-8
 an error with its line number); output is always UTF-8 with LF.
@@ -12,15 +14,19 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, NoReturn
 
 from auto_challenge_sets.errors import ConlluError
-from auto_challenge_sets.text_io import numbered_lines
+from auto_challenge_sets.text_io import MAX_DIGITS, ascii_number, is_ascii_digits, numbered_lines
 from auto_challenge_sets.ud import EmptyNode, MultiwordToken, Sentence, Token
 
 BOM = "\ufeff"
+# C0 controls (TAB is the column separator), DEL, C1 controls (NEL U+0085 among them) and the
+# Unicode line and paragraph separators: no column may hold one
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 class _SentenceReader:
@@ -35,7 +41,7 @@ class _SentenceReader:
         self.pending_mwt: MultiwordToken | None = None
         self.word_lines: list[int] = []
 
-    def _fail(self, message: str, line: int) -> None:
+    def _fail(self, message: str, line: int) -> NoReturn:
         raise ConlluError(message, self.source, line)
 
     def add_comment(self, line: str, number: int) -> None:
@@ -53,52 +59,74 @@ class _SentenceReader:
         for index, value in enumerate(columns):
             if not value:
                 self._fail(f"column {index + 1} is empty (write '_' for no value)", number)
+            control = _CONTROL.search(value)
+            if control is not None:
+                self._fail(f"column {index + 1} contains the control character U+{ord(control.group()):04X} "
+                           "(tokenizers read it as a line break or garbage)", number)
         if self.sentence is None:
             self.sentence = Sentence()
             self.first_line = number
-        sentence = self.sentence
-        words = sentence.words
         raw_id = columns[0]
-        if raw_id.isdigit():
-            word_id = int(raw_id)
-            expected = len(words) + 1
-            if word_id != expected:
-                if word_id <= len(words):
-                    self._fail(f"duplicate word ID {word_id} (expected {expected})", number)
-                self._fail(f"non-consecutive word ID {word_id} (expected {expected})", number)
-            if self.pending_mwt is not None and self.pending_mwt.first != word_id:
-                self._fail(f"multiword token {self.pending_mwt.first}-{self.pending_mwt.last} "
-                           f"must be followed by word {self.pending_mwt.first}", number)
-            self.pending_mwt = None
-            raw_head = columns[6]
-            if not raw_head.isdigit():
-                self._fail(f"HEAD must be a non-negative integer, found {raw_head!r}", number)
-            head = int(raw_head)
-            if head == word_id:
-                self._fail(f"word {word_id} is its own head", number)
-            words.append(Token(word_id, columns[1], columns[2], columns[3], columns[4], columns[5],
-                               head, columns[7], columns[8], columns[9]))
-            self.word_lines.append(number)
+        if is_ascii_digits(raw_id):
+            self._add_word(columns, number)
         elif "-" in raw_id:
-            first_text, _, last_text = raw_id.partition("-")
-            if not (first_text.isdigit() and last_text.isdigit()):
-                self._fail(f"malformed multiword token ID {raw_id!r}", number)
-            first, last = int(first_text), int(last_text)
-            if first != len(words) + 1 or last <= first:
-                self._fail(f"multiword token range {raw_id} does not start at the next word "
-                           f"({len(words) + 1}) or is empty", number)
-            mwt = MultiwordToken(first, last, columns)
-            sentence.multiword_tokens.append(mwt)
-            self.pending_mwt = mwt
+            self._add_multiword_token(columns, number)
         elif "." in raw_id:
-            major, _, minor = raw_id.partition(".")
-            if not (major.isdigit() and minor.isdigit()):
-                self._fail(f"malformed empty node ID {raw_id!r}", number)
-            if int(major) != len(words):
-                self._fail(f"empty node {raw_id} must follow word {major}", number)
-            sentence.empty_nodes.append(EmptyNode(int(major), columns))
+            self._add_empty_node(columns, number)
         else:
             self._fail(f"malformed ID {raw_id!r}", number)
+
+    def _number(self, text: str, what: str, number: int) -> int:
+        value = ascii_number(text)
+        if value is None:
+            self._fail(f"{what} must be a non-negative integer in ASCII digits (at most {MAX_DIGITS}), "
+                       f"found {text!r}", number)
+        return value
+
+    def _add_word(self, columns: list[str], number: int) -> None:
+        words = self.sentence.words
+        word_id = self._number(columns[0], "a word ID", number)
+        expected = len(words) + 1
+        if word_id != expected:
+            if word_id == 0:
+                self._fail("word IDs start at 1, found 0", number)
+            if word_id <= len(words):
+                self._fail(f"duplicate word ID {word_id} (expected {expected})", number)
+            self._fail(f"non-consecutive word ID {word_id} (expected {expected})", number)
+        if self.pending_mwt is not None and self.pending_mwt.first != word_id:
+            self._fail(f"multiword token {self.pending_mwt.first}-{self.pending_mwt.last} "
+                       f"must be followed by word {self.pending_mwt.first}", number)
+        self.pending_mwt = None
+        head = self._number(columns[6], "HEAD", number)
+        if head == word_id:
+            self._fail(f"word {word_id} is its own head", number)
+        words.append(Token(word_id, columns[1], columns[2], columns[3], columns[4], columns[5],
+                           head, columns[7], columns[8], columns[9]))
+        self.word_lines.append(number)
+
+    def _add_multiword_token(self, columns: list[str], number: int) -> None:
+        raw_id = columns[0]
+        first_text, _, last_text = raw_id.partition("-")
+        first, last = ascii_number(first_text), ascii_number(last_text)
+        if first is None or last is None:
+            self._fail(f"malformed multiword token ID {raw_id!r}", number)
+        size = len(self.sentence.words)
+        if first != size + 1 or last <= first:
+            self._fail(f"multiword token range {raw_id} does not start at the next word "
+                       f"({size + 1}) or is empty", number)
+        mwt = MultiwordToken(first, last, columns)
+        self.sentence.multiword_tokens.append(mwt)
+        self.pending_mwt = mwt
+
+    def _add_empty_node(self, columns: list[str], number: int) -> None:
+        raw_id = columns[0]
+        major_text, _, minor_text = raw_id.partition(".")
+        major, minor = ascii_number(major_text), ascii_number(minor_text)
+        if major is None or minor is None:
+            self._fail(f"malformed empty node ID {raw_id!r}", number)
+        if major != len(self.sentence.words):
+            self._fail(f"empty node {raw_id} must follow word {major}", number)
+        self.sentence.empty_nodes.append(EmptyNode(major, columns))
 
     def finish(self, number: int) -> Sentence | None:
         """End the sentence at a blank line (or EOF); return it after the whole-sentence checks."""
@@ -141,8 +169,13 @@ def iter_sentences(lines: Iterable[tuple[int, str]], source: str) -> Iterator[Se
 
 
 def read_conllu(path: str | os.PathLike[str]) -> Iterator[Sentence]:
-    """Stream the sentences of a CoNLL-U file."""
-    with open(path, "rb") as handle:
+    """Stream the sentences of a CoNLL-U file; a file that cannot be read (missing, a folder, no
+    permission) is a :class:`ConlluError` naming it."""
+    try:
+        handle = open(path, "rb")
+    except OSError as error:
+        raise ConlluError(f"cannot read: {error.strerror or error}", path) from None
+    with handle:
         yield from iter_sentences(numbered_lines(handle, str(path), ConlluError), str(path))
 
 

@@ -7,7 +7,11 @@ Policy (the same for every file, never silent; decoding as in :mod:`auto_challen
 - a different number of lines in the two files is an error naming both counts;
 - a UTF-8 byte-order mark at the start of a file is dropped, and CRLF line ends are read as LF;
   a carriage return inside a line (not a line end) is read as a space, since no tokenizer or
-  parser treats it as text; all three are counted in :class:`ReadReport`;
+  parser treats it as text; so is every other character that tokenizers and parsers take for a
+  line break or garbage: the Unicode line and paragraph separators (U+2028, U+2029), NEL (U+0085)
+  and the other C1 controls, DEL, and the C0 controls but TAB (NUL, VT, FF, ESC, ...); all of
+  these are counted in :class:`ReadReport`, with the lines and characters per file;
+- a file that cannot be read (missing, a folder, no permission) is an error naming it;
 - a pair where either side is empty (or only white space) is skipped, its line number kept in
   :attr:`ReadReport.empty_lines` and reported at the end of a build. Line numbers of the other
   pairs do not move: ``line`` is always the 1-based line of the original files.
@@ -16,12 +20,16 @@ Policy (the same for every file, never silent; decoding as in :mod:`auto_challen
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from auto_challenge_sets.errors import CorpusError
+from auto_challenge_sets.errors import CorpusError, InputError
 from auto_challenge_sets.text_io import BOM, decode_line
+
+# read as spaces inside a line (CR is handled on the bytes, with the line ends; TAB is text)
+INNER_BREAKS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def format_line_numbers(numbers: Sequence[int], shown: int = 10) -> str:
@@ -37,6 +45,10 @@ class ReadReport:
     bom_files: list[str] = field(default_factory=list)
     crlf_lines: dict[str, int] = field(default_factory=dict)
     inner_cr_lines: dict[str, list[int]] = field(default_factory=dict)
+    # the other line breaks and control characters read as spaces: lines, and the characters as
+    # ``U+2028``, of each file
+    control_lines: dict[str, list[int]] = field(default_factory=dict)
+    control_chars: dict[str, list[str]] = field(default_factory=dict)
     empty_lines: list[int] = field(default_factory=list)
 
     def messages(self) -> list[str]:
@@ -44,6 +56,9 @@ class ReadReport:
         out += [f"{path}: read {count} CRLF line ends as LF" for path, count in self.crlf_lines.items()]
         out += [f"{path}: read carriage returns inside {len(lines)} line(s) as spaces: line "
                 f"{format_line_numbers(lines)}" for path, lines in self.inner_cr_lines.items()]
+        out += [f"{path}: read line separators or control characters ({', '.join(self.control_chars[path])}) "
+                f"inside {len(lines)} line(s) as spaces: line {format_line_numbers(lines)}"
+                for path, lines in self.control_lines.items()]
         if self.empty_lines:
             out.append(f"skipped {len(self.empty_lines)} pair(s) with an empty side: "
                        f"line {format_line_numbers(self.empty_lines)}")
@@ -70,13 +85,15 @@ class ParallelCorpus:
     source_lines: list[int] = field(default_factory=list)
 
 
-def read_lines(path: str | os.PathLike[str], report: ReadReport | None = None) -> list[str]:
-    """All lines of a UTF-8 text file, without line ends (see the module's policy)."""
+def read_lines(path: str | os.PathLike[str], report: ReadReport | None = None,
+               error: type[InputError] = CorpusError) -> list[str]:
+    """All lines of a UTF-8 text file, without line ends (see the module's policy). Problems
+    raise ``error`` (an alignment file's reader passes its own) naming the file and line."""
     name = str(path)
     try:
         data = Path(path).read_bytes()
-    except OSError as error:
-        raise CorpusError(f"cannot read: {error.strerror}", name) from None
+    except OSError as failure:
+        raise error(f"cannot read: {failure.strerror or failure}", name) from None
     if data.startswith(BOM):
         data = data[len(BOM) :]
         if report is not None:
@@ -86,7 +103,9 @@ def read_lines(path: str | os.PathLike[str], report: ReadReport | None = None) -
         raw_lines.pop()  # the newline that ends the last line does not start another
     lines = []
     crlf = 0
-    inner_cr = []
+    inner_cr: list[int] = []
+    controls: list[int] = []
+    seen: set[str] = set()
     for number, raw in enumerate(raw_lines, start=1):
         if raw.endswith(b"\r"):
             raw = raw[:-1]
@@ -94,12 +113,21 @@ def read_lines(path: str | os.PathLike[str], report: ReadReport | None = None) -
         if b"\r" in raw:
             raw = raw.replace(b"\r", b" ")
             inner_cr.append(number)
-        lines.append(decode_line(raw, name, number, CorpusError))
+        line = decode_line(raw, name, number, error)
+        found = INNER_BREAKS.findall(line)
+        if found:
+            seen.update(found)
+            controls.append(number)
+            line = INNER_BREAKS.sub(" ", line)
+        lines.append(line)
     if report is not None:
         if crlf:
             report.crlf_lines[name] = crlf
         if inner_cr:
             report.inner_cr_lines[name] = inner_cr
+        if controls:
+            report.control_lines[name] = controls
+            report.control_chars[name] = [f"U+{ord(char):04X}" for char in sorted(seen)]
     return lines
 
 

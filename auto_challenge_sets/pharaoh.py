@@ -1,11 +1,13 @@
 """Word alignments in the Pharaoh format of fast_align and friends: ``i-j`` links, 0-based
-(source token i, target token j), space separated, one line per sentence pair."""
+(source token i, target token j), space separated, one line per sentence pair. Indices are
+ASCII digits only ('²' or '３' is a malformed link, not a number)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from auto_challenge_sets.errors import AlignmentError
+from auto_challenge_sets.text_io import MAX_DIGITS, ascii_number
 
 Link = tuple[int, int]
 
@@ -26,9 +28,10 @@ def parse_pharaoh(
     links: set[Link] = set()
     for item in text.split():
         left, sep, right = item.partition("-")
-        if not sep or not left.isdigit() or not right.isdigit():
-            raise AlignmentError(f"malformed link {item!r} (expected i-j with 0-based integers)", path, line)
-        i, j = int(left), int(right)
+        i, j = ascii_number(left), ascii_number(right)
+        if not sep or i is None or j is None:
+            raise AlignmentError(f"malformed link {item!r} (expected i-j with 0-based integers in ASCII "
+                                 f"digits, at most {MAX_DIGITS})", path, line)
         if n_source is not None and i >= n_source:
             raise AlignmentError(
                 f"source index {i} in link {item!r} is out of range: the source has {n_source} tokens",

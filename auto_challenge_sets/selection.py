@@ -5,6 +5,20 @@ Tokenization contract: the source tokens are the words of the source-side UD par
 tokens expanded, as the rules see them); the target tokens are the target line split on white
 space (the convention of fast_align's input). Alignment indices refer to these two lists
 (docs/method.md, "Tokenization contract").
+
+A parse must be a parse of its corpus line, or the rows' ``source_tokens`` would not be their
+``source``. :func:`match_sentences` checks every sentence, by this policy:
+
+- the sentence's surface forms (multiword tokens as written, not their words) must spell the
+  corpus line, and so must its ``# text`` where it has one;
+- "spell" ignores white space (tokenizers drop and move it), invisible format characters (soft
+  hyphen, zero-width space and joiners, direction marks, U+FEFF: parsers may drop them) and
+  Unicode normalization (NFC on both sides); every other difference counts;
+- there is no tolerance: one mismatching sentence is a
+  :class:`~auto_challenge_sets.errors.ConlluError` naming the first one (the CoNLL-U file and
+  the line where the sentence starts, when known, and its corpus line, with the place where the
+  two differ) and how many sentences mismatch in all, with their corpus lines. A parse made of
+  other text, or a CoNLL-U whose FORMs were edited apart from ``# text``, is never built.
 """
 
 from __future__ import annotations
@@ -12,18 +26,20 @@ from __future__ import annotations
 import json
 import os
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from auto_challenge_sets.configs import KIND_BASELINE, KIND_REORDER, ConfigName
-from auto_challenge_sets.corpus import ParallelCorpus
+from auto_challenge_sets.corpus import ParallelCorpus, format_line_numbers
 from auto_challenge_sets.errors import ConlluError
 from auto_challenge_sets.pharaoh import Link
 from auto_challenge_sets.phenomena import Instance, find_instances, lexical_phenomena
 from auto_challenge_sets.reordering import reorder_instances
 from auto_challenge_sets.ud import Sentence
 
-_SPACE = re.compile(r"\s+")
+# white space and the invisible format characters that tokenizers may drop (see the module's policy)
+_IGNORED = re.compile("[\\s\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]+")
 
 
 def sentence_text(sentence: Sentence) -> str:
@@ -31,9 +47,33 @@ def sentence_text(sentence: Sentence) -> str:
     return sentence.text if sentence.text is not None else " ".join(sentence.surface_forms())
 
 
+def _letters(text: str) -> str:
+    return _IGNORED.sub("", unicodedata.normalize("NFC", text))
+
+
 def same_text(parsed: str, line: str) -> bool:
-    """Whether a parse's text is the corpus line's, white space ignored (tokenizers move it)."""
-    return _SPACE.sub("", parsed) == _SPACE.sub("", line)
+    """Whether a parse's text is the corpus line's, white space (and the rest of the module's
+    policy) ignored: tokenizers move white space."""
+    return _letters(parsed) == _letters(line)
+
+
+def _where_they_differ(parsed: str, line: str) -> str:
+    a, b = _letters(parsed), _letters(line)
+    at = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    start = max(0, at - 20)
+    return f"{'…' if start else ''}{a[start:at + 20]!r} vs {'…' if start else ''}{b[start:at + 20]!r}"
+
+
+def text_mismatch(sentence: Sentence, line: str) -> str | None:
+    """Why ``sentence`` is not a parse of the corpus line ``line`` (see the module's policy), or None."""
+    text = sentence.text
+    if text is not None and not same_text(text, line):
+        return f"its # text is another text: {_where_they_differ(text, line)} (white space removed)"
+    forms = "".join(sentence.surface_forms())
+    if not same_text(forms, line):
+        return (f"its word forms spell another text than the line: {_where_they_differ(forms, line)} "
+                "(white space removed)")
+    return None
 
 
 def target_tokens(line: str) -> list[str]:
@@ -75,19 +115,23 @@ class LineAnalysis:
         )
 
 
-def match_sentences(corpus: ParallelCorpus, sentences: Sequence[Sentence], conllu_path: str) -> list[Sentence]:
+def match_sentences(corpus: ParallelCorpus, sentences: Sequence[Sentence], conllu_path: str,
+                    starts: Sequence[int] | None = None) -> list[Sentence]:
     """The sentences of the kept pairs, checked against their corpus lines.
 
     ``sentences`` hold one sentence per non-empty line of the source file (what a parse of the
     source alone gives, e.g. ``acs parse``), or one per kept pair (pairs with an empty target
-    skipped too); in the first case the sentences of skipped pairs are dropped here. A sentence
-    whose ``# text`` (or, lacking one, its surface tokens) differs from its corpus line other
-    than in white space is an error naming both places: the parse and the corpus have come apart.
+    skipped too); in the first case the sentences of skipped pairs are dropped here. ``starts``,
+    when known, gives the CoNLL-U line where each sentence starts. A sentence that is not a parse
+    of its line (see the module's policy) is an error naming both places: the parse and the
+    corpus have come apart.
     """
     kept = [pair.line for pair in corpus.pairs]
+    numbered = list(range(1, len(sentences) + 1))  # each sentence's place in the file
     if len(sentences) == len(corpus.source_lines) and len(sentences) != len(kept):
         wanted = set(kept)
-        sentences = [s for s, line in zip(sentences, corpus.source_lines) if line in wanted]
+        numbered = [n for n, line in zip(numbered, corpus.source_lines) if line in wanted]
+        sentences = [sentences[n - 1] for n in numbered]
     elif len(sentences) != len(kept):
         raise ConlluError(
             f"has {len(sentences)} sentences but {corpus.source_path} has {len(corpus.source_lines)} non-empty "
@@ -95,14 +139,17 @@ def match_sentences(corpus: ParallelCorpus, sentences: Sequence[Sentence], conll
             "per non-empty source line, in order",
             conllu_path,
         )
-    for index, (sentence, pair) in enumerate(zip(sentences, corpus.pairs), start=1):
-        text = sentence_text(sentence)
-        if not same_text(text, pair.source):
-            raise ConlluError(
-                f"sentence {index} (sent_id {sentence.sent_id}) does not match line {pair.line} of "
-                f"{corpus.source_path}: {text[:60]!r} vs {pair.source[:60]!r}",
-                conllu_path,
-            )
+    wrong = [(n, sentence, pair, reason) for n, sentence, pair in zip(numbered, sentences, corpus.pairs)
+             if (reason := text_mismatch(sentence, pair.source)) is not None]
+    if wrong:
+        n, sentence, pair, reason = wrong[0]
+        others = ""
+        if len(wrong) > 1:
+            others = (f"; {len(wrong)} of {len(kept)} sentences do not match their lines: line "
+                      f"{format_line_numbers([w[2].line for w in wrong])}")
+        raise ConlluError(f"sentence {n} (sent_id {sentence.sent_id}) does not match line {pair.line} of "
+                          f"{corpus.source_path}: {reason}{others}",
+                          conllu_path, None if starts is None else starts[n - 1])
     return list(sentences)
 
 

@@ -9,12 +9,27 @@ bytes (a CR inside a line, see :mod:`auto_challenge_sets.corpus`) say so where t
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from auto_challenge_sets.errors import InputError
 
 BOM = b"\xef\xbb\xbf"
+MAX_DIGITS = 18  # the longest number a reader takes: larger IDs or indices are no real input
+
+
+def is_ascii_digits(text: str) -> bool:
+    """``0``-``9`` only: ``str.isdigit`` also takes '²', '٣' and '３', which are no numbers here."""
+    return text.isascii() and text.isdigit()
+
+
+def ascii_number(text: str) -> int | None:
+    """The non-negative integer that ``text`` spells in at most :data:`MAX_DIGITS` ASCII digits,
+    else None (readers turn None into their error naming the file and line)."""
+    if len(text) <= MAX_DIGITS and is_ascii_digits(text):
+        return int(text)
+    return None
 
 
 def decode_line(raw: bytes, path: str, number: int, error: type[InputError] = InputError) -> str:
@@ -36,11 +51,16 @@ def numbered_lines(raw_lines: Iterable[bytes], path: str,
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write UTF-8 text with LF line ends through a temporary file, fsync and rename: a killed
-    run leaves the old file or the new one, never half of one."""
+    run leaves the old file or the new one, never half of one, and a failed write (a full disk)
+    removes its temporary file. The temporary name is unique per process and thread."""
     path = Path(path)
-    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
-    with open(partial, "w", encoding="utf-8", newline="\n") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(partial, path)
+    partial = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.partial")
+    try:
+        with open(partial, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(partial, path)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import urllib.error
 from pathlib import Path
 
 import numpy as np
@@ -131,3 +132,25 @@ def test_sample_scores_needs_a_matrix():
     stats = scorer.extract(["a"], [["a"]])
     with pytest.raises(ValueError, match="2-d"):
         scorer.sample_scores(stats, np.array([0, 0]))
+
+
+def test_tokenizer_that_is_not_a_string_is_a_value_error():
+    with pytest.raises(ValueError, match="tokenize"):
+        BleuStatistics(tokenize=["13a"])  # unhashable: was a TypeError
+
+
+@pytest.mark.parametrize("error", [RuntimeError("needs sacrebleu[ja]"), ImportError("no MeCab"),
+                                   urllib.error.URLError("offline")])
+def test_tokenizer_that_cannot_run_here_is_a_value_error(monkeypatch, error):
+    """ja-mecab/ko-mecab raise RuntimeError without their packages; flores* download a model."""
+
+    def unavailable(name):
+        def build():
+            raise error
+
+        return build
+
+    monkeypatch.setattr(sacrebleu.metrics.bleu, "_get_tokenizer", unavailable)
+    with pytest.raises(ValueError, match="tokenize: sacrebleu tokenizer 'flores200' is not available") as caught:
+        BleuStatistics(tokenize="flores200")
+    assert caught.value.__cause__ is error

@@ -125,3 +125,103 @@ def test_a_parse_that_does_not_match_the_corpus_is_an_error(pud_folder: Path, tm
         build_into_folder(BuildSpec("de-en", "pud", short, tmp_path / "short.en",
                                     source_conllu=shared_path("data", "pud", "de_pud-ud-test.conllu")),
                           tmp_path / "x", progress=False)
+
+
+def _flat_parse(lines: list[str], path: Path) -> Path:
+    """A pre-parsed source of white-space tokens with a flat tree, one sentence per line."""
+    from auto_challenge_sets.builder.backends.parsers import flat_sentence
+    from auto_challenge_sets.conllu_io import write_conllu
+
+    sentences = []
+    for line in lines:
+        sentence = flat_sentence(line.split())
+        sentence.set_metadata("text", line)
+        sentences.append(sentence)
+    write_conllu(sentences, path)
+    return path
+
+
+def test_a_pair_too_long_for_eflomal_is_reported_by_line(tmp_path: Path) -> None:
+    pytest.importorskip("eflomal")
+    from auto_challenge_sets.builder.pipeline.build import build
+    from auto_challenge_sets.builder.pipeline.specs import AlignerSpec
+
+    folder = shared_path("data", "newstest2013")
+    de = (folder / "newstest2013.de").read_text(encoding="utf-8").splitlines()[:200]
+    en = (folder / "newstest2013.en").read_text(encoding="utf-8").splitlines()[:200]
+    de.insert(150, " ".join(" ".join(de).split()[:1100]))  # line 151: 1,100 tokens
+    en.insert(150, " ".join(" ".join(en).split()[:900]))
+    (tmp_path / "news.de").write_text("".join(x + "\n" for x in de), encoding="utf-8")
+    (tmp_path / "news.en").write_text("".join(x + "\n" for x in en), encoding="utf-8")
+    spec = BuildSpec("de-en", "news", tmp_path / "news.de", tmp_path / "news.en",
+                     source_conllu=_flat_parse(de, tmp_path / "news.de.conllu"), cache_dir=tmp_path / "cache",
+                     aligner=AlignerSpec("eflomal", {"seed": 1, "model": 1, "n_samplers": 1, "rel_iterations": 0.05}))
+    expected = "1 pair(s) longer than 1,023 tokens were aligned on their first 1,023 tokens: line 151"
+    first = build(spec, progress=False)
+    assert first.warnings == [expected]
+    long = first.analyses[150]
+    assert long.line == 151 and len(long.source_tokens) == 1100 and len(long.links) > 400
+    assert max(i for i, _ in long.links) < 1023
+    assert build(spec, progress=False).warnings == [expected]  # read from the cache: still reported
+
+
+def _pud_subset(tmp_path: Path, count: int = 20) -> tuple[list[str], list[str]]:
+    """The first ``count`` German PUD trees as CoNLL-U blocks and their texts; pud.en holds the
+    English texts."""
+    de = shared_path("data", "pud", "de_pud-ud-test.conllu").read_text(encoding="utf-8")
+    blocks = de.split("\n\n")[:count]
+    texts = [line[len("# text = "):] for block in blocks for line in block.split("\n") if line.startswith("# text = ")]
+    english = [line[len("# text_en = "):] for block in blocks for line in block.split("\n")
+               if line.startswith("# text_en = ")]
+    (tmp_path / "pud.en").write_text("".join(x + "\n" for x in english), encoding="utf-8")
+    return blocks, texts
+
+
+def _build_pud(tmp_path: Path, blocks: list[str], source_lines: list[str]):
+    from auto_challenge_sets.builder.pipeline.build import build
+
+    (tmp_path / "pud.de").write_text("".join(x + "\n" for x in source_lines), encoding="utf-8")
+    (tmp_path / "pud.conllu").write_text("\n\n".join(blocks) + "\n\n", encoding="utf-8")
+    return build(BuildSpec("de-en", "pud", tmp_path / "pud.de", tmp_path / "pud.en",
+                           source_conllu=tmp_path / "pud.conllu"), progress=False)
+
+
+def test_a_conllu_whose_forms_are_not_its_text_is_an_error(tmp_path: Path) -> None:
+    """FORMs edited apart from `# text` would give rows whose source_tokens are not their source."""
+    blocks, texts = _pud_subset(tmp_path)
+    edited = list(blocks)
+    for k in (4, 8):  # sentences 5 and 9: the second word's FORM is no longer what # text says
+        lines = edited[k].split("\n")
+        word = next(i for i, line in enumerate(lines) if line.startswith("2\t"))
+        columns = lines[word].split("\t")
+        columns[1] = columns[1] + "x"
+        lines[word] = "\t".join(columns)
+        edited[k] = "\n".join(lines)
+    start = sum(block.count("\n") + 2 for block in blocks[:4]) + 1  # the 5th block's first line
+    with pytest.raises(ConlluError) as caught:
+        _build_pud(tmp_path, edited, texts)
+    error = caught.value
+    assert error.path == str(tmp_path / "pud.conllu") and error.line == start
+    sent_id = next(line for line in blocks[4].split("\n") if line.startswith("# sent_id = "))[len("# sent_id = "):]
+    assert f"sentence 5 (sent_id {sent_id}) does not match line 5 of {tmp_path / 'pud.de'}" in str(error)
+    assert "its word forms spell another text than the line" in str(error)
+    assert "2 of 20 sentences do not match their lines: line 5, 9" in str(error)
+
+
+def test_a_conllu_whose_text_is_another_line_is_an_error(tmp_path: Path) -> None:
+    blocks, texts = _pud_subset(tmp_path)
+    edited = list(blocks)
+    edited[2] = edited[2].replace("# text = ", "# text = Nicht ", 1)
+    with pytest.raises(ConlluError, match=r"sentence 3 .* does not match line 3 .*its # text is another text"):
+        _build_pud(tmp_path, edited, texts)
+
+
+def test_white_space_and_invisible_characters_are_no_mismatch(tmp_path: Path) -> None:
+    import unicodedata
+
+    blocks, texts = _pud_subset(tmp_path)
+    lines = list(texts)
+    lines[0] = lines[0].replace(" ", "  ").replace(", ", ",")  # spaces moved, as tokenizers do
+    lines[1] = unicodedata.normalize("NFD", lines[1]) + "\u200b"  # another normalization, a zero-width space
+    output = _build_pud(tmp_path, blocks, lines)
+    assert output.pairs == 20 and output.analyses[0].source == lines[0]

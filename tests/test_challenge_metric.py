@@ -14,6 +14,7 @@ from scipy.stats import spearmanr
 from auto_challenge_sets.scoring import statistics
 from auto_challenge_sets.scoring.challenge import compute, corpus_scores, pool_statistics
 from auto_challenge_sets.scoring.ribes import corpus_ribes
+from auto_challenge_sets.scoring.validation import check_sample_size
 
 SHARED = Path(os.environ.get("ACS_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
 TOK = Tokenizer13a()
@@ -235,3 +236,129 @@ def test_ids_without_pool_ids_is_an_error():
     with pytest.raises(ValueError, match="pool_ids is given but ids is None"):
         compute(predictions=["a b"], references=["a b"], lengths=[2], pool_ids=[1, 2],
                 pool_predictions=["a b", "c d"], pool_references=["a b", "c d"], pool_lengths=[2, 2])
+
+
+# -- hostile input: every bad argument is a ValueError naming it -------------------------------
+
+POOL = {"pool_predictions": ["a b", "c d", "e f"], "pool_references": ["a b", "c d", "e f"],
+        "pool_lengths": [2, 2, 2], "lengths": [2, 2]}
+LIST_ARGUMENTS = ["predictions", "references", "lengths", "distances", "pool_predictions", "pool_references",
+                  "pool_lengths", "ids", "pool_ids", "min_distances"]
+
+
+def _with(**change) -> dict:
+    """GOOD with a pool, distances and ids, then ``change``."""
+    return {**GOOD, **POOL, "distances": [1, 2], "min_distances": [1], "ids": [1, 2], "pool_ids": [3, 4, 5],
+            "n_samples": 3, "seed": 0, **change}
+
+
+def test_the_call_the_hostile_cases_start_from_is_valid():
+    result = compute(**_with())
+    assert result["random_baseline"]["n_samples"] == 3 and len(result["distance_breakdown"]) == 1
+
+
+@pytest.mark.parametrize("argument", LIST_ARGUMENTS)
+@pytest.mark.parametrize("value", ["a b", "", b"a b", {"a b"}, {"a": "b"}, np.array("a b")])
+def test_a_string_where_a_list_is_expected_is_refused(argument, value):
+    with pytest.raises(ValueError, match=rf"^{argument} must be a list"):
+        compute(**_with(**{argument: value}))
+
+
+@pytest.mark.parametrize(
+    "change,argument",
+    [
+        ({"predictions": [None, "a"]}, r"predictions\[0\] is NoneType"),
+        ({"references": [["a", None], "b"]}, r"references\[0\]\[1\] is NoneType"),
+        ({"lengths": [None, 2]}, r"lengths\[0\] is NoneType"),
+        ({"distances": [1, None]}, r"distances\[1\] is NoneType"),
+        ({"ids": [None, 2]}, r"ids\[0\] is NoneType"),
+        ({"pool_ids": [3, None, 5]}, r"pool_ids\[1\] is NoneType"),
+        ({"pool_predictions": ["a", None, "c"]}, r"pool_predictions\[1\] is NoneType"),
+        ({"pool_lengths": [2, 2, None]}, r"pool_lengths\[2\] is NoneType"),
+        ({"min_distances": [None]}, r"min_distances\[0\]"),
+        ({"pool_ids": [3, 4]}, "pool_ids has 2 items"),
+        ({"pool_ids": [3, None, 5], "exclude_challenge": False}, r"pool_ids\[1\]"),  # checked even if unused
+    ],
+)
+def test_none_items_are_refused_by_name_and_index(change, argument):
+    with pytest.raises(ValueError, match=argument):
+        compute(**_with(**change))
+
+
+@pytest.mark.parametrize("argument", ["lengths", "distances", "pool_lengths"])
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf"), 2.5, 2.0, np.float64(2.0), True,
+                                 -1, 2**31, 10**30, "2"])
+def test_bad_numbers_in_integer_lists_are_refused_by_name_and_index(argument, bad):
+    values = list(_with()[argument])
+    values[-1] = bad
+    with pytest.raises(ValueError, match=rf"{argument}\[{len(values) - 1}\]"):
+        compute(**_with(**{argument: values}))
+
+
+def test_integer_arrays_of_any_width_are_accepted_and_checked():
+    assert compute(**_with(lengths=np.array([2, 2], dtype=np.uint8)))["n"] == 2
+    with pytest.raises(ValueError, match=r"lengths\[0\] is float"):
+        compute(**_with(lengths=np.array([np.nan, 2.0])))
+    with pytest.raises(ValueError, match=r"lengths\[1\] is 18446744073709551615"):
+        compute(**_with(lengths=np.array([2, 2**64 - 1], dtype=np.uint64)))
+
+
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        ({"n_samples": 10**9}, r"n_samples is 1000000000, above the limit of 1_000_000"),
+        ({"n_samples": 1_000_000, "predictions": ["a"] * 200, "references": ["a"] * 200, "lengths": [1] * 200,
+          "distances": None, "min_distances": None, "ids": None, "pool_ids": None},
+         r"n_samples is too large for 200 challenge rows: .* limit of 134_217_728"),
+        ({"n_samples": 10**6, "return_samples": True, "predictions": ["a"] * 17, "references": ["a"] * 17,
+          "lengths": [1] * 17, "distances": None, "min_distances": None, "ids": None, "pool_ids": None},
+         r"n_samples .* 16_777_216 sampled rows with return_samples=True"),
+        ({"n_samples": -1}, "n_samples"), ({"n_samples": True}, "n_samples"), ({"n_samples": 2.0}, "n_samples"),
+        ({"n_samples": "3"}, "n_samples"), ({"n_samples": None}, "n_samples"),
+        ({"length_tolerance": True}, "length_tolerance"), ({"length_tolerance": 1.0}, "length_tolerance"),
+        ({"length_tolerance": 2**31}, "length_tolerance"), ({"length_tolerance": None}, "length_tolerance"),
+        ({"seed": -1}, "seed"), ({"seed": 1.5}, "seed"), ({"seed": True}, "seed"), ({"seed": [1]}, "seed"),
+        ({"min_distances": [1.5]}, r"min_distances\[0\]"), ({"min_distances": [1, -1]}, r"min_distances\[1\]"),
+        ({"min_distances": [True]}, r"min_distances\[0\]"), ({"min_distances": [2**31]}, r"min_distances\[0\]"),
+        ({"min_distances": [1], "distances": None}, "min_distances given without distances"),
+        ({"tokenize": "nope"}, "tokenize"), ({"tokenize": ["13a"]}, "tokenize"), ({"tokenize": None}, "tokenize"),
+        ({"lowercase_ribes": "no"}, "lowercase_ribes"), ({"exclude_challenge": None}, "exclude_challenge"),
+        ({"return_samples": 1}, "return_samples"),
+    ],
+)
+def test_bad_settings_are_refused_by_name(change, message):
+    with pytest.raises(ValueError, match=message):
+        compute(**_with(**change))
+
+
+def test_sizes_within_the_limits_are_accepted():
+    check_sample_size(2**27 // 4, 4, return_samples=False)  # exactly at the limits
+    check_sample_size(2**24 // 4, 4, return_samples=True)
+    with pytest.raises(ValueError, match="use at most 33554432 samples"):
+        check_sample_size(2**27 // 4 + 1, 4, return_samples=False)
+    assert compute(**GOOD, n_samples=10**6)["n"] == 2  # no pool: nothing is sampled, only the cap applies
+    assert compute(**{**GOOD, "lengths": [2**31 - 1, 0]})["n"] == 2
+
+
+def test_a_pool_length_far_from_every_challenge_length_is_quick():
+    result = compute(["a b"], ["a b"], lengths=[0], pool_predictions=["x"], pool_references=["x"],
+                     pool_lengths=[2**31 - 1], n_samples=2, seed=0, length_tolerance=2**31 - 1)
+    assert result["random_baseline"]["widened"] == 0
+    far = compute(["a b"], ["a b"], lengths=[0], pool_predictions=["x"], pool_references=["x"],
+                  pool_lengths=[10**9], n_samples=2, seed=0)
+    assert far["random_baseline"]["widened"] == 1 and far["random_baseline"]["max_tolerance"] == 10**9
+
+
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        ({"predictions": "a b", "references": ["a b"] * 3}, "predictions must be a list"),
+        ({"predictions": ["a b"], "references": "a b"}, "references must be a list"),
+        ({"predictions": [None], "references": ["a"]}, r"predictions\[0\]"),
+        ({"predictions": ["a"], "references": ["a"], "tokenize": ["13a"]}, "tokenize"),
+        ({"predictions": ["a"], "references": ["a"], "lowercase_ribes": "yes"}, "lowercase_ribes"),
+    ],
+)
+def test_corpus_scores_refuses_bad_input_by_name(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        corpus_scores(**kwargs)

@@ -139,8 +139,9 @@ def test_source_conllu_with_another_parser_is_refused(tmp_path: Path, capsys) ->
     assert "--source-conllu is a parse already" in capsys.readouterr().err
 
 
-def test_pharaoh_file_on_other_tokens_than_the_parse_is_warned_about(tmp_path: Path, capsys) -> None:
-    """The raw text of PUD differs from its parse's words (punctuation, contractions)."""
+def test_pharaoh_file_on_other_tokens_than_the_parse_is_an_error_unless_allowed(tmp_path: Path, capsys) -> None:
+    """The raw text of PUD differs from its parse's words (punctuation, contractions): a Pharaoh file
+    made on its white-space tokens would point at the wrong words."""
     from conftest import shared_path
 
     conllu_path = shared_path("data", "pud", "de_pud-ud-test.conllu")
@@ -149,9 +150,20 @@ def test_pharaoh_file_on_other_tokens_than_the_parse_is_warned_about(tmp_path: P
     texts = [s.text for s in read_conllu(conllu_path)]
     (tmp_path / "pud.de").write_text("".join(t + "\n" for t in texts), encoding="utf-8")
     (tmp_path / "pud.en").write_text("x\n" * len(texts), encoding="utf-8")
-    (tmp_path / "pud.pharaoh").write_text("0-0\n" * len(texts), encoding="utf-8")
-    assert main(["build", "--pair", "de-en", "--corpus", "pud", "--source", str(tmp_path / "pud.de"),
-                 "--target", str(tmp_path / "pud.en"), "--source-conllu", str(conllu_path),
-                 "--alignment", str(tmp_path / "pud.pharaoh"), "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    alignment = tmp_path / "pud.pharaoh"
+    alignment.write_text("0-0\n" * len(texts), encoding="utf-8")
+    args = ["build", "--pair", "de-en", "--corpus", "pud", "--source", str(tmp_path / "pud.de"),
+            "--target", str(tmp_path / "pud.en"), "--source-conllu", str(conllu_path),
+            "--alignment", str(alignment), "--out", str(tmp_path / "out"), "--quiet"]
+    assert main(args) == 2
     err = capsys.readouterr().err
-    assert "pairs have a different number of parse words than white-space tokens" in err
+    # line 1, „Ein Großteil des digitalen Übergangs ist ... neu, ...“, schrieb ...: 26 white-space tokens,
+    # 32 words (quotes and commas split off, "am" expanded)
+    assert f"{alignment}:1: made on other tokens than the parse's words? Line 1 of " in err
+    assert "has 26 white-space tokens but its parse 32 words, and so differ 998 of 1000 pairs" in err
+    assert "--allow-token-mismatch" in err and "Traceback" not in err
+    assert not (tmp_path / "out").exists()
+    assert main([*args, "--allow-token-mismatch"]) == 0
+    err = capsys.readouterr().err
+    assert "998 of 1000 pairs have a different number of parse words than white-space tokens" in err
+    assert "(--allow-token-mismatch)" in err

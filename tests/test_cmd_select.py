@@ -46,4 +46,4 @@ def test_bad_conllu_is_one_line_of_error_not_a_traceback(tmp_path) -> None:
     result = subprocess.run([sys.executable, "-m", "auto_challenge_sets.cli", "select", "--conllu", str(bad),
                              "--phenomenon", "particle"], capture_output=True, text=True)
     assert result.returncode == 2
-    assert result.stderr.strip() == f"acs select: error: {bad}:1: HEAD must be a non-negative integer, found 'x'"
+    assert result.stderr.strip() == f"acs select: error: {bad}:1: HEAD must be a non-negative integer in ASCII digits (at most 18), found 'x'"

@@ -25,7 +25,10 @@ def test_stats_prints_one_row_per_pair_phenomenon_and_split(tmp_path: Path, caps
 
 def test_stats_on_a_folder_without_data(tmp_path: Path, capsys) -> None:
     assert main(["stats", str(tmp_path)]) == 2
-    assert "holds no challenge-set Parquet files" in capsys.readouterr().err
+    assert "has no README.md" in capsys.readouterr().err
+    (tmp_path / "data" / "de-en.baseline").mkdir(parents=True)  # data, no card: a build that did not finish
+    assert main(["stats", str(tmp_path)]) == 2
+    assert "incomplete" in capsys.readouterr().err
 
 
 def test_table_fills_zeros_only_for_built_distances() -> None:

@@ -39,3 +39,26 @@ def test_pairs_and_splits() -> None:
     assert check_split_name("newstest2013") == "newstest2013"
     with pytest.raises(BadNameError):
         check_split_name("news-test")
+
+
+@pytest.mark.parametrize("pair", ["de-en\n", "de-en ", " de-en", "de-en\t", "de\n-en", "dé-en", "de-ен", "de-en\u2028"])
+def test_a_pair_is_matched_whole_and_in_ascii(pair: str) -> None:
+    """`re.match` with `$` took 'de-en\\n' (a `$` matches before a final newline)."""
+    with pytest.raises(BadNameError):
+        parse_pair(pair)
+
+
+@pytest.mark.parametrize("name", ["de-en.particle.d3\n", "de-en.particle\n", "de-en.baseline\n", "de-en.particle.d3 ",
+                                  "de-en.particle.d\u0663", "de-en.particle.d\uff13", "de-en.partïcle.d3",
+                                  "de-en.particle.d" + "9" * 5000])
+def test_a_config_name_is_matched_whole_and_in_ascii(name: str) -> None:
+    with pytest.raises(BadNameError):
+        parse_config_name(name)
+
+
+@pytest.mark.parametrize("name", ["newstest2013\n", "newstest2013 ", "news test", "\tnews", "nëws", "новости",
+                                  "news\u00b2", "news\u0663", ""])
+def test_a_split_name_is_matched_whole_and_in_ascii(name: str) -> None:
+    with pytest.raises(BadNameError, match=r"must match \\w\+ \(ASCII letters, digits and _\)"):
+        check_split_name(name)
+    assert check_split_name("News_2013") == "News_2013"

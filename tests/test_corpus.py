@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from auto_challenge_sets.corpus import read_lines, read_parallel
+from auto_challenge_sets.corpus import ReadReport, read_lines, read_parallel
 from auto_challenge_sets.errors import CorpusError
 
 from conftest import shared_path
@@ -74,3 +74,51 @@ def test_a_carriage_return_inside_a_line_is_read_as_a_space_and_reported(tmp_pat
     assert corpus.report.inner_cr_lines == {str(src): [2]}
     assert f"{src}: read carriage returns inside 1 line(s) as spaces: line 2" in corpus.report.messages()
     assert corpus.source_lines == [1, 2]
+
+
+@pytest.mark.parametrize("char", ["\u2028", "\u2029", "\x85", "\x00", "\x0b", "\x0c", "\x1b", "\x7f", "\x9b"])
+def test_line_separators_and_control_characters_are_read_as_spaces_and_reported(char: str, tmp_path: Path) -> None:
+    """Tokenizers and parsers take these for line breaks or garbage: never passed on silently."""
+    folder = shared_path("data", "newstest2013")
+    de = (folder / "newstest2013.de").read_text(encoding="utf-8").splitlines()[:5]
+    en = (folder / "newstest2013.en").read_text(encoding="utf-8").splitlines()[:5]
+    de[1] = de[1].replace(" , ", f" ,{char}", 1)  # "... der Notwendigkeit ,<char>den Wahlbetrug ..."
+    de[3] = char + de[3]
+    src = _write(tmp_path / "a.de", "".join(x + "\n" for x in de).encode("utf-8"))
+    tgt = _write(tmp_path / "a.en", "".join(x + "\n" for x in en).encode("utf-8"))
+    corpus = read_parallel(src, tgt)
+    assert [p.line for p in corpus.pairs] == [1, 2, 3, 4, 5]
+    assert corpus.pairs[1].source == de[1].replace(char, " ") and "Notwendigkeit , den" in corpus.pairs[1].source
+    assert corpus.pairs[3].source.split() == de[3].replace(char, "").split()
+    assert corpus.report.control_lines == {str(src): [2, 4]}
+    code = f"U+{ord(char):04X}"
+    assert corpus.report.messages() == [
+        f"{src}: read line separators or control characters ({code}) inside 2 line(s) as spaces: line 2, 4"]
+
+
+def test_several_control_characters_and_carriage_returns_are_reported_per_file(tmp_path: Path) -> None:
+    src = _write(tmp_path / "a.de", "eins\u2028zwei\nd\x00rei\rvier\n".encode())
+    tgt = _write(tmp_path / "a.en", "one\x85two\nthree four\n".encode())
+    corpus = read_parallel(src, tgt)
+    assert [(p.source, p.target) for p in corpus.pairs] == [("eins zwei", "one two"), ("d rei vier", "three four")]
+    assert corpus.report.messages() == [
+        f"{src}: read carriage returns inside 1 line(s) as spaces: line 2",
+        f"{src}: read line separators or control characters (U+0000, U+2028) inside 2 line(s) as spaces: line 1, 2",
+        f"{tgt}: read line separators or control characters (U+0085) inside 1 line(s) as spaces: line 1",
+    ]
+
+
+def test_a_tab_stays_text(tmp_path: Path) -> None:
+    src = _write(tmp_path / "a.de", b"eins\tzwei\n")
+    report = ReadReport()
+    assert read_lines(src, report) == ["eins\tzwei"] and report.messages() == []
+
+
+@pytest.mark.parametrize("kind", ["missing", "folder"])
+def test_a_path_that_cannot_be_read_is_a_corpus_error_naming_it(kind: str, tmp_path: Path) -> None:
+    path = tmp_path / "corpus.de"
+    if kind == "folder":
+        path.mkdir()
+    with pytest.raises(CorpusError) as caught:
+        read_parallel(path, tmp_path / "other.en")
+    assert caught.value.path == str(path) and str(caught.value).startswith(f"{path}: cannot read: ")

@@ -125,3 +125,20 @@ def test_iterations_follow_eflomal_defaults():
     assert backend.iterations(3000, 3, 1.0) == (22, 22, 91)
     assert backend.iterations(20000, 1, 1.0) == (35, 0, 0)
     assert backend.iterations(1, 2, 1.0) == (1250, 5000, 0)
+
+
+def test_a_pair_longer_than_eflomal_reads_is_aligned_on_its_first_tokens(news_pairs):
+    """eflomal's binary reads at most 1,023 tokens a sentence and gives a longer pair no links: the
+    backend cuts it to its first 1,023 tokens per side and records which pairs it cut."""
+    source = [token for s, _ in news_pairs[:200] for token in s]
+    target = [token for _, t in news_pairs[:200] for token in t]
+    long = (source[:1100], target[:backend.MAX_TOKENS])  # source too long, target just fits
+    pairs = news_pairs[:200] + [long] + news_pairs[200:250]
+    aligner = get_aligner("eflomal", seed=1, model=1, n_samplers=1, rel_iterations=0.05)
+    links = aligner.align(pairs)
+    assert aligner.truncated == [200]
+    assert len(links[200]) > 500  # a real alignment of the kept 1,023 x 1,023 tokens, not nothing
+    assert all(i < backend.MAX_TOKENS and j < backend.MAX_TOKENS for i, j in links[200])
+    assert all(links[k] for k in (0, 1, 201))
+    aligner.align(news_pairs[:200])
+    assert aligner.truncated == []

@@ -109,3 +109,69 @@ def test_pre_parsed_source_text_mismatch_names_file_line_and_corpus_line(tmp_pat
 def test_pre_parsed_source_needs_an_existing_file(tmp_path):
     with pytest.raises(ConlluError, match="no such file"):
         PreParsedSource(tmp_path / "none.conllu").check_ready()
+
+
+# -- paths that cannot be read -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", ["missing", "folder"])
+def test_an_alignment_path_that_is_no_file_is_an_alignment_error_naming_it(kind, tmp_path):
+    path = tmp_path / "a.pharaoh"
+    if kind == "folder":
+        path.mkdir()
+    with pytest.raises(AlignmentError) as caught:
+        AlignmentFile(path)
+    assert caught.value.path == str(path)
+    assert str(caught.value) == f"{path}: " + ("no such alignment file" if kind == "missing"
+                                               else "is a folder, not an alignment file")
+
+
+def test_an_alignment_file_that_goes_away_or_is_not_utf8_is_an_alignment_error(tmp_path):
+    path = tmp_path / "a.pharaoh"
+    path.write_text("0-0 1-1 2-2\n0-0\n", encoding="utf-8")
+    aligner = AlignmentFile(path)
+    path.unlink()
+    with pytest.raises(AlignmentError, match=r"a\.pharaoh: cannot read: No such file"):
+        aligner.align(PAIRS)
+    with pytest.raises(AlignmentError, match="cannot read"):
+        aligner.cache_key()
+    path.write_bytes(b"0-0\n0-0 \xff\n")
+    with pytest.raises(AlignmentError, match=r"a\.pharaoh:2: invalid UTF-8"):
+        aligner.align(PAIRS)
+
+
+@pytest.mark.parametrize("kind", ["missing", "folder"])
+def test_a_pre_parsed_path_that_is_no_file_is_a_conllu_error_naming_it(kind, tmp_path):
+    path = tmp_path / "parse.conllu"
+    if kind == "folder":
+        path.mkdir()
+    source = PreParsedSource(path)
+    for call in (source.check_ready, source.signature, lambda: source.read(_demo_lines())):
+        with pytest.raises(ConlluError) as caught:
+            call()
+        assert caught.value.path == str(path)
+        assert ("no such file" if kind == "missing" else "is a folder, not a file") in str(caught.value)
+
+
+def test_pre_parsed_forms_must_spell_the_line_too(tmp_path):
+    """`# text` matches the line but a FORM was edited: the rows' tokens would not be their source."""
+    text = (DEMO / "sample.de.conllu").read_text(encoding="utf-8")
+    blocks = text.strip("\n").split("\n\n")
+    blocks[4] = blocks[4].replace("\tFernseher\t", "\tFernsehen\t", 1)
+    assert "Fernsehen" in blocks[4] and "# text = Er schaltet den alten Fernseher aus ." in blocks[4]
+    path = tmp_path / "edited.conllu"
+    path.write_text("\n\n".join(blocks) + "\n\n", encoding="utf-8")
+    start = sum(block.count("\n") + 2 for block in blocks[:4]) + 1
+    with pytest.raises(ConlluError) as caught:
+        PreParsedSource(path).read(_demo_lines())
+    assert caught.value.line == start
+    assert str(caught.value).startswith(f"{path}:{start}: sentence 5 (sent_id 5) does not match corpus line 5: ")
+    assert "its word forms spell another text than the line: " in str(caught.value)
+
+
+@pytest.mark.parametrize("char", ["\x00", "\r", "\u2028", "\x85", "\x0b"])
+def test_a_control_character_in_an_alignment_line_is_an_error_not_a_space(char, tmp_path):
+    """The corpus policy reads these as spaces; "0-0<NUL>1-1" is no pair of links."""
+    path = tmp_path / "a.pharaoh"
+    path.write_text(f"0-0 1-1 2-2\n0-0{char}0-1\n", encoding="utf-8", newline="")
+    with pytest.raises(AlignmentError, match=r"a\.pharaoh:2: a carriage return, line separator or control"):
+        AlignmentFile(path).align(PAIRS)

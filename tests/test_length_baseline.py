@@ -88,3 +88,40 @@ def test_summary_numbers():
     assert summarize([2.0], 1.0)["std"] == 0.0
     with pytest.raises(ValueError):
         summarize([], 1.0)
+
+
+def _widening_one_token_at_a_time(challenge, pool, n_samples, tolerance, rng):
+    """The sampler as first written (the window grows one token per step), for comparison."""
+    order = np.argsort(pool, kind="stable")
+    sorted_lengths = pool[order]
+    index = np.empty((n_samples, len(challenge)), dtype=np.int64)
+    lengths, inverse = np.unique(challenge, return_inverse=True)
+    for group, length in enumerate(lengths.tolist()):
+        columns = np.flatnonzero(inverse == group)
+        window = tolerance
+        while True:
+            lo = np.searchsorted(sorted_lengths, length - window, side="left")
+            hi = np.searchsorted(sorted_lengths, length + window, side="right")
+            if hi > lo:
+                break
+            window += 1
+        index[:, columns] = order[rng.integers(lo, hi, size=(n_samples, len(columns)))]
+    return index
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_widening_to_the_nearest_length_draws_what_widening_by_one_token_drew(seed):
+    rng = np.random.default_rng(seed)
+    pool = rng.integers(0, 60, size=rng.integers(1, 12))
+    challenge = rng.integers(0, 80, size=rng.integers(1, 8))
+    tolerance = int(rng.integers(0, 4))
+    new = sample_length_matched(challenge, pool, n_samples=7, tolerance=tolerance, rng=seed)
+    old = _widening_one_token_at_a_time(challenge, pool, 7, tolerance, np.random.default_rng(seed))
+    assert np.array_equal(new.index, old)
+
+
+def test_a_pool_far_from_every_length_is_quick():
+    # widening one token at a time took a billion steps here
+    samples = sample_length_matched([0, 2**31 - 1], [10**9], n_samples=3, tolerance=0, rng=0)
+    assert samples.index.tolist() == [[0, 0]] * 3
+    assert samples.widened == 2 and samples.max_tolerance == 2**31 - 1 - 10**9

@@ -96,3 +96,66 @@ def test_module_docstring_example_runs(offline):
     runner = doctest.DocTestRunner()
     runner.run(test)
     assert test.examples and runner.failures == 0
+
+
+# -- hostile input: checked before evaluate stores it --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        # evaluate would read a string as a list of characters and score each one
+        ({"predictions": "the cat", "references": ["the cat"] * 7}, "^predictions must be a list"),
+        ({"predictions": ["the cat"], "references": "the cat"}, "^references must be a list"),
+        ({"predictions": b"the cat", "references": ["the cat"] * 7}, "^predictions must be a list"),
+        ({"predictions": [None], "references": ["a"]}, r"^predictions\[0\] is NoneType"),
+        ({"predictions": ["a", 3], "references": ["a", "b"]}, r"^predictions\[1\] is int"),
+        ({"predictions": ["a"], "references": [["a", None]]}, r"^references\[0\]\[1\] is NoneType"),
+        ({"predictions": ["a"], "references": [None]}, r"^references\[0\] is NoneType"),
+        ({"predictions": ["a"], "references": ["a"], "lengths": [None]}, r"^lengths\[0\] is NoneType"),
+        ({"predictions": ["a"], "references": ["a"], "distances": [float("nan")]}, r"^distances\[0\] is float"),
+        ({"predictions": ["a"], "references": ["a"], "ids": [None]}, r"^ids\[0\] is NoneType"),
+        ({"predictions": ["a"], "references": ["a"], "distances": [1], "min_distances": "1"}, "^min_distances"),
+        ({"predictions": ["a"], "references": ["a"], "n_samples": 10**9}, "^n_samples is 1000000000, above"),
+        ({"predictions": [], "references": []}, "^predictions is empty"),
+        ({"predictions": ["a"], "references": ["a"], "bogus": 1}, r"^unknown argument\(s\) \['bogus'\]"),
+        ({"predictions": ["a \ud800"], "references": ["a"]}, r"^predictions\[0\] is not valid Unicode"),
+        ({"predictions": ["a"], "references": [["a", "b\udfff"]]}, r"^references\[0\]\[1\] is not valid Unicode"),
+    ],
+)
+def test_bad_input_is_a_value_error_naming_the_argument(ldd, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        ldd.compute(**kwargs)
+
+
+def test_add_and_add_batch_check_their_input_too(ldd):
+    with pytest.raises(ValueError, match="^predictions must be a list"):
+        ldd.add_batch(predictions="the cat", references=["x"] * 7)
+    with pytest.raises(ValueError, match="^prediction must be a string"):
+        ldd.add(prediction=["x"], reference="x")
+    with pytest.raises(ValueError, match=r"^reference\[1\] is NoneType"):
+        ldd.add(prediction="x", reference=["x", None])
+    # nothing was stored by the refused calls; one string or a list of references mix freely
+    ldd.add(prediction="a b c", reference="a b c")
+    ldd.add_batch(predictions=["d e f", "g h"], references=[["d e f", "x"], "g h"])
+    ldd.add_batch(predictions=[], references=[])  # an empty batch after others adds nothing
+    got = ldd.compute()
+    assert got == compute(["a b c", "d e f", "g h"], ["a b c", ["d e f", "x"], "g h"])
+
+
+def test_mixed_reference_forms_score_as_compute_does(ldd):
+    predictions = ["he gave the plan up", "the cat sat"]
+    references = ["he gave up the plan", ["the cat sat", "a cat sat"]]  # evaluate alone stored "['the cat sat', ...]"
+    assert ldd.compute(predictions=predictions, references=references) == compute(predictions, references)
+
+
+def test_a_failed_compute_leaves_no_cache_file_locked(ldd):
+    import time
+
+    for _ in range(3):
+        with pytest.raises(ValueError, match="n_samples"):
+            ldd.compute(predictions=["a"], references=["a"], lengths=[1], pool_predictions=["b"],
+                        pool_references=["b"], pool_lengths=[1], n_samples=0)
+    start = time.perf_counter()
+    assert ldd.compute(predictions=["a b"], references=["a b"])["n"] == 1
+    assert time.perf_counter() - start < 0.9  # a lock left held by the failed calls cost 1 s each

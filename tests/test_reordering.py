@@ -22,6 +22,10 @@ def test_parse_and_format() -> None:
     ("0-1 a-b", "malformed link 'a-b'"),
     ("0?1", "malformed link"),
     ("-1-2", "malformed link"),
+    ("0-\u00b2", "malformed link '0-²'"),  # superscript two: isdigit() but no int()
+    ("\u0663-1", "malformed link '٣-1'"),  # Arabic-Indic three: int() reads it as 3
+    ("\uff11-1", "malformed link '１-1'"),  # fullwidth one
+    ("1" * 5000 + "-0", "malformed link"),  # past int()'s 4,300-digit limit
     ("5-0", "source index 5 in link '5-0' is out of range: the source has 3 tokens"),
     ("0-4", "target index 4 in link '0-4' is out of range: the target has 4 tokens"),
 ])

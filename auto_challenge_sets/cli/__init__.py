@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
 
 from auto_challenge_sets import __version__
 from auto_challenge_sets.errors import AcsError
+
+DEBUG_HELP = "show the full traceback of an error (also: ACS_DEBUG=1)"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -24,6 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(Choshen & Abend, CoNLL 2019): select, build, export and score.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--debug", action="store_true", help=DEBUG_HELP)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
@@ -33,7 +37,30 @@ def build_parser() -> argparse.ArgumentParser:
         register = getattr(module, "register", None)
         if register is not None:
             register(subparsers)
+    for command in subparsers.choices.values():  # `acs build ... --debug` works too
+        command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=DEBUG_HELP)
     return parser
+
+
+def describe_error(error: BaseException) -> str:
+    """One line for the user: our errors as they are, a system error with its file."""
+    if isinstance(error, AcsError):
+        return str(error)
+    if isinstance(error, OSError):
+        where = error.filename if error.filename is not None else ""
+        reason = error.strerror or type(error).__name__
+        return f"{where}: {reason}" if where else reason
+    if isinstance(error, MemoryError):
+        return "out of memory (try a smaller input or fewer samples)"
+    if isinstance(error, ValueError | TypeError | KeyError | IndexError | RuntimeError):
+        text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        return f"{text} ({type(error).__name__}; run with --debug for the traceback)"
+    return f"unexpected {type(error).__name__}: {error} (run with --debug for the traceback, and please report it)"
+
+
+def _debugging(args: argparse.Namespace) -> bool:
+    return bool(getattr(args, "debug", False)) or os.environ.get("ACS_DEBUG", "").strip().lower() in (
+        "1", "true", "yes", "on")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -41,12 +68,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         result = args.func(args)
-    except AcsError as error:
-        # Our own errors already name the file and line: print them, not a traceback.
-        print(f"acs {args.command}: error: {error}", file=sys.stderr)
-        return 2
     except BrokenPipeError:  # `acs select ... | head`
         return 0
+    except KeyboardInterrupt:
+        if _debugging(args):
+            raise
+        print(f"acs {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except Exception as error:  # the boundary: one line, never a traceback unless asked for
+        if _debugging(args):
+            raise
+        print(f"acs {args.command}: error: {describe_error(error)}", file=sys.stderr)
+        return 2
     return int(result or 0)
 
 

@@ -23,6 +23,7 @@ from auto_challenge_sets.builder.backends.parsers import ParserError
 from auto_challenge_sets.builder.pipeline.align_stage import DEFAULT_ALIGNER
 from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec
 from auto_challenge_sets.builder.pipeline.stage_cache import DEFAULT_SHARD_SIZE
+from auto_challenge_sets.cli.help import int_at_least
 
 DEFAULT_PARSER = "trankit"
 CONLLU = "conllu"  # --parser conllu: a pre-parsed source
@@ -101,7 +102,7 @@ def add_parser_arguments(parser: argparse.ArgumentParser, *, default: str | None
                        help="trankit (XLM-R, the default), udpipe (UDPipe 1, --udpipe-model), or conllu (a "
                        "pre-parsed file with one sentence per line)")
     add_backend_flags(group, PARSER)
-    group.add_argument("--shard-size", type=int, default=DEFAULT_SHARD_SIZE, metavar="N",
+    group.add_argument("--shard-size", type=int_at_least(1), default=DEFAULT_SHARD_SIZE, metavar="N",
                        help="lines per cached shard: a killed run resumes at the first unfinished shard")
     group.add_argument("--cache-dir", metavar="DIR", type=_path,
                        help="stage cache (default: $ACS_CACHE_DIR, else ~/.cache/auto_challenge_sets)")

@@ -34,6 +34,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "default: keep the folder's, else 'other'")
     parser.add_argument("--phenomena", nargs="+", choices=sorted(lexical_phenomena()), metavar="NAME",
                         help=f"lexical phenomena to build (default: all: {', '.join(sorted(lexical_phenomena()))})")
+    parser.add_argument("--allow-token-mismatch", action="store_true",
+                        help="with --alignment: the alignment's source indices refer to the parse's words even "
+                        "though the source's white-space tokens differ (e.g. made with `acs align` on `acs parse`'s "
+                        "tokens); build with a warning instead of refusing the file")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     from auto_challenge_sets.cli.backend_flags import add_aligner_arguments, add_parser_arguments
 
@@ -74,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
         cache_dir=args.cache_dir,
         shard_size=args.shard_size,
         phenomena=tuple(args.phenomena or ()),
+        allow_token_mismatch=args.allow_token_mismatch,
     )
     result = build_into_folder(spec, args.out, license=args.license, progress=not args.quiet)
     print(f"\n{args.pair} {args.corpus}: {result.pairs} sentence pairs of {result.lines} lines → {args.out}")

@@ -32,6 +32,12 @@ def run(args: argparse.Namespace) -> int:
         sizes = build_demo(out)
         print()
         print(distance_table(sizes))
+        from auto_challenge_sets.configs import parse_config_name
+        from auto_challenge_sets.errors import InputError
+
+        if sizes.get(str(parse_config_name(args.config)), {}).get(SAMPLE, 0) == 0:
+            shown = ", ".join(name for name in sizes if sizes[name].get(SAMPLE))
+            raise InputError(f"--config {args.config!r} is not a config of the sample with rows (configs: {shown})")
 
         from datasets import load_dataset
 

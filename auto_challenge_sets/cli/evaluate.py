@@ -4,9 +4,12 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
-from auto_challenge_sets.cli.help import HelpFormatter
+from auto_challenge_sets.cli.help import HelpFormatter, int_at_least, non_empty
+
+MAX_SAMPLES = 100_000  # 10**9 samples would not fit in memory; a run that asks for them is a typo
 
 DESCRIPTION = """\
 Score a system's translation of a test corpus on LDD challenge sets: BLEU (sacrebleu) and RIBES
@@ -37,6 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--config",
         required=True,
+        type=non_empty,
         metavar="NAME|all",
         help="config to score (e.g. de-en.particle.d3; several separated by commas), or `all`: "
         "every non-baseline config of the language pair",
@@ -65,11 +69,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "folder holds several")
     parser.add_argument("--out", metavar="DIR", help="write report.md, results.json and PNG plots here")
     parser.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
-    parser.add_argument("--n-samples", type=int, default=100, metavar="N",
+    parser.add_argument("--n-samples", type=int_at_least(1, MAX_SAMPLES), default=100, metavar="N",
                         help="random corpora per config (default: 100)")
-    parser.add_argument("--length-tolerance", type=int, default=1, metavar="N",
+    parser.add_argument("--length-tolerance", type=int_at_least(0), default=1, metavar="N",
                         help="largest source-length difference of a random replacement (default: 1)")
-    parser.add_argument("--seed", type=int, default=1, metavar="N", help="random seed (default: 1)")
+    parser.add_argument("--seed", type=int_at_least(0), default=1, metavar="N", help="random seed (default: 1)")
     parser.add_argument("--tokenize", default="13a", metavar="NAME",
                         help="sacrebleu tokenizer for BLEU and RIBES (default: 13a)")
     parser.add_argument("--case-sensitive-ribes", action="store_true",
@@ -90,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
         lowercase_ribes=not args.case_sensitive_ribes,
     ))
     payload = evaluation.payload()
+    for note in evaluation.notes:
+        print(f"note: {note}", file=sys.stderr)
     if args.json:
         print(json.dumps(payload, indent=2, ensure_ascii=False))
     else:

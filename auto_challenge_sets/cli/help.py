@@ -14,3 +14,27 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefau
         if action.default in (None, False) or "default" in text or action.default is argparse.SUPPRESS:
             return text
         return super()._get_help_string(action) or text
+
+
+def int_at_least(minimum: int, maximum: int | None = None):
+    """An argparse type: an integer in ``[minimum, maximum]``, else argparse's own one-line error."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if value < minimum or (maximum is not None and value > maximum):
+            bound = f">= {minimum}" if maximum is None else f"between {minimum} and {maximum}"
+            raise argparse.ArgumentTypeError(f"must be {bound}, got {value}")
+        return value
+
+    parse.__name__ = "integer"
+    return parse
+
+
+def non_empty(text: str) -> str:
+    """An argparse type: a string that is not empty or only white space."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("must not be empty")
+    return text

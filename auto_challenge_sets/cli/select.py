@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from auto_challenge_sets.cli.help import HelpFormatter
+from auto_challenge_sets.cli.help import HelpFormatter, int_at_least
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -21,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--conllu", required=True, metavar="FILE", help="CoNLL-U file to search ('-' for stdin)")
     parser.add_argument("--phenomenon", required=True, choices=sorted(lexical_phenomena()), help="the rule to apply")
-    parser.add_argument("--min-distance", type=int, default=1, metavar="D",
+    parser.add_argument("--min-distance", type=int_at_least(0), default=1, metavar="D",
                         help="least number of words between dependent and head (0 = every instance)")
     parser.add_argument("--exact", action="store_true", help="select instances at distance exactly D")
     parser.set_defaults(func=run)
@@ -39,8 +39,6 @@ def select_sent_ids(sentences, phenomenon: str, min_distance: int, exact: bool =
 def run(args: argparse.Namespace) -> int:
     from auto_challenge_sets.conllu_io import iter_sentences, read_conllu
 
-    if args.min_distance < 0:
-        raise SystemExit("acs select: error: --min-distance must be >= 0")
     if args.conllu == "-":
         lines = (
             (n, line.rstrip("\n").removesuffix("\r"))

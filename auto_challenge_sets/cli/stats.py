@@ -19,10 +19,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from auto_challenge_sets.dataset.layout import folder_sizes
+    from pathlib import Path
+
+    from auto_challenge_sets.dataset.layout import folder_sizes, require_complete
     from auto_challenge_sets.errors import InputError
     from auto_challenge_sets.tables import distance_table
 
+    require_complete(Path(args.dir))
     sizes = folder_sizes(args.dir)
     if not sizes:
         raise InputError("holds no challenge-set Parquet files (data/{config}/{split}-*.parquet)", args.dir)

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from auto_challenge_sets.configs import DEFAULT_DISTANCE, KIND_LEXICAL, config_sort_key, parse_config_name
 from auto_challenge_sets.dataset.layout import README, scan_folder, sizes_of
-from auto_challenge_sets.dataset.record import read_build_record
+from auto_challenge_sets.dataset.record import folder_license, read_build_record
+from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.tables import distance_table
 from auto_challenge_sets.text_io import atomic_write_text
 
@@ -31,17 +32,20 @@ def size_category(n: int) -> str:
 def _provenance(record: dict) -> str:
     lines = []
     for build in record["builds"]:
-        parts = [f"source `{build['source']}`", f"target `{build['target']}`",
-                 f"parser: {build['parser']}", f"aligner: {build.get('aligner') or 'none'}",
-                 f"{build['pairs']} pairs of {build['lines']} lines"]
+        parts = [f"source `{build.get('source', '?')}`", f"target `{build.get('target', '?')}`",
+                 f"parser: {build.get('parser', '?')}", f"aligner: {build.get('aligner') or 'none'}",
+                 f"{build.get('pairs', '?')} pairs of {build['lines']} lines",
+                 f"license: {build.get('license') or record.get('license') or 'other'}"]
         lines.append(f"- `{build['pair']}`, split `{build['corpus']}`: " + "; ".join(parts))
-    lines.append(f"\nBuilt with auto_challenge_sets {record['builds'][-1]['version']}." if record["builds"] else "")
+    version = record["builds"][-1].get("version", "?") if record["builds"] else None
+    lines.append(f"\nBuilt with auto_challenge_sets {version}." if version else "")
     return "\n".join(lines)
 
 
 def render_readme(out_dir: str | os.PathLike[str]) -> Path:
     """(Re)write README.md from every Parquet file in the folder and the build record."""
     import datasets
+    import pyarrow as pa
     import pyarrow.parquet as pq
     from datasets.info import DatasetInfo, DatasetInfosDict
     from datasets.splits import SplitDict, SplitInfo
@@ -50,7 +54,7 @@ def render_readme(out_dir: str | os.PathLike[str]) -> Path:
 
     found = scan_folder(out_dir)
     if not found:
-        raise ValueError(f"{out_dir} holds no challenge-set Parquet files")
+        raise InputError("holds no challenge-set Parquet files: the build selected no sentence pair", out_dir)
     record = read_build_record(out_dir)
     names = sorted(found, key=config_sort_key)
     sizes = sizes_of(found)
@@ -64,7 +68,11 @@ def render_readme(out_dir: str | os.PathLike[str]) -> Path:
         metadata_configs[config_name] = {"data_files": [
             {"split": split, "path": path.relative_to(out_dir).as_posix()} for split, path in per_split.items()
         ]}
-        features = datasets.Features.from_arrow_schema(pq.read_schema(next(iter(per_split.values()))))
+        first = next(iter(per_split.values()))
+        try:
+            features = datasets.Features.from_arrow_schema(pq.read_schema(first))
+        except (pa.ArrowException, OSError) as error:
+            raise InputError(f"not a readable Parquet file ({str(error).splitlines()[0][:120]})", first) from None
         splits = SplitDict()
         for split in per_split:
             splits.add(SplitInfo(name=split, num_examples=sizes[source_name][split]))
@@ -79,9 +87,15 @@ def render_readme(out_dir: str | os.PathLike[str]) -> Path:
             add(f"{config.pair}.{config.phenomenon}", name)
 
     total = max(sum(per_split.values()) for per_split in sizes.values())
+    license, per_split_license = folder_license(record["builds"], record.get("license"))
+    extra = {}
+    if per_split_license:  # the Hub's way to say "several licenses": other + a name and details
+        extra = {"license_name": "mixed",
+                 "license_details": "; ".join(f"{split}: {lic}" for split, lic in sorted(per_split_license.items()))}
     card_data = DatasetCardData(
         pretty_name=PRETTY_NAME,
-        license=record.get("license") or "other",
+        license=license,
+        **extra,
         language=sorted(languages),
         multilinguality="translation",
         task_categories=["translation"],
@@ -99,7 +113,7 @@ def render_readme(out_dir: str | os.PathLike[str]) -> Path:
         example_config=example,
         example_split=next(iter(found[example])),
         provenance=_provenance(record),
-        license=record.get("license") or "other",
+        license=license if not per_split_license else extra["license_details"],
     )
     path = Path(out_dir) / README
     atomic_write_text(path, f"---\n{card_data.to_yaml()}\n---\n\n{body}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 from auto_challenge_sets.builder.pipeline.build import BuildSpec
@@ -24,11 +25,10 @@ def reversed_alignment(path: str | Path, out: str | Path) -> Path:
 def build_demo(out: str | Path, progress: bool = False) -> dict[str, dict[str, int]]:
     """Build both directions of the sample into ``out``; return ``{config: {split: rows}}``."""
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     de_en = demo_file("sample.de-en.pharaoh")
-    en_de = reversed_alignment(de_en, out / ".sample.en-de.pharaoh")
     sizes: dict[str, dict[str, int]] = {}
-    try:
+    with tempfile.TemporaryDirectory(prefix="acs-demo-") as scratch:
+        en_de = reversed_alignment(de_en, Path(scratch) / "sample.en-de.pharaoh")
         for src, tgt, alignment in (("de", "en", de_en), ("en", "de", en_de)):
             result = build_into_folder(BuildSpec(
                 pair=f"{src}-{tgt}", corpus=SAMPLE,
@@ -37,6 +37,4 @@ def build_demo(out: str | Path, progress: bool = False) -> dict[str, dict[str, i
                 provenance="conllu (hand-checked gold trees)", aligner_label="pharaoh (hand alignment)",
             ), out, license="apache-2.0", progress=progress)
             sizes.update({name: {SAMPLE: rows} for name, rows in result.sizes.items()})
-    finally:
-        en_de.unlink(missing_ok=True)
     return sizes

@@ -42,17 +42,31 @@ def folder_sizes(out_dir: str | os.PathLike[str]) -> dict[str, dict[str, int]]:
 
 
 def sizes_of(found: dict[str, dict[str, Path]]) -> dict[str, dict[str, int]]:
+    return {name: {split: parquet_rows(path) for split, path in found[name].items()}
+            for name in sorted(found, key=config_sort_key)}
+
+
+def parquet_rows(path: Path) -> int:
+    """Rows of a Parquet file, from its footer; a truncated or corrupt file is an InputError."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
-    return {name: {split: pq.read_metadata(path).num_rows for split, path in found[name].items()}
-            for name in sorted(found, key=config_sort_key)}
+    try:
+        return pq.read_metadata(path).num_rows
+    except (pa.ArrowException, OSError) as error:
+        raise InputError(f"not a readable Parquet file ({str(error).splitlines()[0][:120]})", path) from None
 
 
 def _front_matter(readme: Path) -> dict[str, Any]:
     """The YAML front matter of a dataset card (empty when there is none)."""
     import yaml
 
-    text = readme.read_text(encoding="utf-8")
+    try:
+        text = readme.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"invalid UTF-8 (byte {error.start + 1} of the file)", readme) from None
+    except OSError as error:
+        raise InputError(f"cannot read: {error.strerror}", readme) from None
     if not text.startswith("---"):
         return {}
     end = text.find("\n---", 3)
@@ -62,48 +76,71 @@ def _front_matter(readme: Path) -> dict[str, Any]:
         data = yaml.safe_load(text[3:end])
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
-        raise InputError(f"bad YAML front matter: {error}", readme, None if mark is None else mark.line + 2) from None
+        problem = getattr(error, "problem", None) or type(error).__name__
+        raise InputError(f"bad YAML front matter: {problem}", readme, None if mark is None else mark.line + 2) from None
     return data if isinstance(data, dict) else {}
 
 
+def require_complete(root: Path) -> Path:
+    """The card of a folder that holds data; a folder with data and no card is incomplete."""
+    if not root.is_dir():
+        raise InputError("no such dataset folder", root)
+    readme = root / README
+    if not readme.is_file():
+        if (root / DATA_DIR).is_dir():
+            raise InputError(f"has {DATA_DIR}/ but no {README}: the folder is incomplete (a build that did not "
+                             "finish?); build it again", root)
+        raise InputError(f"has no {README} with `configs:` (is it a dataset folder?)", root)
+    return readme
+
+
 class DatasetFolder:
-    """Configs and their Parquet files per split, from ``README.md`` (or the default layout)."""
+    """Configs and their Parquet files per split, from the card's ``configs:`` (``README.md``).
+
+    Only files inside the folder are ever read: a ``data_files`` pattern that points outside it is
+    an error naming the card.
+    """
 
     def __init__(self, root: str | Path) -> None:
         self.root = Path(root)
-        if not self.root.is_dir():
-            raise InputError("no such dataset folder", self.root)
+        self.readme = require_complete(self.root)
         self.files: dict[str, dict[str, list[Path]]] = {}
-        readme = self.root / "README.md"
-        configs = _front_matter(readme).get("configs") if readme.is_file() else None
-        if configs:
-            for entry in configs:
-                name = entry.get("config_name")
-                if not name:
-                    continue
-                self.files[name] = self._resolve(entry.get("data_files"), name)
-        else:  # no card: fall back to the layout itself
-            for folder in sorted(p for p in (self.root / DATA_DIR).glob("*") if p.is_dir()):
-                splits: dict[str, list[Path]] = {}
-                for file in sorted(folder.glob("*.parquet")):
-                    splits.setdefault(file.name.split("-", 1)[0], []).append(file)
-                self.files[folder.name] = splits
+        configs = _front_matter(self.readme).get("configs")
+        if not isinstance(configs, list):
+            raise InputError("lists no configs (the YAML front matter needs a `configs:` list)", self.readme)
+        for entry in configs:
+            name = entry.get("config_name") if isinstance(entry, dict) else None
+            if not isinstance(name, str) or not name:
+                raise InputError(f"a `configs:` entry has no config_name: {entry!r}"[:200], self.readme)
+            self.files[name] = self._resolve(entry.get("data_files"))
         if not self.files:
-            raise InputError("lists no configs (README.md `configs:` or data/{config}/*.parquet)", self.root)
+            raise InputError("lists no configs (README.md `configs:`)", self.root)
 
-    def _resolve(self, data_files: Any, config: str) -> dict[str, list[Path]]:
-        if isinstance(data_files, str | list) and not (
-            isinstance(data_files, list) and data_files and isinstance(data_files[0], dict)
-        ):
-            data_files = [{"split": "train", "path": data_files}]
+    def _patterns(self, data_files: Any) -> list[tuple[str, Any]]:
+        """``(split, pattern or list of patterns)`` from any of the forms the Hub accepts."""
         if isinstance(data_files, dict):
-            data_files = [{"split": k, "path": v} for k, v in data_files.items()]
+            return list(data_files.items())
+        if isinstance(data_files, list) and data_files and all(isinstance(item, dict) for item in data_files):
+            return [(item.get("split", "train"), item.get("path")) for item in data_files]
+        return [("train", data_files)]
+
+    def _resolve(self, data_files: Any) -> dict[str, list[Path]]:
+        root = self.root.resolve()
         splits: dict[str, list[Path]] = {}
-        for item in data_files or []:
-            patterns = item.get("path")
+        for split, patterns in self._patterns(data_files):
+            if patterns is not None and not isinstance(patterns, str | list):
+                raise InputError(f"data_files of a config must be paths, not {patterns!r}"[:200], self.readme)
             for pattern in [patterns] if isinstance(patterns, str) else list(patterns or []):
+                if not isinstance(pattern, str) or not pattern or Path(pattern).is_absolute() or ".." in Path(
+                        pattern).parts:
+                    raise InputError(f"data_files pattern {pattern!r} does not stay inside the dataset folder",
+                                     self.readme)
                 matches = sorted(self.root.glob(pattern))
-                splits.setdefault(item.get("split", "train"), []).extend(matches)
+                outside = [m for m in matches if not m.resolve().is_relative_to(root)]
+                if outside:
+                    raise InputError(f"data_files pattern {pattern!r} reaches outside the dataset folder "
+                                     f"({outside[0]})", self.readme)
+                splits.setdefault(str(split), []).extend(matches)
         return splits
 
     def splits(self, config: str) -> list[str]:

@@ -1,31 +1,70 @@
-"""``acs_build.json``: the record of what each (pair, corpus) build was made from."""
+"""``acs_build.json``: the record of what each (pair, corpus) build was made from, and the mark
+of a folder this tool made.
+
+Each build entry carries its corpus's license; the folder's license is derived from them (one
+license, or ``other`` when the splits differ: see :func:`folder_license`).
+"""
 
 from __future__ import annotations
 
 import json
 import os
 from pathlib import Path
+from typing import Any
 
+from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.text_io import atomic_write_text
 
 BUILD_RECORD = "acs_build.json"
+_BUILD_KEYS = ("pair", "corpus", "lines")
 
 
 def read_build_record(out_dir: str | os.PathLike[str]) -> dict:
+    """The folder's record (an empty one when there is none); a broken one is an InputError."""
     path = Path(out_dir) / BUILD_RECORD
-    if path.exists():
-        return json.loads(path.read_text(encoding="utf-8"))
-    return {"license": None, "builds": []}
+    if not path.exists():
+        return {"license": None, "builds": []}
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"cannot read the build record: {error}", path) from None
+    except json.JSONDecodeError as error:
+        raise InputError(f"the build record is not valid JSON ({error.msg})", path, error.lineno) from None
+    builds = record.get("builds") if isinstance(record, dict) else None
+    if not isinstance(builds, list) or not all(isinstance(b, dict) and all(k in b for k in _BUILD_KEYS)
+                                               for b in builds):
+        raise InputError("is not a build record of auto_challenge_sets (a 'builds' list of "
+                         f"{{{', '.join(_BUILD_KEYS)}, ...}} entries)", path)
+    record.setdefault("license", None)
+    return record
+
+
+def folder_license(builds: list[dict[str, Any]], legacy: str | None = None) -> tuple[str, dict[str, str]]:
+    """The folder's license and, when the splits differ, each ``pair/corpus``'s license."""
+    per_split = {f"{b['pair']}/{b['corpus']}": b.get("license") or legacy or "other" for b in builds}
+    licenses = set(per_split.values())
+    if len(licenses) == 1:
+        return licenses.pop(), {}
+    return "other", per_split
 
 
 def update_build_record(out_dir: str | os.PathLike[str], build: dict, license: str | None) -> dict:
-    """Record one (pair, corpus) build, replacing an earlier record of the same pair and corpus."""
+    """Record one (pair, corpus) build, replacing an earlier record of the same pair and corpus.
+
+    ``license`` labels this build's corpus only; None keeps the license an earlier build of the same
+    pair and corpus recorded (else the folder's).
+    """
     record = read_build_record(out_dir)
-    if license is not None:
-        record["license"] = license
-    builds = [b for b in record["builds"] if (b["pair"], b["corpus"]) != (build["pair"], build["corpus"])]
+    earlier = {(b["pair"], b["corpus"]): b for b in record["builds"]}
+    before = earlier.get((build["pair"], build["corpus"]))
+    previous = None
+    if before is not None:  # a record written before licenses were per split has only the folder's
+        previous = before["license"] if "license" in before else record["license"]
+    build = {**build, "license": license or previous}
+    builds = [b for key, b in earlier.items() if key != (build["pair"], build["corpus"])]
     builds.append(build)
     record["builds"] = sorted(builds, key=lambda b: (b["pair"], b["corpus"]))
+    record["license"] = folder_license(record["builds"], record["license"])[0]
     atomic_write_text(Path(out_dir) / BUILD_RECORD, json.dumps(record, indent=2, ensure_ascii=False) + "\n")
     return record
 

@@ -20,6 +20,7 @@ from auto_challenge_sets.builder.pipeline.build import BuildOutput, BuildSpec, b
 from auto_challenge_sets.configs import parse_config_name
 from auto_challenge_sets.corpus import ReadReport
 from auto_challenge_sets.dataset.card import render_readme
+from auto_challenge_sets.dataset.folder_guard import locked_output, prepare_output
 from auto_challenge_sets.dataset.layout import parquet_path, scan_folder
 from auto_challenge_sets.dataset.record import update_build_record
 from auto_challenge_sets.selection import write_analyses
@@ -42,9 +43,13 @@ def write_split(dataset: Any, out_dir: str | os.PathLike[str], config: str, spli
     leaves no half file)."""
     path = parquet_path(out_dir, config, split)
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    dataset.to_parquet(str(partial))
-    os.replace(partial, path)
+    partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
+    try:
+        dataset.to_parquet(str(partial))
+        os.replace(partial, path)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
     return path
 
 
@@ -106,9 +111,14 @@ def _write_configs(output: BuildOutput, out: Path, progress: bool) -> dict[str, 
 def write_build(output: BuildOutput, out: str | os.PathLike[str], license: str | None = None,
                 progress: bool = True) -> BuildResult:
     """Write every config of a build into ``out`` (added to what the folder holds), then the build
-    record and the card."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    record and the card: all or nothing, one build at a time (see :mod:`.folder_guard`)."""
+    with locked_output(out) as work:
+        sizes = _write_build_into(output, work, license, progress)
+    return BuildResult(Path(out), sizes, lines=output.lines, pairs=output.pairs, report=output.report,
+                       warnings=list(output.warnings))
+
+
+def _write_build_into(output: BuildOutput, out: Path, license: str | None, progress: bool) -> dict[str, int]:
     spec = output.spec
     with _quiet_datasets():
         sizes = _write_configs(output, out, progress)
@@ -120,11 +130,12 @@ def write_build(output: BuildOutput, out: str | os.PathLike[str], license: str |
             remove_split(out, name, spec.corpus)
     update_build_record(out, output.record, license)
     render_readme(out)
-    return BuildResult(out, sizes, lines=output.lines, pairs=output.pairs, report=output.report,
-                       warnings=list(output.warnings))
+    return sizes
 
 
 def build_into_folder(spec: BuildSpec, out: str | os.PathLike[str], license: str | None = None,
                       progress: bool = True) -> BuildResult:
-    """Build one (pair, corpus) and write it into the dataset folder ``out``."""
+    """Build one (pair, corpus) and write it into the dataset folder ``out``. A folder this tool
+    must not write fails here, before the parse and alignment run."""
+    prepare_output(Path(out).absolute())
     return write_build(build(spec, progress=progress), out, license, progress)

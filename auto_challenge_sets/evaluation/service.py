@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from auto_challenge_sets.configs import BASELINE, ConfigName, config_sort_key, parse_config_name
-from auto_challenge_sets.corpus import read_lines
+from auto_challenge_sets.corpus import ReadReport, read_lines
 from auto_challenge_sets.dataset.layout import README, DatasetFolder
 from auto_challenge_sets.dataset.record import corpus_lines
 from auto_challenge_sets.errors import InputError
@@ -65,6 +65,7 @@ class Evaluation:
     full: dict[str, Any]
     results: list[ConfigResult]
     breakdowns: dict[str, list[dict[str, Any]]] | None = None
+    notes: list[str] = field(default_factory=list)  # what reading the system's output changed
 
     @property
     def summary(self) -> dict[str, dict[str, Any]]:
@@ -142,7 +143,8 @@ class _Hypotheses:
     def __init__(self, request: EvaluationRequest, folder: DatasetFolder, pair: str, split: str,
                  base_name: str, base_rows: int):
         self.path = request.hypothesis
-        self.lines = read_lines(request.hypothesis)
+        self.report = ReadReport()  # what the reading policy did (control characters read as spaces ...)
+        self.lines = read_lines(request.hypothesis, self.report)
         expected = corpus_lines(folder.root, pair, split)
         expected = base_rows if expected is None else expected
         if len(self.lines) != expected:
@@ -150,7 +152,7 @@ class _Hypotheses:
                              f"{expected}; the hypothesis file needs one line per corpus line", request.hypothesis)
         self.extra = []
         for ref_file in request.references:
-            lines = read_lines(ref_file)
+            lines = read_lines(ref_file, self.report)
             if len(lines) != len(self.lines):
                 raise InputError(f"has {len(lines)} lines but {request.hypothesis} has {len(self.lines)}", ref_file)
             self.extra.append(lines)
@@ -191,7 +193,7 @@ def evaluate_system(request: EvaluationRequest) -> Evaluation:
     pool = {"pool_predictions": pool_preds, "pool_references": pool_refs, "pool_lengths": base["length"],
             "pool_ids": base["id"], "n_samples": request.n_samples, "length_tolerance": request.length_tolerance,
             "seed": request.seed, **options}
-    evaluation = Evaluation(request, split, base_name, full, [])
+    evaluation = Evaluation(request, split, base_name, full, [], notes=hyps.report.messages())
     for name in configs:
         if split not in folder.splits(name):
             if request.config == ALL:

@@ -36,18 +36,25 @@ class BleuStatistics:
         smooth_value: float | None = None,
         max_ngram_order: int = 4,
     ) -> None:
-        if tokenize not in BLEU.TOKENIZERS:
+        if not isinstance(tokenize, str) or tokenize not in BLEU.TOKENIZERS:
             raise ValueError(
                 f"tokenize: unknown sacrebleu tokenizer {tokenize!r}; one of {sorted(BLEU.TOKENIZERS)}"
             )
         self.tokenize_name = tokenize
-        self.metric = BLEU(
-            lowercase=lowercase,
-            tokenize=tokenize,
-            smooth_method=smooth_method,
-            smooth_value=smooth_value,
-            max_ngram_order=max_ngram_order,
-        )
+        try:
+            self.metric = BLEU(
+                lowercase=lowercase,
+                tokenize=tokenize,
+                smooth_method=smooth_method,
+                smooth_value=smooth_value,
+                max_ngram_order=max_ngram_order,
+            )
+        except (ImportError, OSError, RuntimeError) as error:
+            # ja-mecab/ko-mecab need extra packages (RuntimeError), flores*/spm download a model
+            # (URLError, an OSError): a tokenizer that cannot run here is a bad argument here.
+            raise ValueError(
+                f"tokenize: sacrebleu tokenizer {tokenize!r} is not available: {error}"
+            ) from error
         self.width = 2 + 2 * max_ngram_order
 
     # -- extraction ---------------------------------------------------------------------------

@@ -26,7 +26,17 @@ from auto_challenge_sets.scoring.statistics import (
     challenge_statistics,
     pool_statistics,
 )
-from auto_challenge_sets.scoring.validation import check_ids, check_ints, check_references, check_strings
+from auto_challenge_sets.scoring.validation import (
+    check_bool,
+    check_ids,
+    check_ints,
+    check_min_distances,
+    check_references,
+    check_sample_size,
+    check_settings,
+    check_strings,
+    check_tokenize,
+)
 
 __all__ = ["compute", "corpus_scores", "pool_statistics", "spearman_by_distance"]
 
@@ -88,28 +98,16 @@ class _Sampling:
         return result
 
 
-def _check_settings(n_samples: Any, length_tolerance: Any, seed: Any) -> None:
-    def is_int(value: Any) -> bool:
-        return isinstance(value, int | np.integer) and not isinstance(value, bool)
-
-    if not is_int(n_samples) or n_samples < 1:
-        raise ValueError(f"n_samples must be a positive integer, got {n_samples!r}")
-    if not is_int(length_tolerance) or length_tolerance < 0:
-        raise ValueError(f"length_tolerance must be a non-negative integer, got {length_tolerance!r}")
-    if seed is not None and (not is_int(seed) or seed < 0):
-        raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
-
-
 def _checked_pool(
     n: int, lengths: Any, ids: Any, pool_predictions: Any, pool_references: Any, pool_lengths: Any,
     pool_ids: Any, tokenize: str, lowercase_ribes: bool,
-) -> tuple[PoolStatistics | None, np.ndarray | None, np.ndarray | None]:
-    """The pool's statistics and lengths and the challenge rows' lengths, checked (all None
+) -> tuple[PoolStatistics | None, np.ndarray | None, np.ndarray | None, list | None]:
+    """The pool's statistics, lengths and ids and the challenge rows' lengths, checked (all None
     without a pool; only the lengths when they are given without one)."""
     if all(x is None for x in (pool_predictions, pool_references, pool_lengths)):
         if pool_ids is not None:
             raise ValueError("pool_ids given without pool_predictions")
-        return None, None, None if lengths is None else check_ints("lengths", lengths, n, "predictions")
+        return None, None, None if lengths is None else check_ints("lengths", lengths, n, "predictions"), None
     pool_preds = check_strings("pool_predictions", pool_predictions)
     pool_refs = check_references("pool_references", pool_references, len(pool_preds), "pool_predictions")
     if pool_lengths is None:
@@ -122,19 +120,19 @@ def _checked_pool(
         raise ValueError(f"{given} is given but {missing} is None: the challenge rows are left out of the "
                          "pool by id only when both are given")
     lens = check_ints("lengths", lengths, n, "predictions")
-    return cached_pool(tuple(pool_preds), tuple(pool_refs), tokenize, lowercase_ribes), pool_lens, lens
+    pids = None if pool_ids is None else check_ids("pool_ids", pool_ids, len(pool_preds), "pool_predictions")
+    return cached_pool(tuple(pool_preds), tuple(pool_refs), tokenize, lowercase_ribes), pool_lens, lens, pids
 
 
 def _exclusion(pool: PoolStatistics, preds: list[str], refs: list[Any], challenge_ids: list | None,
-               pool_ids: Any, exclude_challenge: bool) -> np.ndarray:
+               pool_ids: list | None, exclude_challenge: bool) -> np.ndarray:
     """Pool rows never drawn: the challenge rows themselves (by id, else by identical text)."""
     exclude = np.zeros(len(pool), dtype=bool)
     if not exclude_challenge:
         return exclude
     if challenge_ids is not None and pool_ids is not None:
-        pids = check_ids("pool_ids", pool_ids, len(pool), "pool_predictions")
         wanted = set(challenge_ids)
-        exclude[[i for i, x in enumerate(pids) if x in wanted]] = True
+        exclude[[i for i, x in enumerate(pool_ids) if x in wanted]] = True
     else:
         pairs = set(zip(preds, refs))
         exclude[[i for i, x in enumerate(zip(pool.predictions, pool.references)) if x in pairs]] = True
@@ -142,9 +140,9 @@ def _exclusion(pool: PoolStatistics, preds: list[str], refs: list[Any], challeng
 
 
 def _breakdown(scorer: BleuStatistics, stats: SentenceStatistics, dist: np.ndarray, lens: np.ndarray | None,
-               sampling: _Sampling | None, min_distances: Sequence[int] | None) -> list[dict[str, Any]]:
+               sampling: _Sampling | None, min_distances: list[int] | None) -> list[dict[str, Any]]:
     """Scores of the rows with distance >= D, for each D."""
-    ds = sorted(set(dist.tolist())) if min_distances is None else [int(d) for d in min_distances]
+    ds = sorted(set(dist.tolist())) if min_distances is None else min_distances
     rows = []
     for d in ds:
         mask = dist >= d
@@ -158,6 +156,23 @@ def _breakdown(scorer: BleuStatistics, stats: SentenceStatistics, dist: np.ndarr
                 row["random_baseline"] = {k: base[k] for k in ("bleu", "ribes", "widened")}
         rows.append(row)
     return rows
+
+
+def _scores(scorer: BleuStatistics, stats: SentenceStatistics, lowercase_ribes: bool) -> dict[str, Any]:
+    """The challenge set's own scores and signatures (the optional parts still None)."""
+    return {
+        "bleu": scorer.corpus_score(stats.bleu),
+        "ribes": float(stats.ribes.mean()),
+        "n": len(stats.ribes),
+        "signature": scorer.signature(stats.nrefs),
+        "ribes_signature": (
+            f"ribes:ntt-1.03.1|alpha:{ALPHA}|beta:{BETA}|case:{'lc' if lowercase_ribes else 'mixed'}"
+            f"|tok:{scorer.metric.tokenizer_signature}"
+        ),
+        "random_baseline": None,
+        "distance_breakdown": None,
+        "spearman": None,
+    }
 
 
 def compute(
@@ -187,35 +202,26 @@ def compute(
     """
     preds = check_strings("predictions", predictions)
     refs = check_references("references", references, len(preds), "predictions")
-    _check_settings(n_samples, length_tolerance, seed)
+    check_settings(n_samples, length_tolerance, seed, tokenize, {"lowercase_ribes": lowercase_ribes,
+                   "exclude_challenge": exclude_challenge, "return_samples": return_samples})
+    if any(x is not None for x in (pool_predictions, pool_references, pool_lengths)):
+        check_sample_size(n_samples, len(preds), return_samples)  # before the pool's statistics
     dist = None if distances is None else check_ints("distances", distances, len(preds), "predictions")
+    ds = None if min_distances is None else check_min_distances(min_distances, dist is not None)
     challenge_ids = None if ids is None else check_ids("ids", ids, len(preds), "predictions")
-    pool, pool_lens, lens = _checked_pool(len(preds), lengths, ids, pool_predictions, pool_references,
-                                          pool_lengths, pool_ids, tokenize, lowercase_ribes)
+    pool, pool_lens, lens, pids = _checked_pool(len(preds), lengths, ids, pool_predictions, pool_references,
+                                                pool_lengths, pool_ids, tokenize, lowercase_ribes)
     scorer = BleuStatistics(tokenize=tokenize)
     stats = challenge_statistics(preds, refs, scorer, lowercase_ribes, pool)
-    bleu = scorer.corpus_score(stats.bleu)
-    ribes = float(stats.ribes.mean())
-    result: dict[str, Any] = {
-        "bleu": bleu,
-        "ribes": ribes,
-        "n": len(preds),
-        "signature": scorer.signature(stats.nrefs),
-        "ribes_signature": (
-            f"ribes:ntt-1.03.1|alpha:{ALPHA}|beta:{BETA}|case:{'lc' if lowercase_ribes else 'mixed'}"
-            f"|tok:{scorer.metric.tokenizer_signature}"
-        ),
-        "random_baseline": None,
-        "distance_breakdown": None,
-        "spearman": None,
-    }
+    result = _scores(scorer, stats, lowercase_ribes)
+    bleu, ribes = result["bleu"], result["ribes"]
     sampling = None
     if pool is not None:
-        exclude = _exclusion(pool, preds, refs, challenge_ids, pool_ids, exclude_challenge)
+        exclude = _exclusion(pool, preds, refs, challenge_ids, pids, exclude_challenge)
         sampling = _Sampling(scorer, pool, pool_lens, exclude, int(n_samples), int(length_tolerance), seed)
         result["random_baseline"] = sampling.baseline(lens, bleu, ribes, (0,), return_samples)
     if dist is not None:
-        result["distance_breakdown"] = _breakdown(scorer, stats, dist, lens, sampling, min_distances)
+        result["distance_breakdown"] = _breakdown(scorer, stats, dist, lens, sampling, ds)
         result["spearman"] = spearman_by_distance(result["distance_breakdown"])
     return result
 
@@ -232,7 +238,8 @@ def corpus_scores(
     """
     preds = check_strings("predictions", predictions)
     refs = check_references("references", references, len(preds), "predictions")
-    pool = pool_statistics(preds, refs, tokenize, lowercase_ribes)
+    check_tokenize(tokenize)
+    pool = cached_pool(tuple(preds), tuple(refs), tokenize, check_bool("lowercase_ribes", lowercase_ribes))
     scorer = BleuStatistics(tokenize=tokenize)
     return {
         "bleu": scorer.corpus_score(pool.stats.bleu),

@@ -11,7 +11,8 @@ Choices (documented because they change numbers):
 * The challenge sentences themselves are excluded from the pool by default (the caller passes the
   mask), so the baseline is made of *other* sentences.
 * When no pool sentence lies within the tolerance of a length, the window widens by one token at
-  a time until one does; ``widened`` counts the challenge sentences that needed it.
+  a time until one does (computed at once: the distance to the nearest pool length);
+  ``widened`` counts the challenge sentences that needed it.
 * Randomness comes from one ``numpy.random.Generator`` seeded by the caller; lengths are visited
   in sorted order, so the same seed gives the same samples.
 """
@@ -31,6 +32,24 @@ class LengthMatchedSamples:
     index: np.ndarray  # (n_samples, n_challenge) int64: row k = the pool sentences of corpus k
     widened: int  # challenge sentences with no pool sentence within the tolerance
     max_tolerance: int  # the widest window any sentence needed
+
+
+def _window(sorted_lengths: np.ndarray, length: int, window: int) -> tuple[int, int]:
+    """The slice of ``sorted_lengths`` within ``window`` tokens of ``length``."""
+    lo = int(np.searchsorted(sorted_lengths, length - window, side="left"))
+    return lo, int(np.searchsorted(sorted_lengths, length + window, side="right"))
+
+
+def _nearest_gap(sorted_lengths: np.ndarray, length: int) -> int:
+    """Distance from ``length`` to the nearest of ``sorted_lengths`` (not empty): the smallest
+    window that finds a candidate, i.e. where widening one token at a time stops."""
+    at = int(np.searchsorted(sorted_lengths, length))
+    gaps = []
+    if at < len(sorted_lengths):
+        gaps.append(int(sorted_lengths[at]) - length)
+    if at > 0:
+        gaps.append(length - int(sorted_lengths[at - 1]))
+    return min(gaps)
 
 
 def sample_length_matched(
@@ -75,12 +94,10 @@ def sample_length_matched(
     for group, length in enumerate(lengths.tolist()):
         columns = np.flatnonzero(inverse == group)
         window = tolerance
-        while True:
-            lo = np.searchsorted(sorted_lengths, length - window, side="left")
-            hi = np.searchsorted(sorted_lengths, length + window, side="right")
-            if hi > lo:
-                break
-            window += 1  # the pool is not empty, so this ends
+        lo, hi = _window(sorted_lengths, length, window)
+        if hi == lo:  # widen to the nearest pool length (the pool is not empty)
+            window = _nearest_gap(sorted_lengths, length)
+            lo, hi = _window(sorted_lengths, length, window)
         if window > tolerance:
             widened += len(columns)
             widest = max(widest, window)

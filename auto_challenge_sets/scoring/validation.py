@@ -4,19 +4,76 @@ the TRY004 exemptions below."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Set
 from typing import Any
 
 import numpy as np
 
 RefsKey = tuple[str, ...]
 
+MAX_INT = 2**31 - 1  # the largest length, distance, min_distance or length_tolerance (token counts)
+MAX_N_SAMPLES = 1_000_000  # random corpora (each is scored by sacrebleu's scalar code)
+MAX_SAMPLED = 2**27  # n_samples x challenge rows: the int64 index matrix stays within 1 GiB
+MAX_RETURNED = 2**24  # the same with return_samples=True (the indices become Python lists)
+
 
 def listlike(values: Any) -> bool:
-    """A list, tuple, numpy array, pandas Series, ... but not a string or a mapping."""
-    if isinstance(values, (str, bytes, Mapping)):
+    """A list, tuple, numpy array, pandas Series, ... but not a string (nor bytes: a str or
+    bytes where a list is expected would be read as a list of characters), a mapping, a set
+    (no order) or a 0-d array."""
+    if isinstance(values, str | bytes | bytearray | memoryview | Mapping | Set):
+        return False
+    if isinstance(values, np.ndarray) and values.ndim == 0:
         return False
     return hasattr(values, "__len__") and hasattr(values, "__iter__")
+
+
+def is_int(value: Any) -> bool:
+    """A Python or numpy integer, not a bool."""
+    return isinstance(value, int | np.integer) and not isinstance(value, bool)
+
+
+def check_int(name: str, value: Any, minimum: int, maximum: int = MAX_INT) -> int:
+    if not is_int(value) or not minimum <= value <= maximum:
+        raise ValueError(f"{name} must be an integer from {minimum} to {maximum:_}, got {value!r}")
+    return int(value)
+
+
+def check_bool(name: str, value: Any) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise ValueError(f"{name} must be True or False, got {value!r}")  # noqa: TRY004
+    return bool(value)
+
+
+def check_settings(n_samples: Any, length_tolerance: Any, seed: Any, tokenize: Any,
+                   flags: Mapping[str, Any]) -> None:
+    """The scalar options of the metric (``flags``: the boolean ones, by name)."""
+    if not is_int(n_samples) or n_samples < 1:
+        raise ValueError(f"n_samples must be a positive integer, got {n_samples!r}")
+    if n_samples > MAX_N_SAMPLES:
+        raise ValueError(f"n_samples is {n_samples}, above the limit of {MAX_N_SAMPLES:_} random corpora")
+    check_int("length_tolerance", length_tolerance, 0)
+    if seed is not None and (not is_int(seed) or seed < 0):
+        raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+    check_tokenize(tokenize)
+    for name, value in flags.items():
+        check_bool(name, value)
+
+
+def check_tokenize(tokenize: Any) -> None:
+    """A name (BleuStatistics then checks that sacrebleu knows it and that it runs here)."""
+    if not isinstance(tokenize, str):
+        raise ValueError(f"tokenize must be the name of a sacrebleu tokenizer, got {tokenize!r}")  # noqa: TRY004
+
+
+def check_sample_size(n_samples: int, rows: int, return_samples: bool) -> None:
+    """Bound the memory of the random baseline: one pool index per challenge row and sample."""
+    limit, what = (MAX_RETURNED, " with return_samples=True") if return_samples else (MAX_SAMPLED, "")
+    if n_samples * rows > limit:
+        raise ValueError(
+            f"n_samples is too large for {rows} challenge rows: n_samples x rows = {n_samples * rows:_} "
+            f"exceeds the limit of {limit:_} sampled rows{what}; use at most {max(1, limit // rows)} samples"
+        )
 
 
 def check_strings(name: str, values: Any, allow_empty_list: bool = False) -> list[str]:
@@ -78,18 +135,33 @@ def check_ints(name: str, values: Any, count: int, count_name: str) -> np.ndarra
     if len(values) != count:
         raise ValueError(f"{name} has {len(values)} items but {count_name} has {count}")
     if set(map(type, values)) <= {int}:  # fast path; the loop below finds the culprit otherwise
-        array = np.asarray(values, dtype=np.int64)
-        if not len(array) or array.min() >= 0:
+        try:
+            array = np.asarray(values, dtype=np.int64)
+        except OverflowError:  # beyond int64: reported below
+            array = None
+        if array is not None and (not len(array) or (array.min() >= 0 and array.max() <= MAX_INT)):
             return array
     for i, value in enumerate(values):
-        if isinstance(value, bool) or not isinstance(value, int | np.integer):
-            raise ValueError(f"{name}[{i}] is {type(value).__name__}, not an integer: {value!r}")  # noqa: TRY004
+        if not is_int(value):  # None, floats (NaN, inf, 2.5, 2.0), strings, bools, ...
+            raise ValueError(f"{name}[{i}] is {type(value).__name__}, not an integer: {value!r}")
         if value < 0:
             raise ValueError(f"{name}[{i}] is negative: {value}")
+        if value > MAX_INT:
+            raise ValueError(f"{name}[{i}] is {value}, above the limit of {MAX_INT:_}")
     return np.asarray(values, dtype=np.int64)
 
 
+def check_min_distances(values: Any, distances_given: bool) -> list[int]:
+    if not distances_given:
+        raise ValueError("min_distances given without distances")
+    if not listlike(values):
+        raise ValueError(f"min_distances must be a list of integers, got {type(values).__name__}")
+    return [check_int(f"min_distances[{i}]", value, 0) for i, value in enumerate(values)]
+
+
 def check_ids(name: str, values: Any, count: int, count_name: str) -> list[Hashable]:
+    if values is None:
+        raise ValueError(f"{name} is None; expected a list of ids")
     if not listlike(values):
         raise ValueError(f"{name} must be a list of ids, got {type(values).__name__}")
     values = list(values)

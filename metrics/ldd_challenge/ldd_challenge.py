@@ -19,11 +19,14 @@ The numeric work lives in the tested package ``auto_challenge_sets`` (module
 One import per line: evaluate's import scanner does not understand ``import a, b``.
 """
 
+import inspect
+
 import datasets
 import evaluate
 
 from auto_challenge_sets.citation import CHOSHEN_ABEND_2019
 from auto_challenge_sets.scoring.challenge import compute
+from auto_challenge_sets.scoring.validation import check_references, check_strings
 
 _CITATION = CHOSHEN_ABEND_2019 + """\
 @inproceedings{isozaki-etal-2010-automatic,
@@ -106,6 +109,57 @@ Examples:
 """
 
 
+_OPTIONS = frozenset(inspect.signature(compute).parameters) - {"predictions", "references"}
+
+
+class _Failure:
+    """An error of ``_compute``, carried past evaluate's clean-up (see ``LddChallenge._compute``)."""
+
+    def __init__(self, error):
+        self.error = error
+
+
+def _check_utf8(name, text):
+    """evaluate stores the text as UTF-8 (Arrow): a lone surrogate cannot be stored."""
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise ValueError(f"{name} is not valid Unicode text ({error.reason}): {text!r}") from None
+
+
+def _checked_batch(predictions, references):
+    """The batch as evaluate should store it, or a ValueError naming the bad argument.
+
+    Runs before evaluate's own machinery, which would read a string as a list of characters,
+    report a None or a non-string without naming it, and store a list of references in a
+    column of single strings as its text. References are always stored as lists of strings
+    (one string = a list of one), so batches and examples of either form mix.
+    """
+    preds = check_strings("predictions", predictions, allow_empty_list=True)
+    refs = check_references("references", references, len(preds), "predictions")
+    for i, text in enumerate(preds):
+        _check_utf8(f"predictions[{i}]", text)
+    for i, items in enumerate(refs):
+        for j, text in enumerate(items):
+            _check_utf8(f"references[{i}][{j}]", text)
+    return preds, [list(r) for r in refs]
+
+
+def _checked_example(prediction, reference):
+    """One prediction and its reference(s), as ``add`` takes them; ValueError naming the bad one."""
+    if not isinstance(prediction, str):
+        raise ValueError(f"prediction must be a string, got {type(prediction).__name__}: {prediction!r}")  # noqa: TRY004
+    _check_utf8("prediction", prediction)
+    if isinstance(reference, str):
+        _check_utf8("reference", reference)
+        return prediction, [reference]
+    refs = check_strings("reference", reference)
+    for j, text in enumerate(refs):
+        _check_utf8(f"reference[{j}]", text)
+    return prediction, refs
+
+
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class LddChallenge(evaluate.Metric):
     """BLEU and RIBES on an LDD challenge set with a length-matched random baseline."""
@@ -139,5 +193,36 @@ class LddChallenge(evaluate.Metric):
             ],
         )
 
+    # evaluate appends the inputs' description to these docstrings, so they must have one.
+    def add_batch(self, *, predictions=None, references=None, **kwargs):
+        """Add a batch of predictions and references (checked first: a ValueError names the bad one)."""
+        predictions, references = _checked_batch(predictions, references)
+        if not predictions:
+            if self.writer is None:  # evaluate cannot tell the format from an empty first batch
+                raise ValueError("predictions is empty")
+            return
+        super().add_batch(predictions=predictions, references=references, **kwargs)
+
+    def add(self, *, prediction=None, reference=None, **kwargs):
+        """Add one prediction and its reference(s) (checked first: a ValueError names the bad one)."""
+        prediction, reference = _checked_example(prediction, reference)
+        super().add(prediction=prediction, reference=reference, **kwargs)
+
+    def compute(self, *, predictions=None, references=None, **kwargs):
+        """Score the predictions (a bad argument: a ValueError naming it)."""
+        output = super().compute(predictions=predictions, references=references, **kwargs)
+        if isinstance(output, _Failure):
+            raise output.error
+        return output
+
     def _compute(self, predictions, references, **kwargs):
-        return compute(predictions=predictions, references=references, **kwargs)
+        # An exception raised here would skip evaluate's clean-up after _compute: its cache file
+        # and lock would stay, and the next call would wait a second for the lock. So the error
+        # is returned, and compute raises it once evaluate is done.
+        try:
+            unknown = sorted(set(kwargs) - _OPTIONS)
+            if unknown:
+                raise ValueError(f"unknown argument(s) {unknown}; the metric takes {sorted(_OPTIONS)}")
+            return compute(predictions=predictions, references=references, **kwargs)
+        except Exception as error:  # noqa: BLE001 (raised again by compute)
+            return _Failure(error)

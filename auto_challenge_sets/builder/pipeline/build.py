@@ -17,7 +17,7 @@ from typing import Any
 from auto_challenge_sets import __version__
 from auto_challenge_sets.builder.backends.aligners import Aligner
 from auto_challenge_sets.builder.pipeline.align_stage import align_corpus
-from auto_challenge_sets.builder.pipeline.inputs import AlignmentFile, PreParsedSource
+from auto_challenge_sets.builder.pipeline.inputs import AlignmentFile, PreParsedSource, iter_with_lines
 from auto_challenge_sets.builder.pipeline.parse_stage import parse_source_for_build
 from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec
 from auto_challenge_sets.configs import (
@@ -29,9 +29,8 @@ from auto_challenge_sets.configs import (
     config_name,
     parse_pair,
 )
-from auto_challenge_sets.conllu_io import read_conllu
-from auto_challenge_sets.corpus import ParallelCorpus, ReadReport, read_parallel
-from auto_challenge_sets.errors import AcsError
+from auto_challenge_sets.corpus import ParallelCorpus, ReadReport, format_line_numbers, read_parallel
+from auto_challenge_sets.errors import AcsError, AlignmentError, CorpusError
 from auto_challenge_sets.pharaoh import Link
 from auto_challenge_sets.phenomena import lexical_phenomena
 from auto_challenge_sets.selection import LineAnalysis, analyse, match_sentences, target_tokens
@@ -59,6 +58,10 @@ class BuildSpec:
     reorder_distances: tuple[int, ...] = REORDER_DISTANCES
     provenance: str | None = None  # how the dataset card describes the parse, if not the parser's label
     aligner_label: str | None = None  # how the dataset card names the alignment, if not the aligner's
+    # a Pharaoh file whose source indices refer to the parse's words although the source's white-space
+    # tokens differ (made by `acs align` on `acs parse`'s tokens): build it, with a warning, instead of
+    # refusing it as an alignment made on other tokens than the parse's
+    allow_token_mismatch: bool = False
 
     def __post_init__(self) -> None:
         if (self.parser is None) == (self.source_conllu is None):
@@ -123,6 +126,7 @@ def _source_sentences(spec: BuildSpec, corpus: ParallelCorpus, progress: bool) -
 
     A pre-parsed file is read as it is: it may hold one sentence per non-empty *source* line (what
     ``acs parse`` writes), and :func:`match_sentences` drops those of pairs with an empty target.
+    Each sentence must be a parse of its line (the policy of :mod:`auto_challenge_sets.selection`).
     """
     if spec.source_conllu is not None:
         source = PreParsedSource(spec.source_conllu)
@@ -132,22 +136,50 @@ def _source_sentences(spec: BuildSpec, corpus: ParallelCorpus, progress: bool) -
         path = parse_source_for_build([p.source for p in corpus.pairs], parse_pair(spec.pair)[0], spec.parser,
                                       line_numbers=[p.line for p in corpus.pairs], cache_dir=spec.cache_dir,
                                       shard_size=spec.shard_size, progress=progress)
-    sentences = list(_progress(read_conllu(path), progress, total=len(corpus.pairs),
-                               desc="reading parse", unit="sent"))
-    return match_sentences(corpus, sentences, str(path))
+    read = list(_progress(iter_with_lines(path), progress, total=len(corpus.pairs), desc="reading parse",
+                          unit="sent"))
+    return match_sentences(corpus, [sentence for _, sentence in read], str(path),
+                           starts=[start for start, _ in read])
 
 
-def _tokenization_warnings(spec: BuildSpec, corpus: ParallelCorpus, sentences: list[Sentence]) -> list[str]:
+def _check_tokenization(spec: BuildSpec, corpus: ParallelCorpus, sentences: list[Sentence]) -> list[str]:
+    """A Pharaoh file's source indices must refer to the parse's words. Where the parse has another
+    number of words than the source has white-space tokens, a file made on those tokens (fast_align,
+    ``acs align`` on the raw file) is shifted: an error, unless ``allow_token_mismatch`` (then a
+    warning)."""
     if spec.alignment is None:
         return []
-    differ = sum(len(s.words) != len(p.source.split()) for s, p in zip(sentences, corpus.pairs))
+    differ = [(p, len(s.words)) for s, p in zip(sentences, corpus.pairs) if len(s.words) != len(p.source.split())]
     if not differ:
         return []
-    # The Pharaoh indices must refer to the parse's words; a file made on white-space tokens
-    # (fast_align, `acs align` on the raw file) is shifted wherever the two differ.
-    return [f"{differ} of {len(corpus.pairs)} pairs have a different number of parse words than "
-            "white-space tokens in the source: the alignment file's source indices must refer to "
-            "the parse's words (parse pre-tokenized text with --pretokenized and align that text)"]
+    if not spec.allow_token_mismatch:
+        first, words = differ[0]
+        raise AlignmentError(
+            f"made on other tokens than the parse's words? Line {first.line} of {corpus.source_path} has "
+            f"{len(first.source.split())} white-space tokens but its parse {words} words, and so differ "
+            f"{len(differ)} of {len(corpus.pairs)} pairs: the file's source indices would point at the wrong "
+            "words. Align the parse's words (parse pre-tokenized text with --pretokenized and align that "
+            "text), or pass --allow-token-mismatch if the file's source indices do refer to the parse's words",
+            str(spec.alignment), first.line)
+    return [f"{len(differ)} of {len(corpus.pairs)} pairs have a different number of parse words than "
+            f"white-space tokens in the source (line {format_line_numbers([p.line for p, _ in differ])}): "
+            "the alignment file's source indices were taken to refer to the parse's words "
+            "(--allow-token-mismatch)"]
+
+
+def _truncation_warnings(aligner: Aligner | AlignmentFile | None, corpus: ParallelCorpus,
+                         sentences: list[Sentence]) -> list[str]:
+    """An aligner with a sentence length limit (``max_tokens``, eflomal's 1,023) aligns a longer pair
+    on its first tokens only; computed from the pairs, so a cached alignment is reported too."""
+    limit = getattr(aligner, "max_tokens", None)
+    if not limit:
+        return []
+    long = [p.line for s, p in zip(sentences, corpus.pairs)
+            if len(s.words) > limit or len(target_tokens(p.target)) > limit]
+    if not long:
+        return []
+    return [f"{len(long)} pair(s) longer than {limit:,} tokens were aligned on their first {limit:,} tokens: "
+            f"line {format_line_numbers(long)}"]
 
 
 def _record(spec: BuildSpec, corpus: ParallelCorpus, aligner: Aligner | AlignmentFile | None) -> dict[str, Any]:
@@ -175,15 +207,20 @@ def build(spec: BuildSpec, progress: bool = True) -> BuildOutput:
     parse_pair(spec.pair)
     check_split_name(spec.corpus)
     corpus = read_parallel(spec.source, spec.target, spec.corpus)
+    if not corpus.pairs:
+        raise CorpusError(f"has no sentence pair with both sides non-empty ({corpus.total_lines} lines, "
+                          f"{len(corpus.report.empty_lines)} with an empty side, target {spec.target})", spec.source)
     aligner = _prepare_aligner(spec, corpus)
     sentences = _source_sentences(spec, corpus, progress)
+    warnings = _check_tokenization(spec, corpus, sentences)
     alignments: list[list[Link]] | None = None
     if aligner is not None:
         # selection.py's tokenization contract: the parse's words x the target's white-space tokens
         alignments = align_corpus([sentence.forms for sentence in sentences],
                                   [target_tokens(pair.target) for pair in corpus.pairs], aligner,
                                   cache_dir=spec.cache_dir, progress=progress)
+        warnings += _truncation_warnings(aligner, corpus, sentences)
     analyses = list(analyse(corpus, sentences, alignments, spec.phenomena or None))
     return BuildOutput(spec, analyses, spec.config_names(), _record(spec, corpus, aligner),
                        lines=corpus.total_lines, pairs=len(corpus.pairs), report=corpus.report,
-                       warnings=_tokenization_warnings(spec, corpus, sentences))
+                       warnings=warnings)

@@ -17,16 +17,26 @@ from typing import Any
 from auto_challenge_sets.builder.backends.aligners import Pair
 from auto_challenge_sets.builder.backends.parsers import file_checksum
 from auto_challenge_sets.conllu_io import iter_sentences
-from auto_challenge_sets.corpus import read_lines
-from auto_challenge_sets.errors import AlignmentError, ConlluError
+from auto_challenge_sets.corpus import ReadReport, read_lines
+from auto_challenge_sets.errors import AlignmentError, ConlluError, InputError
 from auto_challenge_sets.pharaoh import Link, parse_pharaoh
-from auto_challenge_sets.selection import same_text, sentence_text
+from auto_challenge_sets.selection import text_mismatch
 from auto_challenge_sets.text_io import numbered_lines
 from auto_challenge_sets.ud import Sentence
 
 
-def read_with_lines(path: str | os.PathLike[str]) -> tuple[list[Sentence], list[int]]:
-    """The sentences of a CoNLL-U file and the 1-based file line where each one starts."""
+def _check_file(path: Path, error: type[InputError], what: str) -> None:
+    """A readable file, or ``error`` naming the path: missing, a folder, or not readable."""
+    if not path.exists():
+        raise error(f"no such {what}", str(path))
+    if path.is_dir():
+        raise error(f"is a folder, not {'an' if what[0] in 'aeiou' else 'a'} {what}", str(path))
+    if not os.access(path, os.R_OK):
+        raise error(f"cannot read this {what}: permission denied", str(path))
+
+
+def iter_with_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, Sentence]]:
+    """The sentences of a CoNLL-U file, each with the 1-based file line where it starts."""
     starts: list[int] = []
     source = str(path)
 
@@ -39,16 +49,24 @@ def read_with_lines(path: str | os.PathLike[str]) -> tuple[list[Sentence], list[
             yield number, line
 
     try:
-        with open(path, "rb") as handle:
-            sentences = list(iter_sentences(numbered(handle), source))
+        handle = open(path, "rb")
     except OSError as error:
-        raise ConlluError(f"cannot read: {error.strerror}", source) from None
-    return sentences, starts[: len(sentences)]
+        raise ConlluError(f"cannot read: {error.strerror or error}", source) from None
+    with handle:
+        for index, sentence in enumerate(iter_sentences(numbered(handle), source)):
+            yield starts[index], sentence
+
+
+def read_with_lines(path: str | os.PathLike[str]) -> tuple[list[Sentence], list[int]]:
+    """The sentences of a CoNLL-U file and the 1-based file line where each one starts."""
+    pairs = list(iter_with_lines(path))
+    return [sentence for _, sentence in pairs], [start for start, _ in pairs]
 
 
 class PreParsedSource:
     """A CoNLL-U file that holds one sentence per corpus line, in order: the parse stage serves its
-    sentences for the lines they were parsed from instead of running a parser."""
+    sentences for the lines they were parsed from instead of running a parser. Each sentence must
+    be a parse of its line (:func:`~auto_challenge_sets.selection.text_mismatch`)."""
 
     name = "conllu"
 
@@ -58,11 +76,14 @@ class PreParsedSource:
         self._starts: list[int] = []
 
     def check_ready(self) -> None:
-        if not self.path.is_file():
-            raise ConlluError("no such file", self.path)
+        _check_file(self.path, ConlluError, "file")
 
     def signature(self) -> dict:
-        return {"file": self.path.name, "sha256": file_checksum(self.path)}
+        self.check_ready()
+        try:
+            return {"file": self.path.name, "sha256": file_checksum(self.path)}
+        except OSError as error:
+            raise ConlluError(f"cannot read: {error.strerror or error}", self.path) from None
 
     def _load(self) -> list[Sentence]:
         if self._sentences is None:
@@ -79,11 +100,11 @@ class PreParsedSource:
                 f"has {len(sentences)} sentences but the input has {len(lines)} non-empty lines: a "
                 "pre-parsed source needs exactly one sentence per corpus line, in order", self.path)
         for index, (sentence, line) in enumerate(zip(sentences, lines)):
-            if not same_text(sentence_text(sentence), line):
+            reason = text_mismatch(sentence, line)
+            if reason is not None:
                 where = line_numbers[index] if line_numbers is not None else index + 1
-                raise ConlluError(
-                    f"sentence {index + 1} (sent_id {sentence.sent_id}) does not match corpus line {where}: "
-                    f"{sentence_text(sentence)[:60]!r} vs {line[:60]!r}", self.path, self._starts[index])
+                raise ConlluError(f"sentence {index + 1} (sent_id {sentence.sent_id}) does not match corpus "
+                                  f"line {where}: {reason}", self.path, self._starts[index])
         return [Sentence(words=s.words, comments=list(s.comments), multiword_tokens=s.multiword_tokens,
                          empty_nodes=s.empty_nodes) for s in sentences]
 
@@ -92,9 +113,10 @@ class AlignmentFile:
     """Precomputed links from a Pharaoh file (fast_align, awesome-align, eflomal, simalign, ...).
 
     The file holds ``i-j`` links, 0-based, one line per sentence pair; an empty line is a pair with
-    no links. Every link is checked against the pair's token counts: an index out of range, or a
-    malformed link, is an :class:`~auto_challenge_sets.errors.AlignmentError` naming the file and
-    the 1-based line.
+    no links. Every link is checked against the pair's token counts: an index out of range, a
+    malformed link, or a control character or line separator in a line (NUL, U+2028, a CR before
+    the line end, ...), is an :class:`~auto_challenge_sets.errors.AlignmentError` naming the file
+    and the 1-based line.
 
     Which line belongs to which pair: by default line k is pair k and the file has exactly one line
     per pair. A build that skips the corpus's empty lines passes ``line_numbers`` (the 1-based line
@@ -111,22 +133,29 @@ class AlignmentFile:
         self.check()
 
     def check(self) -> None:
-        if not self.path.is_file():
-            raise AlignmentError("no such alignment file", str(self.path))
+        _check_file(self.path, AlignmentError, "alignment file")
 
     def describe(self) -> str:
         # a file is named by its base name: the card must not depend on where the build ran
         return f"{self.name} (path={self.path.name})"
 
     def cache_key(self) -> dict[str, Any]:
-        stat = self.path.stat()
+        try:
+            stat = self.path.stat()
+        except OSError as error:
+            raise AlignmentError(f"cannot read: {error.strerror or error}", str(self.path)) from None
         return {"backend": self.name, "path": str(self.path.resolve()), "size": stat.st_size,
                 "mtime_ns": stat.st_mtime_ns}
 
     def align(self, pairs: Sequence[Pair]) -> list[list[Link]]:
         """The links of ``pairs``, read from their lines of the file and checked against them."""
         name = str(self.path)
-        lines = read_lines(self.path)
+        report = ReadReport()
+        lines = read_lines(self.path, report, error=AlignmentError)
+        garbage = sorted(report.inner_cr_lines.get(name, []) + report.control_lines.get(name, []))
+        if garbage:  # the corpus policy reads these as spaces; in a Pharaoh line they are no separator
+            raise AlignmentError("a carriage return, line separator or control character inside the line: a "
+                                 "Pharaoh line holds i-j links separated by spaces", name, garbage[0])
         numbers = self.line_numbers if self.line_numbers is not None else list(range(1, len(pairs) + 1))
         if len(numbers) != len(pairs):
             raise ValueError(f"{len(numbers)} line numbers for {len(pairs)} pairs")

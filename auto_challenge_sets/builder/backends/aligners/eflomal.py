@@ -18,6 +18,13 @@ stock binary, unseeded and multi-threaded.
 
 eflomal is corpus-level: it learns from all pairs at once, so the links of a pair depend on the
 rest of the corpus; the alignment stage hands it the whole corpus, never a shard.
+
+Long sentences. eflomal's binary reads at most :data:`MAX_TOKENS` (1,023) tokens per sentence and
+gives a longer pair no links at all, silently. This backend cuts such a pair to its first 1,023
+tokens on each side before aligning (so the links lie among the kept tokens, with unchanged
+indices) and records the pair's index in :attr:`EflomalAligner.truncated`; the build reports
+the corpus lines (it counts them from the pairs, ``max_tokens``, so a cached alignment is
+reported too).
 """
 
 from __future__ import annotations
@@ -39,7 +46,7 @@ from auto_challenge_sets.pharaoh import Link, parse_pharaoh
 _URANDOM = b"/dev/urandom\x00"
 _SEED_FILE = "acs_seed.bin"  # exactly as long as "/dev/urandom", so the patched string fits
 assert len(_SEED_FILE) + 1 == len(_URANDOM)
-MAX_TOKENS = 0x3FF  # eflomal writes longer sentences as empty (MAX_SENT_LEN 0x400): no links
+MAX_TOKENS = 0x3FF  # eflomal reads longer sentences as empty (MAX_SENT_LEN 0x400): no links
 
 
 def eflomal_binary() -> Path:
@@ -92,6 +99,7 @@ class EflomalAligner(Aligner):
     """eflomal in both directions, symmetrized; ``seed`` makes reruns identical."""
 
     corpus_level = True
+    max_tokens = MAX_TOKENS  # longer pairs are aligned on their first MAX_TOKENS tokens per side
     options = (
         Option("symmetrization", str, "grow-diag-final-and", "eflomal: how to combine its two directions",
                choices=SYMMETRIZATIONS),
@@ -124,6 +132,7 @@ class EflomalAligner(Aligner):
         self.n_samplers = n_samplers
         self.rel_iterations = rel_iterations
         self.null_prior = null_prior
+        self.truncated: list[int] = []  # indices of the pairs of the last align() cut to MAX_TOKENS
         self.check()
 
     def check(self) -> None:
@@ -143,6 +152,7 @@ class EflomalAligner(Aligner):
             "n_samplers": self.n_samplers,
             "rel_iterations": self.rel_iterations,
             "null_prior": self.null_prior,
+            "max_tokens": MAX_TOKENS,  # longer pairs are cut, no longer left without links
         }
 
     def align(self, pairs: Sequence[Pair]) -> list[list[Link]]:
@@ -150,27 +160,30 @@ class EflomalAligner(Aligner):
         return [symmetrize(f, r, self.symmetrization) for f, r in zip(forward, reverse)]
 
     def align_directions(self, pairs: Sequence[Pair]) -> tuple[list[list[Link]], list[list[Link]]]:
-        """The two directional alignments, both as (source, target) links."""
+        """The two directional alignments, both as (source, target) links. A pair longer than
+        :data:`MAX_TOKENS` on either side is aligned on its first tokens (see the module)."""
         forward: list[list[Link]] = [[] for _ in pairs]
         reverse: list[list[Link]] = [[] for _ in pairs]
         todo = [k for k, (src, tgt) in enumerate(pairs) if len(src) and len(tgt)]
+        self.truncated = [k for k in todo if len(pairs[k][0]) > MAX_TOKENS or len(pairs[k][1]) > MAX_TOKENS]
         if not todo:
             return forward, reverse
         import eflomal
 
+        kept = {k: (list(pairs[k][0][:MAX_TOKENS]), list(pairs[k][1][:MAX_TOKENS])) for k in todo}
         with tempfile.TemporaryDirectory(prefix="acs-eflomal-") as work:
             folder = Path(work)
             source_file, target_file = folder / "source.bin", folder / "target.bin"
             with open(source_file, "wb") as src_out, open(target_file, "wb") as tgt_out:
                 eflomal.Aligner(model=self.model).prepare_files(
-                    (" ".join(map(_clean, pairs[k][0])) + "\n" for k in todo), src_out,
-                    (" ".join(map(_clean, pairs[k][1])) + "\n" for k in todo), tgt_out, None, None)
+                    (" ".join(map(_clean, kept[k][0])) + "\n" for k in todo), src_out,
+                    (" ".join(map(_clean, kept[k][1])) + "\n" for k in todo), tgt_out, None, None)
             outputs = self._run(folder, source_file, target_file, len(todo))
             for direction, store in ((0, forward), (1, reverse)):
                 lines = outputs[direction]
                 for n, k in enumerate(todo):
                     # both files are written in (source, target) orientation by eflomal
-                    store[k] = parse_pharaoh(lines[n], n_source=len(pairs[k][0]), n_target=len(pairs[k][1]),
+                    store[k] = parse_pharaoh(lines[n], n_source=len(kept[k][0]), n_target=len(kept[k][1]),
                                              path=f"eflomal {'reverse' if direction else 'forward'} output",
                                              line=n + 1)
         return forward, reverse
