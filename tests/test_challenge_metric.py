@@ -67,6 +67,25 @@ def test_challenge_scores_equal_sacrebleu_and_ribes(corpus):
                                             rel=1e-14)
     assert result["n"] == len(rows)
     assert result["signature"] == "nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:" + sacrebleu.__version__
+    assert result["chrf"] == sacrebleu.corpus_chrf(hyp, [ref]).score
+    assert result["chrf_signature"] == "nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:" + sacrebleu.__version__
+
+
+def test_random_baseline_summarises_chrf_like_bleu(corpus):
+    result = _call(corpus, distances=corpus["distances"], return_samples=True)
+    base = result["random_baseline"]
+    assert set(base["chrf"]) == set(base["bleu"])
+    assert {"mean", "p5", "p95"} <= set(base["chrf"])
+    chrf = np.asarray(base["samples"]["chrf"])
+    assert base["chrf"]["mean"] == pytest.approx(chrf.mean())
+    assert base["chrf"]["min"] <= base["chrf"]["p5"] <= base["chrf"]["p95"] <= base["chrf"]["max"]
+    assert 0 < base["chrf"]["mean"] < 100
+    assert base["chrf"]["p_value"] == (1 + sum(c <= result["chrf"] for c in chrf)) / 31
+    # one sampling for the three metrics: the same corpora gave bleu, ribes and chrf
+    assert len(base["samples"]["chrf"]) == len(base["samples"]["bleu"]) == len(base["samples"]["index"]) == 30
+    for row in result["distance_breakdown"]:
+        assert set(row["random_baseline"]["chrf"]) == set(base["chrf"])
+    assert set(result["spearman"]) == {"bleu", "ribes", "chrf"}
 
 
 def test_several_references(corpus):
@@ -78,6 +97,8 @@ def test_several_references(corpus):
     tok = [[TOK(r) for r in rr] for rr in refs]
     assert result["ribes"] == pytest.approx(corpus_ribes([TOK(h) for h in hyp], tok), rel=1e-14)
     assert result["signature"].startswith("nrefs:2|")
+    assert result["chrf"] == sacrebleu.corpus_chrf(hyp, [list(x) for x in zip(*refs)]).score
+    assert result["chrf_signature"].startswith("nrefs:2|")
     assert result["random_baseline"] is None and result["distance_breakdown"] is None
 
 
@@ -86,8 +107,9 @@ def test_every_sampled_corpus_equals_corpus_bleu(corpus):
     samples = result["random_baseline"]["samples"]
     hyp, ref = corpus["hyp"], corpus["ref"]
     assert len(samples["index"]) == 40
-    for index, bleu, ribes in zip(samples["index"], samples["bleu"], samples["ribes"]):
+    for index, bleu, ribes, chrf in zip(samples["index"], samples["bleu"], samples["ribes"], samples["chrf"]):
         assert bleu == sacrebleu.corpus_bleu([hyp[i] for i in index], [[ref[i] for i in index]]).score
+        assert chrf == sacrebleu.corpus_chrf([hyp[i] for i in index], [[ref[i] for i in index]]).score
         expected = corpus_ribes([TOK(hyp[i]) for i in index], [[TOK(ref[i])] for i in index])
         assert ribes == pytest.approx(expected, rel=1e-12)
     # length-matched, and never a challenge sentence (excluded by identical pairs here)
@@ -130,16 +152,20 @@ def test_distance_breakdown_and_spearman(corpus):
         assert row["n"] == len(keep)
         assert row["bleu"] == sacrebleu.corpus_bleu([corpus["hyp"][i] for i in keep],
                                                     [[corpus["ref"][i] for i in keep]]).score
-        assert set(row["random_baseline"]) == {"bleu", "ribes", "widened"}
+        assert row["chrf"] == sacrebleu.corpus_chrf([corpus["hyp"][i] for i in keep],
+                                                    [[corpus["ref"][i] for i in keep]]).score
+        assert set(row["random_baseline"]) == {"bleu", "ribes", "chrf", "widened"}
     rho, p = spearmanr([r["min_distance"] for r in breakdown], [r["bleu"] for r in breakdown])
     assert result["spearman"]["bleu"]["rho"] == pytest.approx(rho)
     assert result["spearman"]["bleu"]["p"] == pytest.approx(p)
     assert breakdown[0]["bleu"] == result["bleu"]  # D = min(distance) keeps every row
+    assert breakdown[0]["chrf"] == result["chrf"]
     # explicit D values, one beyond every row
     explicit = compute([corpus["hyp"][i] for i in rows], [corpus["ref"][i] for i in rows], distances=dist,
                        min_distances=[2, 99])
     assert [r["min_distance"] for r in explicit["distance_breakdown"]] == [2, 99]
-    assert explicit["distance_breakdown"][1] == {"min_distance": 99, "n": 0, "bleu": None, "ribes": None}
+    assert explicit["distance_breakdown"][1] == {"min_distance": 99, "n": 0, "bleu": None, "ribes": None,
+                                                 "chrf": None}
 
 
 def test_pool_statistics_are_computed_once(corpus, monkeypatch):
@@ -154,6 +180,7 @@ def test_pool_statistics_are_computed_once(corpus, monkeypatch):
     monkeypatch.setattr(statistics, "sentence_statistics", counting)
     full = corpus_scores(corpus["hyp"], corpus["ref"])
     assert full["bleu"] == sacrebleu.corpus_bleu(corpus["hyp"], [corpus["ref"]]).score
+    assert full["chrf"] == sacrebleu.corpus_chrf(corpus["hyp"], [corpus["ref"]]).score
     for seed in range(3):
         _call(corpus, seed=seed)
     # the pool once; challenge rows all found in the pool, so never recomputed
@@ -167,6 +194,12 @@ def test_challenge_rows_not_in_the_pool_are_scored(corpus):
     result = _call(corpus, predictions=["a new sentence"] * len(corpus["rows"]))
     assert result["bleu"] == sacrebleu.corpus_bleu(["a new sentence"] * len(corpus["rows"]),
                                                    [[corpus["ref"][i] for i in corpus["rows"]]]).score
+    assert result["chrf"] == sacrebleu.corpus_chrf(["a new sentence"] * len(corpus["rows"]),
+                                                   [[corpus["ref"][i] for i in corpus["rows"]]]).score
+    # some rows from the pool, some not: both parts of the chrF matrix are the right rows
+    mixed = [corpus["hyp"][i] if k % 2 else "a new sentence" for k, i in enumerate(corpus["rows"])]
+    result = _call(corpus, predictions=mixed)
+    assert result["chrf"] == sacrebleu.corpus_chrf(mixed, [[corpus["ref"][i] for i in corpus["rows"]]]).score
 
 
 # -- small, self-contained cases -------------------------------------------------------------
@@ -176,6 +209,7 @@ def test_empty_strings_are_scored():
     result = compute(["", "the cat sat"], ["a b", "the cat sat"])
     assert result["ribes"] == 0.5  # (0 + 1) / 2
     assert result["bleu"] == sacrebleu.corpus_bleu(["", "the cat sat"], [["a b", "the cat sat"]]).score
+    assert result["chrf"] == sacrebleu.corpus_chrf(["", "the cat sat"], [["a b", "the cat sat"]]).score
 
 
 def test_widening_is_reported():
@@ -362,3 +396,13 @@ def test_a_pool_length_far_from_every_challenge_length_is_quick():
 def test_corpus_scores_refuses_bad_input_by_name(kwargs, message):
     with pytest.raises(ValueError, match=message):
         corpus_scores(**kwargs)
+
+
+def test_a_breakdown_row_holding_every_row_reuses_the_sets_own_baseline(corpus):
+    """One set, one random baseline: its d-row equal to the whole set never gets a second draw."""
+    result = _call(corpus, distances=corpus["distances"], min_distances=[0, 2])
+    whole, partial = result["distance_breakdown"]
+    assert whole["n"] == len(corpus["rows"]) and partial["n"] < whole["n"]
+    for metric in ("bleu", "chrf", "ribes"):
+        assert whole["random_baseline"][metric] == result["random_baseline"][metric]
+    assert partial["random_baseline"]["bleu"] != result["random_baseline"]["bleu"]

@@ -36,7 +36,8 @@ def test_the_reference_as_hypothesis_scores_100_everywhere(sample_folder):
     assert evaluation.results and all(item.result["bleu"] == pytest.approx(100.0) for item in evaluation.results)
     payload = evaluation.payload()
     assert set(payload["configs"]) == {item.config for item in evaluation.results}
-    assert payload["samples"] == "5"
+    assert payload["n_samples"] == 5 and payload["full_corpus_config"] == "de-en.baseline"
+    assert "full corpus" not in payload and "samples" not in payload
 
 
 def test_one_config_gets_its_own_breakdown_by_distance(sample_folder):

@@ -19,13 +19,23 @@ the Spearman correlation of score with D (the paper's Table 5).
 
 HYP has one line per line of the corpus the split was built from (line N of HYP translates the
 row whose `line` is N), so its line count must equal the corpus's line count as `acs build`
-recorded it (pairs with an empty side are not rows, but their lines are still in HYP)."""
+recorded it (pairs with an empty side are not rows, but their lines are still in HYP).
+
+Several systems: give several --hyp files (or NAME=FILE; `-` reads one from stdin). Everything is
+scored in one process: BLEU, chrF and RIBES of every system on every config, one length-matched
+random baseline per (system, config, metric), sacrebleu's paired test of each system against a
+baseline system, one trend over D per phenomenon and system over the distinct configs with at
+least --min-rows rows, a summary per phenomenon, and with --human the correlation with human
+scores. It writes results.json, report.md and plots with --out."""
 
 EPILOG = """\
 examples:
   acs evaluate --dataset ldd_sets --config de-en.particle.d3 --split newstest2021 --hyp sys.en
   acs evaluate --dataset ldd_sets --config all --split newstest2021 --hyp sys.en --out report/
-  acs evaluate --dataset ldd_sets --config all --hyp sys.en --ref refB.en --json > scores.json"""
+  acs evaluate --dataset ldd_sets --config all --hyp sys.en --ref refB.en --json > scores.json
+  acs evaluate --dataset ldd_sets --pair de-en --split newstest2021 --config all \
+      --hyp wmt21/system-outputs/newstest2021.de-en.hyp.*.en \
+      --human wmt21/humaneval/ad-sys-scores-de-en.csv --out report/"""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -50,7 +60,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="NAME",
         help="split (source corpus, e.g. newstest2021); default: the baseline config's only split",
     )
-    parser.add_argument("--hyp", required=True, metavar="FILE", help="system output, one line per corpus line")
+    parser.add_argument("--hyp", required=True, nargs="+", metavar="FILE",
+                        help="system output, one line per corpus line; several files (NAME=FILE to name one, "
+                        "`-` for stdin) for the many-system evaluation")
     parser.add_argument(
         "--ref",
         action="append",
@@ -78,10 +90,74 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="sacrebleu tokenizer for BLEU and RIBES (default: 13a)")
     parser.add_argument("--case-sensitive-ribes", action="store_true",
                         help="do not lowercase before RIBES (RIBES.py's --case)")
+    many = parser.add_argument_group("several systems")
+    many.add_argument("--metrics", default="bleu,chrf,ribes", metavar="LIST",
+                      help="comma-separated, of bleu, chrf, ribes")
+    many.add_argument("--baseline", metavar="NAME", help="the system the others are tested against "
+                      "(default: the best by full-corpus BLEU)")
+    many.add_argument("--paired-test", choices=("ar", "bs"), default="ar",
+                      help="sacrebleu's approximate randomization or paired bootstrap")
+    many.add_argument("--paired-samples", type=int_at_least(1, 100_000), default=1000, metavar="N",
+                      help="trials of the paired test")
+    many.add_argument("--min-rows", type=int_at_least(0), default=20, metavar="N",
+                      help="configs with fewer rows are scored but flagged small and left out of trends and summaries")
+    many.add_argument("--human", metavar="FILE", help="human system scores (CSV or white-space table with a header)")
+    many.add_argument("--human-system", default="SYS", metavar="COL", help="the column of system names")
+    many.add_argument("--human-score", default="Z.SCR", metavar="COL", help="the column of scores")
+    many.add_argument("--human-alias", action="append", default=[], metavar="A=B",
+                      help="table name A is system B (repeatable)")
     parser.set_defaults(func=run)
 
 
+def _is_many(args: argparse.Namespace) -> bool:
+    return len(args.hyp) > 1 or args.human is not None or any("=" in h and not Path(h).exists() for h in args.hyp)
+
+
+def run_many(args: argparse.Namespace) -> int:
+    import json
+
+    from auto_challenge_sets.errors import InputError
+    from auto_challenge_sets.evaluation.human import read_human
+    from auto_challenge_sets.evaluation.many import evaluate_many
+    from auto_challenge_sets.evaluation.many_report import text_report, write_many_report
+    from auto_challenge_sets.evaluation.systems import SystemsRequest, name_systems
+
+    request = SystemsRequest(
+        dataset=args.dataset, hypotheses=name_systems(args.hyp), config=args.config, split=args.split,
+        pair=args.pair, references=list(args.ref), ref_config=args.ref_config,
+        metrics=tuple(m.strip() for m in args.metrics.split(",") if m.strip()), n_samples=args.n_samples,
+        length_tolerance=args.length_tolerance, seed=args.seed, tokenize=args.tokenize,
+        lowercase_ribes=not args.case_sensitive_ribes, min_rows=args.min_rows, baseline=args.baseline,
+        paired_test=args.paired_test, paired_samples=args.paired_samples)
+    human = None
+    if args.human:
+        aliases = {}
+        for item in args.human_alias:
+            name, sep, system = item.partition("=")
+            if not sep:
+                raise InputError(f"--human-alias expects A=B, got {item!r}")
+            aliases[name] = system
+        human = read_human(args.human, list(request.hypotheses), args.human_system, args.human_score, aliases)
+        for label, names in (("table rows matching no system", human.unmatched_table),
+                             ("systems without a human score", human.unmatched_systems)):
+            if names:
+                print(f"note: {label}: {', '.join(names)}", file=sys.stderr)
+    results = evaluate_many(request, human)
+    for note in results.notes:
+        print(f"note: {note}", file=sys.stderr)
+    print(json.dumps(results.payload, indent=2, ensure_ascii=False) if args.json else text_report(results.payload))
+    if args.out:
+        written = write_many_report(args.out, results.payload, results.random_bleu,
+                                    None if human is None else human.scores)
+        if not args.json:
+            print(f"wrote {', '.join(str(p) for p in written)}")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if _is_many(args):
+        return run_many(args)
+    args.hyp = args.hyp[0]
     import json
 
     from auto_challenge_sets.evaluation.report import text_table, write_report

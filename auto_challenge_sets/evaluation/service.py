@@ -78,8 +78,11 @@ class Evaluation:
                 "samples": str(self.request.n_samples), "seed": str(self.request.seed)}
 
     def payload(self) -> dict[str, Any]:
-        """Everything, as JSON-ready data (``results.json``)."""
-        return {**self.meta, "full_corpus": self.full, "configs": {r.config: r.result for r in self.results},
+        """Everything, as JSON-ready data (``results.json``): numbers as numbers, one key per thing."""
+        request = self.request
+        return {"dataset": str(request.dataset), "split": self.split, "hypothesis": str(request.hypothesis),
+                "full_corpus_config": self.base_name, "n_samples": request.n_samples, "seed": request.seed,
+                "full_corpus": self.full, "configs": {r.config: r.result for r in self.results},
                 "by_phenomenon": self.summary}
 
 

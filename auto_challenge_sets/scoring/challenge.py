@@ -1,9 +1,10 @@
-"""The ``ldd_challenge`` metric: BLEU and RIBES on a challenge set, against a length-matched
+"""The ``ldd_challenge`` metric: BLEU, chrF and RIBES on a challenge set, against a length-matched
 random baseline drawn from the full corpus, with a breakdown by minimum dependency distance.
 
 How it stays cheap: per-sentence statistics are computed once per system output
 (:mod:`auto_challenge_sets.scoring.statistics`). Scoring a challenge set, its slices by distance and hundreds of resampled corpora
-is then integer row sums (see :mod:`auto_challenge_sets.scoring.bleu_stats`) and means of floats, so a
+is then integer row sums (see :mod:`auto_challenge_sets.scoring.bleu_stats` and
+:mod:`auto_challenge_sets.scoring.chrf_stats`) and means of floats, so a
 system scored on every config of a dataset costs about one pass over its output.
 """
 
@@ -17,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from auto_challenge_sets.scoring.bleu_stats import BleuStatistics
+from auto_challenge_sets.scoring.chrf_stats import ChrfStatistics
 from auto_challenge_sets.scoring.length_baseline import sample_length_matched, summarize
 from auto_challenge_sets.scoring.ribes import ALPHA, BETA
 from auto_challenge_sets.scoring.statistics import (
@@ -53,10 +55,12 @@ def _spearman(xs: Sequence[float], ys: Sequence[float]) -> dict[str, float | Non
 
 
 def spearman_by_distance(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, float | None]]:
-    """Spearman correlation of BLEU and RIBES with the minimum distance over breakdown rows."""
+    """Spearman correlation of BLEU and RIBES (and chrF, where the rows have it) with the minimum
+    distance over breakdown rows."""
     usable = [r for r in rows if r.get("n")]
     ds = [r["min_distance"] for r in usable]
-    return {m: _spearman(ds, [r[m] for r in usable]) for m in ("bleu", "ribes")}
+    metrics = ("bleu", "ribes", "chrf") if all("chrf" in r for r in usable) else ("bleu", "ribes")
+    return {m: _spearman(ds, [r[m] for r in usable]) for m in metrics}
 
 
 @dataclass(frozen=True)
@@ -64,6 +68,7 @@ class _Sampling:
     """How the random baseline draws: shared by the whole set and each distance slice."""
 
     scorer: BleuStatistics
+    chrf_scorer: ChrfStatistics
     pool: PoolStatistics
     pool_lengths: np.ndarray
     exclude: np.ndarray
@@ -77,24 +82,27 @@ class _Sampling:
             return np.random.default_rng()
         return np.random.default_rng([self.seed, *stream])
 
-    def baseline(self, lengths: np.ndarray, bleu: float, ribes: float, stream: tuple[int, ...],
+    def baseline(self, lengths: np.ndarray, scores: dict[str, float], stream: tuple[int, ...],
                  return_samples: bool = False) -> dict[str, Any]:
+        """One sampling of length-matched corpora, scored by every metric (``scores``: the
+        challenge set's own bleu, ribes and chrf, which the samples are compared with)."""
         samples = sample_length_matched(lengths, self.pool_lengths, self.n_samples, self.tolerance,
                                         self.exclude, self.rng(*stream))
-        bleu_samples = self.scorer.sample_scores(self.pool.stats.bleu, samples.index)
-        ribes_samples = self.pool.stats.ribes[samples.index].mean(axis=1)
-        result: dict[str, Any] = {
-            "bleu": summarize(bleu_samples, bleu),
-            "ribes": summarize(ribes_samples, ribes),
+        drawn = {
+            "bleu": self.scorer.sample_scores(self.pool.stats.bleu, samples.index),
+            "ribes": self.pool.stats.ribes[samples.index].mean(axis=1),
+            "chrf": self.chrf_scorer.sample_scores(self.pool.stats.chrf, samples.index),
+        }
+        result: dict[str, Any] = {m: summarize(values, scores[m]) for m, values in drawn.items()}
+        result.update({
             "widened": samples.widened,
             "max_tolerance": samples.max_tolerance,
             "n_samples": self.n_samples,
             "length_tolerance": self.tolerance,
             "pool_size": int(len(self.pool) - self.exclude.sum()),
-        }
+        })
         if return_samples:
-            result["samples"] = {"index": samples.index.tolist(), "bleu": bleu_samples.tolist(),
-                                 "ribes": ribes_samples.tolist()}
+            result["samples"] = {"index": samples.index.tolist(), **{m: v.tolist() for m, v in drawn.items()}}
         return result
 
 
@@ -139,27 +147,33 @@ def _exclusion(pool: PoolStatistics, preds: list[str], refs: list[Any], challeng
     return exclude
 
 
-def _breakdown(scorer: BleuStatistics, stats: SentenceStatistics, dist: np.ndarray, lens: np.ndarray | None,
-               sampling: _Sampling | None, min_distances: list[int] | None) -> list[dict[str, Any]]:
-    """Scores of the rows with distance >= D, for each D."""
+def _breakdown(scorers: tuple[BleuStatistics, ChrfStatistics], stats: SentenceStatistics, dist: np.ndarray,
+               lens: np.ndarray | None, sampling: _Sampling | None,
+               min_distances: list[int] | None, whole: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Scores of the rows with distance >= D, for each D. A slice that holds every row is the set
+    itself and reuses its random baseline ``whole``: one baseline per set, never two."""
+    scorer, chrf_scorer = scorers
     ds = sorted(set(dist.tolist())) if min_distances is None else min_distances
     rows = []
     for d in ds:
         mask = dist >= d
         n = int(mask.sum())
-        row: dict[str, Any] = {"min_distance": d, "n": n, "bleu": None, "ribes": None}
+        row: dict[str, Any] = {"min_distance": d, "n": n, "bleu": None, "ribes": None, "chrf": None}
         if n:
             row["bleu"] = scorer.corpus_score(stats.bleu[mask])
             row["ribes"] = float(stats.ribes[mask].mean())
+            row["chrf"] = chrf_scorer.corpus_score(stats.chrf[mask])
             if sampling is not None:
-                base = sampling.baseline(lens[mask], row["bleu"], row["ribes"], (1, d))
-                row["random_baseline"] = {k: base[k] for k in ("bleu", "ribes", "widened")}
+                base = whole if whole is not None and n == len(dist) else sampling.baseline(lens[mask], row, (1, d))
+                row["random_baseline"] = {k: base[k] for k in ("bleu", "ribes", "chrf", "widened")}
         rows.append(row)
     return rows
 
 
-def _scores(scorer: BleuStatistics, stats: SentenceStatistics, lowercase_ribes: bool) -> dict[str, Any]:
+def _scores(scorers: tuple[BleuStatistics, ChrfStatistics], stats: SentenceStatistics,
+            lowercase_ribes: bool) -> dict[str, Any]:
     """The challenge set's own scores and signatures (the optional parts still None)."""
+    scorer, chrf_scorer = scorers
     return {
         "bleu": scorer.corpus_score(stats.bleu),
         "ribes": float(stats.ribes.mean()),
@@ -169,6 +183,8 @@ def _scores(scorer: BleuStatistics, stats: SentenceStatistics, lowercase_ribes: 
             f"ribes:ntt-1.03.1|alpha:{ALPHA}|beta:{BETA}|case:{'lc' if lowercase_ribes else 'mixed'}"
             f"|tok:{scorer.metric.tokenizer_signature}"
         ),
+        "chrf": chrf_scorer.corpus_score(stats.chrf),
+        "chrf_signature": chrf_scorer.signature(stats.nrefs),
         "random_baseline": None,
         "distance_breakdown": None,
         "spearman": None,
@@ -197,8 +213,9 @@ def compute(
     """Score a challenge set; every argument is described in the metric card
     (metrics/ldd_challenge/README.md). ``distances`` adds ``distance_breakdown`` and ``spearman``;
     a pool (the full corpus) with ``lengths`` adds ``random_baseline``, the challenge rows left out
-    of it (by ``ids``/``pool_ids`` when both are given, else by identical text). BLEU is on
-    sacrebleu's 0–100 scale, RIBES on NTT's 0–1. Malformed input: ValueError naming the argument.
+    of it (by ``ids``/``pool_ids`` when both are given, else by identical text). BLEU and chrF
+    (sacrebleu's defaults) are on sacrebleu's 0–100 scale, RIBES on NTT's 0–1. Malformed input:
+    ValueError naming the argument.
     """
     preds = check_strings("predictions", predictions)
     refs = check_references("references", references, len(preds), "predictions")
@@ -211,17 +228,16 @@ def compute(
     challenge_ids = None if ids is None else check_ids("ids", ids, len(preds), "predictions")
     pool, pool_lens, lens, pids = _checked_pool(len(preds), lengths, ids, pool_predictions, pool_references,
                                                 pool_lengths, pool_ids, tokenize, lowercase_ribes)
-    scorer = BleuStatistics(tokenize=tokenize)
-    stats = challenge_statistics(preds, refs, scorer, lowercase_ribes, pool)
-    result = _scores(scorer, stats, lowercase_ribes)
-    bleu, ribes = result["bleu"], result["ribes"]
+    scorers = (BleuStatistics(tokenize=tokenize), ChrfStatistics())
+    stats = challenge_statistics(preds, refs, scorers[0], lowercase_ribes, pool)
+    result = _scores(scorers, stats, lowercase_ribes)
     sampling = None
     if pool is not None:
         exclude = _exclusion(pool, preds, refs, challenge_ids, pids, exclude_challenge)
-        sampling = _Sampling(scorer, pool, pool_lens, exclude, int(n_samples), int(length_tolerance), seed)
-        result["random_baseline"] = sampling.baseline(lens, bleu, ribes, (0,), return_samples)
+        sampling = _Sampling(*scorers, pool, pool_lens, exclude, int(n_samples), int(length_tolerance), seed)
+        result["random_baseline"] = sampling.baseline(lens, result, (0,), return_samples)
     if dist is not None:
-        result["distance_breakdown"] = _breakdown(scorer, stats, dist, lens, sampling, ds)
+        result["distance_breakdown"] = _breakdown(scorers, stats, dist, lens, sampling, ds, result["random_baseline"])
         result["spearman"] = spearman_by_distance(result["distance_breakdown"])
     return result
 
@@ -232,7 +248,7 @@ def corpus_scores(
     tokenize: str = "13a",
     lowercase_ribes: bool = True,
 ) -> dict[str, Any]:
-    """BLEU and RIBES of a whole corpus, through the pool cache.
+    """BLEU, RIBES and chrF of a whole corpus, through the pool cache.
 
     Scoring the full corpus that also serves as the random baseline's pool costs nothing extra.
     """
@@ -240,10 +256,12 @@ def corpus_scores(
     refs = check_references("references", references, len(preds), "predictions")
     check_tokenize(tokenize)
     pool = cached_pool(tuple(preds), tuple(refs), tokenize, check_bool("lowercase_ribes", lowercase_ribes))
-    scorer = BleuStatistics(tokenize=tokenize)
+    scorer, chrf_scorer = BleuStatistics(tokenize=tokenize), ChrfStatistics()
     return {
         "bleu": scorer.corpus_score(pool.stats.bleu),
         "ribes": float(pool.stats.ribes.mean()),
         "n": len(pool),
         "signature": scorer.signature(pool.stats.nrefs),
+        "chrf": chrf_scorer.corpus_score(pool.stats.chrf),
+        "chrf_signature": chrf_scorer.signature(pool.stats.nrefs),
     }

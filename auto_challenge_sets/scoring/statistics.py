@@ -1,7 +1,8 @@
 """Per-sentence statistics of a system's output, and the pool cache.
 
 Every sentence is tokenized once and turned into a row of BLEU sufficient statistics and a RIBES
-sentence score (:class:`SentenceStatistics`). The pool (the system's output on the full corpus) is
+sentence score; in the same pass its raw text gives a row of chrF statistics
+(:class:`SentenceStatistics`). The pool (the system's output on the full corpus) is
 processed once per system output and kept in a small cache keyed by its content
 (:func:`pool_statistics`); challenge rows that also occur in the pool reuse the pool's rows.
 """
@@ -15,15 +16,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from auto_challenge_sets.scoring.bleu_stats import BleuStatistics, count_references
+from auto_challenge_sets.scoring.chrf_stats import ChrfStatistics
 from auto_challenge_sets.scoring.ribes import sentence_ribes, words
 from auto_challenge_sets.scoring.validation import RefsKey
 
 
 @dataclass
 class SentenceStatistics:
-    """Per-sentence BLEU sufficient statistics and RIBES scores of one list of outputs."""
+    """Per-sentence BLEU and chrF sufficient statistics and RIBES scores of one list of outputs."""
 
     bleu: np.ndarray  # (n, 2 + 2 * max_order) int64
+    chrf: np.ndarray  # (n, 3 * (char_order + word_order)) int64
     ribes: np.ndarray  # (n,) float64
     nrefs: int  # references per sentence (-1 when it varies), for sacrebleu's signature
 
@@ -33,10 +36,13 @@ def sentence_statistics(
     references: Sequence[RefsKey],
     scorer: BleuStatistics,
     lowercase_ribes: bool = True,
+    chrf_scorer: ChrfStatistics | None = None,
 ) -> SentenceStatistics:
-    """One pass: tokenize each sentence once, then BLEU statistics and RIBES from the tokens."""
-    preprocess = scorer.preprocess
-    rows = []
+    """One pass: tokenize each sentence once, then BLEU statistics and RIBES from the tokens;
+    chrF statistics from the raw text (chrF has no tokenizer)."""
+    chrf_scorer = ChrfStatistics() if chrf_scorer is None else chrf_scorer
+    preprocess, chrf_preprocess = scorer.preprocess, chrf_scorer.preprocess
+    rows, chrf_rows = [], []
     ribes = np.empty(len(predictions), dtype=np.float64)
     for i, (hyp, refs) in enumerate(zip(predictions, references, strict=True)):
         hyp_tok = preprocess(hyp)
@@ -45,8 +51,12 @@ def sentence_statistics(
         ribes[i] = sentence_ribes(
             words(hyp_tok, lowercase_ribes), [words(r, lowercase_ribes) for r in refs_tok]
         )
+        chrf_rows.append(
+            chrf_scorer.segment_from_preprocessed(chrf_preprocess(hyp), [chrf_preprocess(r) for r in refs])
+        )
     bleu = np.asarray(rows, dtype=np.int64).reshape(len(rows), scorer.width)
-    return SentenceStatistics(bleu=bleu, ribes=ribes, nrefs=count_references(references))
+    chrf = np.asarray(chrf_rows, dtype=np.int64).reshape(len(chrf_rows), chrf_scorer.width)
+    return SentenceStatistics(bleu=bleu, chrf=chrf, ribes=ribes, nrefs=count_references(references))
 
 
 @dataclass
@@ -124,19 +134,22 @@ def challenge_statistics(
     found = [pool.row_of(p, r) for p, r in zip(predictions, references)]
     missing = [i for i, row in enumerate(found) if row is None]
     bleu = np.empty((len(predictions), scorer.width), dtype=np.int64)
+    chrf = np.empty((len(predictions), pool.stats.chrf.shape[1]), dtype=np.int64)
     ribes = np.empty(len(predictions), dtype=np.float64)
     hits = [i for i, row in enumerate(found) if row is not None]
     if hits:
         rows = np.asarray([found[i] for i in hits], dtype=np.int64)
         bleu[hits] = pool.stats.bleu[rows]
+        chrf[hits] = pool.stats.chrf[rows]
         ribes[hits] = pool.stats.ribes[rows]
     if missing:
         extra = sentence_statistics(
             [predictions[i] for i in missing], [references[i] for i in missing], scorer, lowercase_ribes
         )
         bleu[missing] = extra.bleu
+        chrf[missing] = extra.chrf
         ribes[missing] = extra.ribes
-    return SentenceStatistics(bleu=bleu, ribes=ribes, nrefs=count_references(references))
+    return SentenceStatistics(bleu=bleu, chrf=chrf, ribes=ribes, nrefs=count_references(references))
 
 
 def clear_pool_cache() -> None:

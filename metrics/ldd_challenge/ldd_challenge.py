@@ -11,7 +11,7 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""ldd_challenge: BLEU and RIBES on a long-distance-dependency challenge set, against a
+"""ldd_challenge: BLEU, chrF and RIBES on a long-distance-dependency challenge set, against a
 length-matched random baseline, with a breakdown by minimum distance.
 
 The numeric work lives in the tested package ``auto_challenge_sets`` (module
@@ -51,11 +51,22 @@ _CITATION = CHOSHEN_ABEND_2019 + """\
     url = "https://aclanthology.org/W18-6319",
     pages = "186--191",
 }
+@inproceedings{popovic-2015-chrf,
+    title = "chr{F}: character n-gram {F}-score for automatic {MT} evaluation",
+    author = "Popovi{\\'c}, Maja",
+    booktitle = "Proceedings of the Tenth Workshop on Statistical Machine Translation",
+    month = sep,
+    year = "2015",
+    address = "Lisbon, Portugal",
+    publisher = "Association for Computational Linguistics",
+    url = "https://aclanthology.org/W15-3049",
+    pages = "392--395",
+}
 """
 
 _DESCRIPTION = """\
 Scores machine translation output on a challenge set of long-distance dependencies (LDD),
-extracted automatically as in Choshen & Abend (2019): corpus BLEU (sacrebleu) and RIBES
+extracted automatically as in Choshen & Abend (2019): corpus BLEU and chrF (sacrebleu) and RIBES
 (Isozaki et al. 2010, as NTT's RIBES.py 1.03.1 defines it). Given the system's output on the
 full corpus, it also draws length-matched random corpora (every challenge sentence replaced by a
 random corpus sentence whose source length differs by at most one token) and reports where the
@@ -82,7 +93,8 @@ Args:
     n_samples (`int`, default 100): random corpora to draw.
     length_tolerance (`int`, default 1): largest source-length difference of a replacement.
     seed (`int`, optional): random seed; the same seed gives the same numbers.
-    tokenize (`str`, default "13a"): sacrebleu tokenizer, used for BLEU and RIBES alike.
+    tokenize (`str`, default "13a"): sacrebleu tokenizer, used for BLEU and RIBES alike (chrF
+        works on the raw text).
     lowercase_ribes (`bool`, default True): lowercase before RIBES, as RIBES.py does.
     min_distances (`list` of `int`, optional): the D values of the breakdown (default: every
         distinct distance).
@@ -90,15 +102,19 @@ Args:
 Returns:
     bleu (`float`): corpus BLEU, 0-100 (sacrebleu.corpus_bleu defaults).
     ribes (`float`): corpus RIBES, 0-1 (mean of sentence scores, best over references).
+    chrf (`float`): corpus chrF, 0-100 (sacrebleu.corpus_chrf defaults: character 6-grams,
+        beta 2; with several references, each sentence's best-matching one).
     n (`int`): rows scored.
-    signature (`str`): sacrebleu's signature; ribes_signature likewise for RIBES.
-    random_baseline (`dict` or None): for bleu and ribes: mean, std, min, max, p5, p95,
+    signature (`str`): sacrebleu's signature; ribes_signature likewise for RIBES;
+        chrf_signature (`str`): sacrebleu's chrF signature.
+    random_baseline (`dict` or None): for bleu, ribes and chrf (the same random corpora):
+        mean, std, min, max, p5, p95,
         percentile (share of random corpora scoring at or below the challenge set, in %),
         p_value ((1 + #random <= challenge) / (n_samples + 1), one-sided); and widened
         (challenge rows whose length had no candidate within the tolerance).
-    distance_breakdown (`list` of `dict` or None): min_distance, n, bleu, ribes (and
+    distance_breakdown (`list` of `dict` or None): min_distance, n, bleu, ribes, chrf (and
         random_baseline when a pool is given) for the rows with distance >= D.
-    spearman (`dict` or None): rho and p of bleu and ribes against D.
+    spearman (`dict` or None): rho and p of bleu, ribes and chrf against D.
 
 Examples:
     >>> ldd = evaluate.load("metrics/ldd_challenge")  # or the Hub name, "ldd_challenge"
@@ -162,7 +178,7 @@ def _checked_example(prediction, reference):
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class LddChallenge(evaluate.Metric):
-    """BLEU and RIBES on an LDD challenge set with a length-matched random baseline."""
+    """BLEU, chrF and RIBES on an LDD challenge set with a length-matched random baseline."""
 
     def _info(self):
         return evaluate.MetricInfo(
@@ -190,6 +206,7 @@ class LddChallenge(evaluate.Metric):
                 "https://aclanthology.org/K19-1028",
                 "https://aclanthology.org/D10-1092",
                 "https://github.com/mjpost/sacrebleu",
+                "https://aclanthology.org/W15-3049",
             ],
         )
 

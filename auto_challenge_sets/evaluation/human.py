@@ -1,0 +1,121 @@
+"""Human scores of the systems, and how well a challenge set ranks the systems as humans do.
+
+The table is a CSV or a white-space table with a header (WMT's ``ad-sys-scores-*.csv`` is the
+latter). Names are matched exactly, then with a trailing ``.N`` removed (WMT writes ``UF.15``);
+``--human-alias A=B`` maps a table name A to a system B. Unmatched names on either side are listed,
+never guessed.
+
+Per config: Spearman and Kendall of the systems' scores against the human scores (scipy), a
+bootstrap interval of Kendall's τ over systems, and a control: where the config's τ falls among
+the τ of its length-matched random corpora of the same size (the config's own random baseline),
+so a set that ranks systems no better than random sentences of its lengths is told apart.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from auto_challenge_sets.corpus import read_lines
+from auto_challenge_sets.errors import InputError
+
+BOOTSTRAP = 1000
+_RUN_NUMBER = re.compile(r"\.\d+$")
+
+
+@dataclass
+class HumanScores:
+    scores: dict[str, float]  # our system name -> human score
+    unmatched_table: list[str] = field(default_factory=list)  # table rows naming no given system
+    unmatched_systems: list[str] = field(default_factory=list)  # given systems without a human score
+
+
+def _rows(path: str | os.PathLike[str]) -> list[list[str]]:
+    lines = [line for line in read_lines(path) if line.strip()]
+    if not lines:
+        raise InputError("is empty: a human-score table needs a header and a row per system", path)
+    if "," in lines[0]:
+        return [[cell.strip() for cell in row] for row in csv.reader(lines)]
+    return [line.split() for line in lines]
+
+
+def read_human(path: str | os.PathLike[str], systems: list[str], system_column: str = "SYS",
+               score_column: str = "Z.SCR", aliases: dict[str, str] | None = None) -> HumanScores:
+    rows = _rows(path)
+    header = rows[0]
+    for column in (system_column, score_column):
+        if column not in header:
+            raise InputError(f"has no column {column!r} (columns: {', '.join(header)})", path, 1)
+    name_at, score_at = header.index(system_column), header.index(score_column)
+    aliases = aliases or {}
+    scores: dict[str, float] = {}
+    unmatched: list[str] = []
+    for number, row in enumerate(rows[1:], start=2):
+        if len(row) <= max(name_at, score_at):
+            raise InputError(f"has {len(row)} columns, the header {len(header)}", path, number)
+        name = row[name_at]
+        try:
+            score = float(row[score_at])
+        except ValueError:
+            raise InputError(f"score {row[score_at]!r} is not a number", path, number) from None
+        if not np.isfinite(score):
+            raise InputError(f"score {row[score_at]!r} is not a finite number", path, number)
+        target = aliases.get(name) or (name if name in systems else _RUN_NUMBER.sub("", name))
+        if target in systems and target not in scores:
+            scores[target] = score
+        else:
+            unmatched.append(name)
+    return HumanScores(scores, unmatched, [s for s in systems if s not in scores])
+
+
+def _kendall(xs: np.ndarray, ys: np.ndarray) -> float:
+    from scipy.stats import kendalltau
+
+    tau = kendalltau(xs, ys).statistic
+    return float(tau) if np.isfinite(tau) else float("nan")
+
+
+def correlate(auto: dict[str, float], human: HumanScores, random_auto: dict[str, np.ndarray] | None = None,
+              seed: int = 1) -> dict[str, Any] | None:
+    """Spearman and Kendall of ``auto`` with the human scores over the systems both have; None when
+    fewer than 3 systems have both. ``random_auto``: each system's scores on the random corpora."""
+    from scipy.stats import kendalltau, spearmanr
+
+    names = [name for name in auto if name in human.scores]
+    if len(names) < 3:
+        return None
+    xs = np.asarray([auto[n] for n in names], dtype=np.float64)
+    ys = np.asarray([human.scores[n] for n in names], dtype=np.float64)
+    rho = spearmanr(xs, ys)
+    tau = kendalltau(xs, ys)
+    rng = np.random.default_rng([seed, 2])
+    boot = []
+    for _ in range(BOOTSTRAP):
+        pick = rng.integers(0, len(names), len(names))
+        if len(set(pick.tolist())) > 2:
+            boot.append(_kendall(xs[pick], ys[pick]))
+    boot_array = np.asarray([b for b in boot if np.isfinite(b)])
+    result: dict[str, Any] = {
+        "systems": len(names), "spearman": _finite(rho.statistic), "spearman_p": _finite(rho.pvalue),
+        "kendall": _finite(tau.statistic), "p_value": _finite(tau.pvalue),
+        "ci": [float(np.percentile(boot_array, 2.5)), float(np.percentile(boot_array, 97.5))] if len(boot_array) else None,
+        "random_kendall_percentile": None,
+    }
+    if random_auto is not None and result["kendall"] is not None:
+        samples = np.stack([random_auto[n] for n in names])  # systems x random corpora
+        taus = np.asarray([_kendall(samples[:, k], ys) for k in range(samples.shape[1])])
+        taus = taus[np.isfinite(taus)]
+        if len(taus):
+            result["random_kendall_percentile"] = 100.0 * float(np.count_nonzero(taus <= result["kendall"])) / len(taus)
+            result["random_kendall_mean"] = float(taus.mean())
+    return result
+
+
+def _finite(value: Any) -> float | None:
+    value = float(value)
+    return value if np.isfinite(value) else None

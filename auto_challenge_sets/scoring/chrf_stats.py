@@ -1,0 +1,126 @@
+"""Per-sentence chrF (and chrF++) statistics, extracted and scored by sacrebleu's own code.
+
+Corpus chrF is a function of the column sums of per-sentence statistics: for each character
+n-gram order 1..``char_order`` and then each word n-gram order 1..``word_order``, the triple
+``[hyp n-grams, ref n-grams, matched n-grams]`` (all integers). sacrebleu computes exactly these
+rows inside ``CHRF.corpus_score`` (``_preprocess_segment`` → ``_extract_reference_info`` →
+``_compute_segment_statistics``), sums them with Python integer addition (``sum_of_lists``) and
+scores the sum with ``_compute_score_from_stats``. We call those same methods, keep the rows in an
+int64 matrix and score any sub-corpus, or many resampled corpora at once, by summing rows with
+numpy. Integer sums are exact whatever the order, and the final step goes through sacrebleu's
+scalar code on Python ints, so every score equals ``sacrebleu.corpus_chrf`` to the last bit.
+
+With several references sacrebleu keeps, per sentence, the statistics of the reference with the
+best sentence-level chrF (the first one on a tie); ``_compute_segment_statistics`` does that
+choice, so the row kept here is the very row sacrebleu sums.
+
+The underscore methods are sacrebleu's internal API (stable across 2.x); the tests compare with
+``sacrebleu.corpus_chrf`` on real data so a change would be caught.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from sacrebleu.metrics.chrf import CHRF
+
+# Elements (samples x sentences x columns) gathered per chunk in ``sample_scores``; bounds memory
+# (32 MB of int64). Module-level so that a test can make it small and run several chunks.
+CHUNK_ELEMENTS = 4_000_000
+
+
+def _check_order(name: str, value: object, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+class ChrfStatistics:
+    """sacrebleu chrF with the sufficient statistics kept per sentence.
+
+    The defaults are ``sacrebleu.corpus_chrf``'s: character n-grams up to 6, no word n-grams,
+    beta 2, mixed case, whitespace removed, effective-order averaging (no eps smoothing).
+    ``word_order=2`` is chrF++.
+    """
+
+    def __init__(
+        self,
+        char_order: int = CHRF.CHAR_ORDER,
+        word_order: int = CHRF.WORD_ORDER,
+        beta: int = CHRF.BETA,
+        lowercase: bool = False,
+        whitespace: bool = False,
+        eps_smoothing: bool = False,
+    ) -> None:
+        char_order = _check_order("char_order", char_order, 1)
+        word_order = _check_order("word_order", word_order, 0)
+        beta = _check_order("beta", beta, 0)
+        self.metric = CHRF(
+            char_order=char_order,
+            word_order=word_order,
+            beta=beta,
+            lowercase=bool(lowercase),
+            whitespace=bool(whitespace),
+            eps_smoothing=bool(eps_smoothing),
+        )
+        self.width = 3 * (char_order + word_order)
+
+    # -- extraction ---------------------------------------------------------------------------
+
+    def preprocess(self, text: str) -> str:
+        """sacrebleu's chrF preprocessing of one segment: lowercasing if asked, nothing else."""
+        return self.metric._preprocess_segment(text)
+
+    def segment_from_preprocessed(self, hyp: str, refs: Sequence[str]) -> list[int]:
+        """Statistics row of one preprocessed hypothesis, against the best of its references."""
+        if not refs:
+            raise ValueError("chrF needs at least one reference per sentence")
+        info = self.metric._extract_reference_info(refs)
+        return self.metric._compute_segment_statistics(hyp, info)
+
+    def segment(self, hyp: str, refs: Sequence[str]) -> list[int]:
+        """Statistics row of one raw hypothesis against its raw references."""
+        return self.segment_from_preprocessed(self.preprocess(hyp), [self.preprocess(r) for r in refs])
+
+    def extract(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
+        """Statistics matrix (one row per sentence); ``references[i]`` lists sentence i's refs."""
+        rows = [self.segment(h, refs) for h, refs in zip(hypotheses, references, strict=True)]
+        return np.asarray(rows, dtype=np.int64).reshape(len(rows), self.width)
+
+    # -- scoring ------------------------------------------------------------------------------
+
+    def score(self, totals: Sequence[int] | np.ndarray) -> float:
+        """chrF (0-100) of summed statistics, through sacrebleu's scalar code on Python ints."""
+        return float(self.metric._compute_score_from_stats([int(x) for x in totals]).score)
+
+    def corpus_score(self, stats: np.ndarray) -> float:
+        """chrF of the corpus whose per-sentence rows are ``stats``."""
+        return self.score(np.asarray(stats, dtype=np.int64).reshape(-1, self.width).sum(axis=0))
+
+    def sample_scores(self, stats: np.ndarray, index: np.ndarray) -> np.ndarray:
+        """chrF of many corpora at once: row k of ``index`` lists the sentences of corpus k.
+
+        Sums rows for all corpora in one numpy gather-and-reduce (in chunks of at most
+        ``CHUNK_ELEMENTS`` gathered numbers), then scores each sum with sacrebleu's scalar code.
+        """
+        index = np.asarray(index)
+        if index.ndim != 2:
+            raise ValueError("index must be a 2-d array (samples x sentences)")
+        totals = np.empty((index.shape[0], stats.shape[1]), dtype=np.int64)
+        chunk = max(1, CHUNK_ELEMENTS // max(1, index.shape[1] * stats.shape[1]))
+        for start in range(0, index.shape[0], chunk):
+            totals[start : start + chunk] = stats[index[start : start + chunk]].sum(axis=1)
+        return np.array([self.score(row) for row in totals.tolist()], dtype=np.float64)
+
+    # -- signature ----------------------------------------------------------------------------
+
+    def signature(self, nrefs: int) -> str:
+        """sacrebleu's chrF signature; ``nrefs`` = -1 for a variable number of references."""
+        self.metric.num_refs = nrefs
+        return self.metric.get_signature().format()
+
+    @property
+    def name(self) -> str:
+        """sacrebleu's name of the score: ``chrF2`` (``chrF2++`` with word_order=2)."""
+        return f"chrF{self.metric.beta}" + "+" * self.metric.word_order

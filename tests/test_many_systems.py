@@ -1,0 +1,166 @@
+"""Many systems in one evaluation (evaluation/many.py, systems.py, human.py, significance.py), on
+real WMT21 de→en outputs and human scores, against sacrebleu and scipy computed here."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sacrebleu
+from scipy.stats import kendalltau, spearmanr
+
+from auto_challenge_sets.builder.pipeline.build import BuildSpec
+from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec
+from auto_challenge_sets.cli import main
+from auto_challenge_sets.corpus import read_lines
+from auto_challenge_sets.dataset.layout import DatasetFolder
+from auto_challenge_sets.dataset.writer import build_into_folder
+from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.evaluation.human import read_human
+from auto_challenge_sets.evaluation.many import evaluate_many
+from auto_challenge_sets.evaluation.systems import SystemsRequest, name_systems
+from auto_challenge_sets.scoring.challenge import compute
+
+from conftest import shared_path
+
+SYSTEMS = ("Facebook-AI", "UEdin", "happypoet", "Online-W", "UF", "VolcTrans-GLAT")
+SPLIT = "newstest2021"
+
+
+@pytest.fixture(scope="module")
+def wmt(tmp_path_factory) -> dict:
+    wmt21 = shared_path("data", "wmt21")
+    model = shared_path("models", "german.udpipe")
+    out = tmp_path_factory.mktemp("wmt") / "sets"
+    cache = out.parent / "cache"
+    build_into_folder(BuildSpec(
+        pair="de-en", corpus=SPLIT, source=wmt21 / "sources" / "newstest2021.de-en.src.de",
+        target=wmt21 / "references" / "newstest2021.de-en.ref.A.en",
+        parser=ParserSpec("udpipe", {"udpipe_model": model}), aligner=AlignerSpec("eflomal", {"seed": 1}),
+        cache_dir=cache), out, license="other", progress=False)
+    hyps = {name: wmt21 / "system-outputs" / f"newstest2021.de-en.hyp.{name}.en" for name in SYSTEMS}
+    request = SystemsRequest(dataset=out, hypotheses=hyps, split=SPLIT, pair="de-en", n_samples=30,
+                             paired_samples=200, seed=3)
+    human = read_human(wmt21 / "humaneval" / "ad-sys-scores-de-en.csv", list(hyps))
+    results = evaluate_many(request, human)
+    return {"out": out, "hyps": hyps, "results": results, "payload": results.payload, "human": human,
+            "wmt21": wmt21, "request": request}
+
+
+def _rows(folder: Path, config: str) -> dict:
+    return DatasetFolder(folder).read(config, SPLIT, ["id", "line", "reference", "length", "distance"])
+
+
+def test_bleu_and_chrf_of_every_cell_equal_sacrebleu(wmt):
+    payload = wmt["payload"]
+    for config, entry in payload["configs"].items():
+        rows = _rows(wmt["out"], config)
+        for system, path in wmt["hyps"].items():
+            hyp = read_lines(path)
+            preds = [hyp[line - 1] for line in rows["line"]]
+            assert entry["systems"][system]["bleu"] == sacrebleu.corpus_bleu(preds, [rows["reference"]]).score
+            assert entry["systems"][system]["chrf"] == sacrebleu.corpus_chrf(preds, [rows["reference"]]).score
+    assert payload["full"]["UEdin"]["chrf"] == sacrebleu.corpus_chrf(
+        read_lines(wmt["hyps"]["UEdin"]), [read_lines(wmt["wmt21"] / "references" / "newstest2021.de-en.ref.A.en")]).score
+
+
+def test_the_random_baseline_is_the_one_compute_gives_for_one_system(wmt):
+    config = "de-en.particle.d2"
+    rows, base = _rows(wmt["out"], config), _rows(wmt["out"], "de-en.baseline")
+    hyp = read_lines(wmt["hyps"]["happypoet"])
+    single = compute([hyp[n - 1] for n in rows["line"]], rows["reference"], lengths=rows["length"], ids=rows["id"],
+                     pool_predictions=[hyp[n - 1] for n in base["line"]], pool_references=base["reference"],
+                     pool_lengths=base["length"], pool_ids=base["id"], n_samples=30, seed=3)
+    many = wmt["payload"]["configs"][config]["systems"]["happypoet"]["random"]
+    for metric in ("bleu", "chrf", "ribes"):
+        assert many[metric]["mean"] == pytest.approx(single["random_baseline"][metric]["mean"], abs=1e-12)
+        assert many[metric]["p_value"] == single["random_baseline"][metric]["p_value"]
+
+
+def test_paired_p_values_equal_sacrebleus_own_test(wmt):
+    from sacrebleu.significance import PairedTest
+
+    payload = wmt["payload"]
+    config = "de-en.reorder.d10"
+    rows = _rows(wmt["out"], config)
+    baseline = payload["baseline_system"]
+    assert baseline == max(payload["full"], key=lambda s: payload["full"][s]["bleu"])
+    order = [baseline, *[s for s in SYSTEMS if s != baseline]]
+    named = [(s, [read_lines(wmt["hyps"][s])[n - 1] for n in rows["line"]]) for s in order]
+    _, scores = PairedTest(named, {"BLEU": sacrebleu.BLEU(), "chrF2": sacrebleu.CHRF()}, [rows["reference"]],
+                           test_type="ar", n_samples=200)()
+    for index, system in enumerate(order[1:], start=1):
+        ours = payload["configs"][config]["systems"][system]["vs_baseline"]
+        assert ours["bleu"]["p_value"] == scores["BLEU"][index].p_value
+        assert ours["chrf"]["p_value"] == scores["chrF2"][index].p_value
+        assert ours["bleu"]["delta"] == pytest.approx(scores["BLEU"][index].score - scores["BLEU"][0].score)
+    assert payload["configs"][config]["systems"][baseline]["vs_baseline"] is None
+
+
+def test_human_correlation_equals_scipy_on_the_printed_numbers(wmt):
+    payload, human = wmt["payload"], wmt["human"]
+    assert set(human.scores) == set(SYSTEMS) and not human.unmatched_systems
+    assert "HUMAN" in " ".join(human.unmatched_table) or human.unmatched_table  # rows of other systems
+    for config, entry in payload["configs"].items():
+        xs = [entry["systems"][s]["bleu"] for s in SYSTEMS]
+        ys = [human.scores[s] for s in SYSTEMS]
+        assert entry["human"]["spearman"] == pytest.approx(spearmanr(xs, ys).statistic), config
+        assert entry["human"]["kendall"] == pytest.approx(kendalltau(xs, ys).statistic), config
+        low, high = entry["human"]["ci"]
+        assert -1 <= low <= high <= 1
+        assert 0 <= entry["human"]["random_kendall_percentile"] <= 100
+
+
+def test_small_and_duplicate_configs_are_flagged_and_left_out_of_trends(wmt):
+    payload = wmt["payload"]
+    for name, entry in payload["configs"].items():
+        assert entry["small"] == (entry["n"] < 20), name
+    trends = payload["trends"]["de-en.particle"]["UEdin"]
+    usable = [c for c in payload["configs"].values() if c["phenomenon"] == "de-en.particle" and not c["small"]
+              and c["same_rows_as"] is None]
+    assert trends["n"] == len(usable)
+    ds = [c["min_distance"] for c in usable]
+    assert trends["spearman"] == pytest.approx(spearmanr(ds, [c["systems"]["UEdin"]["bleu"] for c in usable]).statistic)
+    summary = payload["summary"]["de-en.particle"]
+    assert summary["cells"] == len(usable) * len(SYSTEMS) and 0 <= summary["below_full"] <= 1
+
+
+def test_configs_with_the_same_rows_point_to_the_first_of_them(wmt):
+    payload = wmt["payload"]
+    names = list(payload["configs"])
+    lines = {name: tuple(sorted(_rows(wmt["out"], name)["line"])) for name in names}
+    for k, name in enumerate(names):
+        earlier = [other for other in names[:k] if lines[other] == lines[name]]
+        assert payload["configs"][name]["same_rows_as"] == (earlier[0] if earlier else None), name
+
+
+def test_system_names():
+    assert name_systems(["a/x.A.en", "a/x.B.en"]) == {"A": "a/x.A.en", "B": "a/x.B.en"}
+    assert name_systems(["base=a/x.A.en", "b/y.en"]) == {"base": "a/x.A.en", "y": "b/y.en"}
+    with pytest.raises(InputError, match="same system name"):
+        name_systems(["s=a", "s=b"])
+
+
+def test_the_command_writes_results_report_and_plots(wmt, tmp_path, capsys):
+    out = tmp_path / "report"
+    hyps = [str(p) for p in list(wmt["hyps"].values())[:3]]
+    rc = main(["evaluate", "--dataset", str(wmt["out"]), "--split", SPLIT, "--pair", "de-en", "--config", "all",
+               "--hyp", *hyps, "--human", str(wmt["wmt21"] / "humaneval" / "ad-sys-scores-de-en.csv"),
+               "--n-samples", "10", "--paired-samples", "50", "--out", str(out)])
+    printed = capsys.readouterr().out
+    assert rc == 0 and "de-en.reorder.d5 (n = " in printed and "baseline system:" in printed
+    payload = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    for key in ("signature", "systems", "baseline_system", "full", "configs", "trends", "human_full", "summary"):
+        assert key in payload
+    assert isinstance(payload["configs"]["de-en.particle.d1"]["n"], int)
+    assert list(payload["configs"]) == sorted(payload["configs"], key=lambda c: (
+        c.split(".")[1] == "reorder", c.split(".")[1], int(c.rsplit("d", 1)[1])))
+    from matplotlib.image import imread
+
+    for png in out.glob("*.png"):
+        image = imread(png)
+        assert image.shape[0] > 100 and image.shape[1] > 100 and np.ptp(image[..., :3]) > 0.5, png
+    assert (out / "de-en.heatmap.png").is_file() and (out / "de-en.human.png").is_file()
+    assert "## Summary" in (out / "report.md").read_text(encoding="utf-8")
