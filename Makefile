@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test setup lint clean
+.PHONY: demo test test-offline mutate setup lint clean
 
 setup: $(STAMP)
 
@@ -27,8 +27,24 @@ test: $(STAMP)
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -q
 
+# the suite as a fresh clone runs it: ACS_SHARED_DIR points to an empty folder, so every test
+# marked `shared` skips (tests/conftest.py) and the tiny trankit model learns the demo sample
+test-offline: $(STAMP)
+	$(VENV)/bin/lint-imports
+	empty=$$(mktemp -d) && ACS_SHARED_DIR=$$empty $(PY) -m pytest -q; status=$$?; rmdir $$empty; exit $$status
+
+# mutation testing with mutmut (mutation/README.md): not in CI, it takes long. A fresh run each
+# time; MODULES="conllu_io scoring.ribes" mutates those modules only. Tests run in mutants/, so
+# the shared data is passed by absolute path.
+MODULES ?=
+SHARED_DIR ?= $(abspath ../shared)
+mutate: $(STAMP)
+	rm -rf mutants
+	ACS_SHARED_DIR=$(SHARED_DIR) $(VENV)/bin/mutmut run $(foreach m,$(MODULES),"auto_challenge_sets.$(m).*")
+	$(PY) mutation/score.py $(MODULES)
+
 lint: $(STAMP)
-	$(VENV)/bin/ruff check auto_challenge_sets builder metrics tests benchmarks examples
+	$(VENV)/bin/ruff check auto_challenge_sets builder metrics tests benchmarks examples mutation
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info
+	rm -rf $(VENV) build dist *.egg-info mutants

@@ -4,7 +4,10 @@ Reading is strict where a wrong answer would follow (column count, IDs, HEAD) an
 otherwise: ``format_sentence(read(x)) == x`` for valid UD files. Every problem raises
 :class:`~auto_challenge_sets.errors.ConlluError` naming the file and 1-based line. Numbers (IDs,
 HEAD, multiword ranges, empty-node IDs) are ASCII digits only, and no column may hold a control
-character (C0 but TAB, DEL, C1 such as NEL U+0085) or a Unicode line or paragraph separator.
+character (C0 but TAB, DEL, C1 such as NEL U+0085) or a Unicode line or paragraph separator. A
+multiword-token range spans two words or more, comes right before its first word, and overlaps no
+other range (the UD rules; the ``conllu`` package takes ``1-1`` and a range after its words, which
+would not be written back as read).
 
 Decoding follows :mod:`auto_challenge_sets.text_io` (BOM dropped, CRLF read as LF, invalid UTF-8
 an error with its line number); output is always UTF-8 with LF.
@@ -32,7 +35,7 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 class _SentenceReader:
     """Collects the lines of one sentence and checks them as it goes."""
 
-    __slots__ = ("first_line", "pending_mwt", "sentence", "source", "word_lines")
+    __slots__ = ("first_line", "mwt_lines", "pending_mwt", "sentence", "source", "word_lines")
 
     def __init__(self, source: str):
         self.source = source
@@ -40,6 +43,7 @@ class _SentenceReader:
         self.first_line = 0
         self.pending_mwt: MultiwordToken | None = None
         self.word_lines: list[int] = []
+        self.mwt_lines: list[int] = []
 
     def _fail(self, message: str, line: int) -> NoReturn:
         raise ConlluError(message, self.source, line)
@@ -67,6 +71,9 @@ class _SentenceReader:
             self.sentence = Sentence()
             self.first_line = number
         raw_id = columns[0]
+        if self.pending_mwt is not None and not is_ascii_digits(raw_id):
+            self._fail(f"multiword token {self.pending_mwt.first}-{self.pending_mwt.last} "
+                       f"must be followed by word {self.pending_mwt.first}", number)
         if is_ascii_digits(raw_id):
             self._add_word(columns, number)
         elif "-" in raw_id:
@@ -93,10 +100,7 @@ class _SentenceReader:
             if word_id <= len(words):
                 self._fail(f"duplicate word ID {word_id} (expected {expected})", number)
             self._fail(f"non-consecutive word ID {word_id} (expected {expected})", number)
-        if self.pending_mwt is not None and self.pending_mwt.first != word_id:
-            self._fail(f"multiword token {self.pending_mwt.first}-{self.pending_mwt.last} "
-                       f"must be followed by word {self.pending_mwt.first}", number)
-        self.pending_mwt = None
+        self.pending_mwt = None  # its first word (the IDs are consecutive)
         head = self._number(columns[6], "HEAD", number)
         if head == word_id:
             self._fail(f"word {word_id} is its own head", number)
@@ -110,12 +114,18 @@ class _SentenceReader:
         first, last = ascii_number(first_text), ascii_number(last_text)
         if first is None or last is None:
             self._fail(f"malformed multiword token ID {raw_id!r}", number)
+        if last <= first:
+            self._fail(f"multiword token range {raw_id} spans fewer than two words", number)
         size = len(self.sentence.words)
-        if first != size + 1 or last <= first:
-            self._fail(f"multiword token range {raw_id} does not start at the next word "
-                       f"({size + 1}) or is empty", number)
+        if first != size + 1:
+            self._fail(f"multiword token range {raw_id} must come right before word {first}, "
+                       f"found where word {size + 1} comes next", number)
+        previous = self.sentence.multiword_tokens[-1] if self.sentence.multiword_tokens else None
+        if previous is not None and previous.last >= first:
+            self._fail(f"multiword token range {raw_id} overlaps {previous.first}-{previous.last}", number)
         mwt = MultiwordToken(first, last, columns)
         self.sentence.multiword_tokens.append(mwt)
+        self.mwt_lines.append(number)
         self.pending_mwt = mwt
 
     def _add_empty_node(self, columns: list[str], number: int) -> None:
@@ -128,7 +138,7 @@ class _SentenceReader:
             self._fail(f"empty node {raw_id} must follow word {major}", number)
         self.sentence.empty_nodes.append(EmptyNode(major, columns))
 
-    def finish(self, number: int) -> Sentence | None:
+    def finish(self) -> Sentence | None:
         """End the sentence at a blank line (or EOF); return it after the whole-sentence checks."""
         sentence = self.sentence
         if sentence is None:
@@ -140,30 +150,29 @@ class _SentenceReader:
             if word.head > size:
                 self._fail(f"HEAD {word.head} of word {word.id} is out of range (sentence has {size} words)",
                            line)
-        for mwt in sentence.multiword_tokens:
+        for mwt, line in zip(sentence.multiword_tokens, self.mwt_lines):
             if mwt.last > size:
-                self._fail(f"multiword token {mwt.first}-{mwt.last} goes past the last word ({size})",
-                           self.first_line)
+                self._fail(f"multiword token {mwt.first}-{mwt.last} goes past the last word ({size})", line)
         self.sentence = None
         self.pending_mwt = None
         self.word_lines = []
+        self.mwt_lines = []
         return sentence
 
 
 def iter_sentences(lines: Iterable[tuple[int, str]], source: str) -> Iterator[Sentence]:
     """Sentences from numbered, decoded lines (newline removed)."""
     reader = _SentenceReader(source)
-    number = 0
     for number, line in lines:
         if not line:
-            sentence = reader.finish(number)
+            sentence = reader.finish()
             if sentence is not None:
                 yield sentence
         elif line[0] == "#":
             reader.add_comment(line, number)
         else:
             reader.add_token_line(line, number)
-    sentence = reader.finish(number)
+    sentence = reader.finish()
     if sentence is not None:
         yield sentence
 

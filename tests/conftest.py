@@ -1,12 +1,25 @@
 """Shared fixtures. Real corpora live in ../shared (read in place, never copied into the repo);
-tests that need them skip with a reason when it is absent (a user's fresh clone has no shared/)."""
+tests that need them skip with a reason when it is absent (a user's fresh clone has no shared/).
+
+The ``shared`` marker: a test that reads ../shared carries it, so ``-m "not shared"`` selects what a
+fresh clone runs (``make test-offline`` runs the whole suite with ``ACS_SHARED_DIR`` pointing to an
+empty folder instead). It is added here, at collection, to every test that uses ``shared_data`` or
+``shared_models``, or whose code, fixtures or same-module helpers name ``shared_path`` or
+``SHARED`` (:mod:`shared_marker`), and may be written by hand. At run time an audit hook watches
+every file opened and folder listed: a test that reads under ``SHARED`` without the marker fails,
+naming the path, so a read that the collection missed is caught the first time it runs.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+import shared_marker
 
 # Set before anything imports huggingface_hub or transformers: they read these at import time,
 # and without them a load that has every file on disk still asks the Hub (minutes of time-outs).
@@ -23,6 +36,27 @@ def shared_path(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"needs {path} (the team's shared data, absent in a fresh clone)")
     return path
+
+
+@contextlib.contextmanager
+def shared_when_present() -> Iterator[Path]:
+    """``SHARED`` for a fixture that prefers shared data but runs without it (``tiny_cache``): what
+    it reads here does not mark the tests that use it."""
+    with shared_marker.allowed():
+        yield SHARED
+
+
+shared_marker.install(SHARED)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    shared_marker.mark_items(items)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+    with shared_marker.running(item):
+        return (yield)
 
 
 @pytest.fixture
@@ -53,7 +87,8 @@ def tiny_cache() -> Path:
     def lines(path: Path) -> list[str]:
         return [x for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
 
-    newstest = SHARED / "data" / "newstest2013"
-    if newstest.exists():
-        return tiny_trankit_cache(lines(newstest / "newstest2013.de") + lines(newstest / "newstest2013.en"))
+    with shared_when_present() as shared:
+        newstest = shared / "data" / "newstest2013"
+        if newstest.exists():
+            return tiny_trankit_cache(lines(newstest / "newstest2013.de") + lines(newstest / "newstest2013.en"))
     return tiny_trankit_cache(lines(DEMO / "sample.de") * 20 + lines(DEMO / "sample.en") * 20)

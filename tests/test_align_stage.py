@@ -53,7 +53,7 @@ def test_resume_reuses_finished_shards_and_gives_identical_links(counting_aligne
     assert calls == [5, 5, 5, 5, 3]
     calls.clear()
 
-    with pytest.raises(Crash):  # "killed" during the third shard
+    with pytest.raises(Crash, match="^killed$"):  # during the third shard
         align_pairs(PAIRS, aligner="toy-test", crash_after=2, cache_dir=tmp_path / "c", shard_size=5,
                     progress=False)
     assert calls == [5, 5]

@@ -45,7 +45,7 @@ def test_a_build_can_pass_its_device_to_simalign():
 def test_standalone_option_names():
     args = _parse(["--model", "/m", "--batch-size", "4", "--device", "cpu"], standalone=True)
     assert aligner_spec_from_args(args) == AlignerSpec("simalign", {"model": "/m", "batch_size": 4, "device": "cpu"})
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit, match="^2$"):  # argparse's usage error
         _parse(["--aligner", "pharaoh"], standalone=True)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import urllib.error
 from pathlib import Path
 
@@ -13,16 +12,14 @@ from sacrebleu.metrics.bleu import BLEU
 
 from auto_challenge_sets.scoring.bleu_stats import BleuStatistics, count_references
 
-SHARED = Path(os.environ.get("ACS_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
+from conftest import shared_path
+
 REFS = {"de-en": ("A", "B"), "en-de": ("A", "C", "D")}
 
 
 @pytest.fixture(scope="module")
 def wmt21() -> Path:
-    path = SHARED / "data" / "wmt21"
-    if not path.exists():
-        pytest.skip(f"needs {path} (the team's shared data, absent in a fresh clone)")
-    return path
+    return shared_path("data", "wmt21")
 
 
 def _lines(path: Path) -> list[str]:
@@ -127,10 +124,36 @@ def test_unknown_tokenizer_is_a_value_error():
         BleuStatistics(tokenize="no-such")
 
 
+def test_sample_scores_in_several_chunks_equal_sacrebleu_row_by_row():
+    """sample_scores sums rows in chunks of about 4M gathered numbers: with 133,334 sentences per
+    sample that is 2 samples a chunk, so 5 samples take 3 chunks (the last one short). Each row is
+    checked against sacrebleu alone: its per-sentence statistics (corpus_bleu of one line),
+    counted by np.bincount and scored by BLEU.compute_bleu."""
+    scorer = BleuStatistics()
+    stats = scorer.extract(SMALL_HYP, [[r] for r in SMALL_REF])
+    per_line = [sacrebleu.corpus_bleu([h], [[r]]) for h, r in zip(SMALL_HYP, SMALL_REF)]
+    sentence_stats = np.array([[b.sys_len, b.ref_len, *b.counts, *b.totals] for b in per_line], dtype=np.int64)
+    rng = np.random.default_rng(11)
+    index = rng.integers(0, len(SMALL_HYP), size=(5, 133_334))
+    assert 4_000_000 // (index.shape[1] * stats.shape[1]) == 2  # the chunk size sample_scores uses
+    index[3] = 0  # one sample of a single sentence repeated: a score unlike its neighbours'
+    scores = scorer.sample_scores(stats, index)
+    assert scores.shape == (5,)
+    for k, row in enumerate(index):
+        totals = np.bincount(row, minlength=len(SMALL_HYP)) @ sentence_stats
+        expected = BLEU.compute_bleu(correct=totals[2:6].tolist(), total=totals[6:].tolist(),
+                                     sys_len=int(totals[0]), ref_len=int(totals[1]), smooth_method="exp")
+        assert scores[k] == expected.score, k
+    assert len(set(scores.tolist())) == 5
+    # and in one chunk, the same numbers
+    assert scorer.sample_scores(stats, index[:, :1000]).tolist() == [
+        scorer.corpus_score(stats[row]) for row in index[:, :1000]]
+
+
 def test_sample_scores_needs_a_matrix():
     scorer = BleuStatistics()
     stats = scorer.extract(["a"], [["a"]])
-    with pytest.raises(ValueError, match="2-d"):
+    with pytest.raises(ValueError, match=r"^index must be a 2-d array \(samples x sentences\)$"):
         scorer.sample_scores(stats, np.array([0, 0]))
 
 
@@ -154,3 +177,33 @@ def test_tokenizer_that_cannot_run_here_is_a_value_error(monkeypatch, error):
     with pytest.raises(ValueError, match="tokenize: sacrebleu tokenizer 'flores200' is not available") as caught:
         BleuStatistics(tokenize="flores200")
     assert caught.value.__cause__ is error
+
+
+def test_extract_is_an_integer_matrix_and_needs_one_reference_list_per_line():
+    scorer = BleuStatistics()
+    empty = scorer.extract([], [])
+    assert empty.shape == (0, 10) and empty.dtype == np.int64
+    assert scorer.extract(["a b"], [["a b"]]).dtype == np.int64
+    with pytest.raises(ValueError, match=r"zip\(\) argument 2 is shorter than argument 1"):
+        scorer.extract(["a", "b"], [["a"]])  # not a silently shorter corpus
+
+
+def test_more_samples_than_sentences_in_several_chunks():
+    """2,000 samples of 1,000 sentences: chunks of 400 samples, walked over the samples."""
+    scorer = BleuStatistics()
+    stats = scorer.extract(SMALL_HYP, [[r] for r in SMALL_REF])
+    index = np.random.default_rng(3).integers(0, len(SMALL_HYP), size=(2000, 1000))
+    scores = scorer.sample_scores(stats, index)
+    assert scores.dtype == np.float64 and scores.shape == (2000,)
+    assert scores.tolist() == [scorer.corpus_score(stats[row]) for row in index]
+
+
+@pytest.mark.parametrize("options", [{"lowercase": True}, {"smooth_method": "floor", "smooth_value": 0.5},
+                                     {"smooth_method": "add-k", "smooth_value": 3}, {"max_ngram_order": 2},
+                                     {"tokenize": "intl"}])
+def test_every_option_reaches_sacrebleu(options):
+    scorer = BleuStatistics(**options)
+    stats = scorer.extract(SMALL_HYP, [[r] for r in SMALL_REF])
+    assert stats.shape[1] == 2 + 2 * options.get("max_ngram_order", 4)
+    assert scorer.corpus_score(stats) == BLEU(**options).corpus_score(SMALL_HYP, [SMALL_REF]).score
+    assert scorer.tokenize_name == options.get("tokenize", "13a")

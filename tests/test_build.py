@@ -12,7 +12,7 @@ from datasets import load_dataset
 
 from auto_challenge_sets.builder.pipeline.build import BuildSpec
 from auto_challenge_sets.cli import main
-from auto_challenge_sets.dataset.layout import scan_folder
+from auto_challenge_sets.dataset.layout import folder_sizes, scan_folder
 from auto_challenge_sets.dataset.writer import build_into_folder
 from auto_challenge_sets.errors import ConlluError
 
@@ -66,11 +66,20 @@ def test_every_config_loads_with_the_independent_row_count(pud_folder: Path, src
             assert row["id"] == f"pud:{row['line']}" and (row["src_lang"], row["tgt_lang"]) == (src, tgt)
 
 
-def test_expected_sizes_on_gold_pud(pud_folder: Path) -> None:
+def test_expected_sizes_on_gold_pud(pud_folder: Path, tmp_path: Path) -> None:
+    """The built folder's sizes (Parquet footers and the rows datasets loads), against the counts
+    known for gold German PUD and the independent reading."""
     sizes, _ = independent_selection(shared_path("data", "pud", "de_pud-ud-test.conllu"))
+    built = folder_sizes(pud_folder)
     # Gold German PUD: 119 compound:prt tokens in 112 sentences; reflexives in 131 sentences.
-    assert sizes["particle", 0] == 112 and sizes["reflexive", 0] == 131
-    assert sizes["prep_stranding", 0] == 0
+    assert built["de-en.particle.d0"] == {"pud": 112} == {"pud": sizes["particle", 0]}
+    assert built["de-en.reflexive.d0"] == {"pud": 131} == {"pud": sizes["reflexive", 0]}
+    assert built["de-en.baseline"] == {"pud": 1000}
+    assert "de-en.prep_stranding.d0" not in built and sizes["prep_stranding", 0] == 0  # empty: not exported
+    particles = load_dataset(str(pud_folder), "de-en.particle.d0", split="pud", cache_dir=str(tmp_path / "hf"))
+    assert particles.num_rows == 112
+    assert sum(len(row["instances"]) for row in particles) == 119
+    assert all(i["dependent_form"] and i["distance"] >= 0 for row in particles for i in row["instances"])
 
 
 def test_readme_passes_datasets_own_metadata_validation(pud_folder: Path) -> None:
@@ -198,7 +207,7 @@ def test_a_conllu_whose_forms_are_not_its_text_is_an_error(tmp_path: Path) -> No
         lines[word] = "\t".join(columns)
         edited[k] = "\n".join(lines)
     start = sum(block.count("\n") + 2 for block in blocks[:4]) + 1  # the 5th block's first line
-    with pytest.raises(ConlluError) as caught:
+    with pytest.raises(ConlluError, match="does not match line 5 of ") as caught:
         _build_pud(tmp_path, edited, texts)
     error = caught.value
     assert error.path == str(tmp_path / "pud.conllu") and error.line == start

@@ -101,7 +101,7 @@ def test_options_of_the_other_backend_are_refused(tmp_path, capsys):
 
 
 def test_help(capsys):
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit, match="^0$"):
         main(["align", "--help"])
     text = capsys.readouterr().out
     for option in ("--aligner", "--model", "--layer", "--method", "--token-type", "--batch-size", "--device",

@@ -90,7 +90,7 @@ def test_two_corpora_go_into_one_folder_as_splits(tmp_path: Path) -> None:
 
 def test_help_of_every_command(capsys) -> None:
     for command in ("build", "select", "stats", "demo"):
-        with pytest.raises(SystemExit) as exited:
+        with pytest.raises(SystemExit, match="^0$") as exited:
             main([command, "--help"])
         assert exited.value.code == 0
         assert "usage: acs " + command in capsys.readouterr().out

@@ -178,7 +178,7 @@ def test_non_utf8_hypothesis_names_the_line(dataset, capsys):
 
 
 def test_help_mentions_the_interface(capsys):
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit, match="^0$"):
         main(["evaluate", "--help"])
     out = capsys.readouterr().out
     for option in ("--dataset", "--config", "--split", "--hyp", "--out", "--json", "--n-samples", "--seed",

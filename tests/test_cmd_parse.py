@@ -16,7 +16,7 @@ def tiny_model():
 
 
 def test_help_lists_the_options(capsys):
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit, match="^0$"):
         main(["parse", "--help"])
     out = capsys.readouterr().out
     for option in ("--lang", "--parser", "--pretokenized", "--trankit-cache", "--udpipe-model", "--device",

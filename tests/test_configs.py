@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from auto_challenge_sets.configs import (
@@ -28,23 +30,23 @@ def test_names_round_trip() -> None:
 
 @pytest.mark.parametrize("name", ["de-en", "deen.particle", "de-en.Particle", "de-en.particle.3", "de-en.baseline.d1"])
 def test_bad_config_names(name: str) -> None:
-    with pytest.raises(BadNameError):
+    with pytest.raises(BadNameError, match=r"^(not a config name|the baseline config has no distance): " + re.escape(repr(name))):
         parse_config_name(name)
 
 
 def test_pairs_and_splits() -> None:
     assert parse_pair("de-en") == ("de", "en")
-    with pytest.raises(BadNameError):
+    with pytest.raises(BadNameError, match="^language pair must look like 'de-en', got 'german-english'$"):
         parse_pair("german-english")
     assert check_split_name("newstest2013") == "newstest2013"
-    with pytest.raises(BadNameError):
+    with pytest.raises(BadNameError, match=r"^corpus \(split\) names must match .* got 'news-test'$"):
         check_split_name("news-test")
 
 
 @pytest.mark.parametrize("pair", ["de-en\n", "de-en ", " de-en", "de-en\t", "de\n-en", "dé-en", "de-ен", "de-en\u2028"])
 def test_a_pair_is_matched_whole_and_in_ascii(pair: str) -> None:
     """`re.match` with `$` took 'de-en\\n' (a `$` matches before a final newline)."""
-    with pytest.raises(BadNameError):
+    with pytest.raises(BadNameError, match="^language pair must look like 'de-en', got " + re.escape(repr(pair))):
         parse_pair(pair)
 
 
@@ -52,7 +54,7 @@ def test_a_pair_is_matched_whole_and_in_ascii(pair: str) -> None:
                                   "de-en.particle.d\u0663", "de-en.particle.d\uff13", "de-en.partïcle.d3",
                                   "de-en.particle.d" + "9" * 5000])
 def test_a_config_name_is_matched_whole_and_in_ascii(name: str) -> None:
-    with pytest.raises(BadNameError):
+    with pytest.raises(BadNameError, match="^not a config name: " + re.escape(repr(name))):
         parse_config_name(name)
 
 

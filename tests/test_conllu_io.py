@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import io
+import re
 from pathlib import Path
 
+import conllu
 import pytest
 
 from auto_challenge_sets.conllu_io import format_sentence, parse_conllu, read_conllu, write_conllu
@@ -79,7 +82,7 @@ def _broken(line_number: int, replacement: str) -> str:
     ],
 )
 def test_malformed_input_names_file_and_line(text: str, line: int, message: str) -> None:
-    with pytest.raises(ConlluError) as caught:
+    with pytest.raises(ConlluError, match=re.escape(message)) as caught:
         parse_conllu(text, source="bad.conllu")
     assert caught.value.path == "bad.conllu"
     assert caught.value.line == line
@@ -90,7 +93,7 @@ def test_malformed_input_names_file_and_line(text: str, line: int, message: str)
 def test_invalid_utf8_in_a_file_names_the_line(tmp_path: Path) -> None:
     path = tmp_path / "latin1.conllu"
     path.write_bytes(GOOD.replace("Er\ter", "Ärger\tärger").encode("latin-1"))
-    with pytest.raises(ConlluError) as caught:
+    with pytest.raises(ConlluError, match="invalid UTF-8") as caught:
         list(read_conllu(path))
     assert caught.value.line == 3 and "invalid UTF-8" in str(caught.value)
     assert str(path) in str(caught.value)
@@ -102,6 +105,24 @@ def test_bom_and_crlf_are_read_as_plain_lf(tmp_path: Path) -> None:
     (sentence,) = read_conllu(path)
     assert sentence.sent_id == "s1"
     assert format_sentence(sentence) == GOOD
+
+
+def test_a_string_is_read_like_a_file() -> None:
+    """parse_conllu takes the text of a file: BOM dropped, CRLF read as LF, errors name '<string>'."""
+    assert parse_conllu("\ufeff" + GOOD) == parse_conllu(GOOD) == parse_conllu(GOOD.replace("\n", "\r\n"))
+    with pytest.raises(ConlluError, match="^<string>:3: expected 10 tab-separated columns, found 1$"):
+        parse_conllu("# a\n# b\nx\n")
+    with pytest.raises(ConlluError, match="^<string>:1: sentence has no words$"):
+        parse_conllu("# only a comment\n\n")
+
+
+def test_write_conllu_to_a_handle_or_a_path(tmp_path: Path) -> None:
+    sentences = parse_conllu(GOOD + GOOD.replace("s1", "s2"))
+    handle = io.StringIO()
+    assert write_conllu(sentences, handle) == 2 and handle.getvalue() == GOOD + GOOD.replace("s1", "s2")
+    assert write_conllu(iter(sentences), str(tmp_path / "a.conllu")) == 2
+    assert (tmp_path / "a.conllu").read_bytes() == (GOOD + GOOD.replace("s1", "s2")).encode("utf-8")
+    assert write_conllu([], tmp_path / "empty.conllu") == 0 and (tmp_path / "empty.conllu").read_bytes() == b""
 
 
 def test_multiword_token_must_precede_its_first_word() -> None:
@@ -127,7 +148,7 @@ def test_multiword_token_must_precede_its_first_word() -> None:
 )
 def test_numbers_are_ascii_digits_only(line: int, replacement: str, message: str) -> None:
     """'²' and '٣' pass str.isdigit(); int('٣') is 3 and int('²') fails: neither is a CoNLL-U number."""
-    with pytest.raises(ConlluError) as caught:
+    with pytest.raises(ConlluError, match=re.escape(message)) as caught:
         parse_conllu(_broken(line, replacement), source="bad.conllu")
     assert str(caught.value).startswith(f"bad.conllu:{line}: ") and message in str(caught.value)
 
@@ -144,7 +165,7 @@ def test_a_control_character_in_a_column_names_file_and_line(char: str, tmp_path
     lines[third] = "\t".join(columns)
     path = tmp_path / "control.conllu"
     path.write_bytes("\n".join(lines).encode("utf-8"))
-    with pytest.raises(ConlluError) as caught:
+    with pytest.raises(ConlluError, match="contains the control character") as caught:
         list(read_conllu(path))
     assert caught.value.path == str(path) and caught.value.line == third + 1
     assert f"column 2 contains the control character U+{ord(char):04X}" in str(caught.value)
@@ -156,7 +177,108 @@ def test_a_path_that_cannot_be_read_is_a_conllu_error(kind: str, tmp_path: Path)
     path = tmp_path / "parse.conllu"
     if kind == "folder":
         path.mkdir()
-    with pytest.raises(ConlluError) as caught:
+    with pytest.raises(ConlluError, match="cannot read: ") as caught:
         list(read_conllu(path))
     assert caught.value.path == str(path) and str(caught.value).startswith(f"{path}: cannot read: ")
     assert ("No such file" if kind == "missing" else "Is a directory") in str(caught.value)
+
+
+# -- multiword-token ranges: the UD rules, cross-checked with the conllu package -------------------------
+
+_ZU = "1\tzu\tzu\tADP\t_\t_\t0\troot\t_\t_\n"
+_DEM = "2\tdem\tder\tDET\t_\t_\t1\tdet\t_\t_\n"
+_HAUS = "3\tHaus\tHaus\tNOUN\t_\t_\t1\tnmod\t_\t_\n"
+
+
+def _range(ids: str, form: str = "zum") -> str:
+    return f"{ids}\t{form}\t_\t_\t_\t_\t_\t_\t_\t_\n"
+
+
+def _ud_range_problem(text: str) -> str | None:
+    """What the UD rules say of the conllu package's reading of ``text`` (it reads all of these
+    without complaint): a range must span two words or more and come right before its first word."""
+    (tokens,) = conllu.parse(text)
+    ids = [token["id"] for token in tokens]
+    for place, token_id in enumerate(ids):
+        if isinstance(token_id, tuple):
+            first, _, last = token_id
+            if last <= first:
+                return "fewer than two words"
+            if place + 1 >= len(ids) or ids[place + 1] != first:
+                return "not right before its first word"
+    return None
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message", "ud"),
+    [
+        (_range("1-1", "zu") + _ZU + _DEM, 1, "multiword token range 1-1 spans fewer than two words",
+         "fewer than two words"),
+        (_ZU + _DEM + _range("1-2"), 3, "multiword token range 1-2 must come right before word 1, found where "
+         "word 3 comes next", "not right before its first word"),
+        (_ZU + _range("2-3") + _DEM + _range("2-3") + _HAUS, 4, "multiword token range 2-3 must come right before "
+         "word 2, found where word 3 comes next", "not right before its first word"),
+        (_range("1-2") + _range("1-2") + _ZU + _DEM, 2, "multiword token 1-2 must be followed by word 1",
+         "not right before its first word"),
+        (_range("1-2") + "0.1\te\t_\t_\t_\t_\t_\t_\t_\t_\n" + _ZU + _DEM, 2, "multiword token 1-2 must be followed "
+         "by word 1", "not right before its first word"),
+        (_range("1-3") + _ZU + _range("2-3") + _DEM + _HAUS, 3, "multiword token range 2-3 overlaps 1-3", None),
+        (_ZU + _range("2-4") + _DEM + _HAUS, 2, "multiword token 2-4 goes past the last word (3)", None),
+    ],
+)
+def test_malformed_multiword_ranges_are_errors_naming_the_line(text: str, line: int, message: str,
+                                                              ud: str | None) -> None:
+    assert _ud_range_problem(text) == ud
+    with pytest.raises(ConlluError, match=re.escape(f"bad.conllu:{line}: {message}")):
+        parse_conllu(text, source="bad.conllu")
+
+
+def test_a_well_placed_range_reads_like_the_conllu_package_and_round_trips() -> None:
+    text = (_ZU + _range("2-3") + "2\tzu\tzu\tADP\t_\t_\t4\tcase\t_\t_\n3\tdem\tder\tDET\t_\t_\t4\tdet\t_\t_\n"
+            "4\tHaus\tHaus\tNOUN\t_\t_\t1\tnmod\t_\t_\n")
+    (expected,) = conllu.parse(text)
+    assert [t["id"] for t in expected] == [1, (2, "-", 3), 2, 3, 4] and _ud_range_problem(text) is None
+    (sentence,) = parse_conllu(text)
+    assert [(m.first, m.last, m.form) for m in sentence.multiword_tokens] == [(2, 3, "zum")]
+    assert sentence.forms == [t["form"] for t in expected if isinstance(t["id"], int)]
+    assert [w.head for w in sentence.words] == [t["head"] for t in expected if isinstance(t["id"], int)]
+    assert sentence.surface_forms() == ["zu", "zum", "Haus"]
+    assert format_sentence(sentence) == text + "\n"
+
+
+_WORD = "1\tzu\tzu\tADP\t_\t_\t0\troot\t_\t_"
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("1\tEr\ter\tPRON\t_\t_\t0\troot\t_\t_\n# late\n", "2: comment line inside a sentence (is a blank line missing "
+         "before it?)"),
+        ("1-2\tzum\t_\t_\t_\t_\t_\t_\t_\t_\n# late\n", "2: comment line inside a sentence (is a blank line missing "
+         "before it?)"),
+        ("1" * 19 + "\tx\tx\tX\t_\t_\t0\troot\t_\t_\n", "1: a word ID must be a non-negative integer in ASCII digits "
+         "(at most 18), found '" + "1" * 19 + "'"),
+        ("0\tx\tx\tX\t_\t_\t0\troot\t_\t_\n", "1: word IDs start at 1, found 0"),
+        ("1\tx\u0085\tx\tX\t_\t_\t0\troot\t_\t_\n", "1: column 2 contains the control character U+0085 (tokenizers read "
+         "it as a line break or garbage)"),
+        (_WORD + "\n\n1-2\tzum\t_\t_\t_\t_\t_\t_\t_\t_\n\n", "3: sentence has no words"),
+        ("1-2\tzum\t_\t_\t_\t_\t_\t_\t_\t_\n" + _WORD + "\n2-3\tzur\t_\t_\t_\t_\t_\t_\t_\t_\n",
+         "3: multiword token range 2-3 overlaps 1-2"),
+        ("1\tx\tx\tX\t_\t_\t0\troot\t_\t_\n1.1.1\te\t_\t_\t_\t_\t_\t_\t_\t_\n", "2: malformed empty node ID '1.1.1'"),
+        ("1-2-3\tzum\t_\t_\t_\t_\t_\t_\t_\t_\n", "1: malformed multiword token ID '1-2-3'"),
+    ],
+)
+def test_each_error_is_one_whole_message(text: str, error: str) -> None:
+    with pytest.raises(ConlluError, match=f"^{re.escape('x.conllu:' + error)}$"):
+        parse_conllu(text, source="x.conllu")
+
+
+def test_the_last_sentence_needs_no_blank_line_after_it() -> None:
+    assert [s.forms for s in parse_conllu(GOOD + _WORD)] == [["Er", "ruft", "an", "."], ["zu"]]
+    assert parse_conllu(_WORD)[0].forms == ["zu"]
+
+
+def test_a_missing_file_names_the_reason_only(tmp_path: Path) -> None:
+    path = tmp_path / "missing.conllu"
+    with pytest.raises(ConlluError, match=f"^{re.escape(str(path))}: cannot read: No such file or directory$"):
+        list(read_conllu(path))

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from auto_challenge_sets.corpus import ReadReport, read_lines, read_parallel
+from auto_challenge_sets.corpus import ReadReport, format_line_numbers, read_lines, read_parallel
 from auto_challenge_sets.errors import CorpusError
 
 from conftest import shared_path
@@ -29,7 +29,7 @@ def test_reads_newstest2013_line_by_line() -> None:
 def test_line_count_mismatch_names_both_counts(tmp_path: Path) -> None:
     src = _write(tmp_path / "a.de", b"eins\nzwei\ndrei\n")
     tgt = _write(tmp_path / "a.en", b"one\ntwo\n")
-    with pytest.raises(CorpusError) as caught:
+    with pytest.raises(CorpusError, match="the source has 3 lines but the target") as caught:
         read_parallel(src, tgt)
     message = str(caught.value)
     assert "3 lines" in message and "has 2" in message and str(tgt) in message and str(src) in message
@@ -56,7 +56,7 @@ def test_crlf_and_bom_are_read_and_reported(tmp_path: Path) -> None:
 
 def test_invalid_utf8_names_file_and_line(tmp_path: Path) -> None:
     path = _write(tmp_path / "bad.de", "eins\nzwei\nÄrger\n".encode("latin-1"))
-    with pytest.raises(CorpusError) as caught:
+    with pytest.raises(CorpusError, match="invalid UTF-8") as caught:
         read_lines(path)
     assert str(caught.value).startswith(f"{path}:3: invalid UTF-8")
 
@@ -119,6 +119,23 @@ def test_a_path_that_cannot_be_read_is_a_corpus_error_naming_it(kind: str, tmp_p
     path = tmp_path / "corpus.de"
     if kind == "folder":
         path.mkdir()
-    with pytest.raises(CorpusError) as caught:
+    with pytest.raises(CorpusError, match="cannot read: ") as caught:
         read_parallel(path, tmp_path / "other.en")
     assert caught.value.path == str(path) and str(caught.value).startswith(f"{path}: cannot read: ")
+
+
+def test_line_numbers_are_listed_up_to_ten_then_counted() -> None:
+    assert format_line_numbers([]) == ""
+    assert format_line_numbers([3, 8, 9]) == "3, 8, 9"
+    assert format_line_numbers(list(range(1, 11))) == "1, 2, 3, 4, 5, 6, 7, 8, 9, 10"
+    assert format_line_numbers(list(range(1, 12))) == "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, … (11 in all)"
+    assert format_line_numbers([4, 5, 6], shown=2) == "4, 5, … (3 in all)"
+
+
+def test_the_corpus_keeps_its_name_and_paths(tmp_path: Path) -> None:
+    (tmp_path / "s.de").write_text("a\n", encoding="utf-8")
+    (tmp_path / "t.en").write_text("b\n", encoding="utf-8")
+    corpus = read_parallel(tmp_path / "s.de", tmp_path / "t.en")
+    assert corpus.name == "corpus"
+    assert (corpus.source_path, corpus.target_path) == (str(tmp_path / "s.de"), str(tmp_path / "t.en"))
+    assert read_parallel(tmp_path / "s.de", tmp_path / "t.en", "newstest").name == "newstest"

@@ -162,7 +162,7 @@ def test_a_build_that_fails_midway_leaves_the_folder_and_no_work_folder(tmp_path
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(writer, "render_readme", full_disk)
-    with pytest.raises(OSError):
+    with pytest.raises(OSError, match="No space left on device"):
         writer.build_into_folder(_spec("de", "en", demo_file("sample.de-en.pharaoh")), out, license="x",
                                  progress=False)
     assert _snapshot(out) == before

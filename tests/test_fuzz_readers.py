@@ -97,6 +97,10 @@ def _check_sentences(sentences: list[Sentence]) -> None:
     """What the reader accepted is a sentence of words with a tree, and is written back as read."""
     for sentence in sentences:
         assert sentence.words
+        # multiword ranges as UD has them: two words or more, inside the sentence, not overlapping
+        spans = [(m.first, m.last) for m in sentence.multiword_tokens]
+        assert all(1 <= a < b <= len(sentence.words) for a, b in spans)
+        assert all(b < c for (_, b), (c, _) in zip(spans, spans[1:]))
         assert [w.id for w in sentence.words] == list(range(1, len(sentence.words) + 1))
         assert all(0 <= w.head <= len(sentence.words) and w.head != w.id for w in sentence.words)
         assert all(not INNER_BREAKS.search(w.form) and "\r" not in w.form for w in sentence.words)
@@ -124,9 +128,11 @@ def test_conllu_bytes_raise_only_conllu_error(folder: Path, data: bytes) -> None
     try:
         sentences = list(read_conllu(path))
     except ConlluError as error:
-        assert error.path == str(path)
+        assert error.path == str(path) and (error.line is None or 1 <= error.line <= data.count(b"\n") + 1)
+        assert str(error).startswith(f"{path}:{error.line}: " if error.line else f"{path}: ")
         return
     _check_sentences(sentences)
+    assert sum(len(s.words) for s in sentences) <= data.count(b"\t") // 9
 
 
 @FUZZ

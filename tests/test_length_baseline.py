@@ -44,6 +44,19 @@ def test_window_widens_when_no_candidate_and_counts_it():
     assert set(POOL[samples.index[:, 1]].tolist()) == {20}
 
 
+def test_widened_counts_sentences_not_lengths():
+    """Three sentences of one length that needs a wider window are three widened sentences."""
+    samples = sample_length_matched([15, 15, 15, 30, 30, 4], POOL, n_samples=10, tolerance=1, rng=6)
+    assert samples.widened == 5
+    assert samples.max_tolerance == 10
+    assert set(POOL[samples.index[:, :3]].ravel().tolist()) == {11}
+    assert set(POOL[samples.index[:, 3:5]].ravel().tolist()) == {20}
+    # a tolerance that reaches every length widens nothing, however often a length repeats
+    assert sample_length_matched([15, 15, 30], POOL, n_samples=3, tolerance=10, rng=6).widened == 0
+    # the widest window is the largest needed, not the last length's
+    assert sample_length_matched([30, 15, 15], POOL, n_samples=3, tolerance=0, rng=6).max_tolerance == 10
+
+
 def test_same_seed_same_samples_and_other_seed_differs():
     a = sample_length_matched([4, 5, 6, 7] * 10, POOL, n_samples=20, rng=42)
     b = sample_length_matched([4, 5, 6, 7] * 10, POOL, n_samples=20, rng=42)
@@ -65,12 +78,27 @@ def test_empty_pool_after_exclusion_is_an_error():
 
 
 def test_bad_arguments():
-    with pytest.raises(ValueError, match="n_samples"):
+    with pytest.raises(ValueError, match="^n_samples must be at least 1, got 0$"):
         sample_length_matched([3], POOL, n_samples=0)
-    with pytest.raises(ValueError, match="length_tolerance"):
+    with pytest.raises(ValueError, match="^length_tolerance must be >= 0, got -1$"):
         sample_length_matched([3], POOL, tolerance=-1)
-    with pytest.raises(ValueError, match="exclude"):
+    with pytest.raises(ValueError, match="^exclude mask must have one entry per pool sentence$"):
         sample_length_matched([3], POOL, exclude=np.array([True]))
+    with pytest.raises(ValueError, match="^pool_predictions: no pool sentence is left to sample from once the "
+                                         "challenge sentences are excluded$"):
+        sample_length_matched([3], [3], exclude=[True])
+
+
+def test_defaults_and_the_smallest_sample():
+    """100 samples, a window of one token, one sample allowed; a 0/1 mask is a boolean mask."""
+    samples = sample_length_matched([4, 8], POOL, rng=1)
+    assert samples.index.shape == (100, 2) and samples.widened == 0 and samples.max_tolerance == 1
+    assert set(POOL[samples.index[:, 1]].tolist()) == {7}  # 8 ± 1: only 7 is in the pool
+    assert set(POOL[samples.index[:, 0]].tolist()) == {3, 4, 5}
+    assert sample_length_matched([4], POOL, n_samples=1, rng=1).index.shape == (1, 1)
+    mask = [0, 0, 1, 1, 0, 0, 0, 0, 0, 0]  # both length-5 sentences out
+    drawn = sample_length_matched([5], POOL, n_samples=300, exclude=mask, rng=2).index
+    assert set(drawn.ravel().tolist()) == {1, 4}
 
 
 def test_summary_numbers():
@@ -86,8 +114,13 @@ def test_summary_numbers():
     low = summarize(samples, 0.0)
     assert low["percentile"] == 0.0 and low["p_value"] == 1 / 11
     assert summarize([2.0], 1.0)["std"] == 0.0
-    with pytest.raises(ValueError):
+    assert summarize([1.0, 3.0], 1.0)["std"] == pytest.approx(np.sqrt(2))  # two samples: ddof=1
+    assert s["p95"] == pytest.approx(np.percentile(samples, 95)) == pytest.approx(9.55)
+    # our own check, not numpy's "zero-size array to reduction operation minimum" further down
+    with pytest.raises(ValueError, match="^no samples to summarize$"):
         summarize([], 1.0)
+    with pytest.raises(ValueError, match="^no samples to summarize$"):
+        summarize(np.array([]), 1.0)
 
 
 def _widening_one_token_at_a_time(challenge, pool, n_samples, tolerance, rng):

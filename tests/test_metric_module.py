@@ -43,8 +43,11 @@ def test_loads_offline_by_path_and_delegates(ldd):
 
 
 def test_bad_input_surfaces_as_value_error(ldd):
-    with pytest.raises(ValueError):
+    # our validation's messages, through evaluate (which checks nothing of its own here)
+    with pytest.raises(ValueError, match="^references has 1 items but predictions has 2$"):
         ldd.compute(predictions=["a", "b"], references=["a"])
+    with pytest.raises(ValueError, match="^lengths has 2 items but predictions has 1$"):
+        ldd.compute(predictions=["a"], references=["a"], lengths=[1, 2])
     with pytest.raises(ValueError, match="n_samples"):
         ldd.compute(predictions=["a"], references=["a"], n_samples=0)
 

@@ -8,10 +8,13 @@ from auto_challenge_sets.conllu_io import parse_conllu, read_conllu
 from auto_challenge_sets.phenomena import (
     PHENOMENA,
     Instance,
+    Phenomenon,
     find_instances,
     get_phenomenon,
     is_selected,
+    lexical_phenomena,
     max_distance,
+    register_alignment_phenomenon,
     register_phenomenon,
 )
 from auto_challenge_sets.ud import Token
@@ -29,7 +32,8 @@ def pud() -> dict[str, dict]:
 
 def test_registry_has_the_papers_phenomena() -> None:
     assert {"reflexive", "particle", "prep_stranding"} <= set(PHENOMENA)
-    with pytest.raises(KeyError, match="unknown phenomenon 'nope'"):
+    with pytest.raises(KeyError, match=r"unknown phenomenon 'nope' \(known: particle, prep_stranding, reflexive, "
+                                        r"reorder\)"):
         get_phenomenon("nope")
 
 
@@ -50,8 +54,9 @@ def test_two_particles_in_one_sentence(pud: dict) -> None:
                                     "tauschte ihre eigene Komponente gegen eine Batterie")
     found = find_instances(sentence, "particle")
     assert [(i.dependent_form, i.head_form, i.distance) for i in found] == [("aus", "ging", 4), ("aus", "tauschte", 10)]
-    assert max_distance(found) == 10
+    assert max_distance(found) == 10 and max_distance([]) is None
     assert is_selected(found, 10) and not is_selected(found, 11)
+    assert is_selected(found, 5)  # at least D by default, not exactly D
     assert is_selected(found, 4, exact=True) and not is_selected(found, 5, exact=True)
 
 
@@ -105,7 +110,49 @@ def test_adding_a_phenomenon_is_one_registered_rule(monkeypatch: pytest.MonkeyPa
     (sentence,) = parse_conllu("1\tnicht\tnicht\tPART\t_\tPolarity=Neg\t3\tadvmod\t_\t_\n"
                                "2\tso\tso\tADV\t_\t_\t3\tadvmod\t_\t_\n3\tgut\tgut\tADJ\t_\t_\t0\troot\t_\t_\n")
     assert find_instances(sentence, "negation") == [Instance(1, 3, "nicht", "gut", 1)]
-    with pytest.raises(ValueError, match="already registered"):
+    assert get_phenomenon("negation") == Phenomenon("negation", "Polarity=Neg", _negation, "lexical")
+    with pytest.raises(ValueError, match="^phenomenon 'negation' is already registered$"):
         register_phenomenon("negation", "again")(_negation)
-    with pytest.raises(ValueError, match="lower-case identifiers"):
-        register_phenomenon("Bad-Name", "x")
+    for bad in ("Bad-Name", "Negation", "neg-ation", "2neg"):
+        with pytest.raises(ValueError, match=f"^phenomenon names are lower-case identifiers, got '{bad}'$"):
+            register_phenomenon(bad, "x")
+    aligned = register_alignment_phenomenon("crossing", "crossing links")
+    assert aligned == Phenomenon("crossing", "crossing links", None, "reorder") == get_phenomenon("crossing")
+    assert "crossing" not in lexical_phenomena() and "negation" in lexical_phenomena()
+
+
+# A UD v1 tree (v1 labelled particles `prt`; parsers trained on v1 treebanks still do): "She turned
+# the offer down", with the particle three words after its verb.
+UD_V1 = ("1\tShe\tshe\tPRON\tPRP\t_\t2\tnsubj\t_\t_\n2\tturned\tturn\tVERB\tVBD\t_\t0\troot\t_\t_\n"
+         "3\tthe\tthe\tDET\tDT\t_\t4\tdet\t_\t_\n4\toffer\toffer\tNOUN\tNN\t_\t2\tdobj\t_\t_\n"
+         "5\tdown\tdown\tADP\tRP\t_\t2\t{deprel}\t_\t_\n")
+
+
+@pytest.mark.parametrize(("deprel", "found"), [("prt", True), ("compound:prt", True), ("compound", False),
+                                               ("compound:svc", False), ("advmod", False), ("part", False)])
+def test_particle_takes_ud_v1_prt_and_v2_compound_prt_only(deprel: str, found: bool) -> None:
+    (sentence,) = parse_conllu(UD_V1.format(deprel=deprel))
+    expected = [Instance(5, 2, "down", "turned", 2)] if found else []
+    assert find_instances(sentence, "particle") == expected
+    assert find_instances(sentence, "prep_stranding") == []  # ADP, but not obl
+
+
+@pytest.mark.parametrize(("upos", "deprel", "found"), [("ADP", "obl", True), ("ADP", "obl:tmod", True),
+                                                       ("ADV", "obl", False), ("ADP", "nmod", False),
+                                                       ("ADP", "oblique", False)])
+def test_prep_stranding_needs_adp_and_obl(upos: str, deprel: str, found: bool) -> None:
+    (sentence,) = parse_conllu(f"1\twho\twho\tPRON\t_\t_\t2\tobj\t_\t_\n2\ttalk\ttalk\tVERB\t_\t_\t0\troot\t_\t_\n"
+                               f"3\tto\tto\t{upos}\t_\t_\t2\t{deprel}\t_\t_\n")
+    assert find_instances(sentence, "prep_stranding") == ([Instance(3, 2, "to", "talk", 0)] if found else [])
+
+
+def test_reorder_is_registered_but_measured_on_the_alignment() -> None:
+    (sentence,) = parse_conllu(UD_V1.format(deprel="prt"))
+    assert get_phenomenon("reorder").rule is None and get_phenomenon("reorder").kind == "reorder"
+    assert "reorder" in PHENOMENA and "reorder" not in lexical_phenomena()
+    assert lexical_phenomena()[:3] == ["reflexive", "particle", "prep_stranding"]
+    with pytest.raises(ValueError, match="'reorder' is measured on the word alignment, not on the tree"):
+        find_instances(sentence, "reorder")
+    with pytest.raises(ValueError, match="phenomenon 'reorder' is already registered"):
+        register_alignment_phenomenon("reorder", "again")
+    assert find_instances(sentence, get_phenomenon("particle")) == [Instance(5, 2, "down", "turned", 2)]

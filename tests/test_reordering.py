@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from auto_challenge_sets.errors import AlignmentError
@@ -30,7 +32,7 @@ def test_parse_and_format() -> None:
     ("0-4", "target index 4 in link '0-4' is out of range: the target has 4 tokens"),
 ])
 def test_bad_links_name_file_and_line(text: str, message: str) -> None:
-    with pytest.raises(AlignmentError) as caught:
+    with pytest.raises(AlignmentError, match=re.escape(message)) as caught:
         parse_pharaoh(text, n_source=3, n_target=4, path="a.pharaoh", line=12)
     assert message in str(caught.value)
     assert str(caught.value).startswith("a.pharaoh:12: ")
@@ -53,3 +55,9 @@ def test_reordering_on_a_real_newstest_pair() -> None:
     ]
     assert len(reorder_instances(links, src, tgt, min_distance=0)) == len(links)
     assert reorder_instances(links, src, tgt, min_distance=6) == []
+
+
+def test_every_link_by_default_and_none_without_links() -> None:
+    links = [(0, 0), (2, 1)]
+    assert [i.distance for i in reorder_instances(links, ["a", "b", "c"], ["x", "y"])] == [0, 1]
+    assert max_reorder_distance([]) is None and max_reorder_distance(links) == 1

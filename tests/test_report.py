@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+import pytest
+from matplotlib.image import imread
+from scipy.stats import spearmanr
+
 from auto_challenge_sets.evaluation.report import (
     ConfigResult,
     breakdown_summary,
@@ -33,6 +38,24 @@ def _results() -> list[ConfigResult]:
 
 
 FULL = {"bleu": 40.0, "ribes": 0.8, "n": 60}
+C0 = np.array([0x1F, 0x77, 0xB4]) / 255  # matplotlib's first colour: the challenge-set line
+
+
+def _panels(png: Path) -> list[np.ndarray]:
+    """The PNG read back, split into its two panels (BLEU, RIBES): where each has C0 pixels."""
+    image = imread(png)
+    assert image.ndim == 3 and image.shape[0] >= 300 and image.shape[1] >= 800, image.shape
+    assert np.ptp(image[..., :3]) > 0.5  # not a blank canvas
+    drawn = np.abs(image[..., :3] - C0).max(axis=2) < 0.05
+    half = drawn.shape[1] // 2
+    return [drawn[:, :half], drawn[:, half:]]
+
+
+def _line_ends(panel: np.ndarray) -> tuple[float, float]:
+    """Mean pixel row of the drawn line at its left and right ends (row 0 is the top)."""
+    columns = np.flatnonzero(panel.any(axis=0))
+    left, right = panel[:, columns[0]:columns[0] + 5], panel[:, columns[-1] - 4:columns[-1] + 1]
+    return float(np.nonzero(left)[0].mean()), float(np.nonzero(right)[0].mean())
 
 
 def test_text_table_lists_every_config():
@@ -50,8 +73,13 @@ def test_groups_and_spearman():
     assert list(groups) == ["de-en.particle", "de-en.reorder"]
     assert [r["min_distance"] for r in groups["de-en.particle"]] == [0, 1, 2, 3]
     summary = breakdown_summary(_results())
-    assert summary["de-en.reorder"]["spearman"]["bleu"]["rho"] is None  # one point
-    assert summary["de-en.particle"]["spearman"]["bleu"]["rho"] is not None
+    assert summary["de-en.reorder"]["spearman"]["bleu"] == {"rho": None, "p": None}  # one point
+    rows = groups["de-en.particle"]
+    for metric in ("bleu", "ribes"):
+        expected = spearmanr([r["min_distance"] for r in rows], [r[metric] for r in rows])
+        got = summary["de-en.particle"]["spearman"][metric]
+        assert got["rho"] == pytest.approx(expected.statistic) and got["p"] == pytest.approx(expected.pvalue)
+        assert -1.0 <= got["rho"] <= 1.0
 
 
 def test_markdown_report_and_plots(tmp_path: Path):
@@ -59,7 +87,7 @@ def test_markdown_report_and_plots(tmp_path: Path):
     names = sorted(p.name for p in written)
     assert names == ["de-en.particle.png", "de-en.reorder.png", "report.md"]
     for png in tmp_path.glob("*.png"):
-        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert all(panel.sum() > 50 for panel in _panels(png)), png  # both axes have their line
     text = (tmp_path / "report.md").read_text(encoding="utf-8")
     assert text.startswith("# LDD challenge-set report")
     assert "| config | n | BLEU |" in text
@@ -71,7 +99,12 @@ def test_markdown_report_and_plots(tmp_path: Path):
 def test_plot_without_baseline_or_full_corpus(tmp_path: Path):
     rows = [{"min_distance": d, "n": 5, "bleu": 30.0 - d, "ribes": 0.8} for d in range(3)]
     path = plot_distance(rows, tmp_path / "sub" / "p.png", "toy")
-    assert path.exists() and path.stat().st_size > 1000
+    bleu, ribes = _panels(path)
+    assert bleu.sum() > 50 and ribes.sum() > 50
+    start, end = _line_ends(bleu)
+    assert start < end - 100  # BLEU falls from 30 to 28 across D: the line goes down the panel
+    start, end = _line_ends(ribes)
+    assert abs(start - end) < 2  # RIBES is 0.8 at every D: a flat line
 
 
 def test_markdown_without_results():

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import math
-import os
 import random
 from itertools import combinations
-from pathlib import Path
 
 import pytest
 
 from auto_challenge_sets.scoring.ribes import align, corpus_ribes, kendall, sentence_ribes, words
 
-SHARED = Path(os.environ.get("ACS_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
+from conftest import shared_path
 
 
 def ribes1(hyp: str, ref: str) -> float:
@@ -170,9 +168,7 @@ def test_agrees_with_brute_force_on_random_sentences():
 
 
 def test_agrees_with_brute_force_on_real_sentences():
-    base = SHARED / "data" / "wmt21"
-    if not base.exists():
-        pytest.skip(f"needs {base} (the team's shared data, absent in a fresh clone)")
+    base = shared_path("data", "wmt21")
     from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
     tok = Tokenizer13a()
@@ -181,3 +177,25 @@ def test_agrees_with_brute_force_on_real_sentences():
     for hyp, ref in list(zip(hyps, refs))[:300]:
         h, r = words(tok(hyp)), words(tok(ref))
         assert sentence_ribes(h, [r]) == brute_force_ribes(h, r)
+
+
+def test_corpus_ribes_passes_its_settings_to_every_sentence():
+    """alpha, beta and lowercase reach each sentence and each of its references."""
+    hyps, refs = ["a b c d e f", "The Cat sat down"], [["a b c x y z w", "q"], ["the cat down sat", "THE CAT"]]
+    for lowercase in (True, False):
+        for alpha, beta in ((0.25, 0.10), (0.5, 0.3), (0.0, 0.0)):
+            expected = sum(sentence_ribes(words(h, lowercase), [words(r, lowercase) for r in rs], alpha, beta)
+                           for h, rs in zip(hyps, refs)) / 2
+            assert corpus_ribes(hyps, refs, lowercase=lowercase, alpha=alpha, beta=beta) == expected
+    assert corpus_ribes(hyps, refs, beta=0.3) != corpus_ribes(hyps, refs)
+    assert corpus_ribes(["x y"], [["X Y"]], lowercase=True) == 1.0
+    assert corpus_ribes(["x y"], [["X Y"]], lowercase=False) == 0.0
+    with pytest.raises(ValueError, match="^no hypotheses to score$"):
+        corpus_ribes([], [])
+
+
+def test_kendall_of_nothing_aligned_is_all_zero_but_the_brevity_penalty():
+    assert kendall([], ["a"]) == (0.0, 0.0, 0.0) == kendall(["a"], [])
+    assert kendall(["a", "b"], ["c", "a"]) == (0.0, 0.0, 1.0)  # one word aligned: no pair to order
+    assert kendall(["a", "x", "y"], ["a"]) == (1.0, 1 / 3, 1.0)
+    assert words("The CAT  sat") == ["the", "cat", "sat"] and words("The CAT", lowercase=False) == ["The", "CAT"]

@@ -183,7 +183,7 @@ def test_cache_key_names_model_weights_and_options_not_batch_size(tiny_model):
 def test_missing_model_offline_fails_before_any_work(monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     name = "acs-test/no-such-model"
-    with pytest.raises(ModelUnavailableError) as caught:
+    with pytest.raises(ModelUnavailableError, match="acs-test/no-such-model") as caught:
         get_aligner("simalign", model=name)  # fails when made, not when it first aligns
     message = str(caught.value)
     assert name in message and "HF_HUB_OFFLINE" in message and "--model PATH" in message

@@ -8,7 +8,6 @@ real-weight checks at the end are marked ``models`` and skip when the weights ar
 from __future__ import annotations
 
 import io
-import os
 import shutil
 import zipfile
 from pathlib import Path
@@ -23,13 +22,14 @@ from auto_challenge_sets.builder.backends.parsers import (
     trankit_models,
 )
 from auto_challenge_sets.builder.backends.parsers import trankit as tb
+from auto_challenge_sets.builder.backends.parsers.trankit_conllu import to_sentence
 from auto_challenge_sets.builder.pipeline.parse_stage import parse_lines, write_parse
 from auto_challenge_sets.conllu_io import format_sentence, read_conllu
 
+from conftest import shared_path
 from tiny_models import DEMO
 
 REPO = Path(__file__).resolve().parent.parent
-NEWSTEST = Path(os.environ.get("ACS_SHARED_DIR", REPO.parent / "shared")) / "data" / "newstest2013"
 
 
 def _lines(path: Path, count: int | None = None) -> list[str]:
@@ -70,11 +70,8 @@ def _check(sentences, lines, tmp_path: Path, name: str):
     return again
 
 
-@pytest.mark.shared
 def test_200_german_lines_through_the_real_pipeline(german, tmp_path):
-    if not NEWSTEST.exists():
-        pytest.skip(f"needs {NEWSTEST}")
-    lines = _lines(NEWSTEST / "newstest2013.de", 200)
+    lines = _lines(shared_path("data", "newstest2013", "newstest2013.de"), 200)
     sentences = parse_lines(lines, lang="de", parser=german, cache_dir=tmp_path, shard_size=100, progress=False)
     again = _check(sentences, lines, tmp_path, "de")
     # the random expander knows German contractions (zum = zu dem, im = in dem, ...): range lines
@@ -86,11 +83,8 @@ def test_200_german_lines_through_the_real_pipeline(german, tmp_path):
             assert f"\n{mwt.first}-{mwt.last}\t{mwt.form}\t" in "\n" + format_sentence(sentence)
 
 
-@pytest.mark.shared
 def test_200_english_lines_through_the_real_pipeline(english, tmp_path):
-    if not NEWSTEST.exists():
-        pytest.skip(f"needs {NEWSTEST}")
-    lines = _lines(NEWSTEST / "newstest2013.en", 200)
+    lines = _lines(shared_path("data", "newstest2013", "newstest2013.en"), 200)
     _check(parse_lines(lines, lang="en", parser=english, cache_dir=tmp_path, progress=False), lines, tmp_path, "en")
 
 
@@ -129,7 +123,7 @@ def test_trankit_pipeline_normalization_helpers():
     for word, head in zip([normalized[0], *normalized[1]["expanded"], normalized[2], normalized[3]],
                           [0, 5, 3, 5, 1]):
         word.update(head=head, deprel="root" if head else "nmod", upos="X")
-    sentence = tb._to_sentence(normalized)
+    sentence = to_sentence(normalized)
     assert sentence.forms == ["im", "zu", "dem", "am", "Haus"]
     assert [(m.first, m.last, m.form) for m in sentence.multiword_tokens] == [(2, 3, "zum")]
     assert [w.deprel for w in sentence.words][0] == "root"
@@ -139,7 +133,7 @@ def test_trankit_pipeline_normalization_helpers():
 
 def test_missing_models_fail_before_work_naming_files(tmp_path, monkeypatch):
     cache = tmp_path / "empty-trankit"
-    with pytest.raises(ParserUnavailableError) as caught:
+    with pytest.raises(ParserUnavailableError, match="german_mwt_expander.pt") as caught:
         parse_lines(["Ein Satz ."], lang="de", parser="trankit", options={"trankit_cache": cache},
                     cache_dir=tmp_path / "stage", progress=False)
     message = str(caught.value)

@@ -44,12 +44,12 @@ from auto_challenge_sets.builder.backends.parsers import (
     PRETOKENIZED,
     Parser,
     ParserError,
-    clean_field,
     file_checksum,
     flat_sentence,
     merge_sentences,
     register_parser,
 )
+from auto_challenge_sets.builder.backends.parsers.trankit_conllu import to_sentence
 from auto_challenge_sets.builder.backends.parsers.trankit_models import (
     EMBEDDINGS,
     XLMR_WEIGHTS,
@@ -60,7 +60,7 @@ from auto_challenge_sets.builder.backends.parsers.trankit_models import (
     trankit_language,
     xlmr_snapshot,
 )
-from auto_challenge_sets.ud import MultiwordToken, Sentence, Token
+from auto_challenge_sets.ud import Sentence
 
 MAX_PIECES = 500  # subwords per parsed unit: 512 minus <s>, </s> and a margin
 MAX_WORD_PIECES = 64  # subwords of one word as the tagger sees it
@@ -291,7 +291,7 @@ class TrankitParser(Parser):
                 tagged = pipeline._lemmatize_doc(tagged)
         out: list[Sentence] = [Sentence()] * len(units)
         for position, i in enumerate(order):
-            out[i] = _to_sentence(tagged[position][TOKENS])
+            out[i] = to_sentence(tagged[position][TOKENS])
         return out
 
 
@@ -342,34 +342,3 @@ def _renumber(tokens: list[dict]) -> list[dict]:
             number += 1
         out.append(token)
     return out
-
-
-def _to_sentence(tokens: list[dict]) -> Sentence:
-    """trankit's output tokens → a Sentence (multiword tokens as range lines)."""
-    from trankit.utils.conll import DEPREL, DSPAN, EXPANDED, FEATS, HEAD, ID, LEMMA, TEXT, UPOS, XPOS
-
-    sentence = Sentence()
-    for position, token in enumerate(tokens):
-        space_after = True
-        if position + 1 < len(tokens) and DSPAN in token and DSPAN in tokens[position + 1]:
-            space_after = token[DSPAN][1] != tokens[position + 1][DSPAN][0]
-        misc = "_" if space_after else "SpaceAfter=No"
-        if isinstance(token[ID], tuple):
-            first, last = token[ID]
-            columns = [f"{first}-{last}", clean_field(token[TEXT]), "_", "_", "_", "_", "_", "_", "_", misc]
-            sentence.multiword_tokens.append(MultiwordToken(first, last, columns))
-            words, word_misc = token[EXPANDED], "_"
-        else:
-            words, word_misc = [token], misc
-        for word in words:
-            head = int(word.get(HEAD, 0) or 0)
-            deprel = clean_field(word.get(DEPREL))
-            if head == 0:
-                deprel = "root"
-            elif deprel == "root":
-                deprel = "dep"
-            form = clean_field(word.get("acs_form", word[TEXT]))
-            sentence.words.append(Token(
-                word[ID], form, clean_field(word.get(LEMMA)), clean_field(word.get(UPOS)),
-                clean_field(word.get(XPOS)), clean_field(word.get(FEATS)), head, deprel, "_", word_misc))
-    return sentence

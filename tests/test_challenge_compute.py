@@ -1,0 +1,182 @@
+"""compute() and corpus_scores() (scoring/challenge.py): the whole result, key by key, and the
+edges of the Spearman guard and of the pool exclusion — small inputs, fast enough for every mutant
+of `make mutate` (test_challenge_metric.py checks the same code against sacrebleu on real data)."""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+import numpy as np
+import pytest
+import sacrebleu
+from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+from scipy.stats import spearmanr
+
+from auto_challenge_sets.scoring.challenge import compute, corpus_scores, spearman_by_distance
+from auto_challenge_sets.scoring.length_baseline import sample_length_matched, summarize
+from auto_challenge_sets.scoring.ribes import corpus_ribes
+
+HYP = ["the cat sat on the mat", "he gave the plan up", "a b c d", "Das Haus ist rot", "x y z", "one two"]
+REF = ["the cat is on the mat", "he gave up the plan", "a b c e", "das Haus ist blau", "x z y", "one two"]
+SIGNATURE = "nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:" + sacrebleu.__version__
+
+
+def _ribes(hyps: list[str], refs: list[str], lowercase: bool = True) -> float:
+    tok = Tokenizer13a()
+    return corpus_ribes([tok(h) for h in hyps], [[tok(r)] for r in refs], lowercase=lowercase)
+
+
+def test_corpus_scores_is_the_whole_corpus_through_sacrebleu() -> None:
+    got = corpus_scores(HYP, REF)
+    assert set(got) == {"bleu", "ribes", "n", "signature", "chrf", "chrf_signature"}
+    assert got["bleu"] == sacrebleu.corpus_bleu(HYP, [REF]).score
+    assert got["chrf"] == pytest.approx(sacrebleu.corpus_chrf(HYP, [REF]).score)
+    assert got["ribes"] == pytest.approx(_ribes(HYP, REF)) and got["n"] == 6
+    assert got["signature"] == SIGNATURE and got["chrf_signature"].startswith("nrefs:1|")
+    assert corpus_scores(HYP, [[r, r] for r in REF])["signature"].startswith("nrefs:2|")
+    assert corpus_scores(HYP, REF, lowercase_ribes=False)["ribes"] == pytest.approx(_ribes(HYP, REF, False))
+    with pytest.raises(ValueError, match="^references has 5 items but predictions has 6$"):
+        corpus_scores(HYP, REF[:5])
+    with pytest.raises(ValueError, match="^lowercase_ribes must be True or False, got 'yes'$"):
+        corpus_scores(HYP, REF, lowercase_ribes="yes")
+
+
+@pytest.mark.parametrize("lowercase", [True, False])
+def test_compute_without_a_pool_or_distances(lowercase: bool) -> None:
+    got = compute(HYP[:3], REF[:3], lowercase_ribes=lowercase)
+    case = "lc" if lowercase else "mixed"
+    assert got == {
+        "bleu": sacrebleu.corpus_bleu(HYP[:3], [REF[:3]]).score, "ribes": pytest.approx(_ribes(HYP[:3], REF[:3])),
+        "n": 3, "signature": SIGNATURE, "ribes_signature": f"ribes:ntt-1.03.1|alpha:0.25|beta:0.1|case:{case}|tok:13a",
+        "chrf": pytest.approx(sacrebleu.corpus_chrf(HYP[:3], [REF[:3]]).score),
+        "chrf_signature": corpus_scores(HYP[:3], REF[:3])["chrf_signature"],
+        "random_baseline": None, "distance_breakdown": None, "spearman": None,
+    }
+
+
+def _rows(ds: list[int], bleus: list[float]) -> list[dict]:
+    return [{"min_distance": d, "n": 3, "bleu": b, "ribes": 0.5 + d / 10} for d, b in zip(ds, bleus)]
+
+
+@pytest.mark.parametrize(("ds", "bleus"), [([0, 1], [30.0, 20.0]), ([0, 0, 1], [30.0, 25.0, 20.0]),
+                                           ([0, 1, 2], [30.0, 30.0, 20.0]), ([0, 1, 2, 3], [10.0, 30.0, 20.0, 25.0])])
+def test_spearman_is_scipys_wherever_it_is_defined(ds: list[int], bleus: list[float]) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # scipy is not asked about a constant input
+        got = spearman_by_distance(_rows(ds, bleus))
+    expected = spearmanr(ds, bleus)
+    assert got["bleu"]["rho"] == pytest.approx(expected.statistic)
+    if np.isnan(expected.pvalue):  # two points: a correlation, no p-value
+        assert got["bleu"]["p"] is None
+    else:
+        assert got["bleu"]["p"] == pytest.approx(expected.pvalue)
+    assert got["ribes"]["rho"] == pytest.approx(spearmanr(ds, [0.5 + d / 10 for d in ds]).statistic)
+    assert set(got) == {"bleu", "ribes"} and set(got["bleu"]) == {"rho", "p"}
+
+
+@pytest.mark.parametrize(("ds", "bleus"), [([0], [30.0]), ([1, 1], [30.0, 20.0]), ([0, 1, 2], [20.0, 20.0, 20.0])])
+def test_spearman_is_none_where_it_is_undefined(ds: list[int], bleus: list[float]) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = spearman_by_distance(_rows(ds, bleus))
+    assert got["bleu"] == {"rho": None, "p": None}
+
+
+def test_spearman_leaves_out_empty_rows_and_adds_chrf_where_every_row_has_it() -> None:
+    rows = _rows([0, 1, 2], [30.0, 20.0, 10.0]) + [{"min_distance": 3, "n": 0, "bleu": None, "ribes": None}]
+    assert spearman_by_distance(rows)["bleu"]["rho"] == pytest.approx(-1.0)
+    with_chrf = [{**r, "chrf": 50.0 - r["min_distance"]} for r in rows[:3]]
+    assert spearman_by_distance(with_chrf)["chrf"]["rho"] == pytest.approx(-1.0)
+
+
+POOL_HYP = [f"w{i} x{i % 3} y z{i % 5} q" + " r" * (i % 4) for i in range(40)]
+POOL_REF = [f"w{i} x{i % 3} y z{i % 4} q" + " r" * (i % 3) for i in range(40)]
+POOL_LEN = [5 + i % 4 for i in range(40)]
+
+
+def test_the_challenge_rows_leave_the_pool_by_id_when_ids_are_given() -> None:
+    """Rows 0-4 of the pool repeated as rows 40-44 (same text, other ids): by id only 0-4 leave
+    the pool, by text all ten do."""
+    hyps, refs, lens = POOL_HYP + POOL_HYP[:5], POOL_REF + POOL_REF[:5], POOL_LEN + POOL_LEN[:5]
+    rows = [0, 1, 2, 3, 4]
+    common = dict(lengths=[lens[i] for i in rows], pool_predictions=hyps, pool_references=refs,
+                  pool_lengths=lens, n_samples=5, seed=3)
+    by_id = compute([hyps[i] for i in rows], [refs[i] for i in rows], ids=rows, pool_ids=list(range(45)), **common)
+    by_text = compute([hyps[i] for i in rows], [refs[i] for i in rows], **common)
+    assert by_id["random_baseline"]["pool_size"] == 40 and by_text["random_baseline"]["pool_size"] == 35
+    kept = compute([hyps[i] for i in rows], [refs[i] for i in rows], exclude_challenge=False, **common)
+    assert kept["random_baseline"]["pool_size"] == 45
+
+
+def test_each_distance_slice_draws_from_its_own_seeded_stream() -> None:
+    """The slice D of the breakdown is sampled with numpy's generator seeded [seed, 1, D]; a slice
+    of every row is the whole set, whose baseline (seeded [seed, 0]) it reuses."""
+    rows = list(range(0, 20, 2))
+    dist = [i % 4 for i in rows]
+    got = compute([POOL_HYP[i] for i in rows], [POOL_REF[i] for i in rows], lengths=[POOL_LEN[i] for i in rows],
+                  distances=dist, pool_predictions=POOL_HYP, pool_references=POOL_REF, pool_lengths=POOL_LEN,
+                  n_samples=8, seed=5)
+    exclude = np.zeros(40, dtype=bool)
+    exclude[rows] = True
+    bleu_rows = corpus_scores(POOL_HYP, POOL_REF)  # warms the same pool cache
+    assert bleu_rows["n"] == 40
+    assert [row["min_distance"] for row in got["distance_breakdown"]] == [0, 2]
+    for row in got["distance_breakdown"]:
+        d = row["min_distance"]
+        mask = np.array(dist) >= d
+        samples = sample_length_matched(np.array([POOL_LEN[i] for i in rows])[mask], POOL_LEN, 8, 1, exclude,
+                                        np.random.default_rng([5, 0] if mask.all() else [5, 1, d]))
+        ribes = [float(np.mean([_ribes([POOL_HYP[i]], [POOL_REF[i]]) for i in sample]))
+                 for sample in samples.index]
+        assert row["random_baseline"]["ribes"] == pytest.approx(summarize(ribes, row["ribes"]))
+        assert row["random_baseline"]["widened"] == samples.widened
+
+
+_H, _R = ["a b", "c d"], ["a b", "c e"]
+_P = {"pool_predictions": ["a b", "c d", "e"], "pool_references": ["a b", "c e", "e"], "pool_lengths": [2, 2, 1]}
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    ({"references": ["a"]}, "references has 1 items but predictions has 2"),
+    ({"lengths": [1]}, "lengths has 1 items but predictions has 2"),
+    ({"pool_predictions": ["a"], "pool_references": ["a", "b"], "pool_lengths": [1], "lengths": [1, 1]},
+     "pool_references has 2 items but pool_predictions has 1"),
+    ({"pool_predictions": ["a"], "pool_references": ["a"], "lengths": [1, 1]},
+     "pool_lengths is None; the random baseline needs source lengths of the pool"),
+    ({"pool_predictions": ["a"], "pool_references": ["a"], "pool_lengths": [1, 2], "lengths": [1, 1]},
+     "pool_lengths has 2 items but pool_predictions has 1"),
+    (_P, "lengths is None; the random baseline needs the challenge rows' source lengths"),
+    ({**_P, "lengths": [1]}, "lengths has 1 items but predictions has 2"),
+    ({**_P, "lengths": [2, 2], "ids": [1, 2]}, "ids is given but pool_ids is None: the challenge rows are left "
+     "out of the pool by id only when both are given"),
+    ({**_P, "lengths": [2, 2], "pool_ids": [1, 2, 3]}, "pool_ids is given but ids is None: the challenge rows are "
+     "left out of the pool by id only when both are given"),
+    ({"pool_ids": [1]}, "pool_ids given without pool_predictions"),
+    ({**_P, "lengths": [2, 2], "ids": [1, 2], "pool_ids": [1, 2]}, "pool_ids has 2 items but pool_predictions has 3"),
+    ({"ids": [1]}, "ids has 1 items but predictions has 2"),
+    ({"distances": [1]}, "distances has 1 items but predictions has 2"),
+    ({"lowercase_ribes": 1}, "lowercase_ribes must be True or False, got 1"),
+    ({"exclude_challenge": "no"}, "exclude_challenge must be True or False, got 'no'"),
+    ({"return_samples": None}, "return_samples must be True or False, got None"),
+])
+def test_each_bad_argument_is_named_in_a_value_error(arguments: dict, message: str) -> None:
+    arguments = {"predictions": _H, "references": _R, **arguments}
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        compute(**arguments)
+
+
+def test_the_baseline_defaults_and_its_seeded_stream() -> None:
+    """100 samples by default, drawn with numpy's generator seeded [seed, 0]; samples only on request."""
+    rows = [0, 2, 4]
+    common = {"pool_predictions": POOL_HYP, "pool_references": POOL_REF, "pool_lengths": POOL_LEN,
+              "lengths": [POOL_LEN[i] for i in rows], "seed": 9}
+    got = compute([POOL_HYP[i] for i in rows], [POOL_REF[i] for i in rows], **common)
+    baseline = got["random_baseline"]
+    assert baseline["n_samples"] == 100 and baseline["length_tolerance"] == 1 and "samples" not in baseline
+    exclude = np.zeros(40, dtype=bool)
+    exclude[rows] = True
+    samples = sample_length_matched(common["lengths"], POOL_LEN, 100, 1, exclude, np.random.default_rng([9, 0]))
+    ribes = [float(np.mean([_ribes([POOL_HYP[i]], [POOL_REF[i]]) for i in sample])) for sample in samples.index]
+    assert baseline["ribes"] == pytest.approx(summarize(ribes, got["ribes"]))
+    assert got["ribes_signature"].endswith("|case:lc|tok:13a")

@@ -1,0 +1,75 @@
+"""The one decoding policy of every reader, and atomic writes (text_io.py)."""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from pathlib import Path
+
+import pytest
+
+from auto_challenge_sets.errors import ConlluError, InputError
+from auto_challenge_sets.text_io import (
+    MAX_DIGITS,
+    ascii_number,
+    atomic_write_text,
+    decode_line,
+    is_ascii_digits,
+    numbered_lines,
+)
+
+
+@pytest.mark.parametrize(("text", "value"), [("0", 0), ("7", 7), ("0012", 12), ("9" * 18, 10**18 - 1),
+                                             ("9" * 19, None), ("", None), ("-1", None), ("+1", None),
+                                             ("1.0", None), (" 1", None), ("²", None), ("٣", None),
+                                             ("３", None), ("1a", None)])
+def test_numbers_are_ascii_digits_up_to_max_digits(text: str, value: int | None) -> None:
+    assert MAX_DIGITS == 18
+    assert ascii_number(text) == value
+    assert is_ascii_digits(text) == (value is not None or (len(text) > 18 and text.isascii() and text.isdigit()))
+
+
+def test_decode_line_names_file_line_and_byte() -> None:
+    assert decode_line("Ärger".encode(), "a.txt", 3) == "Ärger"
+    with pytest.raises(InputError, match=re.escape("a.txt:3: invalid UTF-8 (byte 3 of the line)")) as caught:
+        decode_line(b"ab\xc4rger", "a.txt", 3)
+    assert type(caught.value) is InputError and (caught.value.path, caught.value.line) == ("a.txt", 3)
+    with pytest.raises(ConlluError, match=re.escape("b.conllu:9: invalid UTF-8 (byte 1 of the line)")):
+        decode_line(b"\xff", "b.conllu", 9, ConlluError)
+
+
+def test_numbered_lines_drop_bom_and_line_ends_only() -> None:
+    raw = [b"\xef\xbb\xbfeins\r\n", b"zwei\n", b"\xef\xbb\xbfdrei\r\r\n", b"vier"]
+    assert list(numbered_lines(raw, "x.txt")) == [(1, "eins"), (2, "zwei"), (3, "\ufeffdrei\r"), (4, "vier")]
+    assert list(numbered_lines([], "x.txt")) == []
+    with pytest.raises(ConlluError, match=re.escape("x.conllu:2: invalid UTF-8 (byte 2 of the line)")):
+        list(numbered_lines([b"ok\n", b"o\xe9\n"], "x.conllu", ConlluError))
+
+
+def test_atomic_write_leaves_the_old_file_or_the_new_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "out.txt"
+    atomic_write_text(path, "a\nb\n")
+    assert path.read_bytes() == b"a\nb\n" and sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]
+    atomic_write_text(str(path), "Ärger\n")
+    assert path.read_bytes() == "Ärger\n".encode()
+    names = []
+    real_replace = os.replace
+
+    def failing_replace(src, dst):
+        names.append(Path(src).name)
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", failing_replace)
+    with pytest.raises(OSError, match="No space left on device"):
+        atomic_write_text(path, "new\n")
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert names == [f".out.txt.{os.getpid()}.{threading.get_ident()}.partial"]
+    assert path.read_bytes() == "Ärger\n".encode() and sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]
+
+
+def test_a_write_that_cannot_start_raises_its_own_error(tmp_path: Path) -> None:
+    """No temporary file was made: the cleanup must not hide the error with one of its own."""
+    with pytest.raises(FileNotFoundError, match="No such file or directory") as caught:
+        atomic_write_text(tmp_path / "missing" / "out.txt", "x")
+    assert caught.value.__context__ is None and not (tmp_path / "missing").exists()
