@@ -1,7 +1,9 @@
 """Config names: ``{src}-{tgt}.{phenomenon}.d{D}``, ``{src}-{tgt}.reorder.d{D}``, ``{src}-{tgt}.baseline``.
 
-``{src}-{tgt}.{phenomenon}`` without a distance means D = 1 (the paper's default: at least one
-word between head and dependent). Splits are corpus names (``\\w+`` in ASCII: letters, digits, ``_``).
+``{src}-{tgt}.{phenomenon}`` without a distance is the kind's default D: 1 for a lexical phenomenon
+(the paper's default: at least one word between head and dependent), 5 for ``reorder`` (its
+smallest D). A config exists only where a build selected rows (``datasets`` cannot load an empty
+split), so the card, ``acs stats`` and the README list the empty selections apart. Splits are corpus names (``\\w+`` in ASCII: letters, digits, ``_``).
 
 Every name is matched whole (``re.fullmatch``: ``'de-en\\n'`` is no pair) and in ASCII only: a
 distance ``d٣`` or a split ``nëws`` is a :class:`~auto_challenge_sets.errors.BadNameError`.
@@ -17,7 +19,7 @@ from auto_challenge_sets.phenomena import LEXICAL, PHENOMENA
 
 LEXICAL_DISTANCES: tuple[int, ...] = (0, 1, 2, 3, 4, 5)
 REORDER_DISTANCES: tuple[int, ...] = (5, 10, 15, 20)
-DEFAULT_DISTANCE = 1
+DEFAULT_DISTANCE = 1  # of a lexical phenomenon
 REORDER = "reorder"
 BASELINE = "baseline"
 
@@ -52,10 +54,12 @@ class ConfigName:
     def kind(self) -> str:
         """``baseline``, ``lexical`` (selected on the source tree) or ``reorder`` (on the alignment);
         a phenomenon the registry does not know (a folder built with a user's rule) reads as lexical."""
-        if self.is_baseline:
-            return KIND_BASELINE
-        registered = PHENOMENA.get(self.phenomenon)
-        return KIND_LEXICAL if registered is None else registered.kind
+        return _kind_of(self.phenomenon)
+
+    @property
+    def default_distance(self) -> int | None:
+        """The D of the short name ``{pair}.{phenomenon}`` (None for the baseline)."""
+        return default_distance(self.kind)
 
     @property
     def distances(self) -> tuple[int, ...]:
@@ -71,6 +75,18 @@ class ConfigName:
         return config_name(self.src, self.tgt, self.phenomenon, self.min_distance)
 
 
+def default_distance(kind: str) -> int | None:
+    """The D a short config name (no ``.d{D}``) means for a phenomenon of this kind."""
+    return {KIND_BASELINE: None, KIND_LEXICAL: DEFAULT_DISTANCE, KIND_REORDER: REORDER_DISTANCES[0]}[kind]
+
+
+def _kind_of(phenomenon: str) -> str:
+    if phenomenon == BASELINE:
+        return KIND_BASELINE
+    registered = PHENOMENA.get(phenomenon)
+    return KIND_LEXICAL if registered is None else registered.kind
+
+
 def parse_pair(pair: str) -> tuple[str, str]:
     match = _PAIR.fullmatch(pair)
     if not match:
@@ -83,12 +99,12 @@ def config_name(src: str, tgt: str, phenomenon: str, min_distance: int | None = 
     if phenomenon == BASELINE:
         return f"{src}-{tgt}.{BASELINE}"
     if min_distance is None:
-        min_distance = DEFAULT_DISTANCE
+        min_distance = default_distance(_kind_of(phenomenon))
     return f"{src}-{tgt}.{phenomenon}.d{min_distance}"
 
 
 def parse_config_name(name: str) -> ConfigName:
-    """Parse a config name; ``de-en.particle`` reads as D = 1."""
+    """Parse a config name; ``de-en.particle`` reads as D = 1, ``de-en.reorder`` as D = 5."""
     match = _CONFIG.fullmatch(name)
     if not match:
         raise BadNameError(f"not a config name: {name!r} (expected e.g. 'de-en.particle.d3')")
@@ -97,7 +113,9 @@ def parse_config_name(name: str) -> ConfigName:
         if distance is not None:
             raise BadNameError(f"the baseline config has no distance: {name!r}")
         return ConfigName(src, tgt, phenomenon, None)
-    return ConfigName(src, tgt, phenomenon, DEFAULT_DISTANCE if distance is None else int(distance))
+    if distance is None:
+        return ConfigName(src, tgt, phenomenon, default_distance(_kind_of(phenomenon)))
+    return ConfigName(src, tgt, phenomenon, int(distance))
 
 
 def check_split_name(name: str) -> str:

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+
 from pathlib import Path
 
 import conllu
@@ -105,9 +107,37 @@ def test_readme_passes_datasets_own_metadata_validation(pud_folder: Path) -> Non
     assert "| de-en | particle | pud | 1000 | 112 |" in card.text
 
 
-def test_loading_without_a_config_fails_with_datasets_own_message(pud_folder: Path, tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="Config name is missing"):
-        load_dataset(str(pud_folder), cache_dir=str(tmp_path / "hf"))
+def test_loading_without_a_config_opens_the_default_one(pud_folder: Path, tmp_path: Path) -> None:
+    """The card marks the short name of the first pair's first lexical phenomenon as the default,
+    which the Hub viewer and a nameless load_dataset open."""
+    front = yaml.safe_load((pud_folder / "README.md").read_text(encoding="utf-8").split("---")[1])
+    defaults = [entry["config_name"] for entry in front["configs"] if entry.get("default")]
+    assert defaults == ["de-en.particle"]
+    loaded = load_dataset(str(pud_folder), split="pud", cache_dir=str(tmp_path / "hf"))
+    assert loaded.num_rows == folder_sizes(pud_folder)["de-en.particle.d1"]["pud"]
+
+
+def test_card_sizes_are_the_files_real_sizes(pud_folder: Path) -> None:
+    import pyarrow.parquet as pq
+
+    front = yaml.safe_load((pud_folder / "README.md").read_text(encoding="utf-8").split("---")[1])
+    info = {entry["config_name"]: entry for entry in front["dataset_info"]}["de-en.particle.d3"]
+    path = pud_folder / "data" / "de-en.particle.d3" / "pud-00000-of-00001.parquet"
+    metadata = pq.read_metadata(path)
+    assert info["splits"] == [{"name": "pud", "num_bytes": metadata.row_group(0).total_byte_size,
+                               "num_examples": metadata.num_rows}]
+    assert info["download_size"] == path.stat().st_size > 0
+    assert info["dataset_size"] == metadata.row_group(0).total_byte_size > 0
+
+
+def test_an_empty_selection_is_named_in_the_card_and_the_record(pud_folder: Path) -> None:
+    """datasets cannot load an empty split, so an empty selection is no config; the card says which."""
+    record = json.loads((pud_folder / "acs_build.json").read_text(encoding="utf-8"))
+    de_en = next(b for b in record["builds"] if b["pair"] == "de-en")
+    assert de_en["empty_configs"][:2] == ["de-en.prep_stranding.d0", "de-en.prep_stranding.d1"]
+    text = (pud_folder / "README.md").read_text(encoding="utf-8")
+    assert "`de-en.prep_stranding.d0` (pud)" in text
+    assert "| de-en | prep_stranding | pud | 1000 | 0 | 0 | 0 | 0 | 0 | 0 |" in text
 
 
 def test_rebuild_is_byte_identical(pud_folder: Path, tmp_path: Path) -> None:

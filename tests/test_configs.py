@@ -23,6 +23,9 @@ def test_names_round_trip() -> None:
     assert parse_config_name("de-en.particle.d3") == ConfigName("de", "en", "particle", 3)
     assert parse_config_name("de-en.particle") == ConfigName("de", "en", "particle", 1)
     assert parse_config_name("de-en.reorder.d20").min_distance == 20
+    assert parse_config_name("de-en.reorder").min_distance == 5  # the short name: reorder's smallest D
+    assert parse_config_name("de-en.particle").min_distance == 1
+    assert config_name("de", "en", "reorder") == "de-en.reorder.d5"
     assert parse_config_name("en-de.prep_stranding.d0").phenomenon == "prep_stranding"
     assert parse_config_name("en-de.baseline").is_baseline
     assert str(parse_config_name("de-en.reflexive")) == "de-en.reflexive.d1"

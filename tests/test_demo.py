@@ -51,6 +51,9 @@ def test_reorder_rows_follow_the_hand_alignment(demo_folder: Path, tmp_path: Pat
             assert instance["distance"] >= 5
             assert row["source_tokens"][instance["source_index"] - 1] == instance["source_form"]
             assert row["target_tokens"][instance["target_index"] - 1] == instance["target_form"]
+    # the short name of reorder is its smallest D, 5
+    short = load_dataset(str(demo_folder), "de-en.reorder", split=SAMPLE, cache_dir=str(tmp_path / "hf"))
+    assert sorted(short["line"]) == sorted(rows["line"])
     # en→de uses the same links reversed: the same pairs are selected.
     reverse = load_dataset(str(demo_folder), "en-de.reorder.d5", split=SAMPLE, cache_dir=str(tmp_path / "hf"))
     assert set(reverse["line"]) == expected

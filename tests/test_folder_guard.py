@@ -74,9 +74,15 @@ def test_license_is_recorded_per_split_and_a_mix_is_declared(tmp_path):
     card = (out / "README.md").read_text(encoding="utf-8")
     assert "license: other" in card and "license_name: mixed" in card
     assert "de-en/sample: apache-2.0" in card and "en-de/sample: cc-by-4.0" in card
+    assert "license_link: LICENSE.md" in card
+    assert "- `en-de/sample`: cc-by-4.0" in (out / "LICENSE.md").read_text(encoding="utf-8")
     # a rebuild without --license keeps that split's own license
     writer.build_into_folder(_spec("de", "en", alignment), out, progress=False)
     assert {b["pair"]: b["license"] for b in read_build_record(out)["builds"]}["de-en"] == "apache-2.0"
+    # one license again: the link and its file go
+    writer.build_into_folder(_spec("en", "de", reversed_path), out, license="apache-2.0", progress=False)
+    assert not (out / "LICENSE.md").exists()
+    assert "license: apache-2.0" in (out / "README.md").read_text(encoding="utf-8")
 
 
 def _build_one(args: tuple[str, str, str, str]) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+EMPTY_NOTE = "datasets cannot load an empty split"
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -22,6 +24,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from auto_challenge_sets.dataset.layout import folder_sizes, require_complete
+    from auto_challenge_sets.dataset.record import empty_selections, read_build_record
     from auto_challenge_sets.errors import InputError
     from auto_challenge_sets.tables import distance_table
 
@@ -29,5 +32,8 @@ def run(args: argparse.Namespace) -> int:
     sizes = folder_sizes(args.dir)
     if not sizes:
         raise InputError("holds no challenge-set Parquet files (data/{config}/{split}-*.parquet)", args.dir)
-    print(distance_table(sizes, markdown=args.markdown))
+    empty = empty_selections(read_build_record(args.dir))
+    print(distance_table({**empty, **sizes}, markdown=args.markdown))
+    if empty or any(0 in per_split.values() for per_split in sizes.values()):
+        print(f"\n0: no sentence pair selected, so no config ({EMPTY_NOTE})")
     return 0

@@ -11,9 +11,9 @@ import string
 from importlib import resources
 from pathlib import Path
 
-from auto_challenge_sets.configs import DEFAULT_DISTANCE, KIND_LEXICAL, config_sort_key, parse_config_name
-from auto_challenge_sets.dataset.layout import README, scan_folder, sizes_of
-from auto_challenge_sets.dataset.record import folder_license, read_build_record
+from auto_challenge_sets.configs import KIND_LEXICAL, config_sort_key, parse_config_name
+from auto_challenge_sets.dataset.layout import LICENSE_FILE, README, parquet_stats, scan_folder
+from auto_challenge_sets.dataset.record import empty_selections, folder_license, read_build_record
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.tables import distance_table
 from auto_challenge_sets.text_io import atomic_write_text
@@ -42,6 +42,43 @@ def _provenance(record: dict) -> str:
     return "\n".join(lines)
 
 
+def default_config(names: list[str]) -> str | None:
+    """The config the Hub viewer and a nameless ``load_dataset`` open: the short name (D = 1) of the
+    first lexical phenomenon of the first pair, else of its reorder config."""
+    shorts = []
+    for name in names:
+        config = parse_config_name(name)
+        if config.default_distance is not None and config.min_distance == config.default_distance:
+            shorts.append((config.pair, config.kind != KIND_LEXICAL, config.phenomenon))
+    if not shorts:
+        return None
+    pair, _, phenomenon = min(shorts)
+    return f"{pair}.{phenomenon}"
+
+
+def _licenses(record: dict, out_dir: Path) -> tuple[str, dict[str, str]]:
+    """The card's license fields; several licenses also write ``LICENSE.md``, which the card links."""
+    license, per_split = folder_license(record["builds"], record.get("license"))
+    link = out_dir / LICENSE_FILE
+    if not per_split:
+        link.unlink(missing_ok=True)
+        return license, {}
+    lines = ["# Licenses", "", "The splits of this dataset come from corpora under different licenses:", ""]
+    lines += [f"- `{split}`: {lic}" for split, lic in sorted(per_split.items())]
+    atomic_write_text(link, "\n".join(lines) + "\n")
+    return license, {"license_name": "mixed", "license_link": LICENSE_FILE,
+                     "license_details": "; ".join(f"{split}: {lic}" for split, lic in sorted(per_split.items()))}
+
+
+def _empty_note(empty: dict[str, dict[str, int]]) -> str:
+    if not empty:
+        return "Every selection of the builds below has rows."
+    listed = ", ".join(f"`{name}` ({', '.join(sorted(splits))})"
+                       for name, splits in sorted(empty.items(), key=lambda item: config_sort_key(item[0])))
+    return ("A selection with no sentence pair is not a config, since `datasets` cannot load an empty "
+            f"split; the table shows it as 0. Empty here: {listed}.")
+
+
 def render_readme(out_dir: str | os.PathLike[str]) -> Path:
     """(Re)write README.md from every Parquet file in the folder and the build record."""
     import datasets
@@ -57,7 +94,10 @@ def render_readme(out_dir: str | os.PathLike[str]) -> Path:
         raise InputError("holds no challenge-set Parquet files: the build selected no sentence pair", out_dir)
     record = read_build_record(out_dir)
     names = sorted(found, key=config_sort_key)
-    sizes = sizes_of(found)
+    stats = {name: {split: parquet_stats(path) for split, path in per_split.items()}
+             for name, per_split in found.items()}
+    sizes = {name: {split: rows for split, (rows, _) in stats[name].items()} for name in names}
+    default = default_config(names)
 
     metadata_configs = MetadataConfigs()
     infos = DatasetInfosDict()
@@ -65,33 +105,35 @@ def render_readme(out_dir: str | os.PathLike[str]) -> Path:
 
     def add(config_name: str, source_name: str) -> None:
         per_split = found[source_name]
-        metadata_configs[config_name] = {"data_files": [
+        entry: dict = {"data_files": [
             {"split": split, "path": path.relative_to(out_dir).as_posix()} for split, path in per_split.items()
         ]}
+        if config_name == default:
+            entry["default"] = True
+        metadata_configs[config_name] = entry
         first = next(iter(per_split.values()))
         try:
             features = datasets.Features.from_arrow_schema(pq.read_schema(first))
         except (pa.ArrowException, OSError) as error:
             raise InputError(f"not a readable Parquet file ({str(error).splitlines()[0][:120]})", first) from None
         splits = SplitDict()
-        for split in per_split:
-            splits.add(SplitInfo(name=split, num_examples=sizes[source_name][split]))
-        infos[config_name] = DatasetInfo(features=features, splits=splits, config_name=config_name)
+        for split, (rows, num_bytes) in stats[source_name].items():
+            splits.add(SplitInfo(name=split, num_examples=rows, num_bytes=num_bytes))
+        infos[config_name] = DatasetInfo(
+            features=features, splits=splits, config_name=config_name,
+            download_size=sum(path.stat().st_size for path in per_split.values()),
+            dataset_size=sum(num_bytes for _, num_bytes in stats[source_name].values()))
 
     for name in names:
         config = parse_config_name(name)
         languages.update((config.src, config.tgt))
         add(name, name)
-        # The short name (no distance) is the paper's default D = 1, over the same files.
-        if config.kind == KIND_LEXICAL and config.min_distance == DEFAULT_DISTANCE:
+        # The short name is the kind's default D (lexical 1, reorder 5), over the same files.
+        if config.default_distance is not None and config.min_distance == config.default_distance:
             add(f"{config.pair}.{config.phenomenon}", name)
 
     total = max(sum(per_split.values()) for per_split in sizes.values())
-    license, per_split_license = folder_license(record["builds"], record.get("license"))
-    extra = {}
-    if per_split_license:  # the Hub's way to say "several licenses": other + a name and details
-        extra = {"license_name": "mixed",
-                 "license_details": "; ".join(f"{split}: {lic}" for split, lic in sorted(per_split_license.items()))}
+    license, extra = _licenses(record, Path(out_dir))
     card_data = DatasetCardData(
         pretty_name=PRETTY_NAME,
         license=license,
@@ -105,15 +147,18 @@ def render_readme(out_dir: str | os.PathLike[str]) -> Path:
     metadata_configs.to_dataset_card_data(card_data)
     infos.to_dataset_card_data(card_data)
 
+    empty = empty_selections(record)
     example = next((n for n in names if n.endswith(".d3")), names[0])
     body = string.Template(resources.files("auto_challenge_sets.dataset").joinpath("dataset_card.md")
                            .read_text(encoding="utf-8")).safe_substitute(
         pretty_name=PRETTY_NAME,
-        size_table=distance_table(sizes, markdown=True),
+        size_table=distance_table({**empty, **sizes}, markdown=True),
+        empty_note=_empty_note(empty),
+        default_config=f"`{default}`" if default else "none (no config has the default D)",
         example_config=example,
         example_split=next(iter(found[example])),
         provenance=_provenance(record),
-        license=license if not per_split_license else extra["license_details"],
+        license=license if not extra else extra["license_details"],
     )
     path = Path(out_dir) / README
     atomic_write_text(path, f"---\n{card_data.to_yaml()}\n---\n\n{body}")

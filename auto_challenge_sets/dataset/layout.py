@@ -19,6 +19,7 @@ from auto_challenge_sets.errors import InputError
 DATA_DIR = "data"
 SHARD_SUFFIX = "-00000-of-00001.parquet"
 README = "README.md"
+LICENSE_FILE = "LICENSE.md"  # written only when the splits carry different licenses (the card links it)
 
 
 def parquet_path(out_dir: str | os.PathLike[str], config: str, split: str) -> Path:
@@ -48,13 +49,20 @@ def sizes_of(found: dict[str, dict[str, Path]]) -> dict[str, dict[str, int]]:
 
 def parquet_rows(path: Path) -> int:
     """Rows of a Parquet file, from its footer; a truncated or corrupt file is an InputError."""
+    return parquet_stats(path)[0]
+
+
+def parquet_stats(path: Path) -> tuple[int, int]:
+    """``(rows, bytes)`` of a Parquet file from its footer: bytes are the uncompressed size of its
+    row groups, what the Hub's ``dataset_info`` calls ``num_bytes``."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
-        return pq.read_metadata(path).num_rows
+        metadata = pq.read_metadata(path)
     except (pa.ArrowException, OSError) as error:
         raise InputError(f"not a readable Parquet file ({str(error).splitlines()[0][:120]})", path) from None
+    return metadata.num_rows, sum(metadata.row_group(i).total_byte_size for i in range(metadata.num_row_groups))
 
 
 def _front_matter(readme: Path) -> dict[str, Any]:

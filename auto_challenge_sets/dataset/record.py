@@ -69,6 +69,17 @@ def update_build_record(out_dir: str | os.PathLike[str], build: dict, license: s
     return record
 
 
+def empty_selections(record: dict) -> dict[str, dict[str, int]]:
+    """``{config: {split: 0}}`` for every config a recorded build selected no pair for. Such a
+    selection is no config (``datasets`` cannot load an empty split), but the size tables show it
+    as 0, so an empty cell is told apart from a phenomenon that was not built."""
+    empty: dict[str, dict[str, int]] = {}
+    for build in record["builds"]:
+        for name in build.get("empty_configs", ()):
+            empty.setdefault(name, {})[build["corpus"]] = 0
+    return empty
+
+
 def corpus_lines(out_dir: str | os.PathLike[str], pair: str, corpus: str) -> int | None:
     """How many lines the corpus of ``(pair, corpus)`` had, empty ones included (None: not recorded)."""
     for build in read_build_record(out_dir)["builds"]:

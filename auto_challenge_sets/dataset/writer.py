@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from auto_challenge_sets.builder.pipeline.build import BuildOutput, BuildSpec, build
-from auto_challenge_sets.configs import parse_config_name
+from auto_challenge_sets.configs import config_sort_key, parse_config_name
 from auto_challenge_sets.corpus import ReadReport
 from auto_challenge_sets.dataset.card import render_readme
 from auto_challenge_sets.dataset.folder_guard import locked_output, prepare_output
@@ -128,7 +128,9 @@ def _write_build_into(output: BuildOutput, out: Path, license: str | None, progr
     for name, splits in scan_folder(out).items():
         if spec.corpus in splits and name not in wanted and parse_config_name(name).pair == spec.pair:
             remove_split(out, name, spec.corpus)
-    update_build_record(out, output.record, license)
+    record = {**output.record, "empty_configs": sorted((name for name, rows in sizes.items() if not rows),
+                                                           key=config_sort_key)}
+    update_build_record(out, record, license)
     render_readme(out)
     return sizes
 
