@@ -44,7 +44,7 @@ mutate: $(STAMP)
 	$(PY) mutation/score.py $(MODULES)
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check auto_challenge_sets builder metrics tests benchmarks examples mutation
+	$(VENV)/bin/ruff check auto_challenge_sets builder tests benchmarks examples mutation
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info mutants

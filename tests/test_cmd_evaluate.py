@@ -11,6 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 import sacrebleu
 
+import auto_challenge_sets
 from auto_challenge_sets.cli import main
 from auto_challenge_sets.scoring.challenge import compute
 
@@ -117,6 +118,13 @@ def test_all_configs_as_json(dataset, capsys):
                          pool_lengths=[len(s) for s in c["sources"]], pool_ids=[f"{SPLIT}:{n}" for n in range(1, N + 1)],
                          n_samples=25, seed=9)
         assert result == json.loads(json.dumps(direct))
+        if name == "de-en.particle.d2":  # the evaluate module installed with the package: the same digits
+            module = auto_challenge_sets.load_metric().compute(
+                predictions=preds, references=refs, lengths=[len(c["sources"][n - 1]) for n in lines],
+                ids=[f"{SPLIT}:{n}" for n in lines], pool_predictions=c["hyps"], pool_references=c["refs"],
+                pool_lengths=[len(s) for s in c["sources"]], pool_ids=[f"{SPLIT}:{n}" for n in range(1, N + 1)],
+                n_samples=25, seed=9)
+            assert result == json.loads(json.dumps(module))
     particle = payload["by_phenomenon"]["de-en.particle"]
     assert [r["min_distance"] for r in particle["distance_breakdown"]] == [0, 1, 2, 3]
     assert set(particle["spearman"]) == {"bleu", "ribes"}

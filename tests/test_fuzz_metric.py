@@ -20,6 +20,7 @@ import sacrebleu
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import auto_challenge_sets
 from auto_challenge_sets.scoring.challenge import compute, corpus_scores
 
 FUZZ = settings(
@@ -29,7 +30,7 @@ FUZZ = settings(
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-MODULE = Path(__file__).resolve().parent.parent / "metrics" / "ldd_challenge"
+MODULE = Path(auto_challenge_sets.METRIC_PATH)
 
 SENTENCES = st.lists(st.sampled_from(["the", "cat", "sat", "on", "a", "mat", ".", "The", "Mat,"]), max_size=6).map(
     " ".join

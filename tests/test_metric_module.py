@@ -1,4 +1,5 @@
-"""The evaluate module metrics/ldd_challenge: loads offline by path; its card's examples run."""
+"""The evaluate module auto_challenge_sets/metrics/ldd_challenge, installed with the package: loads
+offline from any working folder by its handle; its card's examples run."""
 
 from __future__ import annotations
 
@@ -9,10 +10,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+import auto_challenge_sets
 from auto_challenge_sets.scoring.challenge import compute
 
-REPO = Path(__file__).resolve().parent.parent
-MODULE = REPO / "metrics" / "ldd_challenge"
+MODULE = Path(auto_challenge_sets.METRIC_PATH)
 
 
 @pytest.fixture
@@ -21,14 +22,22 @@ def offline(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     monkeypatch.setenv("HF_EVALUATE_OFFLINE", "1")
     monkeypatch.setenv("HF_MODULES_CACHE", str(tmp_path / "modules"))
-    monkeypatch.chdir(REPO)  # the card's examples load the module by its path in the repo
+    monkeypatch.chdir("/")  # the handle works from any working folder, the repo's root not needed
 
 
 @pytest.fixture
 def ldd(offline):
     import evaluate
 
-    return evaluate.load(str(MODULE))
+    return evaluate.load(auto_challenge_sets.METRIC_PATH)
+
+
+def test_the_handle_is_the_installed_package_folder(offline):
+    assert MODULE.is_dir() and MODULE.is_relative_to(Path(auto_challenge_sets.__file__).parent)
+    assert {"ldd_challenge.py", "README.md", "app.py", "requirements.txt"} <= {p.name for p in MODULE.iterdir()}
+    ldd = auto_challenge_sets.load_metric()
+    assert ldd.name == "ldd_challenge"
+    assert ldd.compute(predictions=["a b c d"], references=["a b c d"])["ribes"] == 1.0
 
 
 def test_loads_offline_by_path_and_delegates(ldd):
@@ -74,6 +83,8 @@ def test_card_front_matter_and_files():
     assert "launch_gradio_widget" in app and 'evaluate.load("ldd_challenge")' in app
     requirements = (MODULE / "requirements.txt").read_text(encoding="utf-8").split()
     assert any(r.startswith("sacrebleu") for r in requirements)
+    # a Space installs the package pip can find: this release, pinned
+    assert f"auto-challenge-sets=={auto_challenge_sets.__version__}" in requirements
 
 
 def _card_examples() -> list[str]:

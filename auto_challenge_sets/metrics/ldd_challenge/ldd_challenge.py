@@ -117,7 +117,8 @@ Returns:
     spearman (`dict` or None): rho and p of bleu, ribes and chrf against D.
 
 Examples:
-    >>> ldd = evaluate.load("metrics/ldd_challenge")  # or the Hub name, "ldd_challenge"
+    >>> import auto_challenge_sets
+    >>> ldd = evaluate.load(auto_challenge_sets.METRIC_PATH)  # the module installed with the package
     >>> results = ldd.compute(predictions=["the cat sat on the mat"],
     ...                       references=[["the cat sat on the mat"]])
     >>> print(round(results["bleu"], 1), round(results["ribes"], 3))
