@@ -167,3 +167,39 @@ def test_pharaoh_file_on_other_tokens_than_the_parse_is_an_error_unless_allowed(
     err = capsys.readouterr().err
     assert "998 of 1000 pairs have a different number of parse words than white-space tokens" in err
     assert "(--allow-token-mismatch)" in err
+
+
+def _sample_args() -> list[str]:
+    return ["--pair", "de-en", "--corpus", "sample", "--source", str(demo_file("sample.de")),
+            "--target", str(demo_file("sample.en")), "--source-conllu", str(demo_file("sample.de.conllu")),
+            "--alignment", str(demo_file("sample.de-en.pharaoh")), "--quiet"]
+
+
+def test_the_default_out_loads_by_the_projects_name_in_an_empty_working_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    """The README's quick start: `acs build` without --out, then load_dataset("auto_challenge_sets", ...)."""
+    from datasets import load_dataset
+
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    assert main(["build", *_sample_args()]) == 0
+    assert "→ auto_challenge_sets" in capsys.readouterr().out
+    rows = load_dataset("auto_challenge_sets", "de-en.particle.d3", split="sample", cache_dir=str(tmp_path / "hf"))
+    assert rows.num_rows == 7 and all(row["distance"] >= 3 for row in rows)
+
+
+def test_build_refuses_the_packages_own_source_folder(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    import auto_challenge_sets
+
+    package = Path(auto_challenge_sets.__file__).resolve().parent
+    monkeypatch.chdir(package.parent)  # a clone's root: ./auto_challenge_sets is the code
+    before = sorted(p.name for p in package.parent.iterdir())
+    assert main(["build", *_sample_args()]) == 2
+    err = capsys.readouterr().err
+    assert "is the source folder of the auto_challenge_sets Python package" in err and "--out" in err
+    assert main(["build", *_sample_args(), "--out", str(package / "data")]) == 2
+    assert "source folder of the auto_challenge_sets Python package" in capsys.readouterr().err
+    assert sorted(p.name for p in package.parent.iterdir()) == before  # no lock file, nothing written

@@ -8,6 +8,8 @@ from pathlib import Path
 
 from auto_challenge_sets.cli.help import HelpFormatter
 
+DEFAULT_OUT = "auto_challenge_sets"
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     from auto_challenge_sets.phenomena import lexical_phenomena
@@ -29,7 +31,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--source-conllu", type=Path, metavar="FILE",
                         help="a UD parse of the source (implies --parser conllu): one sentence per non-empty "
                         "source line, in order")
-    parser.add_argument("--out", required=True, type=Path, metavar="DIR", help="dataset folder to write")
+    parser.add_argument("--out", type=Path, metavar="DIR", default=Path(DEFAULT_OUT),
+                        help="dataset folder to write; the default name makes "
+                        "load_dataset(\"auto_challenge_sets\", CONFIG) work in this working folder")
     parser.add_argument("--license", help="license of the corpus, for the dataset card (e.g. cc-by-sa-4.0); "
                         "default: keep the folder's, else 'other'")
     parser.add_argument("--phenomena", nargs="+", choices=sorted(lexical_phenomena()), metavar="NAME",

@@ -29,8 +29,20 @@ def _sibling(out: Path, kind: str) -> Path:
     return out.parent / f".{out.name}.acs-{kind}-{os.getpid()}"
 
 
+def _package_folder() -> Path:
+    import auto_challenge_sets
+
+    return Path(auto_challenge_sets.__file__).resolve().parent
+
+
 def check_output_folder(out: Path) -> None:
     """Refuse an ``--out`` this tool must not write (see the module docstring)."""
+    package = _package_folder()
+    if out.resolve() == package or out.resolve().is_relative_to(package):
+        # `acs build` in a clone's root: the default --out, ./auto_challenge_sets, is the code itself
+        raise InputError("is the source folder of the auto_challenge_sets Python package, not a dataset folder "
+                         "(run from the repository's root?): build in another working folder, or give --out "
+                         "elsewhere, e.g. --out challenge_sets", out)
     if out.is_symlink():
         raise InputError("is a symbolic link: give the real folder", out)
     if out.exists() and not out.is_dir():
