@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from auto_challenge_sets.builder.backends import (
@@ -83,3 +85,34 @@ def test_option_flags():
     assert option.cli_flag() == "--batch-size" and option.cli_flag(in_build=True) == "--align-batch-size"
     assert Option("embedding", str, "x", "h", flag="--trankit-embedding").cli_flag(in_build=True) == \
         "--trankit-embedding"
+
+
+@pytest.mark.parametrize("kind,name,module,context", [
+    (PARSER, "udpipe", "ufal", {"lang": "de", "cache_dir": None}),
+    (PARSER, "trankit", "trankit", {"lang": "de", "cache_dir": None}),
+    (ALIGNER, "eflomal", "eflomal", {}),
+    (ALIGNER, "simalign", "simalign", {}),
+])
+def test_a_backend_whose_library_is_not_installed_names_the_extra(monkeypatch, kind, name, module, context):
+    # sys.modules[name] = None is how Python itself marks a module as not importable
+    monkeypatch.setitem(sys.modules, module, None)
+    with pytest.raises(BackendError) as caught:
+        create_backend(kind, name, context)
+    message = str(caught.value)
+    assert message.startswith(f"the {name} {kind} needs ") and "which is not installed" in message
+    assert 'pip install "auto-challenge-sets[build]"' in message and "\n" not in message
+    if name == "trankit":
+        assert "pip install --no-deps trankit==1.1.2" in message
+
+
+def test_the_cli_says_one_line_when_udpipe_is_missing(monkeypatch, tmp_path, capsys):
+    from auto_challenge_sets.cli import main
+    from auto_challenge_sets.dataset.demo import demo_file
+
+    monkeypatch.setitem(sys.modules, "ufal", None)
+    assert main(["build", "--pair", "de-en", "--corpus", "sample", "--source", str(demo_file("sample.de")),
+                 "--target", str(demo_file("sample.en")), "--parser", "udpipe", "--udpipe-model", "x.udpipe",
+                 "--aligner", "none", "--out", str(tmp_path / "out"), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ['acs build: error: the udpipe parser needs ufal.udpipe, which is not installed: '
+                   'pip install "auto-challenge-sets[build]"']

@@ -42,8 +42,33 @@ _BUILTIN: dict[str, dict[str, str]] = {
 _REGISTRY: dict[str, dict[str, type]] = {PARSER: {}, ALIGNER: {}}
 
 
+# What a user types to get every optional backend library (pyproject.toml's `build` extra).
+EXTRA_INSTALL = 'pip install "auto-challenge-sets[build]"'
+
+
 class BackendError(AcsError):
     """A backend that cannot be made: unknown name, unknown or bad option, missing library."""
+
+
+def missing_modules(cls: type) -> list[str]:
+    """The modules a backend class ``requires`` (a class attribute) that cannot be imported here;
+    found without importing them, so a check costs nothing."""
+    import importlib.util
+
+    missing = []
+    for module in getattr(cls, "requires", ()):
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):  # a missing parent package ("ufal" of "ufal.udpipe")
+            found = False
+        if not found:
+            missing.append(module)
+    return missing
+
+
+def install_hint(cls: type) -> str:
+    """The command that installs what a backend class needs."""
+    return getattr(cls, "install", None) or EXTRA_INSTALL
 
 
 @dataclass(frozen=True)
@@ -146,6 +171,9 @@ def create_backend(kind: str, name: str, context: Mapping[str, Any] | None = Non
     if unknown:
         raise error(f"{kind} {name!r} has no option {', '.join(unknown)} "
                     f"(its options: {', '.join(sorted(known)) or 'none'})")
+    missing = missing_modules(cls)
+    if missing:  # one line naming the extra, not a ModuleNotFoundError from deep inside
+        raise error(f"the {name} {kind} needs {', '.join(missing)}, which is not installed: {install_hint(cls)}")
     given = {key: value for key, value in options.items() if value is not None}
     context = dict(context or {})
     extra = sorted(set(context) - set(CONTEXT[kind]))

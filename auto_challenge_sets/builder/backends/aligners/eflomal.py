@@ -98,6 +98,7 @@ def _clean(token: str) -> str:
 class EflomalAligner(Aligner):
     """eflomal in both directions, symmetrized; ``seed`` makes reruns identical."""
 
+    requires = ("eflomal",)
     corpus_level = True
     max_tokens = MAX_TOKENS  # longer pairs are aligned on their first MAX_TOKENS tokens per side
     options = (

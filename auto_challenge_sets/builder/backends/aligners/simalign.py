@@ -148,6 +148,8 @@ class SimalignAligner(Aligner):
     batching does not help it). ``layer``: the hidden state to take (0 = embeddings).
     """
 
+    requires = ("torch", "transformers", "simalign")
+
     options = (
         Option("model", str, DEFAULT_MODEL, "simalign: a Hugging Face model name or a local folder (save_pretrained)",
                metavar="NAME_OR_PATH", build_flag="--align-model"),

@@ -81,6 +81,9 @@ class _Unit:
 
 @register_parser("trankit")
 class TrankitParser(Parser):
+    requires = ("torch", "transformers", "adapters", "trankit")
+    # trankit 1.1.2 pins torch<=2.0.1, so it goes in alone; the extra brings what it really needs
+    install = 'pip install "auto-challenge-sets[build]" && pip install --no-deps trankit==1.1.2'
     options = (
         Option("trankit_cache", Path, None, "trankit's model folder (its own layout; fetched from the Hub repo "
                "uonlp/trankit when missing and the network is there). Default: $ACS_TRANKIT_CACHE, else "

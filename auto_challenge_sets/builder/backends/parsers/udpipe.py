@@ -27,6 +27,7 @@ from auto_challenge_sets.ud import Sentence
 
 @register_parser("udpipe")
 class UDPipeParser(Parser):
+    requires = ("ufal.udpipe",)
     options = (
         Option("udpipe_model", Path, None, "UDPipe 1 model file (--parser udpipe)", metavar="FILE"),
         PRETOKENIZED,
