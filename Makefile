@@ -10,12 +10,15 @@ setup: $(STAMP)
 
 # torch==2.13.0 first: that spec takes the local CPU wheel; a loose spec would pull a CUDA build.
 # trankit 1.1.2 pins torch<=2.0.1, so it goes in with --no-deps (its real needs are in the
-# `build` extra).
+# `build` extra). The editable install puts the repository on sys.path (editable_mode=compat):
+# the default import hook of an editable install is looked up after sys.path, so in a working
+# folder holding a dataset folder named auto_challenge_sets (acs build's default --out) that
+# folder would shadow the package.
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e ".[build,dev]"
+	$(PY) -m pip install --quiet -e ".[build,dev]" --config-settings editable_mode=compat
 	$(PY) -m pip install --quiet --no-deps trankit==1.1.2
 	touch $(STAMP)
 

@@ -25,9 +25,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         formatter_class=HelpFormatter,
     )
     parser.add_argument("--pair", required=True, help="language pair, source first: de-en")
-    parser.add_argument("--corpus", required=True, help="corpus name, used as the split name (\\w+)")
-    parser.add_argument("--source", required=True, type=Path, metavar="FILE", help="source text, one sentence per line")
-    parser.add_argument("--target", required=True, type=Path, metavar="FILE", help="target text, line by line")
+    parser.add_argument("--testset", metavar="NAME",
+                        help="take source and reference from sacrebleu's test set NAME (e.g. wmt21, wmt13), "
+                        "downloaded once into sacrebleu's cache; instead of --source/--target")
+    parser.add_argument("--corpus", help="corpus name, used as the split name (\\w+); default with --testset: "
+                        "the test set's name (wmt21)")
+    parser.add_argument("--source", type=Path, metavar="FILE", help="source text, one sentence per line")
+    parser.add_argument("--target", type=Path, metavar="FILE", help="target text (the reference), line by line")
     parser.add_argument("--source-conllu", type=Path, metavar="FILE",
                         help="a UD parse of the source (implies --parser conllu): one sentence per non-empty "
                         "source line, in order")
@@ -50,6 +54,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def _resolve_inputs(args: argparse.Namespace) -> None:
+    """--source/--target/--corpus from --testset, or as given; one way or the other."""
+    from auto_challenge_sets.errors import AcsError
+
+    if args.testset:
+        if args.source or args.target:
+            raise AcsError("--testset gives the source and the reference: drop --source/--target")
+        from auto_challenge_sets.builder.pipeline.testsets import resolve_testset
+
+        files = resolve_testset(args.testset, args.pair)
+        args.source, args.target = files.source, files.reference
+        args.corpus = args.corpus or files.split
+        return
+    missing = [flag for flag, value in (("--source", args.source), ("--target", args.target),
+                                        ("--corpus", args.corpus)) if value is None]
+    if missing:
+        raise AcsError(f"give {', '.join(missing)} (or --testset NAME for a sacrebleu test set)")
+
+
 def run(args: argparse.Namespace) -> int:
     from auto_challenge_sets.builder.pipeline.build import BuildSpec
     from auto_challenge_sets.cli.backend_flags import (
@@ -63,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
     from auto_challenge_sets.errors import AcsError
     from auto_challenge_sets.tables import distance_table
 
+    _resolve_inputs(args)
     args.parser = args.parser or (CONLLU if args.source_conllu else DEFAULT_PARSER)
     if args.parser == CONLLU and args.source_conllu is None:
         raise AcsError("--parser conllu needs --source-conllu FILE")

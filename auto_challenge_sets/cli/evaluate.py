@@ -46,7 +46,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog=EPILOG,
         formatter_class=HelpFormatter,
     )
-    parser.add_argument("--dataset", required=True, metavar="DIR", help="a folder written by `acs build`")
+    parser.add_argument("--dataset", default="auto_challenge_sets", metavar="DIR",
+                        help="a folder written by `acs build` (default: ./auto_challenge_sets, its default --out)")
     parser.add_argument(
         "--config",
         required=True,
@@ -60,9 +61,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="NAME",
         help="split (source corpus, e.g. newstest2021); default: the baseline config's only split",
     )
-    parser.add_argument("--hyp", required=True, nargs="+", metavar="FILE",
+    parser.add_argument("--hyp", nargs="+", metavar="FILE",
                         help="system output, one line per corpus line; several files (NAME=FILE to name one, "
                         "`-` for stdin) for the many-system evaluation")
+    parser.add_argument("--testset", metavar="NAME",
+                        help="the corpus is sacrebleu's test set NAME, built with `acs build --testset NAME`: "
+                        "the split defaults to its name, and --system takes outputs from it (needs --pair)")
+    parser.add_argument("--system", nargs="+", metavar="NAME",
+                        help="with --testset: system outputs that sacrebleu's test set carries (WMT21 and "
+                        "later), by name, or `all`")
     parser.add_argument(
         "--ref",
         action="append",
@@ -110,7 +117,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _is_many(args: argparse.Namespace) -> bool:
-    return len(args.hyp) > 1 or args.human is not None or any("=" in h and not Path(h).exists() for h in args.hyp)
+    return len(args.hyp) > 1 or bool(args.system) or args.human is not None or any("=" in h and not Path(h).exists() for h in args.hyp)
 
 
 def run_many(args: argparse.Namespace) -> int:
@@ -154,7 +161,32 @@ def run_many(args: argparse.Namespace) -> int:
     return 0
 
 
+def _testset_inputs(args: argparse.Namespace) -> None:
+    """--split and the --system outputs from sacrebleu's test set (--testset)."""
+    from auto_challenge_sets.errors import AcsError
+
+    if args.system and not args.testset:
+        raise AcsError("--system names outputs of a sacrebleu test set: give --testset NAME too")
+    if args.testset:
+        if not args.pair:
+            raise AcsError("--testset needs --pair (sacrebleu keeps each language pair apart)")
+        from auto_challenge_sets.builder.pipeline.testsets import resolve_testset
+
+        testset = resolve_testset(args.testset, args.pair)
+        args.split = args.split or testset.split
+        if args.system:
+            wanted = sorted(testset.systems) if args.system == ["all"] else args.system
+            unknown = [name for name in wanted if name not in testset.systems]
+            if unknown or not wanted:
+                raise AcsError(f"sacrebleu's {args.testset} {args.pair} has no system output "
+                               f"{', '.join(unknown) or 'at all'} (it has: {', '.join(sorted(testset.systems)) or 'none'})")
+            args.hyp = (args.hyp or []) + [f"{name}={testset.systems[name]}" for name in wanted]
+    if not args.hyp:
+        raise AcsError("give --hyp FILE (or --testset NAME --system NAME|all)")
+
+
 def run(args: argparse.Namespace) -> int:
+    _testset_inputs(args)
     if _is_many(args):
         return run_many(args)
     args.hyp = args.hyp[0]

@@ -54,9 +54,15 @@ def missing_modules(cls: type) -> list[str]:
     """The modules a backend class ``requires`` (a class attribute) that cannot be imported here;
     found without importing them, so a check costs nothing."""
     import importlib.util
+    import sys
 
     missing = []
     for module in getattr(cls, "requires", ()):
+        parts = module.split(".")
+        # None in sys.modules marks a module (or its parent package) as not importable
+        if any(sys.modules.get(".".join(parts[:i]), ...) is None for i in range(1, len(parts) + 1)):
+            missing.append(module)
+            continue
         try:
             found = importlib.util.find_spec(module) is not None
         except (ImportError, ValueError):  # a missing parent package ("ufal" of "ufal.udpipe")

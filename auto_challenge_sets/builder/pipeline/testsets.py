@@ -1,0 +1,98 @@
+"""Test sets by name from sacrebleu's registry (``sacrebleu.DATASETS``): ``--testset wmt21 --pair
+de-en`` gives the source, the reference and the system outputs the registry holds, as the plain
+text files sacrebleu keeps in its own cache (``$SACREBLEU``, default ``~/.sacrebleu``).
+
+sacrebleu downloads a test set once and reuses it; with its cache filled, nothing touches the
+network. Its download errors (no network, a bad checksum) end in ``sys.exit`` or a ``URLError``
+deep inside; here they become one :class:`~auto_challenge_sets.errors.InputError` naming the test
+set and the cache.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from auto_challenge_sets.errors import InputError
+
+# sacrebleu's own non-segment fields of a test set (WMT XML sets add one field per system output)
+_META_FIELDS = ("src", "docid", "origlang", "domain")
+
+
+def sacrebleu_dir() -> Path:
+    """Where sacrebleu keeps test sets; read when asked, as sacrebleu reads it at import."""
+    return Path(os.environ.get("SACREBLEU", os.path.join(os.path.expanduser("~"), ".sacrebleu")))
+
+
+def split_name(testset: str) -> str:
+    """The split a test set's rows go into: its name in ``\\w+`` (``wmt21/dev`` → ``wmt21_dev``)."""
+    return re.sub(r"\W", "_", testset, flags=re.ASCII)
+
+
+@dataclass
+class NamedTestSet:
+    """One test set and language pair as files: source, references (field → file), systems."""
+
+    name: str
+    pair: str
+    source: Path
+    references: dict[str, Path]
+    systems: dict[str, Path] = field(default_factory=dict)
+
+    @property
+    def reference(self) -> Path:
+        """The reference sacrebleu scores against by default (the first it allows)."""
+        return next(iter(self.references.values()))
+
+    @property
+    def split(self) -> str:
+        return split_name(self.name)
+
+
+def _dataset(name: str):
+    from sacrebleu.dataset import DATASETS
+
+    if name not in DATASETS:
+        close = difflib.get_close_matches(name, list(DATASETS), n=3)
+        hint = f" (did you mean {', '.join(close)}?)" if close else ""
+        raise InputError(f"sacrebleu has no test set {name!r}{hint}; `sacrebleu --list` lists them")
+    return DATASETS[name]
+
+
+def resolve_testset(name: str, pair: str) -> NamedTestSet:
+    """The files of test set ``name`` for ``pair``, fetched by sacrebleu into its cache if missing."""
+    dataset = _dataset(name)
+    if pair not in dataset.langpairs:
+        raise InputError(f"sacrebleu's test set {name!r} has no pair {pair!r} "
+                         f"(it has: {', '.join(sorted(dataset.langpairs))})")
+    try:
+        fields = dataset.fieldnames(pair)
+        files = dict(zip(fields, (Path(path) for path in dataset.get_files(pair))))
+        references = [Path(path) for path in dataset.get_reference_files(pair)]
+    except (Exception, SystemExit) as error:  # noqa: BLE001 - sacrebleu's download/parse failures
+        reason = "its download failed" if isinstance(error, SystemExit) else f"{type(error).__name__}: {error}"
+        raise InputError(f"cannot get sacrebleu's test set {name} {pair} ({reason}); sacrebleu downloads it "
+                         f"once into {sacrebleu_dir()} (set $SACREBLEU to use another cache)") from None
+    by_path = {path: fieldname for fieldname, path in files.items()}
+    chosen = {by_path.get(path, path.name): path for path in references}
+    systems = {fieldname: path for fieldname, path in files.items()
+               if fieldname not in _META_FIELDS and not fieldname.startswith("ref")}
+    for path in [files.get("src", Path(dataset.get_source_file(pair))), *chosen.values()]:
+        if not path.is_file():
+            raise InputError(f"sacrebleu's cache lacks {path.name} of {name} {pair}", path)
+    return NamedTestSet(name, pair, files.get("src") or Path(dataset.get_source_file(pair)), chosen, systems)
+
+
+def cached_testsets() -> list[str]:
+    """Names of the test sets sacrebleu's cache holds (``acs doctor``)."""
+    from sacrebleu.dataset import DATASETS
+
+    root = sacrebleu_dir()
+    if not root.is_dir():
+        return []
+    folders = {name.replace("/", "_"): name for name in DATASETS}  # sacrebleu's folder per test set
+    return sorted(folders[path.name] for path in root.iterdir()
+                  if path.name in folders and path.is_dir() and any(path.iterdir()))

@@ -1,0 +1,70 @@
+"""``acs doctor``: which backends are installed, which models and test sets are on disk, whether
+publishing can work; with the command that gets each missing piece. Reads files only: no model
+is loaded but a UDPipe file given to check, and nothing is downloaded."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from auto_challenge_sets.cli.help import HelpFormatter
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "doctor",
+        help="show which parsers, aligners, models and test sets this installation has",
+        description="List the parser and aligner backends with their libraries, the models on disk "
+        "(trankit per language, simalign's model, UDPipe files, the eflomal binary), the sacrebleu "
+        "test sets already downloaded and the Hub settings `acs publish` needs; for each missing one, "
+        "the command that gets it. Nothing is downloaded.",
+        formatter_class=HelpFormatter,
+    )
+    parser.add_argument("--lang", nargs="+", default=["de", "en"], metavar="LANG",
+                        help="languages to check trankit's models for")
+    parser.add_argument("--trankit-cache", type=Path, metavar="DIR",
+                        help="trankit's model folder (default: $ACS_TRANKIT_CACHE, else CACHE/trankit)")
+    parser.add_argument("--align-model", metavar="NAME_OR_PATH", help="simalign model to check (default: its default)")
+    parser.add_argument("--udpipe-model", nargs="+", type=Path, metavar="FILE",
+                        help="UDPipe 1 model files to check (default: *.udpipe in CACHE/udpipe)")
+    parser.set_defaults(func=run)
+
+
+def _hub_lines() -> list[tuple[bool, str, str, str]]:
+    from huggingface_hub import constants, get_token
+
+    offline = bool(constants.HF_HUB_OFFLINE)
+    token = get_token() is not None
+    return [
+        (not offline, "hub", "offline mode off" if not offline else "HF_HUB_OFFLINE is set", "unset HF_HUB_OFFLINE"),
+        (token, "hub token", "found" if token else "none (needed by acs publish)", "hf auth login, or set HF_TOKEN"),
+    ]
+
+
+def run(args: argparse.Namespace) -> int:
+    from auto_challenge_sets.builder.backends.inventory import (
+        backend_checks,
+        eflomal_check,
+        simalign_check,
+        trankit_check,
+        udpipe_checks,
+    )
+    from auto_challenge_sets.builder.pipeline.testsets import cached_testsets
+    from auto_challenge_sets.tables import render_table
+
+    checks = backend_checks()
+    checks += [trankit_check(lang, args.trankit_cache) for lang in args.lang]
+    checks += [simalign_check(args.align_model), *udpipe_checks(args.udpipe_model), eflomal_check()]
+    rows = [(c.ok, c.name, c.detail, c.get) for c in checks]
+    cached = cached_testsets()
+    rows.append((bool(cached), "sacrebleu test sets", ", ".join(cached) if cached else "none downloaded yet",
+                 "acs build --testset NAME --pair SRC-TGT (sacrebleu downloads it once)"))
+    rows += _hub_lines()
+    print(render_table(["", "what", "here"], [("ok" if ok else "--", name, detail) for ok, name, detail, _ in rows],
+                       left=3))
+    missing = [(name, get) for ok, name, _, get in rows if not ok and get]
+    if missing:
+        print("\nTo get what is missing:")
+        for name, get in missing:
+            print(f"  {name}: {get}")
+    return 0

@@ -1,0 +1,113 @@
+"""Test sets by name from sacrebleu's registry, offline with a cache filled from ../shared/data."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from auto_challenge_sets.builder.pipeline.testsets import split_name, resolve_testset
+from auto_challenge_sets.errors import InputError
+
+from conftest import shared_path
+from sacrebleu_cache import fill_wmt21
+
+SYSTEMS = ("Facebook-AI", "Online-B")
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return fill_wmt21(tmp_path_factory.mktemp("sacrebleu"), shared_path("data", "wmt21"), SYSTEMS)
+
+
+@pytest.fixture
+def wmt21(cache: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """sacrebleu's wmt21 entry pointed at the filled cache (sacrebleu reads $SACREBLEU at import)."""
+    from sacrebleu.dataset import DATASETS
+
+    monkeypatch.setattr(DATASETS["wmt21"], "_outdir", str(cache / "wmt21"))
+    monkeypatch.setattr(DATASETS["wmt21"], "_rawdir", str(cache / "wmt21" / "raw"))
+    monkeypatch.setenv("SACREBLEU", str(cache))
+    return cache
+
+
+def test_files_of_a_test_set_are_the_shared_texts(wmt21: Path) -> None:
+    files = resolve_testset("wmt21", "de-en")
+    data = shared_path("data", "wmt21")
+    assert files.split == "wmt21"
+    assert files.source.read_text(encoding="utf-8") == \
+        (data / "sources" / "newstest2021.de-en.src.de").read_text(encoding="utf-8")
+    # sacrebleu's default reference of wmt21 is translator A
+    assert list(files.references) == ["ref:A"]
+    assert files.reference.read_text(encoding="utf-8") == \
+        (data / "references" / "newstest2021.de-en.ref.A.en").read_text(encoding="utf-8")
+    assert sorted(files.systems) == sorted(SYSTEMS)
+    assert files.systems["Online-B"].read_text(encoding="utf-8") == \
+        (data / "system-outputs" / "newstest2021.de-en.hyp.Online-B.en").read_text(encoding="utf-8")
+
+
+def test_unknown_names_and_pairs_are_one_line_errors(wmt21: Path) -> None:
+    with pytest.raises(InputError, match=r"no test set 'wmt211' \(did you mean wmt21"):
+        resolve_testset("wmt211", "de-en")
+    with pytest.raises(InputError, match=r"has no pair 'en-ga' \(it has: .*de-en"):
+        resolve_testset("wmt21", "en-ga")
+
+
+def test_a_test_set_not_cached_offline_is_an_error_naming_the_cache(tmp_path: Path, monkeypatch) -> None:
+    from sacrebleu.dataset import DATASETS
+
+    monkeypatch.setattr(DATASETS["wmt20"], "_outdir", str(tmp_path / "wmt20"))
+    monkeypatch.setattr(DATASETS["wmt20"], "_rawdir", str(tmp_path / "wmt20" / "raw"))
+    monkeypatch.setenv("SACREBLEU", str(tmp_path))
+    # no network here: sacrebleu's download fails inside; the error says where the cache is
+    monkeypatch.setattr("urllib.request.urlopen", _no_network)
+    with pytest.raises(InputError, match=f"cannot get sacrebleu's test set wmt20 de-en .*{tmp_path}"):
+        resolve_testset("wmt20", "de-en")
+
+
+def _no_network(*args, **kwargs):
+    raise OSError("network is unreachable (test)")
+
+
+def test_split_names() -> None:
+    assert split_name("wmt21") == "wmt21" and split_name("wmt21/dev") == "wmt21_dev"
+
+
+def test_acs_build_testset_offline(cache: Path, tmp_path: Path) -> None:
+    """`acs build --testset wmt21 --pair de-en` in a fresh process, offline, with sacrebleu's cache."""
+    model = shared_path("models", "german.udpipe")
+    env = {**os.environ, "SACREBLEU": str(cache), "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
+    done = subprocess.run([sys.executable, "-m", "auto_challenge_sets.cli", "build", "--testset", "wmt21",
+                           "--pair", "de-en", "--parser", "udpipe", "--udpipe-model", str(model),
+                           "--aligner", "none", "--quiet", "--cache-dir", str(tmp_path / "cache")],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "de-en wmt21: 1000 sentence pairs of 1000 lines → auto_challenge_sets" in done.stdout
+    from datasets import load_dataset
+
+    os.chdir(tmp_path)
+    try:
+        rows = load_dataset("auto_challenge_sets", "de-en.baseline", split="wmt21", cache_dir=str(tmp_path / "hf"))
+    finally:
+        os.chdir(Path(__file__).parent)
+    reference = (shared_path("data", "wmt21") / "references" / "newstest2021.de-en.ref.A.en").read_text(
+        encoding="utf-8").splitlines()
+    assert rows.num_rows == 1000 and rows["reference"][:3] == reference[:3]
+    # the evaluation by name: the split is the test set's, the outputs are the ones sacrebleu carries
+    done = subprocess.run([sys.executable, "-m", "auto_challenge_sets.cli", "evaluate", "--testset", "wmt21",
+                           "--pair", "de-en", "--system", "all", "--config", "de-en.reflexive.d1", "--json",
+                           "--n-samples", "5", "--paired-samples", "20"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    payload = json.loads(done.stdout)
+    assert sorted(payload["systems"]) == sorted(SYSTEMS) and payload["split"] == "wmt21"
+    import sacrebleu
+
+    hyp = (shared_path("data", "wmt21") / "system-outputs" / "newstest2021.de-en.hyp.Online-B.en").read_text(
+        encoding="utf-8").splitlines()
+    assert payload["full"]["Online-B"]["bleu"] == pytest.approx(
+        sacrebleu.corpus_bleu(hyp, [reference]).score, abs=1e-9)
