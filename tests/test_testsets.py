@@ -9,12 +9,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from sacrebleu_cache import fill_wmt21
 
-from auto_challenge_sets.builder.pipeline.testsets import split_name, resolve_testset
+from auto_challenge_sets.builder.pipeline.testsets import resolve_testset, split_name
 from auto_challenge_sets.errors import InputError
 
 from conftest import shared_path
-from sacrebleu_cache import fill_wmt21
 
 SYSTEMS = ("Facebook-AI", "Online-B")
 
