@@ -11,12 +11,13 @@ import socket
 from urllib.parse import urlparse
 
 
-@functools.lru_cache(maxsize=1)
-def hub_reachable(timeout: float = 3.0) -> bool:
-    """True when a TCP connection to the Hub endpoint (``HF_ENDPOINT``) opens within ``timeout``."""
+@functools.lru_cache(maxsize=4)
+def hub_reachable(timeout: float = 3.0, endpoint: str | None = None) -> bool:
+    """True when a TCP connection to the Hub endpoint (``endpoint``, else ``HF_ENDPOINT``) opens
+    within ``timeout``."""
     from huggingface_hub import constants
 
-    url = urlparse(constants.ENDPOINT)
+    url = urlparse(endpoint or constants.ENDPOINT)
     port = url.port or (443 if url.scheme == "https" else 80)
     try:
         with socket.create_connection((url.hostname or "", port), timeout=timeout):

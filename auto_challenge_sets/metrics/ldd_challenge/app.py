@@ -1,11 +1,10 @@
-import sys
+import os
+from pathlib import Path
 
 import evaluate
 from evaluate.utils import launch_gradio_widget
 
-# As evaluate's own Space apps do: load the module by name, not from the app's folder on sys.path.
-sys.path = [p for p in sys.path if p != "/home/user/app"]
-module = evaluate.load("ldd_challenge")
-sys.path = ["/home/user/app"] + sys.path
-
+# On its Space the Hub sets SPACE_ID ("ORG/NAME"), and evaluate loads the module by that name, as
+# evaluate's community metrics do; run by hand, it loads the script beside this file.
+module = evaluate.load(os.environ.get("SPACE_ID") or str(Path(__file__).resolve().parent))
 launch_gradio_widget(module)

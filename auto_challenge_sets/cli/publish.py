@@ -1,0 +1,66 @@
+"""``acs publish`` and ``acs publish-metric``: a built folder as a Hub dataset repository, the
+evaluate module as a Space (the work is :mod:`auto_challenge_sets.dataset.publish`'s)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from auto_challenge_sets.cli.help import HelpFormatter
+
+
+def _common(parser: argparse.ArgumentParser, example: str) -> None:
+    parser.add_argument("--repo-id", required=True, metavar="ORG/NAME", help=f"the Hub repository, e.g. {example}")
+    parser.add_argument("--private", action="store_true", help="create the repository private")
+    parser.add_argument("--revision", metavar="BRANCH", help="commit to this branch (created if missing)")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="check and print the operations and the card; send nothing (works offline)")
+    parser.add_argument("--token", metavar="TOKEN", help="a Hub token with write access (default: HF_TOKEN, "
+                        "else the one `hf auth login` saved)")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    dataset = subparsers.add_parser(
+        "publish", help="upload a built folder as a Hugging Face Hub dataset repository",
+        description="Check a folder written by `acs build` (its card with huggingface_hub's and datasets' "
+        "own readers, every data file) and upload it as one commit to a Hub dataset repository, created "
+        "when missing; remote data files the folder no longer has are deleted in the same commit. Then "
+        "load_dataset(\"ORG/NAME\", CONFIG) works from anywhere.",
+        formatter_class=HelpFormatter)
+    dataset.add_argument("dir", metavar="DIR", nargs="?", default="auto_challenge_sets",
+                         help="the folder (default: ./auto_challenge_sets, acs build's default --out)")
+    _common(dataset, "my-org/auto_challenge_sets")
+    dataset.set_defaults(func=run_dataset)
+    metric = subparsers.add_parser(
+        "publish-metric", help="upload the ldd_challenge evaluate module as a Hub Space",
+        description="Upload the evaluate module installed with this package (script, card, app.py, "
+        "requirements pinned to this release) as a Gradio Space; then evaluate.load(\"ORG/NAME\") works "
+        "from anywhere.", formatter_class=HelpFormatter)
+    _common(metric, "my-org/ldd_challenge")
+    metric.set_defaults(func=run_metric)
+
+
+def _send(args: argparse.Namespace, plan_of) -> int:
+    from auto_challenge_sets.dataset.publish import connect, publish
+
+    api = None if args.dry_run else connect(args.token)  # offline or no token: fail before any work
+    plan = plan_of()
+    print(plan.describe())
+    if args.dry_run:
+        print("\n--- the card (README.md) ---\n" + plan.card)
+        print("dry run: nothing was sent")
+        return 0
+    print(f"committed: {publish(plan, api)}")
+    return 0
+
+
+def run_dataset(args: argparse.Namespace) -> int:
+    from auto_challenge_sets.dataset.publish import dataset_plan
+
+    return _send(args, lambda: dataset_plan(Path(args.dir), args.repo_id, args.revision, args.private))
+
+
+def run_metric(args: argparse.Namespace) -> int:
+    from auto_challenge_sets.evaluation.metric_space import metric_plan
+
+    return _send(args, lambda: metric_plan(args.repo_id, args.revision, args.private))

@@ -1,0 +1,194 @@
+"""Publishing to the Hugging Face Hub: a built folder as a dataset repository (``acs publish``), and
+the evaluate module as a Space (``acs publish-metric``), with ``huggingface_hub``'s own API.
+
+A publication is planned first (:class:`PublishPlan`: the repository, every file with its size,
+the card), checked with the libraries' own readers (``huggingface_hub.DatasetCard``, ``datasets``'
+config and info parsers, ``load_dataset_builder``), and only then sent as one commit
+(``create_repo`` + ``create_commit``; the Hub validates the card's YAML once more before it takes
+the files). ``--dry-run`` prints the plan. Offline, without a token or without a reachable Hub, a
+publication fails before any work with one line saying which (:func:`connect`).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from auto_challenge_sets.dataset.folder_guard import check_output_folder
+from auto_challenge_sets.dataset.layout import DATA_DIR, LICENSE_FILE, README, require_complete
+from auto_challenge_sets.errors import AcsError, InputError
+
+DATASET = "dataset"
+SPACE = "space"
+
+
+class PublishError(AcsError):
+    """A publication that cannot go ahead: offline, no token, an unreachable or refusing Hub."""
+
+
+@dataclass(frozen=True)
+class Upload:
+    path_in_repo: str
+    local: Path
+    size: int
+
+
+@dataclass
+class PublishPlan:
+    """What a publication sends: one commit of ``files`` to ``repo_id`` (created when missing)."""
+
+    repo_id: str
+    repo_type: str
+    files: list[Upload]
+    card: str
+    message: str
+    revision: str | None = None
+    private: bool = False
+    space_sdk: str | None = None
+    # remote files under these prefixes that the plan does not send are deleted in the same commit
+    # (a config a rebuild no longer has must not stay on the Hub)
+    replace_prefixes: tuple[str, ...] = field(default_factory=tuple)
+
+    def describe(self) -> str:
+        where = f"{self.repo_type} repository {self.repo_id}" + (f", branch {self.revision}" if self.revision else "")
+        lines = [f"create {where} if missing ({'private' if self.private else 'public'}"
+                 + (f", {self.space_sdk} Space" if self.space_sdk else "") + ")",
+                 f"commit {len(self.files)} file(s), {sum(f.size for f in self.files):,} bytes: {self.message!r}"]
+        lines += [f"  add {f.path_in_repo} ({f.size:,} bytes)" for f in self.files]
+        if self.replace_prefixes:
+            lines.append(f"  delete remote files under {', '.join(self.replace_prefixes)} that are not above")
+        return "\n".join(lines)
+
+
+def check_repo_id(repo_id: str) -> str:
+    from huggingface_hub.utils import HFValidationError, validate_repo_id
+
+    try:
+        validate_repo_id(repo_id)
+    except HFValidationError as error:
+        raise InputError(f"--repo-id {repo_id!r} is not a Hub repository id: {str(error).splitlines()[0]}") from None
+    if "/" not in repo_id:
+        raise InputError(f"--repo-id {repo_id!r}: give ORG/NAME (or USER/NAME)")
+    return repo_id
+
+
+def _files(root: Path) -> list[Upload]:
+    return [Upload(path.relative_to(root).as_posix(), path, path.stat().st_size)
+            for path in sorted(root.rglob("*")) if path.is_file()]
+
+
+def validate_dataset_card(root: Path) -> str:
+    """The card text, after the checks the Hub and ``load_dataset`` apply: YAML that
+    ``DatasetCard`` reads, configs and infos that ``datasets`` parses, one default config, every
+    data file present, and a builder that ``load_dataset_builder`` makes for the default config."""
+    import datasets
+    from datasets.info import DatasetInfosDict
+    from datasets.utils.metadata import MetadataConfigs
+    from huggingface_hub import DatasetCard
+
+    readme = root / README
+    try:
+        card = DatasetCard.load(readme)
+        configs = MetadataConfigs.from_dataset_card_data(card.data)
+        infos = DatasetInfosDict.from_dataset_card_data(card.data)
+    except Exception as error:  # noqa: BLE001 - the libraries raise ValueError, yaml errors, KeyError
+        raise InputError(f"the card is not valid for the Hub: {type(error).__name__}: {error}"[:300], readme) from None
+    if not configs:
+        raise InputError("the card lists no configs", readme)
+    defaults = [name for name, config in configs.items() if config.get("default")]
+    if len(defaults) > 1:
+        raise InputError(f"the card marks {len(defaults)} default configs ({', '.join(defaults)})", readme)
+    for name, config in configs.items():
+        if name not in infos:
+            raise InputError(f"config {name!r} has no dataset_info entry", readme)
+        for entry in config["data_files"]:
+            for pattern in [entry["path"]] if isinstance(entry["path"], str) else entry["path"]:
+                if not list(root.glob(pattern)):
+                    raise InputError(f"config {name!r}: no file matches {pattern!r}", readme)
+    first = defaults[0] if defaults else next(iter(configs))
+    try:
+        datasets.load_dataset_builder(str(root), first)
+    except Exception as error:  # noqa: BLE001 - whatever datasets refuses, the Hub viewer would too
+        raise InputError(f"datasets cannot open config {first!r}: {type(error).__name__}: {error}"[:300],
+                         readme) from None
+    return readme.read_text(encoding="utf-8")
+
+
+def dataset_plan(folder: str | os.PathLike[str], repo_id: str, revision: str | None = None,
+                 private: bool = False) -> PublishPlan:
+    """The publication of a folder ``acs build`` made: every file in it, checked."""
+    root = Path(folder)
+    require_complete(root)
+    check_output_folder(root.absolute())  # made by acs build (its record), no symbolic link inside
+    card = validate_dataset_card(root)
+    return PublishPlan(check_repo_id(repo_id), DATASET, _files(root), card,
+                       message=f"Upload challenge sets with auto_challenge_sets ({root.name})", revision=revision,
+                       private=private, replace_prefixes=(f"{DATA_DIR}/", LICENSE_FILE))
+
+
+def connect(token: str | None = None, endpoint: str | None = None) -> Any:
+    """An ``HfApi`` that can write, or a PublishError naming what is missing (checked before any
+    work: offline mode, a token, a reachable Hub, a token the Hub accepts)."""
+    from huggingface_hub import HfApi, constants, get_token
+
+    from auto_challenge_sets.builder.backends.hub import hub_reachable
+
+    if constants.HF_HUB_OFFLINE:
+        raise PublishError("HF_HUB_OFFLINE is set: publishing needs the Hub (unset it, or look first with --dry-run)")
+    token = token or get_token()
+    if not token:
+        raise PublishError("no Hugging Face token: run `hf auth login` or set HF_TOKEN (a token with write access)")
+    endpoint = endpoint or constants.ENDPOINT
+    if not hub_reachable(endpoint=endpoint):
+        raise PublishError(f"cannot reach the Hub at {endpoint} (offline?); --dry-run shows what would be sent")
+    api = HfApi(endpoint=endpoint, token=token)
+    try:
+        api.whoami()
+    except Exception as error:  # noqa: BLE001 - requests' or httpx's errors, by huggingface_hub's version
+        status = _status(error)
+        if status is None:
+            raise PublishError(f"cannot reach the Hub at {endpoint}: {type(error).__name__}") from None
+        raise PublishError(f"the Hub refused the token (HTTP {status}): log in again with `hf auth login`") from None
+    return api
+
+
+def _status(error: BaseException) -> int | None:
+    """The HTTP status of a Hub error (huggingface_hub's errors carry the response)."""
+    return getattr(getattr(error, "response", None), "status_code", None)
+
+
+def _stale(api: Any, plan: PublishPlan) -> list[str]:
+    """Remote files under the plan's replaced prefixes that it does not send."""
+    from huggingface_hub.errors import RepositoryNotFoundError, RevisionNotFoundError
+
+    if not plan.replace_prefixes:
+        return []
+    try:
+        remote = api.list_repo_files(plan.repo_id, repo_type=plan.repo_type, revision=plan.revision)
+    except (RepositoryNotFoundError, RevisionNotFoundError):
+        return []
+    sent = {f.path_in_repo for f in plan.files}
+    return sorted(path for path in remote if path not in sent and path.startswith(plan.replace_prefixes))
+
+
+def publish(plan: PublishPlan, api: Any) -> str:
+    """Send the plan as one commit; the commit's URL."""
+    from huggingface_hub import CommitOperationAdd, CommitOperationDelete
+
+    try:
+        api.create_repo(plan.repo_id, repo_type=plan.repo_type, private=plan.private, exist_ok=True,
+                        space_sdk=plan.space_sdk)
+        if plan.revision:
+            api.create_branch(plan.repo_id, branch=plan.revision, repo_type=plan.repo_type, exist_ok=True)
+        operations: list[Any] = [CommitOperationAdd(f.path_in_repo, str(f.local)) for f in plan.files]
+        operations += [CommitOperationDelete(path) for path in _stale(api, plan)]
+        info = api.create_commit(plan.repo_id, operations, commit_message=plan.message, repo_type=plan.repo_type,
+                                 revision=plan.revision)
+    except Exception as error:  # noqa: BLE001 - HTTP errors (requests or httpx) and ValueError (YAML the Hub refused)
+        status = _status(error)
+        first = (str(error).strip().splitlines() or [type(error).__name__])[0][:300]
+        raise PublishError(f"the Hub refused the upload to {plan.repo_id}"
+                           + (f" (HTTP {status})" if status else "") + f": {first}") from None
+    return str(info.commit_url)
