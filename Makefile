@@ -3,12 +3,17 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+TORCH ?= torch==2.13.0
+TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 
 .PHONY: demo test test-offline mutate setup lint clean
 
 setup: $(STAMP)
 
-# torch==2.13.0 first: that spec takes the local CPU wheel; a loose spec would pull a CUDA build.
+# torch first, a CPU build: from a local wheel when pip's find-links holds one (this machine's
+# /opt/wheels), else from PyTorch's CPU index (TORCH_INDEX), never PyPI's default Linux wheel, which
+# pulls several GB of CUDA libraries for a CPU test run. `make setup TORCH=torch==2.5.1` picks another
+# release; torch's own dependencies come with the project's install below.
 # trankit 1.1.2 pins torch<=2.0.1, so it goes in with --no-deps (its real needs are in the
 # `build` extra). The editable install puts the repository on sys.path (editable_mode=compat):
 # the default import hook of an editable install is looked up after sys.path, so in a working
@@ -17,7 +22,8 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet torch==2.13.0
+	$(PY) -m pip install --quiet --no-index --no-deps $(TORCH) 2>/dev/null \
+	  || $(PY) -m pip install --quiet $(TORCH) --index-url $(TORCH_INDEX) --extra-index-url https://pypi.org/simple
 	$(PY) -m pip install --quiet -e ".[build,dev]" --config-settings editable_mode=compat
 	$(PY) -m pip install --quiet --no-deps trankit==1.1.2
 	touch $(STAMP)

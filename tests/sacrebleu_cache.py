@@ -1,10 +1,15 @@
 """A sacrebleu cache filled from ../shared/data/wmt21, in sacrebleu's real on-disk layout, so that
-`--testset wmt21` runs offline: ``$SACREBLEU/wmt21/raw/wmt21.test.tgz`` (the archive sacrebleu would
-download; present, so it downloads nothing) and ``raw/test/newstest2021.{pair}.xml`` (the WMT XML it
-would have extracted). sacrebleu itself writes the plain text files from the XML on first use.
+`--testset wmt21` runs offline. For each test set, the archive sacrebleu would download (present,
+so it downloads nothing) and the WMT XML it would have extracted from it:
 
-The XML is made from the shared text files: one document per pair (they carry no document ids),
-the source, every reference with its translator letter, and the named system outputs.
+- ``wmt21``: ``$SACREBLEU/wmt21/raw/wmt21.test.tgz`` and ``raw/test/newstest2021.{pair}.xml``
+  (source and references, as WMT's test.tgz);
+- ``wmt21/systems``: ``$SACREBLEU/wmt21/systems/raw/wmt21_systems.v1.3.tar.gz`` and
+  ``raw/wmt21-news-systems-1.3/xml/newstest2021.{pair}.all.xml`` (the same with system outputs).
+
+sacrebleu itself writes the plain text files from the XML on first use. The XML is made from the
+shared text files: one document per pair (they carry no document ids), the source, every reference
+with its translator letter, and the named system outputs.
 """
 
 from __future__ import annotations
@@ -38,11 +43,16 @@ def wmt21_xml(data: Path, pair: str, systems: tuple[str, ...]) -> str:
             f'<doc id="shared-{pair}" origlang="{src}">\n{"".join(parts)}</doc>\n</collection>\n</dataset>\n')
 
 
-def fill_wmt21(cache: Path, data: Path, systems: tuple[str, ...] = ()) -> Path:
-    raw = cache / "wmt21" / "raw"
-    (raw / "test").mkdir(parents=True, exist_ok=True)
+def _fill(raw: Path, archive_name: str, folder: str, xml_name: str, data: Path, systems: tuple[str, ...]) -> None:
+    (raw / folder).mkdir(parents=True, exist_ok=True)
     for pair in PAIRS:
-        (raw / "test" / f"newstest2021.{pair}.xml").write_text(wmt21_xml(data, pair, systems), encoding="utf-8")
-    with tarfile.open(raw / "wmt21.test.tgz", "w:gz") as archive:
-        archive.add(raw / "test", arcname="test")
+        (raw / folder / xml_name.format(pair=pair)).write_text(wmt21_xml(data, pair, systems), encoding="utf-8")
+    with tarfile.open(raw / archive_name, "w:gz") as archive:
+        archive.add(raw / folder.split("/")[0], arcname=folder.split("/")[0])
+
+
+def fill_wmt21(cache: Path, data: Path, systems: tuple[str, ...] = ()) -> Path:
+    _fill(cache / "wmt21" / "raw", "wmt21.test.tgz", "test", "newstest2021.{pair}.xml", data, ())
+    _fill(cache / "wmt21" / "systems" / "raw", "wmt21_systems.v1.3.tar.gz", "wmt21-news-systems-1.3/xml",
+          "newstest2021.{pair}.all.xml", data, systems)
     return cache

@@ -10,13 +10,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from fake_hub import TOKEN, FakeHub, start
 
 import auto_challenge_sets
 from auto_challenge_sets.cli import main
 from auto_challenge_sets.dataset.demo import build_demo
 from auto_challenge_sets.dataset.publish import dataset_plan
 from auto_challenge_sets.errors import InputError
+
+from fake_hub import TOKEN, FakeHub, start
 
 
 @pytest.fixture(scope="module")

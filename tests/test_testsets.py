@@ -9,12 +9,17 @@ import sys
 from pathlib import Path
 
 import pytest
-from sacrebleu_cache import fill_wmt21
 
-from auto_challenge_sets.builder.pipeline.testsets import resolve_testset, split_name
+from auto_challenge_sets.builder.pipeline.testsets import (
+    cached_testsets,
+    resolve_systems,
+    resolve_testset,
+    split_name,
+)
 from auto_challenge_sets.errors import InputError
 
 from conftest import shared_path
+from sacrebleu_cache import fill_wmt21
 
 SYSTEMS = ("Facebook-AI", "Online-B")
 
@@ -29,8 +34,9 @@ def wmt21(cache: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """sacrebleu's wmt21 entry pointed at the filled cache (sacrebleu reads $SACREBLEU at import)."""
     from sacrebleu.dataset import DATASETS
 
-    monkeypatch.setattr(DATASETS["wmt21"], "_outdir", str(cache / "wmt21"))
-    monkeypatch.setattr(DATASETS["wmt21"], "_rawdir", str(cache / "wmt21" / "raw"))
+    for name in ("wmt21", "wmt21/systems"):
+        monkeypatch.setattr(DATASETS[name], "_outdir", str(cache / name))
+        monkeypatch.setattr(DATASETS[name], "_rawdir", str(cache / name / "raw"))
     monkeypatch.setenv("SACREBLEU", str(cache))
     return cache
 
@@ -45,9 +51,12 @@ def test_files_of_a_test_set_are_the_shared_texts(wmt21: Path) -> None:
     assert list(files.references) == ["ref:A"]
     assert files.reference.read_text(encoding="utf-8") == \
         (data / "references" / "newstest2021.de-en.ref.A.en").read_text(encoding="utf-8")
-    assert sorted(files.systems) == sorted(SYSTEMS)
-    assert files.systems["Online-B"].read_text(encoding="utf-8") == \
+    assert files.systems == {}  # WMT's test.tgz has no system outputs: wmt21/systems has them
+    systems = resolve_systems("wmt21", "de-en")
+    assert sorted(systems) == sorted(SYSTEMS)
+    assert systems["Online-B"].read_text(encoding="utf-8") == \
         (data / "system-outputs" / "newstest2021.de-en.hyp.Online-B.en").read_text(encoding="utf-8")
+    assert cached_testsets() == ["wmt21", "wmt21/systems"]
 
 
 def test_unknown_names_and_pairs_are_one_line_errors(wmt21: Path) -> None:

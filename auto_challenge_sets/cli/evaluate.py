@@ -68,8 +68,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="the corpus is sacrebleu's test set NAME, built with `acs build --testset NAME`: "
                         "the split defaults to its name, and --system takes outputs from it (needs --pair)")
     parser.add_argument("--system", nargs="+", metavar="NAME",
-                        help="with --testset: system outputs that sacrebleu's test set carries (WMT21 and "
-                        "later), by name, or `all`")
+                        help="with --testset: system outputs that sacrebleu's registry holds for the test "
+                        "set (in it, or in NAME/systems as wmt21/systems), by name, or `all`")
     parser.add_argument(
         "--ref",
         action="append",
@@ -170,17 +170,17 @@ def _testset_inputs(args: argparse.Namespace) -> None:
     if args.testset:
         if not args.pair:
             raise AcsError("--testset needs --pair (sacrebleu keeps each language pair apart)")
-        from auto_challenge_sets.builder.pipeline.testsets import resolve_testset
+        from auto_challenge_sets.builder.pipeline.testsets import resolve_systems, split_name
 
-        testset = resolve_testset(args.testset, args.pair)
-        args.split = args.split or testset.split
+        args.split = args.split or split_name(args.testset)
         if args.system:
-            wanted = sorted(testset.systems) if args.system == ["all"] else args.system
-            unknown = [name for name in wanted if name not in testset.systems]
+            systems = resolve_systems(args.testset, args.pair)
+            wanted = sorted(systems) if args.system == ["all"] else args.system
+            unknown = [name for name in wanted if name not in systems]
             if unknown or not wanted:
                 raise AcsError(f"sacrebleu's {args.testset} {args.pair} has no system output "
-                               f"{', '.join(unknown) or 'at all'} (it has: {', '.join(sorted(testset.systems)) or 'none'})")
-            args.hyp = (args.hyp or []) + [f"{name}={testset.systems[name]}" for name in wanted]
+                               f"{', '.join(unknown) or 'at all'} (it has: {', '.join(sorted(systems)) or 'none'})")
+            args.hyp = (args.hyp or []) + [f"{name}={systems[name]}" for name in wanted]
     if not args.hyp:
         raise AcsError("give --hyp FILE (or --testset NAME --system NAME|all)")
 

@@ -1,6 +1,8 @@
 """Test sets by name from sacrebleu's registry (``sacrebleu.DATASETS``): ``--testset wmt21 --pair
-de-en`` gives the source, the reference and the system outputs the registry holds, as the plain
-text files sacrebleu keeps in its own cache (``$SACREBLEU``, default ``~/.sacrebleu``).
+de-en`` gives the source and the reference, and :func:`resolve_systems` the system outputs the
+registry holds (in the set itself, as WMT22 and later, or in its ``{name}/systems`` companion, as
+``wmt21/systems``), as the plain text files sacrebleu keeps in its own cache (``$SACREBLEU``,
+default ``~/.sacrebleu``).
 
 sacrebleu downloads a test set once and reuses it; with its cache filled, nothing touches the
 network. Its download errors (no network, a bad checksum) end in ``sys.exit`` or a ``URLError``
@@ -34,7 +36,8 @@ def split_name(testset: str) -> str:
 
 @dataclass
 class NamedTestSet:
-    """One test set and language pair as files: source, references (field → file), systems."""
+    """One test set and language pair as files: source, references (field → file), and the system
+    outputs the set itself carries."""
 
     name: str
     pair: str
@@ -68,6 +71,24 @@ def resolve_testset(name: str, pair: str) -> NamedTestSet:
     if pair not in dataset.langpairs:
         raise InputError(f"sacrebleu's test set {name!r} has no pair {pair!r} "
                          f"(it has: {', '.join(sorted(dataset.langpairs))})")
+    return _files_of(dataset, name, pair)
+
+
+def resolve_systems(name: str, pair: str) -> dict[str, Path]:
+    """System outputs for test set ``name``: those it carries, else those of ``{name}/systems`` (the
+    same segments with every submitted system, as sacrebleu's ``wmt21/systems``); empty if neither."""
+    own = resolve_testset(name, pair).systems
+    if own:
+        return own
+    from sacrebleu.dataset import DATASETS
+
+    companion = f"{name}/systems"
+    if companion in DATASETS and pair in DATASETS[companion].langpairs:
+        return _files_of(DATASETS[companion], companion, pair).systems
+    return {}
+
+
+def _files_of(dataset, name: str, pair: str) -> NamedTestSet:
     try:
         fields = dataset.fieldnames(pair)
         files = dict(zip(fields, (Path(path) for path in dataset.get_files(pair))))
@@ -93,6 +114,6 @@ def cached_testsets() -> list[str]:
     root = sacrebleu_dir()
     if not root.is_dir():
         return []
-    folders = {name.replace("/", "_"): name for name in DATASETS}  # sacrebleu's folder per test set
-    return sorted(folders[path.name] for path in root.iterdir()
-                  if path.name in folders and path.is_dir() and any(path.iterdir()))
+    # sacrebleu's folder of a test set is its name as a path (wmt21/systems inside wmt21/)
+    return sorted(name for name in DATASETS if (root / name).is_dir() and any(
+        path.is_file() for path in (root / name).iterdir()))
