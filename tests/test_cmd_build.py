@@ -203,3 +203,12 @@ def test_build_refuses_the_packages_own_source_folder(monkeypatch: pytest.Monkey
     assert main(["build", *_sample_args(), "--out", str(package / "data")]) == 2
     assert "source folder of the auto_challenge_sets Python package" in capsys.readouterr().err
     assert sorted(p.name for p in package.parent.iterdir()) == before  # no lock file, nothing written
+
+
+def test_inputs_come_from_files_or_a_testset_not_both(tmp_path: Path, capsys) -> None:
+    base = ["build", "--pair", "de-en", "--out", str(tmp_path / "out")]
+    assert main([*base, "--source", str(demo_file("sample.de")), "--target", str(demo_file("sample.en"))]) == 2
+    assert "error: give --corpus (or --testset NAME for a sacrebleu test set)" in capsys.readouterr().err
+    assert main([*base, "--testset", "wmt21", "--source", str(demo_file("sample.de"))]) == 2
+    assert "--testset gives the source and the reference: drop --source/--target" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
