@@ -10,16 +10,21 @@ To add a phenomenon::
     @register_phenomenon("my_phenomenon", "what it is, in one line")
     def _my_phenomenon(word: Token) -> bool:
         return ...
+
+A rule that needs the head word too takes it as a second argument, ``(word, head) -> bool``
+(the root, head 0, is never passed: it has no distance).
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 
 from auto_challenge_sets.ud import Sentence, Token
 
-TokenRule = Callable[[Token], bool]
+# a rule sees the word, and its head word when it takes a second argument
+TokenRule = Callable[[Token], bool] | Callable[[Token, Token], bool]
 
 LEXICAL = "lexical"
 REORDER_KIND = "reorder"
@@ -31,6 +36,7 @@ class Phenomenon:
     description: str
     rule: TokenRule | None  # None for a phenomenon measured on the alignment
     kind: str = LEXICAL
+    takes_head: bool = False  # the rule is called as rule(word, head)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,10 +64,24 @@ def register_phenomenon(name: str, description: str) -> Callable[[TokenRule], To
     def decorate(rule: TokenRule) -> TokenRule:
         if name in PHENOMENA:
             raise ValueError(f"phenomenon {name!r} is already registered")
-        PHENOMENA[name] = Phenomenon(name, description, rule)
+        PHENOMENA[name] = Phenomenon(name, description, rule, takes_head=_arity(rule) == 2)
         return rule
 
     return decorate
+
+
+def _arity(rule: TokenRule) -> int:
+    """1 (word) or 2 (word, head): the rule's positional parameters, checked once at registration."""
+    parameters = [p for p in inspect.signature(rule).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty]
+    if len(parameters) not in (1, 2):
+        raise ValueError(f"a phenomenon rule takes (word) or (word, head), not {len(parameters)} arguments")
+    return len(parameters)
+
+
+def unregister_phenomenon(name: str) -> None:
+    """Remove a registered phenomenon (tests register throw-away rules)."""
+    PHENOMENA.pop(name, None)
 
 
 def register_alignment_phenomenon(name: str, description: str) -> Phenomenon:
@@ -103,6 +123,27 @@ register_phenomenon("reflexive", "a word whose FEATS contain Reflex=Yes (e.g. Ge
 register_phenomenon("particle", "a separable-verb / phrasal-verb particle: DEPREL compound:prt (or prt)")(_particle)
 register_phenomenon("prep_stranding", "a stranded preposition: UPOS ADP with DEPREL obl or obl:*")(_prep_stranding)
 
+
+# Beyond the paper: agreement and verb placement, each a dependent whose head is a VERB.
+def _aux_bracket(word: Token, head: Token) -> bool:
+    return word.deprel_base == "aux" and head.upos == "VERB"
+
+
+def _subj_verb(word: Token, head: Token) -> bool:
+    return word.deprel_base == "nsubj" and head.upos == "VERB"
+
+
+def _verb_final(word: Token, head: Token) -> bool:
+    return word.upos == "SCONJ" and word.deprel == "mark" and head.upos == "VERB"
+
+
+register_phenomenon("aux_bracket", "an auxiliary and its verb: DEPREL aux or aux:* with a VERB head "
+                    "(the German verbal bracket 'hat ... gelesen')")(_aux_bracket)
+register_phenomenon("subj_verb", "a subject and its verb: DEPREL nsubj or nsubj:* with a VERB head "
+                    "(agreement across intervening words)")(_subj_verb)
+register_phenomenon("verb_final", "a subordinating conjunction and its clause's verb: UPOS SCONJ, DEPREL mark, "
+                    "a VERB head (German verb-final clauses)")(_verb_final)
+
 register_alignment_phenomenon(
     "reorder", "an aligned source/target word pair far apart: |i - j| >= D on token indices")
 
@@ -115,9 +156,10 @@ def find_instances(sentence: Sentence, phenomenon: str | Phenomenon) -> list[Ins
         raise ValueError(f"{found_by.name!r} is measured on the word alignment, not on the tree")
     words = sentence.words
     found = []
+    takes_head = found_by.takes_head
     for word in words:
         head = word.head
-        if head != 0 and rule(word):
+        if head != 0 and (rule(word, words[head - 1]) if takes_head else rule(word)):
             found.append(Instance(word.id, head, word.form, words[head - 1].form, abs(word.id - head) - 1))
     return found
 

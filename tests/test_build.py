@@ -111,9 +111,9 @@ def test_loading_without_a_config_opens_the_default_one(pud_folder: Path, tmp_pa
     which the Hub viewer and a nameless load_dataset open."""
     front = yaml.safe_load((pud_folder / "README.md").read_text(encoding="utf-8").split("---")[1])
     defaults = [entry["config_name"] for entry in front["configs"] if entry.get("default")]
-    assert defaults == ["de-en.particle"]
+    assert defaults == ["de-en.aux_bracket"]  # the first config of the card's order at D = 1
     loaded = load_dataset(str(pud_folder), split="pud", cache_dir=str(tmp_path / "hf"))
-    assert loaded.num_rows == folder_sizes(pud_folder)["de-en.particle.d1"]["pud"]
+    assert loaded.num_rows == folder_sizes(pud_folder)["de-en.aux_bracket.d1"]["pud"]
 
 
 def test_card_sizes_are_the_files_real_sizes(pud_folder: Path) -> None:

@@ -17,7 +17,7 @@ from auto_challenge_sets.phenomena import (
     register_alignment_phenomenon,
     register_phenomenon,
 )
-from auto_challenge_sets.ud import Token
+from auto_challenge_sets.ud import Sentence, Token
 
 from conftest import shared_path
 
@@ -32,8 +32,8 @@ def pud() -> dict[str, dict]:
 
 def test_registry_has_the_papers_phenomena() -> None:
     assert {"reflexive", "particle", "prep_stranding"} <= set(PHENOMENA)
-    with pytest.raises(KeyError, match=r"unknown phenomenon 'nope' \(known: particle, prep_stranding, reflexive, "
-                                        r"reorder\)"):
+    with pytest.raises(KeyError, match=r"unknown phenomenon 'nope' \(known: aux_bracket, particle, prep_stranding, "
+                                        r"reflexive, reorder, subj_verb, verb_final\)"):
         get_phenomenon("nope")
 
 
@@ -156,3 +156,49 @@ def test_reorder_is_registered_but_measured_on_the_alignment() -> None:
     with pytest.raises(ValueError, match="phenomenon 'reorder' is already registered"):
         register_alignment_phenomenon("reorder", "again")
     assert find_instances(sentence, get_phenomenon("particle")) == [Instance(5, 2, "down", "turned", 2)]
+
+
+def test_aux_bracket_on_the_german_verbal_bracket(pud: dict) -> None:
+    # "Hier kann man Parallelen zwischen Spielen und unserem täglichen Leben ziehen ."
+    sentence = pud["de"]["n01007012"]
+    assert find_instances(sentence, "aux_bracket") == [Instance(2, 11, "kann", "ziehen", 8)]
+    # werden (aux:pass) ... finanziert: a subtype of aux counts
+    assert find_instances(pud["de"]["n01002042"], "aux_bracket") == [Instance(4, 9, "werden", "finanziert", 4)]
+
+
+def test_subj_verb_and_verb_final_in_one_german_sentence(pud: dict) -> None:
+    # "Ein Zeuge berichtete der Polizei , dass das Opfer den Verdächtigen in dem April angegriffen hatte ."
+    sentence = pud["de"]["n01006011"]
+    assert find_instances(sentence, "subj_verb") == [Instance(2, 3, "Zeuge", "berichtete", 0),
+                                                     Instance(9, 15, "Opfer", "angegriffen", 5)]
+    assert find_instances(sentence, "verb_final") == [Instance(7, 15, "dass", "angegriffen", 7)]
+    assert find_instances(sentence, "aux_bracket") == [Instance(16, 15, "hatte", "angegriffen", 0)]
+
+
+def test_english_subject_far_from_its_verb(pud: dict) -> None:
+    # "First one of the Yazidi women started crying , ...": agreement across "of the Yazidi women"
+    assert find_instances(pud["en"]["n01012003"], "subj_verb")[0] == Instance(2, 7, "one", "started", 4)
+
+
+def test_head_rules_need_a_verb_head() -> None:
+    from auto_challenge_sets.ud import Token
+
+    sentence = Sentence([Token(1, "he", upos="PRON", head=2, deprel="nsubj"),
+                         Token(2, "ill", upos="ADJ", head=0, deprel="root"),
+                         Token(3, "that", upos="SCONJ", head=2, deprel="mark")])
+    for name in ("subj_verb", "verb_final", "aux_bracket"):
+        assert find_instances(sentence, name) == []
+
+
+def test_a_rule_takes_the_word_or_the_word_and_its_head() -> None:
+    from auto_challenge_sets.phenomena import register_phenomenon, unregister_phenomenon
+
+    with pytest.raises(ValueError, match=r"takes \(word\) or \(word, head\), not 3"):
+        register_phenomenon("three_args", "x")(lambda word, head, sentence: True)
+    assert "three_args" not in PHENOMENA
+    register_phenomenon("head_is_root", "a word whose head is the root word")(lambda word, head: head.head == 0)
+    try:
+        assert PHENOMENA["head_is_root"].takes_head
+        assert [i.dependent for i in find_instances(Sentence([]), "head_is_root")] == []
+    finally:
+        unregister_phenomenon("head_is_root")

@@ -13,7 +13,7 @@ from auto_challenge_sets.configs import parse_config_name
 from auto_challenge_sets.conllu_io import parse_conllu
 from auto_challenge_sets.corpus import read_parallel
 from auto_challenge_sets.errors import ConlluError
-from auto_challenge_sets.phenomena import Instance
+from auto_challenge_sets.phenomena import Instance, lexical_phenomena
 from auto_challenge_sets.selection import (
     LineAnalysis,
     analyse,
@@ -116,7 +116,9 @@ def test_analyses_round_trip_through_json_lines(corpus, tmp_path: Path) -> None:
     assert (first.line, first.source, first.reference) == (1, "Er ruft zum Essen an.", "He calls for dinner.")
     assert first.source_tokens == ["Er", "ruft", "zu", "dem", "Essen", "an", "."]
     assert first.target_tokens == ["He", "calls", "for", "dinner."]
-    assert first.lexical == {"reflexive": [], "particle": [Instance(6, 2, "an", "ruft", 3)], "prep_stranding": []}
+    paper = {name: first.lexical[name] for name in ("reflexive", "particle", "prep_stranding")}
+    assert paper == {"reflexive": [], "particle": [Instance(6, 2, "an", "ruft", 3)], "prep_stranding": []}
+    assert set(first.lexical) == set(lexical_phenomena())
     assert second.lexical["reflexive"] == [Instance(3, 2, "sich", "wäscht", 0)] and second.links == [(0, 0), (2, 2)]
     record = json.loads(first.to_json())
     assert record["lexical"]["particle"] == [{"dependent": 6, "head": 2, "dependent_form": "an",

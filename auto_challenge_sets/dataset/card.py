@@ -155,6 +155,8 @@ def render_readme(out_dir: str | os.PathLike[str]) -> Path:
         size_table=distance_table({**empty, **sizes}, markdown=True),
         empty_note=_empty_note(empty),
         default_config=f"`{default}`" if default else "none (no config has the default D)",
+        extraction_quality=resources.files("auto_challenge_sets.dataset").joinpath("extraction_quality.md")
+        .read_text(encoding="utf-8"),
         example_config=example,
         example_split=next(iter(found[example])),
         provenance=_provenance(record),
