@@ -147,6 +147,33 @@ register_phenomenon("verb_final", "a subordinating conjunction and its clause's 
 register_alignment_phenomenon(
     "reorder", "an aligned source/target word pair far apart: |i - j| >= D on token indices")
 
+BUILTIN = frozenset(PHENOMENA)  # the rules above; anything registered later is a user's
+ENTRY_POINT_GROUP = "auto_challenge_sets.phenomena"
+
+
+def load_entry_point_phenomena() -> list[str]:
+    """Register the rules other installed packages declare in the entry point group
+    ``auto_challenge_sets.phenomena`` (``light_verb = my_rules:light_verb``): the entry point's
+    name is the phenomenon's, the function's first docstring line its description. A rule that
+    cannot be loaded is skipped with a warning naming it, so one broken package breaks no build."""
+    import warnings
+    from importlib.metadata import entry_points
+
+    loaded = []
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        if entry.name in PHENOMENA:
+            continue
+        try:
+            rule = entry.load()
+            doc = (getattr(rule, "__doc__", None) or "").strip().splitlines()
+            register_phenomenon(entry.name, doc[0] if doc else f"a rule from {entry.value}")(rule)
+        except Exception as error:  # noqa: BLE001 - a user's package: any failure is theirs, reported
+            warnings.warn(f"phenomenon {entry.name!r} from {entry.value} is not loaded: "
+                          f"{type(error).__name__}: {error}", stacklevel=2)
+            continue
+        loaded.append(entry.name)
+    return loaded
+
 
 def find_instances(sentence: Sentence, phenomenon: str | Phenomenon) -> list[Instance]:
     """Every word of ``sentence`` matching the phenomenon (root excluded), in word order."""
@@ -174,3 +201,6 @@ def is_selected(instances: Iterable[Instance], min_distance: int, exact: bool = 
     if exact:
         return any(instance.distance == min_distance for instance in instances)
     return any(instance.distance >= min_distance for instance in instances)
+
+
+load_entry_point_phenomena()

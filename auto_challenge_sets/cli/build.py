@@ -42,6 +42,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "default: keep the folder's, else 'other'")
     parser.add_argument("--phenomena", nargs="+", choices=sorted(lexical_phenomena()), metavar="NAME",
                         help=f"lexical phenomena to build (default: all: {', '.join(sorted(lexical_phenomena()))})")
+    parser.add_argument("--rule", action="append", default=[], metavar="QUERY",
+                        help="add a phenomenon of your own (repeatable): 'name=light_verb deprel=compound:lvc "
+                        "head.upos=VERB'; FIELD=VALUE or FIELD~PREFIX on the word's form, lemma, upos, xpos, "
+                        "feats, deprel, misc, or head.FIELD on its head's; all must hold")
     parser.add_argument("--allow-token-mismatch", action="store_true",
                         help="with --alignment: the alignment's source indices refer to the parse's words even "
                         "though the source's white-space tokens differ (e.g. made with `acs align` on `acs parse`'s "
@@ -73,6 +77,24 @@ def _resolve_inputs(args: argparse.Namespace) -> None:
         raise AcsError(f"give {', '.join(missing)} (or --testset NAME for a sacrebleu test set)")
 
 
+def _register_rules(queries: list[str]) -> list[str]:
+    """Register each --rule as a phenomenon of this run; their names."""
+    from auto_challenge_sets.errors import AcsError
+    from auto_challenge_sets.phenomena import PHENOMENA, register_phenomenon
+    from auto_challenge_sets.rule_query import parse_rule_query
+
+    names = []
+    for text in queries:
+        query = parse_rule_query(text)
+        known = PHENOMENA.get(query.name)
+        if known is None:
+            register_phenomenon(query.name, query.description())(query.rule())
+        elif known.description != query.description():  # the same query again is the same phenomenon
+            raise AcsError(f"--rule {text!r}: {query.name!r} is a phenomenon already; choose another name")
+        names.append(query.name)
+    return names
+
+
 def run(args: argparse.Namespace) -> int:
     from auto_challenge_sets.builder.pipeline.build import BuildSpec
     from auto_challenge_sets.cli.backend_flags import (
@@ -87,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
     from auto_challenge_sets.tables import distance_table
 
     _resolve_inputs(args)
+    user_rules = _register_rules(args.rule)
     args.parser = args.parser or (CONLLU if args.source_conllu else DEFAULT_PARSER)
     if args.parser == CONLLU and args.source_conllu is None:
         raise AcsError("--parser conllu needs --source-conllu FILE")
@@ -105,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
         alignment=args.alignment if aligner_choice(args) == "pharaoh" else None,
         cache_dir=args.cache_dir,
         shard_size=args.shard_size,
-        phenomena=tuple(args.phenomena or ()),
+        phenomena=tuple(args.phenomena + user_rules) if args.phenomena else (),
         allow_token_mismatch=args.allow_token_mismatch,
     )
     result = build_into_folder(spec, args.out, license=args.license, progress=not args.quiet)

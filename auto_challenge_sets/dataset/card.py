@@ -37,6 +37,8 @@ def _provenance(record: dict) -> str:
                  f"{build.get('pairs', '?')} pairs of {build['lines']} lines",
                  f"license: {build.get('license') or record.get('license') or 'other'}"]
         lines.append(f"- `{build['pair']}`, split `{build['corpus']}`: " + "; ".join(parts))
+        for name, description in sorted(build.get("user_rules", {}).items()):
+            lines.append(f"  - phenomenon `{name}`, added by the user: {description}")
     version = record["builds"][-1].get("version", "?") if record["builds"] else None
     lines.append(f"\nBuilt with auto_challenge_sets {version}." if version else "")
     return "\n".join(lines)

@@ -32,7 +32,7 @@ from auto_challenge_sets.configs import (
 from auto_challenge_sets.corpus import ParallelCorpus, ReadReport, format_line_numbers, read_parallel
 from auto_challenge_sets.errors import AcsError, AlignmentError, CorpusError
 from auto_challenge_sets.pharaoh import Link
-from auto_challenge_sets.phenomena import lexical_phenomena
+from auto_challenge_sets.phenomena import BUILTIN, PHENOMENA, lexical_phenomena
 from auto_challenge_sets.selection import LineAnalysis, analyse, match_sentences, target_tokens
 from auto_challenge_sets.ud import Sentence
 
@@ -197,9 +197,17 @@ def _record(spec: BuildSpec, corpus: ParallelCorpus, aligner: Aligner | Alignmen
         "aligner": spec.aligner_label or described,
         "lines": corpus.total_lines,
         "pairs": len(corpus.pairs),
+        **_user_rules(spec),
         "skipped_empty_lines": len(corpus.report.empty_lines),
         "version": __version__,
     }
+
+
+def _user_rules(spec: BuildSpec) -> dict[str, Any]:
+    """The rules of phenomena a user added (entry points, --rule), as the card describes them."""
+    built = spec.phenomena or tuple(lexical_phenomena())
+    rules = {name: PHENOMENA[name].description for name in built if name not in BUILTIN}
+    return {"user_rules": rules} if rules else {}
 
 
 def build(spec: BuildSpec, progress: bool = True) -> BuildOutput:

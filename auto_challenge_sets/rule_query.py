@@ -1,0 +1,90 @@
+"""A phenomenon written as a small query on the command line (``acs build --rule``), e.g.
+
+    name=light_verb deprel=compound:lvc head.upos=VERB
+
+``name=`` names the phenomenon (a lower-case identifier, as a config name needs); every other term
+is ``FIELD=VALUE`` (equal) or ``FIELD~VALUE`` (starts with: ``deprel~obl`` takes ``obl`` and
+``obl:tmod``), on a field of the word (``form lemma upos xpos feats deprel misc``) or of its head
+(``head.upos``, …). ``feats=Reflex=Yes`` means the FEATS contain that feature. All terms must hold;
+the distance is the paper's, ``|i − h| − 1``. A bad query is a :class:`RuleQueryError` that says
+which term and why.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from auto_challenge_sets.errors import AcsError
+from auto_challenge_sets.ud import Token
+
+FIELDS = ("form", "lemma", "upos", "xpos", "feats", "deprel", "misc")
+_TERM = re.compile(r"(?P<field>(?:head\.)?[a-z]+)(?P<op>[=~])(?P<value>\S+)", re.ASCII)
+_NAME = re.compile(r"[a-z][a-z0-9_]*", re.ASCII)
+
+
+class RuleQueryError(AcsError):
+    """A --rule query that cannot be read."""
+
+
+@dataclass(frozen=True)
+class Condition:
+    on_head: bool
+    field: str
+    op: str  # "=" or "~"
+    value: str
+
+    def holds(self, word: Token, head: Token) -> bool:
+        token = head if self.on_head else word
+        if self.field == "feats" and self.op == "=" and "=" in self.value:
+            name, value = self.value.split("=", 1)
+            return token.has_feature(name, value)
+        actual = getattr(token, self.field)
+        return actual == self.value if self.op == "=" else actual.startswith(self.value)
+
+
+@dataclass(frozen=True)
+class RuleQuery:
+    name: str
+    conditions: tuple[Condition, ...]
+    text: str
+
+    def rule(self) -> Callable[[Token, Token], bool]:
+        conditions = self.conditions
+
+        def matches(word: Token, head: Token) -> bool:
+            return all(condition.holds(word, head) for condition in conditions)
+
+        return matches
+
+    def description(self) -> str:
+        return f"user rule: {' '.join(t for t in self.text.split() if not t.startswith('name='))}"
+
+
+def parse_rule_query(text: str) -> RuleQuery:
+    """Read a query (see the module docstring)."""
+    name = None
+    conditions = []
+    for term in text.split():
+        if term.startswith("name="):
+            if name is not None:
+                raise RuleQueryError(f"--rule {text!r}: name= is given twice")
+            name = term[len("name="):]
+            if not _NAME.fullmatch(name):
+                raise RuleQueryError(f"--rule {text!r}: the name {name!r} must be a lower-case identifier "
+                                     "(letters, digits, _), as config names need")
+            continue
+        match = _TERM.fullmatch(term)
+        if not match:
+            raise RuleQueryError(f"--rule {text!r}: cannot read {term!r}; terms are FIELD=VALUE or FIELD~VALUE")
+        field = match["field"].removeprefix("head.")
+        if field not in FIELDS:
+            raise RuleQueryError(f"--rule {text!r}: unknown field {match['field']!r} "
+                                 f"(fields: {', '.join(FIELDS)}, and head.FIELD for the head word)")
+        conditions.append(Condition(match["field"].startswith("head."), field, match["op"], match["value"]))
+    if name is None:
+        raise RuleQueryError(f"--rule {text!r}: give the phenomenon a name, e.g. name=light_verb")
+    if not conditions:
+        raise RuleQueryError(f"--rule {text!r}: give at least one condition, e.g. deprel=compound:lvc")
+    return RuleQuery(name, tuple(conditions), text)

@@ -1,0 +1,118 @@
+"""User-defined phenomena: a query on the command line (--rule) and rules from installed packages
+(entry point group auto_challenge_sets.phenomena), each building configs like the built-ins."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from auto_challenge_sets.cli import main
+from auto_challenge_sets.conllu_io import read_conllu
+from auto_challenge_sets.dataset.demo import demo_file
+from auto_challenge_sets.dataset.layout import folder_sizes
+from auto_challenge_sets.phenomena import PHENOMENA, find_instances, unregister_phenomenon
+from auto_challenge_sets.rule_query import RuleQueryError, parse_rule_query
+
+from conftest import shared_path
+
+
+@pytest.mark.parametrize("text,message", [
+    ("deprel=aux", "give the phenomenon a name"),
+    ("name=x", "give at least one condition"),
+    ("name=Light deprel=aux", "must be a lower-case identifier"),
+    ("name=x colour=red", "unknown field 'colour'"),
+    ("name=x head.colour=red", "unknown field 'head.colour'"),
+    ("name=x deprel", "cannot read 'deprel'"),
+    ("name=x name=y deprel=aux", "name= is given twice"),
+])
+def test_bad_queries_say_which_term_and_why(text: str, message: str) -> None:
+    with pytest.raises(RuleQueryError, match=message):
+        parse_rule_query(text)
+
+
+def test_queries_select_what_the_built_in_rules_do_on_gold_pud() -> None:
+    """A query that spells a built-in rule finds the same instances in every gold German sentence."""
+    pairs = [("name=q_aux deprel~aux head.upos=VERB", "aux_bracket"),
+             ("name=q_reflexive feats=Reflex=Yes", "reflexive"),
+             ("name=q_final upos=SCONJ deprel=mark head.upos=VERB", "verb_final")]
+    rules = [(parse_rule_query(text), builtin) for text, builtin in pairs]
+    for sentence in read_conllu(shared_path("data", "pud", "de_pud-ud-test.conllu")):
+        for query, builtin in rules:
+            rule = query.rule()
+            words = sentence.words
+            found = [w.id for w in words if w.head and rule(w, words[w.head - 1])]
+            assert found == [i.dependent for i in find_instances(sentence, builtin)], (query.name, sentence.sent_id)
+
+
+def _sample(out: Path) -> list[str]:
+    return ["build", "--pair", "de-en", "--corpus", "sample", "--source", str(demo_file("sample.de")),
+            "--target", str(demo_file("sample.en")), "--source-conllu", str(demo_file("sample.de.conllu")),
+            "--aligner", "none", "--out", str(out), "--quiet"]
+
+
+def test_a_rule_from_the_command_line_builds_configs(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "sets"
+    query = "name=det_noun deprel=det head.upos=NOUN"
+    try:
+        assert main([*_sample(out), "--rule", query]) == 0
+        expected = sum(1 for s in read_conllu(demo_file("sample.de.conllu"))
+                       if any(w.deprel == "det" and s.words[w.head - 1].upos == "NOUN" for w in s.words if w.head))
+    finally:
+        unregister_phenomenon("det_noun")
+    sizes = folder_sizes(out)
+    assert sizes["de-en.det_noun.d0"] == {"sample": expected} and expected > 5
+    assert "de-en.particle.d0" in sizes  # the built-ins are built too
+    card = (out / "README.md").read_text(encoding="utf-8")
+    assert "phenomenon `det_noun`, added by the user: user rule: deprel=det head.upos=NOUN" in card
+    assert "config_name: de-en.det_noun" in card
+    capsys.readouterr()
+    assert main(["stats", str(out)]) == 0
+    assert any(line.split()[:2] == ["de-en", "det_noun"] for line in capsys.readouterr().out.splitlines())
+
+
+def test_a_rule_may_not_take_a_built_in_name(tmp_path: Path, capsys) -> None:
+    assert main([*_sample(tmp_path / "sets"), "--rule", "name=particle deprel=det"]) == 2
+    assert "'particle' is a phenomenon already" in capsys.readouterr().err
+    assert PHENOMENA["particle"].description.startswith("a separable-verb")
+
+
+def _installed_plugin(site: Path) -> None:
+    """A package installed the way pip leaves one: its module and a dist-info with entry points."""
+    (site / "my_ldd_rules.py").write_text(
+        "def light_verb(word, head):\n"
+        "    \"\"\"a verb's object or light-verb part: DEPREL obj or compound:lvc under a VERB\"\"\"\n"
+        "    return word.deprel in ('obj', 'compound:lvc') and head.upos == 'VERB'\n"
+        "def broken(word):\n"
+        "    return True\n", encoding="utf-8")
+    info = site / "my_ldd_rules-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: my-ldd-rules\nVersion: 0.1\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text(
+        "[auto_challenge_sets.phenomena]\nlight_verb = my_ldd_rules:light_verb\nmissing = my_ldd_rules:nowhere\n",
+        encoding="utf-8")
+
+
+def test_a_rule_from_an_entry_point_builds_configs(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    _installed_plugin(site)
+    out = tmp_path / "sets"
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    done = subprocess.run([sys.executable, "-m", "auto_challenge_sets.cli", *_sample(out)], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    # the broken entry point is skipped with a warning naming it; the build goes on
+    assert "phenomenon 'missing' from my_ldd_rules:nowhere is not loaded" in done.stderr
+    expected = sum(1 for s in read_conllu(demo_file("sample.de.conllu"))
+                   if any(w.deprel in ("obj", "compound:lvc") and s.words[w.head - 1].upos == "VERB"
+                          for w in s.words if w.head))
+    assert expected > 5 and folder_sizes(out)["de-en.light_verb.d0"] == {"sample": expected}
+    card = (out / "README.md").read_text(encoding="utf-8")
+    assert "phenomenon `light_verb`, added by the user: a verb's object or light-verb part" in card
+    stats = subprocess.run([sys.executable, "-m", "auto_challenge_sets.cli", "stats", str(out)], env=env,
+                           capture_output=True, text=True, timeout=300)
+    assert any(line.split()[:2] == ["de-en", "light_verb"] for line in stats.stdout.splitlines())
