@@ -116,3 +116,16 @@ def test_the_cli_says_one_line_when_udpipe_is_missing(monkeypatch, tmp_path, cap
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ['acs build: error: the udpipe parser needs ufal.udpipe, which is not installed: '
                    'pip install "auto-challenge-sets[build]"']
+
+
+def test_an_imported_module_without_a_spec_counts_as_installed(monkeypatch):
+    """transformers replaces `adapters` in sys.modules by a lazy module whose __spec__ is None, on
+    which importlib.util.find_spec raises: the check must not read that as "not installed"."""
+    import types
+
+    from auto_challenge_sets.builder.backends import backend_class, missing_modules
+
+    lazy = types.ModuleType("eflomal")
+    lazy.__spec__ = None
+    monkeypatch.setitem(sys.modules, "eflomal", lazy)
+    assert missing_modules(backend_class(ALIGNER, "eflomal")) == []

@@ -63,6 +63,8 @@ def missing_modules(cls: type) -> list[str]:
         if any(sys.modules.get(".".join(parts[:i]), ...) is None for i in range(1, len(parts) + 1)):
             missing.append(module)
             continue
+        if module in sys.modules:  # imported already; find_spec would fail on a module without __spec__
+            continue
         try:
             found = importlib.util.find_spec(module) is not None
         except (ImportError, ValueError):  # a missing parent package ("ufal" of "ufal.udpipe")
