@@ -59,12 +59,12 @@ class ConfigName:
     @property
     def default_distance(self) -> int | None:
         """The D of the short name ``{pair}.{phenomenon}`` (None for the baseline)."""
-        return default_distance(self.kind)
+        return default_distance(self.phenomenon)
 
     @property
     def distances(self) -> tuple[int, ...]:
-        """The minimum distances a build makes configs for, for this config's kind."""
-        return {KIND_BASELINE: (), KIND_LEXICAL: LEXICAL_DISTANCES, KIND_REORDER: REORDER_DISTANCES}[self.kind]
+        """The minimum distances a build makes configs for, for this config's phenomenon."""
+        return phenomenon_distances(self.phenomenon)
 
     def sort_key(self) -> tuple:
         """Pair, then baseline before lexical before reorder configs, then phenomenon, then D as a
@@ -75,9 +75,24 @@ class ConfigName:
         return config_name(self.src, self.tgt, self.phenomenon, self.min_distance)
 
 
-def default_distance(kind: str) -> int | None:
-    """The D a short config name (no ``.d{D}``) means for a phenomenon of this kind."""
-    return {KIND_BASELINE: None, KIND_LEXICAL: DEFAULT_DISTANCE, KIND_REORDER: REORDER_DISTANCES[0]}[kind]
+def phenomenon_distances(phenomenon: str) -> tuple[int, ...]:
+    """The D a build makes configs for: 0-5 for a lexical phenomenon, an alignment phenomenon's own
+    scale (``reorder``: 5, 10, 15, 20), none for the baseline."""
+    kind = _kind_of(phenomenon)
+    if kind == KIND_BASELINE:
+        return ()
+    if kind == KIND_REORDER:
+        return PHENOMENA[phenomenon].distances
+    return LEXICAL_DISTANCES
+
+
+def default_distance(phenomenon: str) -> int | None:
+    """The D a short config name (no ``.d{D}``) means: 1 for a lexical phenomenon (the paper's
+    default), the smallest of an alignment phenomenon's scale, None for the baseline."""
+    kind = _kind_of(phenomenon)
+    if kind == KIND_BASELINE:
+        return None
+    return DEFAULT_DISTANCE if kind == KIND_LEXICAL else phenomenon_distances(phenomenon)[0]
 
 
 def _kind_of(phenomenon: str) -> str:
@@ -99,7 +114,7 @@ def config_name(src: str, tgt: str, phenomenon: str, min_distance: int | None = 
     if phenomenon == BASELINE:
         return f"{src}-{tgt}.{BASELINE}"
     if min_distance is None:
-        min_distance = default_distance(_kind_of(phenomenon))
+        min_distance = default_distance(phenomenon)
     return f"{src}-{tgt}.{phenomenon}.d{min_distance}"
 
 
@@ -114,7 +129,7 @@ def parse_config_name(name: str) -> ConfigName:
             raise BadNameError(f"the baseline config has no distance: {name!r}")
         return ConfigName(src, tgt, phenomenon, None)
     if distance is None:
-        return ConfigName(src, tgt, phenomenon, default_distance(_kind_of(phenomenon)))
+        return ConfigName(src, tgt, phenomenon, default_distance(phenomenon))
     return ConfigName(src, tgt, phenomenon, int(distance))
 
 

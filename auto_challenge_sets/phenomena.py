@@ -21,6 +21,7 @@ import inspect
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 
+from auto_challenge_sets.reordering import Measured, crossing_measure, normalised_measure, raw_measure
 from auto_challenge_sets.ud import Sentence, Token
 
 # a rule sees the word, and its head word when it takes a second argument
@@ -37,6 +38,8 @@ class Phenomenon:
     rule: TokenRule | None  # None for a phenomenon measured on the alignment
     kind: str = LEXICAL
     takes_head: bool = False  # the rule is called as rule(word, head)
+    measure: Callable[..., Measured] | None = None  # an alignment phenomenon's (see reordering.py)
+    distances: tuple[int, ...] = ()  # an alignment phenomenon's scale of D
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,12 +87,22 @@ def unregister_phenomenon(name: str) -> None:
     PHENOMENA.pop(name, None)
 
 
-def register_alignment_phenomenon(name: str, description: str) -> Phenomenon:
-    """Register a phenomenon measured on the word alignment rather than the tree."""
+def register_alignment_phenomenon(name: str, description: str, measure: Callable[..., Measured] = raw_measure,
+                                  distances: tuple[int, ...] = (5, 10, 15, 20)) -> Phenomenon:
+    """Register a phenomenon measured on the word alignment rather than the tree: ``measure`` gives
+    a pair's score and instances (:mod:`auto_challenge_sets.reordering`), ``distances`` the D its
+    configs are built at (the first is the short name's)."""
     if name in PHENOMENA:
         raise ValueError(f"phenomenon {name!r} is already registered")
-    PHENOMENA[name] = Phenomenon(name, description, None, REORDER_KIND)
+    if not distances or list(distances) != sorted(set(distances)):
+        raise ValueError(f"an alignment phenomenon needs increasing distances, got {distances!r}")
+    PHENOMENA[name] = Phenomenon(name, description, None, REORDER_KIND, measure=measure, distances=tuple(distances))
     return PHENOMENA[name]
+
+
+def alignment_phenomena() -> list[str]:
+    """The names of the phenomena measured on the alignment, in registration order."""
+    return [name for name, phenomenon in PHENOMENA.items() if phenomenon.kind == REORDER_KIND]
 
 
 def lexical_phenomena() -> list[str]:
@@ -145,7 +158,13 @@ register_phenomenon("verb_final", "a subordinating conjunction and its clause's 
                     "a VERB head (German verb-final clauses)")(_verb_final)
 
 register_alignment_phenomenon(
-    "reorder", "an aligned source/target word pair far apart: |i - j| >= D on token indices")
+    "reorder", "an aligned source/target word pair far apart: |i - j| >= D on token indices (the paper's)")
+register_alignment_phenomenon(
+    "reorder_norm", "an aligned pair of word tokens far apart once the target is scaled to the source's "
+    "length: floor(|i - j*n/m|) >= D", normalised_measure, (5, 10, 15, 20))
+register_alignment_phenomenon(
+    "crossing", "crossing alignment links: at least D% of the pairs of word links cross (Kendall-style)",
+    crossing_measure, (5, 10, 20, 30))
 
 BUILTIN = frozenset(PHENOMENA)  # the rules above; anything registered later is a user's
 ENTRY_POINT_GROUP = "auto_challenge_sets.phenomena"

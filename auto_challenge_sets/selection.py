@@ -34,8 +34,7 @@ from auto_challenge_sets.configs import KIND_BASELINE, KIND_REORDER, ConfigName
 from auto_challenge_sets.corpus import ParallelCorpus, format_line_numbers
 from auto_challenge_sets.errors import ConlluError
 from auto_challenge_sets.pharaoh import Link
-from auto_challenge_sets.phenomena import Instance, find_instances, lexical_phenomena
-from auto_challenge_sets.reordering import reorder_instances
+from auto_challenge_sets.phenomena import Instance, find_instances, get_phenomenon, lexical_phenomena
 from auto_challenge_sets.ud import Sentence
 
 # white space and the invisible format characters that tokenizers may drop (see the module's policy)
@@ -214,11 +213,11 @@ def challenge_rows(
         if config.kind == KIND_REORDER:
             if analysis.links is None:
                 raise ValueError(f"config {config} needs alignments, and {corpus} has none")
-            found = reorder_instances(analysis.links, analysis.source_tokens, analysis.target_tokens,
-                                      config.min_distance or 0)
-            if found:
-                yield {**row, "target_tokens": analysis.target_tokens,
-                       "distance": max(i.distance for i in found),
+            measure = get_phenomenon(config.phenomenon).measure
+            score, found = measure(analysis.links, analysis.source_tokens, analysis.target_tokens,
+                                   config.min_distance or 0)
+            if score is not None and score >= (config.min_distance or 0) and found:
+                yield {**row, "target_tokens": analysis.target_tokens, "distance": score,
                        "instances": [i.to_dict() for i in found]}
             continue
         found = [i for i in analysis.lexical[config.phenomenon] if i.distance >= (config.min_distance or 0)]

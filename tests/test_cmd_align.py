@@ -107,3 +107,20 @@ def test_help(capsys):
     for option in ("--aligner", "--model", "--layer", "--method", "--token-type", "--batch-size", "--device",
                    "--seed", "Pharaoh"):
         assert option in text
+
+
+def test_make_priors_then_align_with_them(corpus, capsys):
+    folder, de, en = corpus
+    base = ["align", "--aligner", "eflomal", "--source", str(folder / "c.de"), "--target", str(folder / "c.en")]
+    priors = folder / "c.priors"
+    assert main([*base, "--make-priors", str(priors)]) == 0
+    assert "learned eflomal priors from 202 sentence pairs" in capsys.readouterr().err
+    assert priors.read_text(encoding="utf-8").startswith("LEX\t")
+    out = folder / "with-priors.pharaoh"
+    assert main([*base, "--priors", str(priors), "--output", str(out), "--quiet"]) == 0
+    assert sum(bool(line) for line in _check_output(out, de, en)) == 200
+    assert main([*base]) == 2
+    assert "give --output FILE (links) or --make-priors FILE" in capsys.readouterr().err
+    assert main(["align", "--aligner", "simalign", "--source", str(folder / "c.de"), "--target",
+                 str(folder / "c.en"), "--make-priors", str(priors)]) == 2
+    assert "use it with --aligner eflomal" in capsys.readouterr().err

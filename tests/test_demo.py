@@ -69,3 +69,29 @@ def test_reversed_alignment(tmp_path: Path) -> None:
 def test_sample_files_ship_with_a_license() -> None:
     assert "Apache" in demo_file("LICENSE").read_text(encoding="utf-8")
     assert len(demo_file("sample.de").read_text(encoding="utf-8").splitlines()) == 29
+
+
+def test_the_reorder_measures_follow_the_hand_alignment(demo_folder: Path, tmp_path: Path) -> None:
+    """reorder_norm and crossing rows against a straightforward reading of docs/method.md."""
+    alignment = [parse_pharaoh(line) for line in demo_file("sample.de-en.pharaoh").read_text().splitlines()]
+    rows = load_dataset(str(demo_folder), "de-en.baseline", split=SAMPLE, cache_dir=str(tmp_path / "hf"))
+    targets = {row["line"]: row["reference"].split() for row in rows}
+    sources = {row["line"]: row["source_tokens"] for row in rows}
+
+    def words(line: int, links: list) -> list:
+        src, tgt = sources[line], targets[line]
+        return [(i, j) for i, j in links if any(c.isalnum() for c in src[i]) and any(c.isalnum() for c in tgt[j])]
+
+    def normalised(line: int, links: list) -> int:
+        n, m = len(sources[line]), len(targets[line])
+        return max((int(abs(i - j * n / m) + 1e-9) for i, j in words(line, links)), default=-1)
+
+    def crossing(line: int, links: list) -> float:
+        w = words(line, links)
+        pairs = [(a, b) for k, a in enumerate(w) for b in w[k + 1:]]
+        return 100 * sum((a[0] - b[0]) * (a[1] - b[1]) < 0 for a, b in pairs) / len(pairs) if pairs else -1
+
+    for name, score, d in (("reorder_norm", normalised, 5), ("crossing", crossing, 5), ("crossing", crossing, 10)):
+        expected = {n for n, links in enumerate(alignment, start=1) if n in sources and score(n, links) >= d}
+        got = load_dataset(str(demo_folder), f"de-en.{name}.d{d}", split=SAMPLE, cache_dir=str(tmp_path / "hf"))
+        assert set(got["line"]) == expected and expected, (name, d)

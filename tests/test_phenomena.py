@@ -17,6 +17,7 @@ from auto_challenge_sets.phenomena import (
     register_alignment_phenomenon,
     register_phenomenon,
 )
+from auto_challenge_sets.reordering import raw_measure
 from auto_challenge_sets.ud import Sentence, Token
 
 from conftest import shared_path
@@ -32,8 +33,8 @@ def pud() -> dict[str, dict]:
 
 def test_registry_has_the_papers_phenomena() -> None:
     assert {"reflexive", "particle", "prep_stranding"} <= set(PHENOMENA)
-    with pytest.raises(KeyError, match=r"unknown phenomenon 'nope' \(known: aux_bracket, particle, prep_stranding, "
-                                        r"reflexive, reorder, subj_verb, verb_final\)"):
+    with pytest.raises(KeyError, match=r"unknown phenomenon 'nope' \(known: aux_bracket, crossing, particle, "
+                                        r"prep_stranding, reflexive, reorder, reorder_norm, subj_verb, verb_final\)"):
         get_phenomenon("nope")
 
 
@@ -116,9 +117,12 @@ def test_adding_a_phenomenon_is_one_registered_rule(monkeypatch: pytest.MonkeyPa
     for bad in ("Bad-Name", "Negation", "neg-ation", "2neg"):
         with pytest.raises(ValueError, match=f"^phenomenon names are lower-case identifiers, got '{bad}'$"):
             register_phenomenon(bad, "x")
-    aligned = register_alignment_phenomenon("crossing", "crossing links")
-    assert aligned == Phenomenon("crossing", "crossing links", None, "reorder") == get_phenomenon("crossing")
-    assert "crossing" not in lexical_phenomena() and "negation" in lexical_phenomena()
+    aligned = register_alignment_phenomenon("long_links", "long links")
+    assert aligned == Phenomenon("long_links", "long links", None, "reorder", measure=raw_measure,
+                                 distances=(5, 10, 15, 20)) == get_phenomenon("long_links")
+    assert "long_links" not in lexical_phenomena() and "negation" in lexical_phenomena()
+    with pytest.raises(ValueError, match="needs increasing distances"):
+        register_alignment_phenomenon("bad_scale", "x", distances=(10, 5))
 
 
 # A UD v1 tree (v1 labelled particles `prt`; parsers trained on v1 treebanks still do): "She turned

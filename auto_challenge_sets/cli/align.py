@@ -32,7 +32,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="source sentences, one per line, tokens separated by white space")
     parser.add_argument("--target", required=True, type=Path, metavar="FILE",
                         help="target sentences, line by line with the source")
-    parser.add_argument("--output", required=True, metavar="FILE", help="Pharaoh file to write ('-': stdout)")
+    parser.add_argument("--output", metavar="FILE", help="Pharaoh file to write ('-': stdout)")
+    parser.add_argument("--make-priors", metavar="FILE", type=Path,
+                        help="instead of links, learn eflomal priors from this corpus (as much parallel text of "
+                        "the language pair as you have, test sets included) and write them to FILE; then align "
+                        "or build with --priors / --eflomal-priors FILE")
     add_aligner_arguments(parser, standalone=True)
     parser.add_argument("--cache-dir", type=Path, metavar="DIR",
                         help="where finished shards are kept (default: $ACS_CACHE_DIR, else "
@@ -45,9 +49,13 @@ def run(args: argparse.Namespace) -> int:
     from auto_challenge_sets.builder.pipeline.align_stage import align_pairs, write_pharaoh
     from auto_challenge_sets.cli.backend_flags import aligner_spec_from_args
     from auto_challenge_sets.corpus import ReadReport, read_lines
-    from auto_challenge_sets.errors import CorpusError
+    from auto_challenge_sets.errors import AcsError, CorpusError
     from auto_challenge_sets.pharaoh import format_pharaoh
 
+    if (args.output is None) == (args.make_priors is None):
+        raise AcsError("give --output FILE (links) or --make-priors FILE (eflomal priors)")
+    if args.make_priors is not None and args.aligner != "eflomal":
+        raise AcsError("--make-priors learns eflomal's priors: use it with --aligner eflomal")
     spec = aligner_spec_from_args(args)
     assert spec is not None  # `none` is not offered here
     aligner = spec.create()  # fails here, before reading or aligning, if e.g. the model is missing
@@ -58,6 +66,14 @@ def run(args: argparse.Namespace) -> int:
         raise CorpusError(f"has {len(sources)} lines but {args.target} has {len(targets)}: the two sides "
                           "must have one sentence per line, line by line", str(args.source))
     pairs = [(source.split(), target.split()) for source, target in zip(sources, targets)]
+    if args.make_priors is not None:
+        from auto_challenge_sets.builder.backends.aligners.eflomal import make_priors
+
+        seed = getattr(args, "seed", None)
+        learned = make_priors(pairs, args.make_priors, seed=1 if seed is None else seed)
+        if not args.quiet:
+            print(f"learned eflomal priors from {learned} sentence pairs → {args.make_priors}", file=sys.stderr)
+        return 0
     started = time.perf_counter()
     links = align_pairs(pairs, aligner=aligner, cache_dir=args.cache_dir, progress=not args.quiet)
     elapsed = time.perf_counter() - started

@@ -81,6 +81,11 @@ def _empty_note(empty: dict[str, dict[str, int]]) -> str:
             f"split; the table shows it as 0. Empty here: {listed}.")
 
 
+def _included(name: str) -> str:
+    """A measured table the card includes (written by a script under benchmarks/)."""
+    return resources.files("auto_challenge_sets.dataset").joinpath(name).read_text(encoding="utf-8")
+
+
 def render_readme(out_dir: str | os.PathLike[str]) -> Path:
     """(Re)write README.md from every Parquet file in the folder and the build record."""
     import datasets
@@ -157,8 +162,8 @@ def render_readme(out_dir: str | os.PathLike[str]) -> Path:
         size_table=distance_table({**empty, **sizes}, markdown=True),
         empty_note=_empty_note(empty),
         default_config=f"`{default}`" if default else "none (no config has the default D)",
-        extraction_quality=resources.files("auto_challenge_sets.dataset").joinpath("extraction_quality.md")
-        .read_text(encoding="utf-8"),
+        extraction_quality=_included("extraction_quality.md"),
+        reorder_quality=_included("reorder_quality.md"),
         example_config=example,
         example_split=next(iter(found[example])),
         provenance=_provenance(record),

@@ -28,11 +28,12 @@ from auto_challenge_sets.configs import (
     check_split_name,
     config_name,
     parse_pair,
+    phenomenon_distances,
 )
 from auto_challenge_sets.corpus import ParallelCorpus, ReadReport, format_line_numbers, read_parallel
 from auto_challenge_sets.errors import AcsError, AlignmentError, CorpusError
 from auto_challenge_sets.pharaoh import Link
-from auto_challenge_sets.phenomena import BUILTIN, PHENOMENA, lexical_phenomena
+from auto_challenge_sets.phenomena import BUILTIN, PHENOMENA, alignment_phenomena, lexical_phenomena
 from auto_challenge_sets.selection import LineAnalysis, analyse, match_sentences, target_tokens
 from auto_challenge_sets.ud import Sentence
 
@@ -80,7 +81,9 @@ class BuildSpec:
         for phenomenon in self.phenomena or tuple(lexical_phenomena()):
             names += [config_name(src, tgt, phenomenon, d) for d in self.lexical_distances]
         if self.aligned:
-            names += [config_name(src, tgt, REORDER, d) for d in self.reorder_distances]
+            for phenomenon in alignment_phenomena():
+                distances = self.reorder_distances if phenomenon == REORDER else phenomenon_distances(phenomenon)
+                names += [config_name(src, tgt, phenomenon, d) for d in distances]
         return names
 
     def parser_label(self) -> str:

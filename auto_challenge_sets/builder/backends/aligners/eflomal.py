@@ -29,6 +29,8 @@ reported too).
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
 import struct
 import subprocess
@@ -41,7 +43,7 @@ from typing import Any
 from auto_challenge_sets.builder.backends import Option
 from auto_challenge_sets.builder.backends.aligners import Aligner, AlignerError, Pair, register_aligner
 from auto_challenge_sets.builder.backends.aligners.symmetrize import SYMMETRIZATIONS, symmetrize
-from auto_challenge_sets.pharaoh import Link, parse_pharaoh
+from auto_challenge_sets.pharaoh import Link, format_pharaoh, parse_pharaoh
 
 _URANDOM = b"/dev/urandom\x00"
 _SEED_FILE = "acs_seed.bin"  # exactly as long as "/dev/urandom", so the patched string fits
@@ -55,6 +57,24 @@ def eflomal_binary() -> Path:
     except ImportError:
         raise AlignerError("the eflomal aligner needs the eflomal package: pip install eflomal==2.0.0") from None
     return Path(eflomal.__file__).parent / "bin" / "eflomal"
+
+
+def make_priors(pairs: Sequence[Pair], out: str | os.PathLike[str], seed: int | None = 1) -> int:
+    """Learn eflomal priors from ``pairs`` (as much parallel text as is at hand: the test set and
+    every other corpus of the language pair) and write them to ``out`` in eflomal's text format;
+    the number of pairs learned from. eflomal's own ``calculate_priors``/``write_priors`` do the
+    counting."""
+    import eflomal
+
+    forward, reverse = EflomalAligner(seed=seed).align_directions(pairs)
+    kept = [(" ".join(map(_clean, src[:MAX_TOKENS])), " ".join(map(_clean, tgt[:MAX_TOKENS])))
+            for src, tgt in pairs]
+    counts = eflomal.calculate_priors([s for s, _ in kept], [t for _, t in kept],
+                                      [format_pharaoh(links) for links in forward],
+                                      [format_pharaoh(links) for links in reverse])
+    with open(out, "w", encoding="utf-8") as handle:
+        eflomal.write_priors(handle, *counts)
+    return len(pairs)
 
 
 def _mix64(value: int) -> int:
@@ -105,6 +125,9 @@ class EflomalAligner(Aligner):
         Option("symmetrization", str, "grow-diag-final-and", "eflomal: how to combine its two directions",
                choices=SYMMETRIZATIONS),
         Option("seed", int, 1, "eflomal: random seed; the same seed gives the same links", metavar="N"),
+        Option("priors", Path, None, "eflomal: a priors file learned from more parallel text (`acs align "
+               "--make-priors`); test-set-sized corpora align far better with one", metavar="FILE",
+               build_flag="--eflomal-priors"),
         Option("model", int, 3, "eflomal: 1 (IBM1), 2 (HMM) or 3 (HMM+fertility)", cli=False),
         Option("n_samplers", int, 3, "eflomal: independent samplers", cli=False),
         Option("rel_iterations", float, 1.0, "eflomal: iterations relative to its default", cli=False),
@@ -115,6 +138,7 @@ class EflomalAligner(Aligner):
         self,
         symmetrization: str = "grow-diag-final-and",
         seed: int | None = 1,
+        priors: str | os.PathLike[str] | None = None,
         model: int = 3,
         n_samplers: int = 3,
         rel_iterations: float = 1.0,
@@ -129,6 +153,9 @@ class EflomalAligner(Aligner):
             raise AlignerError(f"eflomal: n_samplers must be >= 1, not {n_samplers}")
         self.symmetrization = symmetrization
         self.seed = seed
+        self.priors = None if priors is None else Path(priors)
+        if self.priors is not None and not self.priors.is_file():
+            raise AlignerError(f"eflomal: no priors file {self.priors} (make one with `acs align --make-priors`)")
         self.model = model
         self.n_samplers = n_samplers
         self.rel_iterations = rel_iterations
@@ -154,6 +181,7 @@ class EflomalAligner(Aligner):
             "rel_iterations": self.rel_iterations,
             "null_prior": self.null_prior,
             "max_tokens": MAX_TOKENS,  # longer pairs are cut, no longer left without links
+            **({} if self.priors is None else {"priors": hashlib.sha256(self.priors.read_bytes()).hexdigest()}),
         }
 
     def align(self, pairs: Sequence[Pair]) -> list[list[Link]]:
@@ -175,11 +203,16 @@ class EflomalAligner(Aligner):
         with tempfile.TemporaryDirectory(prefix="acs-eflomal-") as work:
             folder = Path(work)
             source_file, target_file = folder / "source.bin", folder / "target.bin"
-            with open(source_file, "wb") as src_out, open(target_file, "wb") as tgt_out:
+            priors_file = folder / "priors.bin" if self.priors is not None else None
+            with contextlib.ExitStack() as files:
+                src_out = files.enter_context(open(source_file, "wb"))
+                tgt_out = files.enter_context(open(target_file, "wb"))
+                priors_in = None if self.priors is None else files.enter_context(open(self.priors, encoding="utf-8"))
+                priors_out = None if priors_file is None else files.enter_context(open(priors_file, "w", encoding="utf-8"))
                 eflomal.Aligner(model=self.model).prepare_files(
                     (" ".join(map(_clean, kept[k][0])) + "\n" for k in todo), src_out,
-                    (" ".join(map(_clean, kept[k][1])) + "\n" for k in todo), tgt_out, None, None)
-            outputs = self._run(folder, source_file, target_file, len(todo))
+                    (" ".join(map(_clean, kept[k][1])) + "\n" for k in todo), tgt_out, priors_in, priors_out)
+            outputs = self._run(folder, source_file, target_file, len(todo), priors_file)
             for direction, store in ((0, forward), (1, reverse)):
                 lines = outputs[direction]
                 for n, k in enumerate(todo):
@@ -189,7 +222,8 @@ class EflomalAligner(Aligner):
                                              line=n + 1)
         return forward, reverse
 
-    def _run(self, folder: Path, source_file: Path, target_file: Path, n_sentences: int) -> list[list[str]]:
+    def _run(self, folder: Path, source_file: Path, target_file: Path, n_sentences: int,
+             priors_file: Path | None = None) -> list[list[str]]:
         n1, n2, n3 = iterations(n_sentences, self.model, self.rel_iterations)
         binary = eflomal_binary() if self.seed is None else seeded_binary(folder)
         env = dict(os.environ)
@@ -207,6 +241,8 @@ class EflomalAligner(Aligner):
                 args += ["-2", str(n2)]
             if self.model >= 3:
                 args += ["-3", str(n3)]
+            if priors_file is not None:
+                args += ["-p", str(priors_file)]
             args += [flag, str(cwd / "links")]
             try:
                 processes.append((cwd, subprocess.Popen(args, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
