@@ -25,7 +25,7 @@ def test_every_builtin_backend_declares_what_its_constructor_takes():
     # register_backend checks this for each class; importing them all must therefore succeed
     assert set(declared_options(PARSER)) == {"trankit", "udpipe"}
     assert set(declared_options(ALIGNER)) == {"simalign", "eflomal"}
-    assert [o.name for o in declared_options(ALIGNER)["eflomal"] if o.cli] == ["symmetrization", "seed"]
+    assert [o.name for o in declared_options(ALIGNER)["eflomal"] if o.cli] == ["symmetrization", "seed", "priors"]
 
 
 def test_a_second_backend_of_the_same_name_is_an_error():

@@ -14,11 +14,12 @@ def test_stats_prints_one_row_per_pair_phenomenon_and_split(tmp_path: Path, caps
     assert main(["stats", str(tmp_path / "sets")]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split() == ["pair", "phenomenon", "split", "all", "d0", "d1", "d2", "d3", "d4", "d5",
-                                "d10", "d15", "d20"]
+                                "d10", "d15", "d20", "d30"]
     rows = {tuple(line.split()[:2]): line.split()[2:] for line in lines[2:] if line[:2] in ("de", "en")}
     assert rows["de-en", "particle"] == ["sample", "29", "11", "10", "9", "7", "5", "3"]
     # reorder shows 0 where a distance it is built with selected nothing
-    assert rows["de-en", "reorder"][-2:] == ["0", "0"]
+    assert rows["de-en", "reorder"][-2:] == ["0", "0"]  # d15, d20; reorder has no d30 column value
+    assert rows["de-en", "crossing"][:2] == ["sample", "29"]
     # a phenomenon that selected nothing at all is listed from the build record, and the 0 explained
     assert rows["de-en", "prep_stranding"] == ["sample", "29", "0", "0", "0", "0", "0", "0"]
     assert lines[-1] == "0: no sentence pair selected, so no config (datasets cannot load an empty split)"
