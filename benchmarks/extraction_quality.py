@@ -16,6 +16,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from stored_table import store_or_check
+
 from auto_challenge_sets.builder.backends.parsers import get_parser
 from auto_challenge_sets.conllu_io import read_conllu
 from auto_challenge_sets.phenomena import find_instances, lexical_phenomena
@@ -75,15 +77,7 @@ def main() -> int:
     action.add_argument("--write", action="store_true", help=f"store the table in {TABLE.relative_to(REPO)}")
     action.add_argument("--check", action="store_true", help="exit 1 if the stored table differs")
     args = parser.parse_args()
-    table = render(measure(args.shared))
-    if args.write:
-        TABLE.write_text(table, encoding="utf-8")
-    elif args.check:
-        if TABLE.read_text(encoding="utf-8") != table:
-            print(f"{TABLE} differs from a fresh measurement: run with --write", file=sys.stderr)
-            return 1
-    print(table)
-    return 0
+    return store_or_check(render(measure(args.shared)), TABLE, write=args.write, check=args.check)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from stored_table import store_or_check
+
 from auto_challenge_sets.builder.backends.aligners.eflomal import EflomalAligner, make_priors
 from auto_challenge_sets.builder.backends.aligners.symmetrize import symmetrize
 from auto_challenge_sets.conllu_io import read_conllu
@@ -155,14 +157,7 @@ def main() -> int:
             return 1
         print("\n".join(lines))
         return 0
-    table = render(args.shared)
-    if args.write:
-        TABLE.write_text(table, encoding="utf-8")
-    elif args.check and TABLE.read_text(encoding="utf-8") != table:
-        print(f"{TABLE} differs from a fresh measurement: run with --write", file=sys.stderr)
-        return 1
-    print(table)
-    return 0
+    return store_or_check(render(args.shared), TABLE, write=args.write, check=args.check)
 
 
 if __name__ == "__main__":
