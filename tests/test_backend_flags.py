@@ -19,8 +19,20 @@ def _parse(argv, standalone=False):
     return parser.parse_args(argv)
 
 
-def test_build_options_default_to_simalign_or_pharaoh(tmp_path):
-    assert aligner_spec_from_args(_parse([])) == AlignerSpec("simalign", {})
+def test_build_options_default_to_simalign_or_pharaoh(tmp_path, monkeypatch):
+    # simalign when its flags say so, or its model is cached; the suite is offline (HF_HUB_OFFLINE)
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "empty-hub-cache"))
+    assert aligner_spec_from_args(_parse(["--align-model", "/m"])) == AlignerSpec("simalign", {"model": "/m"})
+    args = _parse([])
+    assert aligner_spec_from_args(args) == AlignerSpec("eflomal", {})  # no model, no Hub: eflomal
+    assert "aligned with eflomal instead" in args.aligner_note and args.aligner == "eflomal"
+    cached = tmp_path / "hub" / "models--bert-base-multilingual-cased"
+    (cached / "refs").mkdir(parents=True)
+    (cached / "refs" / "main").write_text("abc")
+    (cached / "snapshots" / "abc").mkdir(parents=True)
+    (cached / "snapshots" / "abc" / "config.json").write_text("{}")
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "hub"))
+    assert aligner_spec_from_args(_parse([])) == AlignerSpec("simalign", {})  # the model is here
     path = tmp_path / "x.pharaoh"
     assert aligner_spec_from_args(_parse(["--alignment", str(path)])) is None  # the build reads the file
     assert aligner_spec_from_args(_parse(["--aligner", "none"])) is None
@@ -36,7 +48,8 @@ def test_build_options_map_to_backend_options():
 
 
 def test_a_build_can_pass_its_device_to_simalign():
-    assert aligner_spec_from_args(_parse([]), default_device="cuda") == AlignerSpec("simalign", {"device": "cuda"})
+    assert aligner_spec_from_args(_parse(["--aligner", "simalign"]), default_device="cuda") == AlignerSpec(
+        "simalign", {"device": "cuda"})
     args = _parse(["--align-device", "cpu"])
     assert aligner_spec_from_args(args, default_device="cuda") == AlignerSpec("simalign", {"device": "cpu"})
     assert aligner_spec_from_args(_parse(["--aligner", "eflomal"]), default_device="cuda") == AlignerSpec("eflomal")

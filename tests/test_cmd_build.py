@@ -212,3 +212,29 @@ def test_inputs_come_from_files_or_a_testset_not_both(tmp_path: Path, capsys) ->
     assert main([*base, "--testset", "wmt21", "--source", str(demo_file("sample.de"))]) == 2
     assert "--testset gives the source and the reference: drop --source/--target" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+def test_without_simaligns_model_the_default_aligner_is_eflomal(tmp_path: Path, capsys) -> None:
+    """Offline (the suite sets HF_HUB_OFFLINE) and without mBERT in the cache, a build that names no
+    aligner aligns with eflomal, says so, and the record names the aligner the reorder configs used."""
+    from auto_challenge_sets.builder.backends.inventory import simalign_check
+    from auto_challenge_sets.dataset.record import read_build_record
+
+    if simalign_check().ok:
+        pytest.skip("simalign's default model is in this machine's Hugging Face cache")
+    out = tmp_path / "out"
+    assert main(["build", "--pair", "de-en", "--corpus", "sample", "--source", str(demo_file("sample.de")),
+                 "--target", str(demo_file("sample.en")), "--source-conllu", str(demo_file("sample.de.conllu")),
+                 "--out", str(out), "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert "note: simalign's model bert-base-multilingual-cased is not here and the Hub cannot be reached: " \
+           "aligned with eflomal instead" in err
+    (build,) = read_build_record(out)["builds"]
+    assert build["aligner"].startswith("eflomal")
+    card = (out / "README.md").read_text(encoding="utf-8")
+    assert "aligner: eflomal" in card
+    # simalign asked for by name still fails before any work, naming the model
+    assert main(["build", "--pair", "de-en", "--corpus", "sample", "--source", str(demo_file("sample.de")),
+                 "--target", str(demo_file("sample.en")), "--source-conllu", str(demo_file("sample.de.conllu")),
+                 "--out", str(tmp_path / "other"), "--quiet", "--aligner", "simalign"]) == 2
+    assert "bert-base-multilingual-cased" in capsys.readouterr().err

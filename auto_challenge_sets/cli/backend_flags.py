@@ -148,7 +148,8 @@ def add_aligner_arguments(parser: argparse.ArgumentParser, *, standalone: bool =
                            help="how to word-align source and target for the reorder configs: simalign "
                            "(contextual embeddings, best with a GPU), eflomal (statistical, CPU), pharaoh "
                            "(read --alignment FILE), none (no reorder configs). Default: pharaoh when "
-                           f"--alignment is given, else {DEFAULT_ALIGNER}")
+                           f"--alignment is given, else {DEFAULT_ALIGNER} when its model is here or the Hub "
+                           f"can be reached, else {FALLBACK_ALIGNER}")
         group.add_argument("--alignment", type=_path, metavar="FILE",
                            help="precomputed Pharaoh alignment (0-based i-j, one line per corpus line) from "
                            "the parse's words to the white-space tokens of the target (fast_align, "
@@ -156,11 +157,34 @@ def add_aligner_arguments(parser: argparse.ArgumentParser, *, standalone: bool =
     add_backend_flags(group, ALIGNER, in_build=not standalone)
 
 
+FALLBACK_ALIGNER = "eflomal"
+
+
+def _default_aligner(args: argparse.Namespace) -> str:
+    """simalign when its model can be had (given with a flag, in the Hugging Face cache, or from a
+    reachable Hub); else eflomal, which needs no model, with a note for the command to print
+    (``args.aligner_note``). simalign's alignments are the better ones to measure reordering with."""
+    from auto_challenge_sets.builder.backends.aligners.simalign import DEFAULT_MODEL, is_offline
+    from auto_challenge_sets.builder.backends.hub import hub_reachable
+    from auto_challenge_sets.builder.backends.inventory import simalign_check
+
+    if backend_options(args, ALIGNER, DEFAULT_ALIGNER) or simalign_check(DEFAULT_MODEL).ok:
+        return DEFAULT_ALIGNER  # the user set simalign's flags, or its model is here
+    if not is_offline() and hub_reachable():
+        return DEFAULT_ALIGNER  # fetched on first use
+    args.aligner_note = (f"simalign's model {DEFAULT_MODEL} is not here and the Hub cannot be reached: aligned "
+                         f"with {FALLBACK_ALIGNER} instead (--aligner simalign to insist; `acs doctor` says how "
+                         "to get the model)")
+    return FALLBACK_ALIGNER
+
+
 def aligner_choice(args: argparse.Namespace) -> str:
-    """``--aligner`` as given, or its default: pharaoh when ``--alignment`` is given, else simalign."""
+    """``--aligner`` as given, or its default: pharaoh when ``--alignment`` is given, else simalign
+    when its model can be had, else eflomal (decided once, then kept in ``args.aligner``)."""
     name = args.aligner
     if name is None:
-        name = PHARAOH if getattr(args, "alignment", None) is not None else DEFAULT_ALIGNER
+        name = PHARAOH if getattr(args, "alignment", None) is not None else _default_aligner(args)
+        args.aligner = name
     if getattr(args, "alignment", None) is not None and name != PHARAOH:
         raise AlignerError(f"--alignment FILE is read by --aligner pharaoh, not --aligner {name}")
     if name == PHARAOH and getattr(args, "alignment", None) is None:

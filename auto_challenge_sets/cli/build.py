@@ -133,7 +133,8 @@ def run(args: argparse.Namespace) -> int:
     )
     result = build_into_folder(spec, args.out, license=args.license, progress=not args.quiet)
     print(f"\n{args.pair} {args.corpus}: {result.pairs} sentence pairs of {result.lines} lines → {args.out}")
-    for message in result.report.messages() + result.warnings:
+    notes = [args.aligner_note] if getattr(args, "aligner_note", None) else []
+    for message in notes + result.report.messages() + result.warnings:
         print(f"note: {message}", file=sys.stderr)
     print(distance_table({name: {args.corpus: rows} for name, rows in result.sizes.items()}))
     return 0
