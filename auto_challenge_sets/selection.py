@@ -23,8 +23,6 @@ A parse must be a parse of its corpus line, or the rows' ``source_tokens`` would
 
 from __future__ import annotations
 
-import json
-import os
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
@@ -90,29 +88,6 @@ class LineAnalysis:
     lexical: dict[str, list[Instance]] = field(default_factory=dict)
     links: list[Link] | None = None
 
-    def to_json(self) -> str:
-        record = {
-            "line": self.line,
-            "source": self.source,
-            "reference": self.reference,
-            "source_tokens": self.source_tokens,
-            "target_tokens": self.target_tokens,
-            "lexical": {name: [i.to_dict() for i in found] for name, found in self.lexical.items()},
-            "links": self.links,
-        }
-        return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-
-    @classmethod
-    def from_json(cls, text: str) -> LineAnalysis:
-        record = json.loads(text)
-        links = record["links"]
-        return cls(
-            record["line"], record["source"], record["reference"], record["source_tokens"],
-            record["target_tokens"],
-            {name: [Instance(**i) for i in found] for name, found in record["lexical"].items()},
-            None if links is None else [tuple(link) for link in links],
-        )
-
 
 def match_sentences(corpus: ParallelCorpus, sentences: Sequence[Sentence], conllu_path: str,
                     starts: Sequence[int] | None = None) -> list[Sentence]:
@@ -170,21 +145,6 @@ def analyse(
             lexical={name: find_instances(sentence, name) for name in names},
             links=None if alignments is None else list(alignments[index]),
         )
-
-
-def write_analyses(analyses: Iterable[LineAnalysis], path: str | os.PathLike[str]) -> int:
-    count = 0
-    with open(path, "w", encoding="utf-8", newline="\n") as handle:
-        for analysis in analyses:
-            handle.write(analysis.to_json() + "\n")
-            count += 1
-    return count
-
-
-def read_analyses(path: str | os.PathLike[str]) -> Iterator[LineAnalysis]:
-    with open(path, encoding="utf-8") as handle:
-        for line in handle:
-            yield LineAnalysis.from_json(line)
 
 
 def challenge_rows(
