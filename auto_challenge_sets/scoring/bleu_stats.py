@@ -20,8 +20,10 @@ from collections.abc import Sequence
 import numpy as np
 from sacrebleu.metrics.bleu import BLEU
 
+from auto_challenge_sets.scoring.segment_stats import SegmentStatistics
 
-class BleuStatistics:
+
+class BleuStatistics(SegmentStatistics):
     """sacrebleu BLEU with the sufficient statistics kept per sentence.
 
     The defaults are ``sacrebleu.corpus_bleu``'s: 13a tokenization, mixed case, 'exp' smoothing,
@@ -57,31 +59,7 @@ class BleuStatistics:
             ) from error
         self.width = 2 + 2 * max_ngram_order
 
-    # -- extraction ---------------------------------------------------------------------------
-
-    def preprocess(self, text: str) -> str:
-        """sacrebleu's preprocessing of one segment (optional lowercasing, then tokenization)."""
-        return self.metric._preprocess_segment(text)
-
-    def segment_from_preprocessed(self, hyp: str, refs: Sequence[str]) -> list[int]:
-        """Statistics row of one preprocessed hypothesis against its preprocessed references."""
-        info = self.metric._extract_reference_info(refs)
-        return self.metric._compute_segment_statistics(hyp, info)
-
-    def segment(self, hyp: str, refs: Sequence[str]) -> list[int]:
-        """Statistics row of one raw hypothesis against its raw references."""
-        return self.segment_from_preprocessed(self.preprocess(hyp), [self.preprocess(r) for r in refs])
-
-    def extract(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
-        """Statistics matrix (one row per sentence); ``references[i]`` lists sentence i's refs."""
-        rows = [self.segment(h, refs) for h, refs in zip(hypotheses, references, strict=True)]
-        return np.asarray(rows, dtype=np.int64).reshape(len(rows), self.width)
-
-    # -- scoring ------------------------------------------------------------------------------
-
-    def score(self, totals: Sequence[int] | np.ndarray) -> float:
-        """BLEU (0-100) of summed statistics, through sacrebleu's scalar code."""
-        return float(self.metric._compute_score_from_stats([int(x) for x in totals]).score)
+    # -- extraction and scoring of rows: SegmentStatistics ------------------------------------
 
     def corpus_score(self, stats: np.ndarray) -> float:
         """BLEU of the corpus whose per-sentence rows are ``stats``."""

@@ -25,6 +25,8 @@ from collections.abc import Sequence
 import numpy as np
 from sacrebleu.metrics.chrf import CHRF
 
+from auto_challenge_sets.scoring.segment_stats import SegmentStatistics
+
 # Elements (samples x sentences x columns) gathered per chunk in ``sample_scores``; bounds memory
 # (32 MB of int64). Module-level so that a test can make it small and run several chunks.
 CHUNK_ELEMENTS = 4_000_000
@@ -36,7 +38,7 @@ def _check_order(name: str, value: object, minimum: int) -> int:
     return int(value)
 
 
-class ChrfStatistics:
+class ChrfStatistics(SegmentStatistics):
     """sacrebleu chrF with the sufficient statistics kept per sentence.
 
     The defaults are ``sacrebleu.corpus_chrf``'s: character n-grams up to 6, no word n-grams,
@@ -66,33 +68,15 @@ class ChrfStatistics:
         )
         self.width = 3 * (char_order + word_order)
 
-    # -- extraction ---------------------------------------------------------------------------
-
-    def preprocess(self, text: str) -> str:
-        """sacrebleu's chrF preprocessing of one segment: lowercasing if asked, nothing else."""
-        return self.metric._preprocess_segment(text)
+    # -- extraction: SegmentStatistics, with chrF's own check of the references ----------------
 
     def segment_from_preprocessed(self, hyp: str, refs: Sequence[str]) -> list[int]:
         """Statistics row of one preprocessed hypothesis, against the best of its references."""
         if not refs:
             raise ValueError("chrF needs at least one reference per sentence")
-        info = self.metric._extract_reference_info(refs)
-        return self.metric._compute_segment_statistics(hyp, info)
-
-    def segment(self, hyp: str, refs: Sequence[str]) -> list[int]:
-        """Statistics row of one raw hypothesis against its raw references."""
-        return self.segment_from_preprocessed(self.preprocess(hyp), [self.preprocess(r) for r in refs])
-
-    def extract(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
-        """Statistics matrix (one row per sentence); ``references[i]`` lists sentence i's refs."""
-        rows = [self.segment(h, refs) for h, refs in zip(hypotheses, references, strict=True)]
-        return np.asarray(rows, dtype=np.int64).reshape(len(rows), self.width)
+        return super().segment_from_preprocessed(hyp, refs)
 
     # -- scoring ------------------------------------------------------------------------------
-
-    def score(self, totals: Sequence[int] | np.ndarray) -> float:
-        """chrF (0-100) of summed statistics, through sacrebleu's scalar code on Python ints."""
-        return float(self.metric._compute_score_from_stats([int(x) for x in totals]).score)
 
     def corpus_score(self, stats: np.ndarray) -> float:
         """chrF of the corpus whose per-sentence rows are ``stats``."""
