@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from auto_challenge_sets.configs import KIND_BASELINE, KIND_REORDER, ConfigName
 from auto_challenge_sets.corpus import ParallelCorpus, format_line_numbers
 from auto_challenge_sets.errors import ConlluError
-from auto_challenge_sets.pharaoh import Link
+from auto_challenge_sets.pharaoh import Link, format_pharaoh
 from auto_challenge_sets.phenomena import Instance, find_instances, get_phenomenon, lexical_phenomena
 from auto_challenge_sets.ud import Sentence
 
@@ -153,7 +153,9 @@ def challenge_rows(
     """The rows of one config: every analysed pair with an instance at distance >= D.
 
     ``instances`` lists the instances at distance >= D (all of them for D = 0), ``distance``
-    the largest. The baseline config holds every pair, with no instances.
+    the largest. The baseline config holds every pair, with no instances. ``alignment`` is the
+    pair's source-reference links as a Pharaoh line (None when the build had no alignment): the
+    expected side of the targeted accuracy.
     """
     base = {"corpus": corpus, "src_lang": config.src, "tgt_lang": config.tgt}
     for analysis in analyses:
@@ -164,6 +166,7 @@ def challenge_rows(
             "source": analysis.source,
             "reference": analysis.reference,
             "source_tokens": analysis.source_tokens,
+            "alignment": None if analysis.links is None else format_pharaoh(analysis.links),
             "length": len(analysis.source_tokens),
             "phenomenon": config.phenomenon,
         }

@@ -51,7 +51,7 @@ def test_compute_without_a_pool_or_distances(lowercase: bool) -> None:
         "n": 3, "signature": SIGNATURE, "ribes_signature": f"ribes:ntt-1.03.1|alpha:0.25|beta:0.1|case:{case}|tok:13a",
         "chrf": pytest.approx(sacrebleu.corpus_chrf(HYP[:3], [REF[:3]]).score),
         "chrf_signature": corpus_scores(HYP[:3], REF[:3])["chrf_signature"],
-        "random_baseline": None, "distance_breakdown": None, "spearman": None,
+        "random_baseline": None, "distance_breakdown": None, "spearman": None, "targeted": None,
     }
 
 

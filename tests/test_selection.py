@@ -127,7 +127,8 @@ def test_rows_of_each_kind_of_config(corpus) -> None:
     assert [r["id"] for r in baseline] == ["toy:1", "toy:3"]
     assert baseline[0] == {"id": "toy:1", "corpus": "toy", "src_lang": "de", "tgt_lang": "en", "line": 1,
                            "source": "Er ruft zum Essen an.", "reference": "He calls for dinner.",
-                           "source_tokens": ["Er", "ruft", "zu", "dem", "Essen", "an", "."], "length": 7,
+                           "source_tokens": ["Er", "ruft", "zu", "dem", "Essen", "an", "."],
+                           "alignment": "0-0 1-1 5-2", "length": 7,
                            "phenomenon": "baseline", "distance": 0, "instances": []}
     particle = list(challenge_rows(analyses, parse_config_name("de-en.particle.d3"), "toy"))
     assert len(particle) == 1 and particle[0]["distance"] == 3 and particle[0]["phenomenon"] == "particle"
@@ -145,7 +146,9 @@ def test_rows_of_each_kind_of_config(corpus) -> None:
     # every pair with a link at D = 0, each with all its links
     every = list(challenge_rows(analyses, parse_config_name("de-en.reorder.d0"), "toy"))
     assert [(r["line"], r["distance"], len(r["instances"])) for r in every] == [(1, 3, 3), (3, 0, 2)]
+    assert particle[0]["alignment"] == reorder[0]["alignment"] == "0-0 1-1 5-2"
     unaligned = list(analyse(corpus, _sentences()))
+    assert all(r["alignment"] is None for r in challenge_rows(unaligned, parse_config_name("de-en.particle.d1"), "toy"))
     with pytest.raises(ValueError, match=re.escape("config de-en.reorder.d3 needs alignments, and toy has none")):
         list(challenge_rows(unaligned, parse_config_name("de-en.reorder.d3"), "toy"))
 

@@ -52,10 +52,14 @@ def _help(option: Option) -> str:
     return f"{option.help} (default: {option.default})"
 
 
-def add_backend_flags(group: argparse._ArgumentGroup, kind: str, *, in_build: bool = False) -> None:
-    """One flag per declared command-line option of the kind's backends."""
+def add_backend_flags(group: argparse._ArgumentGroup, kind: str, *, in_build: bool = False,
+                      taken: frozenset[str] = frozenset()) -> None:
+    """One flag per declared command-line option of the kind's backends (``--align-NAME`` for one
+    whose flag the command already uses for something else, ``taken``)."""
     for option, _owners in _flags_by_option(kind).values():
         flag = option.cli_flag(in_build)
+        if flag in taken:
+            flag = "--align-" + option.name.replace("_", "-")
         if option.is_switch:
             group.add_argument(flag, dest=_dest(kind, option), action="store_true", default=None,
                                help=_help(option))
@@ -84,6 +88,13 @@ def backend_options(args: argparse.Namespace, kind: str, name: str, *,
             raise _ERRORS[kind](f"the {owners[0]} option {option.name.replace('_', ' ')} ({value}) "
                                 f"does not apply to --{kind} {name}")
     return options
+
+
+def given_backend_options(args: argparse.Namespace, kind: str) -> dict[str, Any]:
+    """Every given flag of the kind's backends, by option name, for a backend chosen later (the
+    backend then refuses an option it does not declare, naming the ones it does)."""
+    return {option.name: value for option, _owners in _flags_by_option(kind).values()
+            if (value := getattr(args, _dest(kind, option), None)) is not None}
 
 
 # -- parsing: `acs parse` and `acs build` ---------------------------------------------------------

@@ -113,7 +113,61 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     many.add_argument("--human-score", default="Z.SCR", metavar="COL", help="the column of scores")
     many.add_argument("--human-alias", action="append", default=[], metavar="A=B",
                       help="table name A is system B (repeatable)")
+    _add_targeted_arguments(parser)
     parser.set_defaults(func=run)
+
+
+def _add_targeted_arguments(parser: argparse.ArgumentParser) -> None:
+    from auto_challenge_sets.builder.backends import ALIGNER
+    from auto_challenge_sets.cli.backend_flags import add_backend_flags
+    from auto_challenge_sets.evaluation.targeted import ALIGNERS
+    from auto_challenge_sets.scoring.targeted import CHRF_THRESHOLD
+
+    group = parser.add_argument_group(
+        "targeted accuracy", "was the dependency itself translated? Each lexical instance's head and dependent: "
+        "the reference words aligned to them against the output words aligned to them (lower-cased, "
+        "punctuation stripped; else sentence chrF >= --targeted-chrf). Instances whose head or dependent has "
+        "no aligned reference word are counted apart")
+    group.add_argument("--targeted", action="store_true", help="score the targeted accuracy of lexical configs")
+    group.add_argument("--targeted-aligner", choices=ALIGNERS, default="auto",
+                       help="eflomal: references and every output aligned in one joint corpus; simalign: each "
+                       "pair directly; stored: the dataset's alignment column and --hyp-alignment files; present: no "
+                       "output alignment, the expected words (the dataset's alignment column) must be in the output; auto: "
+                       "stored with --hyp-alignment, else present (on WMT21 de-en, eflomal's links of a test set were "
+                       "too noisy to tell outputs with the expected words removed from real ones)")
+    group.add_argument("--hyp-alignment", action="append", default=[], metavar="[NAME=]FILE",
+                       help="a system's output aligned to the source (Pharaoh, one line per corpus line, source "
+                       "words x white-space tokens of the output); NAME as the system's (repeatable)")
+    group.add_argument("--targeted-chrf", type=float, default=CHRF_THRESHOLD, metavar="X",
+                       help="a part whose words differ still matches at sentence chrF >= X (inflection; "
+                       f"default: {CHRF_THRESHOLD:g})")
+    add_backend_flags(group, ALIGNER, in_build=True, taken=frozenset({"--seed"}))
+
+
+def _targeted_request(args: argparse.Namespace, systems: list[str]):
+    """The --targeted flags as a request (None without --targeted)."""
+    from auto_challenge_sets.builder.backends import ALIGNER
+    from auto_challenge_sets.cli.backend_flags import given_backend_options
+    from auto_challenge_sets.errors import AcsError
+    from auto_challenge_sets.evaluation.targeted import TargetedRequest
+
+    options = given_backend_options(args, ALIGNER)
+    if not args.targeted:
+        if args.hyp_alignment or options or args.targeted_aligner != "auto":
+            raise AcsError("the targeted-accuracy flags need --targeted")
+        return None
+    files = {}
+    for item in args.hyp_alignment:
+        name, sep, path = item.partition("=")
+        if not sep or Path(item).exists():
+            if len(systems) != 1:
+                raise AcsError(f"--hyp-alignment {item}: name the system (NAME=FILE) when there are several")
+            name, path = systems[0], item
+        files[name] = path
+    unknown = sorted(set(files) - set(systems))
+    if unknown:
+        raise AcsError(f"--hyp-alignment for {', '.join(unknown)}, which is no system (systems: {', '.join(systems)})")
+    return TargetedRequest(args.targeted_aligner, options, files, args.targeted_chrf)
 
 
 def _is_many(args: argparse.Namespace) -> bool:
@@ -136,6 +190,7 @@ def run_many(args: argparse.Namespace) -> int:
         length_tolerance=args.length_tolerance, seed=args.seed, tokenize=args.tokenize,
         lowercase_ribes=not args.case_sensitive_ribes, min_rows=args.min_rows, baseline=args.baseline,
         paired_test=args.paired_test, paired_samples=args.paired_samples)
+    request.targeted = _targeted_request(args, list(request.hypotheses))
     human = None
     if args.human:
         aliases = {}
@@ -199,7 +254,7 @@ def run(args: argparse.Namespace) -> int:
         dataset=args.dataset, hypothesis=args.hyp, config=args.config, split=args.split, pair=args.pair,
         references=list(args.ref), ref_config=args.ref_config, n_samples=args.n_samples,
         length_tolerance=args.length_tolerance, seed=args.seed, tokenize=args.tokenize,
-        lowercase_ribes=not args.case_sensitive_ribes,
+        lowercase_ribes=not args.case_sensitive_ribes, targeted=_targeted_request(args, ["system"]),
     ))
     payload = evaluation.payload()
     for note in evaluation.notes:

@@ -26,7 +26,9 @@ _REORDER_INSTANCE = {
 
 def features_for(kind: str) -> datasets.Features:
     """The row schema of a config: lexical and baseline rows share it; reorder rows add
-    ``target_tokens`` and carry alignment instances."""
+    ``target_tokens`` and carry alignment instances. ``alignment`` (every kind): the pair's
+    source-reference links, a Pharaoh line over ``source_tokens`` x the white-space-split
+    reference, null when the build had no alignment."""
     columns = {
         "id": datasets.Value("string"),
         "corpus": datasets.Value("string"),
@@ -36,6 +38,7 @@ def features_for(kind: str) -> datasets.Features:
         "source": datasets.Value("string"),
         "reference": datasets.Value("string"),
         "source_tokens": [datasets.Value("string")],
+        "alignment": datasets.Value("string"),
         "length": datasets.Value("int32"),
         "phenomenon": datasets.Value("string"),
         "distance": datasets.Value("int32"),

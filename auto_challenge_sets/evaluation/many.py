@@ -13,6 +13,7 @@ import numpy as np
 
 from auto_challenge_sets.configs import parse_config_name
 from auto_challenge_sets.corpus import ReadReport
+from auto_challenge_sets.evaluation import many_targeted
 from auto_challenge_sets.evaluation.human import HumanScores, correlate
 from auto_challenge_sets.evaluation.significance import paired_tests
 from auto_challenge_sets.evaluation.systems import (
@@ -26,6 +27,7 @@ from auto_challenge_sets.evaluation.systems import (
 from auto_challenge_sets.scoring.bleu_stats import BleuStatistics
 from auto_challenge_sets.scoring.chrf_stats import ChrfStatistics
 from auto_challenge_sets.scoring.statistics import PoolStatistics, cached_pool
+from auto_challenge_sets.scoring.targeted import signature
 
 
 class _Scorer:
@@ -95,6 +97,28 @@ def _score_config(request, corpus, config, pools, scorer, results: ManyResults) 
     return {"n": int(len(config.positions)), "small": config.small, "same_rows_as": config.same_rows_as,
             "phenomenon": f"{parsed.pair}.{parsed.phenomenon}", "min_distance": parsed.min_distance,
             "systems": systems}
+
+
+def _add_targeted(request: SystemsRequest, corpus: Corpus, pools: dict[str, PoolStatistics],
+                  configs: dict[str, Any]) -> dict[str, Any]:
+    """Targeted accuracy of every system on every lexical config; the payload's ``targeted``."""
+    from auto_challenge_sets.dataset.record import corpus_lines
+    from auto_challenge_sets.evaluation.targeted import align_outputs
+
+    total = corpus_lines(corpus.folder.root, corpus.pair, corpus.split) or len(corpus.base["line"])
+    outputs = {name: list(pool.predictions) for name, pool in pools.items()}
+    alignments = align_outputs(request.targeted, corpus.base, outputs, total,
+                               corpus.folder.where(corpus.base_name, corpus.split))
+    threshold = request.targeted.chrf_threshold
+    for config in corpus.configs:
+        if config.instances is None:
+            continue
+        scored = many_targeted.score_config(config.instances, config.positions.tolist(), pools, alignments, threshold)
+        configs[config.name]["targeted"] = True
+        for name, entry in scored.items():
+            configs[config.name]["systems"][name]["targeted"] = entry
+    return {"aligner": alignments.aligner, "signature": signature(threshold, alignments.systems is not None),
+            "by_distance": many_targeted.summary(configs, list(pools))}
 
 
 def _add_paired_tests(request, corpus, pools, baseline: str, configs: dict[str, Any]) -> None:
@@ -178,8 +202,12 @@ def evaluate_many(request: SystemsRequest, human: HumanScores | None = None) -> 
         "min_rows": request.min_rows, "full": full, "configs": configs, "trends": trends,
         "summary": _summary(configs, full, trends),
     }
+    if request.targeted is not None:
+        results.payload["targeted"] = _add_targeted(request, corpus, pools, configs)
     if human is not None:
         _add_human(results, human, request.seed)
+        if request.targeted is not None:
+            many_targeted.add_human(configs, human, request.seed)
     return results
 
 

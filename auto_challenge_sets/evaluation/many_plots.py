@@ -12,7 +12,7 @@ import numpy as np
 from auto_challenge_sets.configs import config_sort_key
 
 
-def _pyplot():
+def pyplot():
     import matplotlib
 
     matplotlib.use("Agg")
@@ -22,7 +22,7 @@ def _pyplot():
 
 
 def heatmap(payload: dict[str, Any], path: Path) -> Path:
-    plt = _pyplot()
+    plt = pyplot()
     configs = sorted(payload["configs"], key=config_sort_key)
     systems = payload["systems"]
     grid = np.array([[payload["configs"][c]["systems"][s]["bleu"] - payload["configs"][c]["systems"][s]["random"]["bleu"]["mean"]
@@ -49,7 +49,7 @@ def heatmap(payload: dict[str, Any], path: Path) -> Path:
 def trend_plots(payload: dict[str, Any], out: Path) -> list[Path]:
     """One PNG per phenomenon: BLEU against D for every system; the band is the systems' mean
     random 5–95th percentile; small configs are left out, n is written at each point."""
-    plt = _pyplot()
+    plt = pyplot()
     by_phenomenon: dict[str, list[str]] = {}
     for name, config in payload["configs"].items():
         if config["min_distance"] is not None and not config["small"]:
@@ -82,7 +82,7 @@ def trend_plots(payload: dict[str, Any], out: Path) -> list[Path]:
 
 def human_scatter(payload: dict[str, Any], human: dict[str, float], path: Path) -> Path:
     """The full test set and each phenomenon's lowest-D config with enough rows, against humans."""
-    plt = _pyplot()
+    plt = pyplot()
     panels = [("full test set", {s: v["bleu"] for s, v in payload["full"].items()})]
     seen = set()
     for name in sorted(payload["configs"], key=config_sort_key):

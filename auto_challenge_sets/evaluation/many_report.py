@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from auto_challenge_sets.configs import config_sort_key
+from auto_challenge_sets.evaluation import targeted_report
 from auto_challenge_sets.tables import render_table
 
 LABELS = {"bleu": "BLEU", "chrf": "chrF", "ribes": "RIBES"}
@@ -86,6 +87,9 @@ def text_report(payload: dict[str, Any]) -> str:
               summary_table(payload)]
     if payload.get("human_full") is not None:
         lines += ["", "correlation with human scores (BLEU)", human_table(payload)]
+    section = targeted_report.text_section(payload)
+    if section:
+        lines += ["", *section]
     return "\n".join(lines)
 
 
@@ -102,12 +106,15 @@ def write_many_report(out_dir: str | Path, payload: dict[str, Any], random_bleu:
     plots += many_plots.trend_plots(payload, out)
     if human_scores:
         plots.append(many_plots.human_scatter(payload, human_scores, out / f"{payload['pair']}.human.png"))
+    accuracy = targeted_report.accuracy_plot(payload, out / f"{payload['pair']}.targeted.png")
+    plots += [accuracy] if accuracy is not None else []
     lines = ["# LDD challenge sets: many systems", "", f"- **signature**: `{payload['signature']}`",
              f"- **pair / split**: {payload['pair']} / {payload['split']}",
              f"- **systems**: {', '.join(payload['systems'])} (baseline of the paired tests: "
              f"{payload['baseline_system']})", "", "## Summary", "", summary_table(payload, markdown=True), ""]
     if payload.get("human_full") is not None:
         lines += ["## Correlation with human scores", "", human_table(payload, markdown=True), ""]
+    lines += targeted_report.text_section(payload, markdown=True)
     lines += [f"![{p.stem}]({p.name})" for p in plots] + [""]
     for config in sorted(payload["configs"], key=config_sort_key):
         lines += [f"## {config_heading(payload, config)}", "", config_table(payload, config, markdown=True), ""]

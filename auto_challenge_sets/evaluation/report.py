@@ -68,15 +68,29 @@ def table_rows(results: Sequence[ConfigResult]) -> list[list[str]]:
 
 def text_table(results: Sequence[ConfigResult], full: dict[str, Any] | None = None) -> str:
     """Aligned plain-text table; ``full`` (the full-corpus scores) becomes the first row."""
-    return render_table(HEADER, _rows_with_full(results, full))
+    return render_table(*_table(results, full))
 
 
-def _rows_with_full(results: Sequence[ConfigResult], full: dict[str, Any] | None) -> list[list[str]]:
+def _targeted_cell(result: dict[str, Any]) -> str:
+    """Accuracy in % with the instances judged (``-`` for a config it does not apply to)."""
+    targeted = result.get("targeted")
+    if not targeted:
+        return "-"
+    judged = targeted["correct"] + targeted["wrong"]
+    accuracy = "-" if targeted["accuracy"] is None else f"{100 * targeted['accuracy']:.1f}"
+    return f"{accuracy} ({judged}/{targeted['instances']})"
+
+
+def _table(results: Sequence[ConfigResult], full: dict[str, Any] | None) -> tuple[list[str], list[list[str]]]:
+    """The header and rows; a targeted-accuracy column when any config has one."""
     rows = table_rows(results)
     if full is not None:
         rows.insert(0, ["(full corpus)", str(full["n"]), _fmt(full["bleu"], "bleu"), "", "", "",
                         _fmt(full["ribes"], "ribes"), "", "", "", ""])
-    return rows
+    if not any(item.result.get("targeted") for item in results):
+        return HEADER, rows
+    cells = (["-"] if full is not None else []) + [_targeted_cell(item.result) for item in results]
+    return [*HEADER, "targeted % (judged/all)"], [[*row, cell] for row, cell in zip(rows, cells)]
 
 
 def group_by_phenomenon(results: Sequence[ConfigResult]) -> dict[str, list[dict[str, Any]]]:
@@ -182,7 +196,7 @@ def markdown_report(
         "## Scores",
         "",
     ]
-    lines.append(render_table(HEADER, _rows_with_full(results, full), markdown=True))
+    lines.append(render_table(*_table(results, full), markdown=True))
     for name, summary in breakdown_summary(results, breakdowns).items():
         lines += ["", f"## {name}: score by minimum distance", ""]
         spear = summary["spearman"]

@@ -19,12 +19,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from auto_challenge_sets.configs import BASELINE, ConfigName, config_sort_key, parse_config_name
+from auto_challenge_sets.configs import BASELINE, KIND_LEXICAL, ConfigName, config_sort_key, parse_config_name
 from auto_challenge_sets.corpus import ReadReport, read_lines
 from auto_challenge_sets.dataset.layout import README, DatasetFolder
 from auto_challenge_sets.dataset.record import corpus_lines
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation.report import ConfigResult, breakdown_summary
+from auto_challenge_sets.evaluation.targeted import (
+    TargetedAlignments,
+    TargetedRequest,
+    align_outputs,
+    read_pool,
+)
 from auto_challenge_sets.scoring.challenge import compute, corpus_scores
 
 ALL = "all"
@@ -47,8 +53,11 @@ class EvaluationRequest:
     seed: int | None = 1
     tokenize: str = "13a"
     lowercase_ribes: bool = True
+    targeted: TargetedRequest | None = None  # also score the targeted accuracy of lexical configs
 
     def check(self) -> None:
+        if self.targeted is not None:
+            self.targeted.check()
         if self.n_samples < 1:
             raise InputError(f"--n-samples must be at least 1, got {self.n_samples}")
         if self.length_tolerance < 0:
@@ -66,6 +75,7 @@ class Evaluation:
     results: list[ConfigResult]
     breakdowns: dict[str, list[dict[str, Any]]] | None = None
     notes: list[str] = field(default_factory=list)  # what reading the system's output changed
+    targeted_aligner: str | None = None  # how the targeted accuracy's alignments were made
 
     @property
     def summary(self) -> dict[str, dict[str, Any]]:
@@ -83,7 +93,8 @@ class Evaluation:
         return {"dataset": str(request.dataset), "split": self.split, "hypothesis": str(request.hypothesis),
                 "full_corpus_config": self.base_name, "n_samples": request.n_samples, "seed": request.seed,
                 "full_corpus": self.full, "configs": {r.config: r.result for r in self.results},
-                "by_phenomenon": self.summary}
+                "by_phenomenon": self.summary,
+                **({"targeted_aligner": self.targeted_aligner} if self.targeted_aligner else {})}
 
 
 def _one_pair(names: list[str], where: Path | None) -> str:
@@ -177,6 +188,14 @@ def _own_breakdown(parsed: ConfigName, rows: dict[str, list[Any]]) -> dict[str, 
     return {"distances": rows["distance"], "min_distances": ds}
 
 
+def _targeted_inputs(alignments: TargetedAlignments, targeted: TargetedRequest, rows: dict[str, list[Any]],
+                     position: dict[int, int]) -> dict[str, Any]:
+    """``compute``'s targeted-accuracy arguments for a lexical config's rows."""
+    positions = [position[line] for line in rows["line"]]
+    return {"instances": rows["instances"], "targeted_chrf": targeted.chrf_threshold,
+            **alignments.inputs("system", positions)}
+
+
 def evaluate_system(request: EvaluationRequest) -> Evaluation:
     """Score one system's output on the requested configs of a dataset folder."""
     request.check()
@@ -185,9 +204,16 @@ def evaluate_system(request: EvaluationRequest) -> Evaluation:
     pair = parse_config_name(configs[0]).pair
     base_name = request.ref_config or f"{pair}.{BASELINE}"
     split = _resolve_split(folder, base_name, request.split)
-    base = folder.read(base_name, split, ROW_COLUMNS)
+    if request.targeted is None:
+        base = folder.read(base_name, split, ROW_COLUMNS)
+    else:
+        base = read_pool(folder, base_name, split, ROW_COLUMNS)
     hyps = _Hypotheses(request, folder, pair, split, base_name, len(base["line"]))
     pool_preds, pool_refs = hyps.gather(base, folder.where(base_name, split))
+    alignments = None
+    if request.targeted is not None:
+        alignments = align_outputs(request.targeted, base, {"system": pool_preds}, len(hyps.lines),
+                                   folder.where(base_name, split))
     options = {"tokenize": request.tokenize, "lowercase_ribes": request.lowercase_ribes}
     try:
         full = corpus_scores(pool_preds, pool_refs, **options)
@@ -196,18 +222,22 @@ def evaluate_system(request: EvaluationRequest) -> Evaluation:
     pool = {"pool_predictions": pool_preds, "pool_references": pool_refs, "pool_lengths": base["length"],
             "pool_ids": base["id"], "n_samples": request.n_samples, "length_tolerance": request.length_tolerance,
             "seed": request.seed, **options}
-    evaluation = Evaluation(request, split, base_name, full, [], notes=hyps.report.messages())
+    evaluation = Evaluation(request, split, base_name, full, [], notes=hyps.report.messages(),
+                            targeted_aligner=None if alignments is None else alignments.aligner)
+    position = {line: k for k, line in enumerate(base["line"])}
     for name in configs:
         if split not in folder.splits(name):
             if request.config == ALL:
                 continue  # an empty challenge set is not exported
             raise InputError(f"config {name!r} has no split {split!r}", folder.root / README)
         parsed = parse_config_name(name)
-        rows = folder.read(name, split, ROW_COLUMNS)
+        targeted = alignments is not None and parsed.kind == KIND_LEXICAL
+        rows = folder.read(name, split, ROW_COLUMNS + (["instances"] if targeted else []))
         preds, refs = hyps.gather(rows, folder.where(name, split))
         single = len(configs) == 1 and parsed.min_distance is not None
+        extra = _targeted_inputs(alignments, request.targeted, rows, position) if targeted else {}
         try:
-            result = compute(preds, refs, lengths=rows["length"], ids=rows["id"], **pool,
+            result = compute(preds, refs, lengths=rows["length"], ids=rows["id"], **pool, **extra,
                              **(_own_breakdown(parsed, rows) if single else {}))
         except ValueError as error:
             raise InputError(str(error), folder.where(name, split)) from None

@@ -22,12 +22,13 @@ from typing import Any
 
 import numpy as np
 
-from auto_challenge_sets.configs import BASELINE, parse_config_name
+from auto_challenge_sets.configs import BASELINE, KIND_LEXICAL, parse_config_name
 from auto_challenge_sets.corpus import ReadReport, read_lines
 from auto_challenge_sets.dataset.layout import README, DatasetFolder
 from auto_challenge_sets.dataset.record import corpus_lines
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation.service import ALL, choose_configs
+from auto_challenge_sets.evaluation.targeted import TargetedRequest, read_pool
 from auto_challenge_sets.scoring.length_baseline import sample_length_matched, summarize
 
 METRICS = ("bleu", "chrf", "ribes")
@@ -55,8 +56,11 @@ class SystemsRequest:
     baseline: str | None = None  # the system the others are tested against (default: best full BLEU)
     paired_test: str = "ar"  # sacrebleu's approximate randomization, or "bs" (paired bootstrap)
     paired_samples: int = 1000
+    targeted: TargetedRequest | None = None  # also score the targeted accuracy of lexical configs
 
     def check(self) -> None:
+        if self.targeted is not None:
+            self.targeted.check()
         if len(self.hypotheses) < 1:
             raise InputError("no system output given (--hyp FILE ...)")
         unknown = [m for m in self.metrics if m not in METRICS]
@@ -108,6 +112,7 @@ class ConfigRows:
     lines: list[int]
     small: bool = False
     same_rows_as: str | None = None
+    instances: list[list[dict[str, int]]] | None = None  # lexical configs, with targeted accuracy
 
 
 @dataclass
@@ -140,20 +145,23 @@ def read_corpus(request: SystemsRequest) -> Corpus:
             raise InputError(f"config {base_name!r} has splits {', '.join(splits)}; choose one with --split",
                              folder.root / README)
         split = splits[0]
-    base = folder.read(base_name, split, ROW_COLUMNS)
+    targeted = request.targeted is not None
+    base = read_pool(folder, base_name, split, ROW_COLUMNS) if targeted else folder.read(base_name, split, ROW_COLUMNS)
     position = {line: k for k, line in enumerate(base["line"])}
     configs, seen = [], {}
     for name in names:
         if split not in folder.splits(name):
             continue  # an empty challenge set is not exported
-        rows = folder.read(name, split, ROW_COLUMNS)
+        lexical = targeted and parse_config_name(name).kind == KIND_LEXICAL
+        rows = folder.read(name, split, ROW_COLUMNS + (["instances"] if lexical else []))
         missing = [line for line in rows["line"] if line not in position]
         if missing:
             raise InputError(f"row of line {missing[0]} is not in {base_name}", folder.where(name, split))
         positions = np.asarray([position[line] for line in rows["line"]], dtype=np.int64)
         key = tuple(sorted(rows["line"]))
         config = ConfigRows(name, positions, np.asarray(rows["length"], dtype=np.int64), list(rows["line"]),
-                            small=len(positions) < request.min_rows, same_rows_as=seen.get(key))
+                            small=len(positions) < request.min_rows, same_rows_as=seen.get(key),
+                            instances=rows["instances"] if lexical else None)
         seen.setdefault(key, name)
         configs.append(config)
     return Corpus(folder, pair, split, base_name, base, configs)

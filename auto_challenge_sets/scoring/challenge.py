@@ -28,6 +28,12 @@ from auto_challenge_sets.scoring.statistics import (
     challenge_statistics,
     pool_statistics,
 )
+from auto_challenge_sets.scoring.targeted import (
+    CHRF_THRESHOLD,
+    check_alignments,
+    check_instances,
+    targeted_accuracy,
+)
 from auto_challenge_sets.scoring.validation import (
     check_bool,
     check_ids,
@@ -188,6 +194,7 @@ def _scores(scorers: tuple[BleuStatistics, ChrfStatistics], stats: SentenceStati
         "random_baseline": None,
         "distance_breakdown": None,
         "spearman": None,
+        "targeted": None,
     }
 
 
@@ -209,9 +216,15 @@ def compute(
     min_distances: Sequence[int] | None = None,
     exclude_challenge: bool = True,
     return_samples: bool = False,
+    instances: Sequence[Sequence[dict[str, int]]] | None = None,
+    source_alignments: Sequence[str | Sequence[tuple[int, int]]] | None = None,
+    hypothesis_alignments: Sequence[str | Sequence[tuple[int, int]]] | None = None,
+    targeted_chrf: float = CHRF_THRESHOLD,
 ) -> dict[str, Any]:
     """Score a challenge set; every argument is described in the metric card
     (metrics/ldd_challenge/README.md). ``distances`` adds ``distance_breakdown`` and ``spearman``;
+    ``instances`` with ``source_alignments`` (source-reference) and ``hypothesis_alignments``
+    (source-output) add ``targeted``, the targeted accuracy (:mod:`.targeted`);
     a pool (the full corpus) with ``lengths`` adds ``random_baseline``, the challenge rows left out
     of it (by ``ids``/``pool_ids`` when both are given, else by identical text). BLEU and chrF
     (sacrebleu's defaults) are on sacrebleu's 0–100 scale, RIBES on NTT's 0–1. Malformed input:
@@ -226,6 +239,7 @@ def compute(
     dist = None if distances is None else check_ints("distances", distances, len(preds), "predictions")
     ds = None if min_distances is None else check_min_distances(min_distances, dist is not None)
     challenge_ids = None if ids is None else check_ids("ids", ids, len(preds), "predictions")
+    targeted = _checked_targeted(preds, refs, instances, source_alignments, hypothesis_alignments, targeted_chrf)
     pool, pool_lens, lens, pids = _checked_pool(len(preds), lengths, ids, pool_predictions, pool_references,
                                                 pool_lengths, pool_ids, tokenize, lowercase_ribes)
     scorers = (BleuStatistics(tokenize=tokenize), ChrfStatistics())
@@ -239,7 +253,28 @@ def compute(
     if dist is not None:
         result["distance_breakdown"] = _breakdown(scorers, stats, dist, lens, sampling, ds, result["random_baseline"])
         result["spearman"] = spearman_by_distance(result["distance_breakdown"])
+    if targeted is not None:
+        result["targeted"] = targeted_accuracy(*targeted, chrf_threshold=float(targeted_chrf))
     return result
+
+
+def _checked_targeted(preds: list[str], refs: list[tuple[str, ...]], instances: Any, source_alignments: Any,
+                      hypothesis_alignments: Any, targeted_chrf: Any) -> tuple | None:
+    """The targeted-accuracy inputs, checked (None when none is given): the first reference is the
+    one ``source_alignments`` aligns."""
+    given = {"instances": instances, "source_alignments": source_alignments}
+    if all(value is None for value in (instances, source_alignments, hypothesis_alignments)):
+        return None
+    missing = [name for name, value in given.items() if value is None]
+    if missing:
+        raise ValueError(f"targeted accuracy needs instances and source_alignments (hypothesis_alignments: "
+                         f"optional); {', '.join(missing)} {'is' if len(missing) == 1 else 'are'} None")
+    if isinstance(targeted_chrf, bool) or not isinstance(targeted_chrf, int | float) or not 0 <= targeted_chrf <= 100:
+        raise ValueError(f"targeted_chrf must be a number from 0 to 100, got {targeted_chrf!r}")
+    n = len(preds)
+    return (check_instances(instances, n), [r[0] for r in refs], preds,
+            check_alignments("source_alignments", source_alignments, n),
+            None if hypothesis_alignments is None else check_alignments("hypothesis_alignments", hypothesis_alignments, n))
 
 
 def corpus_scores(

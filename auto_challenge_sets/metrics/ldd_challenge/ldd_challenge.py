@@ -98,6 +98,12 @@ Args:
     lowercase_ribes (`bool`, default True): lowercase before RIBES, as RIBES.py does.
     min_distances (`list` of `int`, optional): the D values of the breakdown (default: every
         distinct distance).
+    instances (`list` of `list` of `dict`, optional): a lexical config's `instances` column; with
+        source_alignments (the dataset's `alignment` column) adds `targeted`.
+    source_alignments, hypothesis_alignments (`list` of Pharaoh lines or of lists of (i, j),
+        optional): source-reference and source-prediction word alignments; without
+        hypothesis_alignments the expected words must be present in the prediction.
+    targeted_chrf (`float`, default 50): chrF threshold of the inflection fallback.
 
 Returns:
     bleu (`float`): corpus BLEU, 0-100 (sacrebleu.corpus_bleu defaults).
@@ -115,6 +121,9 @@ Returns:
     distance_breakdown (`list` of `dict` or None): min_distance, n, bleu, ribes, chrf (and
         random_baseline when a pool is given) for the rows with distance >= D.
     spearman (`dict` or None): rho and p of bleu, ribes and chrf against D.
+    targeted (`dict` or None): instances, correct, wrong, unaligned, absorbed, accuracy,
+        by_distance (per exact d) and signature: was each dependency's head and dependent
+        translated as the reference translates them.
 
 Examples:
     >>> import auto_challenge_sets

@@ -1,0 +1,100 @@
+"""Build scale: wall time and peak memory of `acs build` on pre-parsed gold PUD German (with its
+English side) repeated to 10k, 100k (and 1M) sentence pairs, against the bare extraction pass
+(reading the same CoNLL-U and applying every rule at every D) measured in the same run.
+
+    python benchmarks/bench_scale.py [--sizes 10000 100000 1000000] [--shared ../shared]
+
+Each build runs in its own process (`acs build --source-conllu ... --aligner none`); its peak RSS
+is that process's own (``os.wait4``). Prints one table row per size, and the ratio of the peak at
+the largest size to the peak at the smallest (flat memory: close to 1). Needs ../shared/data/pud.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from auto_challenge_sets.conllu_io import read_conllu
+from auto_challenge_sets.phenomena import find_instances, lexical_phenomena
+
+DISTANCES = range(6)
+
+
+def write_inputs(shared: Path, folder: Path, size: int) -> tuple[Path, Path, Path]:
+    """PUD German trees and both sides' text, repeated to ``size`` pairs."""
+    german = (shared / "data" / "pud" / "de_pud-ud-test.conllu").read_text(encoding="utf-8")
+    blocks = [block + "\n\n" for block in german.strip().split("\n\n")]
+    source = [next(line[len("# text = "):] for line in block.split("\n") if line.startswith("# text = "))
+              for block in blocks]
+    target = [sentence.text for sentence in read_conllu(shared / "data" / "pud" / "en_pud-ud-test.conllu")]
+    paths = folder / f"pud{size}.conllu", folder / f"pud{size}.de", folder / f"pud{size}.en"
+    with open(paths[0], "w", encoding="utf-8") as trees, open(paths[1], "w", encoding="utf-8") as src, \
+            open(paths[2], "w", encoding="utf-8") as tgt:
+        for k in range(size):
+            trees.write(blocks[k % len(blocks)])
+            src.write(source[k % len(source)] + "\n")
+            tgt.write(target[k % len(target)] + "\n")
+    return paths
+
+
+def extraction_pass(conllu: Path) -> float:
+    """Seconds to read every tree and apply every lexical rule at every D (the bare pass)."""
+    start = time.perf_counter()
+    names = lexical_phenomena()
+    for sentence in read_conllu(conllu):
+        for name in names:
+            found = find_instances(sentence, name)
+            if found:
+                top = max(i.distance for i in found)
+                _ = [d for d in DISTANCES if top >= d]
+    return time.perf_counter() - start
+
+
+def build(paths: tuple[Path, Path, Path], out: Path, cache: Path) -> tuple[float, int]:
+    """Wall seconds and peak RSS (bytes) of one `acs build` in its own process."""
+    conllu, source, target = paths
+    command = [sys.executable, "-m", "auto_challenge_sets.cli", "build", "--pair", "de-en", "--corpus", "pud",
+               "--source", str(source), "--target", str(target), "--source-conllu", str(conllu),
+               "--aligner", "none", "--out", str(out), "--cache-dir", str(cache), "--quiet"]
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"acs build failed on {source}")
+    return wall, usage.ru_maxrss * 1024
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared")
+    args = parser.parse_args()
+    if not (args.shared / "data" / "pud" / "de_pud-ud-test.conllu").exists():
+        print(f"skipped: needs {args.shared / 'data' / 'pud'}", file=sys.stderr)
+        return 0
+    print("| sentences | build wall | peak RSS | bare extraction | build / extraction |")
+    print("|---:|---:|---:|---:|---:|")
+    peaks = []
+    with tempfile.TemporaryDirectory(prefix="acs-scale-") as tmp:
+        folder = Path(tmp)
+        for size in args.sizes:
+            paths = write_inputs(args.shared, folder, size)
+            wall, peak = build(paths, folder / f"out{size}", folder / f"cache{size}")
+            bare = extraction_pass(paths[0])
+            peaks.append(peak)
+            print(f"| {size:,} | {wall:.1f} s | {peak / 2**20:,.0f} MB | {bare:.1f} s | {wall / bare:.2f} |",
+                  flush=True)
+            for path in paths:
+                path.unlink()
+    print(f"peak RSS at {args.sizes[-1]:,} / at {args.sizes[0]:,}: {peaks[-1] / peaks[0]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
