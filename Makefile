@@ -24,7 +24,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet --no-index --no-deps $(TORCH) 2>/dev/null \
 	  || $(PY) -m pip install --quiet $(TORCH) --index-url $(TORCH_INDEX) --extra-index-url https://pypi.org/simple
-	$(PY) -m pip install --quiet -e ".[build,dev]" --config-settings editable_mode=compat
+	$(PY) -m pip install --quiet -e ".[build,dev,ray]" --config-settings editable_mode=compat
 	$(PY) -m pip install --quiet --no-deps trankit==1.1.2
 	touch $(STAMP)
 

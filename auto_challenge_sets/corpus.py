@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from array import array
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from auto_challenge_sets.errors import CorpusError, InputError
 from auto_challenge_sets.text_io import BOM, decode_line
@@ -77,49 +77,55 @@ class ParallelCorpus:
     name: str
     source_path: str
     target_path: str
-    pairs: list[SentencePair]
+    pairs: Sequence[SentencePair] | PairStream  # a list (read_parallel) or a stream (stream_parallel)
     total_lines: int
     report: ReadReport
     # lines whose source side is not empty (a superset of the pairs' lines): what a parse of the
     # source file alone, such as `acs parse` writes, has one sentence for
-    source_lines: list[int] = field(default_factory=list)
+    source_lines: Sequence[int] = field(default_factory=list)
 
 
-def read_lines(path: str | os.PathLike[str], report: ReadReport | None = None,
-               error: type[InputError] = CorpusError) -> list[str]:
-    """All lines of a UTF-8 text file, without line ends (see the module's policy). Problems
-    raise ``error`` (an alignment file's reader passes its own) naming the file and line."""
+def iter_lines(path: str | os.PathLike[str], report: ReadReport | None = None,
+               error: type[InputError] = CorpusError) -> Iterator[str]:
+    """The lines of a UTF-8 text file, without line ends, one at a time (see the module's policy;
+    ``report`` is filled as the lines are read). Problems raise ``error`` (an alignment file's
+    reader passes its own) naming the file and line."""
     name = str(path)
     try:
-        data = Path(path).read_bytes()
+        handle = open(path, "rb")  # noqa: SIM115 (closed by the with below, also when a read fails)
     except OSError as failure:
         raise error(f"cannot read: {failure.strerror or failure}", name) from None
-    if data.startswith(BOM):
-        data = data[len(BOM) :]
-        if report is not None:
-            report.bom_files.append(name)
-    raw_lines = data.split(b"\n")
-    if raw_lines and raw_lines[-1] == b"":
-        raw_lines.pop()  # the newline that ends the last line does not start another
-    lines = []
     crlf = 0
     inner_cr: list[int] = []
     controls: list[int] = []
     seen: set[str] = set()
-    for number, raw in enumerate(raw_lines, start=1):
-        if raw.endswith(b"\r"):
-            raw = raw[:-1]
-            crlf += 1
-        if b"\r" in raw:
-            raw = raw.replace(b"\r", b" ")
-            inner_cr.append(number)
-        line = decode_line(raw, name, number, error)
-        found = INNER_BREAKS.findall(line)
-        if found:
-            seen.update(found)
-            controls.append(number)
-            line = INNER_BREAKS.sub(" ", line)
-        lines.append(line)
+    with handle:
+        try:
+            for number, raw in enumerate(handle, start=1):
+                ended = raw.endswith(b"\n")
+                if ended:
+                    raw = raw[:-1]
+                if number == 1 and raw.startswith(BOM):
+                    raw = raw[len(BOM):]
+                    if report is not None:
+                        report.bom_files.append(name)
+                    if not raw and not ended:
+                        break  # a file of a byte-order mark alone has no line
+                if raw.endswith(b"\r"):
+                    raw = raw[:-1]
+                    crlf += 1
+                if b"\r" in raw:
+                    raw = raw.replace(b"\r", b" ")
+                    inner_cr.append(number)
+                line = decode_line(raw, name, number, error)
+                found = INNER_BREAKS.findall(line)
+                if found:
+                    seen.update(found)
+                    controls.append(number)
+                    line = INNER_BREAKS.sub(" ", line)
+                yield line
+        except OSError as failure:  # a folder opens but cannot be read
+            raise error(f"cannot read: {failure.strerror or failure}", name) from None
     if report is not None:
         if crlf:
             report.crlf_lines[name] = crlf
@@ -128,7 +134,57 @@ def read_lines(path: str | os.PathLike[str], report: ReadReport | None = None,
         if controls:
             report.control_lines[name] = controls
             report.control_chars[name] = [f"U+{ord(char):04X}" for char in sorted(seen)]
-    return lines
+
+
+def read_lines(path: str | os.PathLike[str], report: ReadReport | None = None,
+               error: type[InputError] = CorpusError) -> list[str]:
+    """All lines of a UTF-8 text file (:func:`iter_lines`)."""
+    return list(iter_lines(path, report, error))
+
+
+class PairStream:
+    """The kept pairs of a corpus, read from its files each time they are iterated, never held:
+    what a build of millions of pairs needs. Made by :func:`stream_parallel`, which reads both
+    files once first to check them and count the pairs."""
+
+    def __init__(self, source: str | os.PathLike[str], target: str | os.PathLike[str], count: int):
+        self.source, self.target, self.count = source, target, count
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[SentencePair]:
+        for number, (src, tgt) in enumerate(zip(iter_lines(self.source), iter_lines(self.target)), start=1):
+            if src.strip() and tgt.strip():
+                yield SentencePair(number, src, tgt)
+
+
+def stream_parallel(
+    source: str | os.PathLike[str], target: str | os.PathLike[str], name: str = "corpus"
+) -> ParallelCorpus:
+    """:func:`read_parallel` for corpora of any size: the same checks and report, from one pass
+    over both files, but the pairs are a :class:`PairStream` (read again when iterated) and the
+    non-empty source lines a compact array."""
+    report = ReadReport()
+    source_lines = array("q")
+    total = kept = 0
+    sources, targets = iter_lines(source, report), iter_lines(target, report)
+    for total, src in enumerate(sources, start=1):  # noqa: B007 (total is the line count)
+        tgt = next(targets, None)
+        if tgt is None:
+            rest = total + sum(1 for _ in sources)
+            raise CorpusError(f"the source has {rest} lines but the target {target} has {total - 1}", source)
+        if src.strip():
+            source_lines.append(total)
+        if not src.strip() or not tgt.strip():
+            report.empty_lines.append(total)
+        else:
+            kept += 1
+    more = sum(1 for _ in targets)
+    if more:
+        raise CorpusError(f"the source has {total} lines but the target {target} has {total + more}", source)
+    return ParallelCorpus(name, str(source), str(target), PairStream(source, target, kept), total, report,
+                          source_lines)
 
 
 def read_parallel(

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from auto_challenge_sets.reordering import Measured, crossing_measure, normalised_measure, raw_measure
 from auto_challenge_sets.ud import Sentence, Token
@@ -53,7 +53,9 @@ class Instance:
     distance: int
 
     def to_dict(self) -> dict[str, int | str]:
-        return asdict(self)
+        # by hand: dataclasses.asdict deep-copies every field, and a build calls this for every
+        # instance of every config (it was the largest cost of writing a build)
+        return {"dependent": self.dependent, "head": self.head, "dependent_form": self.dependent_form, "head_form": self.head_form, "distance": self.distance}
 
 
 PHENOMENA: dict[str, Phenomenon] = {}

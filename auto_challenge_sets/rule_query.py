@@ -82,6 +82,8 @@ def parse_rule_query(text: str) -> RuleQuery:
         if field not in FIELDS:
             raise RuleQueryError(f"--rule {text!r}: unknown field {match['field']!r} "
                                  f"(fields: {', '.join(FIELDS)}, and head.FIELD for the head word)")
+        if field == "feats" and match["op"] == "=" and match["value"].count("=") > 1:
+            raise RuleQueryError(f"--rule {text!r}: {term!r} has more than one '='; a feature is Name=Value")
         conditions.append(Condition(match["field"].startswith("head."), field, match["op"], match["value"]))
     if name is None:
         raise RuleQueryError(f"--rule {text!r}: give the phenomenon a name, e.g. name=light_verb")

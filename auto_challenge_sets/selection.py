@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from auto_challenge_sets.configs import KIND_BASELINE, KIND_REORDER, ConfigName
-from auto_challenge_sets.corpus import ParallelCorpus, format_line_numbers
+from auto_challenge_sets.corpus import ParallelCorpus, SentencePair, format_line_numbers
 from auto_challenge_sets.errors import ConlluError
 from auto_challenge_sets.pharaoh import Link, format_pharaoh
 from auto_challenge_sets.phenomena import Instance, find_instances, get_phenomenon, lexical_phenomena
@@ -51,6 +51,8 @@ def _letters(text: str) -> str:
 def same_text(parsed: str, line: str) -> bool:
     """Whether a parse's text is the corpus line's, white space (and the rest of the module's
     policy) ignored: tokenizers move white space."""
+    if parsed == line or parsed == line.replace(" ", ""):
+        return True  # the common case, without normalizing (equal strings stay equal when normalized)
     return _letters(parsed) == _letters(line)
 
 
@@ -89,42 +91,84 @@ class LineAnalysis:
     links: list[Link] | None = None
 
 
-def match_sentences(corpus: ParallelCorpus, sentences: Sequence[Sentence], conllu_path: str,
-                    starts: Sequence[int] | None = None) -> list[Sentence]:
-    """The sentences of the kept pairs, checked against their corpus lines.
+def matched_pairs(corpus: ParallelCorpus, numbered: Iterable[tuple[int | None, Sentence]], conllu_path: str,
+                  count: int | None = None) -> Iterator[tuple[SentencePair, Sentence]]:
+    """The kept pairs with their sentences, checked against their corpus lines, as a stream.
 
-    ``sentences`` hold one sentence per non-empty line of the source file (what a parse of the
-    source alone gives, e.g. ``acs parse``), or one per kept pair (pairs with an empty target
-    skipped too); in the first case the sentences of skipped pairs are dropped here. ``starts``,
-    when known, gives the CoNLL-U line where each sentence starts. A sentence that is not a parse
-    of its line (see the module's policy) is an error naming both places: the parse and the
-    corpus have come apart.
+    ``numbered`` yields ``(CoNLL-U line where the sentence starts or None, sentence)``: one sentence
+    per non-empty line of the source file (what a parse of the source alone gives, e.g.
+    ``acs parse``), or one per kept pair (pairs with an empty target skipped too); in the first
+    case the sentences of skipped pairs are dropped here. Which one it is needs the number of
+    sentences, ``count``, when the two differ (``len(corpus.source_lines) != len(corpus.pairs)``).
+    A sentence that is not a parse of its line (see the module's policy), or a parse with another
+    number of sentences, is an error naming both places; it is raised when the stream ends, after
+    every sentence was checked (the first mismatch is named, and how many there are), and no pair
+    is yielded after the first mismatch.
     """
-    kept = [pair.line for pair in corpus.pairs]
-    numbered = list(range(1, len(sentences) + 1))  # each sentence's place in the file
-    if len(sentences) == len(corpus.source_lines) and len(sentences) != len(kept):
-        wanted = set(kept)
-        numbered = [n for n, line in zip(numbered, corpus.source_lines) if line in wanted]
-        sentences = [sentences[n - 1] for n in numbered]
-    elif len(sentences) != len(kept):
-        raise ConlluError(
-            f"has {len(sentences)} sentences but {corpus.source_path} has {len(corpus.source_lines)} non-empty "
-            f"lines ({len(kept)} pairs with both sides non-empty): a source-side CoNLL-U needs one sentence "
-            "per non-empty source line, in order",
-            conllu_path,
-        )
-    wrong = [(n, sentence, pair, reason) for n, sentence, pair in zip(numbered, sentences, corpus.pairs)
-             if (reason := text_mismatch(sentence, pair.source)) is not None]
-    if wrong:
-        n, sentence, pair, reason = wrong[0]
+    kept = len(corpus.pairs)
+    per_source_line = count is not None and count == len(corpus.source_lines) and count != kept
+    if count is not None and count != kept and not per_source_line:
+        raise _count_error(corpus, count, conllu_path)
+    if count is None and len(corpus.source_lines) != kept:
+        raise ValueError("matched_pairs needs the number of sentences when some pairs have an empty target")
+    wanted = {pair.line for pair in corpus.pairs} if per_source_line else None
+    pairs = iter(corpus.pairs)
+    wrong: list[int] = []
+    first = None
+    n = 0
+    for n, (start, sentence) in enumerate(numbered, start=1):
+        if wanted is not None and (n > len(corpus.source_lines) or corpus.source_lines[n - 1] not in wanted):
+            continue
+        pair = next(pairs, None)
+        if pair is None:
+            continue  # more sentences than pairs: counted, and reported below
+        reason = text_mismatch(sentence, pair.source)
+        if reason is not None:
+            wrong.append(pair.line)
+            first = first or (n, sentence.sent_id, pair, reason, start)
+        elif not wrong:
+            yield pair, sentence
+    if n != (len(corpus.source_lines) if per_source_line else kept):
+        raise _count_error(corpus, n, conllu_path)
+    if first is not None:
+        n, sent_id, pair, reason, start = first
         others = ""
         if len(wrong) > 1:
-            others = (f"; {len(wrong)} of {len(kept)} sentences do not match their lines: line "
-                      f"{format_line_numbers([w[2].line for w in wrong])}")
-        raise ConlluError(f"sentence {n} (sent_id {sentence.sent_id}) does not match line {pair.line} of "
-                          f"{corpus.source_path}: {reason}{others}",
-                          conllu_path, None if starts is None else starts[n - 1])
-    return list(sentences)
+            others = (f"; {len(wrong)} of {kept} sentences do not match their lines: line "
+                      f"{format_line_numbers(wrong)}")
+        raise ConlluError(f"sentence {n} (sent_id {sent_id}) does not match line {pair.line} of "
+                          f"{corpus.source_path}: {reason}{others}", conllu_path, start)
+
+
+def _count_error(corpus: ParallelCorpus, count: int, conllu_path: str) -> ConlluError:
+    return ConlluError(
+        f"has {count} sentences but {corpus.source_path} has {len(corpus.source_lines)} non-empty "
+        f"lines ({len(corpus.pairs)} pairs with both sides non-empty): a source-side CoNLL-U needs one sentence "
+        "per non-empty source line, in order",
+        conllu_path,
+    )
+
+
+def match_sentences(corpus: ParallelCorpus, sentences: Sequence[Sentence], conllu_path: str,
+                    starts: Sequence[int] | None = None) -> list[Sentence]:
+    """The sentences of the kept pairs, checked against their corpus lines (:func:`matched_pairs`
+    on a list; ``starts``, when known, gives the CoNLL-U line where each sentence starts)."""
+    numbered = zip(starts if starts is not None else [None] * len(sentences), sentences)
+    return [sentence for _, sentence in matched_pairs(corpus, numbered, conllu_path, len(sentences))]
+
+
+def analyse_pair(pair: SentencePair, sentence: Sentence, links: Sequence[Link] | None,
+                 names: Sequence[str]) -> LineAnalysis:
+    """One kept pair's analysis: its source tree's instances of ``names`` and its links."""
+    return LineAnalysis(
+        line=pair.line,
+        source=pair.source,
+        reference=pair.target,
+        source_tokens=sentence.forms,
+        target_tokens=target_tokens(pair.target),
+        lexical={name: find_instances(sentence, name) for name in names},
+        links=None if links is None else list(links),
+    )
 
 
 def analyse(
@@ -136,15 +180,7 @@ def analyse(
     """One :class:`LineAnalysis` per kept corpus pair."""
     names = lexical_phenomena() if phenomena is None else list(phenomena)
     for index, (pair, sentence) in enumerate(zip(corpus.pairs, sentences)):
-        yield LineAnalysis(
-            line=pair.line,
-            source=pair.source,
-            reference=pair.target,
-            source_tokens=sentence.forms,
-            target_tokens=target_tokens(pair.target),
-            lexical={name: find_instances(sentence, name) for name in names},
-            links=None if alignments is None else list(alignments[index]),
-        )
+        yield analyse_pair(pair, sentence, None if alignments is None else alignments[index], names)
 
 
 def challenge_rows(
@@ -157,32 +193,49 @@ def challenge_rows(
     pair's source-reference links as a Pharaoh line (None when the build had no alignment): the
     expected side of the targeted accuracy.
     """
-    base = {"corpus": corpus, "src_lang": config.src, "tgt_lang": config.tgt}
+    for rows in rows_by_config(analyses, [config], corpus):
+        yield from rows[0]
+
+
+def rows_by_config(analyses: Iterable[LineAnalysis], configs: Sequence[ConfigName],
+                   corpus: str) -> Iterator[list[list[dict]]]:
+    """For each analysed pair, its rows of each config in ``configs`` (an empty list where it is not
+    selected), from one look at the pair: the columns every config shares are built once, and
+    each phenomenon's instances once, whatever the number of configs and D (see
+    :func:`challenge_rows` for what a row holds)."""
+    plan = [(config, config.kind, config.min_distance or 0) for config in configs]
+    measures = {config.phenomenon: get_phenomenon(config.phenomenon).measure
+                for config, kind, _ in plan if kind == KIND_REORDER}
     for analysis in analyses:
-        row = {
+        shared = {
             "id": f"{corpus}:{analysis.line}",
-            **base,
+            "corpus": corpus,
             "line": analysis.line,
             "source": analysis.source,
             "reference": analysis.reference,
             "source_tokens": analysis.source_tokens,
             "alignment": None if analysis.links is None else format_pharaoh(analysis.links),
             "length": len(analysis.source_tokens),
-            "phenomenon": config.phenomenon,
         }
-        if config.kind == KIND_BASELINE:
-            yield {**row, "distance": 0, "instances": []}
-            continue
-        if config.kind == KIND_REORDER:
-            if analysis.links is None:
-                raise ValueError(f"config {config} needs alignments, and {corpus} has none")
-            measure = get_phenomenon(config.phenomenon).measure
-            score, found = measure(analysis.links, analysis.source_tokens, analysis.target_tokens,
-                                   config.min_distance or 0)
-            if score is not None and score >= (config.min_distance or 0) and found:
-                yield {**row, "target_tokens": analysis.target_tokens, "distance": score,
-                       "instances": [i.to_dict() for i in found]}
-            continue
-        found = [i for i in analysis.lexical[config.phenomenon] if i.distance >= (config.min_distance or 0)]
-        if found:
-            yield {**row, "distance": max(i.distance for i in found), "instances": [i.to_dict() for i in found]}
+        instance_dicts: dict[str, list[tuple[int, dict]]] = {}
+        out: list[list[dict]] = []
+        for config, kind, minimum in plan:
+            row = {**shared, "src_lang": config.src, "tgt_lang": config.tgt, "phenomenon": config.phenomenon}
+            if kind == KIND_BASELINE:
+                out.append([{**row, "distance": 0, "instances": []}])
+            elif kind == KIND_REORDER:
+                if analysis.links is None:
+                    raise ValueError(f"config {config} needs alignments, and {corpus} has none")
+                score, found = measures[config.phenomenon](analysis.links, analysis.source_tokens,
+                                                           analysis.target_tokens, minimum)
+                selected = score is not None and score >= minimum and found
+                out.append([{**row, "target_tokens": analysis.target_tokens, "distance": score,
+                             "instances": [i.to_dict() for i in found]}] if selected else [])
+            else:
+                if config.phenomenon not in instance_dicts:
+                    instance_dicts[config.phenomenon] = [(i.distance, i.to_dict())
+                                                         for i in analysis.lexical[config.phenomenon]]
+                found = [item for item in instance_dicts[config.phenomenon] if item[0] >= minimum]
+                out.append([{**row, "distance": max(d for d, _ in found), "instances": [i for _, i in found]}]
+                           if found else [])
+        yield out

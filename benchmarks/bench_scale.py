@@ -2,11 +2,15 @@
 English side) repeated to 10k, 100k (and 1M) sentence pairs, against the bare extraction pass
 (reading the same CoNLL-U and applying every rule at every D) measured in the same run.
 
-    python benchmarks/bench_scale.py [--sizes 10000 100000 1000000] [--shared ../shared]
+    python benchmarks/bench_scale.py [--sizes 10000 100000 1000000] [--ray] [--shared ../shared]
 
 Each build runs in its own process (`acs build --source-conllu ... --aligner none`); its peak RSS
 is that process's own (``os.wait4``). Prints one table row per size, and the ratio of the peak at
 the largest size to the peak at the smallest (flat memory: close to 1). Needs ../shared/data/pud.
+
+``--ray``: newstest2013 (3,000 lines) parsed with UDPipe (`../shared/models/german.udpipe`) by the
+local executor and by the Ray executor with 1 and 2 workers on a local cluster, in the same run:
+wall time, its ratio to the local build, and whether the folders are byte-identical.
 """
 
 from __future__ import annotations
@@ -70,10 +74,30 @@ def build(paths: tuple[Path, Path, Path], out: Path, cache: Path) -> tuple[float
     return wall, usage.ru_maxrss * 1024
 
 
+def ray_comparison(shared: Path, folder: Path) -> None:
+    data, model = shared / "data" / "newstest2013", shared / "models" / "german.udpipe"
+    base = [sys.executable, "-m", "auto_challenge_sets.cli", "build", "--pair", "de-en", "--corpus", "newstest2013",
+            "--source", str(data / "newstest2013.de"), "--target", str(data / "newstest2013.en"), "--parser", "udpipe",
+            "--udpipe-model", str(model), "--aligner", "none", "--shard-size", "250", "--quiet"]
+    print("\n| executor | wall | vs local | folder |\n|---|---:|---:|---|")
+    walls, folders = {}, {}
+    for name, extra in (("local", []), ("ray, 1 worker", ["--executor", "ray", "--workers", "1"]),
+                        ("ray, 2 workers", ["--executor", "ray", "--workers", "2"])):
+        out = folder / f"ray-{len(walls)}"
+        start = time.perf_counter()
+        subprocess.run([*base, *extra, "--out", str(out), "--cache-dir", str(folder / f"cache-ray-{len(walls)}")],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        walls[name] = time.perf_counter() - start
+        folders[name] = {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+        same = "identical" if folders[name] == folders["local"] else "DIFFERENT"
+        print(f"| {name} | {walls[name]:.1f} s | {walls['local'] / walls[name]:.2f}x | {same} |", flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared")
+    parser.add_argument("--ray", action="store_true", help="also compare the Ray executor with the local one")
     args = parser.parse_args()
     if not (args.shared / "data" / "pud" / "de_pud-ud-test.conllu").exists():
         print(f"skipped: needs {args.shared / 'data' / 'pud'}", file=sys.stderr)
@@ -92,7 +116,9 @@ def main() -> int:
                   flush=True)
             for path in paths:
                 path.unlink()
-    print(f"peak RSS at {args.sizes[-1]:,} / at {args.sizes[0]:,}: {peaks[-1] / peaks[0]:.2f}")
+        print(f"peak RSS at {args.sizes[-1]:,} / at {args.sizes[0]:,}: {peaks[-1] / peaks[0]:.2f}")
+        if args.ray:
+            ray_comparison(args.shared, folder)
     return 0
 
 

@@ -139,3 +139,49 @@ def test_the_corpus_keeps_its_name_and_paths(tmp_path: Path) -> None:
     assert corpus.name == "corpus"
     assert (corpus.source_path, corpus.target_path) == (str(tmp_path / "s.de"), str(tmp_path / "t.en"))
     assert read_parallel(tmp_path / "s.de", tmp_path / "t.en", "newstest").name == "newstest"
+
+
+STREAM_CASES = {
+    "plain": (b"a\nb\nc\n", b"x\ny\nz\n"),
+    "no final newline": (b"a\nb", b"x\ny"),
+    "bom, crlf, inner cr": (b"\xef\xbb\xbfa\r\nb\rc\r\n", b"x\r\ny\r\n"),
+    "controls and separators": ("a\u2028b\nc\x0bd\n".encode(), "x\ny\u0085z\n".encode()),
+    "empty sides": (b"a\n\n  \nd\ne\n", b"x\ny\nz\n\nw\n"),
+    "bom only": (b"\xef\xbb\xbf", b""),
+    "a lone newline": (b"\n", b"x\n"),
+    "empty files": (b"", b""),
+}
+
+
+@pytest.mark.parametrize("case", sorted(STREAM_CASES))
+def test_the_stream_reads_what_read_parallel_reads(tmp_path: Path, case: str) -> None:
+    from auto_challenge_sets.corpus import stream_parallel
+
+    source, target = STREAM_CASES[case]
+    (tmp_path / "s").write_bytes(source)
+    (tmp_path / "t").write_bytes(target)
+    whole = read_parallel(tmp_path / "s", tmp_path / "t", "c")
+    stream = stream_parallel(tmp_path / "s", tmp_path / "t", "c")
+    assert list(stream.pairs) == whole.pairs and list(stream.pairs) == whole.pairs  # re-iterable
+    assert len(stream.pairs) == len(whole.pairs) and bool(stream.pairs) == bool(whole.pairs)
+    assert (stream.total_lines, list(stream.source_lines), stream.report) == (
+        whole.total_lines, whole.source_lines, whole.report)
+
+
+@pytest.mark.parametrize(("source", "target", "message"), [
+    (b"a\nb\nc\n", b"x\n", "the source has 3 lines but the target .* has 1"),
+    (b"a\n", b"x\ny\nz\n", "the source has 1 lines but the target .* has 3"),
+    (b"", b"x\n", "the source has 0 lines but the target .* has 1"),
+    (b"a\n\xff\n", b"x\ny\n", r":2: invalid UTF-8 \(byte 1 of the line\)"),
+])
+def test_the_stream_refuses_what_read_parallel_refuses(tmp_path: Path, source: bytes, target: bytes,
+                                                       message: str) -> None:
+    from auto_challenge_sets.corpus import stream_parallel
+
+    (tmp_path / "s").write_bytes(source)
+    (tmp_path / "t").write_bytes(target)
+    for reader in (read_parallel, stream_parallel):
+        with pytest.raises(CorpusError, match=message):
+            reader(tmp_path / "s", tmp_path / "t")
+    with pytest.raises(CorpusError, match="cannot read"):
+        stream_parallel(tmp_path, tmp_path / "t")

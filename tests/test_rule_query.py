@@ -28,10 +28,38 @@ from conftest import shared_path
     ("name=x head.colour=red", "unknown field 'head.colour'"),
     ("name=x deprel", "cannot read 'deprel'"),
     ("name=x name=y deprel=aux", "name= is given twice"),
+    ("name=x feats=Case=Acc=Dat", "'feats=Case=Acc=Dat' has more than one '='; a feature is Name=Value"),
 ])
 def test_bad_queries_say_which_term_and_why(text: str, message: str) -> None:
     with pytest.raises(RuleQueryError, match=message):
         parse_rule_query(text)
+
+
+def test_error_messages_name_the_rules_of_names_and_fields() -> None:
+    with pytest.raises(RuleQueryError) as caught:
+        parse_rule_query("name=Light deprel=aux")
+    assert str(caught.value).endswith("must be a lower-case identifier (letters, digits, _), as config names need")
+    with pytest.raises(RuleQueryError) as caught:
+        parse_rule_query("name=x colour=red")
+    assert "(fields: form, lemma, upos, xpos, feats, deprel, misc, and head.FIELD for the head word)" in str(caught.value)
+
+
+def test_feats_equal_is_a_feature_and_feats_prefix_is_the_column() -> None:
+    """``feats=Number=Plur`` holds wherever the word has that feature; ``feats~Number=Plur`` only where its
+    FEATS column starts with it; another field never reads a feature."""
+    feature, prefix = parse_rule_query("name=a feats=Number=Plur").rule(), parse_rule_query("name=b feats~Number=Plur").rule()
+    lemma = parse_rule_query("name=c lemma=Number=Plur").rule()
+    seen = {"feature": 0, "prefix": 0, "feature only": 0}
+    for sentence in read_conllu(shared_path("data", "pud", "de_pud-ud-test.conllu")):
+        for word in sentence.words:
+            head = sentence.words[word.head - 1] if word.head else word
+            assert feature(word, head) == word.has_feature("Number", "Plur")
+            assert prefix(word, head) == word.feats.startswith("Number=Plur")
+            assert not lemma(word, head)
+            seen["feature"] += feature(word, head)
+            seen["prefix"] += prefix(word, head)
+            seen["feature only"] += feature(word, head) and not prefix(word, head)
+    assert seen["prefix"] > 0 and seen["feature only"] > 0, seen
 
 
 def test_queries_select_what_the_built_in_rules_do_on_gold_pud() -> None:

@@ -15,6 +15,7 @@ from auto_challenge_sets.scoring.targeted import (
     check_instances,
     judge,
     parts_match,
+    signature,
     targeted_accuracy,
 )
 
@@ -140,3 +141,73 @@ def test_checks_return_plain_values() -> None:
     assert check_instances([[{"head": 2, "dependent": 1, "distance": 0, "head_form": "x"}]], 1) == [
         [{"head": 2, "dependent": 1, "distance": 0}]]
     assert check_alignments("a", ["1-0 0-1", [(2, 2), [1, 1]]], 2) == [[(0, 1), (1, 0)], [(1, 1), (2, 2)]]
+
+
+def test_the_aligned_match_reads_the_output_links_and_the_present_match_does_not(pair) -> None:
+    """"declines" is in the output but aligned to another source word: wrong by alignment, right by presence."""
+    _, reference = pair
+    elsewhere = [(0, 0), (1, 3), (2, 1), (4, 2), (5, 3)]  # lehnt/ab -> "counteroffer."
+    aligned = targeted_accuracy([[PARTICLE]], [reference], [reference], [GOLD], [elsewhere])
+    present = targeted_accuracy([[PARTICLE]], [reference], [reference], [GOLD], None)
+    assert (aligned["wrong"], present["correct"]) == (1, 1)
+    assert aligned["signature"] == "targeted:aligned|case:lc|punct:strip|fallback:chrF>=50|tok:space"
+    assert present["signature"] == signature(aligned=False) == "targeted:present|case:lc|punct:strip|fallback:chrF>=50|tok:space"
+    assert signature(90) == "targeted:aligned|case:lc|punct:strip|fallback:chrF>=90|tok:space"
+
+
+def test_every_count_adds_up(pair) -> None:
+    _, reference = pair
+    absorbed_links = [link for link in GOLD if link[0] != 5]  # "ab" has no reference word
+    lone = {"dependent": 3, "head": 4, "distance": 0}  # "der" has no reference word: unaligned
+    rows = [[PARTICLE, PARTICLE, lone], [PARTICLE]]
+    result = targeted_accuracy(rows, [reference] * 2, [reference] * 2, [absorbed_links] * 2, None)
+    assert {k: result[k] for k in ("instances", "correct", "wrong", "unaligned", "absorbed")} == {
+        "instances": 4, "correct": 3, "wrong": 0, "unaligned": 1, "absorbed": 3}
+    assert result["by_distance"] == [
+        {"distance": 0, "instances": 1, "correct": 0, "wrong": 0, "unaligned": 1, "absorbed": 0, "accuracy": None},
+        {"distance": 3, "instances": 3, "correct": 3, "wrong": 0, "unaligned": 0, "absorbed": 3, "accuracy": 1.0}]
+    nothing = targeted_accuracy([[lone]], [reference], [reference], [GOLD], None)
+    assert nothing["accuracy"] is None and nothing["unaligned"] == 1
+
+
+def test_the_threshold_is_inclusive_and_passed_through(pair) -> None:
+    from sacrebleu.metrics import CHRF
+
+    _, reference = pair
+    score = CHRF().sentence_score("declined", ["declines"]).score
+    assert parts_match(["declined"], ["declines"], score) and not parts_match(["declined"], ["declines"], score + 1e-9)
+    output = "Argentina declined creditors’ counteroffer."
+    for links in (GOLD, None):
+        assert targeted_accuracy([[PARTICLE]], [reference], [output], [GOLD], [links] if links else None,
+                                 chrf_threshold=score)["correct"] == 1
+        assert targeted_accuracy([[PARTICLE]], [reference], [output], [GOLD], [links] if links else None,
+                                 chrf_threshold=score + 1e-9)["wrong"] == 1
+    # several words of a part are joined by a space, as chrF reads text
+    joined = CHRF().sentence_score("has read", ["had read"]).score
+    assert parts_match(["has", "read"], ["had", "read"], joined)
+
+
+def test_normalisation_and_links_past_the_tokens() -> None:
+    assert aligned_words([(0, 0)], 0, ['"«Declines,»']) == ["declines"]
+    assert aligned_words([(0, 0), (0, 5)], 0, ["stops"]) == ["stops"]  # a link past the last token is ignored
+
+
+def test_rows_and_alignments_must_be_as_many_as_the_predictions(pair) -> None:
+    _, reference = pair
+    with pytest.raises(ValueError):
+        targeted_accuracy([[PARTICLE]], [reference, reference], [reference], [GOLD], None)
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: check_instances("x", 1), r"^instances must be a list with one list of instances per prediction \(1\), got str$"),
+    (lambda: check_instances([[]], 2), r"^instances must be a list with one list of instances per prediction \(2\), got 1$"),
+    (lambda: check_instances(["ab"], 1), r"^instances\[0\] must be a list of instances, got str$"),
+    (lambda: check_alignments("a", 5, 1), r"^a must be a list with one alignment per prediction \(1\), got int$"),
+    (lambda: check_alignments("a", [[(1,)]], 1), r"^a\[0\] must be a Pharaoh line or a list of \(source, target\) index pairs, got \[\(1,\)\]$"),
+    (lambda: check_alignments("a", [[(-1, 0)]], 1), r"^a\[0\] must be a Pharaoh line"),
+    (lambda: check_alignments("a", [[("1", 0)]], 1), r"^a\[0\] must be a Pharaoh line"),
+    (lambda: check_alignments("a", [7], 1), r"^a\[0\] must be a Pharaoh line"),
+])
+def test_check_messages(call, message) -> None:
+    with pytest.raises(ValueError, match=message):
+        call()

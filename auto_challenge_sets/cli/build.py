@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from auto_challenge_sets.cli.help import HelpFormatter
+from auto_challenge_sets.cli.help import HelpFormatter, int_at_least
 
 DEFAULT_OUT = "auto_challenge_sets"
 
@@ -52,6 +52,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "though the source's white-space tokens differ (e.g. made with `acs align` on `acs parse`'s "
                         "tokens); build with a warning instead of refusing the file")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    scale = parser.add_argument_group("executor")
+    scale.add_argument("--executor", choices=("local", "ray"), default="local",
+                       help="where the parse and alignment shards run: here, or on a Ray cluster (Ray Data "
+                       "actors, each loading the model once; pip install \"auto-challenge-sets[ray]\"); the "
+                       "folder is the same either way")
+    scale.add_argument("--ray-address", metavar="ADDR",
+                       help="with --executor ray: auto (the cluster `ray start` runs here) or ray://HOST:10001; "
+                       "default: a local cluster started for this build")
+    scale.add_argument("--workers", type=int_at_least(1, 4096), default=2, metavar="N",
+                       help="with --executor ray: actors, each holding a model (default: 2)")
     from auto_challenge_sets.cli.backend_flags import add_aligner_arguments, add_parser_arguments
 
     add_parser_arguments(parser, default=None)
@@ -96,6 +106,21 @@ def _register_rules(queries: list[str]) -> list[str]:
     return names
 
 
+def _executor(args: argparse.Namespace):
+    """--executor ray: a RayExecutor, a GPU per actor when the parser or aligner runs on CUDA."""
+    from auto_challenge_sets.errors import AcsError
+
+    if args.executor != "ray":
+        if args.ray_address:
+            raise AcsError("--ray-address goes with --executor ray")
+        return None
+    from auto_challenge_sets.builder.pipeline.executors import RayExecutor
+
+    devices = [getattr(args, name, None) or "" for name in ("parser_device", "aligner_device")]
+    gpus = 1.0 if any(device.startswith("cuda") for device in devices) else 0.0
+    return RayExecutor(address=args.ray_address, workers=args.workers, gpus_per_worker=gpus)
+
+
 def run(args: argparse.Namespace) -> int:
     from auto_challenge_sets.builder.pipeline.build import BuildSpec
     from auto_challenge_sets.cli.backend_flags import (
@@ -131,6 +156,7 @@ def run(args: argparse.Namespace) -> int:
         shard_size=args.shard_size,
         phenomena=tuple(args.phenomena + user_rules) if args.phenomena else (),
         allow_token_mismatch=args.allow_token_mismatch,
+        executor=_executor(args),
     )
     result = build_into_folder(spec, args.out, license=args.license, progress=not args.quiet)
     print(f"\n{args.pair} {args.corpus}: {result.pairs} sentence pairs of {result.lines} lines → {args.out}")

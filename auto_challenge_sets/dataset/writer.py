@@ -1,18 +1,22 @@
 """Writing a build into a challenge-set folder that the Hugging Face Hub accepts as a dataset
 repository: one Parquet file per config and split, then the build record and the card.
 
-Each config's rows are drawn from the build's analyses in one pass per config and written with
-pyarrow under the config's ``datasets.Features`` (:mod:`auto_challenge_sets.dataset.features`), so
-the Parquet files carry the schema metadata ``load_dataset`` reads. (The ``datasets`` builder that
-did this before took a JSON round trip and a cache per config: twice the build time for the same
-rows.) Every file is written atomically, and the same build writes the same bytes.
+Streaming: the build's analyses are read once, in chunks of :data:`CHUNK` pairs; each chunk's rows
+of every config are appended to that config's Parquet file (a :class:`ConfigSink`), in row groups
+of :data:`ROW_GROUP` rows. So memory does not grow with the corpus: a chunk of analyses and at most
+one unfinished row group per config are held at a time. The files are written as ``datasets``
+writes Parquet (``Dataset.to_parquet``: the config's ``datasets.Features`` as schema, with the
+``huggingface`` metadata ``load_dataset`` reads, content-defined chunks and a page index, snappy,
+dictionaries), with one difference: ``datasets`` sizes row groups at about 100 MB for the whole
+table, which a stream cannot know; here they are :data:`ROW_GROUP` rows. Row groups are cut by row
+count alone, so the same build writes the same bytes. Every file is written atomically (a
+``.partial`` file renamed when complete).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,7 +28,7 @@ from auto_challenge_sets.dataset.card import render_readme
 from auto_challenge_sets.dataset.folder_guard import locked_output, prepare_output
 from auto_challenge_sets.dataset.layout import parquet_path, scan_folder
 from auto_challenge_sets.dataset.record import update_build_record
-from auto_challenge_sets.selection import challenge_rows
+from auto_challenge_sets.selection import rows_by_config
 
 
 @dataclass
@@ -39,24 +43,76 @@ class BuildResult:
     warnings: list[str] = field(default_factory=list)
 
 
-def write_split(table: Any, out_dir: str | os.PathLike[str], config: str, split: str) -> Path:
-    """Write one config's split (a ``pyarrow.Table`` with the config's features) as Parquet with
-    ``datasets``' own writer (content-defined chunks and a page index, as the Hub stores them),
-    atomically (a killed run leaves no half file)."""
-    import datasets
-    from datasets.table import InMemoryTable
+CHUNK = 2_000  # analysed pairs per step of the stream
+ROW_GROUP = 2_000  # rows per Parquet row group (at most one unfinished group per config in memory)
 
-    path = parquet_path(out_dir, config, split)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
-    try:
-        # a fixed fingerprint: datasets would otherwise hash the whole table to name a cache it never uses
-        datasets.Dataset(InMemoryTable(table), fingerprint="acs-write-split").to_parquet(str(partial))
-        os.replace(partial, path)
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        raise
-    return path
+
+class ConfigSink:
+    """One config's split, written as rows arrive: opened at its first row (an empty selection
+    writes no file), completed by :meth:`close`."""
+
+    def __init__(self, out_dir: str | os.PathLike[str], config: str, split: str, features: Any):
+        self.where = (out_dir, config, split)
+        self.path = parquet_path(out_dir, config, split)
+        self.features = features
+        self.pending: list[Any] = []  # Arrow record batches of the unfinished row group
+        self.pending_rows = 0
+        self.rows = 0
+        self._writer: Any = None
+        self._partial: Path | None = None
+
+    def _open(self) -> Any:
+        import pyarrow.parquet as pq
+        from datasets import config as datasets_config
+
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._partial = self.path.with_name(f"{self.path.name}.{os.getpid()}.partial")
+        columns = list(self.features)
+        # datasets' ParquetDatasetWriter settings (no column here embeds files)
+        return pq.ParquetWriter(str(self._partial), schema=self.features.arrow_schema,
+                                use_content_defined_chunking=datasets_config.DEFAULT_CDC_OPTIONS,
+                                write_page_index=True, compression=dict.fromkeys(columns, "snappy"),
+                                use_dictionary=columns)
+
+    def add(self, rows: list[dict]) -> None:
+        import pyarrow as pa
+
+        if not rows:
+            return
+        self.pending.append(pa.RecordBatch.from_pylist(rows, schema=self.features.arrow_schema))
+        self.pending_rows += len(rows)
+        self.rows += len(rows)
+        while self.pending_rows >= ROW_GROUP:
+            self._flush(ROW_GROUP)
+
+    def _flush(self, size: int) -> None:
+        import pyarrow as pa
+
+        table = pa.Table.from_batches(self.pending, schema=self.features.arrow_schema)
+        if self._writer is None:
+            self._writer = self._open()
+        self._writer.write_table(table.slice(0, size), row_group_size=size)
+        rest = table.slice(size)
+        self.pending = rest.to_batches() if rest.num_rows else []
+        self.pending_rows = rest.num_rows
+
+    def close(self) -> int:
+        """Finish the file (or remove a stale one when no row came); the number of rows."""
+        if self.pending_rows:
+            self._flush(self.pending_rows)
+        if self._writer is None:
+            # datasets cannot load an empty split, so an empty selection is no config (docs/method.md);
+            # a stale file from an earlier build of this corpus goes too.
+            remove_split(*self.where)
+            return 0
+        self._writer.close()
+        os.replace(self._partial, self.path)
+        return self.rows
+
+    def abort(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._partial.unlink(missing_ok=True)
 
 
 def remove_split(out_dir: str | os.PathLike[str], config: str, split: str) -> None:
@@ -66,51 +122,35 @@ def remove_split(out_dir: str | os.PathLike[str], config: str, split: str) -> No
         path.parent.rmdir()
 
 
-def _progress(iterable: Iterable, enabled: bool, **kwargs: Any) -> Iterable:
-    if not enabled:
-        return iterable
-    from tqdm.auto import tqdm
-
-    return tqdm(iterable, **kwargs)
-
-
-@contextmanager
-def _quiet_datasets() -> Iterator[None]:
-    """``datasets``' own bars and logs off: ours is the one that counts configs."""
-    import datasets
-
-    was_enabled = datasets.utils.logging.is_progress_bar_enabled()
-    datasets.disable_progress_bars()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            datasets.enable_progress_bars()
+def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    chunk: list[Any] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
 
 
-def _write_configs(output: BuildOutput, out: Path, progress: bool) -> dict[str, int]:
-    sizes: dict[str, int] = {}
-    with _quiet_datasets():
-        for name in _progress(output.config_names, progress, desc="writing configs", unit="config"):
-            sizes[name] = _write_config(output, out, name)
-    return sizes
-
-
-def _write_config(output: BuildOutput, out: Path, name: str) -> int:
-    import pyarrow as pa
-
+def _write_configs(output: BuildOutput, out: Path) -> dict[str, int]:
+    """Every config of the build, from one pass over its analyses (see the module)."""
     from auto_challenge_sets.dataset.features import features_for
 
     corpus = output.spec.corpus
-    config = parse_config_name(name)
-    rows = list(challenge_rows(output.analyses, config, corpus))
-    if rows:
-        write_split(pa.Table.from_pylist(rows, schema=features_for(config.kind).arrow_schema), out, name, corpus)
-    else:
-        # datasets cannot load an empty split, so an empty selection is no config (docs/method.md);
-        # a stale file from an earlier build of this corpus goes too.
-        remove_split(out, name, corpus)
-    return len(rows)
+    configs = [parse_config_name(name) for name in output.config_names]
+    sinks = [ConfigSink(out, name, corpus, features_for(config.kind))
+             for name, config in zip(output.config_names, configs)]
+    try:
+        for chunk in _chunks(output.analyses, CHUNK):
+            per_pair = list(rows_by_config(chunk, configs, corpus))
+            for k, sink in enumerate(sinks):
+                sink.add([row for rows in per_pair for row in rows[k]])
+    except BaseException:
+        for sink in sinks:
+            sink.abort()
+        raise
+    return {name: sink.close() for name, sink in zip(output.config_names, sinks)}
 
 
 def write_build(output: BuildOutput, out: str | os.PathLike[str], license: str | None = None,
@@ -118,14 +158,14 @@ def write_build(output: BuildOutput, out: str | os.PathLike[str], license: str |
     """Write every config of a build into ``out`` (added to what the folder holds), then the build
     record and the card: all or nothing, one build at a time (see :mod:`.folder_guard`)."""
     with locked_output(out) as work:
-        sizes = _write_build_into(output, work, license, progress)
+        sizes = _write_build_into(output, work, license)
     return BuildResult(Path(out), sizes, lines=output.lines, pairs=output.pairs, report=output.report,
                        warnings=list(output.warnings))
 
 
-def _write_build_into(output: BuildOutput, out: Path, license: str | None, progress: bool) -> dict[str, int]:
+def _write_build_into(output: BuildOutput, out: Path, license: str | None) -> dict[str, int]:
     spec = output.spec
-    sizes = _write_configs(output, out, progress)
+    sizes = _write_configs(output, out)
     # A rebuild of this pair and corpus replaces it whole: configs it no longer has (another
     # --aligner, fewer --phenomena) must not keep rows of the earlier build.
     wanted = set(output.config_names)

@@ -14,6 +14,7 @@ on both sides, like fast_align.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Sequence
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from auto_challenge_sets.builder.backends.aligners import Aligner, get_aligner
+from auto_challenge_sets.builder.pipeline.executors import Executor, ShardWork
 from auto_challenge_sets.builder.pipeline.inputs import AlignmentFile
 from auto_challenge_sets.builder.pipeline.specs import AlignerSpec
 from auto_challenge_sets.builder.pipeline.stage_cache import run_sharded
@@ -34,6 +36,10 @@ DEFAULT_ALIGNER = "simalign"
 DEFAULT_SHARD_SIZE = 2000
 
 
+def _align_shard(aligner: Aligner, batch: list[str]) -> list[str]:
+    return [format_pharaoh(found) for found in aligner.align([tuple(json.loads(item)) for item in batch])]
+
+
 def align_pairs(
     pairs: Sequence[tuple[Sequence[str], Sequence[str]]],
     *,
@@ -41,6 +47,7 @@ def align_pairs(
     cache_dir: str | os.PathLike[str] | None = None,
     shard_size: int | None = None,
     progress: bool = True,
+    executor: Executor | None = None,
     **options: Any,
 ) -> list[list[Link]]:
     """Links for every pair (0-based ``(source, target)``), through the resumable stage cache.
@@ -48,11 +55,14 @@ def align_pairs(
     ``aligner``: a ready :class:`Aligner`, an :class:`AlignerSpec`, or a backend name whose
     ``options`` are given here (``align_pairs(pairs, aligner="eflomal", seed=3)``).
     """
+    factory = None  # how a worker of another process makes the aligner
     if isinstance(aligner, str):
-        aligner = get_aligner(aligner, **options)
+        factory = functools.partial(get_aligner, aligner, **options)
+        aligner = factory()
     elif options:
         raise TypeError("options are only taken with an aligner name")
     elif isinstance(aligner, AlignerSpec):
+        factory = aligner.create
         aligner = aligner.create()
     pairs = [(list(source), list(target)) for source, target in pairs]
     if isinstance(aligner, AlignmentFile):  # read, not computed: nothing to cache
@@ -61,14 +71,12 @@ def align_pairs(
         shard_size = max(1, len(pairs))
     inputs = [json.dumps(pair, ensure_ascii=False, separators=(",", ":")) for pair in pairs]
 
-    def process(batch: list[str]) -> list[str]:
-        links = aligner.align([tuple(json.loads(item)) for item in batch])
-        return [format_pharaoh(found) for found in links]
-
+    ready = aligner
     outputs = run_sharded(
-        inputs, process, cache_dir=default_cache_dir() if cache_dir is None else cache_dir, stage="align",
+        inputs, ShardWork(factory or (lambda: ready), _align_shard, ready=aligner),
+        cache_dir=default_cache_dir() if cache_dir is None else cache_dir, stage="align",
         key={"stage": "align", "format": 1, **aligner.cache_key()},
-        shard_size=shard_size or DEFAULT_SHARD_SIZE, progress=progress, unit="pair",
+        shard_size=shard_size or DEFAULT_SHARD_SIZE, progress=progress, unit="pair", executor=executor,
     )
     return [parse_pharaoh(line) for line in outputs]
 
@@ -80,6 +88,7 @@ def align_corpus(
     *,
     cache_dir: str | os.PathLike[str] | None = None,
     progress: bool = True,
+    executor: Executor | None = None,
 ) -> list[list[Link]]:
     """What the build calls: the links of its kept pairs, given as two parallel token lists.
 
@@ -89,7 +98,7 @@ def align_corpus(
     if len(source_tokens) != len(target_tokens):
         raise ValueError(f"{len(source_tokens)} source but {len(target_tokens)} target token lists")
     return align_pairs(list(zip(source_tokens, target_tokens)), aligner=aligner, cache_dir=cache_dir,
-                       progress=progress)
+                       progress=progress, executor=executor)
 
 
 def write_pharaoh(path: str | os.PathLike[str], alignments: Sequence[Sequence[Link]]) -> None:

@@ -9,7 +9,7 @@ a Hub folder.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,6 +17,7 @@ from typing import Any
 from auto_challenge_sets import __version__
 from auto_challenge_sets.builder.backends.aligners import Aligner
 from auto_challenge_sets.builder.pipeline.align_stage import align_corpus
+from auto_challenge_sets.builder.pipeline.executors import Executor
 from auto_challenge_sets.builder.pipeline.inputs import AlignmentFile, PreParsedSource, iter_with_lines
 from auto_challenge_sets.builder.pipeline.parse_stage import parse_source_for_build
 from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec
@@ -30,11 +31,17 @@ from auto_challenge_sets.configs import (
     parse_pair,
     phenomenon_distances,
 )
-from auto_challenge_sets.corpus import ParallelCorpus, ReadReport, format_line_numbers, read_parallel
+from auto_challenge_sets.corpus import (
+    ParallelCorpus,
+    ReadReport,
+    SentencePair,
+    format_line_numbers,
+    stream_parallel,
+)
 from auto_challenge_sets.errors import AcsError, AlignmentError, CorpusError
 from auto_challenge_sets.pharaoh import Link
 from auto_challenge_sets.phenomena import BUILTIN, PHENOMENA, alignment_phenomena, lexical_phenomena
-from auto_challenge_sets.selection import LineAnalysis, analyse, match_sentences, target_tokens
+from auto_challenge_sets.selection import LineAnalysis, analyse_pair, matched_pairs, target_tokens
 from auto_challenge_sets.ud import Sentence
 
 
@@ -63,6 +70,7 @@ class BuildSpec:
     # tokens differ (made by `acs align` on `acs parse`'s tokens): build it, with a warning, instead of
     # refusing it as an alignment made on other tokens than the parse's
     allow_token_mismatch: bool = False
+    executor: Executor | None = None  # where the parse and alignment shards run (default: here)
 
     def __post_init__(self) -> None:
         if (self.parser is None) == (self.source_conllu is None):
@@ -95,11 +103,12 @@ class BuildSpec:
 
 @dataclass
 class BuildOutput:
-    """What a build produced: one analysis per kept pair, the configs to draw from them, and the
-    record of what was built from what."""
+    """What a build produced: one analysis per kept pair (a stream, :class:`AnalysedPairs`: it
+    reads the parse as it is iterated, so no build holds its whole parse), the configs to draw
+    from them, and the record of what was built from what."""
 
     spec: BuildSpec
-    analyses: list[LineAnalysis]
+    analyses: Iterable[LineAnalysis]
     config_names: list[str]
     record: dict[str, Any]
     lines: int = 0
@@ -124,35 +133,50 @@ def _prepare_aligner(spec: BuildSpec, corpus: ParallelCorpus) -> Aligner | Align
     return None if spec.aligner is None else spec.aligner.create()
 
 
-def _source_sentences(spec: BuildSpec, corpus: ParallelCorpus, progress: bool) -> list[Sentence]:
-    """The parse of the kept pairs' sources, one sentence each, checked against their lines.
-
-    A pre-parsed file is read as it is: it may hold one sentence per non-empty *source* line (what
-    ``acs parse`` writes), and :func:`match_sentences` drops those of pairs with an empty target.
-    Each sentence must be a parse of its line (the policy of :mod:`auto_challenge_sets.selection`).
-    """
+def _source_parse(spec: BuildSpec, corpus: ParallelCorpus, progress: bool) -> Path:
+    """The CoNLL-U file of the source side: the given one, or the parse stage's (cached) output."""
     if spec.source_conllu is not None:
         source = PreParsedSource(spec.source_conllu)
         source.check_ready()
-        path = source.path
-    else:
-        path = parse_source_for_build([p.source for p in corpus.pairs], parse_pair(spec.pair)[0], spec.parser,
-                                      line_numbers=[p.line for p in corpus.pairs], cache_dir=spec.cache_dir,
-                                      shard_size=spec.shard_size, progress=progress)
-    read = list(_progress(iter_with_lines(path), progress, total=len(corpus.pairs), desc="reading parse",
-                          unit="sent"))
-    return match_sentences(corpus, [sentence for _, sentence in read], str(path),
-                           starts=[start for start, _ in read])
+        return Path(source.path)
+    return Path(parse_source_for_build([p.source for p in corpus.pairs], parse_pair(spec.pair)[0], spec.parser,
+                                       line_numbers=[p.line for p in corpus.pairs], cache_dir=spec.cache_dir,
+                                       shard_size=spec.shard_size, progress=progress, executor=spec.executor))
 
 
-def _check_tokenization(spec: BuildSpec, corpus: ParallelCorpus, sentences: list[Sentence]) -> list[str]:
+class AnalysedPairs:
+    """The kept pairs' analyses, streamed from the source's CoNLL-U: each iteration reads the file
+    again, one sentence at a time, checks it against its pair (the policy of
+    :mod:`auto_challenge_sets.selection`; a mismatch is raised when the stream ends) and drops it
+    once analysed. A pre-parsed file may hold one sentence per non-empty *source* line (what
+    ``acs parse`` writes): the sentences of pairs with an empty target are then skipped."""
+
+    def __init__(self, corpus: ParallelCorpus, path: Path, names: list[str], progress: bool):
+        self.corpus, self.path, self.names, self.progress = corpus, path, names, progress
+        self.alignments: list[list[Link]] | None = None
+        self.count: int | None = None  # sentences in the file, when needed to tell its layout
+        if len(corpus.source_lines) != len(corpus.pairs):
+            self.count = sum(1 for _ in iter_with_lines(path))
+
+    def matched(self) -> Iterator[tuple[SentencePair, Sentence]]:
+        return matched_pairs(self.corpus, iter_with_lines(self.path), str(self.path), self.count)
+
+    def __iter__(self) -> Iterator[LineAnalysis]:
+        matched = _progress(self.matched(), self.progress, total=len(self.corpus.pairs), desc="reading parse",
+                            unit="sent")
+        for index, (pair, sentence) in enumerate(matched):
+            links = None if self.alignments is None else self.alignments[index]
+            yield analyse_pair(pair, sentence, links, self.names)
+
+
+def _check_tokenization(spec: BuildSpec, corpus: ParallelCorpus, words: list[int]) -> list[str]:
     """A Pharaoh file's source indices must refer to the parse's words. Where the parse has another
     number of words than the source has white-space tokens, a file made on those tokens (fast_align,
     ``acs align`` on the raw file) is shifted: an error, unless ``allow_token_mismatch`` (then a
     warning)."""
     if spec.alignment is None:
         return []
-    differ = [(p, len(s.words)) for s, p in zip(sentences, corpus.pairs) if len(s.words) != len(p.source.split())]
+    differ = [(p, n) for n, p in zip(words, corpus.pairs) if n != len(p.source.split())]
     if not differ:
         return []
     if not spec.allow_token_mismatch:
@@ -171,14 +195,13 @@ def _check_tokenization(spec: BuildSpec, corpus: ParallelCorpus, sentences: list
 
 
 def _truncation_warnings(aligner: Aligner | AlignmentFile | None, corpus: ParallelCorpus,
-                         sentences: list[Sentence]) -> list[str]:
+                         words: list[int]) -> list[str]:
     """An aligner with a sentence length limit (``max_tokens``, eflomal's 1,023) aligns a longer pair
     on its first tokens only; computed from the pairs, so a cached alignment is reported too."""
     limit = getattr(aligner, "max_tokens", None)
     if not limit:
         return []
-    long = [p.line for s, p in zip(sentences, corpus.pairs)
-            if len(s.words) > limit or len(target_tokens(p.target)) > limit]
+    long = [p.line for n, p in zip(words, corpus.pairs) if n > limit or len(target_tokens(p.target)) > limit]
     if not long:
         return []
     return [f"{len(long)} pair(s) longer than {limit:,} tokens were aligned on their first {limit:,} tokens: "
@@ -217,21 +240,23 @@ def build(spec: BuildSpec, progress: bool = True) -> BuildOutput:
     """Read, parse, align and analyse one (pair, corpus)."""
     parse_pair(spec.pair)
     check_split_name(spec.corpus)
-    corpus = read_parallel(spec.source, spec.target, spec.corpus)
+    corpus = stream_parallel(spec.source, spec.target, spec.corpus)
     if not corpus.pairs:
         raise CorpusError(f"has no sentence pair with both sides non-empty ({corpus.total_lines} lines, "
                           f"{len(corpus.report.empty_lines)} with an empty side, target {spec.target})", spec.source)
     aligner = _prepare_aligner(spec, corpus)
-    sentences = _source_sentences(spec, corpus, progress)
-    warnings = _check_tokenization(spec, corpus, sentences)
-    alignments: list[list[Link]] | None = None
+    analyses = AnalysedPairs(corpus, _source_parse(spec, corpus, progress), list(spec.phenomena or lexical_phenomena()),
+                             progress)
+    warnings: list[str] = []
     if aligner is not None:
-        # selection.py's tokenization contract: the parse's words x the target's white-space tokens
-        alignments = align_corpus([sentence.forms for sentence in sentences],
-                                  [target_tokens(pair.target) for pair in corpus.pairs], aligner,
-                                  cache_dir=spec.cache_dir, progress=progress)
-        warnings += _truncation_warnings(aligner, corpus, sentences)
-    analyses = list(analyse(corpus, sentences, alignments, spec.phenomena or None))
+        # one pass for the words to align (it checks the parse, before the aligner runs); the
+        # analyses stream the parse again. selection.py's tokenization contract: the parse's
+        # words x the target's white-space tokens.
+        forms = [sentence.forms for _, sentence in analyses.matched()]
+        warnings += _check_tokenization(spec, corpus, [len(f) for f in forms])
+        analyses.alignments = align_corpus(forms, [target_tokens(pair.target) for pair in corpus.pairs], aligner,
+                                           cache_dir=spec.cache_dir, progress=progress, executor=spec.executor)
+        warnings += _truncation_warnings(aligner, corpus, [len(f) for f in forms])
     return BuildOutput(spec, analyses, spec.config_names(), _record(spec, corpus, aligner),
                        lines=corpus.total_lines, pairs=len(corpus.pairs), report=corpus.report,
                        warnings=warnings)

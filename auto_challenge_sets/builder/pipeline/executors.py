@@ -1,15 +1,25 @@
-"""Where the shards of a stage run: the seam a distributed executor (Ray Data) plugs into.
+"""Where the shards of a stage run: here, one after another, or on a Ray cluster.
 
-An executor maps a function over the pending shards and yields ``(shard, result)`` as each one
-finishes, in any order; the stage cache writes each result as it comes, so a killed run keeps
-every finished shard whichever executor ran it. :class:`LocalExecutor`, the default, runs them one
-after another in this process, in order.
+An executor maps a stage's work over the pending shards and yields ``(shard, result)`` as each
+one finishes, in any order; the stage cache writes each result as it comes, so a killed run keeps
+every finished shard whichever executor ran it, and the assembled output does not depend on the
+order (byte-identical folders from either executor).
+
+- :class:`LocalExecutor`, the default: in this process, in order.
+- :class:`RayExecutor`: the shards as a Ray Data dataset, mapped by ``workers`` actors
+  (``map_batches`` with a callable class), each holding the stage's backend, its model loaded once
+  per actor (a GPU each with ``gpus_per_worker``). Ray is the optional extra ``[ray]``.
+
+The work is a :class:`ShardWork`: a way to make the backend and a way to apply it to a shard, so
+that an executor can ship it to other processes without the model (which is made again there).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Iterator
-from typing import Protocol, TypeVar
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -21,9 +31,83 @@ class Executor(Protocol):
         ...
 
 
+class ShardWork:
+    """A stage's work on one shard: ``apply(backend, shard)``, with the backend from ``make()``
+    (made on first use; ``ready``, the stage's own backend, is used in this process). Pickled for
+    another process, it leaves the backend behind, and that process makes its own once."""
+
+    def __init__(self, make: Callable[[], Any], apply: Callable[[Any, list], list], ready: Any = None):
+        self.make, self.apply, self._backend = make, apply, ready
+
+    def __call__(self, shard: list) -> list:
+        if self._backend is None:
+            self._backend = self.make()
+        return self.apply(self._backend, shard)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_backend": None}
+
+
 class LocalExecutor:
     """In this process, one shard after another."""
 
     def map_shards(self, process: Callable[[T], R], shards: Iterable[tuple[int, T]]) -> Iterator[tuple[int, R]]:
         for number, shard in shards:
             yield number, process(shard)
+
+
+def _quiet_ray() -> None:
+    """Ray's own INFO logs and its C++ core's notes off: the build prints what a user needs."""
+    import logging
+    import os
+
+    os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "fatal")
+    os.environ.setdefault("RAY_DATA_LOG_LEVEL", "ERROR")
+    logging.getLogger("ray").setLevel(logging.ERROR)
+
+
+RAY_MISSING = 'the ray executor needs Ray, which is not installed: pip install "auto-challenge-sets[ray]"'
+
+
+@dataclass
+class RayExecutor:
+    """The shards on a Ray cluster (see the module). ``address``: None starts a local cluster in
+    this process (``ray.init()``), ``"auto"`` joins the one ``ray start`` runs on this machine, or
+    ``ray://HOST:10001`` a remote one. The stage cache is written by this (the driver) process, so
+    only it needs the cache folder; the workers need the models (the same paths, or Hub access)."""
+
+    address: str | None = None
+    workers: int = 2
+    gpus_per_worker: float = 0.0
+
+    def map_shards(self, process: Callable[[list], list], shards: Iterable[tuple[int, list]]) -> Iterator[tuple[int, list]]:
+        items = [{"number": number, "shard": json.dumps(shard, ensure_ascii=False)} for number, shard in shards]
+        if not items:
+            return
+        _quiet_ray()
+        try:
+            import numpy as np
+            import ray
+        except ImportError:
+            from auto_challenge_sets.errors import AcsError
+
+            raise AcsError(RAY_MISSING) from None
+        if not ray.is_initialized():
+            ray.init(address=self.address, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+        ray.data.DataContext.get_current().enable_progress_bars = False  # the stage cache has its own bar
+        work = process
+
+        class Worker:  # one per actor: the work (and so its backend's model) is made once per actor
+            def __init__(self) -> None:
+                self.work = work
+
+            def __call__(self, batch: dict) -> dict:
+                outputs = [json.dumps(self.work(json.loads(shard)), ensure_ascii=False) for shard in batch["shard"]]
+                return {"number": batch["number"], "output": np.asarray(outputs, dtype=object)}
+
+        dataset = ray.data.from_items(items, override_num_blocks=len(items))
+        pool = ray.data.ActorPoolStrategy(min_size=1, max_size=min(self.workers, len(items)))
+        mapped = dataset.map_batches(Worker, batch_size=1, compute=pool, batch_format="numpy",
+                                     **({"num_gpus": self.gpus_per_worker} if self.gpus_per_worker else {}))
+        for row in mapped.iter_rows():
+            yield int(row["number"]), json.loads(row["output"])

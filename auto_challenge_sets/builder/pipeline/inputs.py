@@ -10,6 +10,7 @@ error naming the file and its line.
 from __future__ import annotations
 
 import os
+from collections import deque
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -37,7 +38,7 @@ def _check_file(path: Path, error: type[InputError], what: str) -> None:
 
 def iter_with_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, Sentence]]:
     """The sentences of a CoNLL-U file, each with the 1-based file line where it starts."""
-    starts: list[int] = []
+    starts: deque[int] = deque()  # the starts read but not yet yielded: a stream keeps none of the rest
     source = str(path)
 
     def numbered(handle) -> Iterator[tuple[int, str]]:
@@ -53,8 +54,8 @@ def iter_with_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, Sentenc
     except OSError as error:
         raise ConlluError(f"cannot read: {error.strerror or error}", source) from None
     with handle:
-        for index, sentence in enumerate(iter_sentences(numbered(handle), source)):
-            yield starts[index], sentence
+        for sentence in iter_sentences(numbered(handle), source):
+            yield starts.popleft(), sentence
 
 
 def read_with_lines(path: str | os.PathLike[str]) -> tuple[list[Sentence], list[int]]:

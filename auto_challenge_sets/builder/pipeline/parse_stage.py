@@ -13,12 +13,13 @@ sent_ids of the others stay their line numbers, as in the build's corpus policy.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from auto_challenge_sets.builder.backends.parsers import (
     get_parser,
     stats_from_sentences,
 )
+from auto_challenge_sets.builder.pipeline.executors import Executor, ShardWork
 from auto_challenge_sets.builder.pipeline.inputs import PreParsedSource
 from auto_challenge_sets.builder.pipeline.specs import ParserSpec
 from auto_challenge_sets.builder.pipeline.stage_cache import DEFAULT_SHARD_SIZE, run_sharded
@@ -76,6 +78,10 @@ def _backend(parser: SourceParse, lang: str, options: dict | None,
     return parser
 
 
+def _parse_shard(backend: Parser, batch: list[str]) -> list[str]:
+    return [format_sentence(sentence) for sentence in backend.parse(batch)]
+
+
 def parse_lines(
     lines: Sequence[str],
     *,
@@ -86,11 +92,15 @@ def parse_lines(
     cache_dir: str | os.PathLike[str] | None = None,
     shard_size: int = DEFAULT_SHARD_SIZE,
     progress: bool = True,
+    executor: Executor | None = None,
+    factory: Callable[[], Parser] | None = None,
 ) -> list[Sentence]:
     """Parse non-empty lines into one sentence each (``# sent_id`` = its line number).
 
     ``cache_dir``: the stage cache (default: :func:`~auto_challenge_sets.paths.default_cache_dir`),
     also told to the parser (trankit keeps its models under it unless told otherwise).
+    ``executor`` runs the shards (default: here); one that ships them to other processes makes the
+    parser there with ``factory`` (default: from ``parser`` when it is a name or a spec).
     """
     numbers = _check_lines(lines, line_numbers)
     backend = _backend(parser, lang, options, cache_dir)
@@ -99,13 +109,13 @@ def parse_lines(
         sentences = backend.read(list(lines), line_numbers=numbers)
         return [_annotate(s, n, t) for s, n, t in zip(sentences, numbers, lines)]
 
-    def process(batch: list[str]) -> list[str]:
-        return [format_sentence(sentence) for sentence in backend.parse(batch)]
-
+    if factory is None and isinstance(parser, str | ParserSpec):
+        factory = functools.partial(_backend, parser, lang, options, cache_dir)
+    work = ShardWork(factory or (lambda: backend), _parse_shard, ready=backend)
     key = {**backend.cache_key(), "lang": lang, "format": FORMAT_VERSION}
     try:
-        blocks = run_sharded(list(lines), process, cache_dir=cache_dir or default_cache_dir(), stage=STAGE,
-                             key=key, shard_size=shard_size, progress=progress)
+        blocks = run_sharded(list(lines), work, cache_dir=cache_dir or default_cache_dir(), stage=STAGE,
+                             key=key, shard_size=shard_size, progress=progress, executor=executor)
     finally:
         if backend is not parser:  # made here: release the model here
             backend.close()
@@ -184,6 +194,7 @@ def parse_source_for_build(
     cache_dir: str | os.PathLike[str] | None = None,
     shard_size: int | None = None,
     progress: bool = True,
+    executor: Executor | None = None,
 ) -> Path:
     """The build's parse: a cached CoNLL-U of ``source_lines`` (the non-empty pairs' sources, in order).
 
@@ -207,7 +218,8 @@ def parse_source_for_build(
     if not target.is_file():
         try:
             sentences = parse_lines(source_lines, lang=lang, parser=backend, line_numbers=numbers,
-                                    cache_dir=cache_dir, shard_size=shard_size, progress=progress)
+                                    cache_dir=cache_dir, shard_size=shard_size, progress=progress,
+                                    executor=executor, factory=functools.partial(parser.create, lang, cache_dir))
         finally:
             backend.close()
         write_parse(sentences, target)
