@@ -131,9 +131,9 @@ def test_stored_alignments_read_the_dataset_column_and_pharaoh_files(wmt, tmp_pa
 
 def test_many_systems_with_human_scores(wmt, tmp_path) -> None:
     wmt21 = wmt["wmt21"]
-    hyps = {name: wmt21 / "system-outputs" / f"newstest2021.de-en.hyp.{name}.en" for name in SYSTEMS}
+    hyps = {name: wmt21 / "system-outputs" / f"newstest2021.de-en.hyp.{name}.en" for name in SYSTEMS[:4]}
     request = SystemsRequest(dataset=wmt["out"], hypotheses=hyps, split=SPLIT, pair="de-en", n_samples=10,
-                             paired_samples=20, targeted=TargetedRequest())
+                             paired_samples=20, metrics=("bleu",), targeted=TargetedRequest())
     human = read_human(wmt21 / "humaneval" / "ad-sys-scores-de-en.csv", list(hyps))
     payload = evaluate_many(request, human).payload
     assert payload["targeted"]["aligner"].startswith("present")

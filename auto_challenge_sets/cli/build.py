@@ -106,6 +106,15 @@ def _register_rules(queries: list[str]) -> list[str]:
     return names
 
 
+def _system_memory_pool() -> None:
+    """Arrow's default pool (mimalloc) keeps what a streaming build frees and grows with the corpus
+    (measured at 300k pairs: 320 MB peak; with the system allocator 295 MB, the 10k build's ~250 MB
+    plus little). Set for this command's process only, not for library users of the writer."""
+    import pyarrow as pa
+
+    pa.set_memory_pool(pa.system_memory_pool())
+
+
 def _executor(args: argparse.Namespace):
     """--executor ray: a RayExecutor, a GPU per actor when the parser or aligner runs on CUDA."""
     from auto_challenge_sets.errors import AcsError
@@ -158,6 +167,7 @@ def run(args: argparse.Namespace) -> int:
         allow_token_mismatch=args.allow_token_mismatch,
         executor=_executor(args),
     )
+    _system_memory_pool()
     result = build_into_folder(spec, args.out, license=args.license, progress=not args.quiet)
     print(f"\n{args.pair} {args.corpus}: {result.pairs} sentence pairs of {result.lines} lines → {args.out}")
     notes = [args.aligner_note] if getattr(args, "aligner_note", None) else []
