@@ -92,3 +92,23 @@ def tiny_cache() -> Path:
         if newstest.exists():
             return tiny_trankit_cache(lines(newstest / "newstest2013.de") + lines(newstest / "newstest2013.en"))
     return tiny_trankit_cache(lines(DEMO / "sample.de") * 20 + lines(DEMO / "sample.en") * 20)
+
+
+@pytest.fixture(scope="session")
+def wmt21_de_en(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """WMT21 de-en (newstest2021, reference A) built once with UDPipe and eflomal (seed 1), the
+    paper's three phenomena: the folder the many-system and targeted-accuracy tests read (and
+    never write)."""
+    from auto_challenge_sets.builder.pipeline.build import BuildSpec
+    from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec
+    from auto_challenge_sets.dataset.writer import build_into_folder
+
+    wmt21 = shared_path("data", "wmt21")
+    out = tmp_path_factory.mktemp("wmt21") / "sets"
+    build_into_folder(BuildSpec(
+        pair="de-en", corpus="newstest2021", source=wmt21 / "sources" / "newstest2021.de-en.src.de",
+        target=wmt21 / "references" / "newstest2021.de-en.ref.A.en",
+        parser=ParserSpec("udpipe", {"udpipe_model": shared_path("models", "german.udpipe")}),
+        aligner=AlignerSpec("eflomal", {"seed": 1}), cache_dir=out.parent / "cache",
+        phenomena=("reflexive", "particle", "prep_stranding")), out, license="other", progress=False)
+    return out

@@ -148,6 +148,8 @@ STREAM_CASES = {
     "controls and separators": ("a\u2028b\nc\x0bd\n".encode(), "x\ny\u0085z\n".encode()),
     "empty sides": (b"a\n\n  \nd\ne\n", b"x\ny\nz\n\nw\n"),
     "bom only": (b"\xef\xbb\xbf", b""),
+    "bom and a newline": (b"\xef\xbb\xbf\n", b"x\n"),
+    "bom, one line, no newline": (b"\xef\xbb\xbfa", b"x"),
     "a lone newline": (b"\n", b"x\n"),
     "empty files": (b"", b""),
 }
@@ -166,6 +168,8 @@ def test_the_stream_reads_what_read_parallel_reads(tmp_path: Path, case: str) ->
     assert len(stream.pairs) == len(whole.pairs) and bool(stream.pairs) == bool(whole.pairs)
     assert (stream.total_lines, list(stream.source_lines), stream.report) == (
         whole.total_lines, whole.source_lines, whole.report)
+    assert (stream.name, stream.source_path, stream.target_path) == ("c", str(tmp_path / "s"), str(tmp_path / "t"))
+    assert stream_parallel(tmp_path / "s", tmp_path / "t").name == read_parallel(tmp_path / "s", tmp_path / "t").name == "corpus"
 
 
 @pytest.mark.parametrize(("source", "target", "message"), [
@@ -181,7 +185,16 @@ def test_the_stream_refuses_what_read_parallel_refuses(tmp_path: Path, source: b
     (tmp_path / "s").write_bytes(source)
     (tmp_path / "t").write_bytes(target)
     for reader in (read_parallel, stream_parallel):
-        with pytest.raises(CorpusError, match=message):
+        with pytest.raises(CorpusError, match=message) as caught:
             reader(tmp_path / "s", tmp_path / "t")
+        assert caught.value.path in (str(tmp_path / "s"), str(tmp_path / "t"))
     with pytest.raises(CorpusError, match="cannot read"):
         stream_parallel(tmp_path, tmp_path / "t")
+
+
+def test_a_read_that_fails_midway_names_the_file() -> None:
+    """/proc/self/mem opens but cannot be read (EIO): the error of a failed read, not of a failed open."""
+    with pytest.raises(CorpusError) as caught:
+        read_lines("/proc/self/mem")
+    assert caught.value.path == "/proc/self/mem" and caught.value.reason.startswith("cannot read: ")
+    assert "Input/output error" in caught.value.reason

@@ -12,7 +12,6 @@ import pytest
 from scipy.stats import kendalltau
 
 from auto_challenge_sets.builder.pipeline.build import BuildSpec
-from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec
 from auto_challenge_sets.cli import main
 from auto_challenge_sets.corpus import read_lines
 from auto_challenge_sets.dataset.demo import build_demo
@@ -35,17 +34,11 @@ SYSTEMS = ("Facebook-AI", "UEdin", "happypoet", "Online-W", "UF", "VolcTrans-GLA
 
 
 @pytest.fixture(scope="module")
-def wmt(tmp_path_factory) -> dict:
+def wmt(wmt21_de_en) -> dict:
+    """WMT21 de-en built with UDPipe and eflomal (conftest's wmt21_de_en, shared with the
+    many-system tests)."""
     wmt21 = shared_path("data", "wmt21")
-    out = tmp_path_factory.mktemp("targeted") / "sets"
-    build_into_folder(BuildSpec(
-        pair="de-en", corpus=SPLIT, source=wmt21 / "sources" / "newstest2021.de-en.src.de",
-        target=wmt21 / "references" / "newstest2021.de-en.ref.A.en",
-        parser=ParserSpec("udpipe", {"udpipe_model": shared_path("models", "german.udpipe")}),
-        aligner=AlignerSpec("eflomal", {"seed": 1}), cache_dir=out.parent / "cache",
-        phenomena=("particle", "reflexive")), out, license="other", progress=False)
-    return {"out": out, "wmt21": wmt21, "reference": wmt21 / "references" / "newstest2021.de-en.ref.A.en",
-            "cache": out.parent / "cache"}
+    return {"out": wmt21_de_en, "wmt21": wmt21, "reference": wmt21 / "references" / "newstest2021.de-en.ref.A.en"}
 
 
 def _targeted(wmt, hypothesis: Path, **targeted) -> dict[str, dict]:

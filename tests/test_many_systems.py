@@ -11,12 +11,9 @@ import pytest
 import sacrebleu
 from scipy.stats import kendalltau, spearmanr
 
-from auto_challenge_sets.builder.pipeline.build import BuildSpec
-from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec
 from auto_challenge_sets.cli import main
 from auto_challenge_sets.corpus import read_lines
 from auto_challenge_sets.dataset.layout import DatasetFolder
-from auto_challenge_sets.dataset.writer import build_into_folder
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation.human import read_human
 from auto_challenge_sets.evaluation.many import evaluate_many
@@ -30,17 +27,9 @@ SPLIT = "newstest2021"
 
 
 @pytest.fixture(scope="module")
-def wmt(tmp_path_factory) -> dict:
+def wmt(wmt21_de_en) -> dict:
     wmt21 = shared_path("data", "wmt21")
-    model = shared_path("models", "german.udpipe")
-    out = tmp_path_factory.mktemp("wmt") / "sets"
-    cache = out.parent / "cache"
-    build_into_folder(BuildSpec(
-        pair="de-en", corpus=SPLIT, source=wmt21 / "sources" / "newstest2021.de-en.src.de",
-        target=wmt21 / "references" / "newstest2021.de-en.ref.A.en",
-        parser=ParserSpec("udpipe", {"udpipe_model": model}), aligner=AlignerSpec("eflomal", {"seed": 1}),
-        cache_dir=cache, phenomena=("reflexive", "particle", "prep_stranding")),  # the paper's: enough here
-        out, license="other", progress=False)
+    out = wmt21_de_en
     hyps = {name: wmt21 / "system-outputs" / f"newstest2021.de-en.hyp.{name}.en" for name in SYSTEMS}
     request = SystemsRequest(dataset=out, hypotheses=hyps, split=SPLIT, pair="de-en", n_samples=30,
                              paired_samples=200, seed=3)

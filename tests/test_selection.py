@@ -18,6 +18,7 @@ from auto_challenge_sets.selection import (
     analyse,
     challenge_rows,
     match_sentences,
+    matched_pairs,
     same_text,
     sentence_text,
     target_tokens,
@@ -161,3 +162,30 @@ def test_rows_at_distance_zero_keep_every_instance() -> None:
     assert (row["src_lang"], row["tgt_lang"]) == ("en", "de")
     (row,) = challenge_rows([analysis], parse_config_name("en-de.particle.d1"), "c")
     assert row["instances"] == [Instance(4, 2, "d", "b", 1).to_dict()]
+
+
+def test_the_stream_drops_a_middle_sentence_of_a_pair_without_target(tmp_path: Path) -> None:
+    """One sentence per non-empty source line, the pair in the middle without a target: its
+    sentence is skipped, not matched against the next pair."""
+    niemand = "1\tNiemand\tniemand\tPRON\t_\t_\t0\troot\t_\tSpaceAfter=No\n2\t.\t.\tPUNCT\t_\t_\t1\tpunct\t_\t_\n\n"
+    (tmp_path / "m.de").write_text("Er ruft zum Essen an.\nNiemand.\nSie wäscht sich.\n", encoding="utf-8")
+    (tmp_path / "m.en").write_text("He calls for dinner.\n\nShe washes herself .\n", encoding="utf-8")
+    corpus = read_parallel(tmp_path / "m.de", tmp_path / "m.en", "toy")
+    call, middle, wash = parse_conllu(CALL + niemand + WASH)
+    numbered = list(zip([1, 10, 20], [call, middle, wash]))
+    pairs = list(matched_pairs(corpus, numbered, "m.conllu", 3))
+    assert [(p.line, s) for p, s in pairs] == [(1, call), (3, wash)]
+
+
+def test_the_stream_counts_its_sentences_to_the_end(corpus, tmp_path: Path) -> None:
+    call, wash = _sentences()
+    (tmp_path / "k.de").write_text("Er ruft zum Essen an.\nSie wäscht sich.\n", encoding="utf-8")
+    (tmp_path / "k.en").write_text("He calls.\nShe washes.\n", encoding="utf-8")
+    kept = read_parallel(tmp_path / "k.de", tmp_path / "k.en", "toy")
+    for stream, count in (([], 0), ([call], 1), ([call, wash, call, wash], 4)):
+        with pytest.raises(ConlluError, match=re.escape(
+                f"k.conllu: has {count} sentences but {kept.source_path} has 2 non-empty lines (2 pairs")):
+            list(matched_pairs(kept, [(None, s) for s in stream], "k.conllu"))
+    # the layout of a corpus with an empty target needs the count
+    with pytest.raises(ValueError, match="needs the number of sentences when some pairs have an empty target"):
+        list(matched_pairs(corpus, [(None, call)], "p.conllu"))
