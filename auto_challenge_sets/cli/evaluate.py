@@ -26,7 +26,10 @@ scored in one process: BLEU, chrF and RIBES of every system on every config, one
 random baseline per (system, config, metric), sacrebleu's paired test of each system against a
 baseline system, one trend over D per phenomenon and system over the distinct configs with at
 least --min-rows rows, a summary per phenomenon, and with --human the correlation with human
-scores. It writes results.json, report.md and plots with --out."""
+scores. It writes results.json, report.md and plots with --out.
+
+--targeted adds the targeted accuracy of each lexical config: was each dependency's head and
+dependent translated as the reference translates them (see "targeted accuracy" below)."""
 
 EPILOG = """\
 examples:
@@ -35,7 +38,9 @@ examples:
   acs evaluate --dataset ldd_sets --config all --hyp sys.en --ref refB.en --json > scores.json
   acs evaluate --dataset ldd_sets --pair de-en --split newstest2021 --config all \
       --hyp wmt21/system-outputs/newstest2021.de-en.hyp.*.en \
-      --human wmt21/humaneval/ad-sys-scores-de-en.csv --out report/"""
+      --human wmt21/humaneval/ad-sys-scores-de-en.csv --out report/
+  acs evaluate --dataset ldd_sets --pair de-en --split newstest2021 --config all \
+      --hyp wmt21/system-outputs/newstest2021.de-en.hyp.*.en --targeted --out report/"""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
