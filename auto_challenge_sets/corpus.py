@@ -162,9 +162,9 @@ class PairStream:
 def stream_parallel(
     source: str | os.PathLike[str], target: str | os.PathLike[str], name: str = "corpus"
 ) -> ParallelCorpus:
-    """:func:`read_parallel` for corpora of any size: the same checks and report, from one pass
-    over both files, but the pairs are a :class:`PairStream` (read again when iterated) and the
-    non-empty source lines a compact array."""
+    """Read a parallel corpus of any size (the module's policy): one pass over both files checks
+    them, counts the pairs and fills the report; the pairs are a :class:`PairStream` (read again
+    when iterated) and the non-empty source lines a compact array."""
     report = ReadReport()
     source_lines = array("q")
     total = kept = 0
@@ -190,20 +190,9 @@ def stream_parallel(
 def read_parallel(
     source: str | os.PathLike[str], target: str | os.PathLike[str], name: str = "corpus"
 ) -> ParallelCorpus:
-    """Read a parallel corpus; pairs with an empty side are skipped and counted."""
-    report = ReadReport()
-    source_lines = read_lines(source, report)
-    target_lines = read_lines(target, report)
-    if len(source_lines) != len(target_lines):
-        raise CorpusError(
-            f"the source has {len(source_lines)} lines but the target {target} has {len(target_lines)}",
-            source,
-        )
-    pairs = []
-    for number, (src, tgt) in enumerate(zip(source_lines, target_lines), start=1):
-        if not src.strip() or not tgt.strip():
-            report.empty_lines.append(number)
-            continue
-        pairs.append(SentencePair(number, src, tgt))
-    nonempty_sources = [n for n, line in enumerate(source_lines, start=1) if line.strip()]
-    return ParallelCorpus(name, str(source), str(target), pairs, len(source_lines), report, nonempty_sources)
+    """Read a parallel corpus that fits in memory; pairs with an empty side are skipped and counted
+    (:func:`stream_parallel`, its pairs and line numbers read into lists)."""
+    corpus = stream_parallel(source, target, name)
+    corpus.pairs = list(corpus.pairs)
+    corpus.source_lines = list(corpus.source_lines)
+    return corpus

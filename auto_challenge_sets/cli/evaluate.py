@@ -130,9 +130,10 @@ def _add_targeted_arguments(parser: argparse.ArgumentParser) -> None:
 
     group = parser.add_argument_group(
         "targeted accuracy", "was the dependency itself translated? Each lexical instance's head and dependent: "
-        "the reference words aligned to them against the output words aligned to them (lower-cased, "
-        "punctuation stripped; else sentence chrF >= --targeted-chrf). Instances whose head or dependent has "
-        "no aligned reference word are counted apart")
+        "the reference words aligned to them (the expected translation) must be in the output, or, with an "
+        "aligner, be the output words aligned to them (lower-cased, punctuation stripped; else sentence chrF "
+        ">= --targeted-chrf). Instances whose head has no aligned reference word are counted apart; a "
+        "dependent without one is judged with its head")
     group.add_argument("--targeted", action="store_true", help="score the targeted accuracy of lexical configs")
     group.add_argument("--targeted-aligner", choices=ALIGNERS, default="auto",
                        help="eflomal: references and every output aligned in one joint corpus; simalign: each "

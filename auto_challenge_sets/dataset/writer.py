@@ -153,10 +153,10 @@ def _write_configs(output: BuildOutput, out: Path) -> dict[str, int]:
     return {name: sink.close() for name, sink in zip(output.config_names, sinks)}
 
 
-def write_build(output: BuildOutput, out: str | os.PathLike[str], license: str | None = None,
-                progress: bool = True) -> BuildResult:
+def write_build(output: BuildOutput, out: str | os.PathLike[str], license: str | None = None) -> BuildResult:
     """Write every config of a build into ``out`` (added to what the folder holds), then the build
-    record and the card: all or nothing, one build at a time (see :mod:`.folder_guard`)."""
+    record and the card: all or nothing, one build at a time (see :mod:`.folder_guard`). Progress
+    is the build's own (its analyses stream, with a bar when it was made with ``progress``)."""
     with locked_output(out) as work:
         sizes = _write_build_into(output, work, license)
     return BuildResult(Path(out), sizes, lines=output.lines, pairs=output.pairs, report=output.report,
@@ -184,4 +184,4 @@ def build_into_folder(spec: BuildSpec, out: str | os.PathLike[str], license: str
     """Build one (pair, corpus) and write it into the dataset folder ``out``. A folder this tool
     must not write fails here, before the parse and alignment run."""
     prepare_output(Path(out).absolute())
-    return write_build(build(spec, progress=progress), out, license, progress)
+    return write_build(build(spec, progress=progress), out, license)

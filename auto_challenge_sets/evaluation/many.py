@@ -102,12 +102,10 @@ def _score_config(request, corpus, config, pools, scorer, results: ManyResults) 
 def _add_targeted(request: SystemsRequest, corpus: Corpus, pools: dict[str, PoolStatistics],
                   configs: dict[str, Any]) -> dict[str, Any]:
     """Targeted accuracy of every system on every lexical config; the payload's ``targeted``."""
-    from auto_challenge_sets.dataset.record import corpus_lines
     from auto_challenge_sets.evaluation.targeted import align_outputs
 
-    total = corpus_lines(corpus.folder.root, corpus.pair, corpus.split) or len(corpus.base["line"])
     outputs = {name: list(pool.predictions) for name, pool in pools.items()}
-    alignments = align_outputs(request.targeted, corpus.base, outputs, total,
+    alignments = align_outputs(request.targeted, corpus.base, outputs, corpus.total_lines,
                                corpus.folder.where(corpus.base_name, corpus.split))
     threshold = request.targeted.chrf_threshold
     for config in corpus.configs:

@@ -3,20 +3,16 @@ phenomenon by distance, and its correlation with human scores (next to BLEU's)."
 
 from __future__ import annotations
 
+import bisect
 from collections import Counter
 from typing import Any
 
 import numpy as np
 
-from auto_challenge_sets.configs import KIND_LEXICAL, parse_config_name
 from auto_challenge_sets.evaluation.human import HumanScores, correlate
 from auto_challenge_sets.evaluation.targeted import TargetedAlignments
 from auto_challenge_sets.scoring.statistics import PoolStatistics
-from auto_challenge_sets.scoring.targeted import CORRECT, WRONG, targeted_accuracy
-
-
-def is_lexical(config_name: str) -> bool:
-    return parse_config_name(config_name).kind == KIND_LEXICAL
+from auto_challenge_sets.scoring.targeted import CORRECT, WRONG, accuracy, targeted_accuracy
 
 
 def score_config(instances: list[list[dict[str, int]]], positions: list[int], pools: dict[str, PoolStatistics],
@@ -29,11 +25,6 @@ def score_config(instances: list[list[dict[str, int]]], positions: list[int], po
                                            [pool.predictions[p] for p in positions], links["source_alignments"],
                                            links["hypothesis_alignments"], chrf_threshold)
     return result
-
-
-def _bucket_edges(configs: dict[str, Any], phenomenon: str) -> list[int]:
-    return sorted({c["min_distance"] for c in configs.values()
-                   if c["phenomenon"] == phenomenon and c["min_distance"] is not None})
 
 
 def _bucket_label(edges: list[int], k: int) -> str:
@@ -55,25 +46,20 @@ def summary(configs: dict[str, Any], systems: list[str]) -> dict[str, Any]:
             by_phenomenon.setdefault(config["phenomenon"], []).append((config["min_distance"], name))
     for phenomenon, found in sorted(by_phenomenon.items()):
         _, smallest = min(found)
-        edges = _bucket_edges(configs, phenomenon)
+        edges = sorted({d for d, _ in found})
         labels = [_bucket_label(edges, k) for k in range(len(edges))]
         table: dict[str, dict[str, Any]] = {}
         for system in systems:
             counts = [Counter() for _ in edges]
             for item in configs[smallest]["systems"][system]["targeted"]["by_distance"]:
-                k = max(i for i, edge in enumerate(edges) if edge <= item["distance"]) if item["distance"] >= edges[0] else None
-                if k is not None:
+                k = bisect.bisect_right(edges, item["distance"]) - 1  # the bucket whose lower edge is at or below d
+                if k >= 0:
                     counts[k].update({CORRECT: item["correct"], WRONG: item["wrong"]})
-            table[system] = {label: _accuracy(c) for label, c in zip(labels, counts)}
+            table[system] = {label: accuracy(c) for label, c in zip(labels, counts)}
             table[system]["judged"] = {label: c[CORRECT] + c[WRONG] for label, c in zip(labels, counts)}
         means = {label: _mean([table[s][label] for s in systems]) for label in labels}
         out[phenomenon] = {"config": smallest, "buckets": labels, "systems": table, "mean": means}
     return out
-
-
-def _accuracy(counts: Counter) -> float | None:
-    judged = counts[CORRECT] + counts[WRONG]
-    return counts[CORRECT] / judged if judged else None
 
 
 def _mean(values: list[float | None]) -> float | None:

@@ -204,10 +204,7 @@ def evaluate_system(request: EvaluationRequest) -> Evaluation:
     pair = parse_config_name(configs[0]).pair
     base_name = request.ref_config or f"{pair}.{BASELINE}"
     split = _resolve_split(folder, base_name, request.split)
-    if request.targeted is None:
-        base = folder.read(base_name, split, ROW_COLUMNS)
-    else:
-        base = read_pool(folder, base_name, split, ROW_COLUMNS)
+    base = read_pool(folder, base_name, split, ROW_COLUMNS, targeted=request.targeted is not None)
     hyps = _Hypotheses(request, folder, pair, split, base_name, len(base["line"]))
     pool_preds, pool_refs = hyps.gather(base, folder.where(base_name, split))
     alignments = None

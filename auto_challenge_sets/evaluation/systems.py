@@ -130,6 +130,11 @@ class Corpus:
     def pool_lengths(self) -> np.ndarray:
         return np.asarray(self.base["length"], dtype=np.int64)
 
+    @property
+    def total_lines(self) -> int:
+        """The corpus's line count as the build recorded it (empty lines included), else the pool's rows."""
+        return corpus_lines(self.folder.root, self.pair, self.split) or len(self.base["line"])
+
 
 def read_corpus(request: SystemsRequest) -> Corpus:
     folder = DatasetFolder(request.dataset)
@@ -146,7 +151,7 @@ def read_corpus(request: SystemsRequest) -> Corpus:
                              folder.root / README)
         split = splits[0]
     targeted = request.targeted is not None
-    base = read_pool(folder, base_name, split, ROW_COLUMNS) if targeted else folder.read(base_name, split, ROW_COLUMNS)
+    base = read_pool(folder, base_name, split, ROW_COLUMNS, targeted)
     position = {line: k for k, line in enumerate(base["line"])}
     configs, seen = [], {}
     for name in names:
@@ -173,7 +178,7 @@ def read_system(request: SystemsRequest, corpus: Corpus, name: str, path: str | 
     import sys
 
     lines = sys.stdin.read().split("\n")[:-1] if str(path) == "-" else read_lines(path, report)
-    expected = corpus_lines(corpus.folder.root, corpus.pair, corpus.split) or len(corpus.base["line"])
+    expected = corpus.total_lines
     if len(lines) != expected:
         raise InputError(f"({name}) has {len(lines)} lines but the corpus of {corpus.base_name}, split "
                          f"{corpus.split}, has {expected}: one line per corpus line", path)

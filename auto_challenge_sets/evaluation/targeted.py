@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from auto_challenge_sets.builder.pipeline.specs import AlignerSpec
 from auto_challenge_sets.corpus import read_lines
 from auto_challenge_sets.dataset.layout import DatasetFolder
 from auto_challenge_sets.errors import AlignmentError, InputError
@@ -72,14 +73,14 @@ class TargetedAlignments:
                 "hypothesis_alignments": None if self.systems is None else [self.systems[system][p] for p in positions]}
 
 
-def choose_aligner(request: TargetedRequest, hyp_alignments_given: bool) -> str:
+def choose_aligner(request: TargetedRequest) -> str:
     """``auto``: ``stored`` with --hyp-alignment files, else ``present``. Measured on WMT21 de-en
     (eflomal, 1,000 pairs): outputs with the expected words removed still scored 25-37% (up to 68%
     with priors) with the eflomal-aligned match (the verb links are that noisy at test-set size)
     and 2-4% with ``present``."""
     if request.aligner != AUTO:
         return request.aligner
-    return STORED if hyp_alignments_given else PRESENT
+    return STORED if request.hyp_alignments else PRESENT
 
 
 def _stored_reference(base: dict[str, list[Any]], where: Path) -> list[list[Link]]:
@@ -103,7 +104,7 @@ def _read_hyp_alignment(path: str | os.PathLike[str], base: dict[str, list[Any]]
             for line, tokens, output in zip(base["line"], base["source_tokens"], outputs)]
 
 
-def _align_jointly(aligner_name: str, options: dict[str, Any], base: dict[str, list[Any]],
+def _align_jointly(aligner: AlignerSpec, base: dict[str, list[Any]],
                    outputs: dict[str, list[str]]) -> tuple[list[list[Link]], dict[str, list[list[Link]]]]:
     """Every (source, reference) and (source, output) pair, each distinct pair once, in one run."""
     from auto_challenge_sets.builder.pipeline.align_stage import align_pairs
@@ -116,9 +117,9 @@ def _align_jointly(aligner_name: str, options: dict[str, Any], base: dict[str, l
     reference = [slot(tokens, ref) for tokens, ref in zip(base["source_tokens"], base["reference"])]
     systems = {name: [slot(tokens, out) for tokens, out in zip(base["source_tokens"], lines)]
                for name, lines in outputs.items()}
-    print(f"targeted accuracy: aligning {len(unique):,} distinct sentence pairs with {aligner_name}",
+    print(f"targeted accuracy: aligning {len(unique):,} distinct sentence pairs with {aligner.name}",
           file=sys.stderr)
-    links = align_pairs(list(unique), aligner=aligner_name, progress=True, **options)
+    links = align_pairs(list(unique), aligner=aligner, progress=True)
     return [links[k] for k in reference], {name: [links[k] for k in slots] for name, slots in systems.items()}
 
 
@@ -127,7 +128,7 @@ def align_outputs(request: TargetedRequest, base: dict[str, list[Any]], outputs:
     """Align every system's pool outputs (``outputs``: system -> one line per pool row) and the
     references, by the request's aligner. ``base`` holds the pool's rows with :data:`COLUMNS`."""
     request.check()
-    name = choose_aligner(request, bool(request.hyp_alignments))
+    name = choose_aligner(request)
     if name == PRESENT:
         return TargetedAlignments("present (the dataset's alignment column; output words not aligned)",
                                   _stored_reference(base, where), None)
@@ -140,16 +141,17 @@ def align_outputs(request: TargetedRequest, base: dict[str, list[Any]], outputs:
                    for system, lines in outputs.items()}
         return TargetedAlignments("stored (the dataset's alignment column and --hyp-alignment files)",
                                   _stored_reference(base, where), systems)
-    options = {key: value for key, value in request.options.items() if value is not None}
-    reference, systems = _align_jointly(name, options, base, outputs)
-    shown = ", ".join(f"{k}={Path(v).name if isinstance(v, os.PathLike) else v}" for k, v in sorted(options.items()))
-    label = f"{name} ({shown})" if shown else name
-    return TargetedAlignments(f"{label}: references and outputs aligned together", reference, systems)
+    aligner = AlignerSpec(name, request.options)
+    reference, systems = _align_jointly(aligner, base, outputs)
+    return TargetedAlignments(f"{aligner.describe()}: references and outputs aligned together", reference, systems)
 
 
-def read_pool(folder: DatasetFolder, base_name: str, split: str, columns: list[str]) -> dict[str, list[Any]]:
-    """The pool's rows with the columns the alignment needs; a dataset built before the
-    ``alignment`` column existed is an error saying so."""
+def read_pool(folder: DatasetFolder, base_name: str, split: str, columns: list[str],
+              targeted: bool = True) -> dict[str, list[Any]]:
+    """The pool's rows: ``columns``, and with ``targeted`` the columns the alignment needs too (a
+    dataset built before the ``alignment`` column existed is then an error saying so)."""
+    if not targeted:
+        return folder.read(base_name, split, columns)
     try:
         return folder.read(base_name, split, [*columns, *(c for c in COLUMNS if c not in columns)])
     except InputError as error:

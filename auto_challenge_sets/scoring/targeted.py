@@ -74,7 +74,7 @@ def parts_match(output: Sequence[str], expected: Sequence[str], chrf_threshold: 
         return False
     if set(output) == set(expected):
         return True
-    return _chrf().sentence_score(" ".join(output), [" ".join(expected)]).score >= chrf_threshold
+    return _similarity(" ".join(output), " ".join(expected)) >= chrf_threshold
 
 
 def present_words(expected: Sequence[str], output_tokens: Sequence[str],
@@ -87,9 +87,9 @@ def present_words(expected: Sequence[str], output_tokens: Sequence[str],
 
 
 @lru_cache(maxsize=1 << 20)
-def _similarity(token: str, word: str) -> float:
-    """Sentence chrF of one output token against one expected word (cached: systems share words)."""
-    return _chrf().sentence_score(token, [word]).score
+def _similarity(output: str, expected: str) -> float:
+    """Sentence chrF of output words against expected words (cached: systems share words)."""
+    return _chrf().sentence_score(output, [expected]).score
 
 
 def _part_matches(index: int, expected: list[str], output_links: Sequence[Link] | None,
@@ -118,7 +118,8 @@ def judge(instance: Mapping[str, Any], reference_links: Sequence[Link], output_l
     return verdict, not expected_dependent
 
 
-def _accuracy(counts: Counter) -> float | None:
+def accuracy(counts: Counter) -> float | None:
+    """correct / (correct + wrong); None when nothing was judged."""
     judged = counts[CORRECT] + counts[WRONG]
     return counts[CORRECT] / judged if judged else None
 
@@ -126,7 +127,7 @@ def _accuracy(counts: Counter) -> float | None:
 def _entry(counts: Counter) -> dict[str, Any]:
     return {"instances": counts[CORRECT] + counts[WRONG] + counts[UNALIGNED], "correct": counts[CORRECT],
             "wrong": counts[WRONG], "unaligned": counts[UNALIGNED], "absorbed": counts[ABSORBED],
-            "accuracy": _accuracy(counts)}
+            "accuracy": accuracy(counts)}
 
 
 def signature(chrf_threshold: float = CHRF_THRESHOLD, aligned: bool = True) -> str:

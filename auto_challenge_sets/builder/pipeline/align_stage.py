@@ -63,7 +63,7 @@ def align_pairs(
         raise TypeError("options are only taken with an aligner name")
     elif isinstance(aligner, AlignerSpec):
         factory = aligner.create
-        aligner = aligner.create()
+        aligner = factory()
     pairs = [(list(source), list(target)) for source, target in pairs]
     if isinstance(aligner, AlignmentFile):  # read, not computed: nothing to cache
         return aligner.align(pairs)
@@ -71,9 +71,8 @@ def align_pairs(
         shard_size = max(1, len(pairs))
     inputs = [json.dumps(pair, ensure_ascii=False, separators=(",", ":")) for pair in pairs]
 
-    ready = aligner
     outputs = run_sharded(
-        inputs, ShardWork(factory or (lambda: ready), _align_shard, ready=aligner),
+        inputs, ShardWork(factory, _align_shard, ready=aligner),
         cache_dir=default_cache_dir() if cache_dir is None else cache_dir, stage="align",
         key={"stage": "align", "format": 1, **aligner.cache_key()},
         shard_size=shard_size or DEFAULT_SHARD_SIZE, progress=progress, unit="pair", executor=executor,

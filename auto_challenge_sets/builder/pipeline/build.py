@@ -253,10 +253,11 @@ def build(spec: BuildSpec, progress: bool = True) -> BuildOutput:
         # analyses stream the parse again. selection.py's tokenization contract: the parse's
         # words x the target's white-space tokens.
         forms = [sentence.forms for _, sentence in analyses.matched()]
-        warnings += _check_tokenization(spec, corpus, [len(f) for f in forms])
+        words = [len(f) for f in forms]
+        warnings += _check_tokenization(spec, corpus, words)
         analyses.alignments = align_corpus(forms, [target_tokens(pair.target) for pair in corpus.pairs], aligner,
                                            cache_dir=spec.cache_dir, progress=progress, executor=spec.executor)
-        warnings += _truncation_warnings(aligner, corpus, [len(f) for f in forms])
+        warnings += _truncation_warnings(aligner, corpus, words)
     return BuildOutput(spec, analyses, spec.config_names(), _record(spec, corpus, aligner),
                        lines=corpus.total_lines, pairs=len(corpus.pairs), report=corpus.report,
                        warnings=warnings)

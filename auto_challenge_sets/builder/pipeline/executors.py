@@ -34,9 +34,12 @@ class Executor(Protocol):
 class ShardWork:
     """A stage's work on one shard: ``apply(backend, shard)``, with the backend from ``make()``
     (made on first use; ``ready``, the stage's own backend, is used in this process). Pickled for
-    another process, it leaves the backend behind, and that process makes its own once."""
+    another process, it leaves the backend behind, and that process makes its own once; without
+    ``make``, the ready backend itself travels."""
 
-    def __init__(self, make: Callable[[], Any], apply: Callable[[Any, list], list], ready: Any = None):
+    def __init__(self, make: Callable[[], Any] | None, apply: Callable[[Any, list], list], ready: Any = None):
+        if make is None and ready is None:
+            raise ValueError("ShardWork needs a way to make the backend or a ready one")
         self.make, self.apply, self._backend = make, apply, ready
 
     def __call__(self, shard: list) -> list:
@@ -45,7 +48,7 @@ class ShardWork:
         return self.apply(self._backend, shard)
 
     def __getstate__(self) -> dict[str, Any]:
-        return {**self.__dict__, "_backend": None}
+        return {**self.__dict__, "_backend": None if self.make is not None else self._backend}
 
 
 class LocalExecutor:

@@ -111,7 +111,7 @@ def parse_lines(
 
     if factory is None and isinstance(parser, str | ParserSpec):
         factory = functools.partial(_backend, parser, lang, options, cache_dir)
-    work = ShardWork(factory or (lambda: backend), _parse_shard, ready=backend)
+    work = ShardWork(factory, _parse_shard, ready=backend)
     key = {**backend.cache_key(), "lang": lang, "format": FORMAT_VERSION}
     try:
         blocks = run_sharded(list(lines), work, cache_dir=cache_dir or default_cache_dir(), stage=STAGE,
