@@ -86,6 +86,12 @@ def _included(name: str) -> str:
     return resources.files("auto_challenge_sets.dataset").joinpath(name).read_text(encoding="utf-8")
 
 
+def _data_path(files: list[Path], out_dir: str | os.PathLike[str]) -> str | list[str]:
+    """A split's ``data_files`` path: its file, or the list of its files in order."""
+    paths = [path.relative_to(out_dir).as_posix() for path in files]
+    return paths[0] if len(paths) == 1 else paths
+
+
 def render_readme(out_dir: str | os.PathLike[str]) -> Path:
     """(Re)write README.md from every Parquet file in the folder and the build record."""
     import datasets
@@ -101,7 +107,7 @@ def render_readme(out_dir: str | os.PathLike[str]) -> Path:
         raise InputError("holds no challenge-set Parquet files: the build selected no sentence pair", out_dir)
     record = read_build_record(out_dir)
     names = sorted(found, key=config_sort_key)
-    stats = {name: {split: parquet_stats(path) for split, path in per_split.items()}
+    stats = {name: {split: parquet_stats(files) for split, files in per_split.items()}
              for name, per_split in found.items()}
     sizes = {name: {split: rows for split, (rows, _) in stats[name].items()} for name in names}
     default = default_config(names)
@@ -112,13 +118,12 @@ def render_readme(out_dir: str | os.PathLike[str]) -> Path:
 
     def add(config_name: str, source_name: str) -> None:
         per_split = found[source_name]
-        entry: dict = {"data_files": [
-            {"split": split, "path": path.relative_to(out_dir).as_posix()} for split, path in per_split.items()
-        ]}
+        entry: dict = {"data_files": [{"split": split, "path": _data_path(files, out_dir)}
+                                      for split, files in per_split.items()]}
         if config_name == default:
             entry["default"] = True
         metadata_configs[config_name] = entry
-        first = next(iter(per_split.values()))
+        first = next(iter(per_split.values()))[0]
         try:
             features = datasets.Features.from_arrow_schema(pq.read_schema(first))
         except (pa.ArrowException, OSError) as error:
@@ -128,7 +133,7 @@ def render_readme(out_dir: str | os.PathLike[str]) -> Path:
             splits.add(SplitInfo(name=split, num_examples=rows, num_bytes=num_bytes))
         infos[config_name] = DatasetInfo(
             features=features, splits=splits, config_name=config_name,
-            download_size=sum(path.stat().st_size for path in per_split.values()),
+            download_size=sum(path.stat().st_size for files in per_split.values() for path in files),
             dataset_size=sum(num_bytes for _, num_bytes in stats[source_name].values()))
 
     for name in names:

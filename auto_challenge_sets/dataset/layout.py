@@ -1,6 +1,8 @@
 """The layout of a challenge-set folder, the one place that knows it, for writing and reading.
 
-``data/{config}/{split}-00000-of-00001.parquet`` per config and split, ``README.md`` with the YAML
+``data/{config}/{split}-{k:05d}-of-{n:05d}.parquet`` per config and split (``n`` files of at most
+:data:`auto_challenge_sets.dataset.writer.FILE_ROWS` rows, ``datasets``' own shard names: one,
+``-00000-of-00001``, for all but large corpora), ``README.md`` with the YAML
 metadata (``configs`` with ``data_files``) above the card, and ``acs_build.json``, the record of
 what was built from what (:mod:`auto_challenge_sets.dataset.record`). A reader follows the card's
 ``configs:`` (any Hub dataset with Parquet files reads), else the ``data/`` folders themselves.
@@ -9,6 +11,7 @@ what was built from what (:mod:`auto_challenge_sets.dataset.record`). A reader f
 from __future__ import annotations
 
 import os
+import re
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -17,24 +20,45 @@ from auto_challenge_sets.configs import config_sort_key
 from auto_challenge_sets.errors import InputError
 
 DATA_DIR = "data"
-SHARD_SUFFIX = "-00000-of-00001.parquet"
+SHARD = re.compile(r"(?P<split>.+)-(?P<index>\d{5})-of-(?P<count>\d{5})\.parquet")
 README = "README.md"
 LICENSE_FILE = "LICENSE.md"  # written only when the splits carry different licenses (the card links it)
 
 
-def parquet_path(out_dir: str | os.PathLike[str], config: str, split: str) -> Path:
-    return Path(out_dir) / DATA_DIR / config / f"{split}{SHARD_SUFFIX}"
+def shard_path(out_dir: str | os.PathLike[str], config: str, split: str, index: int = 0, count: int = 1) -> Path:
+    """File ``index`` of the ``count`` files of a config's split."""
+    return Path(out_dir) / DATA_DIR / config / f"{split}-{index:05d}-of-{count:05d}.parquet"
 
 
-def scan_folder(out_dir: str | os.PathLike[str]) -> dict[str, dict[str, Path]]:
-    """``{config: {split: parquet path}}`` for every Parquet file the build wrote in the folder."""
-    found: dict[str, dict[str, Path]] = defaultdict(dict)
+def split_files(out_dir: str | os.PathLike[str], config: str, split: str) -> list[Path]:
+    """The Parquet files of one config's split, in order (none when it has no file)."""
+    folder = Path(out_dir) / DATA_DIR / config
+    if not folder.is_dir():
+        return []
+    return [path for path in sorted(folder.iterdir())
+            if (match := SHARD.fullmatch(path.name)) and match["split"] == split]
+
+
+def scan_folder(out_dir: str | os.PathLike[str]) -> dict[str, dict[str, list[Path]]]:
+    """``{config: {split: parquet files}}`` for every Parquet file the build wrote in the folder. A
+    split whose files are not ``n`` files ``-00000-of-n`` … numbered without a gap is an
+    InputError: a file was lost or added by hand, and a split read from it would lose rows."""
+    found: dict[str, dict[str, list[Path]]] = defaultdict(lambda: defaultdict(list))
     data = Path(out_dir) / DATA_DIR
     if data.is_dir():
         for config_dir in sorted(data.iterdir()):
-            for path in sorted(config_dir.glob(f"*{SHARD_SUFFIX}")):
-                found[config_dir.name][path.name.removesuffix(SHARD_SUFFIX)] = path
-    return dict(found)
+            for path in sorted(config_dir.glob("*.parquet")):
+                if match := SHARD.fullmatch(path.name):
+                    found[config_dir.name][match["split"]].append(path)
+    for splits in found.values():
+        for files in splits.values():
+            count = len(files)
+            expected = [f"-{k:05d}-of-{count:05d}.parquet" for k in range(count)]
+            if [path.name[-len(name):] for path, name in zip(files, expected)] != expected:
+                raise InputError(f"holds {', '.join(path.name for path in files)}: not the {count} files "
+                                 f"-00000-of-{count:05d} to -{count - 1:05d}-of-{count:05d} of one split "
+                                 "(a file lost or added by hand?); build it again", files[0].parent)
+    return {name: dict(splits) for name, splits in found.items()}
 
 
 def folder_sizes(out_dir: str | os.PathLike[str]) -> dict[str, dict[str, int]]:
@@ -42,27 +66,31 @@ def folder_sizes(out_dir: str | os.PathLike[str]) -> dict[str, dict[str, int]]:
     return sizes_of(scan_folder(out_dir))
 
 
-def sizes_of(found: dict[str, dict[str, Path]]) -> dict[str, dict[str, int]]:
-    return {name: {split: parquet_rows(path) for split, path in found[name].items()}
+def sizes_of(found: dict[str, dict[str, list[Path]]]) -> dict[str, dict[str, int]]:
+    return {name: {split: parquet_rows(files) for split, files in found[name].items()}
             for name in sorted(found, key=config_sort_key)}
 
 
-def parquet_rows(path: Path) -> int:
-    """Rows of a Parquet file, from its footer; a truncated or corrupt file is an InputError."""
-    return parquet_stats(path)[0]
+def parquet_rows(files: list[Path]) -> int:
+    """Rows of a split's Parquet files, from their footers; a truncated or corrupt file is an InputError."""
+    return parquet_stats(files)[0]
 
 
-def parquet_stats(path: Path) -> tuple[int, int]:
-    """``(rows, bytes)`` of a Parquet file from its footer: bytes are the uncompressed size of its
-    row groups, what the Hub's ``dataset_info`` calls ``num_bytes``."""
+def parquet_stats(files: list[Path]) -> tuple[int, int]:
+    """``(rows, bytes)`` of a split's Parquet files from their footers: bytes are the uncompressed
+    size of their row groups, what the Hub's ``dataset_info`` calls ``num_bytes``."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    try:
-        metadata = pq.read_metadata(path)
-    except (pa.ArrowException, OSError) as error:
-        raise InputError(f"not a readable Parquet file ({str(error).splitlines()[0][:120]})", path) from None
-    return metadata.num_rows, sum(metadata.row_group(i).total_byte_size for i in range(metadata.num_row_groups))
+    rows = size = 0
+    for path in files:
+        try:
+            metadata = pq.read_metadata(path)
+        except (pa.ArrowException, OSError) as error:
+            raise InputError(f"not a readable Parquet file ({str(error).splitlines()[0][:120]})", path) from None
+        rows += metadata.num_rows
+        size += sum(metadata.row_group(i).total_byte_size for i in range(metadata.num_row_groups))
+    return rows, size
 
 
 def _front_matter(readme: Path) -> dict[str, Any]:

@@ -2,15 +2,19 @@
 repository: one Parquet file per config and split, then the build record and the card.
 
 Streaming: the build's analyses are read once, in chunks of :data:`CHUNK` pairs; each chunk's rows
-of every config are appended to that config's Parquet file (a :class:`ConfigSink`), in row groups
-of :data:`ROW_GROUP` rows. So memory does not grow with the corpus: a chunk of analyses and at most
-one unfinished row group per config are held at a time. The files are written as ``datasets``
+of every config are appended to that config's Parquet files (a :class:`ConfigSink`), in row groups
+of :data:`ROW_GROUP` rows, a new file every :data:`FILE_ROWS` rows. So memory does not grow with the
+corpus: a chunk of analyses, at most one unfinished row group per config, and the footers of the
+open files are held at a time. (A Parquet writer keeps every row group's metadata until its file is
+closed, about 0.85 KB a column, 15 KB a row group here: one file per config grew by 110 MB at a
+million pairs. Files of at most FILE_ROWS rows bound it.) The files are written as ``datasets``
 writes Parquet (``Dataset.to_parquet``: the config's ``datasets.Features`` as schema, with the
 ``huggingface`` metadata ``load_dataset`` reads, content-defined chunks and a page index, snappy,
-dictionaries), with one difference: ``datasets`` sizes row groups at about 100 MB for the whole
-table, which a stream cannot know; here they are :data:`ROW_GROUP` rows. Row groups are cut by row
-count alone, so the same build writes the same bytes. Every file is written atomically (a
-``.partial`` file renamed when complete).
+dictionaries) and named as ``push_to_hub`` names its shards, with one difference: ``datasets``
+sizes row groups at about 100 MB for the whole table, which a stream cannot know; here they are
+:data:`ROW_GROUP` rows. Row groups and files are cut by row count alone, so the same build writes
+the same bytes. Every file is written atomically (a ``.partial`` file renamed when the split is
+complete).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from auto_challenge_sets.configs import config_sort_key, parse_config_name
 from auto_challenge_sets.corpus import ReadReport
 from auto_challenge_sets.dataset.card import render_readme
 from auto_challenge_sets.dataset.folder_guard import locked_output, prepare_output
-from auto_challenge_sets.dataset.layout import parquet_path, scan_folder
+from auto_challenge_sets.dataset.layout import DATA_DIR, scan_folder, shard_path, split_files
 from auto_challenge_sets.dataset.record import update_build_record
 from auto_challenge_sets.selection import rows_by_config
 
@@ -45,31 +49,35 @@ class BuildResult:
 
 CHUNK = 2_000  # analysed pairs per step of the stream
 ROW_GROUP = 2_000  # rows per Parquet row group (at most one unfinished group per config in memory)
+FILE_ROWS = 50 * ROW_GROUP  # rows per Parquet file of a split (whole row groups: see the module)
 
 
 class ConfigSink:
-    """One config's split, written as rows arrive: opened at its first row (an empty selection
-    writes no file), completed by :meth:`close`."""
+    """One config's split, written as rows arrive: its first file opened at its first row (an
+    empty selection writes no file), a new one every :data:`FILE_ROWS` rows, all of them named
+    and put in place by :meth:`close`."""
 
     def __init__(self, out_dir: str | os.PathLike[str], config: str, split: str, features: Any):
         self.where = (out_dir, config, split)
-        self.path = parquet_path(out_dir, config, split)
         self.features = features
         self.pending: list[Any] = []  # Arrow record batches of the unfinished row group
         self.pending_rows = 0
         self.rows = 0
+        self.partials: list[Path] = []  # the files written so far, the last one open while _writer is
         self._writer: Any = None
-        self._partial: Path | None = None
+        self._file_rows = 0  # rows in the open file
 
     def _open(self) -> Any:
         import pyarrow.parquet as pq
         from datasets import config as datasets_config
 
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._partial = self.path.with_name(f"{self.path.name}.{os.getpid()}.partial")
+        out_dir, config, split = self.where
+        folder = Path(out_dir) / DATA_DIR / config
+        folder.mkdir(parents=True, exist_ok=True)
+        self.partials.append(folder / f"{split}-{len(self.partials):05d}.{os.getpid()}.partial")
         columns = list(self.features)
         # datasets' ParquetDatasetWriter settings (no column here embeds files)
-        return pq.ParquetWriter(str(self._partial), schema=self.features.arrow_schema,
+        return pq.ParquetWriter(str(self.partials[-1]), schema=self.features.arrow_schema,
                                 use_content_defined_chunking=datasets_config.DEFAULT_CDC_OPTIONS,
                                 write_page_index=True, compression=dict.fromkeys(columns, "snappy"),
                                 use_dictionary=columns)
@@ -92,34 +100,51 @@ class ConfigSink:
         if self._writer is None:
             self._writer = self._open()
         self._writer.write_table(table.slice(0, size), row_group_size=size)
+        self._file_rows += size
+        if self._file_rows >= FILE_ROWS:
+            self._close_file()
         rest = table.slice(size)
         self.pending = rest.to_batches() if rest.num_rows else []
         self.pending_rows = rest.num_rows
 
+    def _close_file(self) -> None:
+        # dropped, not only closed: a closed writer still holds its file's metadata
+        self._writer.close()
+        self._writer, self._file_rows = None, 0
+
     def close(self) -> int:
-        """Finish the file (or remove a stale one when no row came); the number of rows."""
+        """Finish the files and put them in place, replacing this split's files of an earlier build
+        (or remove those when no row came); the number of rows."""
         if self.pending_rows:
             self._flush(self.pending_rows)
-        if self._writer is None:
+        if self._writer is not None:
+            self._close_file()
+        if not self.partials:
             # datasets cannot load an empty split, so an empty selection is no config (docs/method.md);
             # a stale file from an earlier build of this corpus goes too.
             remove_split(*self.where)
             return 0
-        self._writer.close()
-        os.replace(self._partial, self.path)
+        count = len(self.partials)
+        final = [shard_path(*self.where, index, count) for index in range(count)]
+        for stale in set(split_files(*self.where)) - set(final):
+            stale.unlink()
+        for partial, path in zip(self.partials, final):
+            os.replace(partial, path)
         return self.rows
 
     def abort(self) -> None:
         if self._writer is not None:
-            self._writer.close()
-            self._partial.unlink(missing_ok=True)
+            self._close_file()
+        for partial in self.partials:
+            partial.unlink(missing_ok=True)
 
 
 def remove_split(out_dir: str | os.PathLike[str], config: str, split: str) -> None:
-    path = parquet_path(out_dir, config, split)
-    path.unlink(missing_ok=True)
-    if path.parent.is_dir() and not any(path.parent.iterdir()):
-        path.parent.rmdir()
+    for path in split_files(out_dir, config, split):
+        path.unlink()
+    folder = Path(out_dir) / DATA_DIR / config
+    if folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
 
 
 def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
