@@ -197,45 +197,75 @@ def challenge_rows(
         yield from rows[0]
 
 
-def rows_by_config(analyses: Iterable[LineAnalysis], configs: Sequence[ConfigName],
-                   corpus: str) -> Iterator[list[list[dict]]]:
-    """For each analysed pair, its rows of each config in ``configs`` (an empty list where it is not
-    selected), from one look at the pair: the columns every config shares are built once, and
-    each phenomenon's instances once, whatever the number of configs and D (see
-    :func:`challenge_rows` for what a row holds)."""
+# A pair's selection in one config: (distance, instances as dicts), or None when it is not selected.
+Selected = tuple[int, list[dict]] | None
+
+
+def shared_columns(analysis: LineAnalysis, corpus: str) -> dict:
+    """The columns of a pair's row that every config shares (see :func:`challenge_rows`)."""
+    return {
+        "id": f"{corpus}:{analysis.line}",
+        "corpus": corpus,
+        "line": analysis.line,
+        "source": analysis.source,
+        "reference": analysis.reference,
+        "source_tokens": analysis.source_tokens,
+        "alignment": None if analysis.links is None else format_pharaoh(analysis.links),
+        "length": len(analysis.source_tokens),
+    }
+
+
+def config_columns(config: ConfigName) -> dict:
+    """The columns whose value is the config's own, the same in all of its rows."""
+    return {"src_lang": config.src, "tgt_lang": config.tgt, "phenomenon": config.phenomenon}
+
+
+def selections_by_config(analyses: Iterable[LineAnalysis], configs: Sequence[ConfigName],
+                         corpus: str) -> Iterator[tuple[LineAnalysis, list[Selected]]]:
+    """For each analysed pair, what each config in ``configs`` selects of it, from one look at the
+    pair: each phenomenon's instances are made once, whatever the number of configs and D."""
     plan = [(config, config.kind, config.min_distance or 0) for config in configs]
     measures = {config.phenomenon: get_phenomenon(config.phenomenon).measure
                 for config, kind, _ in plan if kind == KIND_REORDER}
     for analysis in analyses:
-        shared = {
-            "id": f"{corpus}:{analysis.line}",
-            "corpus": corpus,
-            "line": analysis.line,
-            "source": analysis.source,
-            "reference": analysis.reference,
-            "source_tokens": analysis.source_tokens,
-            "alignment": None if analysis.links is None else format_pharaoh(analysis.links),
-            "length": len(analysis.source_tokens),
-        }
-        instance_dicts: dict[str, list[tuple[int, dict]]] = {}
-        out: list[list[dict]] = []
+        # a phenomenon's instances as (distance, dict), and their largest distance (-1: none)
+        instance_dicts: dict[str, tuple[list[tuple[int, dict]], int]] = {}
+        out: list[Selected] = []
         for config, kind, minimum in plan:
-            row = {**shared, "src_lang": config.src, "tgt_lang": config.tgt, "phenomenon": config.phenomenon}
             if kind == KIND_BASELINE:
-                out.append([{**row, "distance": 0, "instances": []}])
+                out.append((0, []))
             elif kind == KIND_REORDER:
                 if analysis.links is None:
                     raise ValueError(f"config {config} needs alignments, and {corpus} has none")
                 score, found = measures[config.phenomenon](analysis.links, analysis.source_tokens,
                                                            analysis.target_tokens, minimum)
                 selected = score is not None and score >= minimum and found
-                out.append([{**row, "target_tokens": analysis.target_tokens, "distance": score,
-                             "instances": [i.to_dict() for i in found]}] if selected else [])
+                out.append((score, [i.to_dict() for i in found]) if selected else None)
             else:
                 if config.phenomenon not in instance_dicts:
-                    instance_dicts[config.phenomenon] = [(i.distance, i.to_dict())
-                                                         for i in analysis.lexical[config.phenomenon]]
-                found = [item for item in instance_dicts[config.phenomenon] if item[0] >= minimum]
-                out.append([{**row, "distance": max(d for d, _ in found), "instances": [i for _, i in found]}]
-                           if found else [])
+                    items = [(i.distance, i.to_dict()) for i in analysis.lexical[config.phenomenon]]
+                    instance_dicts[config.phenomenon] = items, max((d for d, _ in items), default=-1)
+                items, top = instance_dicts[config.phenomenon]
+                # the row's distance is the largest of its instances': `top`, when any is selected
+                out.append((top, [i for d, i in items if d >= minimum]) if top >= minimum else None)
+        yield analysis, out
+
+
+def rows_by_config(analyses: Iterable[LineAnalysis], configs: Sequence[ConfigName],
+                   corpus: str) -> Iterator[list[list[dict]]]:
+    """For each analysed pair, its rows of each config in ``configs`` (an empty list where it is not
+    selected; see :func:`challenge_rows` for what a row holds). The writer builds the same rows as
+    Arrow columns (``auto_challenge_sets.dataset.arrow_rows``)."""
+    constants = [config_columns(config) for config in configs]
+    for analysis, selected in selections_by_config(analyses, configs, corpus):
+        shared = shared_columns(analysis, corpus)
+        out: list[list[dict]] = []
+        for config, constant, picked in zip(configs, constants, selected):
+            if picked is None:
+                out.append([])
+                continue
+            row = {**shared, **constant, "distance": picked[0], "instances": picked[1]}
+            if config.kind == KIND_REORDER:
+                row["target_tokens"] = analysis.target_tokens
+            out.append([row])
         yield out

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from datasets import load_dataset
@@ -112,9 +113,9 @@ def test_a_file_is_complete_on_disk_once_it_has_its_rows(pud, tmp_path, monkeypa
     rows = [{"id": f"pud-{k}", "corpus": "pud", "line": k, "src_lang": "de", "tgt_lang": "en", "source": "a",
              "reference": "b", "source_tokens": ["a"], "alignment": None, "length": 1, "phenomenon": "baseline",
              "distance": 0, "instances": []} for k in range(1, 351)]
-    sink.add(rows[:299])
+    sink.add(pa.Table.from_pylist(rows[:299], schema=sink.schema))
     assert sink._writer is not None and len(sink.partials) == 1
-    sink.add(rows[299:])
+    sink.add(pa.Table.from_pylist(rows[299:], schema=sink.schema))
     assert sink._writer is None and pq.read_metadata(sink.partials[0]).num_rows == 300
     assert sink.close() == 350
     assert [p.name for p in split_files(tmp_path, "de-en.baseline", "pud")] == \

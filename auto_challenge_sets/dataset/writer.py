@@ -28,11 +28,11 @@ from typing import Any
 from auto_challenge_sets.builder.pipeline.build import BuildOutput, BuildSpec, build
 from auto_challenge_sets.configs import config_sort_key, parse_config_name
 from auto_challenge_sets.corpus import ReadReport
+from auto_challenge_sets.dataset.arrow_rows import config_tables
 from auto_challenge_sets.dataset.card import render_readme
 from auto_challenge_sets.dataset.folder_guard import locked_output, prepare_output
 from auto_challenge_sets.dataset.layout import DATA_DIR, scan_folder, shard_path, split_files
 from auto_challenge_sets.dataset.record import update_build_record
-from auto_challenge_sets.selection import rows_by_config
 
 
 @dataclass
@@ -60,7 +60,8 @@ class ConfigSink:
     def __init__(self, out_dir: str | os.PathLike[str], config: str, split: str, features: Any):
         self.where = (out_dir, config, split)
         self.features = features
-        self.pending: list[Any] = []  # Arrow record batches of the unfinished row group
+        self.schema = features.arrow_schema
+        self.pending: list[Any] = []  # Arrow tables of the unfinished row group
         self.pending_rows = 0
         self.rows = 0
         self.partials: list[Path] = []  # the files written so far, the last one open while _writer is
@@ -77,26 +78,25 @@ class ConfigSink:
         self.partials.append(folder / f"{split}-{len(self.partials):05d}.{os.getpid()}.partial")
         columns = list(self.features)
         # datasets' ParquetDatasetWriter settings (no column here embeds files)
-        return pq.ParquetWriter(str(self.partials[-1]), schema=self.features.arrow_schema,
+        return pq.ParquetWriter(str(self.partials[-1]), schema=self.schema,
                                 use_content_defined_chunking=datasets_config.DEFAULT_CDC_OPTIONS,
                                 write_page_index=True, compression=dict.fromkeys(columns, "snappy"),
                                 use_dictionary=columns)
 
-    def add(self, rows: list[dict]) -> None:
-        import pyarrow as pa
-
-        if not rows:
+    def add(self, table: Any) -> None:
+        """Append rows: an Arrow table with the config's schema (None or empty: nothing)."""
+        if table is None or not table.num_rows:
             return
-        self.pending.append(pa.RecordBatch.from_pylist(rows, schema=self.features.arrow_schema))
-        self.pending_rows += len(rows)
-        self.rows += len(rows)
+        self.pending.append(table)
+        self.pending_rows += table.num_rows
+        self.rows += table.num_rows
         while self.pending_rows >= ROW_GROUP:
             self._flush(ROW_GROUP)
 
     def _flush(self, size: int) -> None:
         import pyarrow as pa
 
-        table = pa.Table.from_batches(self.pending, schema=self.features.arrow_schema)
+        table = pa.concat_tables(self.pending)
         if self._writer is None:
             self._writer = self._open()
         self._writer.write_table(table.slice(0, size), row_group_size=size)
@@ -104,7 +104,7 @@ class ConfigSink:
         if self._file_rows >= FILE_ROWS:
             self._close_file()
         rest = table.slice(size)
-        self.pending = rest.to_batches() if rest.num_rows else []
+        self.pending = [rest] if rest.num_rows else []
         self.pending_rows = rest.num_rows
 
     def _close_file(self) -> None:
@@ -167,10 +167,10 @@ def _write_configs(output: BuildOutput, out: Path) -> dict[str, int]:
     sinks = [ConfigSink(out, name, corpus, features_for(config.kind))
              for name, config in zip(output.config_names, configs)]
     try:
+        schemas = [sink.schema for sink in sinks]
         for chunk in _chunks(output.analyses, CHUNK):
-            per_pair = list(rows_by_config(chunk, configs, corpus))
-            for k, sink in enumerate(sinks):
-                sink.add([row for rows in per_pair for row in rows[k]])
+            for sink, table in zip(sinks, config_tables(chunk, configs, corpus, schemas)):
+                sink.add(table)
     except BaseException:
         for sink in sinks:
             sink.abort()
