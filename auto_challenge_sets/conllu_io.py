@@ -30,6 +30,8 @@ BOM = "\ufeff"
 # C0 controls (TAB is the column separator), DEL, C1 controls (NEL U+0085 among them) and the
 # Unicode line and paragraph separators: no column may hold one
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# the same but TAB: one search of a whole token line tells whether any column holds one
+_CONTROL_BUT_TAB = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 class _SentenceReader:
@@ -60,21 +62,19 @@ class _SentenceReader:
         columns = line.split("\t")
         if len(columns) != 10:
             self._fail(f"expected 10 tab-separated columns, found {len(columns)}", number)
-        for index, value in enumerate(columns):
-            if not value:
-                self._fail(f"column {index + 1} is empty (write '_' for no value)", number)
-            control = _CONTROL.search(value)
-            if control is not None:
-                self._fail(f"column {index + 1} contains the control character U+{ord(control.group()):04X} "
-                           "(tokenizers read it as a line break or garbage)", number)
+        # the whole line checked at once (the common case: nothing to report), each column only to
+        # name the first bad one: the one pass of a large build reads millions of these lines
+        if "" in columns or _CONTROL_BUT_TAB.search(line) is not None:
+            self._check_columns(columns, number)
         if self.sentence is None:
             self.sentence = Sentence()
             self.first_line = number
         raw_id = columns[0]
-        if self.pending_mwt is not None and not is_ascii_digits(raw_id):
+        is_word = is_ascii_digits(raw_id)
+        if self.pending_mwt is not None and not is_word:
             self._fail(f"multiword token {self.pending_mwt.first}-{self.pending_mwt.last} "
                        f"must be followed by word {self.pending_mwt.first}", number)
-        if is_ascii_digits(raw_id):
+        if is_word:
             self._add_word(columns, number)
         elif "-" in raw_id:
             self._add_multiword_token(columns, number)
@@ -82,6 +82,15 @@ class _SentenceReader:
             self._add_empty_node(columns, number)
         else:
             self._fail(f"malformed ID {raw_id!r}", number)
+
+    def _check_columns(self, columns: list[str], number: int) -> None:
+        for index, value in enumerate(columns):
+            if not value:
+                self._fail(f"column {index + 1} is empty (write '_' for no value)", number)
+            control = _CONTROL.search(value)
+            if control is not None:
+                self._fail(f"column {index + 1} contains the control character U+{ord(control.group()):04X} "
+                           "(tokenizers read it as a line break or garbage)", number)
 
     def _number(self, text: str, what: str, number: int) -> int:
         value = ascii_number(text)
@@ -92,7 +101,10 @@ class _SentenceReader:
 
     def _add_word(self, columns: list[str], number: int) -> None:
         words = self.sentence.words
-        word_id = self._number(columns[0], "a word ID", number)
+        raw_id, raw_head = columns[0], columns[6]
+        # int() directly where the text is a valid number (add_token_line saw the ID's digits):
+        # _number's checks, with their error, only for the rest
+        word_id = int(raw_id) if len(raw_id) <= MAX_DIGITS else self._number(raw_id, "a word ID", number)
         expected = len(words) + 1
         if word_id != expected:
             if word_id == 0:
@@ -101,7 +113,10 @@ class _SentenceReader:
                 self._fail(f"duplicate word ID {word_id} (expected {expected})", number)
             self._fail(f"non-consecutive word ID {word_id} (expected {expected})", number)
         self.pending_mwt = None  # its first word (the IDs are consecutive)
-        head = self._number(columns[6], "HEAD", number)
+        if raw_head.isdigit() and raw_head.isascii() and len(raw_head) <= MAX_DIGITS:
+            head = int(raw_head)
+        else:
+            head = self._number(raw_head, "HEAD", number)
         if head == word_id:
             self._fail(f"word {word_id} is its own head", number)
         words.append(Token(word_id, columns[1], columns[2], columns[3], columns[4], columns[5],

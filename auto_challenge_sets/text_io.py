@@ -46,7 +46,11 @@ def numbered_lines(raw_lines: Iterable[bytes], path: str,
     for number, raw in enumerate(raw_lines, start=1):
         if number == 1 and raw.startswith(BOM):
             raw = raw[len(BOM):]
-        yield number, decode_line(raw, path, number, error).rstrip("\n").removesuffix("\r")
+        try:  # decode_line, inline: a reader's every line comes here
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            decode_line(raw, path, number, error)  # raises, naming the byte
+        yield number, line.rstrip("\n").removesuffix("\r")
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:

@@ -1,17 +1,29 @@
 """Extraction throughput: our CoNLL-U reader + phenomenon rules vs the `conllu` package + the same
 rules, over the gold PUD German treebank repeated to >= 100k sentences, in one run.
 
-    python benchmarks/bench_extract.py [--copies 100] [--shared ../shared]
+    python benchmarks/bench_extract.py [--copies 100] [--shared ../shared] [--authors-script PATH]
 
 Prints sentences/s for both and their ratio. Needs ../shared/data/pud (read in place).
+
+``--authors-script``: also time the paper authors' own extraction, ``extract_phenomena.py`` of
+https://github.com/borgr/auto_challenge_sets (not shipped here: download it), run as the paper ran
+it, once per (rule, D): particle, reflexive and preposition stranding at D = 0..5, 18 passes,
+against our one pass (every rule at every D) on the same input. Their script imports plotting and
+project modules it does not use for extraction (stubbed here when missing), needs integer
+``sent_id`` s and stops at multiword-token lines, so that input is the same trees renumbered and
+without multiword-token lines.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib.util
+import os
 import sys
 import tempfile
 import time
+import types
 from pathlib import Path
 
 from auto_challenge_sets.conllu_io import read_conllu
@@ -59,16 +71,77 @@ def with_conllu_package(path: Path) -> tuple[int, dict]:
     return n, counts
 
 
+AUTHORS_RULES = ("particle_condition", "reflexive_condition", "preposition_stranding_condition")
+
+
+def authors_input(text: str, copies: int, path: Path) -> None:
+    """The trees as the authors' script reads them: integer sent_ids, no multiword-token lines."""
+    blocks = [block for block in text.strip().split("\n\n") if block]
+    with open(path, "w", encoding="utf-8") as out:
+        for k in range(copies * len(blocks)):
+            lines = blocks[k % len(blocks)].split("\n")
+            kept = [f"# sent_id = {k + 1}" if line.startswith("# sent_id") else line for line in lines
+                    if not (line and line[0].isdigit() and "-" in line.split("\t", 1)[0])]
+            out.write("\n".join(kept) + "\n\n")
+
+
+def load_authors_script(script: Path) -> types.ModuleType:
+    """Their module, with stubs for the imports extraction does not use and this machine lacks."""
+    for name in ("evaluate_model", "counts_data", "seaborn", "matplotlib", "matplotlib.pyplot"):
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            stub = types.ModuleType(name)
+            stub.style = types.SimpleNamespace(use=lambda *args, **kwargs: None)
+            sys.modules[name] = stub
+    spec = importlib.util.spec_from_file_location("authors_extract_phenomena", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def authors_passes(module: types.ModuleType, path: Path, out: Path) -> float:
+    """Seconds for their extract_distant_heads once per (rule, D), their output files included."""
+    start = time.perf_counter()
+    with open(os.devnull, "w") as quiet, contextlib.redirect_stdout(quiet):  # it prints its progress
+        for rule in AUTHORS_RULES:
+            for d in DISTANCES:
+                module.extract_distant_heads(str(path), str(out / f"{rule}{d}"), getattr(module, rule), d)
+    return time.perf_counter() - start
+
+
+def compare_with_authors(script: Path, text: str, copies: int, folder: Path) -> None:
+    module = load_authors_script(script)
+    path = folder / "authors_input.conllu"
+    authors_input(text, copies, path)
+    (folder / "authors_out").mkdir()
+    theirs = authors_passes(module, path, folder / "authors_out")
+    start = time.perf_counter()
+    n, _ = ours(path)
+    mine = time.perf_counter() - start
+    print(f"\nthe authors' extract_phenomena.py, {len(AUTHORS_RULES)} rules x {len(DISTANCES)} D = "
+          f"{len(AUTHORS_RULES) * len(DISTANCES)} passes over {n:,} sentences: {theirs:.1f} s")
+    print(f"our one pass, {len(lexical_phenomena())} rules x {len(DISTANCES)} D, same file: {mine:.1f} s")
+    print(f"ratio: {theirs / mine:.1f}x faster than the authors' passes")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--copies", type=int, default=100, help="times to repeat the 1,000 PUD trees")
     parser.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared")
+    parser.add_argument("--authors-script", type=Path, help="the authors' extract_phenomena.py, to time it too")
+    parser.add_argument("--skip-conllu-package", action="store_true", help="only the comparison with the authors")
     args = parser.parse_args()
     source = args.shared / "data" / "pud" / "de_pud-ud-test.conllu"
     if not source.exists():
         print(f"skipped: needs {source}", file=sys.stderr)
         return 0
     text = source.read_text(encoding="utf-8")
+    if args.authors_script:
+        with tempfile.TemporaryDirectory() as tmp:
+            compare_with_authors(args.authors_script, text, args.copies, Path(tmp))
+        if args.skip_conllu_package:
+            return 0
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "repeated.conllu"
         path.write_text(text * args.copies, encoding="utf-8")
