@@ -27,6 +27,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from auto_challenge_sets.configs import KIND_BASELINE, KIND_REORDER, ConfigName
 from auto_challenge_sets.corpus import ParallelCorpus, SentencePair, format_line_numbers
@@ -197,8 +198,14 @@ def challenge_rows(
         yield from rows[0]
 
 
-# A pair's selection in one config: (distance, instances as dicts), or None when it is not selected.
-Selected = tuple[int, list[dict]] | None
+@dataclass
+class ConfigSelection:
+    """What one config selects of a sequence of analysed pairs: the index of each selected pair,
+    and its row's distance and instances (as dicts)."""
+
+    indices: list[int] = field(default_factory=list)
+    distances: list[int] = field(default_factory=list)
+    instances: list[list[dict]] = field(default_factory=list)
 
 
 def shared_columns(analysis: LineAnalysis, corpus: str) -> dict:
@@ -220,35 +227,47 @@ def config_columns(config: ConfigName) -> dict:
     return {"src_lang": config.src, "tgt_lang": config.tgt, "phenomenon": config.phenomenon}
 
 
-def selections_by_config(analyses: Iterable[LineAnalysis], configs: Sequence[ConfigName],
-                         corpus: str) -> Iterator[tuple[LineAnalysis, list[Selected]]]:
-    """For each analysed pair, what each config in ``configs`` selects of it, from one look at the
-    pair: each phenomenon's instances are made once, whatever the number of configs and D."""
-    plan = [(config, config.kind, config.min_distance or 0) for config in configs]
-    measures = {config.phenomenon: get_phenomenon(config.phenomenon).measure
-                for config, kind, _ in plan if kind == KIND_REORDER}
-    for analysis in analyses:
-        # a phenomenon's instances as (distance, dict), and their largest distance (-1: none)
-        instance_dicts: dict[str, tuple[list[tuple[int, dict]], int]] = {}
-        out: list[Selected] = []
-        for config, kind, minimum in plan:
-            if kind == KIND_BASELINE:
-                out.append((0, []))
-            elif kind == KIND_REORDER:
-                if analysis.links is None:
-                    raise ValueError(f"config {config} needs alignments, and {corpus} has none")
-                score, found = measures[config.phenomenon](analysis.links, analysis.source_tokens,
-                                                           analysis.target_tokens, minimum)
-                selected = score is not None and score >= minimum and found
-                out.append((score, [i.to_dict() for i in found]) if selected else None)
-            else:
-                if config.phenomenon not in instance_dicts:
-                    items = [(i.distance, i.to_dict()) for i in analysis.lexical[config.phenomenon]]
-                    instance_dicts[config.phenomenon] = items, max((d for d, _ in items), default=-1)
-                items, top = instance_dicts[config.phenomenon]
-                # the row's distance is the largest of its instances': `top`, when any is selected
-                out.append((top, [i for d, i in items if d >= minimum]) if top >= minimum else None)
-        yield analysis, out
+def select(analyses: Sequence[LineAnalysis], configs: Sequence[ConfigName], corpus: str) -> list[ConfigSelection]:
+    """What each config in ``configs`` selects of ``analyses``, from one look at each pair: each
+    phenomenon's instances are made once, and then cut at each of its configs' D. A row's
+    ``instances`` list may be the same object in several configs (every instance of the pair is at
+    or above their D): read it, do not change it."""
+    selections = [ConfigSelection() for _ in configs]
+    lexical: dict[str, list[tuple[ConfigSelection, int]]] = {}  # phenomenon -> its configs and their D
+    reorder: list[tuple[ConfigSelection, ConfigName, int, Any]] = []
+    for config, selection in zip(configs, selections):
+        minimum = config.min_distance or 0
+        if config.kind == KIND_BASELINE:
+            selection.indices = list(range(len(analyses)))
+            selection.distances = [0] * len(analyses)
+            selection.instances = [[]] * len(analyses)  # one empty list: see the docstring
+        elif config.kind == KIND_REORDER:
+            reorder.append((selection, config, minimum, get_phenomenon(config.phenomenon).measure))
+        else:
+            lexical.setdefault(config.phenomenon, []).append((selection, minimum))
+    for index, analysis in enumerate(analyses):
+        for phenomenon, members in lexical.items():
+            found = analysis.lexical[phenomenon]
+            if not found:
+                continue
+            distances = [i.distance for i in found]
+            every = [i.to_dict() for i in found]
+            top, low = max(distances), min(distances)  # the row's distance is the largest, whatever its D
+            for selection, minimum in members:
+                if top >= minimum:
+                    selection.indices.append(index)
+                    selection.distances.append(top)
+                    selection.instances.append(every if low >= minimum else
+                                               [i for d, i in zip(distances, every) if d >= minimum])
+        for selection, config, minimum, measure in reorder:
+            if analysis.links is None:
+                raise ValueError(f"config {config} needs alignments, and {corpus} has none")
+            score, found = measure(analysis.links, analysis.source_tokens, analysis.target_tokens, minimum)
+            if score is not None and score >= minimum and found:
+                selection.indices.append(index)
+                selection.distances.append(score)
+                selection.instances.append([i.to_dict() for i in found])
+    return selections
 
 
 def rows_by_config(analyses: Iterable[LineAnalysis], configs: Sequence[ConfigName],
@@ -257,14 +276,15 @@ def rows_by_config(analyses: Iterable[LineAnalysis], configs: Sequence[ConfigNam
     selected; see :func:`challenge_rows` for what a row holds). The writer builds the same rows as
     Arrow columns (``auto_challenge_sets.dataset.arrow_rows``)."""
     constants = [config_columns(config) for config in configs]
-    for analysis, selected in selections_by_config(analyses, configs, corpus):
+    for analysis in analyses:
         shared = shared_columns(analysis, corpus)
         out: list[list[dict]] = []
-        for config, constant, picked in zip(configs, constants, selected):
-            if picked is None:
+        for config, constant, selection in zip(configs, constants, select([analysis], configs, corpus)):
+            if not selection.indices:
                 out.append([])
                 continue
-            row = {**shared, **constant, "distance": picked[0], "instances": picked[1]}
+            row = {**shared, **constant, "distance": selection.distances[0],
+                   "instances": list(selection.instances[0])}
             if config.kind == KIND_REORDER:
                 row["target_tokens"] = analysis.target_tokens
             out.append([row])

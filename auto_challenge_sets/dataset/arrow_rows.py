@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from auto_challenge_sets.configs import ConfigName
-from auto_challenge_sets.selection import LineAnalysis, config_columns, selections_by_config, shared_columns
+from auto_challenge_sets.selection import LineAnalysis, config_columns, select, shared_columns
 
 
 def config_tables(analyses: Sequence[LineAnalysis], configs: Sequence[ConfigName], corpus: str,
@@ -25,13 +25,7 @@ def config_tables(analyses: Sequence[LineAnalysis], configs: Sequence[ConfigName
     None when it selects none of them."""
     import pyarrow as pa
 
-    picks: list[list[int]] = [[] for _ in configs]
-    chosen: list[list[tuple[int, list[dict]]]] = [[] for _ in configs]
-    for index, (_, selected) in enumerate(selections_by_config(analyses, configs, corpus)):
-        for k, picked in enumerate(selected):
-            if picked is not None:
-                picks[k].append(index)
-                chosen[k].append(picked)
+    selections = select(analyses, configs, corpus)
     values: dict[str, list] = {}  # the shared columns over all of `analyses`, as Python lists
     arrays: dict[str, Any] = {}  # ... and as Arrow arrays, each made when a config first needs it
 
@@ -45,17 +39,18 @@ def config_tables(analyses: Sequence[LineAnalysis], configs: Sequence[ConfigName
         return arrays[name]
 
     tables: list[Any] = []
-    for config, schema, rows, picked in zip(configs, schemas, picks, chosen):
+    for config, schema, selection in zip(configs, schemas, selections):
+        rows = len(selection.indices)
         if not rows:
             tables.append(None)
             continue
-        indices = None if len(rows) == len(analyses) else pa.array(rows, type=pa.int32())
-        own = {**config_columns(config), "distance": [p[0] for p in picked], "instances": [p[1] for p in picked]}
+        indices = None if rows == len(analyses) else pa.array(selection.indices, type=pa.int32())
+        own = {**config_columns(config), "distance": selection.distances, "instances": selection.instances}
         columns = []
         for field in schema:
             if field.name in own:
                 value = own[field.name]
-                columns.append(pa.array(value if isinstance(value, list) else [value] * len(rows), type=field.type))
+                columns.append(pa.array(value if isinstance(value, list) else [value] * rows, type=field.type))
             else:
                 column = shared_array(field.name, field.type)
                 columns.append(column if indices is None else column.take(indices))
