@@ -21,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "at every minimum distance D (lexical: 0-5 on the source-side UD parse; on a word alignment, "
         "reorder and reorder_norm: 5, 10, 15, 20 positions, crossing: 5, 10, 20, 30 percent) and write them "
         "as a Hugging Face dataset folder: "
-        "data/{config}/{split}-00000-of-00001.parquet (a file every 100,000 rows: -00000-of-00003 ...) "
+        "data/{config}/{split}-00000-of-00001.parquet (a file every 50,000 rows: -00000-of-00003 ...) "
         "plus a README.md with the YAML configs. "
         "Run it again with another --pair or --corpus and the same --out to add to the folder.",
         formatter_class=HelpFormatter,
