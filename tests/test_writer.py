@@ -140,7 +140,11 @@ def test_a_split_with_a_file_missing_is_an_error_naming_its_folder(pud, tmp_path
     _build(pud, out)
     (out / "data" / "de-en.baseline" / "pud-00001-of-00004.parquet").unlink()
     with pytest.raises(InputError, match=r"de-en\.baseline: holds pud-00000-of-00004\.parquet, "
-                                         r"pud-00002-of-00004\.parquet, .*not the 3 files"):
+                                         r"pud-00002-of-00004\.parquet, pud-00003-of-00004\.parquet: split 'pud' "
+                                         r"needs its 4 files -00000-of-00004 to -00003-of-00004"):
+        folder_sizes(out)
+    (out / "data" / "de-en.baseline" / "pud-00001-of-00003.parquet").write_bytes(b"")
+    with pytest.raises(InputError, match="split 'pud' needs its 4 files"):
         folder_sizes(out)
 
 

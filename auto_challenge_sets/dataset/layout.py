@@ -51,13 +51,13 @@ def scan_folder(out_dir: str | os.PathLike[str]) -> dict[str, dict[str, list[Pat
                 if match := SHARD.fullmatch(path.name):
                     found[config_dir.name][match["split"]].append(path)
     for splits in found.values():
-        for files in splits.values():
-            count = len(files)
-            expected = [f"-{k:05d}-of-{count:05d}.parquet" for k in range(count)]
-            if [path.name[-len(name):] for path, name in zip(files, expected)] != expected:
-                raise InputError(f"holds {', '.join(path.name for path in files)}: not the {count} files "
-                                 f"-00000-of-{count:05d} to -{count - 1:05d}-of-{count:05d} of one split "
-                                 "(a file lost or added by hand?); build it again", files[0].parent)
+        for split, files in splits.items():
+            numbers = [SHARD.fullmatch(path.name) for path in files]
+            count = int(numbers[0]["count"])
+            if [(int(m["index"]), int(m["count"])) for m in numbers] != [(k, count) for k in range(count)]:
+                raise InputError(f"holds {', '.join(path.name for path in files)}: split {split!r} needs its {count} "
+                                 f"files -00000-of-{count:05d} to -{count - 1:05d}-of-{count:05d}, no more and no "
+                                 "fewer (a file lost or added by hand?); build it again", files[0].parent)
     return {name: dict(splits) for name, splits in found.items()}
 
 
