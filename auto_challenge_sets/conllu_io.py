@@ -113,10 +113,9 @@ class _SentenceReader:
                 self._fail(f"duplicate word ID {word_id} (expected {expected})", number)
             self._fail(f"non-consecutive word ID {word_id} (expected {expected})", number)
         self.pending_mwt = None  # its first word (the IDs are consecutive)
-        if raw_head.isdigit() and raw_head.isascii() and len(raw_head) <= MAX_DIGITS:
-            head = int(raw_head)
-        else:
-            head = self._number(raw_head, "HEAD", number)
+        head = ascii_number(raw_head)
+        if head is None:
+            self._number(raw_head, "HEAD", number)  # raises, naming the problem
         if head == word_id:
             self._fail(f"word {word_id} is its own head", number)
         words.append(Token(word_id, columns[1], columns[2], columns[3], columns[4], columns[5],

@@ -25,31 +25,40 @@ README = "README.md"
 LICENSE_FILE = "LICENSE.md"  # written only when the splits carry different licenses (the card links it)
 
 
+def config_folder(out_dir: str | os.PathLike[str], config: str) -> Path:
+    """The folder of a config's Parquet files."""
+    return Path(out_dir) / DATA_DIR / config
+
+
 def shard_path(out_dir: str | os.PathLike[str], config: str, split: str, index: int = 0, count: int = 1) -> Path:
     """File ``index`` of the ``count`` files of a config's split."""
-    return Path(out_dir) / DATA_DIR / config / f"{split}-{index:05d}-of-{count:05d}.parquet"
+    return config_folder(out_dir, config) / f"{split}-{index:05d}-of-{count:05d}.parquet"
+
+
+def _files_by_split(folder: Path) -> dict[str, list[Path]]:
+    """``{split: its Parquet files, in order}`` in one config's folder."""
+    found: dict[str, list[Path]] = defaultdict(list)
+    for path in sorted(folder.glob("*.parquet")):
+        if match := SHARD.fullmatch(path.name):
+            found[match["split"]].append(path)
+    return dict(found)
 
 
 def split_files(out_dir: str | os.PathLike[str], config: str, split: str) -> list[Path]:
     """The Parquet files of one config's split, in order (none when it has no file)."""
-    folder = Path(out_dir) / DATA_DIR / config
-    if not folder.is_dir():
-        return []
-    return [path for path in sorted(folder.iterdir())
-            if (match := SHARD.fullmatch(path.name)) and match["split"] == split]
+    return _files_by_split(config_folder(out_dir, config)).get(split, [])
 
 
 def scan_folder(out_dir: str | os.PathLike[str]) -> dict[str, dict[str, list[Path]]]:
     """``{config: {split: parquet files}}`` for every Parquet file the build wrote in the folder. A
     split whose files are not ``n`` files ``-00000-of-n`` … numbered without a gap is an
     InputError: a file was lost or added by hand, and a split read from it would lose rows."""
-    found: dict[str, dict[str, list[Path]]] = defaultdict(lambda: defaultdict(list))
     data = Path(out_dir) / DATA_DIR
+    found: dict[str, dict[str, list[Path]]] = {}
     if data.is_dir():
-        for config_dir in sorted(data.iterdir()):
-            for path in sorted(config_dir.glob("*.parquet")):
-                if match := SHARD.fullmatch(path.name):
-                    found[config_dir.name][match["split"]].append(path)
+        for folder in sorted(data.iterdir()):
+            if splits := _files_by_split(folder):
+                found[folder.name] = splits
     for splits in found.values():
         for split, files in splits.items():
             numbers = [SHARD.fullmatch(path.name) for path in files]
@@ -58,7 +67,7 @@ def scan_folder(out_dir: str | os.PathLike[str]) -> dict[str, dict[str, list[Pat
                 raise InputError(f"holds {', '.join(path.name for path in files)}: split {split!r} needs its {count} "
                                  f"files -00000-of-{count:05d} to -{count - 1:05d}-of-{count:05d}, no more and no "
                                  "fewer (a file lost or added by hand?); build it again", files[0].parent)
-    return {name: dict(splits) for name, splits in found.items()}
+    return found
 
 
 def folder_sizes(out_dir: str | os.PathLike[str]) -> dict[str, dict[str, int]]:

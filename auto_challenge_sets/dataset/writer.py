@@ -1,5 +1,5 @@
 """Writing a build into a challenge-set folder that the Hugging Face Hub accepts as a dataset
-repository: one Parquet file per config and split, then the build record and the card.
+repository: the Parquet files of each config and split, then the build record and the card.
 
 Streaming: the build's analyses are read once, in chunks of :data:`CHUNK` pairs; each chunk's rows
 of every config are appended to that config's Parquet files (a :class:`ConfigSink`), in row groups
@@ -31,7 +31,7 @@ from auto_challenge_sets.corpus import ReadReport
 from auto_challenge_sets.dataset.arrow_rows import config_tables
 from auto_challenge_sets.dataset.card import render_readme
 from auto_challenge_sets.dataset.folder_guard import locked_output, prepare_output
-from auto_challenge_sets.dataset.layout import DATA_DIR, scan_folder, shard_path, split_files
+from auto_challenge_sets.dataset.layout import config_folder, scan_folder, shard_path, split_files
 from auto_challenge_sets.dataset.record import update_build_record
 
 
@@ -73,7 +73,7 @@ class ConfigSink:
         from datasets import config as datasets_config
 
         out_dir, config, split = self.where
-        folder = Path(out_dir) / DATA_DIR / config
+        folder = config_folder(out_dir, config)
         folder.mkdir(parents=True, exist_ok=True)
         self.partials.append(folder / f"{split}-{len(self.partials):05d}.{os.getpid()}.partial")
         columns = list(self.features)
@@ -142,7 +142,7 @@ class ConfigSink:
 def remove_split(out_dir: str | os.PathLike[str], config: str, split: str) -> None:
     for path in split_files(out_dir, config, split):
         path.unlink()
-    folder = Path(out_dir) / DATA_DIR / config
+    folder = config_folder(out_dir, config)
     if folder.is_dir() and not any(folder.iterdir()):
         folder.rmdir()
 
