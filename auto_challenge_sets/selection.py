@@ -33,7 +33,7 @@ from auto_challenge_sets.configs import KIND_BASELINE, KIND_REORDER, ConfigName
 from auto_challenge_sets.corpus import ParallelCorpus, SentencePair, format_line_numbers
 from auto_challenge_sets.errors import ConlluError
 from auto_challenge_sets.pharaoh import Link, format_pharaoh
-from auto_challenge_sets.phenomena import Instance, find_instances, get_phenomenon, lexical_phenomena
+from auto_challenge_sets.phenomena import Instance, find_all_instances, get_phenomenon, lexical_phenomena
 from auto_challenge_sets.ud import Sentence
 
 # white space and the invisible format characters that tokenizers may drop (see the module's policy)
@@ -167,7 +167,7 @@ def analyse_pair(pair: SentencePair, sentence: Sentence, links: Sequence[Link] |
         reference=pair.target,
         source_tokens=sentence.forms,
         target_tokens=target_tokens(pair.target),
-        lexical={name: find_instances(sentence, name) for name in names},
+        lexical=find_all_instances(sentence, names),
         links=None if links is None else list(links),
     )
 

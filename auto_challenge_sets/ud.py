@@ -29,9 +29,9 @@ class Token:
 
     def has_feature(self, name: str, value: str) -> bool:
         """True when FEATS contains ``name=value`` (FEATS values may be lists: ``Case=Acc,Dat``)."""
-        if self.feats == NO_VALUE:
-            return False
         prefix = name + "="
+        if prefix not in self.feats:  # most words: one substring search, no split (rules ask every word)
+            return False
         for feature in self.feats.split("|"):
             if feature.startswith(prefix) and value in feature[len(prefix) :].split(","):
                 return True
@@ -40,7 +40,7 @@ class Token:
     @property
     def deprel_base(self) -> str:
         """The universal part of DEPREL: ``obl`` for ``obl:tmod``."""
-        return self.deprel.split(":", 1)[0]
+        return self.deprel.partition(":")[0]
 
     def columns(self) -> list[str]:
         return [
@@ -112,6 +112,8 @@ class Sentence:
 
     def surface_forms(self) -> list[str]:
         """Surface tokens: a multiword token's form stands for the words it spans."""
+        if not self.multiword_tokens:
+            return [word.form for word in self.words]  # most sentences: the words themselves
         spans = {mwt.first: mwt for mwt in self.multiword_tokens}
         out: list[str] = []
         index = 1

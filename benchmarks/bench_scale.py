@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from auto_challenge_sets.conllu_io import read_conllu
-from auto_challenge_sets.phenomena import find_instances, lexical_phenomena
+from auto_challenge_sets.phenomena import find_all_instances, get_phenomenon, lexical_phenomena
 
 DISTANCES = range(6)
 
@@ -49,10 +49,9 @@ def write_inputs(shared: Path, folder: Path, size: int) -> tuple[Path, Path, Pat
 def extraction_pass(conllu: Path) -> float:
     """Seconds to read every tree and apply every lexical rule at every D (the bare pass)."""
     start = time.perf_counter()
-    names = lexical_phenomena()
+    phenomena = [get_phenomenon(name) for name in lexical_phenomena()]
     for sentence in read_conllu(conllu):
-        for name in names:
-            found = find_instances(sentence, name)
+        for found in find_all_instances(sentence, phenomena).values():
             if found:
                 top = max(i.distance for i in found)
                 _ = [d for d in DISTANCES if top >= d]

@@ -9,18 +9,22 @@ run by hand.
 
 from __future__ import annotations
 
+import io
 import os
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from auto_challenge_sets import conllu_io
 from auto_challenge_sets.configs import check_split_name, config_name, parse_config_name, parse_pair
-from auto_challenge_sets.conllu_io import format_sentence, parse_conllu, read_conllu
+from auto_challenge_sets.conllu_io import format_sentence, iter_sentences, parse_conllu, read_conllu
 from auto_challenge_sets.corpus import INNER_BREAKS, ReadReport, read_lines, read_parallel
 from auto_challenge_sets.errors import AlignmentError, BadNameError, ConlluError, CorpusError
 from auto_challenge_sets.pharaoh import format_pharaoh, parse_pharaoh
+from auto_challenge_sets.text_io import numbered_lines
 from auto_challenge_sets.ud import EmptyNode, MultiwordToken, Sentence, Token
 
 FUZZ = settings(max_examples=int(os.environ.get("ACS_FUZZ_EXAMPLES", "100")), derandomize=True, deadline=None,
@@ -133,6 +137,78 @@ def test_conllu_bytes_raise_only_conllu_error(folder: Path, data: bytes) -> None
         return
     _check_sentences(sentences)
     assert sum(len(s.words) for s in sentences) <= data.count(b"\t") // 9
+
+
+def _read_until_error(sentences) -> tuple[list, tuple[str, int | None] | None]:
+    read = []
+    try:
+        for item in sentences:
+            read.append(item)
+    except ConlluError as error:
+        return read, (str(error), error.line)
+    return read, None
+
+
+def _line_by_line(data: bytes) -> object:
+    """The reference reading: text_io's lines one at a time into iter_sentences, each sentence with
+    the line of its first non-blank line."""
+    starts: list[int] = []
+
+    def numbered():
+        in_sentence = False
+        for number, line in numbered_lines(io.BytesIO(data).readlines(), "f.conllu", ConlluError):
+            if line and not in_sentence:
+                starts.append(number)
+            in_sentence = bool(line)
+            yield number, line
+
+    for sentence in iter_sentences(numbered(), "f.conllu"):
+        yield starts[0], sentence
+        del starts[0]
+
+
+_column_values = st.sampled_from(["", "0", "01", "1", "2", "3", "1023", "1024", "99999", "1-2", "1.1", "٣", "x",
+                                  "_", *_HOSTILE])
+
+
+@st.composite
+def _edited_conllu(draw) -> bytes:
+    """Valid sentences with a few lines edited (a column replaced, a line dropped, moved or
+    repeated), maybe a BOM, maybe CRLF line ends: the cases where a reader's checks matter."""
+    lines = "".join(map(format_sentence, draw(st.lists(_sentences(), min_size=1, max_size=4)))).split("\n")
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, len(lines) - 1))
+        edit = draw(st.sampled_from(["column", "column", "drop", "move", "repeat"]))
+        words = [k for k, line in enumerate(lines) if line.split("\t", 1)[0].isdigit()]
+        if edit == "column" and words:
+            at = draw(st.sampled_from(words))
+            columns = lines[at].split("\t")
+            # an empty column, a word its own head, or any of the values above, in any column
+            columns[draw(st.sampled_from([0, 1, 6, 6, 9, *range(10)]))] = draw(
+                st.one_of(st.just(""), st.just(columns[0]), _column_values))
+            lines[at] = "\t".join(columns)
+        elif edit == "drop":
+            del lines[at]
+        elif edit == "move":
+            lines.insert(draw(st.integers(0, len(lines))), lines.pop(at))
+        elif edit == "repeat":
+            lines.insert(at, lines[at])
+    text = ("\r\n" if draw(st.booleans()) else "\n").join(lines)
+    return (b"\xef\xbb\xbf" if draw(st.booleans()) else b"") + text.encode("utf-8")
+
+
+@FUZZ
+@given(st.one_of(_edited_conllu(), _edited_conllu(), _edited_conllu(), st.binary(max_size=200),
+                 st.lists(st.one_of(_conllu_pieces.map(str.encode), st.binary(max_size=3)), max_size=30).map(b"".join),
+                 _conllu_texts().map(str.encode)),
+       st.sampled_from([1, 3, 16, 100, 1 << 20]))
+def test_blocks_are_read_like_lines(data: bytes, block: int) -> None:
+    """The block reader (a decode, a split and a control check per block, common word lines without
+    per-column checks) gives the line reader's sentences, their start lines and its first error
+    (message and line), wherever the blocks are cut."""
+    with mock.patch.object(conllu_io, "BLOCK", block):
+        blocks = _read_until_error(conllu_io.iter_numbered_sentences(io.BytesIO(data), "f.conllu"))
+    assert blocks == _read_until_error(_line_by_line(data))
 
 
 @FUZZ

@@ -157,3 +157,34 @@ def test_a_stream_that_fails_after_its_first_files_leaves_no_file(pud, tmp_path,
     with pytest.raises(ConlluError):
         _build(pud, tmp_path / "out", broken)
     assert not list(tmp_path.rglob("*.parquet")) and not list(tmp_path.rglob("*.partial"))
+
+
+_FULL_DISK = """
+import resource, signal, sys
+from pathlib import Path
+from auto_challenge_sets.builder.pipeline.build import BuildSpec
+from auto_challenge_sets.dataset import writer
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG, as on a full disk
+resource.setrlimit(resource.RLIMIT_FSIZE, (30_000, 30_000))
+writer.ROW_GROUP, writer.FILE_ROWS = 100, 300
+de, en, conllu, out = map(Path, sys.argv[1:])
+try:
+    writer.build_into_folder(BuildSpec("de-en", "pud", de, en, source_conllu=conllu), out, license="other",
+                             progress=False)
+except OSError as error:
+    print("OSError:", error)
+"""
+
+
+def test_a_write_that_fails_in_the_writer_thread_is_raised_and_leaves_no_file(pud, tmp_path) -> None:
+    """The Parquet files are written in a thread of their own: a file that cannot be written (the
+    size limit of the process stands for a full disk) fails the build with that error, after the
+    other files' partial files are removed."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, "-c", _FULL_DISK, str(pud["de"]), str(pud["en"]), str(pud["conllu"]),
+                           str(out)], capture_output=True, text=True, timeout=300, check=True)
+    assert done.stdout.startswith("OSError:") and "File too large" in done.stdout, done.stdout + done.stderr
+    assert not list(tmp_path.rglob("*.parquet")) and not list(tmp_path.rglob("*.partial"))

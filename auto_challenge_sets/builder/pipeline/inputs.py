@@ -10,19 +10,17 @@ error naming the file and its line.
 from __future__ import annotations
 
 import os
-from collections import deque
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from auto_challenge_sets.builder.backends.aligners import Pair
 from auto_challenge_sets.builder.backends.parsers import file_checksum
-from auto_challenge_sets.conllu_io import iter_sentences
+from auto_challenge_sets.conllu_io import read_conllu_with_lines
 from auto_challenge_sets.corpus import ReadReport, read_lines
 from auto_challenge_sets.errors import AlignmentError, ConlluError, InputError
 from auto_challenge_sets.pharaoh import Link, parse_pharaoh
 from auto_challenge_sets.selection import text_mismatch
-from auto_challenge_sets.text_io import numbered_lines
 from auto_challenge_sets.ud import Sentence
 
 
@@ -38,24 +36,7 @@ def _check_file(path: Path, error: type[InputError], what: str) -> None:
 
 def iter_with_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, Sentence]]:
     """The sentences of a CoNLL-U file, each with the 1-based file line where it starts."""
-    starts: deque[int] = deque()  # the starts read but not yet yielded: a stream keeps none of the rest
-    source = str(path)
-
-    def numbered(handle) -> Iterator[tuple[int, str]]:
-        in_sentence = False
-        for number, line in numbered_lines(handle, source, ConlluError):
-            if line and not in_sentence:
-                starts.append(number)
-            in_sentence = bool(line)
-            yield number, line
-
-    try:
-        handle = open(path, "rb")
-    except OSError as error:
-        raise ConlluError(f"cannot read: {error.strerror or error}", source) from None
-    with handle:
-        for sentence in iter_sentences(numbered(handle), source):
-            yield starts.popleft(), sentence
+    return read_conllu_with_lines(path)
 
 
 def read_with_lines(path: str | os.PathLike[str]) -> tuple[list[Sentence], list[int]]:
