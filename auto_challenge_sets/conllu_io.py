@@ -25,7 +25,15 @@ from typing import IO, NoReturn
 
 from auto_challenge_sets.errors import ConlluError
 from auto_challenge_sets.text_io import BOM as UTF8_BOM
-from auto_challenge_sets.text_io import MAX_DIGITS, ascii_number, decode_line, is_ascii_digits
+from auto_challenge_sets.text_io import (
+    MAX_DIGITS,
+    ascii_number,
+    decode_line,
+    has_control,
+    is_ascii_digits,
+    raw_blocks,
+    split_block,
+)
 from auto_challenge_sets.ud import EmptyNode, MultiwordToken, Sentence, Token
 
 BOM = "\ufeff"
@@ -35,17 +43,6 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 # the same but TAB: one search of a whole token line tells whether any column holds one
 _CONTROL_BUT_TAB = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
 
-# A file is read in blocks of about BLOCK bytes cut at line ends: one decode, one split and one
-# check for control characters per block instead of per line (the one pass of a large build reads
-# millions of lines). A block that fails a check is read line by line, and the line reader's checks
-# name the line.
-BLOCK = 1 << 20
-# The controls of _CONTROL_BUT_TAB in UTF-8, looked for in a block's bytes: the ASCII ones deleted
-# by bytes.translate (one C loop; a regex character class over the bytes is 4x slower), C1 controls
-# (C2 80-C2 9F) and U+2028/U+2029 (E2 80 A8/A9) found by regexes with a literal prefix.
-_ASCII_CONTROLS_BUT_TAB_LF = bytes(range(0x00, 0x09)) + bytes(range(0x0B, 0x20)) + b"\x7f"
-_C1_CONTROL = re.compile(rb"\xc2[\x80-\x9f]")
-_LINE_SEPARATOR = re.compile(rb"\xe2\x80[\xa8\xa9]")
 # the numbers a word line's ID and HEAD hold in all but huge sentences: one dict lookup reads and
 # checks one (anything else, "01", "3-4" or "٣", takes the line reader's checks)
 _SMALL_NUMBERS = {str(n): n for n in range(1024)}
@@ -214,37 +211,16 @@ def iter_sentences(lines: Iterable[tuple[int, str]], source: str) -> Iterator[Se
 
 def _lines_one_by_one(block: bytes, path: str, first: int) -> Iterator[str]:
     """A block's lines decoded one at a time: invalid UTF-8 raises when its line is reached."""
-    raw_lines = block.split(b"\n")
-    if block.endswith(b"\n"):
-        raw_lines.pop()
-    for number, raw in enumerate(raw_lines, start=first):
+    for number, raw in enumerate(split_block(block), start=first):
         yield decode_line(raw, path, number, ConlluError).removesuffix("\r")
 
 
-def _has_control(block: bytes) -> bool:
-    """Whether a block's bytes hold a character of _CONTROL_BUT_TAB (a CR among them)."""
-    return (len(block.translate(None, _ASCII_CONTROLS_BUT_TAB_LF)) != len(block)
-            or _C1_CONTROL.search(block) is not None or _LINE_SEPARATOR.search(block) is not None)
-
-
 def _numbered_blocks(handle: IO[bytes], path: str) -> Iterator[tuple[int, Iterable[str], bool]]:
-    """``(number of its first line, its lines, whether none holds a control character)`` for blocks
-    of about :data:`BLOCK` bytes cut at line ends; the lines as ``text_io.numbered_lines`` gives
-    them (BOM dropped, CRLF read as LF, invalid UTF-8 an error naming its line)."""
-    number, rest = 1, b""
-    while True:
-        chunk = handle.read(BLOCK)
-        if chunk:
-            data = rest + chunk if rest else chunk
-            cut = data.rfind(b"\n") + 1
-            if cut == 0:  # a line longer than a block: read on
-                rest = data
-                continue
-            block, rest = data[:cut], data[cut:]
-        elif rest:
-            block, rest = rest, b""
-        else:
-            return
+    """``(number of its first line, its lines, whether none holds a control character)`` for the
+    blocks of ``text_io.raw_blocks``; the lines as ``text_io.numbered_lines`` gives them (BOM
+    dropped, CRLF read as LF, invalid UTF-8 an error naming its line)."""
+    number = 1
+    for block in raw_blocks(handle):
         if number == 1 and block.startswith(UTF8_BOM):
             block = block[len(UTF8_BOM):]
         try:
@@ -252,10 +228,8 @@ def _numbered_blocks(handle: IO[bytes], path: str) -> Iterator[tuple[int, Iterab
         except UnicodeDecodeError:
             yield number, _lines_one_by_one(block, path, number), False
         else:
-            lines = text.split("\n")
-            if text.endswith("\n"):
-                lines.pop()
-            clean = not _has_control(block)
+            lines = split_block(text)
+            clean = not has_control(block)
             yield number, lines if clean else [line.removesuffix("\r") for line in lines], clean
         number += block.count(b"\n")
 

@@ -26,7 +26,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from auto_challenge_sets.errors import CorpusError, InputError
-from auto_challenge_sets.text_io import BOM, decode_line
+from auto_challenge_sets.text_io import BOM, decode_line, has_control, raw_blocks, split_block
 
 # read as spaces inside a line (CR is handled on the bytes, with the line ends; TAB is text)
 INNER_BREAKS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
@@ -101,29 +101,38 @@ def iter_lines(path: str | os.PathLike[str], report: ReadReport | None = None,
     seen: set[str] = set()
     with handle:
         try:
-            for number, raw in enumerate(handle, start=1):
-                ended = raw.endswith(b"\n")
-                if ended:
-                    raw = raw[:-1]
-                if number == 1 and raw.startswith(BOM):
-                    raw = raw[len(BOM):]
+            number = 0
+            for block in raw_blocks(handle):
+                if number == 0 and block.startswith(BOM):
+                    block = block[len(BOM):]
                     if report is not None:
                         report.bom_files.append(name)
-                    if not raw and not ended:
-                        break  # a file of a byte-order mark alone has no line
-                if raw.endswith(b"\r"):
-                    raw = raw[:-1]
-                    crlf += 1
-                if b"\r" in raw:
-                    raw = raw.replace(b"\r", b" ")
-                    inner_cr.append(number)
-                line = decode_line(raw, name, number, error)
-                found = INNER_BREAKS.findall(line)
-                if found:
-                    seen.update(found)
-                    controls.append(number)
-                    line = INNER_BREAKS.sub(" ", line)
-                yield line
+                text = None
+                if not has_control(block):  # the common block: no CR, no character read as a space
+                    try:
+                        text = block.decode("utf-8")
+                    except UnicodeDecodeError:
+                        pass  # read line by line below, for the error naming the line
+                if text is not None:
+                    lines = split_block(text)
+                    number += len(lines)
+                    yield from lines
+                    continue
+                for raw in split_block(block):
+                    number += 1
+                    if raw.endswith(b"\r"):
+                        raw = raw[:-1]
+                        crlf += 1
+                    if b"\r" in raw:
+                        raw = raw.replace(b"\r", b" ")
+                        inner_cr.append(number)
+                    line = decode_line(raw, name, number, error)
+                    found = INNER_BREAKS.findall(line)
+                    if found:
+                        seen.update(found)
+                        controls.append(number)
+                        line = INNER_BREAKS.sub(" ", line)
+                    yield line
         except OSError as failure:  # a folder opens but cannot be read
             raise error(f"cannot read: {failure.strerror or failure}", name) from None
     if report is not None:

@@ -33,7 +33,13 @@ from auto_challenge_sets.configs import KIND_BASELINE, KIND_REORDER, ConfigName
 from auto_challenge_sets.corpus import ParallelCorpus, SentencePair, format_line_numbers
 from auto_challenge_sets.errors import ConlluError
 from auto_challenge_sets.pharaoh import Link, format_pharaoh
-from auto_challenge_sets.phenomena import Instance, find_all_instances, get_phenomenon, lexical_phenomena
+from auto_challenge_sets.phenomena import (
+    Instance,
+    Phenomenon,
+    find_all_instances,
+    get_phenomenon,
+    lexical_phenomena,
+)
 from auto_challenge_sets.ud import Sentence
 
 # white space and the invisible format characters that tokenizers may drop (see the module's policy)
@@ -159,8 +165,8 @@ def match_sentences(corpus: ParallelCorpus, sentences: Sequence[Sentence], conll
 
 
 def analyse_pair(pair: SentencePair, sentence: Sentence, links: Sequence[Link] | None,
-                 names: Sequence[str]) -> LineAnalysis:
-    """One kept pair's analysis: its source tree's instances of ``names`` and its links."""
+                 names: Sequence[str | Phenomenon]) -> LineAnalysis:
+    """One kept pair's analysis: its source tree's instances of the phenomena ``names`` and its links."""
     return LineAnalysis(
         line=pair.line,
         source=pair.source,

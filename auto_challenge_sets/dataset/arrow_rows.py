@@ -8,14 +8,21 @@ largest cost of a build beyond reading the parse and applying the rules. Here th
 config shares are converted once per chunk, and a config takes its pairs' values from them
 (``take``, in Arrow); only its own columns (distance, instances) are converted from Python. The
 values, and so the Parquet bytes, are those of ``from_pylist`` (tests/test_arrow_rows.py).
+
+A phenomenon's configs (D = 0 and up) are cut from one table of its instances: every instance of
+the chunk converted once, as columns, and each D's rows and instance lists taken from it with
+NumPy and Arrow (the rows with an instance at distance >= D, their instances at >= D). Converting
+each config's instance lists as Python dicts was the largest part of the conversion.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any
 
-from auto_challenge_sets.configs import ConfigName
+from auto_challenge_sets.configs import KIND_LEXICAL, ConfigName
+from auto_challenge_sets.phenomena import Instance
 from auto_challenge_sets.selection import LineAnalysis, config_columns, select, shared_columns
 
 
@@ -25,7 +32,20 @@ def config_tables(analyses: Sequence[LineAnalysis], configs: Sequence[ConfigName
     None when it selects none of them."""
     import pyarrow as pa
 
-    selections = select(analyses, configs, corpus)
+    others = [k for k, config in enumerate(configs) if config.kind != KIND_LEXICAL]
+    selected: dict[int, tuple[Any, Any, Any]] = {}  # config -> (row indices, distances, instances)
+    for k, selection in zip(others, select(analyses, [configs[k] for k in others], corpus)):
+        instances_type = schemas[k].field("instances").type
+        selected[k] = (selection.indices, pa.array(selection.distances, type=pa.int32()),
+                       pa.array(selection.instances, type=instances_type))
+    by_phenomenon: dict[str, _PhenomenonInstances] = {}
+    for k, config in enumerate(configs):
+        if config.kind == KIND_LEXICAL:
+            if config.phenomenon not in by_phenomenon:
+                by_phenomenon[config.phenomenon] = _PhenomenonInstances(
+                    analyses, config.phenomenon, schemas[k].field("instances").type)
+            selected[k] = by_phenomenon[config.phenomenon].at(config.min_distance or 0)
+
     values: dict[str, list] = {}  # the shared columns over all of `analyses`, as Python lists
     arrays: dict[str, Any] = {}  # ... and as Arrow arrays, each made when a config first needs it
 
@@ -39,20 +59,57 @@ def config_tables(analyses: Sequence[LineAnalysis], configs: Sequence[ConfigName
         return arrays[name]
 
     tables: list[Any] = []
-    for config, schema, selection in zip(configs, schemas, selections):
-        rows = len(selection.indices)
+    for k, (config, schema) in enumerate(zip(configs, schemas)):
+        indices, distances, instances = selected[k]
+        rows = len(indices)
         if not rows:
             tables.append(None)
             continue
-        indices = None if rows == len(analyses) else pa.array(selection.indices, type=pa.int32())
-        own = {**config_columns(config), "distance": selection.distances, "instances": selection.instances}
+        take = None if rows == len(analyses) else pa.array(indices, type=pa.int32())
+        own = {**config_columns(config), "distance": distances, "instances": instances}
         columns = []
         for field in schema:
             if field.name in own:
                 value = own[field.name]
-                columns.append(pa.array(value if isinstance(value, list) else [value] * rows, type=field.type))
+                columns.append(value if isinstance(value, pa.Array) else pa.array([value] * rows, type=field.type))
             else:
                 column = shared_array(field.name, field.type)
-                columns.append(column if indices is None else column.take(indices))
+                columns.append(column if take is None else column.take(take))
         tables.append(pa.Table.from_arrays(columns, schema=schema))
     return tables
+
+
+class _PhenomenonInstances:
+    """Every instance of one phenomenon in a chunk, as Arrow columns, with the pair each belongs to."""
+
+    def __init__(self, analyses: Sequence[LineAnalysis], phenomenon: str, list_type: Any):
+        import numpy as np
+        import pyarrow as pa
+
+        found = [analysis.lexical[phenomenon] for analysis in analyses]
+        lengths = np.fromiter(map(len, found), dtype=np.int64, count=len(found))
+        self.pairs = np.repeat(np.arange(len(found)), lengths)  # the pair of each instance, in order
+        flat = list(chain.from_iterable(found))
+        struct_type = list_type.value_type
+        by_name = dict(zip(Instance._fields, zip(*flat))) if flat else dict.fromkeys(Instance._fields, ())
+        self.values = pa.StructArray.from_arrays(
+            [pa.array(by_name[field.name], type=field.type) for field in struct_type], fields=list(struct_type))
+        self.distances = np.asarray(by_name["distance"], dtype=np.int64)
+        # a row's distance is its largest instance's, whatever the config's D
+        self.top = np.full(len(found), -1, dtype=np.int64)
+        np.maximum.at(self.top, self.pairs, self.distances)
+        self.list_type = list_type
+
+    def at(self, minimum: int) -> tuple[Any, Any, Any]:
+        """The rows of the config at D = ``minimum``: row indices, distances, instance lists."""
+        import numpy as np
+        import pyarrow as pa
+
+        keep = self.distances >= minimum
+        pairs = self.pairs[keep]
+        rows, counts = np.unique(pairs, return_counts=True)  # sorted: the pairs' order
+        offsets = np.zeros(len(rows) + 1, dtype=np.int32)
+        np.cumsum(counts, out=offsets[1:])
+        instances = pa.ListArray.from_arrays(pa.array(offsets), self.values.filter(pa.array(keep)),
+                                             type=self.list_type)
+        return rows.tolist(), pa.array(self.top[rows].astype(np.int32), type=pa.int32()), instances

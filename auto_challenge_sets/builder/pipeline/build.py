@@ -40,7 +40,13 @@ from auto_challenge_sets.corpus import (
 )
 from auto_challenge_sets.errors import AcsError, AlignmentError, CorpusError
 from auto_challenge_sets.pharaoh import Link
-from auto_challenge_sets.phenomena import BUILTIN, PHENOMENA, alignment_phenomena, lexical_phenomena
+from auto_challenge_sets.phenomena import (
+    BUILTIN,
+    PHENOMENA,
+    alignment_phenomena,
+    get_phenomenon,
+    lexical_phenomena,
+)
 from auto_challenge_sets.selection import LineAnalysis, analyse_pair, matched_pairs, target_tokens
 from auto_challenge_sets.ud import Sentence
 
@@ -164,9 +170,10 @@ class AnalysedPairs:
     def __iter__(self) -> Iterator[LineAnalysis]:
         matched = _progress(self.matched(), self.progress, total=len(self.corpus.pairs), desc="reading parse",
                             unit="sent")
+        phenomena = [get_phenomenon(name) for name in self.names]  # looked up once, not per pair
         for index, (pair, sentence) in enumerate(matched):
             links = None if self.alignments is None else self.alignments[index]
-            yield analyse_pair(pair, sentence, links, self.names)
+            yield analyse_pair(pair, sentence, links, phenomena)
 
 
 def _check_tokenization(spec: BuildSpec, corpus: ParallelCorpus, words: list[int]) -> list[str]:
