@@ -9,22 +9,18 @@ run by hand.
 
 from __future__ import annotations
 
-import io
 import os
 from pathlib import Path
-from unittest import mock
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from auto_challenge_sets import conllu_io, text_io
 from auto_challenge_sets.configs import check_split_name, config_name, parse_config_name, parse_pair
-from auto_challenge_sets.conllu_io import format_sentence, iter_sentences, parse_conllu, read_conllu
-from auto_challenge_sets.corpus import INNER_BREAKS, ReadReport, iter_lines, read_lines, read_parallel
+from auto_challenge_sets.conllu_io import format_sentence, parse_conllu, read_conllu
+from auto_challenge_sets.corpus import INNER_BREAKS, ReadReport, read_lines, read_parallel
 from auto_challenge_sets.errors import AlignmentError, BadNameError, ConlluError, CorpusError
 from auto_challenge_sets.pharaoh import format_pharaoh, parse_pharaoh
-from auto_challenge_sets.text_io import numbered_lines
 from auto_challenge_sets.ud import EmptyNode, MultiwordToken, Sentence, Token
 
 FUZZ = settings(max_examples=int(os.environ.get("ACS_FUZZ_EXAMPLES", "100")), derandomize=True, deadline=None,
@@ -139,78 +135,6 @@ def test_conllu_bytes_raise_only_conllu_error(folder: Path, data: bytes) -> None
     assert sum(len(s.words) for s in sentences) <= data.count(b"\t") // 9
 
 
-def _read_until_error(sentences) -> tuple[list, tuple[str, int | None] | None]:
-    read = []
-    try:
-        for item in sentences:
-            read.append(item)
-    except ConlluError as error:
-        return read, (str(error), error.line)
-    return read, None
-
-
-def _line_by_line(data: bytes) -> object:
-    """The reference reading: text_io's lines one at a time into iter_sentences, each sentence with
-    the line of its first non-blank line."""
-    starts: list[int] = []
-
-    def numbered():
-        in_sentence = False
-        for number, line in numbered_lines(io.BytesIO(data).readlines(), "f.conllu", ConlluError):
-            if line and not in_sentence:
-                starts.append(number)
-            in_sentence = bool(line)
-            yield number, line
-
-    for sentence in iter_sentences(numbered(), "f.conllu"):
-        yield starts[0], sentence
-        del starts[0]
-
-
-_column_values = st.sampled_from(["", "0", "01", "1", "2", "3", "1023", "1024", "99999", "1-2", "1.1", "٣", "x",
-                                  "_", *_HOSTILE])
-
-
-@st.composite
-def _edited_conllu(draw) -> bytes:
-    """Valid sentences with a few lines edited (a column replaced, a line dropped, moved or
-    repeated), maybe a BOM, maybe CRLF line ends: the cases where a reader's checks matter."""
-    lines = "".join(map(format_sentence, draw(st.lists(_sentences(), min_size=1, max_size=4)))).split("\n")
-    for _ in range(draw(st.integers(0, 3))):
-        at = draw(st.integers(0, len(lines) - 1))
-        edit = draw(st.sampled_from(["column", "column", "drop", "move", "repeat"]))
-        words = [k for k, line in enumerate(lines) if line.split("\t", 1)[0].isdigit()]
-        if edit == "column" and words:
-            at = draw(st.sampled_from(words))
-            columns = lines[at].split("\t")
-            # an empty column, a word its own head, or any of the values above, in any column
-            columns[draw(st.sampled_from([0, 1, 6, 6, 9, *range(10)]))] = draw(
-                st.one_of(st.just(""), st.just(columns[0]), _column_values))
-            lines[at] = "\t".join(columns)
-        elif edit == "drop":
-            del lines[at]
-        elif edit == "move":
-            lines.insert(draw(st.integers(0, len(lines))), lines.pop(at))
-        elif edit == "repeat":
-            lines.insert(at, lines[at])
-    text = ("\r\n" if draw(st.booleans()) else "\n").join(lines)
-    return (b"\xef\xbb\xbf" if draw(st.booleans()) else b"") + text.encode("utf-8")
-
-
-@FUZZ
-@given(st.one_of(_edited_conllu(), _edited_conllu(), _edited_conllu(), st.binary(max_size=200),
-                 st.lists(st.one_of(_conllu_pieces.map(str.encode), st.binary(max_size=3)), max_size=30).map(b"".join),
-                 _conllu_texts().map(str.encode)),
-       st.sampled_from([1, 3, 16, 100, 1 << 20]))
-def test_blocks_are_read_like_lines(data: bytes, block: int) -> None:
-    """The block reader (a decode, a split and a control check per block, common word lines without
-    per-column checks) gives the line reader's sentences, their start lines and its first error
-    (message and line), wherever the blocks are cut."""
-    with mock.patch.object(text_io, "BLOCK", block):
-        blocks = _read_until_error(conllu_io.iter_numbered_sentences(io.BytesIO(data), "f.conllu"))
-    assert blocks == _read_until_error(_line_by_line(data))
-
-
 @FUZZ
 @given(st.lists(_sentences(), min_size=1, max_size=4))
 def test_generated_conllu_round_trips(folder: Path, sentences: list[Sentence]) -> None:
@@ -279,67 +203,6 @@ def test_read_lines_raises_only_corpus_error_and_leaves_no_line_break_inside(fol
         assert "\n" not in line and "\r" not in line and not INNER_BREAKS.search(line)
         assert line.splitlines() in ([line], [])  # what str.splitlines would break, a tokenizer would too
     assert all(isinstance(message, str) for message in report.messages())
-
-
-_CORPUS_PIECES = [b"\xef\xbb\xbf", b"Satz eins\n", b"zwei\r\n", b"\n", b"drei", "\u2028".encode(), b"\xc2\x85", b"\x00",
-                  "é".encode(), b"\r", b"\xff", b"a\nb\nc\nd\n"]
-
-
-def _lines_by_the_policy(data: bytes) -> tuple[list[str], tuple[str, int | None] | None, ReadReport]:
-    """The corpus module's policy, one line at a time: the reference for the block reader."""
-    report, lines = ReadReport(), []
-    raws = data.split(b"\n")
-    if raws and not raws[-1]:
-        raws.pop()
-    for number, raw in enumerate(raws, start=1):
-        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
-            raw = raw[3:]
-            report.bom_files.append("f.txt")
-            if not raw and len(raws) == 1 and not data.endswith(b"\n"):
-                break
-        if raw.endswith(b"\r"):
-            raw = raw[:-1]
-            report.crlf_lines["f.txt"] = report.crlf_lines.get("f.txt", 0) + 1
-        if b"\r" in raw:
-            raw = raw.replace(b"\r", b" ")
-            report.inner_cr_lines.setdefault("f.txt", []).append(number)
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            return lines, ("invalid UTF-8", number), report
-        if INNER_BREAKS.search(line):
-            report.control_lines.setdefault("f.txt", []).append(number)
-            line = INNER_BREAKS.sub(" ", line)
-        lines.append(line)
-    return lines, None, report
-
-
-@FUZZ
-@given(st.one_of(_corpus_bytes, st.lists(st.sampled_from(_CORPUS_PIECES), max_size=20).map(b"".join)),
-       st.sampled_from([1, 2, 5, 16, 1 << 20]))
-@example(b"\xef\xbb\xbf", 1 << 20)  # a byte-order mark alone: no line
-@example(b"\xef\xbb\xbf\n", 1 << 20)  # ... with a line end: one empty line
-@example(b"a\nb\nc\nd\n\xff\n", 5)  # invalid UTF-8 after a clean block of several lines
-@example(b"a\n\xef\xbb\xbfb\n", 2)  # a byte-order mark at the start of a later block is text
-def test_corpus_blocks_are_read_like_lines(folder: Path, data: bytes, block: int) -> None:
-    """iter_lines reads blocks (clean ones split at once, the others line by line): the same lines,
-    report and first error as the policy read one line at a time, wherever the blocks are cut."""
-    path = _write(folder / "f.txt", data)
-    report, lines, failure = ReadReport(), [], None
-    with mock.patch.object(text_io, "BLOCK", block):
-        try:
-            for line in iter_lines(path, report):
-                lines.append(line)
-        except CorpusError as error:
-            failure = ("invalid UTF-8" if "invalid UTF-8" in str(error) else str(error), error.line)
-    expected, expected_failure, expected_report = _lines_by_the_policy(data)
-    assert (lines, failure) == (expected, expected_failure)
-    if failure is None:
-        renamed = {str(path): "f.txt"}
-        assert [renamed[name] for name in report.bom_files] == expected_report.bom_files
-        assert {renamed[k]: v for k, v in report.crlf_lines.items()} == expected_report.crlf_lines
-        assert {renamed[k]: v for k, v in report.inner_cr_lines.items()} == expected_report.inner_cr_lines
-        assert {renamed[k]: v for k, v in report.control_lines.items()} == expected_report.control_lines
 
 
 @FUZZ
