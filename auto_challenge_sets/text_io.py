@@ -44,15 +44,13 @@ def decode_line(raw: bytes, path: str, number: int, error: type[InputError] = In
 
 def numbered_lines(raw_lines: Iterable[bytes], path: str,
                    error: type[InputError] = InputError) -> Iterator[tuple[int, str]]:
-    """``(1-based line number, line without its LF or CRLF end)`` of a file read as bytes."""
+    """``(1-based line number, line without its LF or CRLF end)`` of a file read as bytes: the
+    policy one line at a time. The readers read blocks (:func:`raw_blocks`) for speed, and the tests
+    hold them to this."""
     for number, raw in enumerate(raw_lines, start=1):
         if number == 1 and raw.startswith(BOM):
             raw = raw[len(BOM):]
-        try:  # decode_line, inline: a reader's every line comes here
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            decode_line(raw, path, number, error)  # raises, naming the byte
-        yield number, line.rstrip("\n").removesuffix("\r")
+        yield number, decode_line(raw, path, number, error).rstrip("\n").removesuffix("\r")
 
 
 # Large files are read in blocks of about BLOCK bytes cut at line ends: one decode, one split and one

@@ -113,7 +113,7 @@ class Sentence:
     def surface_forms(self) -> list[str]:
         """Surface tokens: a multiword token's form stands for the words it spans."""
         if not self.multiword_tokens:
-            return [word.form for word in self.words]  # most sentences: the words themselves
+            return self.forms  # most sentences: the words themselves
         spans = {mwt.first: mwt for mwt in self.multiword_tokens}
         out: list[str] = []
         index = 1

@@ -112,4 +112,4 @@ class _PhenomenonInstances:
         np.cumsum(counts, out=offsets[1:])
         instances = pa.ListArray.from_arrays(pa.array(offsets), self.values.filter(pa.array(keep)),
                                              type=self.list_type)
-        return rows.tolist(), pa.array(self.top[rows].astype(np.int32), type=pa.int32()), instances
+        return rows, pa.array(self.top[rows].astype(np.int32), type=pa.int32()), instances

@@ -18,7 +18,7 @@ from auto_challenge_sets import __version__
 from auto_challenge_sets.builder.backends.aligners import Aligner
 from auto_challenge_sets.builder.pipeline.align_stage import align_corpus
 from auto_challenge_sets.builder.pipeline.executors import Executor
-from auto_challenge_sets.builder.pipeline.inputs import AlignmentFile, PreParsedSource, iter_with_lines
+from auto_challenge_sets.builder.pipeline.inputs import AlignmentFile, PreParsedSource
 from auto_challenge_sets.builder.pipeline.parse_stage import parse_source_for_build
 from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec
 from auto_challenge_sets.configs import (
@@ -31,6 +31,7 @@ from auto_challenge_sets.configs import (
     parse_pair,
     phenomenon_distances,
 )
+from auto_challenge_sets.conllu_io import read_conllu_with_lines
 from auto_challenge_sets.corpus import (
     ParallelCorpus,
     ReadReport,
@@ -162,10 +163,10 @@ class AnalysedPairs:
         self.alignments: list[list[Link]] | None = None
         self.count: int | None = None  # sentences in the file, when needed to tell its layout
         if len(corpus.source_lines) != len(corpus.pairs):
-            self.count = sum(1 for _ in iter_with_lines(path))
+            self.count = sum(1 for _ in read_conllu_with_lines(path))
 
     def matched(self) -> Iterator[tuple[SentencePair, Sentence]]:
-        return matched_pairs(self.corpus, iter_with_lines(self.path), str(self.path), self.count)
+        return matched_pairs(self.corpus, read_conllu_with_lines(self.path), str(self.path), self.count)
 
     def __iter__(self) -> Iterator[LineAnalysis]:
         matched = _progress(self.matched(), self.progress, total=len(self.corpus.pairs), desc="reading parse",

@@ -10,7 +10,7 @@ error naming the file and its line.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -34,14 +34,9 @@ def _check_file(path: Path, error: type[InputError], what: str) -> None:
         raise error(f"cannot read this {what}: permission denied", str(path))
 
 
-def iter_with_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, Sentence]]:
-    """The sentences of a CoNLL-U file, each with the 1-based file line where it starts."""
-    return read_conllu_with_lines(path)
-
-
 def read_with_lines(path: str | os.PathLike[str]) -> tuple[list[Sentence], list[int]]:
     """The sentences of a CoNLL-U file and the 1-based file line where each one starts."""
-    pairs = list(iter_with_lines(path))
+    pairs = list(read_conllu_with_lines(path))
     return [sentence for _, sentence in pairs], [start for start, _ in pairs]
 
 
