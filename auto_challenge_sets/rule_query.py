@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from auto_challenge_sets.errors import AcsError
 from auto_challenge_sets.ud import Token
+from auto_challenge_sets.word_tests import WordTest
 
 FIELDS = ("form", "lemma", "upos", "xpos", "feats", "deprel", "misc")
 _TERM = re.compile(r"(?P<field>(?:head\.)?[a-z]+)(?P<op>[=~])(?P<value>\S+)", re.ASCII)
@@ -57,6 +58,20 @@ class RuleQuery:
             return all(condition.holds(word, head) for condition in conditions)
 
         return matches
+
+    def word_test(self) -> WordTest | None:
+        """The first condition on the word itself as a word test (every word the query matches
+        passes it: see :mod:`auto_challenge_sets.word_tests`), or None when every condition is on
+        the head."""
+        for condition in self.conditions:
+            if condition.on_head:
+                continue
+            if condition.op == "~":
+                return WordTest(condition.field, "startswith", condition.value)
+            if condition.field == "feats" and "=" in condition.value:  # a feature: Token.has_feature's test
+                return WordTest("feats", "contains", condition.value.split("=", 1)[0] + "=")
+            return WordTest(condition.field, "equals", condition.value)
+        return None
 
     def description(self) -> str:
         return f"user rule: {' '.join(t for t in self.text.split() if not t.startswith('name='))}"

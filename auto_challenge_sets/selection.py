@@ -27,6 +27,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from auto_challenge_sets.configs import KIND_BASELINE, KIND_REORDER, ConfigName
@@ -34,9 +35,10 @@ from auto_challenge_sets.corpus import ParallelCorpus, SentencePair, format_line
 from auto_challenge_sets.errors import ConlluError
 from auto_challenge_sets.pharaoh import Link, format_pharaoh
 from auto_challenge_sets.phenomena import (
+    SENTENCE_BLOCK,
     Instance,
     Phenomenon,
-    find_all_instances,
+    find_instances_in_block,
     get_phenomenon,
     lexical_phenomena,
 )
@@ -165,17 +167,32 @@ def match_sentences(corpus: ParallelCorpus, sentences: Sequence[Sentence], conll
 
 
 def analyse_pair(pair: SentencePair, sentence: Sentence, links: Sequence[Link] | None,
-                 names: Sequence[str | Phenomenon]) -> LineAnalysis:
-    """One kept pair's analysis: its source tree's instances of the phenomena ``names`` and its links."""
+                 lexical: dict[str, list[Instance]]) -> LineAnalysis:
+    """One kept pair's analysis: its source tree's instances of each phenomenon (``lexical``, by
+    name: :func:`~auto_challenge_sets.phenomena.find_all_instances`) and its links."""
     return LineAnalysis(
         line=pair.line,
         source=pair.source,
         reference=pair.target,
         source_tokens=sentence.forms,
         target_tokens=target_tokens(pair.target),
-        lexical=find_all_instances(sentence, names),
+        lexical=lexical,
         links=None if links is None else list(links),
     )
+
+
+def analyse_pairs(matched: Iterable[tuple[SentencePair, Sentence]], alignments: Sequence[Sequence[Link]] | None,
+                  phenomena: Sequence[str | Phenomenon]) -> Iterator[LineAnalysis]:
+    """:func:`analyse_pair` of each kept pair of a stream (``alignments``: each pair's links, in
+    order), the rules applied to a block of sentences at a time
+    (:func:`~auto_challenge_sets.phenomena.find_instances_in_block`)."""
+    stream = iter(matched)
+    index = 0
+    while block := list(islice(stream, SENTENCE_BLOCK)):
+        found = find_instances_in_block([sentence for _, sentence in block], phenomena)
+        for (pair, sentence), lexical in zip(block, found):
+            yield analyse_pair(pair, sentence, None if alignments is None else alignments[index], lexical)
+            index += 1
 
 
 def analyse(
@@ -186,8 +203,7 @@ def analyse(
 ) -> Iterator[LineAnalysis]:
     """One :class:`LineAnalysis` per kept corpus pair."""
     names = lexical_phenomena() if phenomena is None else list(phenomena)
-    for index, (pair, sentence) in enumerate(zip(corpus.pairs, sentences)):
-        yield analyse_pair(pair, sentence, None if alignments is None else alignments[index], names)
+    return analyse_pairs(zip(corpus.pairs, sentences), alignments, names)
 
 
 def challenge_rows(

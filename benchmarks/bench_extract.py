@@ -29,7 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from auto_challenge_sets.conllu_io import read_conllu
-from auto_challenge_sets.phenomena import find_all_instances, get_phenomenon, lexical_phenomena
+from auto_challenge_sets.phenomena import get_phenomenon, iter_instances, lexical_phenomena
 
 DISTANCES = range(6)
 
@@ -42,9 +42,9 @@ def ours(path: Path, names: tuple[str, ...] | None = None) -> tuple[int, dict]:
     phenomena = [get_phenomenon(name) for name in (lexical_phenomena() if names is None else names)]
     counts = {(phenomenon.name, d): 0 for phenomenon in phenomena for d in DISTANCES}
     n = 0
-    for sentence in read_conllu(path):
+    for _, instances in iter_instances(read_conllu(path), phenomena):
         n += 1
-        for name, found in find_all_instances(sentence, phenomena).items():
+        for name, found in instances.items():
             if found:
                 top = max(i.distance for i in found)
                 for d in DISTANCES:

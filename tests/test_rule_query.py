@@ -14,8 +14,14 @@ from auto_challenge_sets.cli import main
 from auto_challenge_sets.conllu_io import read_conllu
 from auto_challenge_sets.dataset.demo import demo_file
 from auto_challenge_sets.dataset.layout import folder_sizes
-from auto_challenge_sets.phenomena import PHENOMENA, find_instances, unregister_phenomenon
+from auto_challenge_sets.phenomena import (
+    PHENOMENA,
+    find_instances,
+    load_entry_point_phenomena,
+    unregister_phenomenon,
+)
 from auto_challenge_sets.rule_query import RuleQueryError, parse_rule_query
+from auto_challenge_sets.word_tests import WordTest
 
 from conftest import shared_path
 
@@ -114,14 +120,31 @@ def _installed_plugin(site: Path) -> None:
         "def light_verb(word, head):\n"
         "    \"\"\"a verb's object or light-verb part: DEPREL obj or compound:lvc under a VERB\"\"\"\n"
         "    return word.deprel in ('obj', 'compound:lvc') and head.upos == 'VERB'\n"
-        "def broken(word):\n"
-        "    return True\n", encoding="utf-8")
+        "from auto_challenge_sets.word_tests import WordTest\n"
+        "light_verb.word_test = WordTest('deprel', 'equals', ('obj', 'compound:lvc'))\n"
+        "def not_a_test(word):\n"
+        "    return True\n"
+        "not_a_test.word_test = 'deprel=obj'\n", encoding="utf-8")
     info = site / "my_ldd_rules-0.1.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: my-ldd-rules\nVersion: 0.1\n", encoding="utf-8")
     (info / "entry_points.txt").write_text(
-        "[auto_challenge_sets.phenomena]\nlight_verb = my_ldd_rules:light_verb\nmissing = my_ldd_rules:nowhere\n",
+        "[auto_challenge_sets.phenomena]\nlight_verb = my_ldd_rules:light_verb\nmissing = my_ldd_rules:nowhere\n"
+        "bad_test = my_ldd_rules:not_a_test\n",
         encoding="utf-8")
+
+
+def test_an_entry_point_rule_brings_its_word_test(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _installed_plugin(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        with pytest.warns(UserWarning) as warned:
+            loaded = load_entry_point_phenomena()
+        assert loaded == ["light_verb"]
+        assert PHENOMENA["light_verb"].word_test == WordTest("deprel", "equals", ("obj", "compound:lvc"))
+        assert any("'bad_test'" in str(w.message) and "not a WordTest" in str(w.message) for w in warned)
+    finally:
+        unregister_phenomenon("light_verb")
 
 
 def test_a_rule_from_an_entry_point_builds_configs(tmp_path: Path) -> None:

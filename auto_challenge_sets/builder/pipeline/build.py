@@ -48,7 +48,7 @@ from auto_challenge_sets.phenomena import (
     get_phenomenon,
     lexical_phenomena,
 )
-from auto_challenge_sets.selection import LineAnalysis, analyse_pair, matched_pairs, target_tokens
+from auto_challenge_sets.selection import LineAnalysis, analyse_pairs, matched_pairs, target_tokens
 from auto_challenge_sets.ud import Sentence
 
 
@@ -172,9 +172,7 @@ class AnalysedPairs:
         matched = _progress(self.matched(), self.progress, total=len(self.corpus.pairs), desc="reading parse",
                             unit="sent")
         phenomena = [get_phenomenon(name) for name in self.names]  # looked up once, not per pair
-        for index, (pair, sentence) in enumerate(matched):
-            links = None if self.alignments is None else self.alignments[index]
-            yield analyse_pair(pair, sentence, links, phenomena)
+        yield from analyse_pairs(matched, self.alignments, phenomena)
 
 
 def _check_tokenization(spec: BuildSpec, corpus: ParallelCorpus, words: list[int]) -> list[str]:
