@@ -62,6 +62,7 @@ _values = st.lists(_pieces, min_size=1, max_size=3).map("".join)
 @example(values=["oblobl", "obl"], operation="contains", wanted=["obl"])  # a value twice in one word
 @example(values=["a\tb", "b"], operation="equals", wanted=["b"])  # a tab inside a value: no shifted word
 @example(values=["aux:pass", "aux"], operation="startswith", wanted=["aux", "aux:pass"])  # overlapping values
+@example(values=["éobl", "obl:tmod"], operation="startswith", wanted=["obl"])  # a value inside, not at the start
 def test_indices_are_the_words_that_pass(values: list[str], operation: str, wanted: list[str]) -> None:
     words = [Token(k + 1, "w", deprel=value) for k, value in enumerate(values)]
     test = WordTest("deprel", operation, tuple(wanted))
@@ -73,6 +74,8 @@ def test_passes_by_operation() -> None:
     assert WordTest("deprel", "equals", "obj").passes(word)
     assert not WordTest("deprel", "equals", "ob").passes(word)
     assert WordTest("deprel", "startswith", ("nsubj", "ob")).passes(word)
+    assert not WordTest("deprel", "startswith", "bj").passes(word)  # inside, not at the start
+    assert WordTest("deprel", "contains", "bj").passes(word)
     assert WordTest("feats", "contains", "Reflex=").passes(word)
     assert not WordTest("feats", "contains", ("Mood=", "Tense=")).passes(word)
 
@@ -84,6 +87,7 @@ def test_passes_by_operation() -> None:
     (("deprel", "equals", (1,)), "one or more non-empty string values"),
     (("deprel", "startswith", ""), "one or more non-empty string values"),  # every word would pass
     (("deprel", "equals", "a\tb"), "no tab or line break"),
+    (("deprel", "contains", "a\nb"), "no tab or line break"),
 ])
 def test_a_bad_word_test_is_refused(arguments: tuple, message: str) -> None:
     with pytest.raises(ValueError, match=message):
