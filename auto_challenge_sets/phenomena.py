@@ -223,9 +223,12 @@ def _rule_of(phenomenon: str | Phenomenon) -> Phenomenon:
     return found_by
 
 
+def _instance(word: Token, head: Token) -> Instance:
+    return Instance(word.id, word.head, word.form, head.form, abs(word.id - word.head) - 1)
+
+
 def _instances(words: list[Token], matches: Iterable[Token]) -> list[Instance]:
-    return [Instance(word.id, word.head, word.form, words[word.head - 1].form, abs(word.id - word.head) - 1)
-            for word in matches]
+    return [_instance(word, words[word.head - 1]) for word in matches]
 
 
 def find_instances(sentence: Sentence, phenomenon: str | Phenomenon) -> list[Instance]:
@@ -271,8 +274,7 @@ def find_instances_in_block(sentences: Sequence[Sentence],
                 k = owner[index]
                 head = sentences[k].words[word.head - 1]
                 if matches(word, head) if takes_head else matches(word):
-                    found[k][name].append(Instance(word.id, word.head, word.form, head.form,
-                                                   abs(word.id - word.head) - 1))
+                    found[k][name].append(_instance(word, head))
     untested = [rule for rule in rules if rule.word_test is None]
     for sentence, by_name in zip(sentences, found) if untested else ():
         words = sentence.words

@@ -44,6 +44,12 @@ class Condition:
         actual = getattr(token, self.field)
         return actual == self.value if self.op == "=" else actual.startswith(self.value)
 
+    def word_test(self) -> WordTest:
+        """A word test every token passes that :meth:`holds` for (the same three cases)."""
+        if self.field == "feats" and self.op == "=" and "=" in self.value:  # has_feature's own pre-test
+            return WordTest("feats", "contains", self.value.split("=", 1)[0] + "=")
+        return WordTest(self.field, "equals" if self.op == "=" else "startswith", self.value)
+
 
 @dataclass(frozen=True)
 class RuleQuery:
@@ -63,15 +69,8 @@ class RuleQuery:
         """The first condition on the word itself as a word test (every word the query matches
         passes it: see :mod:`auto_challenge_sets.word_tests`), or None when every condition is on
         the head."""
-        for condition in self.conditions:
-            if condition.on_head:
-                continue
-            if condition.op == "~":
-                return WordTest(condition.field, "startswith", condition.value)
-            if condition.field == "feats" and "=" in condition.value:  # a feature: Token.has_feature's test
-                return WordTest("feats", "contains", condition.value.split("=", 1)[0] + "=")
-            return WordTest(condition.field, "equals", condition.value)
-        return None
+        on_word = [condition for condition in self.conditions if not condition.on_head]
+        return on_word[0].word_test() if on_word else None
 
     def description(self) -> str:
         return f"user rule: {' '.join(t for t in self.text.split() if not t.startswith('name='))}"

@@ -27,7 +27,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import islice
+from itertools import tee
 from typing import Any
 
 from auto_challenge_sets.configs import KIND_BASELINE, KIND_REORDER, ConfigName
@@ -35,11 +35,10 @@ from auto_challenge_sets.corpus import ParallelCorpus, SentencePair, format_line
 from auto_challenge_sets.errors import ConlluError
 from auto_challenge_sets.pharaoh import Link, format_pharaoh
 from auto_challenge_sets.phenomena import (
-    SENTENCE_BLOCK,
     Instance,
     Phenomenon,
-    find_instances_in_block,
     get_phenomenon,
+    iter_instances,
     lexical_phenomena,
 )
 from auto_challenge_sets.ud import Sentence
@@ -184,15 +183,12 @@ def analyse_pair(pair: SentencePair, sentence: Sentence, links: Sequence[Link] |
 def analyse_pairs(matched: Iterable[tuple[SentencePair, Sentence]], alignments: Sequence[Sequence[Link]] | None,
                   phenomena: Sequence[str | Phenomenon]) -> Iterator[LineAnalysis]:
     """:func:`analyse_pair` of each kept pair of a stream (``alignments``: each pair's links, in
-    order), the rules applied to a block of sentences at a time
-    (:func:`~auto_challenge_sets.phenomena.find_instances_in_block`)."""
-    stream = iter(matched)
-    index = 0
-    while block := list(islice(stream, SENTENCE_BLOCK)):
-        found = find_instances_in_block([sentence for _, sentence in block], phenomena)
-        for (pair, sentence), lexical in zip(block, found):
-            yield analyse_pair(pair, sentence, None if alignments is None else alignments[index], lexical)
-            index += 1
+    order), the rules applied a block of sentences at a time
+    (:func:`~auto_challenge_sets.phenomena.iter_instances`; ``tee`` holds the block's pairs)."""
+    for_pairs, for_sentences = tee(matched)
+    found = iter_instances((sentence for _, sentence in for_sentences), phenomena)
+    for index, ((pair, _), (sentence, lexical)) in enumerate(zip(for_pairs, found)):
+        yield analyse_pair(pair, sentence, None if alignments is None else alignments[index], lexical)
 
 
 def analyse(

@@ -126,8 +126,7 @@ def _collect_garbage_rarely() -> None:
     this command's process only, like the memory pool."""
     import gc
 
-    import auto_challenge_sets.dataset.features  # noqa: F401 - datasets' objects, frozen below
-    import auto_challenge_sets.dataset.writer  # noqa: F401
+    import auto_challenge_sets.dataset.features  # noqa: F401 - datasets' objects, frozen below (run imported the writer)
 
     gc.freeze()
     gc.set_threshold(50_000, 10, 10)
