@@ -6,13 +6,28 @@ from pathlib import Path
 
 
 class AcsError(Exception):
-    """Base class of every error the ``acs`` command line reports without a traceback."""
+    """Base class of every error the ``acs`` command line reports without a traceback.
+
+    ``field``: the option, spec or request field (or a tuple of them) the message names, such as
+    ``shard_size`` or ``udpipe_model``. Below the command line a message names what a caller of
+    the Python API sets, by its name, as a word of its own (after a space, a bracket or the start,
+    before a space or punctuation), never a command-line flag; the command line shows each such
+    word as its flag (``--shard-size``, ``auto_challenge_sets.cli.fields``).
+    """
+
+    field: str | tuple[str, ...] | None = None
+
+    def __init__(self, *args: object, field: str | tuple[str, ...] | None = None) -> None:
+        super().__init__(*args)
+        if field is not None:  # a subclass may have set it already
+            self.field = field
 
 
 class InputError(AcsError, ValueError):
     """Bad input in a file: the message names the file and, where known, the 1-based line."""
 
-    def __init__(self, message: str, path: str | Path | None = None, line: int | None = None):
+    def __init__(self, message: str, path: str | Path | None = None, line: int | None = None, *,
+                 field: str | tuple[str, ...] | None = None):
         self.path = None if path is None else str(path)
         self.line = line
         self.reason = message
@@ -21,7 +36,7 @@ class InputError(AcsError, ValueError):
             where = self.path if line is None else f"{self.path}:{line}"
         elif line is not None:
             where = f"line {line}"
-        super().__init__(f"{where}: {message}" if where else message)
+        super().__init__(f"{where}: {message}" if where else message, field=field)
 
 
 class ConlluError(InputError):
@@ -38,3 +53,16 @@ class CorpusError(InputError):
 
 class BadNameError(AcsError, ValueError):
     """A malformed language pair, config or split name."""
+
+
+class RequestError(InputError):
+    """A field of a request (an evaluation's, a build's) with a value that cannot be used.
+
+    ``field`` names it as the Python API spells it (``n_samples``, ``targeted.aligner``); the
+    command line maps it to its flag (``--n-samples``) when it prints the error."""
+
+    field: str
+
+    def __init__(self, field: str, message: str) -> None:
+        self.detail = message
+        super().__init__(f"{field}: {message}", field=field)

@@ -26,7 +26,9 @@ _NAME = re.compile(r"[a-z][a-z0-9_]*", re.ASCII)
 
 
 class RuleQueryError(AcsError):
-    """A --rule query that cannot be read."""
+    """A rule query that cannot be read (``acs build --rule``); its message begins ``rule 'QUERY':``."""
+
+    field = "rule"
 
 
 @dataclass(frozen=True)
@@ -83,24 +85,24 @@ def parse_rule_query(text: str) -> RuleQuery:
     for term in text.split():
         if term.startswith("name="):
             if name is not None:
-                raise RuleQueryError(f"--rule {text!r}: name= is given twice")
+                raise RuleQueryError(f"rule {text!r}: name= is given twice")
             name = term[len("name="):]
             if not _NAME.fullmatch(name):
-                raise RuleQueryError(f"--rule {text!r}: the name {name!r} must be a lower-case identifier "
+                raise RuleQueryError(f"rule {text!r}: the name {name!r} must be a lower-case identifier "
                                      "(letters, digits, _), as config names need")
             continue
         match = _TERM.fullmatch(term)
         if not match:
-            raise RuleQueryError(f"--rule {text!r}: cannot read {term!r}; terms are FIELD=VALUE or FIELD~VALUE")
+            raise RuleQueryError(f"rule {text!r}: cannot read {term!r}; terms are FIELD=VALUE or FIELD~VALUE")
         field = match["field"].removeprefix("head.")
         if field not in FIELDS:
-            raise RuleQueryError(f"--rule {text!r}: unknown field {match['field']!r} "
+            raise RuleQueryError(f"rule {text!r}: unknown field {match['field']!r} "
                                  f"(fields: {', '.join(FIELDS)}, and head.FIELD for the head word)")
         if field == "feats" and match["op"] == "=" and match["value"].count("=") > 1:
-            raise RuleQueryError(f"--rule {text!r}: {term!r} has more than one '='; a feature is Name=Value")
+            raise RuleQueryError(f"rule {text!r}: {term!r} has more than one '='; a feature is Name=Value")
         conditions.append(Condition(match["field"].startswith("head."), field, match["op"], match["value"]))
     if name is None:
-        raise RuleQueryError(f"--rule {text!r}: give the phenomenon a name, e.g. name=light_verb")
+        raise RuleQueryError(f"rule {text!r}: give the phenomenon a name, e.g. name=light_verb")
     if not conditions:
-        raise RuleQueryError(f"--rule {text!r}: give at least one condition, e.g. deprel=compound:lvc")
+        raise RuleQueryError(f"rule {text!r}: give at least one condition, e.g. deprel=compound:lvc")
     return RuleQuery(name, tuple(conditions), text)

@@ -45,6 +45,7 @@ except ModuleNotFoundError:
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # recipe_file.py, beside this file
 
 from recipe_file import (  # noqa: E402
+    AUTO_ALIGNER,
     DEFAULT_RECIPES,
     DEVICES,
     NO_ALIGNER,
@@ -94,6 +95,7 @@ def plan(recipes: Recipes, data_root: str | Path, *, device: str | None = None, 
     ``parser``/``aligner`` replace the recipes' backends and ``parser_options``/``aligner_options``
     (``KEY=VALUE``) add to or replace their options."""
     from auto_challenge_sets.builder.pipeline.build import BuildSpec
+    from auto_challenge_sets.builder.pipeline.defaults import default_aligner
     from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec
     from auto_challenge_sets.errors import AcsError
 
@@ -132,11 +134,16 @@ def plan(recipes: Recipes, data_root: str | Path, *, device: str | None = None, 
             parser_spec = ParserSpec(name, recipe_backend_options(
                 "parser", name, recipe.parser, recipe.parser_options, device, device_is_default,
                 parser_overrides, recipe.where))
-        aligner_spec = None
-        name = aligner or recipe.aligner
+        aligner_spec, note = None, None
+        name, recipe_aligner = aligner or recipe.aligner, recipe.aligner
+        if name == AUTO_ALIGNER:  # the default-aligner policy of acs build and the Python API
+            given = recipe.aligner_options if recipe_aligner == AUTO_ALIGNER else {}
+            name, note = default_aligner({**given, **aligner_overrides})
+            if recipe_aligner == AUTO_ALIGNER:  # the recipe's options were given for the chosen one
+                recipe_aligner = name
         if name != NO_ALIGNER:
             aligner_spec = AlignerSpec(name, recipe_backend_options(
-                "aligner", name, recipe.aligner, recipe.aligner_options, device, device_is_default,
+                "aligner", name, recipe_aligner, recipe.aligner_options, device, device_is_default,
                 aligner_overrides, recipe.where))
         elif aligner_overrides:
             raise recipe_error(f"{recipe.where}: --aligner-option given, but the aligner is none")
@@ -144,7 +151,7 @@ def plan(recipes: Recipes, data_root: str | Path, *, device: str | None = None, 
             spec = BuildSpec(pair=recipe.pair, corpus=recipe.corpus, source=paths["source"],
                              target=paths["target"], parser=parser_spec,
                              source_conllu=paths.get("source_conllu"), aligner=aligner_spec,
-                             cache_dir=None if cache_dir is None else Path(cache_dir))
+                             cache_dir=None if cache_dir is None else Path(cache_dir), aligner_note=note)
         except AcsError as err:
             raise recipe_error(f"{recipe.where}: {err}") from None
         planned.append(PlannedBuild(recipe, spec, recipe.license))
@@ -199,7 +206,8 @@ def build_argument_parser() -> argparse.ArgumentParser:
     parser.add_argument("--parser", help="parser for every recipe that runs one, instead of the recipe's "
                         "(trankit, udpipe); the recipe's parser_options then no longer apply")
     parser.add_argument("--aligner", help="aligner for every recipe, instead of the recipe's (simalign, "
-                        "eflomal, none); the recipe's aligner_options then no longer apply")
+                        "eflomal, none, or auto: simalign when its model can be had, else eflomal); the "
+                        "recipe's aligner_options then no longer apply")
     parser.add_argument("--parser-option", nargs="+", action="extend", default=[], metavar="KEY=VALUE",
                         help="a parser option, e.g. udpipe_model=../shared/models/german.udpipe")
     parser.add_argument("--aligner-option", nargs="+", action="extend", default=[], metavar="KEY=VALUE",
@@ -221,6 +229,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.dry_run:
             for build in planned:
                 print(build.describe())
+                if build.spec.aligner_note:
+                    print(f"note: {build.recipe.id}: {build.spec.aligner_note}", file=sys.stderr)
             return 0
         sizes = run(planned, args.out, progress=not args.quiet)
     except AcsError as err:

@@ -10,13 +10,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from auto_challenge_sets.builder.pipeline.defaults import (  # noqa: F401 - NO_ALIGNER: for build_published
+    AUTO_ALIGNER,
+    DEFAULT_PARSER,
+    NO_ALIGNER,
+)
+
 if TYPE_CHECKING:
     from auto_challenge_sets.builder.backends import Option
 
 DEFAULT_RECIPES = Path(__file__).resolve().parent / "recipes.toml"
-DEFAULT_PARSER = "trankit"
-DEFAULT_ALIGNER = "simalign"
-NO_ALIGNER = "none"
+# a recipe that names no aligner (nor does [defaults]) gets the default-aligner policy of acs build
+# and the Python API (auto_challenge_sets.builder.pipeline.defaults.default_aligner)
+DEFAULT_ALIGNER = AUTO_ALIGNER
 DEVICES = ("cuda", "cpu")
 
 _DEFAULT_KEYS = {"device", "parser", "aligner"}
@@ -225,7 +231,7 @@ def recipe_backend_options(kind: str, name: str, recipe_name: str, recipe_option
     declared = declared_options(kind)
     if name not in declared:
         raise recipe_error(f"{where}: unknown {kind} {name!r} (available: {', '.join(sorted(declared))}"
-                     f"{', none' if kind == 'aligner' else ''})")
+                     f"{', auto, none' if kind == 'aligner' else ''})")
     by_name = {option.name: option for option in declared[name]}
 
     def check(key: str, value: Any, source: str) -> Any:

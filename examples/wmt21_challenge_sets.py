@@ -9,7 +9,7 @@ and, optionally, ``humaneval/ad-sys-scores-{pair}.csv``. For each direction foun
 
 1. builds the challenge sets (UDPipe models for the source, eflomal for the reorder configs; both
    stages cached, so a rerun is quick), and
-2. runs the many-system evaluation (what ``acs evaluate --hyp FILE ...`` runs): BLEU, chrF, RIBES,
+2. runs the evaluation engine (what ``acs evaluate --hyp FILE ...`` runs): BLEU, chrF, RIBES,
    the length-matched random baseline, paired tests, trends, the summary, and the correlation
    with the human scores where the directory has them; it prints the summary and writes
    ``{out}/report-{pair}/`` (results.json, report.md, heat map, trend and scatter plots).
@@ -24,10 +24,9 @@ from pathlib import Path
 from auto_challenge_sets.builder.pipeline.build import BuildSpec
 from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec
 from auto_challenge_sets.dataset.writer import build_into_folder
+from auto_challenge_sets.evaluation import EvaluationRequest, evaluate
 from auto_challenge_sets.evaluation.human import read_human
-from auto_challenge_sets.evaluation.many import evaluate_many
-from auto_challenge_sets.evaluation.many_report import human_table, summary_table, write_many_report
-from auto_challenge_sets.evaluation.systems import SystemsRequest
+from auto_challenge_sets.evaluation.report import human_table, summary_table, write_report
 
 MODELS = {"de": "german.udpipe", "en": "english.udpipe"}
 
@@ -60,13 +59,12 @@ def main() -> int:
         hyps = {path.name.split(".")[3]: path for path in outputs}
         human_file = args.wmt / "humaneval" / f"ad-sys-scores-{pair}.csv"
         human = read_human(human_file, list(hyps)) if human_file.is_file() else None
-        results = evaluate_many(SystemsRequest(dataset=args.out, hypotheses=hyps, split=corpus, pair=pair,
-                                               n_samples=args.n_samples, seed=0), human)
-        print(f"\n{pair}: {len(hyps)} systems\n{summary_table(results.payload)}")
+        evaluation = evaluate(EvaluationRequest(dataset=args.out, hypotheses=hyps, split=corpus, pair=pair,
+                                                n_samples=args.n_samples, seed=0), human, progress=True)
+        print(f"\n{pair}: {len(hyps)} systems\n{summary_table(evaluation, 'bleu')}")
         if human is not None:
-            print(f"\n{pair}: correlation with human scores\n{human_table(results.payload)}")
-        write_many_report(args.out / f"report-{pair}", results.payload, results.random_bleu,
-                          None if human is None else human.scores)
+            print(f"\n{pair}: correlation with human scores\n{human_table(evaluation, 'bleu')}")
+        write_report(args.out / f"report-{pair}", evaluation, None if human is None else human.scores)
     return 0
 
 

@@ -70,12 +70,53 @@ def shared_models() -> Path:
 
 
 @pytest.fixture(autouse=True)
-def _offline(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """No test may reach the Hub; caches go to the test's own folder."""
+def _offline(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
+    """No test may reach the Hub; caches go to the test's own folder. Afterwards, every
+    results.json the test wrote there must validate against the shipped JSON Schema."""
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
     monkeypatch.setenv("ACS_CACHE_DIR", str(tmp_path / "acs-cache"))
+    yield
+    for path in tmp_path.rglob("results.json"):
+        check_results_json(path)
+
+
+def results_json_error(path: Path) -> str | None:
+    """Why ``path`` (an ``acs evaluate --out`` results.json) does not validate against the
+    package's JSON Schema, or None."""
+    import json
+
+    import jsonschema
+
+    from auto_challenge_sets.evaluation.results import SCHEMA_PATH
+
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    try:
+        jsonschema.validate(json.loads(path.read_text(encoding="utf-8")), schema, cls=jsonschema.Draft202012Validator)
+    except jsonschema.ValidationError as error:
+        return f"{error.message} at /{'/'.join(map(str, error.absolute_path))}"
+    except ValueError as error:
+        return f"not JSON: {error}"
+    return None
+
+
+def check_results_json(path: Path) -> None:
+    error = results_json_error(path)
+    if error is not None:
+        pytest.fail(f"{path} does not validate against the shipped results.schema.json: {error}")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """The results.json files written under module- and session-scoped folders, checked once."""
+    factory = getattr(session.config, "_tmp_path_factory", None)
+    if factory is None or exitstatus not in (0, 1):
+        return
+    bad = [f"{path}: {error}" for path in factory.getbasetemp().rglob("results.json")
+           if (error := results_json_error(path)) is not None]
+    if bad:
+        session.exitstatus = 1
+        print("\nresults.json files that do not validate against the shipped schema:\n" + "\n".join(bad))
 
 
 @pytest.fixture(scope="session")

@@ -137,3 +137,38 @@ def test_help_shows_the_declared_defaults_and_choices(monkeypatch):
                 if option.default not in (None, False):
                     assert f"(default: {option.default})" in help_text, option.name
     assert "{argmax,itermax,match}" in help_text and "{xlm-roberta-base,xlm-roberta-large}" in help_text
+
+
+# -- errors below the command line name fields; the command line shows their flags ---------------
+
+
+def test_an_error_names_the_field_and_the_command_line_its_flag(tmp_path):
+    from auto_challenge_sets.builder.backends.parsers import ParserError
+    from auto_challenge_sets.cli import describe_error
+    from auto_challenge_sets.errors import AcsError, InputError
+    from auto_challenge_sets.rule_query import RuleQueryError, parse_rule_query
+
+    device = ParserError("device cuda but torch sees no CUDA GPU (use device cpu)", field="device")
+    assert describe_error(device, "parse") == "--device cuda but torch sees no CUDA GPU (use --device cpu)"
+    # a backend's option is named as this command names it
+    assert describe_error(AlignerError("device cpu or cuda", field="device"), "build") == "--align-device cpu or cuda"
+    assert describe_error(AlignerError("device cpu or cuda", field="device"), "align") == "--device cpu or cuda"
+    # the file and line of an input error, and a field's name inside another word or a value, stay
+    folder = tmp_path / "out" / "shard_size"
+    error = InputError("shard_size must be >= 1 (not my_shard_size, nor x=shard_size)", folder, 3, field="shard_size")
+    assert describe_error(error) == f"{folder}:3: --shard-size must be >= 1 (not my_shard_size, nor x=shard_size)"
+    assert str(error) == f"{folder}:3: shard_size must be >= 1 (not my_shard_size, nor x=shard_size)"  # the API's
+    with pytest.raises(RuleQueryError) as caught:
+        parse_rule_query("name=rule deprel")
+    assert describe_error(caught.value, "build") == "--rule 'name=rule deprel': cannot read 'deprel'; terms are " \
+                                                    "FIELD=VALUE or FIELD~VALUE"
+    assert describe_error(AcsError("no field named")) == "no field named"
+
+
+def test_the_udpipe_models_error_names_the_flags_on_the_command_line(tmp_path, capsys):
+    from auto_challenge_sets.cli import main
+
+    (tmp_path / "x.txt").write_text("Ein Satz .\n", encoding="utf-8")
+    assert main(["parse", "--lang", "de", "--parser", "udpipe", "--input", str(tmp_path / "x.txt"),
+                 "--output", str(tmp_path / "x.conllu"), "--cache-dir", str(tmp_path / "cache")]) == 2
+    assert "--parser udpipe needs a model file: --udpipe-model FILE" in capsys.readouterr().err

@@ -265,3 +265,64 @@ def test_white_space_and_invisible_characters_are_no_mismatch(tmp_path: Path) ->
     lines[1] = unicodedata.normalize("NFD", lines[1]) + "\u200b"  # another normalization, a zero-width space
     output = _build_pud(tmp_path, blocks, lines)
     assert output.pairs == 20 and next(iter(output.analyses)).source == lines[0]
+
+
+def _empty_hub_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "empty-hub-cache"))
+
+
+def test_the_python_api_and_the_cli_choose_the_default_aligner_alike(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """One default-aligner policy (builder/pipeline/defaults.py): offline (the suite sets
+    HF_HUB_OFFLINE) and without mBERT in the cache, BuildSpec(aligner="auto") and `acs build` with
+    no --aligner both choose eflomal, with the same note; the build reports the note."""
+    import argparse
+
+    from auto_challenge_sets.builder.pipeline.build import build
+    from auto_challenge_sets.builder.pipeline.defaults import AUTO_ALIGNER, default_aligner
+    from auto_challenge_sets.builder.pipeline.specs import AlignerSpec
+    from auto_challenge_sets.cli.backend_flags import add_aligner_arguments, aligner_spec_from_args
+    from auto_challenge_sets.demo_data import demo_file
+
+    _empty_hub_cache(monkeypatch, tmp_path)
+    files = {"pair": "de-en", "corpus": "sample", "source": demo_file("sample.de"),
+             "target": demo_file("sample.en"), "source_conllu": demo_file("sample.de.conllu")}
+    spec = BuildSpec(**files, aligner=AUTO_ALIGNER, cache_dir=tmp_path / "cache")
+    command_line = argparse.ArgumentParser()
+    add_aligner_arguments(command_line)
+    args = command_line.parse_args([])
+    assert aligner_spec_from_args(args) == spec.aligner == AlignerSpec("eflomal")
+    assert args.aligner_note == spec.aligner_note == default_aligner().note
+    assert "aligned with eflomal instead" in spec.aligner_note
+    pytest.importorskip("eflomal")
+    output = build(spec, progress=False)
+    assert output.warnings[0] == spec.aligner_note and output.record["aligner"] == "eflomal"
+    # a Pharaoh file wins over the policy, as --alignment does; "none" and None are no alignment
+    pharaoh = BuildSpec(**files, aligner=AUTO_ALIGNER, alignment=demo_file("sample.de-en.pharaoh"))
+    assert pharaoh.aligner is None and pharaoh.aligner_note is None and pharaoh.aligned
+    for unaligned in ("none", None):
+        assert BuildSpec(**files, aligner=unaligned).aligned is False
+    assert BuildSpec(**files, aligner="eflomal").aligner == AlignerSpec("eflomal")
+
+
+def test_with_simaligns_model_cached_both_choose_simalign_without_a_note(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    import argparse
+
+    from auto_challenge_sets.builder.pipeline.specs import AlignerSpec
+    from auto_challenge_sets.cli.backend_flags import add_aligner_arguments, aligner_spec_from_args
+    from auto_challenge_sets.demo_data import demo_file
+
+    cached = tmp_path / "hub" / "models--bert-base-multilingual-cased"
+    (cached / "refs").mkdir(parents=True)
+    (cached / "refs" / "main").write_text("abc")
+    (cached / "snapshots" / "abc").mkdir(parents=True)
+    (cached / "snapshots" / "abc" / "config.json").write_text("{}")
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "hub"))
+    spec = BuildSpec("de-en", "sample", demo_file("sample.de"), demo_file("sample.en"),
+                     source_conllu=demo_file("sample.de.conllu"), aligner="auto")
+    command_line = argparse.ArgumentParser()
+    add_aligner_arguments(command_line)
+    args = command_line.parse_args([])
+    assert aligner_spec_from_args(args) == spec.aligner == AlignerSpec("simalign")
+    assert getattr(args, "aligner_note", None) is None and spec.aligner_note is None

@@ -111,6 +111,33 @@ aligner_options = {layer = 6}
         bp.plan(recipes, tmp_path, only=["en-de.tiny"])
 
 
+def test_a_recipe_naming_no_aligner_gets_the_default_aligner_policy(tmp_path: Path, monkeypatch, capsys) -> None:
+    """The recipes' default is "auto", the policy of `acs build` and BuildSpec(aligner="auto"):
+    offline and without mBERT in the cache, eflomal with the same note (shown by --dry-run too)."""
+    from auto_challenge_sets.builder.pipeline.defaults import default_aligner
+
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "empty-hub-cache"))
+    for name in ("a.de", "a.en"):
+        _write(tmp_path / name, "Hallo .\n")
+    recipes = _write(tmp_path / "r.toml", """
+[[build]]
+pair = "de-en"
+corpus = "tiny"
+source = "a.de"
+target = "a.en"
+source_conllu = "a.de"
+license = "other"
+""")
+    assert bp.load_recipes(recipes).recipes[0].aligner == "auto"
+    [build] = bp.plan(bp.load_recipes(recipes), tmp_path)
+    assert build.spec.aligner.name == "eflomal" and build.spec.aligner_note == default_aligner().note
+    assert bp.main(["--recipes", str(recipes), "--data-root", str(tmp_path), "--out", str(tmp_path / "o"),
+                    "--dry-run"]) == 0
+    assert f"note: de-en.tiny: {default_aligner().note}" in capsys.readouterr().err
+    [build] = bp.plan(bp.load_recipes(recipes), tmp_path, aligner="auto", aligner_options=["layer=6"])
+    assert build.spec.aligner.name == "simalign" and build.spec.aligner_note is None  # simalign's option given
+
+
 def test_a_missing_file_is_exit_2_naming_the_recipe_and_the_path(tmp_path: Path, capsys) -> None:
     _write(tmp_path / "present.de", "Hallo .\n")
     recipes = _write(tmp_path / "r.toml", """

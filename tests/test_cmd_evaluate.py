@@ -1,97 +1,31 @@
-"""``acs evaluate`` on a small dataset folder this test writes in the exported layout."""
+"""``acs evaluate`` on the hand-made toy folder (tests/toy_dataset.py) in the exported layout."""
 
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
+import jsonschema
 import pytest
 import sacrebleu
 
 import auto_challenge_sets
 from auto_challenge_sets.cli import main
-from auto_challenge_sets.scoring.challenge import compute
+from auto_challenge_sets.evaluation.results import SCHEMA_PATH
 
-SPLIT = "toytest"
-N = 90
-WORDS = "the a cat dog sat ran on under mat house red big small quickly slowly up down back off".split()
-
-INSTANCE = pa.struct([("dependent", pa.int64()), ("head", pa.int64()), ("dependent_form", pa.string()),
-                      ("head_form", pa.string()), ("distance", pa.int64())])
-SCHEMA = pa.schema([
-    ("id", pa.string()), ("corpus", pa.string()), ("line", pa.int64()), ("src_lang", pa.string()),
-    ("tgt_lang", pa.string()), ("source", pa.string()), ("reference", pa.string()),
-    ("source_tokens", pa.list_(pa.string())), ("length", pa.int64()), ("phenomenon", pa.string()),
-    ("distance", pa.int64()), ("instances", pa.list_(INSTANCE)),
-])
-
-
-def _corpus() -> dict:
-    rng = random.Random(5)
-    sources, refs, hyps, distances = [], [], [], []
-    for _ in range(N):
-        src = [rng.choice(WORDS) for _ in range(rng.randint(3, 12))]
-        ref = [rng.choice(WORDS) for _ in range(len(src) + rng.randint(-1, 2))]
-        hyp = [w if rng.random() < 0.7 else rng.choice(WORDS) for w in ref]
-        sources.append(src)
-        refs.append(" ".join(ref).capitalize() + ".")
-        hyps.append(" ".join(hyp).capitalize() + ".")
-        distances.append(rng.choice([-1, 0, 1, 2, 3]))  # -1: no particle in the sentence
-    return {"sources": sources, "refs": refs, "hyps": hyps, "distances": distances}
-
-
-def _rows(c: dict, lines: list[int], phenomenon: str) -> pa.Table:
-    cols = {name: [] for name in SCHEMA.names}
-    for line in lines:
-        i = line - 1
-        d = max(c["distances"][i], 0)
-        cols["id"].append(f"{SPLIT}:{line}")
-        cols["corpus"].append(SPLIT)
-        cols["line"].append(line)
-        cols["src_lang"].append("de")
-        cols["tgt_lang"].append("en")
-        cols["source"].append(" ".join(c["sources"][i]))
-        cols["reference"].append(c["refs"][i])
-        cols["source_tokens"].append(c["sources"][i])
-        cols["length"].append(len(c["sources"][i]))
-        cols["phenomenon"].append(phenomenon)
-        cols["distance"].append(d)
-        cols["instances"].append(
-            [] if phenomenon == "baseline" else
-            [{"dependent": 1, "head": d + 2, "dependent_form": "x", "head_form": "y", "distance": d}]
-        )
-    return pa.Table.from_pydict(cols, schema=SCHEMA)
-
-
-def _configs(c: dict) -> dict[str, list[int]]:
-    lines = range(1, N + 1)
-    configs = {"de-en.baseline": list(lines)}
-    for d in range(4):
-        configs[f"de-en.particle.d{d}"] = [n for n in lines if c["distances"][n - 1] >= d]
-    configs["de-en.reorder.d5"] = [n for n in lines if n % 7 == 0]
-    return configs
+from toy_dataset import SPLIT, N, make
 
 
 @pytest.fixture
 def dataset(tmp_path: Path) -> dict:
-    c = _corpus()
-    root = tmp_path / "ldd"
-    card = ["---", "configs:"]
-    for name, lines in _configs(c).items():
-        folder = root / "data" / name
-        folder.mkdir(parents=True)
-        phenomenon = name.split(".")[1]
-        pq.write_table(_rows(c, lines, phenomenon), folder / f"{SPLIT}-00000-of-00001.parquet")
-        card += [f"- config_name: {name}", "  data_files:", f"  - split: {SPLIT}",
-                 f"    path: data/{name}/{SPLIT}-*"]
-    card += ["---", "", "# A toy LDD dataset", ""]
-    (root / "README.md").write_text("\n".join(card), encoding="utf-8")
-    hyp = tmp_path / "system.en"
-    hyp.write_text("\n".join(c["hyps"]) + "\n", encoding="utf-8")
-    return {"root": root, "hyp": hyp, "corpus": c, "configs": _configs(c), "tmp": tmp_path}
+    toy = make(tmp_path)
+    return {**toy, "hyp": toy["hyps"]["good"]}
+
+
+def _valid(document: dict) -> dict:
+    jsonschema.validate(document, json.loads(SCHEMA_PATH.read_text(encoding="utf-8")),
+                        cls=jsonschema.Draft202012Validator)
+    return document
 
 
 def _run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -104,62 +38,68 @@ def test_all_configs_as_json(dataset, capsys):
     rc, out, _ = _run(capsys, "--dataset", str(dataset["root"]), "--config", "all", "--split", SPLIT,
                       "--hyp", str(dataset["hyp"]), "--json", "--n-samples", "25", "--seed", "9")
     assert rc == 0
-    payload = json.loads(out)
+    payload = _valid(json.loads(out))
     c = dataset["corpus"]
-    assert payload["full_corpus"]["bleu"] == sacrebleu.corpus_bleu(c["hyps"], [c["refs"]]).score
+    hyps = c["outputs"]["good"]
+    assert payload["systems"] == ["toy.hyp.good"] and payload["metrics"] == ["bleu", "chrf", "ribes"]
+    assert payload["full"]["toy.hyp.good"]["bleu"] == sacrebleu.corpus_bleu(hyps, [c["refs"]]).score
     assert sorted(payload["configs"]) == sorted(n for n in dataset["configs"] if n != "de-en.baseline")
     for name, result in payload["configs"].items():
         lines = dataset["configs"][name]
-        preds = [c["hyps"][n - 1] for n in lines]
+        preds = [hyps[n - 1] for n in lines]
         refs = [c["refs"][n - 1] for n in lines]
-        assert result["bleu"] == sacrebleu.corpus_bleu(preds, [refs]).score
-        direct = compute(preds, refs, lengths=[len(c["sources"][n - 1]) for n in lines],
-                         ids=[f"{SPLIT}:{n}" for n in lines], pool_predictions=c["hyps"], pool_references=c["refs"],
-                         pool_lengths=[len(s) for s in c["sources"]], pool_ids=[f"{SPLIT}:{n}" for n in range(1, N + 1)],
-                         n_samples=25, seed=9)
-        assert result == json.loads(json.dumps(direct))
+        scores = result["systems"]["toy.hyp.good"]["scores"]
+        assert scores["bleu"]["score"] == sacrebleu.corpus_bleu(preds, [refs]).score
         if name == "de-en.particle.d2":  # the evaluate module installed with the package: the same digits
             module = auto_challenge_sets.load_metric().compute(
                 predictions=preds, references=refs, lengths=[len(c["sources"][n - 1]) for n in lines],
-                ids=[f"{SPLIT}:{n}" for n in lines], pool_predictions=c["hyps"], pool_references=c["refs"],
+                ids=[f"{SPLIT}:{n}" for n in lines], pool_predictions=hyps, pool_references=c["refs"],
                 pool_lengths=[len(s) for s in c["sources"]], pool_ids=[f"{SPLIT}:{n}" for n in range(1, N + 1)],
                 n_samples=25, seed=9)
-            assert result == json.loads(json.dumps(module))
-    particle = payload["by_phenomenon"]["de-en.particle"]
-    assert [r["min_distance"] for r in particle["distance_breakdown"]] == [0, 1, 2, 3]
-    assert set(particle["spearman"]) == {"bleu", "ribes"}
+            for metric in ("bleu", "chrf", "ribes"):
+                assert scores[metric]["score"] == module[metric]
+                assert scores[metric]["random"]["mean"] == pytest.approx(module["random_baseline"][metric]["mean"])
+    assert set(payload["trends"]["bleu"]) == {"de-en.particle"}
 
 
 def test_report_folder_and_table(dataset, capsys):
     out_dir = dataset["tmp"] / "report"
-    rc, out, _ = _run(capsys, "--dataset", str(dataset["root"]), "--config", "all", "--hyp", str(dataset["hyp"]),
-                      "--out", str(out_dir), "--n-samples", "10")
+    rc, out, _ = _run(capsys, "--dataset", str(dataset["root"]), "--config", "all", "--hyp",
+                      *(f"{name}={path}" for name, path in dataset["hyps"].items()), "--metrics", "bleu,ter",
+                      "--human", str(dataset["human"]), "--out", str(out_dir), "--n-samples", "10",
+                      "--paired-samples", "50")
     assert rc == 0
-    assert "de-en.particle.d2" in out and "(full corpus)" in out and "Spearman" in out
-    assert (out_dir / "report.md").is_file()
-    assert (out_dir / "de-en.particle.png").read_bytes()[:4] == b"\x89PNG"
-    assert json.loads((out_dir / "results.json").read_text(encoding="utf-8"))["split"] == SPLIT
+    assert "de-en.particle.d2 (n = " in out and "full corpus" in out and "baseline system: ref" in out
+    assert "correlation with human scores, TER" in out
+    report = (out_dir / "report.md").read_text(encoding="utf-8")
+    assert "## How to read this report" in report and "## Summary, TER" in report
+    for metric in ("bleu", "ter"):
+        assert (out_dir / f"de-en.{metric}.heatmap.png").read_bytes()[:4] == b"\x89PNG"
+        assert (out_dir / f"de-en.particle.{metric}.trend.png").is_file()
+        assert (out_dir / f"de-en.{metric}.human.png").is_file()
+    payload = _valid(json.loads((out_dir / "results.json").read_text(encoding="utf-8")))
+    assert payload["split"] == SPLIT and payload["human_full"]["ter"]["systems"] == 5
 
 
-def test_single_config_breakdown_and_extra_reference(dataset, capsys):
+def test_one_config_and_an_extra_reference(dataset, capsys):
     ref2 = dataset["tmp"] / "ref2.en"
-    ref2.write_text("\n".join(dataset["corpus"]["hyps"]) + "\n", encoding="utf-8")  # a perfect reference
+    ref2.write_text("\n".join(dataset["corpus"]["outputs"]["good"]) + "\n", encoding="utf-8")  # a perfect reference
     rc, out, _ = _run(capsys, "--dataset", str(dataset["root"]), "--config", "de-en.particle.d1", "--split", SPLIT,
                       "--hyp", str(dataset["hyp"]), "--ref", str(ref2), "--json", "--n-samples", "10")
     assert rc == 0
-    result = json.loads(out)["configs"]["de-en.particle.d1"]
-    assert result["signature"].startswith("nrefs:2|")
-    assert result["bleu"] == pytest.approx(100.0)
-    assert [r["min_distance"] for r in result["distance_breakdown"]][:3] == [1, 2, 3]
+    payload = _valid(json.loads(out))
+    assert list(payload["configs"]) == ["de-en.particle.d1"]
+    assert payload["signature"].startswith("BLEU[nrefs:2|")
+    assert payload["configs"]["de-en.particle.d1"]["systems"]["toy.hyp.good"]["scores"]["bleu"]["score"] == pytest.approx(100.0)
 
 
 def test_hyp_with_wrong_line_count_is_an_error(dataset, capsys):
     short = dataset["tmp"] / "short.en"
-    short.write_text("\n".join(dataset["corpus"]["hyps"][:-3]) + "\n", encoding="utf-8")
+    short.write_text("\n".join(dataset["corpus"]["outputs"]["good"][:-3]) + "\n", encoding="utf-8")
     rc, _, err = _run(capsys, "--dataset", str(dataset["root"]), "--config", "all", "--split", SPLIT,
                       "--hyp", str(short))
     assert rc == 2
-    assert str(short) in err and f"has {N - 3} lines" in err and f"has {N};" in err
+    assert str(short) in err and f"has {N - 3} lines" in err and f"has {N}: one line per corpus line" in err
     assert "Traceback" not in err
 
 
@@ -169,6 +109,10 @@ def test_hyp_with_wrong_line_count_is_an_error(dataset, capsys):
         (["--config", "de-en.nothing.d1"], "has no config 'de-en.nothing.d1'"),
         (["--config", "all", "--split", "other"], "has no split 'other'"),
         (["--config", "all", "--ref-config", "de-en.missing"], "de-en.missing"),
+        (["--config", " , "], "--config: ' , ' is empty"),
+        (["--config", "all", "--metrics", "bleu,nope"], "--metrics: unknown metric 'nope'"),
+        (["--config", "all", "--baseline", "nobody"], "--baseline: 'nobody' is none of the systems"),
+        (["--config", "all", "--human-alias", "a=b"], "--human-alias needs --human"),
     ],
 )
 def test_bad_requests_name_what_is_wrong(dataset, capsys, argv, message):
@@ -178,7 +122,7 @@ def test_bad_requests_name_what_is_wrong(dataset, capsys, argv, message):
 
 def test_non_utf8_hypothesis_names_the_line(dataset, capsys):
     bad = dataset["tmp"] / "bad.en"
-    lines = [s.encode() for s in dataset["corpus"]["hyps"]]
+    lines = [s.encode() for s in dataset["corpus"]["outputs"]["good"]]
     lines[4] = b"caf\xe9"
     bad.write_bytes(b"\n".join(lines) + b"\n")
     rc, _, err = _run(capsys, "--dataset", str(dataset["root"]), "--config", "all", "--hyp", str(bad))
@@ -190,7 +134,7 @@ def test_help_mentions_the_interface(capsys):
         main(["evaluate", "--help"])
     out = capsys.readouterr().out
     for option in ("--dataset", "--config", "--split", "--hyp", "--out", "--json", "--n-samples", "--seed",
-                   "--tokenize", "--ref-config"):
+                   "--tokenize", "--ref-config", "--metrics", "--metric-option", "--quiet", "acs-evaluation/2"):
         assert option in out
 
 
@@ -202,7 +146,7 @@ def test_on_a_folder_built_by_acs_build(tmp_path, capsys):
     rc, out, err = _run(capsys, "--dataset", str(tmp_path / "sets"), "--config", "all", "--pair", "de-en",
                         "--hyp", str(demo_file("sample.en")), "--json", "--n-samples", "5")
     assert rc == 0, err
-    configs = json.loads(out)["configs"]
+    configs = _valid(json.loads(out))["configs"]
     assert "de-en.particle.d3" in configs and "de-en.reorder.d5" in configs
     assert "de-en.particle" not in configs  # the D = 1 alias is scored once, as .d1
-    assert configs["de-en.particle.d3"]["bleu"] == pytest.approx(100.0)
+    assert configs["de-en.particle.d3"]["systems"]["sample"]["scores"]["bleu"]["score"] == pytest.approx(100.0)

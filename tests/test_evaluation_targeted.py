@@ -1,10 +1,11 @@
-"""Targeted accuracy through the evaluation service (evaluation/targeted.py, many_targeted.py,
-targeted_report.py) on WMT21 de-en, built with UDPipe and eflomal: the validation the method
+"""Targeted accuracy through the evaluation engine (evaluation/targeted.py, targeted_scores.py,
+report.py) on WMT21 de-en, built with UDPipe and eflomal: the validation the method
 needs (the reference as output is right, the reference without the aligned words is wrong, a
 swapped particle verb is wrong), the stored alignments, many systems and human scores."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -19,10 +20,9 @@ from auto_challenge_sets.dataset.layout import DatasetFolder
 from auto_challenge_sets.dataset.writer import build_into_folder
 from auto_challenge_sets.demo_data import demo_file
 from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.evaluation.engine import evaluate
 from auto_challenge_sets.evaluation.human import read_human
-from auto_challenge_sets.evaluation.many import evaluate_many
-from auto_challenge_sets.evaluation.service import EvaluationRequest, evaluate_system
-from auto_challenge_sets.evaluation.systems import SystemsRequest
+from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.targeted import TargetedRequest
 from auto_challenge_sets.pharaoh import parse_pharaoh
 
@@ -42,9 +42,10 @@ def wmt(wmt21_de_en) -> dict:
 
 
 def _targeted(wmt, hypothesis: Path, **targeted) -> dict[str, dict]:
-    evaluation = evaluate_system(EvaluationRequest(dataset=wmt["out"], hypothesis=hypothesis, config=CONFIGS,
-                                                   split=SPLIT, n_samples=5, targeted=TargetedRequest(**targeted)))
-    return {r.config: r.result["targeted"] for r in evaluation.results}
+    evaluation = evaluate(EvaluationRequest(dataset=wmt["out"], hypotheses={"system": hypothesis}, config=CONFIGS,
+                                            split=SPLIT, n_samples=5, metrics=("bleu",),
+                                            targeted=TargetedRequest(**targeted)))
+    return {name: dataclasses.asdict(config.systems["system"].targeted) for name, config in evaluation.configs.items()}
 
 
 def _rows(wmt, config: str) -> dict:
@@ -113,7 +114,7 @@ def test_stored_alignments_read_the_dataset_column_and_pharaoh_files(wmt, tmp_pa
     pharaoh.write_text("".join(by_line.get(n, "") + "\n" for n in range(1, 1001)), encoding="utf-8")
     stored = _targeted(wmt, wmt["reference"], aligner="stored", hyp_alignments={"system": pharaoh})
     assert all(r["accuracy"] == 1.0 and r["wrong"] == 0 for r in stored.values())
-    with pytest.raises(InputError, match="needs a --hyp-alignment NAME=FILE for every system; none for system"):
+    with pytest.raises(InputError, match="the aligner stored needs an alignment file for every system; none for system"):
         _targeted(wmt, wmt["reference"], aligner="stored")
     lines = pharaoh.read_text(encoding="utf-8").split("\n")
     lines[6] = "0-999"
@@ -125,25 +126,25 @@ def test_stored_alignments_read_the_dataset_column_and_pharaoh_files(wmt, tmp_pa
 def test_many_systems_with_human_scores(wmt, tmp_path) -> None:
     wmt21 = wmt["wmt21"]
     hyps = {name: wmt21 / "system-outputs" / f"newstest2021.de-en.hyp.{name}.en" for name in SYSTEMS[:4]}
-    request = SystemsRequest(dataset=wmt["out"], hypotheses=hyps, split=SPLIT, pair="de-en", n_samples=10,
-                             paired_samples=20, metrics=("bleu",), targeted=TargetedRequest())
+    request = EvaluationRequest(dataset=wmt["out"], hypotheses=hyps, split=SPLIT, pair="de-en", n_samples=10,
+                                paired_samples=20, metrics=("bleu",), targeted=TargetedRequest())
     human = read_human(wmt21 / "humaneval" / "ad-sys-scores-de-en.csv", list(hyps))
-    payload = evaluate_many(request, human).payload
+    payload = evaluate(request, human).to_json()
     assert payload["targeted"]["aligner"].startswith("present")
     assert payload["targeted"]["signature"].startswith("targeted:present|")
     particle = payload["configs"]["de-en.particle.d1"]
     accuracy = {s: e["targeted"]["accuracy"] for s, e in particle["systems"].items()}
     assert all(0.1 < a < 0.9 for a in accuracy.values()), accuracy
-    assert "targeted" not in payload["configs"].get("de-en.reorder.d5", {"systems": {}})
+    assert all(e["targeted"] is None for e in payload["configs"]["de-en.reorder.d5"]["systems"].values())
     names = list(accuracy)
     tau = kendalltau([accuracy[s] for s in names], [human.scores[s] for s in names]).statistic
     assert particle["human_targeted"]["kendall"] == pytest.approx(tau)
     summary = payload["targeted"]["by_distance"]["de-en.particle"]
     assert summary["config"] == "de-en.particle.d0" and summary["buckets"][:2] == ["0", "1"]
     # the d >= 0 config's accuracy is the judged-weighted mean of its buckets
-    one = summary["systems"]["UEdin"]
-    judged = sum(one["judged"].values())
-    weighted = sum(one[b] * one["judged"][b] for b in summary["buckets"] if one[b] is not None) / judged
+    one, counts = summary["accuracy"]["UEdin"], summary["judged"]["UEdin"]
+    judged = sum(counts.values())
+    weighted = sum(one[b] * counts[b] for b in summary["buckets"] if one[b] is not None) / judged
     assert weighted == pytest.approx(payload["configs"]["de-en.particle.d0"]["systems"]["UEdin"]["targeted"]["accuracy"])
 
 
@@ -162,11 +163,13 @@ def test_acs_evaluate_targeted_prints_and_writes_it(wmt, tmp_path, capsys) -> No
     assert (out / "de-en.targeted.png").stat().st_size > 1000
     saved = json.loads((out / "results.json").read_text(encoding="utf-8"))
     assert saved["targeted"]["aligner"].startswith("eflomal (seed=2)")
-    # one system: the table gets a column
+    # one system: the same tables, with one row
     assert main(["evaluate", "--dataset", str(wmt["out"]), "--config", CONFIGS, "--split", SPLIT, "--hyp",
                  str(wmt["reference"]), "--targeted", "--n-samples", "5"]) == 0
-    table = capsys.readouterr().out
-    assert "targeted % (judged/all)" in table and "100.0 (" in table
+    printed = capsys.readouterr().out
+    section = printed[printed.index("de-en.particle: targeted accuracy (%) by distance d"):]
+    row = next(line for line in section.splitlines() if line.startswith("newstest2021.de-en.ref.A"))
+    assert set(row.split()[1:]) <= {"100", "-"} and "100" in row  # every judged instance correct
 
 
 def test_targeted_flags_without_targeted_are_an_error(wmt, capsys) -> None:
@@ -185,12 +188,13 @@ def sample(tmp_path_factory) -> Path:
 
 def test_the_sample_with_its_hand_alignment(sample) -> None:
     for aligner, files in (("auto", {}), ("stored", {"system": demo_file("sample.de-en.pharaoh")})):
-        evaluation = evaluate_system(EvaluationRequest(sample, demo_file("sample.en"), pair="de-en", n_samples=3,
-                                                       targeted=TargetedRequest(aligner, hyp_alignments=files)))
-        lexical = [r for r in evaluation.results if r.result["targeted"] is not None]
-        assert lexical and all(r.result["targeted"]["accuracy"] in (1.0, None) for r in lexical)
-        assert sum(r.result["targeted"]["correct"] for r in lexical) > 10
-        assert all(r.result["targeted"] is None for r in evaluation.results if ".reorder" in r.config)
+        evaluation = evaluate(EvaluationRequest(sample, {"system": demo_file("sample.en")}, pair="de-en", n_samples=3,
+                                                targeted=TargetedRequest(aligner, hyp_alignments=files)))
+        scored = {name: c.systems["system"].targeted for name, c in evaluation.configs.items()}
+        lexical = [t for t in scored.values() if t is not None]
+        assert lexical and all(t.accuracy in (1.0, None) for t in lexical)
+        assert sum(t.correct for t in lexical) > 10
+        assert all(t is None for name, t in scored.items() if ".reorder" in name)
 
 
 def test_a_dataset_without_alignments_says_so(sample, tmp_path) -> None:
@@ -201,16 +205,16 @@ def test_a_dataset_without_alignments_says_so(sample, tmp_path) -> None:
     build_into_folder(BuildSpec(pair="de-en", corpus="sample", source=demo_file("sample.de"),
                                 target=demo_file("sample.en"), source_conllu=demo_file("sample.de.conllu")),
                       unaligned, license="apache-2.0", progress=False)
-    with pytest.raises(InputError, match="built without an aligner, so --targeted-aligner stored or present"):
-        evaluate_system(EvaluationRequest(unaligned, demo_file("sample.en"), pair="de-en", n_samples=3,
-                                          targeted=TargetedRequest()))
+    with pytest.raises(InputError, match="built without an aligner, so the aligner stored or present"):
+        evaluate(EvaluationRequest(unaligned, {"system": demo_file("sample.en")}, pair="de-en", n_samples=3,
+                                   targeted=TargetedRequest()))
     # a folder written before the alignment column existed
     base = folder.files["de-en.baseline"]["sample"][0]
     table = pq.read_table(base)
     pq.write_table(table.drop(["alignment"]), base)
     try:
         with pytest.raises(InputError, match="has no alignment column .built by an older acs.: rebuild"):
-            evaluate_system(EvaluationRequest(sample, demo_file("sample.en"), pair="de-en", n_samples=3,
-                                              targeted=TargetedRequest()))
+            evaluate(EvaluationRequest(sample, {"system": demo_file("sample.en")}, pair="de-en", n_samples=3,
+                                       targeted=TargetedRequest()))
     finally:
         pq.write_table(table, base)

@@ -138,7 +138,7 @@ def test_missing_models_fail_before_work_naming_files(tmp_path, monkeypatch):
                     cache_dir=tmp_path / "stage", progress=False)
     message = str(caught.value)
     assert "german/german.tagger.mdl" in message and "german_mwt_expander.pt" in message
-    assert "sentencepiece.bpe.model" in message and "--trankit-cache DIR" in message
+    assert "sentencepiece.bpe.model" in message and "trankit_cache DIR" in message
     assert "uonlp/trankit" in message
     # here the Hub is unreachable, or offline mode makes the fetch fail: either way it is said
     assert "the Hugging Face Hub cannot be reached" in message or "fetching from the Hub failed" in message

@@ -64,7 +64,7 @@ def test_signature_changes_with_the_model_and_mode(tiny_model, tmp_path):
 
 
 def test_missing_model_is_reported_before_work(tmp_path):
-    with pytest.raises(ParserError, match="--udpipe-model"):
+    with pytest.raises(ParserError, match="needs a model file: udpipe_model FILE"):
         get_parser("udpipe")
     with pytest.raises(ParserUnavailableError, match="not found"):
         get_parser("udpipe", udpipe_model=tmp_path / "none.udpipe").check_ready()

@@ -42,10 +42,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def describe_error(error: BaseException) -> str:
-    """One line for the user: our errors as they are, a system error with its file."""
+def describe_error(error: BaseException, command: str | None = None) -> str:
+    """One line for the user: our errors as they are (the fields they name shown as the flags of
+    ``command``), a system error with its file."""
     if isinstance(error, AcsError):
-        return str(error)
+        from auto_challenge_sets.cli.fields import with_flags
+
+        return with_flags(error, command)
     if isinstance(error, OSError):
         where = error.filename if error.filename is not None else ""
         reason = error.strerror or type(error).__name__
@@ -78,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:  # the boundary: one line, never a traceback unless asked for
         if _debugging(args):
             raise
-        print(f"acs {args.command}: error: {describe_error(error)}", file=sys.stderr)
+        print(f"acs {args.command}: error: {describe_error(error, args.command)}", file=sys.stderr)
         return 2
     return int(result or 0)
 

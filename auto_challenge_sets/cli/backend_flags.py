@@ -20,15 +20,20 @@ from typing import Any
 from auto_challenge_sets.builder.backends import ALIGNER, PARSER, BackendError, Option, declared_options
 from auto_challenge_sets.builder.backends.aligners import AlignerError
 from auto_challenge_sets.builder.backends.parsers import ParserError
-from auto_challenge_sets.builder.pipeline.align_stage import DEFAULT_ALIGNER
+from auto_challenge_sets.builder.pipeline.defaults import (
+    AUTO_ALIGNER,
+    DEFAULT_ALIGNER,
+    DEFAULT_PARSER,
+    FALLBACK_ALIGNER,
+    NO_ALIGNER,
+    default_aligner,
+)
 from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec
-from auto_challenge_sets.builder.pipeline.stage_cache import DEFAULT_SHARD_SIZE
+from auto_challenge_sets.builder.pipeline.stage_cache import PARSE_SHARD_SIZE
 from auto_challenge_sets.cli.help import int_at_least
 
-DEFAULT_PARSER = "trankit"
 CONLLU = "conllu"  # --parser conllu: a pre-parsed source
 PHARAOH = "pharaoh"  # --aligner pharaoh: a precomputed alignment
-NO_ALIGNER = "none"  # --aligner none: no reorder configs
 _ERRORS: dict[str, type[BackendError]] = {PARSER: ParserError, ALIGNER: AlignerError}
 
 
@@ -113,8 +118,8 @@ def add_parser_arguments(parser: argparse.ArgumentParser, *, default: str | None
                        help="trankit (XLM-R, the default), udpipe (UDPipe 1, --udpipe-model), or conllu (a "
                        "pre-parsed file with one sentence per line)")
     add_backend_flags(group, PARSER)
-    group.add_argument("--shard-size", type=int_at_least(1), default=DEFAULT_SHARD_SIZE, metavar="N",
-                       help="lines per cached shard: a killed run resumes at the first unfinished shard")
+    group.add_argument("--shard-size", type=int_at_least(1), default=PARSE_SHARD_SIZE, metavar="N",
+                       help="lines per cached parse shard: a killed run resumes at the first unfinished shard")
     group.add_argument("--cache-dir", metavar="DIR", type=_path,
                        help="stage cache (default: $ACS_CACHE_DIR, else ~/.cache/auto_challenge_sets)")
 
@@ -155,12 +160,12 @@ def add_aligner_arguments(parser: argparse.ArgumentParser, *, standalone: bool =
                            help="simalign: contextual embeddings (best with a GPU); eflomal: a fast "
                            "statistical aligner for CPUs, learnt on the input itself (give it thousands of pairs)")
     else:
-        group.add_argument("--aligner", choices=[*names, PHARAOH, NO_ALIGNER], default=None,
+        group.add_argument("--aligner", choices=[*names, PHARAOH, NO_ALIGNER, AUTO_ALIGNER], default=None,
                            help="how to word-align source and target for the reorder configs: simalign "
                            "(contextual embeddings, best with a GPU), eflomal (statistical, CPU), pharaoh "
-                           "(read --alignment FILE), none (no reorder configs). Default: pharaoh when "
-                           f"--alignment is given, else {DEFAULT_ALIGNER} when its model is here or the Hub "
-                           f"can be reached, else {FALLBACK_ALIGNER}")
+                           "(read --alignment FILE), none (no reorder configs), auto (the default): pharaoh "
+                           f"when --alignment is given, else {DEFAULT_ALIGNER} when its model is here or the "
+                           f"Hub can be reached, else {FALLBACK_ALIGNER}")
         group.add_argument("--alignment", type=_path, metavar="FILE",
                            help="precomputed Pharaoh alignment (0-based i-j, one line per corpus line) from "
                            "the parse's words to the white-space tokens of the target (fast_align, "
@@ -168,32 +173,22 @@ def add_aligner_arguments(parser: argparse.ArgumentParser, *, standalone: bool =
     add_backend_flags(group, ALIGNER, in_build=not standalone)
 
 
-FALLBACK_ALIGNER = "eflomal"
-
-
 def _default_aligner(args: argparse.Namespace) -> str:
-    """simalign when its model can be had (given with a flag, in the Hugging Face cache, or from a
-    reachable Hub); else eflomal, which needs no model, with a note for the command to print
-    (``args.aligner_note``). simalign's alignments are the better ones to measure reordering with."""
-    from auto_challenge_sets.builder.backends.aligners.simalign import DEFAULT_MODEL, is_offline
-    from auto_challenge_sets.builder.backends.hub import hub_reachable
-    from auto_challenge_sets.builder.backends.inventory import simalign_check
-
-    if backend_options(args, ALIGNER, DEFAULT_ALIGNER) or simalign_check(DEFAULT_MODEL).ok:
-        return DEFAULT_ALIGNER  # the user set simalign's flags, or its model is here
-    if not is_offline() and hub_reachable():
-        return DEFAULT_ALIGNER  # fetched on first use
-    args.aligner_note = (f"simalign's model {DEFAULT_MODEL} is not here and the Hub cannot be reached: aligned "
-                         f"with {FALLBACK_ALIGNER} instead (--aligner simalign to insist; `acs doctor` says how "
-                         "to get the model)")
-    return FALLBACK_ALIGNER
+    """The default-aligner policy (:func:`~auto_challenge_sets.builder.pipeline.defaults.default_aligner`,
+    shared with the Python API and the recipes) on the given flags: simalign's flags count as
+    asking for simalign, another aligner's are an error naming it. Its note, if any, is kept in
+    ``args.aligner_note``, which `acs build` passes on to its BuildSpec."""
+    name, note = default_aligner(backend_options(args, ALIGNER, DEFAULT_ALIGNER))
+    if note:
+        args.aligner_note = note
+    return name
 
 
 def aligner_choice(args: argparse.Namespace) -> str:
     """``--aligner`` as given, or its default: pharaoh when ``--alignment`` is given, else simalign
     when its model can be had, else eflomal (decided once, then kept in ``args.aligner``)."""
     name = args.aligner
-    if name is None:
+    if name in (None, AUTO_ALIGNER):
         name = PHARAOH if getattr(args, "alignment", None) is not None else _default_aligner(args)
         args.aligner = name
     if getattr(args, "alignment", None) is not None and name != PHARAOH:

@@ -183,13 +183,13 @@ def run(args: argparse.Namespace) -> int:
         phenomena=tuple(args.phenomena + user_rules) if args.phenomena else (),
         allow_token_mismatch=args.allow_token_mismatch,
         executor=_executor(args),
+        aligner_note=getattr(args, "aligner_note", None),  # the default-aligner policy's, reported by the build
     )
     _system_memory_pool()
     _collect_garbage_rarely()
     result = build_into_folder(spec, args.out, license=args.license, progress=not args.quiet)
     print(f"\n{args.pair} {args.corpus}: {result.pairs} sentence pairs of {result.lines} lines → {args.out}")
-    notes = [args.aligner_note] if getattr(args, "aligner_note", None) else []
-    for message in notes + result.report.messages() + result.warnings:
+    for message in result.report.messages() + result.warnings:
         print(f"note: {message}", file=sys.stderr)
     print(distance_table({name: {args.corpus: rows} for name, rows in result.sizes.items()}))
     return 0

@@ -1,5 +1,5 @@
-"""``acs evaluate``: score one system's output on challenge sets of a dataset folder (the work is
-:mod:`auto_challenge_sets.evaluation.service`'s; this module parses flags and prints)."""
+"""``acs evaluate``: score one or many systems on challenge sets of a dataset folder (the work is
+:mod:`auto_challenge_sets.evaluation.engine`'s; this module parses flags into a request and prints)."""
 
 from __future__ import annotations
 
@@ -12,34 +12,32 @@ from auto_challenge_sets.cli.help import HelpFormatter, int_at_least, non_empty
 MAX_SAMPLES = 100_000  # 10**9 samples would not fit in memory; a run that asks for them is a typo
 
 DESCRIPTION = """\
-Score a system's translation of a test corpus on LDD challenge sets: BLEU (sacrebleu) and RIBES
-(NTT's definition), each compared with length-matched random corpora drawn from the full corpus
-(the {pair}.baseline config), and, with --config all, by minimum distance D per phenomenon with
-the Spearman correlation of score with D (the paper's Table 5).
+Score one or many systems' translations of a test corpus on LDD challenge sets, in one engine:
+every metric of --metrics (BLEU, chrF and TER from sacrebleu, RIBES as NTT defines it, or any
+metric a package registers) on every config, each compared with length-matched random corpora
+drawn from the full corpus (the {pair}.baseline config); sacrebleu's paired test of every system
+against a baseline system; per metric and phenomenon the trend of the score with D (Spearman over
+the distinct configs with at least --min-rows rows, the paper's Table 5) and a summary; with
+--human, how each metric ranks the systems against human scores; with --targeted, whether each
+dependency's head and dependent were translated as the reference translates them.
 
 HYP has one line per line of the corpus the split was built from (line N of HYP translates the
 row whose `line` is N), so its line count must equal the corpus's line count as `acs build`
-recorded it (pairs with an empty side are not rows, but their lines are still in HYP).
+recorded it (pairs with an empty side are not rows, but their lines are still in HYP). Give
+several --hyp files (NAME=FILE to name one, `-` reads one from stdin) to compare systems.
 
-Several systems: give several --hyp files (or NAME=FILE; `-` reads one from stdin). Everything is
-scored in one process: BLEU, chrF and RIBES of every system on every config, one length-matched
-random baseline per (system, config, metric), sacrebleu's paired test of each system against a
-baseline system, one trend over D per phenomenon and system over the distinct configs with at
-least --min-rows rows, a summary per phenomenon, and with --human the correlation with human
-scores. It writes results.json, report.md and plots with --out.
-
---targeted adds the targeted accuracy of each lexical config: was each dependency's head and
-dependent translated as the reference translates them (see "targeted accuracy" below)."""
+--out DIR writes results.json (schema acs-evaluation/2, described by the JSON Schema
+auto_challenge_sets/evaluation/results.schema.json), report.md and PNG plots."""
 
 EPILOG = """\
 examples:
   acs evaluate --dataset ldd_sets --config de-en.particle.d3 --split newstest2021 --hyp sys.en
   acs evaluate --dataset ldd_sets --config all --split newstest2021 --hyp sys.en --out report/
-  acs evaluate --dataset ldd_sets --config all --hyp sys.en --ref refB.en --json > scores.json
-  acs evaluate --dataset ldd_sets --pair de-en --split newstest2021 --config all \
-      --hyp wmt21/system-outputs/newstest2021.de-en.hyp.*.en \
+  acs evaluate --dataset ldd_sets --config all --hyp sys.en --ref refB.en --metrics bleu,ter --json > scores.json
+  acs evaluate --dataset ldd_sets --pair de-en --split newstest2021 --config all \\
+      --hyp wmt21/system-outputs/newstest2021.de-en.hyp.*.en \\
       --human wmt21/humaneval/ad-sys-scores-de-en.csv --out report/
-  acs evaluate --dataset ldd_sets --pair de-en --split newstest2021 --config all \
+  acs evaluate --dataset ldd_sets --pair de-en --split newstest2021 --config all \\
       --hyp wmt21/system-outputs/newstest2021.de-en.hyp.*.en --targeted --out report/"""
 
 
@@ -92,7 +90,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--pair", metavar="SRC-TGT", help="with --config all: the language pair, when the "
                         "folder holds several")
     parser.add_argument("--out", metavar="DIR", help="write report.md, results.json and PNG plots here")
-    parser.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON (results.json) instead of tables")
+    parser.add_argument("--quiet", action="store_true", help="no progress bars (they show only on a terminal)")
     parser.add_argument("--n-samples", type=int_at_least(1, MAX_SAMPLES), default=100, metavar="N",
                         help="random corpora per config (default: 100)")
     parser.add_argument("--length-tolerance", type=int_at_least(0), default=1, metavar="N",
@@ -102,11 +101,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="sacrebleu tokenizer for BLEU and RIBES (default: 13a)")
     parser.add_argument("--case-sensitive-ribes", action="store_true",
                         help="do not lowercase before RIBES (RIBES.py's --case)")
-    many = parser.add_argument_group("several systems")
+    many = parser.add_argument_group("metrics, systems and statistics")
     many.add_argument("--metrics", default="bleu,chrf,ribes", metavar="LIST",
-                      help="comma-separated, of bleu, chrf, ribes")
+                      help="comma-separated registered metrics: bleu, chrf, ribes, ter, or one a package adds "
+                      "(entry-point group auto_challenge_sets.metrics, e.g. comet with the comet extra); the "
+                      "first chooses the baseline system (default: bleu,chrf,ribes)")
+    many.add_argument("--metric-option", action="append", default=[], metavar="KEY=VALUE",
+                      help="an option every metric sees (repeatable), e.g. comet_model=PATH/model.ckpt, "
+                      "comet_gpus=1")
     many.add_argument("--baseline", metavar="NAME", help="the system the others are tested against "
-                      "(default: the best by full-corpus BLEU)")
+                      "(default: the best on the full corpus by the first metric)")
     many.add_argument("--paired-test", choices=("ar", "bs"), default="ar",
                       help="sacrebleu's approximate randomization or paired bootstrap")
     many.add_argument("--paired-samples", type=int_at_least(1, 100_000), default=1000, metavar="N",
@@ -176,47 +180,70 @@ def _targeted_request(args: argparse.Namespace, systems: list[str]):
     return TargetedRequest(args.targeted_aligner, options, files, args.targeted_chrf)
 
 
-def _is_many(args: argparse.Namespace) -> bool:
-    return len(args.hyp) > 1 or bool(args.system) or args.human is not None or any("=" in h and not Path(h).exists() for h in args.hyp)
+def _request(args: argparse.Namespace):
+    """The flags as one immutable, validated request."""
+    from auto_challenge_sets.evaluation.inputs import name_systems
+    from auto_challenge_sets.evaluation.request import EvaluationRequest
 
-
-def run_many(args: argparse.Namespace) -> int:
-    import json
-
-    from auto_challenge_sets.errors import InputError
-    from auto_challenge_sets.evaluation.human import read_human
-    from auto_challenge_sets.evaluation.many import evaluate_many
-    from auto_challenge_sets.evaluation.many_report import text_report, write_many_report
-    from auto_challenge_sets.evaluation.systems import SystemsRequest, name_systems
-
-    request = SystemsRequest(
-        dataset=args.dataset, hypotheses=name_systems(args.hyp), config=args.config, split=args.split,
-        pair=args.pair, references=list(args.ref), ref_config=args.ref_config,
-        metrics=tuple(m.strip() for m in args.metrics.split(",") if m.strip()), n_samples=args.n_samples,
+    hypotheses = name_systems(args.hyp)
+    return EvaluationRequest(
+        dataset=args.dataset, hypotheses=hypotheses, config=args.config, split=args.split,
+        pair=args.pair, references=tuple(args.ref), ref_config=args.ref_config,
+        metrics=tuple(m.strip() for m in args.metrics.split(",")), n_samples=args.n_samples,
         length_tolerance=args.length_tolerance, seed=args.seed, tokenize=args.tokenize,
         lowercase_ribes=not args.case_sensitive_ribes, min_rows=args.min_rows, baseline=args.baseline,
-        paired_test=args.paired_test, paired_samples=args.paired_samples)
-    request.targeted = _targeted_request(args, list(request.hypotheses))
-    human = None
-    if args.human:
-        aliases = {}
-        for item in args.human_alias:
-            name, sep, system = item.partition("=")
-            if not sep:
-                raise InputError(f"--human-alias expects A=B, got {item!r}")
-            aliases[name] = system
-        human = read_human(args.human, list(request.hypotheses), args.human_system, args.human_score, aliases)
-        for label, names in (("table rows matching no system", human.unmatched_table),
-                             ("systems without a human score", human.unmatched_systems)):
-            if names:
-                print(f"note: {label}: {', '.join(names)}", file=sys.stderr)
-    results = evaluate_many(request, human)
-    for note in results.notes:
+        paired_test=args.paired_test, paired_samples=args.paired_samples,
+        targeted=_targeted_request(args, list(hypotheses)), metric_options=_metric_options(args.metric_option))
+
+
+def _metric_options(items: list[str]) -> dict[str, str]:
+    from auto_challenge_sets.errors import AcsError
+
+    options = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise AcsError(f"--metric-option expects KEY=VALUE, got {item!r}")
+        options[key.strip()] = value
+    return options
+
+
+def _human(args: argparse.Namespace, systems: list[str]):
+    from auto_challenge_sets.errors import InputError
+    from auto_challenge_sets.evaluation.human import read_human
+
+    if not args.human:
+        if args.human_alias:
+            raise InputError("--human-alias needs --human")
+        return None
+    aliases = {}
+    for item in args.human_alias:
+        name, sep, system = item.partition("=")
+        if not sep or not name or not system:
+            raise InputError(f"--human-alias expects A=B, got {item!r}")
+        aliases[name] = system
+    human = read_human(args.human, systems, args.human_system, args.human_score, aliases)
+    for label, names in (("table rows matching no system", human.unmatched_table),
+                         ("systems without a human score", human.unmatched_systems)):
+        if names:
+            print(f"note: {label}: {', '.join(names)}", file=sys.stderr)
+    return human
+
+
+def _evaluate(args: argparse.Namespace) -> int:
+    import json
+
+    from auto_challenge_sets.evaluation.engine import evaluate
+    from auto_challenge_sets.evaluation.report import text_report, write_report
+
+    request = _request(args)
+    human = _human(args, list(request.hypotheses))
+    evaluation = evaluate(request, human, progress=not args.quiet)
+    for note in evaluation.notes:
         print(f"note: {note}", file=sys.stderr)
-    print(json.dumps(results.payload, indent=2, ensure_ascii=False) if args.json else text_report(results.payload))
+    print(json.dumps(evaluation.to_json(), indent=2, ensure_ascii=False) if args.json else text_report(evaluation))
     if args.out:
-        written = write_many_report(args.out, results.payload, results.random_bleu,
-                                    None if human is None else human.scores)
+        written = write_report(args.out, evaluation, None if human is None else human.scores)
         if not args.json:
             print(f"wrote {', '.join(str(p) for p in written)}")
     return 0
@@ -247,39 +274,6 @@ def _testset_inputs(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Errors name request fields (n_samples); the command line shows them as flags (cli/fields.py)."""
     _testset_inputs(args)
-    if _is_many(args):
-        return run_many(args)
-    args.hyp = args.hyp[0]
-    import json
-
-    from auto_challenge_sets.evaluation.report import text_table, write_report
-    from auto_challenge_sets.evaluation.service import EvaluationRequest, evaluate_system
-
-    evaluation = evaluate_system(EvaluationRequest(
-        dataset=args.dataset, hypothesis=args.hyp, config=args.config, split=args.split, pair=args.pair,
-        references=list(args.ref), ref_config=args.ref_config, n_samples=args.n_samples,
-        length_tolerance=args.length_tolerance, seed=args.seed, tokenize=args.tokenize,
-        lowercase_ribes=not args.case_sensitive_ribes, targeted=_targeted_request(args, ["system"]),
-    ))
-    payload = evaluation.payload()
-    for note in evaluation.notes:
-        print(f"note: {note}", file=sys.stderr)
-    if args.json:
-        print(json.dumps(payload, indent=2, ensure_ascii=False))
-    else:
-        print(text_table(evaluation.results, evaluation.full))
-        for name, item in evaluation.summary.items():
-            cells = []
-            for metric in ("bleu", "ribes"):
-                rho = item["spearman"][metric]["rho"]
-                cells.append(f"{metric} rho={'-' if rho is None else f'{rho:.3f}'}")
-            print(f"{name}: Spearman with D: {', '.join(cells)}")
-    if args.out:
-        out = Path(args.out)
-        written = write_report(out, evaluation.results, evaluation.full, evaluation.meta, evaluation.breakdowns)
-        (out / "results.json").write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n",
-                                          encoding="utf-8")
-        if not args.json:
-            print(f"wrote {written[0]} and {len(written) - 1} plot(s), results.json")
-    return 0
+    return _evaluate(args)

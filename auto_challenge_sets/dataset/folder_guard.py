@@ -41,8 +41,8 @@ def check_output_folder(out: Path) -> None:
     if out.resolve() == package or out.resolve().is_relative_to(package):
         # `acs build` in a clone's root: the default --out, ./auto_challenge_sets, is the code itself
         raise InputError("is the source folder of the auto_challenge_sets Python package, not a dataset folder "
-                         "(run from the repository's root?): build in another working folder, or give --out "
-                         "elsewhere, e.g. --out challenge_sets", out)
+                         "(run from the repository's root?): build in another working folder, or give out "
+                         "elsewhere, e.g. out challenge_sets", out, field="out")
     if out.is_symlink():
         raise InputError("is a symbolic link: give the real folder", out)
     if out.exists() and not out.is_dir():

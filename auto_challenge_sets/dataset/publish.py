@@ -68,9 +68,10 @@ def check_repo_id(repo_id: str) -> str:
     try:
         validate_repo_id(repo_id)
     except HFValidationError as error:
-        raise InputError(f"--repo-id {repo_id!r} is not a Hub repository id: {str(error).splitlines()[0]}") from None
+        raise InputError(f"repo_id {repo_id!r} is not a Hub repository id: {str(error).splitlines()[0]}",
+                         field="repo_id") from None
     if "/" not in repo_id:
-        raise InputError(f"--repo-id {repo_id!r}: give ORG/NAME (or USER/NAME)")
+        raise InputError(f"repo_id {repo_id!r}: give ORG/NAME (or USER/NAME)", field="repo_id")
     return repo_id
 
 
@@ -136,13 +137,15 @@ def connect(token: str | None = None, endpoint: str | None = None) -> Any:
     from auto_challenge_sets.builder.backends.hub import hub_reachable
 
     if constants.HF_HUB_OFFLINE:
-        raise PublishError("HF_HUB_OFFLINE is set: publishing needs the Hub (unset it, or look first with --dry-run)")
+        raise PublishError("HF_HUB_OFFLINE is set: publishing needs the Hub (unset it, or look first with dry_run)",
+                           field="dry_run")
     token = token or get_token()
     if not token:
         raise PublishError("no Hugging Face token: run `hf auth login` or set HF_TOKEN (a token with write access)")
     endpoint = endpoint or constants.ENDPOINT
     if not hub_reachable(endpoint=endpoint):
-        raise PublishError(f"cannot reach the Hub at {endpoint} (offline?); --dry-run shows what would be sent")
+        raise PublishError(f"cannot reach the Hub at {endpoint} (offline?); dry_run shows what would be sent",
+                           field="dry_run")
     api = HfApi(endpoint=endpoint, token=token)
     try:
         api.whoami()

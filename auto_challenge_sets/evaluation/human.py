@@ -23,6 +23,7 @@ import numpy as np
 
 from auto_challenge_sets.corpus import read_lines
 from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.evaluation.results import HumanCorrelation
 
 BOOTSTRAP = 1000
 _RUN_NUMBER = re.compile(r"\.\d+$")
@@ -78,6 +79,16 @@ def _kendall(xs: np.ndarray, ys: np.ndarray) -> float:
 
     tau = kendalltau(xs, ys).statistic
     return float(tau) if np.isfinite(tau) else float("nan")
+
+
+def correlation(auto: dict[str, float], human: HumanScores, random_auto: dict[str, np.ndarray] | None = None,
+                seed: int = 1) -> HumanCorrelation | None:
+    """:func:`correlate` as the typed result."""
+    found = correlate(auto, human, random_auto, seed)
+    if found is None:
+        return None
+    ci = found.pop("ci")
+    return HumanCorrelation(ci=None if ci is None else (ci[0], ci[1]), **found)
 
 
 def correlate(auto: dict[str, float], human: HumanScores, random_auto: dict[str, np.ndarray] | None = None,

@@ -1,234 +1,226 @@
-"""Rendering of challenge-set scores: a plain-text table, ``report.md`` and PNG plots.
-
-Input is the metric's result dicts (see :mod:`auto_challenge_sets.scoring.challenge`), one per
-config, as ``ConfigResult``s. Plots show score against the minimum distance D for one language
-pair and phenomenon, with the length-matched random baseline as a band (5th–95th percentile of
-the random corpora) plus its mean, and the full-corpus score as a horizontal line.
-matplotlib is imported lazily (Agg backend), so tables work without a display.
-"""
+"""The one report of an :class:`~auto_challenge_sets.evaluation.results.Evaluation`: the plain-text
+tables printed by ``acs evaluate``, and with ``--out`` the folder of ``results.json``,
+``report.md`` and the plots (:mod:`.plots`). Every metric of the run is shown, whatever it is."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import json
 from pathlib import Path
-from typing import Any
 
-from auto_challenge_sets.scoring.challenge import spearman_by_distance
+from auto_challenge_sets.configs import config_sort_key
+from auto_challenge_sets.evaluation.results import Evaluation, HumanCorrelation
+from auto_challenge_sets.scoring.metric import metric_class
 from auto_challenge_sets.tables import render_table
 
-METRICS = (("bleu", "BLEU"), ("ribes", "RIBES"))
+LEGEND = """\
+- *score*: the metric on the config's rows (BLEU, chrF and TER are sacrebleu's, 0–100; RIBES is
+  NTT's, 0–1; TER is an error rate: lower is better). `*` after a score: worse than the 5th
+  percentile of the random corpora (above the 95th where lower is better).
+- *random* / *p5*: mean and 5th percentile of the metric over length-matched random corpora drawn
+  from the full corpus (every challenge sentence replaced by a sentence whose source length
+  differs by at most the tolerance).
+- *Δ (p)*: the system's score minus the baseline system's on the same rows, and the p-value of
+  sacrebleu's paired test (approximate randomization by default).
+- *small*: fewer rows than `min_rows`: scored, left out of trends and summaries. *same rows as*:
+  the config holds the very rows of an earlier one and is counted once.
+- Summary, per metric and phenomenon, over its (system, config) cells: *< full* the share worse
+  than the system's full-corpus score, *< random mean* worse than the random mean, *< random p5*
+  worse than the random 5th percentile, *Δ random* the mean difference from the random mean,
+  *worsening trend* the systems whose score goes towards worse with D (Spearman over D).
+- Human correlation, per metric (scores negated where lower is better, so a positive τ always
+  means agreeing with humans): Spearman's ρ and Kendall's τ over systems, Kendall's p-value, a 95%
+  bootstrap interval of τ over systems, and *random τ pct*: where the config's τ falls among the τ
+  of its random corpora (a set that ranks systems no better than random sentences of its lengths
+  sits near 50).
+"""
 
 
-@dataclass(frozen=True)
-class ConfigResult:
-    """One scored config: its name, what it is, and the metric's result dict."""
-
-    config: str
-    pair: str
-    phenomenon: str
-    min_distance: int | None
-    result: dict[str, Any]
+def _num(value: float | None, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
 
 
-def _fmt(value: float | None, metric: str) -> str:
-    if value is None:
-        return "-"
-    return f"{value:.2f}" if metric == "bleu" else f"{value:.4f}"
+def _label(metric: str) -> str:
+    return metric_class(metric).label
 
 
-def _baseline_cells(result: dict[str, Any], metric: str) -> list[str]:
-    base = (result.get("random_baseline") or {}).get(metric)
-    if not base:
-        return ["-", "-", "-"]
-    spread = f"{_fmt(base['mean'], metric)}±{_fmt(base['std'], metric)}"
-    return [spread, f"{base['percentile']:.0f}", f"{base['p_value']:.3f}"]
+def _digits(metric: str) -> int:
+    return metric_class(metric).digits
 
 
-HEADER = [
-    "config", "n",
-    "BLEU", "random BLEU", "pct", "p",
-    "RIBES", "random RIBES", "pct", "p",
-    "widened",
-]
-
-
-def table_rows(results: Sequence[ConfigResult]) -> list[list[str]]:
-    """Cells of the score table, one row per config (strings)."""
+def config_table(evaluation: Evaluation, config: str, markdown: bool = False) -> str:
+    """One row per system: each metric, its random mean and p5, and the paired test against the baseline."""
+    entry = evaluation.configs[config]
+    header = ["system"]
+    for metric in evaluation.metrics:
+        header += [_label(metric), "random", "p5"]
+    header += [f"Δ{_label(m)} (p)" for m in evaluation.metrics]
     rows = []
-    for item in results:
-        r = item.result
-        base = r.get("random_baseline") or {}
-        rows.append(
-            [item.config, str(r["n"]), _fmt(r["bleu"], "bleu"), *_baseline_cells(r, "bleu"),
-             _fmt(r["ribes"], "ribes"), *_baseline_cells(r, "ribes"), str(base.get("widened", "-"))]
-        )
-    return rows
+    for system, result in entry.systems.items():
+        row = [system + (" (baseline)" if system == evaluation.baseline_system else "")]
+        for metric in evaluation.metrics:
+            score, digits = result.scores[metric], _digits(metric)
+            band = score.random.p5 if evaluation.higher_is_better[metric] else score.random.p95
+            worse = score.score < band if evaluation.higher_is_better[metric] else score.score > band
+            row += [_num(score.score, digits) + ("*" if worse else ""), _num(score.random.mean, digits),
+                    _num(score.random.p5, digits)]
+        for metric in evaluation.metrics:
+            test = result.scores[metric].vs_baseline
+            row.append("-" if test is None else f"{test.delta:+.{_digits(metric)}f} ({test.p_value:.3f})")
+        rows.append(row)
+    return render_table(header, rows, markdown=markdown)
 
 
-def text_table(results: Sequence[ConfigResult], full: dict[str, Any] | None = None) -> str:
-    """Aligned plain-text table; ``full`` (the full-corpus scores) becomes the first row."""
-    return render_table(*_table(results, full))
+def config_heading(evaluation: Evaluation, config: str) -> str:
+    entry = evaluation.configs[config]
+    flags = []
+    if entry.small:
+        flags.append(f"small: fewer than {evaluation.settings.min_rows} rows, left out of trends and summaries")
+    if entry.same_rows_as:
+        flags.append(f"the same rows as {entry.same_rows_as}")
+    return f"{config} (n = {entry.n})" + (f" [{'; '.join(flags)}]" if flags else "")
 
 
-def _targeted_cell(result: dict[str, Any]) -> str:
-    """Accuracy in % with the instances judged (``-`` for a config it does not apply to)."""
-    targeted = result.get("targeted")
-    if not targeted:
-        return "-"
-    judged = targeted["correct"] + targeted["wrong"]
-    accuracy = "-" if targeted["accuracy"] is None else f"{100 * targeted['accuracy']:.1f}"
-    return f"{accuracy} ({judged}/{targeted['instances']})"
+def summary_table(evaluation: Evaluation, metric: str, markdown: bool = False) -> str:
+    header = ["phenomenon", "cells", "< full", "< random mean", "< random p5", "Δ random", "worsening trend"]
+    digits = _digits(metric)
+    rows = [[name, str(s.cells), f"{s.worse_than_full:.0%}", f"{s.worse_than_random_mean:.0%}",
+             f"{s.worse_than_random_p5:.0%}", f"{s.mean_delta_random:+.{digits}f}", f"{s.worsening_trend}/{s.systems}"]
+            for name, s in evaluation.summary[metric].items()]
+    return render_table(header, rows, markdown=markdown)
 
 
-def _table(results: Sequence[ConfigResult], full: dict[str, Any] | None) -> tuple[list[str], list[list[str]]]:
-    """The header and rows; a targeted-accuracy column when any config has one."""
-    rows = table_rows(results)
+def _human_cells(human: HumanCorrelation) -> list[str]:
+    ci = human.ci
+    return [str(human.systems), _num(human.spearman, 3), _num(human.kendall, 3), _num(human.p_value, 3),
+            "-" if not ci else f"[{ci[0]:.2f}, {ci[1]:.2f}]", _num(human.random_kendall_percentile, 0)]
+
+
+def human_table(evaluation: Evaluation, metric: str, markdown: bool = False) -> str:
+    header = ["config", "n", "systems", "Spearman", "Kendall", "p", "95% CI", "random τ pct"]
+    rows = []
+    full = (evaluation.human_full or {}).get(metric)
     if full is not None:
-        rows.insert(0, ["(full corpus)", str(full["n"]), _fmt(full["bleu"], "bleu"), "", "", "",
-                        _fmt(full["ribes"], "ribes"), "", "", "", ""])
-    if not any(item.result.get("targeted") for item in results):
-        return HEADER, rows
-    cells = (["-"] if full is not None else []) + [_targeted_cell(item.result) for item in results]
-    return [*HEADER, "targeted % (judged/all)"], [[*row, cell] for row, cell in zip(rows, cells)]
+        rows.append(["(full test set)", str(evaluation.full_corpus_rows), *_human_cells(full)])
+    for name, config in evaluation.configs.items():
+        human = (config.human or {}).get(metric)
+        if human is not None:
+            rows.append([name, str(config.n), *_human_cells(human)])
+    return render_table(header, rows, markdown=markdown)
 
 
-def group_by_phenomenon(results: Sequence[ConfigResult]) -> dict[str, list[dict[str, Any]]]:
-    """Distance-breakdown rows per ``{pair}.{phenomenon}``, one row per D, sorted by D.
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.0f}"
 
-    Two configs with the same D (``de-en.particle`` and ``de-en.particle.d1``) give one row: the
-    first in order of config name.
-    """
-    groups: dict[str, dict[int, dict[str, Any]]] = {}
-    for item in sorted(results, key=lambda x: x.config):
-        if item.min_distance is None:
+
+def targeted_tables(evaluation: Evaluation, markdown: bool = False) -> list[tuple[str, str]]:
+    """Per phenomenon: a heading and a table of each system's accuracy (%) by distance d, with the
+    mean over systems and the instances judged (the mean over systems) per d."""
+    if evaluation.targeted is None:
+        return []
+    out = []
+    systems = evaluation.systems
+    for phenomenon, summary in evaluation.targeted.by_distance.items():
+        buckets = summary.buckets
+        rows = [[system, *(_pct(summary.accuracy[system][b]) for b in buckets)] for system in systems]
+        rows.append(["mean", *(_pct(summary.mean[b]) for b in buckets)])
+        judged = [sum(summary.judged[s][b] for s in systems) / len(systems) for b in buckets]
+        rows.append(["judged (mean)", *(f"{n:.0f}" for n in judged)])
+        heading = f"{phenomenon}: targeted accuracy (%) by distance d (from {summary.config})"
+        out.append((heading, render_table(["system", *(f"d={b}" for b in buckets)], rows, markdown=markdown)))
+    return out
+
+
+def targeted_human_table(evaluation: Evaluation, markdown: bool = False) -> str:
+    """Kendall's τ with the human scores: targeted accuracy next to the first metric's, per lexical config."""
+    metric = evaluation.metrics[0]
+    label = _label(metric)
+    header = ["config", f"{label} τ", f"{label} p", "targeted τ", "targeted p", "systems"]
+    rows = []
+    full = (evaluation.human_full or {}).get(metric)
+    if full is not None:
+        rows.append(["(full test set)", _num(full.kendall, 3), _num(full.p_value, 3), "-", "-", str(full.systems)])
+    for name, config in evaluation.configs.items():
+        targeted, auto = config.human_targeted, (config.human or {}).get(metric)
+        if targeted is None:
             continue
-        rows = groups.setdefault(f"{item.pair}.{item.phenomenon}", {})
-        if item.min_distance in rows:
-            continue
-        r = item.result
-        row = {"config": item.config, "min_distance": item.min_distance, "n": r["n"],
-               "bleu": r["bleu"], "ribes": r["ribes"]}
-        if r.get("random_baseline"):
-            row["random_baseline"] = {k: r["random_baseline"][k] for k in ("bleu", "ribes", "widened")}
-        rows[item.min_distance] = row
-    return {name: [rows[d] for d in sorted(rows)] for name, rows in sorted(groups.items())}
+        rows.append([name, "-" if auto is None else _num(auto.kendall, 3), "-" if auto is None else _num(auto.p_value, 3),
+                     _num(targeted.kendall, 3), _num(targeted.p_value, 3), str(targeted.systems)])
+    return render_table(header, rows, markdown=markdown)
 
 
-def breakdown_summary(
-    results: Sequence[ConfigResult], breakdowns: dict[str, list[dict[str, Any]]] | None = None
-) -> dict[str, dict[str, Any]]:
-    """Per phenomenon: the breakdown rows and the Spearman correlation of score with D.
-
-    ``breakdowns`` overrides the rows gathered from ``results`` (e.g. a single config's own
-    breakdown by distance).
-    """
-    groups = group_by_phenomenon(results) if breakdowns is None else breakdowns
-    return {
-        name: {"distance_breakdown": rows, "spearman": spearman_by_distance(rows)}
-        for name, rows in groups.items()
-    }
-
-
-def plot_distance(
-    rows: Sequence[dict[str, Any]],
-    path: str | Path,
-    title: str,
-    full: dict[str, Any] | None = None,
-) -> Path:
-    """PNG of BLEU and RIBES against D: challenge scores, random band, full-corpus line."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    path = Path(path)
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-    ds = [r["min_distance"] for r in rows]
-    for ax, (metric, label) in zip(axes, METRICS):
-        scored = [(r["min_distance"], r) for r in rows if r.get(metric) is not None]
-        xs = [d for d, _ in scored]
-        ax.plot(xs, [r[metric] for _, r in scored], "o-", color="C0", label="challenge set")
-        with_base = [(d, r["random_baseline"][metric]) for d, r in scored if r.get("random_baseline")]
-        if with_base:
-            bx = [d for d, _ in with_base]
-            ax.fill_between(bx, [b["p5"] for _, b in with_base], [b["p95"] for _, b in with_base],
-                            color="C1", alpha=0.25, label="random, 5–95th pct")
-            ax.plot(bx, [b["mean"] for _, b in with_base], "--", color="C1", label="random, mean")
-        if full is not None and full.get(metric) is not None:
-            ax.axhline(full[metric], color="C2", linestyle=":", label="full corpus")
-        ax.set_xlabel("minimum distance D")
-        ax.set_ylabel(label)
-        if ds:
-            ax.set_xticks(sorted(set(ds)))
-        ax.grid(alpha=0.3)
-    axes[0].legend(fontsize="small")
-    fig.suptitle(title)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+def targeted_section(evaluation: Evaluation, markdown: bool = False) -> list[str]:
+    """The report's targeted-accuracy section (empty without targeted accuracy)."""
+    targeted = evaluation.targeted
+    if targeted is None:
+        return []
+    lines = ["## Targeted accuracy" if markdown else "targeted accuracy", "",
+             f"alignment: {targeted.aligner}; signature: {targeted.signature}", ""]
+    for heading, table in targeted_tables(evaluation, markdown):
+        lines += [f"### {heading}" if markdown else heading, "", table, ""]
+    if evaluation.human_full is not None:
+        lines += ["### Correlation with human scores" if markdown else "correlation with human scores (Kendall τ)",
+                  "", targeted_human_table(evaluation, markdown), ""]
+    return lines
 
 
-def markdown_report(
-    results: Sequence[ConfigResult],
-    full: dict[str, Any] | None = None,
-    meta: dict[str, str] | None = None,
-    plots: dict[str, str] | None = None,
-    breakdowns: dict[str, list[dict[str, Any]]] | None = None,
-) -> str:
-    """The text of ``report.md``."""
-    lines = ["# LDD challenge-set report", ""]
-    for key, value in (meta or {}).items():
-        lines.append(f"- **{key}**: `{value}`")
-    if results:
-        lines.append(f"- **BLEU signature**: `{results[0].result['signature']}`")
-        lines.append(f"- **RIBES signature**: `{results[0].result['ribes_signature']}`")
-    lines += [
-        "",
-        ("BLEU is sacrebleu's (0–100), RIBES NTT's (0–1). *random*: mean ± std of BLEU/RIBES over "
-        "length-matched random corpora from the full corpus; *pct*: share of them scoring at or "
-        "below the challenge set (%); *p*: one-sided empirical p-value (1 + #random ≤ challenge) / "
-        "(samples + 1); *widened*: challenge sentences whose length had no candidate within the "
-        "tolerance."),
-        "",
-        "## Scores",
-        "",
-    ]
-    lines.append(render_table(*_table(results, full), markdown=True))
-    for name, summary in breakdown_summary(results, breakdowns).items():
-        lines += ["", f"## {name}: score by minimum distance", ""]
-        spear = summary["spearman"]
-        cells = []
-        for metric, label in METRICS:
-            rho, p = spear[metric]["rho"], spear[metric]["p"]
-            cells.append(f"{label} ρ = {'-' if rho is None else f'{rho:.3f}'}"
-                         f" (p = {'-' if p is None else f'{p:.3g}'})")
-        lines.append("Spearman correlation with D: " + "; ".join(cells) + ".")
-        if plots and name in plots:
-            lines += ["", f"![{name}]({plots[name]})"]
-    return "\n".join(lines) + "\n"
+def _has_human(evaluation: Evaluation, metric: str) -> bool:
+    if (evaluation.human_full or {}).get(metric) is not None:
+        return True
+    return any((c.human or {}).get(metric) is not None for c in evaluation.configs.values())
 
 
-def write_report(
-    out_dir: str | Path,
-    results: Sequence[ConfigResult],
-    full: dict[str, Any] | None = None,
-    meta: dict[str, str] | None = None,
-    breakdowns: dict[str, list[dict[str, Any]]] | None = None,
-) -> list[Path]:
-    """Write ``report.md`` and one ``{pair}.{phenomenon}.png`` per phenomenon; return the paths."""
-    groups = group_by_phenomenon(results) if breakdowns is None else breakdowns
+def text_report(evaluation: Evaluation) -> str:
+    lines = [f"signature: {evaluation.signature}", f"baseline system: {evaluation.baseline_system}", ""]
+    lines += ["full corpus", _full_table(evaluation), ""]
+    for config in sorted(evaluation.configs, key=config_sort_key):
+        lines += [config_heading(evaluation, config), config_table(evaluation, config), ""]
+    for metric in evaluation.metrics:
+        lines += [f"summary, {_label(metric)} (distinct configs with enough rows; * in the tables: worse than "
+                  "the random 5th percentile)", summary_table(evaluation, metric), ""]
+    for metric in evaluation.metrics:
+        if _has_human(evaluation, metric):
+            lines += [f"correlation with human scores, {_label(metric)}", human_table(evaluation, metric), ""]
+    lines += targeted_section(evaluation)
+    return "\n".join(lines).rstrip("\n")
+
+
+def _full_table(evaluation: Evaluation, markdown: bool = False) -> str:
+    header = ["system", *(_label(m) for m in evaluation.metrics)]
+    rows = [[system, *(_num(evaluation.full[system][m], _digits(m)) for m in evaluation.metrics)]
+            for system in evaluation.systems]
+    return render_table(header, rows, markdown=markdown)
+
+
+def markdown_report(evaluation: Evaluation, plots: list[Path]) -> str:
+    lines = ["# LDD challenge sets: evaluation", "",
+             f"- **signature**: `{evaluation.signature}`",
+             f"- **dataset / pair / split**: `{evaluation.dataset}` / {evaluation.pair} / {evaluation.split} "
+             f"(full corpus: {evaluation.full_corpus_config}, {evaluation.full_corpus_rows} rows)",
+             f"- **systems**: {', '.join(evaluation.systems)} (baseline of the paired tests: "
+             f"{evaluation.baseline_system})", *(f"- **note**: {note}" for note in evaluation.notes),
+             "", "## How to read this report", "", LEGEND, "## Full corpus", "", _full_table(evaluation, True), ""]
+    for metric in evaluation.metrics:
+        lines += [f"## Summary, {_label(metric)}", "", summary_table(evaluation, metric, markdown=True), ""]
+    for metric in evaluation.metrics:
+        if _has_human(evaluation, metric):
+            lines += [f"## Correlation with human scores, {_label(metric)}", "",
+                      human_table(evaluation, metric, markdown=True), ""]
+    lines += targeted_section(evaluation, markdown=True)
+    lines += [f"![{p.stem}]({p.name})" for p in plots] + [""]
+    for config in sorted(evaluation.configs, key=config_sort_key):
+        lines += [f"## {config_heading(evaluation, config)}", "", config_table(evaluation, config, markdown=True), ""]
+    return "\n".join(lines)
+
+
+def write_report(out_dir: str | Path, evaluation: Evaluation, human_scores: dict[str, float] | None = None) -> list[Path]:
+    """``results.json``, ``report.md`` and the plots into ``out_dir``; return the paths written."""
+    from auto_challenge_sets.evaluation import plots as plotting
+
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    written: list[Path] = []
-    plots: dict[str, str] = {}
-    for name, rows in groups.items():
-        png = plot_distance(rows, out / f"{name}.png", title=name, full=full)
-        plots[name] = png.name
-        written.append(png)
+    results = out / "results.json"
+    results.write_text(json.dumps(evaluation.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    plots = plotting.all_plots(evaluation, out, human_scores)
     report = out / "report.md"
-    report.write_text(markdown_report(results, full, meta, plots, groups), encoding="utf-8")
-    written.insert(0, report)
-    return written
+    report.write_text(markdown_report(evaluation, plots), encoding="utf-8")
+    return [results, report, *plots]

@@ -1,51 +1,61 @@
 """Paired significance tests of systems against a baseline system, by sacrebleu's own code.
 
 ``sacrebleu.significance.PairedTest`` (approximate randomization, or the paired bootstrap) on the
-rows of one config, so each p-value equals ``sacrebleu --paired-ar`` / ``--paired-bs`` on the same
-rows with the same seed (``SACREBLEU_SEED``, 12345 unless set) and number of trials. It is not
-re-implemented here: sacrebleu's is the reference the field cites.
+rows of one config, for any registered metric: sacrebleu's own metric objects for BLEU, chrF and
+TER, so each p-value equals ``sacrebleu --paired-ar`` / ``--paired-bs`` on the same rows with the
+same seed (``SACREBLEU_SEED``, 12345 unless set) and number of trials; an adapter over the
+metric's summable statistics for the others (:class:`~auto_challenge_sets.scoring.metric.PairedTestAdapter`).
+It is not re-implemented here: sacrebleu's is the reference the field cites.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
 
-# our metric names -> how sacrebleu's PairedTest names them in its results
-_SACREBLEU_NAMES = {"bleu": "BLEU", "chrf": "chrF2"}
+import numpy as np
+
+from auto_challenge_sets.evaluation.results import PairedResult
+from auto_challenge_sets.scoring.metric import Metric, PairedTestAdapter
 
 
 def paired_tests(systems: Sequence[tuple[str, Sequence[str]]], references: Sequence[tuple[str, ...]],
-                 metrics: Sequence[str], test_type: str = "ar", n_samples: int = 1000,
-                 tokenize: str = "13a") -> dict[str, dict[str, dict[str, float]]]:
-    """``{system: {metric: {"delta", "p_value"}}}`` for every system but the first (the baseline).
+                 metrics: Mapping[str, Metric], test_type: str = "ar", n_samples: int = 1000,
+                 statistics: Mapping[str, Mapping[str, np.ndarray]] | None = None) -> dict[str, dict[str, PairedResult]]:
+    """``{system: {metric: PairedResult}}`` for every system but the first (the baseline).
 
     ``references``: one tuple of references per row (all rows the same number of references).
+    ``statistics``: system -> metric -> the rows' statistics, where already computed; a metric
+    that sacrebleu does not know is then not computed again.
     """
-    from sacrebleu.metrics import BLEU, CHRF
     from sacrebleu.significance import PairedTest
 
-    chosen = [m for m in metrics if m in _SACREBLEU_NAMES]
-    if not chosen or len(systems) < 2:
+    if not metrics or len(systems) < 2:
         return {}
     streams = [list(stream) for stream in zip(*references)]
-    objects: dict[str, Any] = {"bleu": BLEU(tokenize=tokenize), "chrf": CHRF()}
+    hypotheses = {name: list(hyps) for name, hyps in systems}
+    objects = {}
+    for name, metric in metrics.items():
+        scorer = metric.sacrebleu_metric()
+        if isinstance(scorer, PairedTestAdapter) and statistics is not None:
+            scorer.known = {id(hypotheses[s]): metric.paired_statistics(statistics[s][name]) for s in hypotheses}
+        objects[name] = scorer
     logger = logging.getLogger("sacrebleu")
     level = logger.level
     logger.setLevel(logging.ERROR)
     try:
-        test = PairedTest([(name, list(hyps)) for name, hyps in systems],
-                          {_SACREBLEU_NAMES[m]: objects[m] for m in chosen}, streams,
+        test = PairedTest([(name, hypotheses[name]) for name, _ in systems], objects, streams,
                           test_type=test_type, n_samples=n_samples)
         _, scores = test()
     finally:
         logger.setLevel(level)
-    out: dict[str, dict[str, dict[str, float]]] = {}
+    # sacrebleu keys its results by each score's own name (BLEU, chrF2, ...), in the order given
+    columns = [key for key in scores if key != "System"]
+    if len(columns) != len(metrics):
+        raise ValueError(f"two metrics share a name in sacrebleu's paired test: {', '.join(metrics)}")
+    out: dict[str, dict[str, PairedResult]] = {}
     for index, (name, _) in enumerate(systems[1:], start=1):
-        out[name] = {}
-        for metric in chosen:
-            results = scores[_SACREBLEU_NAMES[metric]]
-            out[name][metric] = {"delta": float(results[index].score - results[0].score),
-                                 "p_value": float(results[index].p_value)}
+        out[name] = {metric: PairedResult(float(scores[column][index].score - scores[column][0].score),
+                                          float(scores[column][index].p_value))
+                     for metric, column in zip(metrics, columns)}
     return out

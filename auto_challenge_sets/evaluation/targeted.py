@@ -31,7 +31,7 @@ from typing import Any
 from auto_challenge_sets.builder.pipeline.specs import AlignerSpec
 from auto_challenge_sets.corpus import read_lines
 from auto_challenge_sets.dataset.layout import DatasetFolder
-from auto_challenge_sets.errors import AlignmentError, InputError
+from auto_challenge_sets.errors import AlignmentError, InputError, RequestError
 from auto_challenge_sets.pharaoh import Link, parse_pharaoh
 from auto_challenge_sets.scoring.targeted import CHRF_THRESHOLD
 
@@ -40,7 +40,7 @@ ALIGNERS = (AUTO, "eflomal", "simalign", STORED, PRESENT)
 COLUMNS = ["source_tokens", "alignment"]
 
 
-@dataclass
+@dataclass(frozen=True)
 class TargetedRequest:
     """How to align the outputs for the targeted accuracy, and how to judge a match."""
 
@@ -51,12 +51,12 @@ class TargetedRequest:
 
     def check(self) -> None:
         if self.aligner not in ALIGNERS:
-            raise InputError(f"--targeted-aligner must be one of {', '.join(ALIGNERS)}, not {self.aligner!r}")
+            raise RequestError("targeted.aligner", f"must be one of {', '.join(ALIGNERS)}, not {self.aligner!r}")
         if self.hyp_alignments and self.aligner not in (AUTO, STORED):
-            raise InputError("--hyp-alignment files are read with --targeted-aligner stored, not "
-                             f"{self.aligner}")
-        if not 0 <= self.chrf_threshold <= 100:
-            raise InputError(f"--targeted-chrf must be from 0 to 100, got {self.chrf_threshold}")
+            raise RequestError("targeted.hyp_alignments", f"files are read with the aligner stored, not {self.aligner}")
+        if isinstance(self.chrf_threshold, bool) or not isinstance(self.chrf_threshold, int | float) \
+                or not 0 <= self.chrf_threshold <= 100:
+            raise RequestError("targeted.chrf_threshold", f"must be from 0 to 100, got {self.chrf_threshold}")
 
 
 @dataclass
@@ -88,8 +88,7 @@ def _stored_reference(base: dict[str, list[Any]], where: Path) -> list[list[Link
     for row_id, text in zip(base["id"], base["alignment"]):
         if text is None:
             raise InputError(f"row {row_id!r} has no alignment: the dataset was built without an aligner, so "
-                             "--targeted-aligner stored or present has no reference side (use eflomal or "
-                             "simalign)", where)
+                             "the aligner stored or present has no reference side (use eflomal or simalign)", where)
         links.append(parse_pharaoh(text))
     return links
 
@@ -135,8 +134,8 @@ def align_outputs(request: TargetedRequest, base: dict[str, list[Any]], outputs:
     if name == STORED:
         missing = [system for system in outputs if system not in request.hyp_alignments]
         if missing:
-            raise InputError(f"--targeted-aligner stored needs a --hyp-alignment NAME=FILE for every system; "
-                             f"none for {', '.join(missing)}")
+            raise RequestError("targeted.hyp_alignments", f"the aligner stored needs an alignment file for "
+                               f"every system; none for {', '.join(missing)}")
         systems = {system: _read_hyp_alignment(request.hyp_alignments[system], base, lines, total_lines)
                    for system, lines in outputs.items()}
         return TargetedAlignments("stored (the dataset's alignment column and --hyp-alignment files)",

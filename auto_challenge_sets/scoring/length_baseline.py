@@ -106,21 +106,22 @@ def sample_length_matched(
     return LengthMatchedSamples(index=index, widened=widened, max_tolerance=widest)
 
 
-def summarize(samples: Sequence[float] | np.ndarray, score: float) -> dict[str, float]:
+def summarize(samples: Sequence[float] | np.ndarray, score: float, higher_is_better: bool = True) -> dict[str, float]:
     """Where ``score`` falls among the random corpora's scores.
 
     * ``std`` is the sample standard deviation (ddof=1; 0 for a single sample).
     * ``p5``/``p95`` are the 5th/95th percentiles (numpy's linear interpolation), for bands.
-    * ``percentile`` = 100 · (samples ≤ score) / n — scipy's ``percentileofscore(kind="weak")``.
-    * ``p_value`` = (1 + samples ≤ score) / (n + 1): the one-sided empirical p-value of "the
-      challenge set scores lower than length-matched random sets" (the +1 counts the observed
+    * ``percentile`` = 100 · (samples at or worse than score) / n; worse is lower where higher is
+      better (scipy's ``percentileofscore(kind="weak")``), higher otherwise (TER).
+    * ``p_value`` = (1 + samples at or worse) / (n + 1): the one-sided empirical p-value of "the
+      challenge set scores worse than length-matched random sets" (the +1 counts the observed
       value itself, so it is never 0; Davison & Hinkley 1997).
     """
     values = np.asarray(samples, dtype=np.float64)
     n = len(values)
     if n == 0:
         raise ValueError("no samples to summarize")
-    at_or_below = int(np.count_nonzero(values <= score))
+    at_or_worse = int(np.count_nonzero(values <= score if higher_is_better else values >= score))
     return {
         "mean": float(values.mean()),
         "std": float(values.std(ddof=1)) if n > 1 else 0.0,
@@ -128,6 +129,6 @@ def summarize(samples: Sequence[float] | np.ndarray, score: float) -> dict[str, 
         "max": float(values.max()),
         "p5": float(np.percentile(values, 5)),
         "p95": float(np.percentile(values, 95)),
-        "percentile": 100.0 * at_or_below / n,
-        "p_value": (1 + at_or_below) / (n + 1),
+        "percentile": 100.0 * at_or_worse / n,
+        "p_value": (1 + at_or_worse) / (n + 1),
     }

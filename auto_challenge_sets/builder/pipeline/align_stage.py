@@ -22,18 +22,14 @@ from pathlib import Path
 from typing import Any
 
 from auto_challenge_sets.builder.backends.aligners import Aligner, get_aligner
+from auto_challenge_sets.builder.pipeline.defaults import DEFAULT_ALIGNER
 from auto_challenge_sets.builder.pipeline.executors import Executor, ShardWork
 from auto_challenge_sets.builder.pipeline.inputs import AlignmentFile
 from auto_challenge_sets.builder.pipeline.specs import AlignerSpec
-from auto_challenge_sets.builder.pipeline.stage_cache import run_sharded
+from auto_challenge_sets.builder.pipeline.stage_cache import ALIGN_SHARD_SIZE, run_sharded
 from auto_challenge_sets.paths import default_cache_dir
 from auto_challenge_sets.pharaoh import Link, format_pharaoh, parse_pharaoh
 from auto_challenge_sets.text_io import atomic_write_text
-
-DEFAULT_ALIGNER = "simalign"
-# simalign batches pairs of equal padded length (see its backend), so larger shards give
-# fuller batches; 2,000 pairs are a few seconds on a GPU and a few minutes on a CPU.
-DEFAULT_SHARD_SIZE = 2000
 
 
 def _align_shard(aligner: Aligner, batch: list[str]) -> list[str]:
@@ -75,7 +71,7 @@ def align_pairs(
         inputs, ShardWork(factory, _align_shard, ready=aligner),
         cache_dir=default_cache_dir() if cache_dir is None else cache_dir, stage="align",
         key={"stage": "align", "format": 1, **aligner.cache_key()},
-        shard_size=shard_size or DEFAULT_SHARD_SIZE, progress=progress, unit="pair", executor=executor,
+        shard_size=shard_size or ALIGN_SHARD_SIZE, progress=progress, unit="pair", executor=executor,
     )
     return [parse_pharaoh(line) for line in outputs]
 

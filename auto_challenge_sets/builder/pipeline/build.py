@@ -17,6 +17,7 @@ from typing import Any
 from auto_challenge_sets import __version__
 from auto_challenge_sets.builder.backends.aligners import Aligner
 from auto_challenge_sets.builder.pipeline.align_stage import align_corpus
+from auto_challenge_sets.builder.pipeline.defaults import AUTO_ALIGNER, NO_ALIGNER, default_aligner
 from auto_challenge_sets.builder.pipeline.executors import Executor
 from auto_challenge_sets.builder.pipeline.inputs import AlignmentFile, PreParsedSource
 from auto_challenge_sets.builder.pipeline.parse_stage import parse_source_for_build
@@ -56,7 +57,17 @@ from auto_challenge_sets.ud import Sentence
 class BuildSpec:
     """One (pair, corpus) build: the corpus files, how the source is parsed (a parser to run, or a
     CoNLL-U file) and how the pairs are aligned (an aligner, a Pharaoh file, or neither: then the
-    reorder configs are not built)."""
+    reorder configs are not built).
+
+    ``aligner``: an :class:`AlignerSpec`; a backend name (its declared options); ``"auto"``
+    (:data:`~auto_challenge_sets.builder.pipeline.defaults.AUTO_ALIGNER`), the default-aligner
+    policy that ``acs build`` applies when ``--aligner`` is not given (a Pharaoh ``alignment`` when
+    one is given, else :func:`~auto_challenge_sets.builder.pipeline.defaults.default_aligner`:
+    simalign when its model can be had, else eflomal with ``aligner_note``); ``None`` or ``"none"``:
+    not aligned. The default stays ``None``, as before ``"auto"`` existed: a spec that names no
+    aligner builds no reorder configs, and never reaches for a model or the network. After
+    construction ``aligner`` is an :class:`AlignerSpec` or ``None``.
+    """
 
     pair: str
     corpus: str
@@ -64,7 +75,7 @@ class BuildSpec:
     target: Path
     parser: ParserSpec | None = None
     source_conllu: Path | None = None  # a pre-parsed source instead of a parser
-    aligner: AlignerSpec | None = None
+    aligner: AlignerSpec | str | None = None  # see above; "auto" is the default-aligner policy
     alignment: Path | None = None  # a Pharaoh file instead of an aligner
     cache_dir: Path | None = None  # the stage cache (default: auto_challenge_sets.paths.default_cache_dir)
     shard_size: int | None = None  # lines per cached parse shard
@@ -78,11 +89,23 @@ class BuildSpec:
     # refusing it as an alignment made on other tokens than the parse's
     allow_token_mismatch: bool = False
     executor: Executor | None = None  # where the parse and alignment shards run (default: here)
+    # why the aligner is not the one asked for (the default-aligner policy's note): set by "auto",
+    # or passed on by a caller that applied the policy itself; the build reports it with its warnings
+    aligner_note: str | None = None
 
     def __post_init__(self) -> None:
         if (self.parser is None) == (self.source_conllu is None):
             raise AcsError("a build parses the source with a parser or reads its parse from a CoNLL-U "
                            "file: give exactly one of them")
+        if self.aligner == AUTO_ALIGNER:
+            self.aligner = None
+            if self.alignment is None:
+                name, self.aligner_note = default_aligner()
+                self.aligner = AlignerSpec(name)
+        elif self.aligner == NO_ALIGNER:
+            self.aligner = None
+        elif isinstance(self.aligner, str):
+            self.aligner = AlignerSpec(self.aligner)
         if self.aligner is not None and self.alignment is not None:
             raise AcsError("a build aligns with an aligner or reads a Pharaoh file, not both")
 
@@ -191,9 +214,9 @@ def _check_tokenization(spec: BuildSpec, corpus: ParallelCorpus, words: list[int
             f"made on other tokens than the parse's words? Line {first.line} of {corpus.source_path} has "
             f"{len(first.source.split())} white-space tokens but its parse {words} words, and so differ "
             f"{len(differ)} of {len(corpus.pairs)} pairs: the file's source indices would point at the wrong "
-            "words. Align the parse's words (parse pre-tokenized text with --pretokenized and align that "
-            "text), or pass --allow-token-mismatch if the file's source indices do refer to the parse's words",
-            str(spec.alignment), first.line)
+            "words. Align the parse's words (parse pre-tokenized text, option pretokenized, and align that "
+            "text), or set allow_token_mismatch if the file's source indices do refer to the parse's words",
+            str(spec.alignment), first.line, field=("pretokenized", "allow_token_mismatch"))
     return [f"{len(differ)} of {len(corpus.pairs)} pairs have a different number of parse words than "
             f"white-space tokens in the source (line {format_line_numbers([p.line for p, _ in differ])}): "
             "the alignment file's source indices were taken to refer to the parse's words "
@@ -253,7 +276,7 @@ def build(spec: BuildSpec, progress: bool = True) -> BuildOutput:
     aligner = _prepare_aligner(spec, corpus)
     analyses = AnalysedPairs(corpus, _source_parse(spec, corpus, progress), list(spec.phenomena or lexical_phenomena()),
                              progress)
-    warnings: list[str] = []
+    warnings: list[str] = [spec.aligner_note] if spec.aligner_note else []
     if aligner is not None:
         # one pass for the words to align (it checks the parse, before the aligner runs); the
         # analyses stream the parse again. selection.py's tokenization contract: the parse's

@@ -34,7 +34,7 @@ from auto_challenge_sets.builder.backends.parsers import (
 from auto_challenge_sets.builder.pipeline.executors import Executor, ShardWork
 from auto_challenge_sets.builder.pipeline.inputs import PreParsedSource
 from auto_challenge_sets.builder.pipeline.specs import ParserSpec
-from auto_challenge_sets.builder.pipeline.stage_cache import DEFAULT_SHARD_SIZE, run_sharded
+from auto_challenge_sets.builder.pipeline.stage_cache import PARSE_SHARD_SIZE, run_sharded
 from auto_challenge_sets.conllu_io import format_sentence, parse_conllu
 from auto_challenge_sets.corpus import format_line_numbers, read_lines
 from auto_challenge_sets.errors import InputError
@@ -90,7 +90,7 @@ def parse_lines(
     options: dict | None = None,
     line_numbers: Sequence[int] | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
-    shard_size: int = DEFAULT_SHARD_SIZE,
+    shard_size: int = PARSE_SHARD_SIZE,
     progress: bool = True,
     executor: Executor | None = None,
     factory: Callable[[], Parser] | None = None,
@@ -162,7 +162,7 @@ def parse_file(
     parser: SourceParse = "trankit",
     options: dict | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
-    shard_size: int = DEFAULT_SHARD_SIZE,
+    shard_size: int = PARSE_SHARD_SIZE,
     progress: bool = True,
 ) -> ParseSummary:
     """Parse a text file (one sentence per line) into a CoNLL-U file."""
@@ -202,7 +202,7 @@ def parse_source_for_build(
     Otherwise the file lives in the cache, named by the parse key and the line numbers, and is
     written once; the shards behind it make a killed build resume.
     """
-    shard_size = shard_size or DEFAULT_SHARD_SIZE
+    shard_size = shard_size or PARSE_SHARD_SIZE
     if isinstance(parser, PreParsedSource):
         parse_lines(source_lines, lang=lang, parser=parser, line_numbers=line_numbers, progress=False)
         return parser.path

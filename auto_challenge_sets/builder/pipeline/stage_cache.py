@@ -19,9 +19,18 @@ from auto_challenge_sets.builder.pipeline.executors import Executor, LocalExecut
 from auto_challenge_sets.paths import default_cache_dir
 from auto_challenge_sets.text_io import atomic_write_text
 
-__all__ = ["DEFAULT_SHARD_SIZE", "atomic_write_text", "default_cache_dir", "run_sharded", "stage_dir"]
+__all__ = ["ALIGN_SHARD_SIZE", "PARSE_SHARD_SIZE", "atomic_write_text", "default_cache_dir", "run_sharded",
+           "stage_dir"]
 
-DEFAULT_SHARD_SIZE = 1000
+# Lines per cached shard, the one place for both stages. A shard is the unit of resumption (a killed
+# run redoes at most one) and of an executor's work; the size is part of each stage's cache key, so a
+# change recomputes what is cached once but never changes a build's output. The two differ on purpose:
+# the parse stage's (``acs parse`` / ``acs build --shard-size``) keeps a killed CPU parse from losing
+# much, while simalign batches pairs of equal padded length (see its backend), so larger alignment
+# shards give fuller batches: 2,000 pairs are a few seconds on a GPU and a few minutes on a CPU.
+# (eflomal learns from the whole corpus and is run as one shard whatever the size.)
+PARSE_SHARD_SIZE = 1000
+ALIGN_SHARD_SIZE = 2000
 
 
 def checksum_lines(lines: Sequence[str]) -> str:
@@ -54,7 +63,7 @@ def run_sharded(
     cache_dir: str | os.PathLike[str],
     stage: str,
     key: dict,
-    shard_size: int = DEFAULT_SHARD_SIZE,
+    shard_size: int = PARSE_SHARD_SIZE,  # each stage passes its own (above)
     progress: bool = True,
     unit: str = "line",
     executor: Executor | None = None,

@@ -102,11 +102,12 @@ class TrankitParser(Parser):
                  device: str = "cpu", batch_size: int | None = 32, pretokenized: bool = False,
                  lemmatize: bool = True, download: bool = True):
         if embedding not in EMBEDDINGS:
-            raise ParserError(f"--trankit-embedding must be one of {', '.join(EMBEDDINGS)}, not {embedding!r}")
+            raise ParserError(f"embedding must be one of {', '.join(EMBEDDINGS)}, not {embedding!r}",
+                              field="embedding")
         if device not in ("cpu", "cuda"):
-            raise ParserError(f"--device must be cpu or cuda, not {device!r}")
+            raise ParserError(f"device must be cpu or cuda, not {device!r}", field="device")
         if batch_size is not None and batch_size < 1:
-            raise ParserError("--batch-size must be >= 1")
+            raise ParserError("batch_size must be >= 1", field="batch_size")
         self.language = trankit_language(lang)
         if trankit_cache is not None:
             self.cache_dir = Path(trankit_cache)
@@ -133,7 +134,7 @@ class TrankitParser(Parser):
             import torch
 
             if not torch.cuda.is_available():
-                raise ParserError("--device cuda but torch sees no CUDA device (use --device cpu)")
+                raise ParserError("device cuda but torch sees no CUDA GPU (use device cpu)", field="device")
 
     def signature(self) -> dict:
         if self._signature is None:

@@ -174,7 +174,7 @@ def ensure_trankit_models(cache_dir: str | os.PathLike[str], language: str, embe
         f"unzipped into {Path(cache_dir) / embedding / language}/ with an empty {language}.downloaded beside it; "
         f"XLM-R comes from the Hub repository {embedding} into the Hub cache folder "
         f"{Path(cache_dir) / embedding}), e.g. by running `acs parse` there once, then copy that folder "
-        f"here and pass it with --trankit-cache DIR.")
+        f"here and pass it with trankit_cache DIR.", field="trankit_cache")
 
 
 @contextlib.contextmanager

@@ -37,7 +37,7 @@ class UDPipeParser(Parser):
                  udpipe_model: str | os.PathLike[str] | None = None, pretokenized: bool = False):
         # lang and cache_dir: the model file decides the language; UDPipe keeps no cache
         if udpipe_model is None:
-            raise ParserError("--parser udpipe needs a model file: --udpipe-model FILE")
+            raise ParserError("parser udpipe needs a model file: udpipe_model FILE", field=("parser", "udpipe_model"))
         self.model_path = Path(udpipe_model)
         self.pretokenized = pretokenized
         self._pipeline = None
@@ -51,7 +51,7 @@ class UDPipeParser(Parser):
     def check_ready(self) -> None:
         if not self.model_path.is_file():
             raise ParserUnavailableError(f"UDPipe model {self.model_path} not found: pass an existing "
-                                         "UDPipe 1 model file with --udpipe-model FILE")
+                                         "UDPipe 1 model file with udpipe_model FILE", field="udpipe_model")
 
     def signature(self) -> dict:
         self.check_ready()

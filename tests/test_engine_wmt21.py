@@ -1,5 +1,6 @@
-"""Many systems in one evaluation (evaluation/many.py, systems.py, human.py, significance.py), on
-real WMT21 de→en outputs and human scores, against sacrebleu and scipy computed here."""
+"""The evaluation engine end to end on real WMT21 de→en outputs and human scores (the build of
+UDPipe + eflomal that conftest's ``wmt21_de_en`` makes once), against sacrebleu and scipy computed
+here. The fast tests of the same code on hand-made data are tests/test_engine.py."""
 
 from __future__ import annotations
 
@@ -15,9 +16,10 @@ from auto_challenge_sets.cli import main
 from auto_challenge_sets.corpus import read_lines
 from auto_challenge_sets.dataset.layout import DatasetFolder
 from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.evaluation.engine import evaluate
 from auto_challenge_sets.evaluation.human import read_human
-from auto_challenge_sets.evaluation.many import evaluate_many
-from auto_challenge_sets.evaluation.systems import SystemsRequest, name_systems
+from auto_challenge_sets.evaluation.inputs import name_systems
+from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.scoring.challenge import compute
 
 from conftest import shared_path
@@ -31,11 +33,11 @@ def wmt(wmt21_de_en) -> dict:
     wmt21 = shared_path("data", "wmt21")
     out = wmt21_de_en
     hyps = {name: wmt21 / "system-outputs" / f"newstest2021.de-en.hyp.{name}.en" for name in SYSTEMS}
-    request = SystemsRequest(dataset=out, hypotheses=hyps, split=SPLIT, pair="de-en", n_samples=30,
-                             paired_samples=200, seed=3)
+    request = EvaluationRequest(dataset=out, hypotheses=hyps, split=SPLIT, pair="de-en", n_samples=30,
+                                paired_samples=200, seed=3)
     human = read_human(wmt21 / "humaneval" / "ad-sys-scores-de-en.csv", list(hyps))
-    results = evaluate_many(request, human)
-    return {"out": out, "hyps": hyps, "results": results, "payload": results.payload, "human": human,
+    evaluation = evaluate(request, human)
+    return {"out": out, "hyps": hyps, "evaluation": evaluation, "payload": evaluation.to_json(), "human": human,
             "wmt21": wmt21, "request": request}
 
 
@@ -50,8 +52,9 @@ def test_bleu_and_chrf_of_every_cell_equal_sacrebleu(wmt):
         for system, path in wmt["hyps"].items():
             hyp = read_lines(path)
             preds = [hyp[line - 1] for line in rows["line"]]
-            assert entry["systems"][system]["bleu"] == sacrebleu.corpus_bleu(preds, [rows["reference"]]).score
-            assert entry["systems"][system]["chrf"] == sacrebleu.corpus_chrf(preds, [rows["reference"]]).score
+            scores = entry["systems"][system]["scores"]
+            assert scores["bleu"]["score"] == sacrebleu.corpus_bleu(preds, [rows["reference"]]).score
+            assert scores["chrf"]["score"] == sacrebleu.corpus_chrf(preds, [rows["reference"]]).score
     assert payload["full"]["UEdin"]["chrf"] == sacrebleu.corpus_chrf(
         read_lines(wmt["hyps"]["UEdin"]), [read_lines(wmt["wmt21"] / "references" / "newstest2021.de-en.ref.A.en")]).score
 
@@ -63,10 +66,11 @@ def test_the_random_baseline_is_the_one_compute_gives_for_one_system(wmt):
     single = compute([hyp[n - 1] for n in rows["line"]], rows["reference"], lengths=rows["length"], ids=rows["id"],
                      pool_predictions=[hyp[n - 1] for n in base["line"]], pool_references=base["reference"],
                      pool_lengths=base["length"], pool_ids=base["id"], n_samples=30, seed=3)
-    many = wmt["payload"]["configs"][config]["systems"]["happypoet"]["random"]
+    many = wmt["payload"]["configs"][config]["systems"]["happypoet"]["scores"]
     for metric in ("bleu", "chrf", "ribes"):
-        assert many[metric]["mean"] == pytest.approx(single["random_baseline"][metric]["mean"], abs=1e-12)
-        assert many[metric]["p_value"] == single["random_baseline"][metric]["p_value"]
+        assert many[metric]["score"] == single[metric]
+        assert many[metric]["random"]["mean"] == pytest.approx(single["random_baseline"][metric]["mean"], abs=1e-12)
+        assert many[metric]["random"]["p_value"] == single["random_baseline"][metric]["p_value"]
 
 
 def test_paired_p_values_equal_sacrebleus_own_test(wmt):
@@ -82,11 +86,11 @@ def test_paired_p_values_equal_sacrebleus_own_test(wmt):
     _, scores = PairedTest(named, {"BLEU": sacrebleu.BLEU(), "chrF2": sacrebleu.CHRF()}, [rows["reference"]],
                            test_type="ar", n_samples=200)()
     for index, system in enumerate(order[1:], start=1):
-        ours = payload["configs"][config]["systems"][system]["vs_baseline"]
-        assert ours["bleu"]["p_value"] == scores["BLEU"][index].p_value
-        assert ours["chrf"]["p_value"] == scores["chrF2"][index].p_value
-        assert ours["bleu"]["delta"] == pytest.approx(scores["BLEU"][index].score - scores["BLEU"][0].score)
-    assert payload["configs"][config]["systems"][baseline]["vs_baseline"] is None
+        ours = payload["configs"][config]["systems"][system]["scores"]
+        assert ours["bleu"]["vs_baseline"]["p_value"] == scores["BLEU"][index].p_value
+        assert ours["chrf"]["vs_baseline"]["p_value"] == scores["chrF2"][index].p_value
+        assert ours["bleu"]["vs_baseline"]["delta"] == pytest.approx(scores["BLEU"][index].score - scores["BLEU"][0].score)
+    assert all(s["vs_baseline"] is None for s in payload["configs"][config]["systems"][baseline]["scores"].values())
 
 
 def test_human_correlation_equals_scipy_on_the_printed_numbers(wmt):
@@ -94,27 +98,29 @@ def test_human_correlation_equals_scipy_on_the_printed_numbers(wmt):
     assert set(human.scores) == set(SYSTEMS) and not human.unmatched_systems
     assert "HUMAN" in " ".join(human.unmatched_table) or human.unmatched_table  # rows of other systems
     for config, entry in payload["configs"].items():
-        xs = [entry["systems"][s]["bleu"] for s in SYSTEMS]
         ys = [human.scores[s] for s in SYSTEMS]
-        assert entry["human"]["spearman"] == pytest.approx(spearmanr(xs, ys).statistic), config
-        assert entry["human"]["kendall"] == pytest.approx(kendalltau(xs, ys).statistic), config
-        low, high = entry["human"]["ci"]
-        assert -1 <= low <= high <= 1
-        assert 0 <= entry["human"]["random_kendall_percentile"] <= 100
+        for metric in ("bleu", "chrf", "ribes"):
+            xs = [entry["systems"][s]["scores"][metric]["score"] for s in SYSTEMS]
+            assert entry["human"][metric]["spearman"] == pytest.approx(spearmanr(xs, ys).statistic), config
+            assert entry["human"][metric]["kendall"] == pytest.approx(kendalltau(xs, ys).statistic), config
+            low, high = entry["human"][metric]["ci"]
+            assert -1 <= low <= high <= 1
+            assert 0 <= entry["human"][metric]["random_kendall_percentile"] <= 100
 
 
 def test_small_and_duplicate_configs_are_flagged_and_left_out_of_trends(wmt):
     payload = wmt["payload"]
     for name, entry in payload["configs"].items():
         assert entry["small"] == (entry["n"] < 20), name
-    trends = payload["trends"]["de-en.particle"]["UEdin"]
+    trends = payload["trends"]["bleu"]["de-en.particle"]["UEdin"]
     usable = [c for c in payload["configs"].values() if c["phenomenon"] == "de-en.particle" and not c["small"]
               and c["same_rows_as"] is None]
     assert trends["n"] == len(usable)
     ds = [c["min_distance"] for c in usable]
-    assert trends["spearman"] == pytest.approx(spearmanr(ds, [c["systems"]["UEdin"]["bleu"] for c in usable]).statistic)
-    summary = payload["summary"]["de-en.particle"]
-    assert summary["cells"] == len(usable) * len(SYSTEMS) and 0 <= summary["below_full"] <= 1
+    bleu = [c["systems"]["UEdin"]["scores"]["bleu"]["score"] for c in usable]
+    assert trends["spearman"] == pytest.approx(spearmanr(ds, bleu).statistic)
+    summary = payload["summary"]["bleu"]["de-en.particle"]
+    assert summary["cells"] == len(usable) * len(SYSTEMS) and 0 <= summary["worse_than_full"] <= 1
 
 
 def test_configs_with_the_same_rows_point_to_the_first_of_them(wmt):
@@ -143,7 +149,7 @@ def test_the_command_writes_results_report_and_plots(wmt, tmp_path, capsys):
     assert rc == 0 and "de-en.reorder.d5 (n = " in printed and "baseline system:" in printed
     payload = json.loads((out / "results.json").read_text(encoding="utf-8"))
     for key in ("signature", "systems", "baseline_system", "full", "configs", "trends", "human_full", "summary"):
-        assert key in payload
+        assert payload[key] is not None
     assert isinstance(payload["configs"]["de-en.particle.d1"]["n"], int)
     # lexical configs first, then the alignment ones, each by phenomenon and D as a number
     assert list(payload["configs"]) == sorted(payload["configs"], key=lambda c: (
@@ -153,5 +159,5 @@ def test_the_command_writes_results_report_and_plots(wmt, tmp_path, capsys):
     for png in out.glob("*.png"):
         image = imread(png)
         assert image.shape[0] > 100 and image.shape[1] > 100 and np.ptp(image[..., :3]) > 0.5, png
-    assert (out / "de-en.heatmap.png").is_file() and (out / "de-en.human.png").is_file()
+    assert (out / "de-en.bleu.heatmap.png").is_file() and (out / "de-en.chrf.human.png").is_file()
     assert "## Summary" in (out / "report.md").read_text(encoding="utf-8")

@@ -1,0 +1,279 @@
+"""The evaluation engine: 1…N systems × the chosen configs × any registered metrics, in one
+process, with honest statistics. One system is N = 1; there is no other engine.
+
+Every system's output on the full corpus (the pool) is turned into per-sentence statistics once
+per metric (:mod:`auto_challenge_sets.scoring.metric`). A config's rows are a subset of the
+pool's, so its scores are sums (or means) over rows; its length-matched random corpora are drawn
+**once per config** (stream ``[seed, 0]``, the draws ``scoring.challenge.compute`` makes for one
+system with the same seed) and scored for every system and metric from the same rows.
+
+On top: sacrebleu's paired test of every system against a baseline system on every config, for
+every metric (:mod:`.significance`); per metric and phenomenon the trend of each system's score
+with D and a summary over the cells; with human scores, how each metric ranks the systems
+(:mod:`.human`); with a targeted request, the targeted accuracy of lexical configs
+(:mod:`.targeted_scores`).
+
+Honest statistics: a config with fewer than ``min_rows`` rows is scored but flagged ``small`` and
+left out of trends and summaries; a config holding the very rows of another is flagged
+``same_rows_as`` and counted once.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from typing import Any, TypeVar
+
+import numpy as np
+
+from auto_challenge_sets.configs import parse_config_name
+from auto_challenge_sets.corpus import ReadReport
+from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.evaluation import targeted_scores
+from auto_challenge_sets.evaluation.human import HumanScores, correlation
+from auto_challenge_sets.evaluation.inputs import ConfigRows, Corpus, SystemOutput, read_corpus, read_systems
+from auto_challenge_sets.evaluation.request import EvaluationRequest, RequestError
+from auto_challenge_sets.evaluation.results import (
+    ConfigResult,
+    Evaluation,
+    MetricScore,
+    PhenomenonSummary,
+    RandomBaseline,
+    Settings,
+    SystemResult,
+    Trend,
+)
+from auto_challenge_sets.evaluation.significance import paired_tests
+from auto_challenge_sets.scoring.bleu_stats import count_references
+from auto_challenge_sets.scoring.length_baseline import sample_length_matched, summarize
+from auto_challenge_sets.scoring.metric import Metric, create_metric
+
+T = TypeVar("T")
+
+
+def _progress(items: Iterable[T], enabled: bool, desc: str, total: int | None = None) -> Iterator[T]:
+    """A progress bar on stderr, only when asked for and stderr is a terminal."""
+    if not enabled or not sys.stderr.isatty():
+        yield from items
+        return
+    from tqdm import tqdm
+
+    yield from tqdm(items, desc=desc, total=total, unit="", leave=False, file=sys.stderr)
+
+
+def _metrics(request: EvaluationRequest) -> dict[str, Metric]:
+    metrics = {}
+    for name in request.metrics:
+        try:
+            metrics[name] = create_metric(name, **request.options)
+        except ValueError as error:  # a tokenizer that is unknown or cannot run here
+            raise RequestError("tokenize" if "tokenize" in str(error) else "metrics", str(error)) from None
+    return metrics
+
+
+def _statistics(outputs: list[SystemOutput], metrics: dict[str, Metric], sources: list[str] | None,
+                progress: bool) -> dict[str, dict[str, np.ndarray]]:
+    stats: dict[str, dict[str, np.ndarray]] = {}
+    for output in _progress(outputs, progress, "statistics per system"):
+        stats[output.name] = {name: metric.statistics(output.predictions, output.references, sources)
+                              for name, metric in metrics.items()}
+    return stats
+
+
+def random_baseline(samples: np.ndarray, score: float, higher_is_better: bool) -> RandomBaseline:
+    """Where ``score`` falls among the random corpora's: ``percentile`` and ``p_value`` count the
+    random corpora scoring at or *worse* than the set (at or below where higher is better)."""
+    spread = summarize(samples, score, higher_is_better)
+    return RandomBaseline(**{k: spread[k] for k in ("mean", "std", "p5", "p95", "percentile", "p_value")})
+
+
+def _worse_than_random_band(metric: Metric, score: float, random: RandomBaseline) -> bool:
+    return score < random.p5 if metric.higher_is_better else score > random.p95
+
+
+def _score_config(request: EvaluationRequest, corpus: Corpus, config: ConfigRows, metrics: dict[str, Metric],
+                  stats: dict[str, dict[str, np.ndarray]],
+                  samples_out: dict[str, dict[str, np.ndarray]]) -> tuple[dict[str, dict[str, MetricScore]], int]:
+    """Every system's score per metric on one config, each with the config's one random baseline."""
+    exclude = np.zeros(len(corpus.base["line"]), dtype=bool)
+    exclude[config.positions] = True
+    drawn = sample_length_matched(config.lengths, corpus.pool_lengths, request.n_samples, request.length_tolerance,
+                                  exclude, np.random.default_rng([request.seed, 0]))
+    scores: dict[str, dict[str, MetricScore]] = {}
+    for system, per_metric in stats.items():
+        scores[system] = {}
+        for name, metric in metrics.items():
+            value = metric.corpus_score(per_metric[name][config.positions])
+            samples = metric.sample_scores(per_metric[name], drawn.index)
+            samples_out.setdefault(name, {})[system] = samples
+            scores[system][name] = MetricScore(value, random_baseline(samples, value, metric.higher_is_better))
+    return scores, drawn.widened
+
+
+def _with_paired_tests(request: EvaluationRequest, config: ConfigRows, outputs: list[SystemOutput],
+                       metrics: dict[str, Metric], baseline: str, scores: dict[str, dict[str, MetricScore]],
+                       stats: dict[str, dict[str, np.ndarray]]) -> dict[str, SystemResult]:
+    by_name = {output.name: output for output in outputs}
+    order = [baseline, *[name for name in by_name if name != baseline]]
+    rows = config.positions.tolist()
+    named = [(name, [by_name[name].predictions[r] for r in rows]) for name in order]
+    references = [by_name[baseline].references[r] for r in rows]
+    rows_stats = {s: {m: per_metric[m][config.positions] for m in metrics} for s, per_metric in stats.items()}
+    tests = paired_tests(named, references, metrics, request.paired_test, request.paired_samples, rows_stats)
+    result = {}
+    for name in by_name:
+        per_metric = {m: MetricScore(s.score, s.random, tests.get(name, {}).get(m)) for m, s in scores[name].items()}
+        result[name] = SystemResult(per_metric)
+    return result
+
+
+def _distinct_points(configs: dict[str, ConfigResult]) -> dict[str, list[tuple[int, str]]]:
+    """Per phenomenon: (D, config) of its distinct configs with enough rows."""
+    points: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    for name, config in configs.items():
+        if not config.small and config.same_rows_as is None and config.min_distance is not None:
+            points[config.phenomenon].append((config.min_distance, name))
+    return dict(sorted(points.items()))
+
+
+def _trends(configs: dict[str, ConfigResult], systems: list[str], metric: str) -> dict[str, dict[str, Trend]]:
+    """Per phenomenon and system: one Spearman of the score with D over the distinct, non-small
+    configs (None below 3 points or when every score is the same)."""
+    from scipy.stats import spearmanr
+
+    trends: dict[str, dict[str, Trend]] = {}
+    for phenomenon, points in _distinct_points(configs).items():
+        trends[phenomenon] = {}
+        ds = [d for d, _ in points]
+        for system in systems:
+            scores = [configs[name].systems[system].scores[metric].score for _, name in points]
+            rho = p = None
+            if len(points) >= 3 and len(set(scores)) > 1:
+                result = spearmanr(ds, scores)
+                rho, p = float(result.statistic), float(result.pvalue)
+            trends[phenomenon][system] = Trend(len(points), rho, p)
+    return trends
+
+
+def _summary(configs: dict[str, ConfigResult], full: dict[str, dict[str, float]], metric: Metric,
+             trends: dict[str, dict[str, Trend]]) -> dict[str, PhenomenonSummary]:
+    name = metric.name
+    summary = {}
+    for phenomenon, points in _distinct_points(configs).items():
+        cells = [(system, result.scores[name]) for _, config in points
+                 for system, result in configs[config].systems.items()]
+        n = len(cells)
+        sign = 1 if metric.higher_is_better else -1
+        worsening = [t for t in trends.get(phenomenon, {}).values() if t.spearman is not None and sign * t.spearman < 0]
+        summary[phenomenon] = PhenomenonSummary(
+            cells=n, systems=len({s for s, _ in cells}),
+            worse_than_full=sum(metric.worse(e.score, full[s][name]) for s, e in cells) / n,
+            worse_than_random_mean=sum(metric.worse(e.score, e.random.mean) for _, e in cells) / n,
+            worse_than_random_p5=sum(_worse_than_random_band(metric, e.score, e.random) for _, e in cells) / n,
+            mean_delta_random=float(np.mean([e.score - e.random.mean for _, e in cells])),
+            worsening_trend=len(worsening))
+    return summary
+
+
+def _signature(request: EvaluationRequest, metrics: dict[str, Metric], nrefs: int) -> str:
+    parts = [f"{metric.label}[{metric.signature(nrefs)}]" for metric in metrics.values()]
+    parts.append(f"random[n:{request.n_samples}|tol:{request.length_tolerance}|seed:{request.seed}]")
+    parts.append(f"paired[{request.paired_test}:{request.paired_samples}|seed:sacrebleu]")
+    return "+".join(parts)
+
+
+def _oriented(metric: Metric, scores: dict[str, float]) -> dict[str, float]:
+    """Scores turned so that higher is better: a correlation with humans is then positive when
+    the metric agrees with them, whatever the metric's direction."""
+    return scores if metric.higher_is_better else {s: -v for s, v in scores.items()}
+
+
+def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progress: bool = False) -> Evaluation:
+    """Score every system on every chosen config (see the module docstring)."""
+    metrics = _metrics(request)
+    corpus = read_corpus(request)
+    report = ReadReport()
+    outputs = read_systems(request, corpus, report)
+    needs_sources = any(metric.needs_sources for metric in metrics.values())
+    sources = _sources(corpus) if needs_sources else None
+    try:
+        stats = _statistics(outputs, metrics, sources, progress)
+    except ValueError as error:
+        raise InputError(str(error), corpus.folder.where(corpus.base_name, corpus.split)) from None
+    systems = [output.name for output in outputs]
+    full = {s: {name: metric.corpus_score(stats[s][name]) for name, metric in metrics.items()} for s in systems}
+    primary = metrics[request.metrics[0]]
+    pick = max if primary.higher_is_better else min
+    baseline = request.baseline or pick(systems, key=lambda s: full[s][primary.name])
+
+    configs: dict[str, ConfigResult] = {}
+    random_samples: dict[str, dict[str, dict[str, np.ndarray]]] = {}  # config -> metric -> system -> samples
+    for config in _progress(corpus.configs, progress, "configs (random baseline, paired tests)"):
+        samples: dict[str, dict[str, np.ndarray]] = {}
+        scores, widened = _score_config(request, corpus, config, metrics, stats, samples)
+        random_samples[config.name] = samples
+        parsed = parse_config_name(config.name)
+        configs[config.name] = ConfigResult(
+            n=int(len(config.positions)), phenomenon=f"{parsed.pair}.{parsed.phenomenon}",
+            min_distance=parsed.min_distance, small=config.small, same_rows_as=config.same_rows_as,
+            widened=int(widened), systems=_with_paired_tests(request, config, outputs, metrics, baseline, scores, stats))
+
+    targeted = None
+    if request.targeted is not None:
+        targeted, per_config = targeted_scores.score(request.targeted, corpus, outputs, progress)
+        configs = {name: _replace_systems(config, per_config.get(name)) for name, config in configs.items()}
+        targeted = targeted_scores.run_summary(targeted, configs, systems)
+
+    human_full = human_unmatched = None
+    if human is not None:
+        human_full = {name: correlation(_oriented(metric, {s: full[s][name] for s in systems}), human, seed=request.seed)
+                      for name, metric in metrics.items()}
+        configs = {name: _with_human(config, metrics, human, random_samples[name], request.seed)
+                   for name, config in configs.items()}
+        human_unmatched = {"table": tuple(human.unmatched_table), "systems": tuple(human.unmatched_systems)}
+
+    trends = {name: _trends(configs, systems, name) for name in metrics}
+    notes = [*corpus.notes, *report.messages()]
+    if human is not None and len(human.scores) < 3:
+        notes.append(f"human scores match {len(human.scores)} system(s): a correlation needs at least 3")
+    return Evaluation(
+        signature=_signature(request, metrics, count_references(outputs[0].references)),
+        dataset=str(request.dataset), pair=corpus.pair, split=corpus.split, full_corpus_config=corpus.base_name,
+        full_corpus_rows=len(corpus.base["line"]), systems=tuple(systems), baseline_system=baseline,
+        metrics=tuple(metrics), higher_is_better={n: m.higher_is_better for n, m in metrics.items()},
+        settings=Settings(request.n_samples, request.length_tolerance, request.seed, request.paired_test,
+                          request.paired_samples, request.min_rows, request.tokenize, request.lowercase_ribes),
+        full=full, configs=configs, trends=trends,
+        summary={name: _summary(configs, full, metric, trends[name]) for name, metric in metrics.items()},
+        human_full=human_full, human_unmatched=human_unmatched, targeted=targeted, notes=tuple(notes))
+
+
+def _sources(corpus: Corpus) -> list[str]:
+    rows = corpus.folder.read(corpus.base_name, corpus.split, ["source"])
+    return list(rows["source"])
+
+
+def _replace_systems(config: ConfigResult, targeted: dict[str, Any] | None) -> ConfigResult:
+    if targeted is None:
+        return config
+    from dataclasses import replace
+
+    systems = {s: replace(r, targeted=targeted[s]) for s, r in config.systems.items()}
+    return replace(config, systems=systems)
+
+
+def _with_human(config: ConfigResult, metrics: dict[str, Metric], human: HumanScores,
+                samples: dict[str, dict[str, np.ndarray]], seed: int) -> ConfigResult:
+    from dataclasses import replace
+
+    per_metric = {}
+    for name, metric in metrics.items():
+        auto = _oriented(metric, {s: r.scores[name].score for s, r in config.systems.items()})
+        random = samples[name] if metric.higher_is_better else {s: -v for s, v in samples[name].items()}
+        per_metric[name] = correlation(auto, human, random, seed=seed)
+    accuracy = {s: r.targeted.accuracy for s, r in config.systems.items()
+                if r.targeted is not None and r.targeted.accuracy is not None}
+    has_targeted = any(r.targeted is not None for r in config.systems.values())
+    return replace(config, human=per_metric,
+                   human_targeted=correlation(accuracy, human, None, seed=seed) if has_targeted else None)

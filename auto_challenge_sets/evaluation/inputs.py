@@ -1,0 +1,232 @@
+"""What an evaluation reads: a dataset folder's full corpus (the pool) and chosen configs as row
+positions in it, and each system's output, checked against the corpus once for every N.
+
+The folder is what ``acs build`` exports (:mod:`auto_challenge_sets.dataset.layout`). A system's
+file has one line per line of the corpus the split was built from; rows are matched to it by
+their ``line`` column, and its length must be the corpus's line count as the build recorded it
+(pairs with an empty side are not rows, but their lines are still in the file).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from auto_challenge_sets.configs import BASELINE, KIND_LEXICAL, config_sort_key, parse_config_name
+from auto_challenge_sets.corpus import ReadReport, read_lines
+from auto_challenge_sets.dataset.layout import README, DatasetFolder
+from auto_challenge_sets.dataset.record import corpus_lines
+from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.evaluation.request import ALL, EvaluationRequest
+from auto_challenge_sets.evaluation.targeted import read_pool
+from auto_challenge_sets.scoring.validation import check_sample_size
+
+ROW_COLUMNS = ["id", "line", "reference", "length", "distance"]
+
+
+def name_systems(items: list[str]) -> dict[str, str]:
+    """System names for ``--hyp`` items: ``NAME=FILE`` as given, otherwise the part of the file
+    names that differs between the files (``newstest2021.de-en.hyp.Facebook-AI.en`` →
+    ``Facebook-AI``); one file alone is named by its stem (``-``, standard input: ``stdin``)."""
+    named: dict[str, str] = {}
+    plain = [item for item in items if "=" not in item or Path(item).exists()]
+    for item in items:
+        if item not in plain:
+            name, _, path = item.partition("=")
+            named[name] = path
+    if plain:
+        parts = [Path(p).name.split(".") for p in plain]
+        if len(plain) == 1:
+            names = [Path(plain[0]).stem if plain[0] != "-" else "stdin"]
+        else:
+            same = min(len(p) for p in parts)
+            keep = [i for i in range(same) if len({p[i] for p in parts}) > 1] if len(set(map(len, parts))) == 1 else []
+            names = [".".join(p[i] for i in keep) if keep else Path(plain[k]).name for k, p in enumerate(parts)]
+        for name, path in zip(names, plain):
+            named[name] = path
+    if len(named) != len(items):
+        raise InputError("two --hyp files get the same system name; name them with NAME=FILE")
+    return named
+
+
+def _one_pair(names: list[str], where: Path) -> str:
+    pairs = sorted({parse_config_name(n).pair for n in names})
+    if len(pairs) > 1:
+        raise InputError(f"configs of several language pairs ({', '.join(pairs)}) cannot share one system "
+                         "output; choose one pair", where)
+    return pairs[0]
+
+
+def choose_configs(folder: DatasetFolder, config: str, pair: str | None = None) -> list[str]:
+    """The configs to score: named ones, or with ``all`` every non-baseline config of the pair, each
+    once (``de-en.particle`` is an alias of ``de-en.particle.d1``), in numeric order of D."""
+    readme = folder.root / README
+    names = sorted(folder.files)
+    if config == ALL:
+        chosen = []
+        for name in names:
+            try:
+                parsed = parse_config_name(name)
+            except ValueError:
+                continue
+            if str(parsed) != name and str(parsed) in folder.files:
+                continue  # an alias: score it once
+            if not parsed.is_baseline and (pair is None or parsed.pair == pair):
+                chosen.append(name)
+        if not chosen:
+            raise InputError("has no challenge configs" + (f" for {pair}" if pair else ""), readme)
+        _one_pair(chosen, readme)
+        return sorted(chosen, key=config_sort_key)
+    chosen = list(dict.fromkeys(c.strip() for c in config.split(",") if c.strip()))
+    if not chosen:
+        raise InputError(f"config {config!r} names no config", readme)
+    for name in chosen:
+        if name not in folder.files:
+            raise InputError(f"has no config {name!r} (configs: {', '.join(names)})", readme)
+        try:
+            parsed = parse_config_name(name)
+        except ValueError as error:
+            raise InputError(str(error), readme) from None
+        if pair is not None and parsed.pair != pair:
+            raise InputError(f"config {name!r} is not of the pair {pair}", readme)
+    _one_pair(chosen, readme)
+    return chosen
+
+
+@dataclass
+class ConfigRows:
+    """A config's rows as positions in the pool, with what the statistics need."""
+
+    name: str
+    positions: np.ndarray
+    lengths: np.ndarray
+    small: bool = False
+    same_rows_as: str | None = None
+    instances: list[list[dict[str, int]]] | None = None  # lexical configs, with targeted accuracy
+
+
+@dataclass
+class Corpus:
+    """The pool (the full corpus) and every chosen config of one split, read once."""
+
+    folder: DatasetFolder
+    pair: str
+    split: str
+    base_name: str
+    base: dict[str, list[Any]]
+    total_lines: int  # the corpus's line count as the build recorded it (empty lines included)
+    configs: list[ConfigRows]
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def pool_lengths(self) -> np.ndarray:
+        return np.asarray(self.base["length"], dtype=np.int64)
+
+
+def _resolve_split(folder: DatasetFolder, base_name: str, split: str | None) -> str:
+    readme = folder.root / README
+    if base_name not in folder.files:
+        raise InputError(f"has no config {base_name!r}, the full corpus the random baseline draws from", readme)
+    splits = folder.splits(base_name)
+    if split is None:
+        if len(splits) != 1:
+            raise InputError(f"config {base_name!r} has splits {', '.join(splits)}; choose one with --split", readme)
+        return splits[0]
+    if split not in splits:
+        raise InputError(f"config {base_name!r} has no split {split!r} (splits: {', '.join(splits)})", readme)
+    return split
+
+
+def _check_lines(lines: list[Any], ids: list[Any], total: int, where: Path) -> None:
+    """Every row's line is a corpus line: 1..total (line 0 would read the last line of a file)."""
+    for row_id, line in zip(ids, lines):
+        if isinstance(line, bool) or not isinstance(line, int) or not 1 <= line <= total:
+            raise InputError(f"row {row_id!r} has line {line!r}, outside the corpus's lines 1..{total}", where)
+
+
+def read_corpus(request: EvaluationRequest) -> Corpus:
+    """The pool and the chosen configs (one error naming the file for each bad input)."""
+    folder = DatasetFolder(request.dataset)
+    names = choose_configs(folder, request.config, request.pair)
+    pair = parse_config_name(names[0]).pair
+    base_name = request.ref_config or f"{pair}.{BASELINE}"
+    split = _resolve_split(folder, base_name, request.split)
+    targeted = request.targeted is not None
+    base = read_pool(folder, base_name, split, ROW_COLUMNS, targeted)
+    base_where = folder.where(base_name, split)
+    if not base["line"]:
+        raise InputError("has no rows: the full corpus is empty", base_where)
+    total = corpus_lines(folder.root, pair, split) or len(base["line"])
+    _check_lines(base["line"], base["id"], total, base_where)
+    position = {line: k for k, line in enumerate(base["line"])}
+    configs, seen, absent = [], {}, []
+    for name in names:
+        if split not in folder.splits(name):
+            if request.config != ALL:
+                raise InputError(f"config {name!r} has no split {split!r} (splits: "
+                                 f"{', '.join(folder.splits(name)) or 'none'})", folder.root / README)
+            absent.append(name)  # an empty challenge set is not exported
+            continue
+        where = folder.where(name, split)
+        lexical = targeted and parse_config_name(name).kind == KIND_LEXICAL
+        rows = folder.read(name, split, ROW_COLUMNS + (["instances"] if lexical else []))
+        _check_lines(rows["line"], rows["id"], total, where)
+        missing = [line for line in rows["line"] if line not in position]
+        if missing:
+            raise InputError(f"row of line {missing[0]} is not in {base_name}, the full corpus", where)
+        try:
+            check_sample_size(request.n_samples, len(rows["line"]), False)
+        except ValueError as error:
+            raise InputError(str(error), where) from None
+        positions = np.asarray([position[line] for line in rows["line"]], dtype=np.int64)
+        key = tuple(sorted(rows["line"]))
+        configs.append(ConfigRows(name, positions, np.asarray(rows["length"], dtype=np.int64),
+                                  small=len(positions) < request.min_rows, same_rows_as=seen.get(key),
+                                  instances=rows["instances"] if lexical else None))
+        seen.setdefault(key, name)
+    if not configs:
+        raise InputError(f"none of the chosen configs has rows in split {split!r}", folder.root / README)
+    notes = [f"no rows in split {split} (not exported): {', '.join(absent)}"] if absent else []
+    return Corpus(folder, pair, split, base_name, base, total, configs, notes)
+
+
+@dataclass
+class SystemOutput:
+    """A system's output and references for the pool's rows (pool order)."""
+
+    name: str
+    predictions: list[str]
+    references: list[tuple[str, ...]]
+
+
+def _read_text(path: str | os.PathLike[str], report: ReadReport) -> list[str]:
+    if str(path) == "-":
+        return sys.stdin.read().split("\n")[:-1]
+    return read_lines(path, report)
+
+
+def read_systems(request: EvaluationRequest, corpus: Corpus, report: ReadReport) -> list[SystemOutput]:
+    """Every system's pool predictions and references, checked against the corpus's line count."""
+    expected = corpus.total_lines
+    extra = []
+    for ref_file in request.references:
+        lines = read_lines(ref_file, report)
+        if len(lines) != expected:
+            raise InputError(f"has {len(lines)} lines but the corpus of {corpus.base_name}, split {corpus.split}, "
+                             f"has {expected}: one line per corpus line", ref_file)
+        extra.append(lines)
+    references = [(reference, *(e[line - 1] for e in extra))
+                  for line, reference in zip(corpus.base["line"], corpus.base["reference"])]
+    outputs = []
+    for name, path in request.hypotheses.items():
+        lines = _read_text(path, report)
+        if len(lines) != expected:
+            raise InputError(f"({name}) has {len(lines)} lines but the corpus of {corpus.base_name}, split "
+                             f"{corpus.split}, has {expected}: one line per corpus line", path)
+        outputs.append(SystemOutput(name, [lines[line - 1] for line in corpus.base["line"]], references))
+    return outputs

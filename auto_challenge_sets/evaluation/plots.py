@@ -1,0 +1,171 @@
+"""Plots of an :class:`~auto_challenge_sets.evaluation.results.Evaluation`, for every metric of the
+run: a heat map of systems × configs (challenge − random mean), trends per phenomenon over D with
+the random 5–95 band and n per point, challenge-vs-human scatter plots, and targeted accuracy by
+distance. matplotlib is imported lazily, with the Agg backend."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from auto_challenge_sets.configs import config_sort_key
+from auto_challenge_sets.evaluation.results import Evaluation
+from auto_challenge_sets.scoring.metric import metric_class
+
+
+def pyplot() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _label(metric: str) -> str:
+    return metric_class(metric).label
+
+
+def heatmap(evaluation: Evaluation, metric: str, path: Path) -> Path:
+    plt = pyplot()
+    configs = sorted(evaluation.configs, key=config_sort_key)
+    systems = evaluation.systems
+    higher = evaluation.higher_is_better[metric]
+    cells = [[evaluation.configs[c].systems[s].scores[metric] for c in configs] for s in systems]
+    grid = np.array([[cell.score - cell.random.mean for cell in row] for row in cells])
+    limit = float(np.nanmax(np.abs(grid))) or 1.0
+    fig, ax = plt.subplots(figsize=(2.5 + 0.45 * len(configs), 1.8 + 0.32 * len(systems)))
+    image = ax.imshow(grid, cmap="RdBu" if higher else "RdBu_r", vmin=-limit, vmax=limit, aspect="auto")
+    labels = [c.split(".", 1)[1] + (" (small)" if evaluation.configs[c].small else "") for c in configs]
+    ax.set_xticks(range(len(configs)), labels, rotation=70, fontsize=8)
+    ax.set_yticks(range(len(systems)), systems, fontsize=8)
+    for i, row in enumerate(cells):
+        for j, cell in enumerate(row):
+            worse = cell.score < cell.random.p5 if higher else cell.score > cell.random.p95
+            if worse:
+                ax.text(j, i, "*", ha="center", va="center", fontsize=8)
+    label = _label(metric)
+    fig.colorbar(image, ax=ax, label=f"challenge {label} − random mean")
+    band = "< 5th pct" if higher else "> 95th pct"
+    ax.set_title(f"{evaluation.pair} {evaluation.split}, {label}: challenge sets vs length-matched random "
+                 f"(* {band})", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def trend_plots(evaluation: Evaluation, metric: str, out: Path) -> list[Path]:
+    """One PNG per phenomenon: the score against D for every system (labelled at its last point);
+    the band is the systems' mean random 5–95th percentile; small configs are left out, n is
+    written at each point."""
+    plt = pyplot()
+    by_phenomenon: dict[str, list[str]] = {}
+    for name, config in evaluation.configs.items():
+        if config.min_distance is not None and not config.small:
+            by_phenomenon.setdefault(config.phenomenon, []).append(name)
+    paths = []
+    label = _label(metric)
+    for phenomenon, names in sorted(by_phenomenon.items()):
+        names.sort(key=config_sort_key)
+        ds = [evaluation.configs[n].min_distance for n in names]
+        fig, ax = plt.subplots(figsize=(8, 4.8))
+        for k, system in enumerate(evaluation.systems):
+            ys = [evaluation.configs[n].systems[system].scores[metric].score for n in names]
+            style = "-" if k < 10 else "--"
+            (line,) = ax.plot(ds, ys, style, marker="o", ms=3, lw=0.9, alpha=0.8, label=system)
+            ax.annotate(system, (ds[-1], ys[-1]), xytext=(4, 0), textcoords="offset points", fontsize=6,
+                        color=line.get_color(), va="center")
+        cells = [[evaluation.configs[n].systems[s].scores[metric].random for s in evaluation.systems] for n in names]
+        lows = [np.mean([r.p5 for r in row]) for row in cells]
+        highs = [np.mean([r.p95 for r in row]) for row in cells]
+        ax.fill_between(ds, lows, highs, color="grey", alpha=0.25, label="random, 5–95th pct (mean over systems)")
+        for d, name, high in zip(ds, names, highs):
+            ax.annotate(f"n={evaluation.configs[name].n}", (d, high), fontsize=7, ha="center", va="bottom")
+        ax.set_xlabel("minimum distance D")
+        ax.set_ylabel(label)
+        ax.set_xticks(ds)
+        ax.set_title(f"{phenomenon}: {label} of {len(evaluation.systems)} systems by D")
+        ax.legend(fontsize=6, loc="center left", bbox_to_anchor=(1.08, 0.5))
+        ax.grid(alpha=0.3)
+        fig.tight_layout()
+        path = out / f"{phenomenon}.{metric}.trend.png"
+        fig.savefig(path, dpi=100)
+        plt.close(fig)
+        paths.append(path)
+    return paths
+
+
+def human_scatter(evaluation: Evaluation, metric: str, human: dict[str, float], path: Path) -> Path:
+    """The full test set and each phenomenon's lowest-D config with enough rows, against humans,
+    every point labelled with its system."""
+    plt = pyplot()
+    panels = [("full test set", {s: evaluation.full[s][metric] for s in evaluation.systems})]
+    seen = set()
+    for name in sorted(evaluation.configs, key=config_sort_key):
+        config = evaluation.configs[name]
+        if config.min_distance is None or config.small or config.phenomenon in seen:
+            continue
+        seen.add(config.phenomenon)
+        panels.append((name, {s: r.scores[metric].score for s, r in config.systems.items()}))
+    columns = min(3, len(panels))
+    rows = -(-len(panels) // columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(4.6 * columns, 4.0 * rows), squeeze=False)
+    for ax in axes.flat[len(panels):]:
+        ax.set_visible(False)
+    for ax, (title, scores) in zip(axes.flat, panels):
+        names = [s for s in scores if s in human]
+        xs, ys = [human[s] for s in names], [scores[s] for s in names]
+        ax.scatter(xs, ys, s=14)
+        for name, x, y in zip(names, xs, ys):
+            ax.annotate(name, (x, y), xytext=(3, 2), textcoords="offset points", fontsize=6)
+        ax.set_title(title, fontsize=9)
+        ax.set_xlabel("human score", fontsize=8)
+        ax.set_ylabel(_label(metric), fontsize=8)
+        ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def targeted_plot(evaluation: Evaluation, path: Path) -> Path | None:
+    """Accuracy against d, one panel per phenomenon: every system thin, the mean thick, with the
+    instances judged (mean over systems) under each bucket."""
+    if evaluation.targeted is None or not evaluation.targeted.by_distance:
+        return None
+    summaries = evaluation.targeted.by_distance
+    plt = pyplot()
+    fig, axes = plt.subplots(1, len(summaries), figsize=(3.8 * len(summaries), 3.6), squeeze=False, sharey=True)
+    for ax, (phenomenon, summary) in zip(axes[0], summaries.items()):
+        xs = range(len(summary.buckets))
+        for system in evaluation.systems:
+            ys = [summary.accuracy[system][b] for b in summary.buckets]
+            ax.plot(xs, [float("nan") if y is None else 100 * y for y in ys], "-", lw=0.7, alpha=0.5)
+        mean = [summary.mean[b] for b in summary.buckets]
+        ax.plot(xs, [float("nan") if y is None else 100 * y for y in mean], "k-o", lw=2, label="mean")
+        judged = [np.mean([summary.judged[s][b] for s in evaluation.systems]) for b in summary.buckets]
+        ax.set_xticks(list(xs), [f"{b}\nn={n:.0f}" for b, n in zip(summary.buckets, judged)], fontsize=7)
+        ax.set_title(phenomenon, fontsize=9)
+        ax.set_xlabel("distance d (n: instances judged)", fontsize=8)
+        ax.grid(alpha=0.3)
+    axes[0][0].set_ylabel("targeted accuracy (%)")
+    axes[0][0].legend(fontsize="small")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def all_plots(evaluation: Evaluation, out: Path, human: dict[str, float] | None = None) -> list[Path]:
+    """Every plot of the run, per metric, into ``out``."""
+    paths = []
+    for metric in evaluation.metrics:
+        paths.append(heatmap(evaluation, metric, out / f"{evaluation.pair}.{metric}.heatmap.png"))
+        paths += trend_plots(evaluation, metric, out)
+        if human:
+            paths.append(human_scatter(evaluation, metric, human, out / f"{evaluation.pair}.{metric}.human.png"))
+    accuracy = targeted_plot(evaluation, out / f"{evaluation.pair}.targeted.png")
+    return paths + ([accuracy] if accuracy is not None else [])

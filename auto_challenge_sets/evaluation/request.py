@@ -1,0 +1,107 @@
+"""What an evaluation is asked to do: one immutable, validated request for 1…N systems.
+
+The command line only turns flags into an :class:`EvaluationRequest`; the Python API builds the
+same object. Every check of a value happens here, once, for every N, and an error names the
+request field it is about (:class:`RequestError`), which the command line maps to its flag.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from auto_challenge_sets.errors import RequestError
+from auto_challenge_sets.evaluation.targeted import TargetedRequest
+from auto_challenge_sets.scoring.builtin_metrics import DEFAULT_METRICS
+from auto_challenge_sets.scoring.metric import metric_class
+
+ALL = "all"
+PAIRED_TESTS = ("ar", "bs")
+MAX_SAMPLES = 100_000  # random corpora per config: more would not fit in memory, so it is a typo
+MAX_PAIRED_SAMPLES = 100_000
+
+
+@dataclass(frozen=True)
+class EvaluationRequest:
+    """Several systems' outputs of one test corpus (one or more), scored on a dataset folder's configs.
+
+    ``hypotheses`` maps a system name to its output file: one line per line of the corpus the
+    split was built from (``-`` reads standard input). The first of ``metrics`` chooses the
+    baseline system of the paired tests when ``baseline`` is None (the best on the full corpus).
+    """
+
+    dataset: str | os.PathLike[str]
+    hypotheses: Mapping[str, str | os.PathLike[str]]
+    config: str = ALL  # a config name, several separated by commas, or "all"
+    split: str | None = None  # default: the full-corpus config's only split
+    pair: str | None = None  # with "all": the language pair, when the folder holds several
+    references: tuple[str | os.PathLike[str], ...] = ()  # extra reference files, one line per corpus line
+    ref_config: str | None = None  # the full corpus (default: {pair}.baseline)
+    metrics: tuple[str, ...] = DEFAULT_METRICS
+    n_samples: int = 100
+    length_tolerance: int = 1
+    seed: int = 1
+    tokenize: str = "13a"
+    lowercase_ribes: bool = True
+    min_rows: int = 20
+    baseline: str | None = None  # the system the others are tested against
+    paired_test: str = "ar"  # sacrebleu's approximate randomization, or "bs" (paired bootstrap)
+    paired_samples: int = 1000
+    targeted: TargetedRequest | None = None  # also score the targeted accuracy of lexical configs
+    metric_options: Mapping[str, Any] = field(default_factory=dict)  # extra options every metric sees
+
+    def __post_init__(self) -> None:
+        # frozen: the mappings are copied into read-only views, the sequences into tuples
+        object.__setattr__(self, "hypotheses", MappingProxyType(dict(self.hypotheses)))
+        object.__setattr__(self, "metric_options", MappingProxyType(dict(self.metric_options)))
+        object.__setattr__(self, "references", tuple(self.references))
+        metrics = (self.metrics,) if isinstance(self.metrics, str) else self.metrics
+        object.__setattr__(self, "metrics", tuple(m.strip() for m in metrics))
+        self._validate()
+
+    def _validate(self) -> None:
+        if not self.hypotheses:
+            raise RequestError("hypotheses", "no system output given")
+        for name in self.hypotheses:
+            if not isinstance(name, str) or not name.strip():
+                raise RequestError("hypotheses", f"a system needs a non-blank name, got {name!r}")
+        if not isinstance(self.config, str) or not [c for c in self.config.split(",") if c.strip()]:
+            raise RequestError("config", f"{self.config!r} is empty: give a name, several separated by commas, "
+                               "or all")
+        if not self.metrics or any(not m for m in self.metrics):
+            raise RequestError("metrics", f"names no metric: {','.join(self.metrics)!r}")
+        if len(set(self.metrics)) != len(self.metrics):
+            raise RequestError("metrics", f"names a metric twice: {', '.join(self.metrics)}")
+        for metric in self.metrics:
+            try:
+                metric_class(metric)
+            except ValueError as error:
+                raise RequestError("metrics", str(error)) from None
+        if self.baseline is not None and self.baseline not in self.hypotheses:
+            raise RequestError("baseline", f"{self.baseline!r} is none of the systems ({', '.join(self.hypotheses)})")
+        if self.paired_test not in PAIRED_TESTS:
+            raise RequestError("paired_test", f"must be ar or bs, not {self.paired_test!r}")
+        for name, low, high in (("n_samples", 1, MAX_SAMPLES), ("paired_samples", 1, MAX_PAIRED_SAMPLES),
+                                ("min_rows", 0, None), ("length_tolerance", 0, None), ("seed", 0, None)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise RequestError(name, f"must be an integer, got {value!r}")
+            if value < low or (high is not None and value > high):
+                bounds = f">= {low}" if high is None else f"from {low} to {high:,}"
+                raise RequestError(name, f"must be {bounds}, got {value}")
+        if not isinstance(self.tokenize, str) or not self.tokenize:
+            raise RequestError("tokenize", f"must name a sacrebleu tokenizer, got {self.tokenize!r}")
+        if self.targeted is not None:
+            self.targeted.check()
+            unknown = sorted(set(self.targeted.hyp_alignments) - set(self.hypotheses))
+            if unknown:
+                raise RequestError("targeted.hyp_alignments", f"for {', '.join(unknown)}, which is no system "
+                                   f"(systems: {', '.join(self.hypotheses)})")
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """What every metric is created with."""
+        return {"tokenize": self.tokenize, "lowercase_ribes": self.lowercase_ribes, **self.metric_options}

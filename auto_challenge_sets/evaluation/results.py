@@ -1,0 +1,245 @@
+"""The typed results of an evaluation, and their one JSON form (``results.json``).
+
+Frozen dataclasses from the whole run down to one number; :meth:`Evaluation.to_json` is the
+document that ``results.json`` holds (``"schema": "acs-evaluation/2"``, described by the JSON
+Schema shipped beside this module, :data:`SCHEMA_PATH`), and :meth:`Evaluation.to_pandas` one
+long table (a row per system, config and metric) for notebooks. docs/method.md, "Reading
+results.json", says what each field means.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SCHEMA = "acs-evaluation/2"
+SCHEMA_PATH = Path(__file__).resolve().parent / "results.schema.json"
+
+
+@dataclass(frozen=True)
+class RandomBaseline:
+    """Where a score falls among the scores of length-matched random corpora (one per sample).
+
+    ``percentile``: share of random corpora scoring at or worse than the set (%); ``p_value``: the
+    one-sided empirical p-value of "the set scores worse than random", (1 + that count) /
+    (samples + 1) (:func:`auto_challenge_sets.scoring.length_baseline.summarize`); worse means lower
+    for a metric where higher is better, higher otherwise."""
+
+    mean: float
+    std: float
+    p5: float
+    p95: float
+    percentile: float
+    p_value: float
+
+
+@dataclass(frozen=True)
+class PairedResult:
+    """sacrebleu's paired test of a system against the baseline system on one config."""
+
+    delta: float  # system − baseline
+    p_value: float
+
+
+@dataclass(frozen=True)
+class MetricScore:
+    score: float
+    random: RandomBaseline
+    vs_baseline: PairedResult | None = None  # None for the baseline system itself
+
+
+@dataclass(frozen=True)
+class TargetedCounts:
+    """Instances judged correct / wrong, without an expected translation (unaligned), and whose
+    dependent was judged with its head (absorbed); accuracy = correct / (correct + wrong)."""
+
+    instances: int
+    correct: int
+    wrong: int
+    unaligned: int
+    absorbed: int
+    accuracy: float | None
+
+
+@dataclass(frozen=True)
+class DistanceCounts(TargetedCounts):
+    distance: int = 0
+
+
+@dataclass(frozen=True)
+class TargetedScore(TargetedCounts):
+    by_distance: tuple[DistanceCounts, ...] = ()
+
+    @classmethod
+    def from_dict(cls, entry: Mapping[str, Any]) -> TargetedScore:
+        """From :func:`auto_challenge_sets.scoring.targeted.targeted_accuracy`'s result."""
+        keys = ("instances", "correct", "wrong", "unaligned", "absorbed", "accuracy")
+        return cls(**{k: entry[k] for k in keys},
+                   by_distance=tuple(DistanceCounts(**{k: d[k] for k in (*keys, "distance")})
+                                     for d in entry["by_distance"]))
+
+
+@dataclass(frozen=True)
+class SystemResult:
+    """One system on one config: a score per metric, and its targeted accuracy on lexical configs."""
+
+    scores: Mapping[str, MetricScore]
+    targeted: TargetedScore | None = None
+
+
+@dataclass(frozen=True)
+class HumanCorrelation:
+    """How a score ranks the systems against human scores (scipy's Spearman and Kendall), a 95%
+    bootstrap interval of Kendall's τ over systems, and the config's τ among the τ of its random
+    corpora (percentile, mean): a set that ranks no better than random sentences shows there."""
+
+    systems: int
+    spearman: float | None
+    spearman_p: float | None
+    kendall: float | None
+    p_value: float | None  # Kendall's
+    ci: tuple[float, float] | None
+    random_kendall_percentile: float | None = None
+    random_kendall_mean: float | None = None
+
+
+@dataclass(frozen=True)
+class ConfigResult:
+    """One config: its rows, flags, every system's scores and the correlations with humans."""
+
+    n: int
+    phenomenon: str  # {pair}.{phenomenon}
+    min_distance: int | None
+    small: bool  # fewer than min_rows rows: scored, left out of trends and summaries
+    same_rows_as: str | None  # the earlier config with the very same rows, counted once
+    widened: int  # rows whose length had no random candidate within the tolerance
+    systems: Mapping[str, SystemResult]
+    human: Mapping[str, HumanCorrelation | None] | None = None  # metric -> correlation
+    human_targeted: HumanCorrelation | None = None
+
+
+@dataclass(frozen=True)
+class Trend:
+    """Spearman's ρ of a system's score with D over a phenomenon's distinct, non-small configs."""
+
+    n: int
+    spearman: float | None
+    p_value: float | None
+
+
+@dataclass(frozen=True)
+class PhenomenonSummary:
+    """Over the (system, config) cells of a phenomenon's distinct, non-small configs: the share
+    scoring worse than the full corpus, than the random mean, than the random 5th percentile
+    (95th where lower is better); the mean difference from the random mean; and how many systems'
+    trends over D go towards worse scores."""
+
+    cells: int
+    systems: int
+    worse_than_full: float
+    worse_than_random_mean: float
+    worse_than_random_p5: float
+    mean_delta_random: float
+    worsening_trend: int
+
+
+@dataclass(frozen=True)
+class TargetedByDistance:
+    """A phenomenon's targeted accuracy by distance buckets, from its smallest-D config."""
+
+    config: str
+    buckets: tuple[str, ...]
+    accuracy: Mapping[str, Mapping[str, float | None]]  # system -> bucket -> accuracy
+    judged: Mapping[str, Mapping[str, int]]  # system -> bucket -> instances judged
+    mean: Mapping[str, float | None]  # bucket -> mean accuracy over systems
+
+
+@dataclass(frozen=True)
+class TargetedRun:
+    aligner: str
+    signature: str
+    by_distance: Mapping[str, TargetedByDistance]
+
+
+@dataclass(frozen=True)
+class Settings:
+    n_samples: int
+    length_tolerance: int
+    seed: int
+    paired_test: str
+    paired_samples: int
+    min_rows: int
+    tokenize: str
+    lowercase_ribes: bool
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Everything one run found. ``full`` is each system's score per metric on the full corpus."""
+
+    signature: str
+    dataset: str
+    pair: str
+    split: str
+    full_corpus_config: str
+    full_corpus_rows: int
+    systems: tuple[str, ...]
+    baseline_system: str
+    metrics: tuple[str, ...]
+    higher_is_better: Mapping[str, bool]
+    settings: Settings
+    full: Mapping[str, Mapping[str, float]]
+    configs: Mapping[str, ConfigResult]
+    trends: Mapping[str, Mapping[str, Mapping[str, Trend]]]  # metric -> phenomenon -> system
+    summary: Mapping[str, Mapping[str, PhenomenonSummary]]  # metric -> phenomenon
+    human_full: Mapping[str, HumanCorrelation | None] | None = None  # metric -> correlation
+    human_unmatched: Mapping[str, tuple[str, ...]] | None = None  # table rows / systems without a match
+    targeted: TargetedRun | None = None
+    notes: tuple[str, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``results.json`` document: plain JSON types, NaN as null."""
+        return {"schema": SCHEMA, **_plain(dataclasses.asdict(self))}
+
+    def to_pandas(self) -> Any:
+        """One long table: a row per (system, config, metric), the full corpus as config
+        ``full_corpus_config`` (no random baseline), targeted accuracy as metric ``targeted``."""
+        import pandas as pd
+
+        rows = []
+        for system in self.systems:
+            for metric in self.metrics:
+                rows.append({"system": system, "config": self.full_corpus_config, "phenomenon": None,
+                             "min_distance": None, "n": self.full_corpus_rows, "metric": metric,
+                             "score": self.full[system][metric]})
+        for name, config in self.configs.items():
+            common = {"config": name, "phenomenon": config.phenomenon, "min_distance": config.min_distance,
+                      "n": config.n, "small": config.small, "same_rows_as": config.same_rows_as}
+            for system, result in config.systems.items():
+                for metric, score in result.scores.items():
+                    test = score.vs_baseline
+                    rows.append({"system": system, **common, "metric": metric, "score": score.score,
+                                 **{f"random_{k}": v for k, v in dataclasses.asdict(score.random).items()},
+                                 "delta_vs_baseline": None if test is None else test.delta,
+                                 "paired_p_value": None if test is None else test.p_value})
+                if result.targeted is not None:
+                    rows.append({"system": system, **common, "metric": "targeted", "score": result.targeted.accuracy,
+                                 "targeted_judged": result.targeted.correct + result.targeted.wrong})
+        return pd.DataFrame(rows)
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready: tuples as lists, numpy scalars as Python numbers, non-finite floats as None."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if hasattr(value, "item") and not isinstance(value, str):  # numpy scalar
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value

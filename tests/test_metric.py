@@ -1,0 +1,179 @@
+"""The metric interface and registry (scoring/metric.py) and the built-in entries
+(scoring/builtin_metrics.py): sacrebleu's numbers, the averaged kind, and a metric from another
+package, defined in one file and registered through the entry point, reported everywhere."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sacrebleu
+from scipy.stats import kendalltau
+
+from auto_challenge_sets.scoring.metric import (
+    AveragedMetric,
+    Metric,
+    PairedTestAdapter,
+    create_metric,
+    metric_class,
+    metric_names,
+    register_metric,
+)
+
+from toy_dataset import HUMAN, make
+
+HYPS = ["the cat sat on the mat .", "a dog ran", "He gave the plan up .", "", "quickly slowly up"]
+REFS = [("the cat sat on a mat .",), ("the dog ran away",), ("He gave up the plan .",), ("empty",), ("slowly up",)]
+
+
+def test_the_built_ins_are_registered_with_their_direction():
+    assert metric_names()[:4] == ["bleu", "chrf", "ter", "ribes"]
+    assert [metric_class(n).higher_is_better for n in ("bleu", "chrf", "ter", "ribes")] == [True, True, False, True]
+    with pytest.raises(ValueError, match="unknown metric 'nope' .known: bleu, chrf, ter, ribes"):
+        metric_class("nope")
+
+
+@pytest.mark.parametrize("name,corpus_score", [("bleu", sacrebleu.corpus_bleu), ("chrf", sacrebleu.corpus_chrf),
+                                              ("ter", sacrebleu.corpus_ter)])
+def test_sacrebleu_metrics_equal_sacrebleu_on_any_subset(name, corpus_score):
+    metric = create_metric(name)
+    stats = metric.statistics(HYPS, REFS)
+    assert metric.corpus_score(stats) == corpus_score(HYPS, [[r[0] for r in REFS]]).score
+    index = np.array([[0, 2, 2, 4], [1, 3, 0, 0]])
+    for row, score in zip(index, metric.sample_scores(stats, index)):
+        assert score == corpus_score([HYPS[i] for i in row], [[REFS[i][0] for i in row]]).score
+    assert metric.signature(1).startswith("nrefs:1|")
+
+
+def test_ter_with_two_references_equals_sacrebleu():
+    refs = [(r[0], h or "x") for r, h in zip(REFS, HYPS)]
+    metric = create_metric("ter")
+    streams = [[r[0] for r in refs], [r[1] for r in refs]]
+    assert metric.corpus_score(metric.statistics(HYPS, refs)) == sacrebleu.corpus_ter(HYPS, streams).score
+
+
+def test_ribes_is_a_mean_of_sentence_scores_and_its_paired_statistics_sum_to_it():
+    metric = create_metric("ribes", lowercase_ribes=False)
+    scores = metric.statistics(HYPS, REFS)
+    assert scores.shape == (5,) and metric.corpus_score(scores) == pytest.approx(scores.mean())
+    assert metric.score_of_totals(metric.paired_statistics(scores).sum(axis=0)) == pytest.approx(scores.mean())
+    assert "case:mixed" in metric.signature(1)
+
+
+def test_the_adapter_gives_sacrebleus_paired_test_what_it_reads():
+    adapter = PairedTestAdapter(create_metric("ribes"))
+    stats = adapter._extract_corpus_statistics(HYPS, [[r[0] for r in REFS]])
+    assert stats.shape == (5, 2) and (stats[:, 1] == 1).all()
+    assert adapter._aggregate_and_compute(stats).score == pytest.approx(stats[:, 0].mean())
+    known = [HYPS[0]]
+    adapter.known[id(known)] = np.array([[0.25, 1.0]])
+    assert adapter._extract_corpus_statistics(known, [["x"]]).tolist() == [[0.25, 1.0]]
+
+
+def test_registering_checks_the_class():
+    with pytest.raises(ValueError, match="lower-case name"):
+        register_metric(type("Bad", (AveragedMetric,), {"name": "Bad"}))
+    with pytest.raises(TypeError, match="subclass"):
+        register_metric(type("Plain", (), {"name": "plain"}))  # type: ignore[arg-type]
+    assert issubclass(metric_class("bleu"), Metric)
+
+
+PLUGIN = '''\
+"""A sentence-level metric in one file: the share of reference words the output has."""
+import numpy as np
+from auto_challenge_sets.scoring.metric import AveragedMetric
+
+
+class WordRecall(AveragedMetric):
+    name, label, digits = "recall", "Recall", 3
+
+    def sentence_scores(self, hypotheses, references, sources=None):
+        return np.array([len(set(h.split()) & set(r[0].split())) / max(1, len(set(r[0].split())))
+                         for h, r in zip(hypotheses, references)])
+
+    def signature(self, nrefs):
+        return f"recall|nrefs:{nrefs}"
+'''
+
+
+def _plugin(tmp_path: Path, entry: str = "recall = toy_recall:WordRecall") -> Path:
+    """``toy_recall.py`` and the metadata an installed distribution has (its entry point)."""
+    site = tmp_path / "site"
+    (site / "toy_recall-0.1.dist-info").mkdir(parents=True)
+    (site / "toy_recall.py").write_text(PLUGIN, encoding="utf-8")
+    (site / "toy_recall-0.1.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-recall\nVersion: 0.1\n")
+    (site / "toy_recall-0.1.dist-info" / "entry_points.txt").write_text(
+        f"[auto_challenge_sets.metrics]\n{entry}\n", encoding="utf-8")
+    return site
+
+
+def _acs(site: Path, *argv: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run([sys.executable, "-m", "auto_challenge_sets.cli", *argv], capture_output=True, text=True,
+                          env=env, timeout=600)
+
+
+def test_a_plugin_metric_is_reported_everywhere(tmp_path):
+    toy = make(tmp_path / "toy")
+    site = _plugin(tmp_path)
+    out = tmp_path / "report"
+    run = _acs(site, "evaluate", "--dataset", str(toy["root"]), "--config", "de-en.particle.d0,de-en.particle.d1,"
+               "de-en.particle.d2", "--hyp", *(f"{n}={p}" for n, p in toy["hyps"].items()), "--metrics", "bleu,recall",
+               "--human", str(toy["human"]), "--n-samples", "10", "--paired-samples", "50", "--out", str(out))
+    assert run.returncode == 0, run.stderr
+    assert "Recall" in run.stdout and "ΔRecall (p)" in run.stdout and "summary, Recall" in run.stdout
+    assert "correlation with human scores, Recall" in run.stdout
+    payload = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert payload["metrics"] == ["bleu", "recall"] and "Recall[recall|nrefs:1]" in payload["signature"]
+    c = toy["corpus"]
+    lines = toy["configs"]["de-en.particle.d1"]
+    by_hand = {}
+    for system in toy["hyps"]:
+        shares = [len(set(c["outputs"][system][n - 1].split()) & set(c["refs"][n - 1].split()))
+                  / len(set(c["refs"][n - 1].split())) for n in lines]
+        by_hand[system] = float(np.mean(shares))
+        cell = payload["configs"]["de-en.particle.d1"]["systems"][system]["scores"]["recall"]
+        assert cell["score"] == pytest.approx(by_hand[system])
+        assert (cell["vs_baseline"] is None) == (system == payload["baseline_system"])
+    systems = list(HUMAN)
+    human = payload["configs"]["de-en.particle.d1"]["human"]["recall"]
+    assert human["kendall"] == pytest.approx(kendalltau([by_hand[s] for s in systems], [HUMAN[s] for s in systems]).statistic)
+    assert "recall" in payload["trends"] and "recall" in payload["summary"]
+    assert "## Summary, Recall" in (out / "report.md").read_text(encoding="utf-8")
+    assert (out / "de-en.recall.heatmap.png").is_file() and (out / "de-en.recall.human.png").is_file()
+
+
+def test_a_broken_plugin_is_a_warning_and_the_built_ins_still_work(tmp_path):
+    site = _plugin(tmp_path, "broken = no_such_module:Nothing")
+    code = ("import warnings; warnings.simplefilter('always')\n"
+            "from auto_challenge_sets.scoring.metric import metric_names\nprint(metric_names())")
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "'bleu', 'chrf', 'ter', 'ribes'" in run.stdout and "broken" not in run.stdout
+    assert "metric entry point 'broken' (no_such_module:Nothing) skipped" in run.stderr
+
+
+@pytest.mark.models
+def test_comet_when_its_model_is_here(tmp_path):
+    """COMET through its entry point; runs only where unbabel-comet and a checkpoint are installed
+    (``COMET_CHECKPOINT=.../model.ckpt``): no model can be downloaded here."""
+    checkpoint = os.environ.get("COMET_CHECKPOINT")
+    pytest.importorskip("comet", reason="unbabel-comet is not installed (the comet extra)")
+    if not checkpoint or not Path(checkpoint).is_file():
+        pytest.skip("no COMET checkpoint on disk: set COMET_CHECKPOINT to a model.ckpt")
+    metric = create_metric("comet", comet_model=checkpoint)
+    scores = metric.statistics(["The cat sat."], [("The cat sat.",)], ["Die Katze saß."])
+    assert scores.shape == (1,) and 0 < scores[0] <= 1.2
+
+
+def test_comet_is_registered_by_this_packages_entry_point_without_importing_comet():
+    cls = metric_class("comet")
+    assert cls.needs_sources and cls.__module__ == "auto_challenge_sets.builder.backends.comet"
+    with pytest.raises(ValueError, match="needs the source sentences"):
+        cls().statistics(["a"], [("a",)])
