@@ -14,6 +14,7 @@ import re
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
@@ -113,3 +114,13 @@ def start(hub: FakeHub) -> FakeHub:
     hub.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=hub.server.serve_forever, daemon=True).start()
     return hub
+
+
+def cache_mbert_snapshot(cache: Path) -> None:
+    """An (empty) snapshot of bert-base-multilingual-cased in a Hugging Face cache folder: what the
+    default-aligner policy looks for before it chooses simalign offline."""
+    cached = cache / "models--bert-base-multilingual-cased"
+    (cached / "refs").mkdir(parents=True)
+    (cached / "refs" / "main").write_text("abc")
+    (cached / "snapshots" / "abc").mkdir(parents=True)
+    (cached / "snapshots" / "abc" / "config.json").write_text("{}")

@@ -10,6 +10,8 @@ from auto_challenge_sets.builder.backends.aligners import AlignerError
 from auto_challenge_sets.builder.pipeline.specs import AlignerSpec
 from auto_challenge_sets.cli.backend_flags import add_aligner_arguments, aligner_spec_from_args
 
+from fake_hub import cache_mbert_snapshot
+
 # -- command-line options --------------------------------------------------------------------------
 
 
@@ -26,11 +28,7 @@ def test_build_options_default_to_simalign_or_pharaoh(tmp_path, monkeypatch):
     args = _parse([])
     assert aligner_spec_from_args(args) == AlignerSpec("eflomal", {})  # no model, no Hub: eflomal
     assert "aligned with eflomal instead" in args.aligner_note and args.aligner == "eflomal"
-    cached = tmp_path / "hub" / "models--bert-base-multilingual-cased"
-    (cached / "refs").mkdir(parents=True)
-    (cached / "refs" / "main").write_text("abc")
-    (cached / "snapshots" / "abc").mkdir(parents=True)
-    (cached / "snapshots" / "abc" / "config.json").write_text("{}")
+    cache_mbert_snapshot(tmp_path / "hub")
     monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "hub"))
     assert aligner_spec_from_args(_parse([])) == AlignerSpec("simalign", {})  # the model is here
     path = tmp_path / "x.pharaoh"

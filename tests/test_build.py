@@ -18,6 +18,7 @@ from auto_challenge_sets.dataset.writer import build_into_folder
 from auto_challenge_sets.errors import ConlluError
 
 from conftest import shared_path
+from fake_hub import cache_mbert_snapshot
 from independent import independent_selection
 
 
@@ -313,11 +314,7 @@ def test_with_simaligns_model_cached_both_choose_simalign_without_a_note(tmp_pat
     from auto_challenge_sets.cli.backend_flags import add_aligner_arguments, aligner_spec_from_args
     from auto_challenge_sets.demo_data import demo_file
 
-    cached = tmp_path / "hub" / "models--bert-base-multilingual-cased"
-    (cached / "refs").mkdir(parents=True)
-    (cached / "refs" / "main").write_text("abc")
-    (cached / "snapshots" / "abc").mkdir(parents=True)
-    (cached / "snapshots" / "abc" / "config.json").write_text("{}")
+    cache_mbert_snapshot(tmp_path / "hub")
     monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "hub"))
     spec = BuildSpec("de-en", "sample", demo_file("sample.de"), demo_file("sample.en"),
                      source_conllu=demo_file("sample.de.conllu"), aligner="auto")

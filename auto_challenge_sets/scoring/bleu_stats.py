@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 from sacrebleu.metrics.bleu import BLEU
 
-from auto_challenge_sets.scoring.segment_stats import SegmentStatistics
+from auto_challenge_sets.scoring.segment_stats import SegmentStatistics, sample_totals
 
 
 class BleuStatistics(SegmentStatistics):
@@ -71,14 +71,7 @@ class BleuStatistics(SegmentStatistics):
         Sums rows for all corpora in one numpy gather-and-reduce (in chunks to bound memory),
         then scores each sum with sacrebleu's scalar code.
         """
-        index = np.asarray(index)
-        if index.ndim != 2:
-            raise ValueError("index must be a 2-d array (samples x sentences)")
-        totals = np.empty((index.shape[0], stats.shape[1]), dtype=np.int64)
-        chunk = max(1, 4_000_000 // max(1, index.shape[1] * stats.shape[1]))
-        for start in range(0, index.shape[0], chunk):
-            totals[start : start + chunk] = stats[index[start : start + chunk]].sum(axis=1)
-        return np.array([self.score(row) for row in totals.tolist()], dtype=np.float64)
+        return np.array([self.score(row) for row in sample_totals(stats, index).tolist()], dtype=np.float64)
 
     # -- signature ----------------------------------------------------------------------------
 

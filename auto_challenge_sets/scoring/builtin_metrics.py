@@ -17,7 +17,7 @@ from auto_challenge_sets.scoring.bleu_stats import BleuStatistics
 from auto_challenge_sets.scoring.chrf_stats import ChrfStatistics
 from auto_challenge_sets.scoring.metric import AveragedMetric, References, SummedMetric, register_metric
 from auto_challenge_sets.scoring.ribes import ALPHA, BETA, sentence_ribes, words
-from auto_challenge_sets.scoring.segment_stats import SegmentStatistics
+from auto_challenge_sets.scoring.segment_stats import SegmentStatistics, sample_totals
 
 DEFAULT_METRICS = ("bleu", "chrf", "ribes")
 
@@ -90,8 +90,7 @@ class TerStatistics(SegmentStatistics):
         return self.score(stats.sum(axis=0))
 
     def sample_scores(self, stats: np.ndarray, index: np.ndarray) -> np.ndarray:
-        totals = stats[np.asarray(index)].sum(axis=1)
-        return np.array([self.score(row) for row in totals.tolist()], dtype=np.float64)
+        return np.array([self.score(row) for row in sample_totals(stats, index).tolist()], dtype=np.float64)
 
     def signature(self, nrefs: int) -> str:
         self.metric.num_refs = nrefs

@@ -20,6 +20,7 @@ import numpy as np
 from auto_challenge_sets.scoring.bleu_stats import BleuStatistics
 from auto_challenge_sets.scoring.chrf_stats import ChrfStatistics
 from auto_challenge_sets.scoring.length_baseline import sample_length_matched, summarize
+from auto_challenge_sets.scoring.metric import Metric, create_metric
 from auto_challenge_sets.scoring.ribes import ALPHA, BETA
 from auto_challenge_sets.scoring.statistics import (
     PoolStatistics,
@@ -44,9 +45,12 @@ from auto_challenge_sets.scoring.validation import (
     check_settings,
     check_strings,
     check_tokenize,
+    listlike,
 )
 
 __all__ = ["compute", "corpus_scores", "pool_statistics", "spearman_by_distance"]
+
+ALWAYS = ("bleu", "chrf", "ribes")  # scored by every call; ``metrics`` adds others
 
 
 def _spearman(xs: Sequence[float], ys: Sequence[float]) -> dict[str, float | None]:
@@ -60,13 +64,14 @@ def _spearman(xs: Sequence[float], ys: Sequence[float]) -> dict[str, float | Non
     return {"rho": None if math.isnan(rho) else rho, "p": None if math.isnan(p) else p}
 
 
-def spearman_by_distance(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, float | None]]:
-    """Spearman correlation of BLEU and RIBES (and chrF, where the rows have it) with the minimum
-    distance over breakdown rows."""
+def spearman_by_distance(rows: Sequence[dict[str, Any]],
+                         extra: Sequence[str] = ()) -> dict[str, dict[str, float | None]]:
+    """Spearman correlation of BLEU and RIBES (and chrF, where the rows have it, and each metric
+    of ``extra``) with the minimum distance over breakdown rows."""
     usable = [r for r in rows if r.get("n")]
     ds = [r["min_distance"] for r in usable]
     metrics = ("bleu", "ribes", "chrf") if all("chrf" in r for r in usable) else ("bleu", "ribes")
-    return {m: _spearman(ds, [r[m] for r in usable]) for m in metrics}
+    return {m: _spearman(ds, [r[m] for r in usable]) for m in (*metrics, *extra)}
 
 
 @dataclass(frozen=True)
@@ -81,6 +86,7 @@ class _Sampling:
     n_samples: int
     tolerance: int
     seed: int | None
+    extra: tuple[tuple[Metric, np.ndarray], ...] = ()  # other registered metrics: (metric, pool statistics)
 
     def rng(self, *stream: int) -> np.random.Generator:
         """Independent, reproducible streams: the main baseline, then one per distance slice."""
@@ -99,7 +105,9 @@ class _Sampling:
             "ribes": self.pool.stats.ribes[samples.index].mean(axis=1),
             "chrf": self.chrf_scorer.sample_scores(self.pool.stats.chrf, samples.index),
         }
-        result: dict[str, Any] = {m: summarize(values, scores[m]) for m, values in drawn.items()}
+        drawn.update({metric.name: metric.sample_scores(stats, samples.index) for metric, stats in self.extra})
+        directions = {metric.name: metric.higher_is_better for metric, _ in self.extra}
+        result: dict[str, Any] = {m: summarize(values, scores[m], directions.get(m, True)) for m, values in drawn.items()}
         result.update({
             "widened": samples.widened,
             "max_tolerance": samples.max_tolerance,
@@ -155,7 +163,8 @@ def _exclusion(pool: PoolStatistics, preds: list[str], refs: list[Any], challeng
 
 def _breakdown(scorers: tuple[BleuStatistics, ChrfStatistics], stats: SentenceStatistics, dist: np.ndarray,
                lens: np.ndarray | None, sampling: _Sampling | None,
-               min_distances: list[int] | None, whole: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+               min_distances: list[int] | None, whole: dict[str, Any] | None = None,
+               extra: Sequence[tuple[Metric, np.ndarray]] = ()) -> list[dict[str, Any]]:
     """Scores of the rows with distance >= D, for each D. A slice that holds every row is the set
     itself and reuses its random baseline ``whole``: one baseline per set, never two."""
     scorer, chrf_scorer = scorers
@@ -164,14 +173,17 @@ def _breakdown(scorers: tuple[BleuStatistics, ChrfStatistics], stats: SentenceSt
     for d in ds:
         mask = dist >= d
         n = int(mask.sum())
-        row: dict[str, Any] = {"min_distance": d, "n": n, "bleu": None, "ribes": None, "chrf": None}
+        row: dict[str, Any] = {"min_distance": d, "n": n, "bleu": None, "ribes": None, "chrf": None,
+                               **{metric.name: None for metric, _ in extra}}
         if n:
             row["bleu"] = scorer.corpus_score(stats.bleu[mask])
             row["ribes"] = float(stats.ribes[mask].mean())
             row["chrf"] = chrf_scorer.corpus_score(stats.chrf[mask])
+            row.update({metric.name: metric.corpus_score(rows[mask]) for metric, rows in extra})
             if sampling is not None:
                 base = whole if whole is not None and n == len(dist) else sampling.baseline(lens[mask], row, (1, d))
-                row["random_baseline"] = {k: base[k] for k in ("bleu", "ribes", "chrf", "widened")}
+                keys = ("bleu", "ribes", "chrf", *(metric.name for metric, _ in extra), "widened")
+                row["random_baseline"] = {k: base[k] for k in keys}
         rows.append(row)
     return rows
 
@@ -206,8 +218,7 @@ def compute(
     pool_predictions: Sequence[str] | None = None,
     pool_references: Sequence[str] | Sequence[Sequence[str]] | None = None,
     pool_lengths: Sequence[int] | None = None,
-    ids: Sequence[Hashable] | None = None,
-    pool_ids: Sequence[Hashable] | None = None,
+    ids: Sequence[Hashable] | None = None, pool_ids: Sequence[Hashable] | None = None,
     n_samples: int = 100,
     length_tolerance: int = 1,
     seed: int | None = None,
@@ -220,16 +231,16 @@ def compute(
     source_alignments: Sequence[str | Sequence[tuple[int, int]]] | None = None,
     hypothesis_alignments: Sequence[str | Sequence[tuple[int, int]]] | None = None,
     targeted_chrf: float = CHRF_THRESHOLD,
+    metrics: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """Score a challenge set; every argument is described in the metric card
-    (metrics/ldd_challenge/README.md). ``distances`` adds ``distance_breakdown`` and ``spearman``;
-    ``instances`` with ``source_alignments`` (source-reference) and ``hypothesis_alignments``
-    (source-output) add ``targeted``, the targeted accuracy (:mod:`.targeted`);
-    a pool (the full corpus) with ``lengths`` adds ``random_baseline``, the challenge rows left out
-    of it (by ``ids``/``pool_ids`` when both are given, else by identical text). BLEU and chrF
-    (sacrebleu's defaults) are on sacrebleu's 0–100 scale, RIBES on NTT's 0–1. Malformed input:
-    ValueError naming the argument.
-    """
+    """Score a challenge set; every argument is described in the metric card (metrics/ldd_challenge/README.md).
+    ``distances`` adds ``distance_breakdown`` and ``spearman``; ``instances`` with ``source_alignments``
+    (source-reference) and ``hypothesis_alignments`` (source-output) add ``targeted``, the targeted accuracy
+    (:mod:`.targeted`); ``metrics``, other registered metrics scored wherever BLEU, chrF and RIBES are
+    (:func:`_score_others`); a pool (the full corpus) with ``lengths`` adds ``random_baseline``, the challenge
+    rows left out of it (by ``ids``/``pool_ids`` when both are given, else by identical text). BLEU and chrF
+    (sacrebleu's defaults) are on sacrebleu's 0–100 scale, RIBES on NTT's 0–1. Malformed input: ValueError
+    naming the argument."""
     preds = check_strings("predictions", predictions)
     refs = check_references("references", references, len(preds), "predictions")
     check_settings(n_samples, length_tolerance, seed, tokenize, {"lowercase_ribes": lowercase_ribes,
@@ -240,22 +251,49 @@ def compute(
     ds = None if min_distances is None else check_min_distances(min_distances, dist is not None)
     challenge_ids = None if ids is None else check_ids("ids", ids, len(preds), "predictions")
     targeted = _checked_targeted(preds, refs, instances, source_alignments, hypothesis_alignments, targeted_chrf)
+    others = _other_metrics(metrics, tokenize, lowercase_ribes)
     pool, pool_lens, lens, pids = _checked_pool(len(preds), lengths, ids, pool_predictions, pool_references,
                                                 pool_lengths, pool_ids, tokenize, lowercase_ribes)
     scorers = (BleuStatistics(tokenize=tokenize), ChrfStatistics())
     stats = challenge_statistics(preds, refs, scorers[0], lowercase_ribes, pool)
     result = _scores(scorers, stats, lowercase_ribes)
+    extra = _score_others(result, others, preds, refs, stats.nrefs)
     sampling = None
     if pool is not None:
         exclude = _exclusion(pool, preds, refs, challenge_ids, pids, exclude_challenge)
-        sampling = _Sampling(*scorers, pool, pool_lens, exclude, int(n_samples), int(length_tolerance), seed)
+        sampling = _Sampling(*scorers, pool, pool_lens, exclude, int(n_samples), int(length_tolerance), seed,
+                             tuple((m, m.statistics(list(pool.predictions), list(pool.references))) for m in others))
         result["random_baseline"] = sampling.baseline(lens, result, (0,), return_samples)
     if dist is not None:
-        result["distance_breakdown"] = _breakdown(scorers, stats, dist, lens, sampling, ds, result["random_baseline"])
-        result["spearman"] = spearman_by_distance(result["distance_breakdown"])
+        result["distance_breakdown"] = _breakdown(scorers, stats, dist, lens, sampling, ds, result["random_baseline"], extra)
+        result["spearman"] = spearman_by_distance(result["distance_breakdown"], [m.name for m in others])
     if targeted is not None:
         result["targeted"] = targeted_accuracy(*targeted, chrf_threshold=float(targeted_chrf))
     return result
+
+
+def _score_others(result: dict[str, Any], others: list[Metric], preds: list[str], refs: list[tuple[str, ...]],
+                  nrefs: int) -> tuple[tuple[Metric, np.ndarray], ...]:
+    """The other metrics (``metrics=["ter"]``, a plug-in's) on the rows: each one's score and
+    ``{name}_signature`` go into ``result``; the statistics come back for the breakdown."""
+    extra = tuple((metric, metric.statistics(preds, refs)) for metric in others)
+    for metric, rows in extra:
+        result[metric.name] = metric.corpus_score(rows)
+        result[f"{metric.name}_signature"] = metric.signature(nrefs)
+    return extra
+
+
+def _other_metrics(names: Any, tokenize: str, lowercase_ribes: bool) -> list[Metric]:
+    """The registered metrics named besides the three always scored (a ValueError names a bad one)."""
+    if isinstance(names, str) or not listlike(names):
+        raise ValueError(f"metrics must be a list of registered metric names, got {names!r}")
+    others = []
+    for name in dict.fromkeys(names):
+        if not isinstance(name, str):
+            raise ValueError(f"metrics must be a list of registered metric names, got {name!r}")
+        if name not in ALWAYS:
+            others.append(create_metric(name, tokenize=tokenize, lowercase_ribes=lowercase_ribes))
+    return others
 
 
 def _checked_targeted(preds: list[str], refs: list[tuple[str, ...]], instances: Any, source_alignments: Any,

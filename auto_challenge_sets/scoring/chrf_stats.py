@@ -25,7 +25,7 @@ from collections.abc import Sequence
 import numpy as np
 from sacrebleu.metrics.chrf import CHRF
 
-from auto_challenge_sets.scoring.segment_stats import SegmentStatistics
+from auto_challenge_sets.scoring.segment_stats import SegmentStatistics, sample_totals
 
 # Elements (samples x sentences x columns) gathered per chunk in ``sample_scores``; bounds memory
 # (32 MB of int64). Module-level so that a test can make it small and run several chunks.
@@ -88,13 +88,7 @@ class ChrfStatistics(SegmentStatistics):
         Sums rows for all corpora in one numpy gather-and-reduce (in chunks of at most
         ``CHUNK_ELEMENTS`` gathered numbers), then scores each sum with sacrebleu's scalar code.
         """
-        index = np.asarray(index)
-        if index.ndim != 2:
-            raise ValueError("index must be a 2-d array (samples x sentences)")
-        totals = np.empty((index.shape[0], stats.shape[1]), dtype=np.int64)
-        chunk = max(1, CHUNK_ELEMENTS // max(1, index.shape[1] * stats.shape[1]))
-        for start in range(0, index.shape[0], chunk):
-            totals[start : start + chunk] = stats[index[start : start + chunk]].sum(axis=1)
+        totals = sample_totals(stats, index, CHUNK_ELEMENTS)
         return np.array([self.score(row) for row in totals.tolist()], dtype=np.float64)
 
     # -- signature ----------------------------------------------------------------------------

@@ -30,9 +30,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from auto_challenge_sets.scoring.segment_stats import sample_totals
+
 ENTRY_POINT_GROUP = "auto_challenge_sets.metrics"
-# Elements (samples x sentences x columns) gathered at once by ``sample_scores``: bounds memory.
-CHUNK_ELEMENTS = 4_000_000
 
 References = Sequence[Sequence[str]]  # per sentence, its references (the first is the dataset's)
 
@@ -97,13 +97,7 @@ class SummedMetric(Metric):
         return self.score_of_totals(np.asarray(stats).sum(axis=0))
 
     def sample_scores(self, stats: np.ndarray, index: np.ndarray) -> np.ndarray:
-        index = np.asarray(index)
-        if index.ndim != 2:
-            raise ValueError("index must be a 2-d array (samples x sentences)")
-        totals = np.empty((index.shape[0], stats.shape[1]), dtype=stats.dtype)
-        chunk = max(1, CHUNK_ELEMENTS // max(1, index.shape[1] * stats.shape[1]))
-        for start in range(0, index.shape[0], chunk):
-            totals[start : start + chunk] = stats[index[start : start + chunk]].sum(axis=1)
+        totals = sample_totals(stats, index)
         return np.array([self.score_of_totals(row) for row in totals.tolist()], dtype=np.float64)
 
     def paired_statistics(self, stats: np.ndarray) -> np.ndarray:

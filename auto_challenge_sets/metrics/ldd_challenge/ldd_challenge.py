@@ -104,6 +104,10 @@ Args:
         optional): source-reference and source-prediction word alignments; without
         hypothesis_alignments the expected words must be present in the prediction.
     targeted_chrf (`float`, default 50): chrF threshold of the inflection fallback.
+    metrics (`list` of `str`, optional): registered metrics to score besides BLEU, chrF and RIBES
+        (`["ter"]`, or one a package registers under the entry-point group
+        `auto_challenge_sets.metrics`); each gets its score, `{name}_signature`, and its place in
+        random_baseline, distance_breakdown and spearman.
 
 Returns:
     bleu (`float`): corpus BLEU, 0-100 (sacrebleu.corpus_bleu defaults).
@@ -113,10 +117,11 @@ Returns:
     n (`int`): rows scored.
     signature (`str`): sacrebleu's signature; ribes_signature likewise for RIBES;
         chrf_signature (`str`): sacrebleu's chrF signature.
-    random_baseline (`dict` or None): for bleu, ribes and chrf (the same random corpora):
-        mean, std, min, max, p5, p95,
-        percentile (share of random corpora scoring at or below the challenge set, in %),
-        p_value ((1 + #random <= challenge) / (n_samples + 1), one-sided); and widened
+    random_baseline (`dict` or None): for bleu, ribes, chrf and each of metrics (the same random
+        corpora): mean, std, min, max, p5, p95,
+        percentile (share of random corpora scoring at or worse than the challenge set, in %;
+        worse is lower, or higher for a metric where lower is better, as TER),
+        p_value ((1 + #random at or worse) / (n_samples + 1), one-sided); and widened
         (challenge rows whose length had no candidate within the tolerance).
     distance_breakdown (`list` of `dict` or None): min_distance, n, bleu, ribes, chrf (and
         random_baseline when a pool is given) for the rows with distance >= D.
