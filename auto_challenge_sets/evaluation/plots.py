@@ -102,28 +102,31 @@ def human_scatter(evaluation: Evaluation, metric: str, human: dict[str, float], 
     """The full test set and each phenomenon's lowest-D config with enough rows, against humans,
     every point labelled with its system."""
     plt = pyplot()
-    panels = [("full test set", {s: evaluation.full[s][metric] for s in evaluation.systems})]
+    full = (evaluation.human_full or {}).get(metric)
+    panels = [("full test set", {s: evaluation.full[s][metric] for s in evaluation.systems}, full)]
     seen = set()
     for name in sorted(evaluation.configs, key=config_sort_key):
         config = evaluation.configs[name]
         if config.min_distance is None or config.small or config.phenomenon in seen:
             continue
         seen.add(config.phenomenon)
-        panels.append((name, {s: r.scores[metric].score for s, r in config.systems.items()}))
+        panels.append((name, {s: r.scores[metric].score for s, r in config.systems.items()},
+                       (config.human or {}).get(metric)))
     columns = min(3, len(panels))
     rows = -(-len(panels) // columns)
     fig, axes = plt.subplots(rows, columns, figsize=(4.6 * columns, 4.0 * rows), squeeze=False)
     for ax in axes.flat[len(panels):]:
         ax.set_visible(False)
-    for ax, (title, scores) in zip(axes.flat, panels):
+    for ax, (title, scores, correlation) in zip(axes.flat, panels):
         names = [s for s in scores if s in human]
         xs, ys = [human[s] for s in names], [scores[s] for s in names]
         ax.scatter(xs, ys, s=14)
         for name, x, y in zip(names, xs, ys):
             ax.annotate(name, (x, y), xytext=(3, 2), textcoords="offset points", fontsize=6)
-        ax.set_title(title, fontsize=9)
+        tau = "" if correlation is None or correlation.kendall is None else f" (Kendall τ {correlation.kendall:+.2f})"
+        ax.set_title(title + tau, fontsize=9)
         ax.set_xlabel("human score", fontsize=8)
-        ax.set_ylabel(_label(metric), fontsize=8)
+        ax.set_ylabel(_label(metric) + ("" if evaluation.higher_is_better[metric] else " (lower is better)"), fontsize=8)
         ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
