@@ -11,6 +11,8 @@ import sacrebleu
 
 import auto_challenge_sets
 from auto_challenge_sets.cli import main
+from auto_challenge_sets.cli.evaluate import name_systems
+from auto_challenge_sets.errors import AcsError
 from auto_challenge_sets.evaluation.results import SCHEMA_PATH
 
 from toy_dataset import SPLIT, N, make
@@ -150,3 +152,11 @@ def test_on_a_folder_built_by_acs_build(tmp_path, capsys):
     assert "de-en.particle.d3" in configs and "de-en.reorder.d5" in configs
     assert "de-en.particle" not in configs  # the D = 1 alias is scored once, as .d1
     assert configs["de-en.particle.d3"]["systems"]["sample"]["scores"]["bleu"]["score"] == pytest.approx(100.0)
+
+
+def test_system_names():
+    assert name_systems(["a/x.A.en", "a/x.B.en"]) == {"A": "a/x.A.en", "B": "a/x.B.en"}
+    assert name_systems(["base=a/x.A.en", "b/y.en"]) == {"base": "a/x.A.en", "y": "b/y.en"}
+    with pytest.raises(AcsError, match="same system name"):
+        name_systems(["s=a", "s=b"])
+    assert name_systems(["-"]) == {"stdin": "-"}

@@ -15,10 +15,8 @@ from scipy.stats import kendalltau, spearmanr
 from auto_challenge_sets.cli import main
 from auto_challenge_sets.corpus import read_lines
 from auto_challenge_sets.dataset.layout import DatasetFolder
-from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation.engine import evaluate
 from auto_challenge_sets.evaluation.human import read_human
-from auto_challenge_sets.evaluation.inputs import name_systems
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.scoring.challenge import compute
 
@@ -130,13 +128,6 @@ def test_configs_with_the_same_rows_point_to_the_first_of_them(wmt):
     for k, name in enumerate(names):
         earlier = [other for other in names[:k] if lines[other] == lines[name]]
         assert payload["configs"][name]["same_rows_as"] == (earlier[0] if earlier else None), name
-
-
-def test_system_names():
-    assert name_systems(["a/x.A.en", "a/x.B.en"]) == {"A": "a/x.A.en", "B": "a/x.B.en"}
-    assert name_systems(["base=a/x.A.en", "b/y.en"]) == {"base": "a/x.A.en", "y": "b/y.en"}
-    with pytest.raises(InputError, match="same system name"):
-        name_systems(["s=a", "s=b"])
 
 
 def test_the_command_writes_results_report_and_plots(wmt, tmp_path, capsys):

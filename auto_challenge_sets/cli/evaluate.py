@@ -180,9 +180,35 @@ def _targeted_request(args: argparse.Namespace, systems: list[str]):
     return TargetedRequest(args.targeted_aligner, options, files, args.targeted_chrf)
 
 
+def name_systems(items: list[str]) -> dict[str, str]:
+    """System names for ``--hyp`` items: ``NAME=FILE`` as given, otherwise the part of the file
+    names that differs between the files (``newstest2021.de-en.hyp.Facebook-AI.en`` →
+    ``Facebook-AI``); one file alone is named by its stem (``-``, standard input: ``stdin``)."""
+    named: dict[str, str] = {}
+    plain = [item for item in items if "=" not in item or Path(item).exists()]
+    for item in items:
+        if item not in plain:
+            name, _, path = item.partition("=")
+            named[name] = path
+    if plain:
+        parts = [Path(p).name.split(".") for p in plain]
+        if len(plain) == 1:
+            names = [Path(plain[0]).stem if plain[0] != "-" else "stdin"]
+        else:
+            same = min(len(p) for p in parts)
+            keep = [i for i in range(same) if len({p[i] for p in parts}) > 1] if len(set(map(len, parts))) == 1 else []
+            names = [".".join(p[i] for i in keep) if keep else Path(plain[k]).name for k, p in enumerate(parts)]
+        for name, path in zip(names, plain):
+            named[name] = path
+    if len(named) != len(items):
+        from auto_challenge_sets.errors import AcsError
+
+        raise AcsError("two --hyp files get the same system name; name them with NAME=FILE")
+    return named
+
+
 def _request(args: argparse.Namespace):
     """The flags as one immutable, validated request."""
-    from auto_challenge_sets.evaluation.inputs import name_systems
     from auto_challenge_sets.evaluation.request import EvaluationRequest
 
     hypotheses = name_systems(args.hyp)

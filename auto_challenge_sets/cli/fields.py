@@ -38,6 +38,7 @@ FIELD_FLAGS = {
     "length_tolerance": "--length-tolerance",
     "seed": "--seed",
     "tokenize": "--tokenize",
+    "split": "--split",
     "targeted.aligner": "--targeted-aligner",
     "targeted.hyp_alignments": "--hyp-alignment",
     "targeted.chrf_threshold": "--targeted-chrf",

@@ -29,31 +29,6 @@ from auto_challenge_sets.scoring.validation import check_sample_size
 ROW_COLUMNS = ["id", "line", "reference", "length", "distance"]
 
 
-def name_systems(items: list[str]) -> dict[str, str]:
-    """System names for ``--hyp`` items: ``NAME=FILE`` as given, otherwise the part of the file
-    names that differs between the files (``newstest2021.de-en.hyp.Facebook-AI.en`` →
-    ``Facebook-AI``); one file alone is named by its stem (``-``, standard input: ``stdin``)."""
-    named: dict[str, str] = {}
-    plain = [item for item in items if "=" not in item or Path(item).exists()]
-    for item in items:
-        if item not in plain:
-            name, _, path = item.partition("=")
-            named[name] = path
-    if plain:
-        parts = [Path(p).name.split(".") for p in plain]
-        if len(plain) == 1:
-            names = [Path(plain[0]).stem if plain[0] != "-" else "stdin"]
-        else:
-            same = min(len(p) for p in parts)
-            keep = [i for i in range(same) if len({p[i] for p in parts}) > 1] if len(set(map(len, parts))) == 1 else []
-            names = [".".join(p[i] for i in keep) if keep else Path(plain[k]).name for k, p in enumerate(parts)]
-        for name, path in zip(names, plain):
-            named[name] = path
-    if len(named) != len(items):
-        raise InputError("two --hyp files get the same system name; name them with NAME=FILE")
-    return named
-
-
 def _one_pair(names: list[str], where: Path) -> str:
     pairs = sorted({parse_config_name(n).pair for n in names})
     if len(pairs) > 1:
@@ -135,7 +110,8 @@ def _resolve_split(folder: DatasetFolder, base_name: str, split: str | None) -> 
     splits = folder.splits(base_name)
     if split is None:
         if len(splits) != 1:
-            raise InputError(f"config {base_name!r} has splits {', '.join(splits)}; choose one with --split", readme)
+            raise InputError(f"config {base_name!r} has splits {', '.join(splits)}; choose one: split", readme,
+                             field="split")
         return splits[0]
     if split not in splits:
         raise InputError(f"config {base_name!r} has no split {split!r} (splits: {', '.join(splits)})", readme)
