@@ -11,7 +11,9 @@ system on the full test set (the least any evaluation of these systems must do).
 and where the time goes.
 
     python benchmarks/bench_many.py [--shared ../shared] [--dataset DIR] [--metrics bleu,chrf,ribes]
-                                    [--paired-samples 1000] [--n-samples 100]
+                                    [--paired-samples 1000] [--n-samples 100] [--jobs N]
+
+It also times one system on every config against that system's own floor.
 
 ``--dataset DIR`` scores a folder built already (the build takes minutes); without it the
 benchmark builds one in a temporary folder first (not timed).
@@ -20,6 +22,7 @@ benchmark builds one in a temporary folder first (not timed).
 from __future__ import annotations
 
 import argparse
+import os
 import tempfile
 import time
 from pathlib import Path
@@ -43,21 +46,39 @@ def _build(wmt: Path, shared: Path, out: Path) -> None:
         aligner=AlignerSpec("eflomal", {"seed": 1})), out, progress=False)
 
 
-def _run(args: argparse.Namespace, folder: Path, wmt: Path) -> None:
-    outputs = sorted((wmt / "system-outputs").glob("newstest2021.de-en.hyp.*.en"))
-    hyps = {p.name.split(".")[3]: p for p in outputs}
-    reference = read_lines(wmt / "references" / "newstest2021.de-en.ref.A.en")
-
+def _floor(outputs: list[Path], reference: list[str]) -> float:
     start = time.perf_counter()
     for path in outputs:
         hyp = read_lines(path)
         sacrebleu.corpus_bleu(hyp, [reference])
         sacrebleu.corpus_chrf(hyp, [reference])
-    floor = time.perf_counter() - start
+    return time.perf_counter() - start
+
+
+def _one_system(args: argparse.Namespace, folder: Path, path: Path, reference: list[str]) -> None:
+    """One system on every config against its own floor (the target: <= 1.5x)."""
+    floor = _floor([path], reference)
+    request = EvaluationRequest(dataset=folder, hypotheses={"one": path}, split="newstest2021", pair="de-en",
+                                metrics=tuple(args.metrics.split(",")), n_samples=args.n_samples,
+                                paired_samples=args.paired_samples, jobs=1)
+    start = time.perf_counter()
+    engine.evaluate(request)
+    total = time.perf_counter() - start
+    print(f"one system ({path.name}): floor {floor:.2f} s, evaluate {total:.2f} s, ratio {total / floor:.1f}x "
+          "(target <= 1.5x)")
+
+
+def _run(args: argparse.Namespace, folder: Path, wmt: Path) -> None:
+    import resource
+
+    outputs = sorted((wmt / "system-outputs").glob("newstest2021.de-en.hyp.*.en"))
+    hyps = {p.name.split(".")[3]: p for p in outputs}
+    reference = read_lines(wmt / "references" / "newstest2021.de-en.ref.A.en")
+    floor = _floor(outputs, reference)
 
     request = EvaluationRequest(dataset=folder, hypotheses=hyps, split="newstest2021", pair="de-en",
                                 metrics=tuple(args.metrics.split(",")), n_samples=args.n_samples,
-                                paired_samples=args.paired_samples)
+                                paired_samples=args.paired_samples, jobs=args.jobs)
     human = read_human(wmt / "humaneval" / "ad-sys-scores-de-en.csv", list(hyps))
     parts: dict[str, float] = {}
     original = engine.paired_tests
@@ -79,7 +100,9 @@ def _run(args: argparse.Namespace, folder: Path, wmt: Path) -> None:
           f"({args.metrics}), {args.n_samples} random samples, paired AR with {args.paired_samples} trials")
     print(f"corpus_bleu + corpus_chrf once per system (full test set): {floor:.2f} s")
     print(f"evaluate: {total:.2f} s (paired tests {paired:.2f} s, everything else {total - paired:.2f} s)")
-    print(f"ratio: {total / floor:.1f}x")
+    print(f"ratio: {total / floor:.1f}x (target <= 3x); peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB "
+          f"(target <= 1 GB), {args.jobs} job(s)")
+    _one_system(args, folder, outputs[0], reference)
 
 
 def main() -> None:
@@ -89,6 +112,7 @@ def main() -> None:
     parser.add_argument("--metrics", default="bleu,chrf,ribes")
     parser.add_argument("--n-samples", type=int, default=100)
     parser.add_argument("--paired-samples", type=int, default=1000)
+    parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)))
     args = parser.parse_args()
     wmt = args.shared / "data" / "wmt21"
     if args.dataset is not None:

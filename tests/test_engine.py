@@ -354,3 +354,9 @@ def test_only_ter_ranks_by_its_own_direction(toy):
                                             n_samples=5, paired_samples=20))
     assert evaluation.baseline_system == min(evaluation.systems, key=lambda s: evaluation.full[s]["ter"]) == "ref"
     assert evaluation.higher_is_better == {"ter": False}
+
+
+def test_worker_processes_give_the_same_results(toy, run):
+    """--jobs: the systems' statistics on two worker processes, the very same document."""
+    request = replace(run["request"], jobs=2)
+    assert evaluate(request, run["human"]).to_json() == run["evaluation"].to_json()

@@ -177,3 +177,33 @@ def test_comet_is_registered_by_this_packages_entry_point_without_importing_come
     assert cls.needs_sources and cls.__module__ == "auto_challenge_sets.builder.backends.comet"
     with pytest.raises(ValueError, match="needs the source sentences"):
         cls().statistics(["a"], [("a",)])
+
+
+@pytest.mark.parametrize("name", ["bleu", "chrf", "ter", "ribes"])
+def test_vectorized_scores_of_totals_equal_the_scalar_code(name):
+    """chrF, TER and the averaged metrics do the scalar code's arithmetic in the same order: the
+    same numbers; BLEU's exp and log may round otherwise (the paired test rechecks near ties)."""
+    rng = np.random.default_rng(3)
+    metric = create_metric(name)
+    if name == "bleu":
+        totals = rng.integers(0, 40, (3000, 10))
+        totals[:, 6:] = totals[:, 2:6] + rng.integers(0, 20, (3000, 4))
+        totals[::7, 2:6] = 0  # no match at all
+        totals[::11, 4] = 0  # one order without a match: exp smoothing
+        totals[::13, 8] = totals[::13, 4] = 0  # an order without n-grams: sacrebleu stops there
+        totals[::5, 0] = rng.integers(0, 3, 600)  # shorter than the reference (brevity penalty, also 0)
+    elif name == "chrf":
+        totals = rng.integers(0, 30, (3000, 18))
+        for i in range(6):
+            totals[:, 3 * i + 2] = np.minimum(totals[:, 3 * i + 2], totals[:, 3 * i : 3 * i + 2].min(axis=1))
+        totals[::9] = 0
+    elif name == "ter":
+        totals = np.column_stack([rng.integers(0, 30, 3000), rng.integers(0, 20, 3000) + rng.choice([0, 0.5], 3000)])
+    else:
+        totals = np.column_stack([rng.random(3000) * 40, rng.integers(1, 60, 3000)]).astype(float)
+    scalar = np.array([metric.score_of_totals(row) for row in totals.tolist()])
+    vectorized = metric.scores_of_totals(totals)
+    if name == "bleu":
+        assert np.allclose(vectorized, scalar, rtol=1e-13, atol=1e-12) and (vectorized == 0).sum() == (scalar == 0).sum()
+    else:
+        assert (vectorized == scalar).all()

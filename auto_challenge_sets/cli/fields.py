@@ -39,6 +39,7 @@ FIELD_FLAGS = {
     "seed": "--seed",
     "tokenize": "--tokenize",
     "split": "--split",
+    "jobs": "--jobs",
     "targeted.aligner": "--targeted-aligner",
     "targeted.hyp_alignments": "--hyp-alignment",
     "targeted.chrf_threshold": "--targeted-chrf",

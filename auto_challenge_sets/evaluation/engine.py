@@ -20,9 +20,7 @@ left out of trends and summaries; a config holding the very rows of another is f
 
 from __future__ import annotations
 
-import sys
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
 from typing import Any, TypeVar
 
 import numpy as np
@@ -33,6 +31,7 @@ from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation import targeted_scores
 from auto_challenge_sets.evaluation.human import HumanScores, correlation
 from auto_challenge_sets.evaluation.inputs import ConfigRows, Corpus, SystemOutput, read_corpus, read_systems
+from auto_challenge_sets.evaluation.progress import progress_bar as _progress
 from auto_challenge_sets.evaluation.request import EvaluationRequest, RequestError
 from auto_challenge_sets.evaluation.results import (
     ConfigResult,
@@ -52,16 +51,6 @@ from auto_challenge_sets.scoring.metric import Metric, create_metric
 T = TypeVar("T")
 
 
-def _progress(items: Iterable[T], enabled: bool, desc: str, total: int | None = None) -> Iterator[T]:
-    """A progress bar on stderr, only when asked for and stderr is a terminal."""
-    if not enabled or not sys.stderr.isatty():
-        yield from items
-        return
-    from tqdm import tqdm
-
-    yield from tqdm(items, desc=desc, total=total, unit="", leave=False, file=sys.stderr)
-
-
 def _metrics(request: EvaluationRequest) -> dict[str, Metric]:
     metrics = {}
     for name in request.metrics:
@@ -72,13 +61,39 @@ def _metrics(request: EvaluationRequest) -> dict[str, Metric]:
     return metrics
 
 
+_WORKER_METRICS: dict[str, Metric] = {}  # the metrics of the run, in each worker (inherited by fork)
+
+
+def _system_statistics(predictions: list[str], references: list[tuple[str, ...]],
+                       names: tuple[str, ...]) -> dict[str, np.ndarray]:
+    return {name: _WORKER_METRICS[name].statistics(predictions, references) for name in names}
+
+
 def _statistics(outputs: list[SystemOutput], metrics: dict[str, Metric], sources: list[str] | None,
-                progress: bool) -> dict[str, dict[str, np.ndarray]]:
-    stats: dict[str, dict[str, np.ndarray]] = {}
-    for output in _progress(outputs, progress, "statistics per system"):
-        stats[output.name] = {name: metric.statistics(output.predictions, output.references, sources)
-                              for name, metric in metrics.items()}
-    return stats
+                progress: bool, jobs: int) -> dict[str, dict[str, np.ndarray]]:
+    """Every system's statistics per metric: the metrics that may run in other processes on
+    ``jobs`` worker processes, one system a task (the rows of a system do not depend on the
+    process that computed them, so any ``jobs`` gives the same numbers); a metric that holds a
+    model (COMET) in this process."""
+    stats: dict[str, dict[str, np.ndarray]] = {output.name: {} for output in outputs}
+    spread = tuple(name for name, metric in metrics.items() if metric.parallel_safe) if jobs > 1 else ()
+    if spread:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        _WORKER_METRICS.clear()
+        _WORKER_METRICS.update(metrics)
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=min(jobs, len(outputs)), mp_context=context) as pool:
+            tasks = [pool.submit(_system_statistics, o.predictions, o.references, spread) for o in outputs]
+            for output, task in _progress(zip(outputs, tasks), progress, "statistics per system", len(outputs), "system"):
+                stats[output.name].update(task.result())
+        _WORKER_METRICS.clear()
+    rest = [name for name in metrics if name not in spread]
+    for output in _progress(outputs if rest else [], progress, "statistics per system", unit="system"):
+        for name in rest:
+            stats[output.name][name] = metrics[name].statistics(output.predictions, output.references, sources)
+    return {output.name: {name: stats[output.name][name] for name in metrics} for output in outputs}
 
 
 def random_baseline(samples: np.ndarray, score: float, higher_is_better: bool) -> RandomBaseline:
@@ -117,8 +132,9 @@ def _with_paired_tests(request: EvaluationRequest, config: ConfigRows, outputs: 
     by_name = {output.name: output for output in outputs}
     order = [baseline, *[name for name in by_name if name != baseline]]
     rows = config.positions.tolist()
-    named = [(name, [by_name[name].predictions[r] for r in rows]) for name in order]
-    references = [by_name[baseline].references[r] for r in rows]
+    text = request.paired_test != "ar"  # approximate randomization runs on the statistics alone
+    named = [(name, [by_name[name].predictions[r] for r in rows] if text else []) for name in order]
+    references = [by_name[baseline].references[r] for r in rows] if text else []
     rows_stats = {s: {m: per_metric[m][config.positions] for m in metrics} for s, per_metric in stats.items()}
     tests = paired_tests(named, references, metrics, request.paired_test, request.paired_samples, rows_stats)
     result = {}
@@ -198,7 +214,7 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
     needs_sources = any(metric.needs_sources for metric in metrics.values())
     sources = _sources(corpus) if needs_sources else None
     try:
-        stats = _statistics(outputs, metrics, sources, progress)
+        stats = _statistics(outputs, metrics, sources, progress, request.jobs)
     except ValueError as error:
         raise InputError(str(error), corpus.folder.where(corpus.base_name, corpus.split)) from None
     systems = [output.name for output in outputs]
@@ -209,7 +225,7 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
 
     configs: dict[str, ConfigResult] = {}
     random_samples: dict[str, dict[str, dict[str, np.ndarray]]] = {}  # config -> metric -> system -> samples
-    for config in _progress(corpus.configs, progress, "configs (random baseline, paired tests)"):
+    for config in _progress(corpus.configs, progress, "configs (random baseline, paired tests)", unit="config"):
         samples: dict[str, dict[str, np.ndarray]] = {}
         scores, widened = _score_config(request, corpus, config, metrics, stats, samples)
         random_samples[config.name] = samples

@@ -52,6 +52,7 @@ class EvaluationRequest:
     paired_samples: int = 1000
     targeted: TargetedRequest | None = None  # also score the targeted accuracy of lexical configs
     metric_options: Mapping[str, Any] = field(default_factory=dict)  # extra options every metric sees
+    jobs: int = 1  # worker processes for the systems' statistics (the numbers do not depend on it)
 
     def __post_init__(self) -> None:
         # frozen: the mappings are copied into read-only views, the sequences into tuples
@@ -85,7 +86,8 @@ class EvaluationRequest:
         if self.paired_test not in PAIRED_TESTS:
             raise RequestError("paired_test", f"must be ar or bs, not {self.paired_test!r}")
         for name, low, high in (("n_samples", 1, MAX_SAMPLES), ("paired_samples", 1, MAX_PAIRED_SAMPLES),
-                                ("min_rows", 0, None), ("length_tolerance", 0, None), ("seed", 0, None)):
+                                ("min_rows", 0, None), ("length_tolerance", 0, None), ("seed", 0, None),
+                                ("jobs", 1, 1024)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int):
                 raise RequestError(name, f"must be an integer, got {value!r}")

@@ -1,4 +1,9 @@
-"""Paired significance tests of systems against a baseline system, by sacrebleu's own code.
+"""Paired significance tests of systems against a baseline system, as sacrebleu computes them.
+
+Approximate randomization (``ar``, the default) runs on the engine's statistics
+(:func:`auto_challenge_sets.scoring.paired.approximate_randomization`: sacrebleu's trials and
+p-values, without scoring text again). The paired bootstrap (``bs``) goes through sacrebleu's own
+``PairedTest``, as below.
 
 ``sacrebleu.significance.PairedTest`` (approximate randomization, or the paired bootstrap) on the
 rows of one config, for any registered metric: sacrebleu's own metric objects for BLEU, chrF and
@@ -17,6 +22,7 @@ import numpy as np
 
 from auto_challenge_sets.evaluation.results import PairedResult
 from auto_challenge_sets.scoring.metric import Metric, PairedTestAdapter
+from auto_challenge_sets.scoring.paired import approximate_randomization, sacrebleu_seed
 
 
 def paired_tests(systems: Sequence[tuple[str, Sequence[str]]], references: Sequence[tuple[str, ...]],
@@ -32,6 +38,11 @@ def paired_tests(systems: Sequence[tuple[str, Sequence[str]]], references: Seque
 
     if not metrics or len(systems) < 2:
         return {}
+    if test_type == "ar" and statistics is not None:
+        names = [name for name, _ in systems]
+        found = approximate_randomization(statistics[names[0]], {n: statistics[n] for n in names[1:]}, metrics,
+                                          n_samples, sacrebleu_seed())
+        return {system: {m: PairedResult(*value) for m, value in per.items()} for system, per in found.items()}
     streams = [list(stream) for stream in zip(*references)]
     hypotheses = {name: list(hyps) for name, hyps in systems}
     objects = {}

@@ -35,6 +35,8 @@ class _SacrebleuMetric(SummedMetric):
         return self.rows.corpus_score(stats)
 
     def sample_scores(self, stats: np.ndarray, index: np.ndarray) -> np.ndarray:
+        if self.exact_vectorized:  # the random corpora scored at once: the same numbers
+            return self.scores_of_totals(sample_totals(stats, index))
         return self.rows.sample_scores(stats, index)
 
     def score_of_totals(self, totals: Sequence[float] | np.ndarray) -> float:
@@ -57,16 +59,65 @@ class Bleu(_SacrebleuMetric):
         super().__init__(**options)
         self.rows = BleuStatistics(tokenize=options.get("tokenize", "13a"))
 
+    def scores_of_totals(self, totals: np.ndarray) -> np.ndarray:
+        """sacrebleu's ``BLEU.compute_bleu`` (exp smoothing, no effective order) for every row at
+        once; numpy's exp and log may round differently from the math module's, which the paired
+        test allows for (:meth:`Metric.scores_of_totals`)."""
+        metric = self.rows.metric
+        if metric.smooth_method != "exp" or metric.effective_order:
+            return super().scores_of_totals(totals)
+        t = np.asarray(totals, dtype=np.float64)
+        order = metric.max_ngram_order
+        sys_len, ref_len = t[:, 0], t[:, 1]
+        correct, total = t[:, 2 : 2 + order], t[:, 2 + order :]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            bp = np.where(sys_len < ref_len, np.where(sys_len > 0, np.exp(1 - ref_len / sys_len), 0.0), 1.0)
+            log_sum = np.zeros(len(t))
+            smooth = np.ones(len(t))
+            stopped = np.zeros(len(t), dtype=bool)
+            for n in range(order):
+                stopped |= total[:, n] == 0  # sacrebleu stops at the first order with no n-grams
+                zero = correct[:, n] == 0
+                smooth = np.where(~stopped & zero, smooth * 2, smooth)
+                precision = np.where(zero, 100.0 / (smooth * total[:, n]), 100.0 * correct[:, n] / total[:, n])
+                precision = np.where(stopped, 0.0, precision)
+                log_sum = log_sum + np.where(precision == 0, -9999999999.0, np.log(np.where(precision > 0, precision, 1)))
+            scores = bp * np.exp(log_sum / order)
+        return np.where((correct != 0).any(axis=1), scores, 0.0)
+
 
 @register_metric
 class Chrf(_SacrebleuMetric):
     """sacrebleu's chrF (character 6-grams, beta 2), 0-100."""
 
     name, label, digits = "chrf", "chrF", 2
+    exact_vectorized = True
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.rows = ChrfStatistics()
+
+    def scores_of_totals(self, totals: np.ndarray) -> np.ndarray:
+        """sacrebleu's ``CHRF._compute_f_score`` (effective-order averaging) for every row at once:
+        the same additions, products and divisions in the same order, so the same numbers."""
+        metric = self.rows.metric
+        if metric.eps_smoothing:
+            return super().scores_of_totals(totals)
+        t = np.asarray(totals, dtype=np.float64)
+        factor = metric.beta**2
+        avg_prec, avg_rec, effective = np.zeros(len(t)), np.zeros(len(t)), np.zeros(len(t))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            for i in range(metric.order):
+                n_hyp, n_ref, n_match = t[:, 3 * i], t[:, 3 * i + 1], t[:, 3 * i + 2]
+                counted = (n_hyp > 0) & (n_ref > 0)
+                avg_prec = np.where(counted, avg_prec + n_match / n_hyp, avg_prec)
+                avg_rec = np.where(counted, avg_rec + n_match / n_ref, avg_rec)
+                effective += counted
+            avg_prec = np.where(effective > 0, avg_prec / effective, 0.0)
+            avg_rec = np.where(effective > 0, avg_rec / effective, 0.0)
+            score = (1 + factor) * avg_prec * avg_rec
+            score = score / ((factor * avg_prec) + avg_rec)
+        return np.where(avg_prec + avg_rec != 0, 100 * score, 0.0)
 
 
 class TerStatistics(SegmentStatistics):
@@ -102,10 +153,19 @@ class Ter(_SacrebleuMetric):
     """sacrebleu's TER (translation edit rate, 0-100 and more; lower is better)."""
 
     name, label, digits, higher_is_better = "ter", "TER", 2, False
+    exact_vectorized = True
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.rows = TerStatistics()
+
+    def scores_of_totals(self, totals: np.ndarray) -> np.ndarray:
+        """sacrebleu's ``TER._compute_score_from_stats`` for every row at once (the same division)."""
+        t = np.asarray(totals, dtype=np.float64)
+        edits, ref_lengths = t[:, 0], t[:, 1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rate = np.where(ref_lengths > 0, edits / ref_lengths, np.where(edits > 0, 1.0, 0.0))
+        return 100 * rate
 
 
 @register_metric

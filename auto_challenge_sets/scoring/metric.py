@@ -51,6 +51,10 @@ class Metric(ABC):
     digits: ClassVar[int] = 2
     higher_is_better: ClassVar[bool] = True
     needs_sources: ClassVar[bool] = False  # COMET-like metrics read the source sentences too
+    parallel_safe: ClassVar[bool] = True  # False: its statistics run in the calling process (a model)
+    # True where scores_of_totals does the scalar code's arithmetic in its order (the same numbers):
+    # the random corpora are then scored all at once too
+    exact_vectorized: ClassVar[bool] = False
 
     def __init__(self, **options: Any) -> None:
         self.options = options
@@ -81,6 +85,13 @@ class Metric(ABC):
     def signature(self, nrefs: int) -> str:
         """What makes the numbers reproducible (sacrebleu's signature where there is one)."""
 
+    def scores_of_totals(self, totals: np.ndarray) -> np.ndarray:
+        """:meth:`score_of_totals` of every row of ``totals`` (rows x columns). A metric may give a
+        vectorized version whose numbers differ from the scalar ones by rounding alone: the paired
+        test recomputes, with :meth:`score_of_totals`, every trial whose outcome rounding could
+        change (:func:`auto_challenge_sets.scoring.paired.approximate_randomization`)."""
+        return np.array([self.score_of_totals(row) for row in np.asarray(totals).tolist()], dtype=np.float64)
+
     def sacrebleu_metric(self) -> Any:
         """The object sacrebleu's ``PairedTest`` scores this metric with."""
         return PairedTestAdapter(self)
@@ -98,6 +109,8 @@ class SummedMetric(Metric):
 
     def sample_scores(self, stats: np.ndarray, index: np.ndarray) -> np.ndarray:
         totals = sample_totals(stats, index)
+        if self.exact_vectorized:
+            return self.scores_of_totals(totals)
         return np.array([self.score_of_totals(row) for row in totals.tolist()], dtype=np.float64)
 
     def paired_statistics(self, stats: np.ndarray) -> np.ndarray:
@@ -132,6 +145,9 @@ class AveragedMetric(Metric):
 
     def score_of_totals(self, totals: Sequence[float] | np.ndarray) -> float:
         return float(totals[0]) / float(totals[1])
+
+    def scores_of_totals(self, totals: np.ndarray) -> np.ndarray:
+        return totals[:, 0] / totals[:, 1]  # the same division as score_of_totals, row by row
 
 
 class _Score:

@@ -49,6 +49,7 @@ class Comet(AveragedMetric):
 
     name, label, digits = "comet", "COMET", 4
     needs_sources = True
+    parallel_safe = False  # one model in this process, not one per worker
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)

@@ -1,0 +1,94 @@
+"""sacrebleu's paired approximate randomization, from statistics already in memory, for all
+systems at once: the same trials, the same p-values (``==``), a small fraction of the time.
+
+``sacrebleu.significance._paired_ar_test`` seeds a fresh ``numpy.random.default_rng(seed)`` for each
+system (``SACREBLEU_SEED``, 12345 unless set), draws one coin per row and trial
+(``integers(2, size=(trials, rows), dtype=bool)``), swaps the two systems' statistics rows where
+the coin says so, scores both pseudo-systems of every trial one by one through the metric's scalar
+code, and counts the trials whose absolute score difference exceeds the real one:
+``p = (count + 1) / (trials + 1)``. Three things make that slow for many systems and configs: the
+text is turned into statistics again for every test, the coins are drawn again for every system
+(they are the same: same seed, same shape), and every trial is scored in Python.
+
+Here the statistics come from the engine's cache, the coins are drawn once per config, the swapped
+sums are matrix products (of integer-valued statistics in floating point, where every sum is exact,
+or the very product sacrebleu computes for other statistics), and the trials are scored by the
+metric's vectorized :meth:`~auto_challenge_sets.scoring.metric.Metric.scores_of_totals`. Where that
+may round differently from the scalar code (BLEU: numpy's exp and log), every trial whose count
+could change — its difference within a hair of the real one — is scored again by the scalar code,
+so the counts, hence the p-values, are sacrebleu's.
+
+Why not sacrebleu's own function: it takes text and a metric object, and recomputes both; the
+engine's statistics would be thrown away each time (measured: 90% of a 19-system study's time).
+The paired bootstrap (``bs``) still goes through sacrebleu (:mod:`auto_challenge_sets.evaluation.significance`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+import numpy as np
+
+from auto_challenge_sets.scoring.metric import Metric
+
+# a trial is scored again by the scalar code when its difference is this close to the real one
+# (relative to the scale of the scores): far above any rounding of exp and log, far below any
+# difference two distinct sets of counts can make
+RECHECK = 1e-9
+
+
+def sacrebleu_seed() -> int | None:
+    """The seed sacrebleu's paired tests use: ``SACREBLEU_SEED`` (12345 unless set; ``none``: from
+    the system's entropy); sacrebleu passes 0 on as None too."""
+    value = os.environ.get("SACREBLEU_SEED", "12345")
+    seed = None if value.lower() == "none" else int(value)
+    return seed if seed else None
+
+
+def coins(rows: int, trials: int, seed: int | None) -> np.ndarray:
+    """The trials' swaps, as sacrebleu draws them for every system (True: the row is the baseline's
+    in pseudo-system a)."""
+    return np.random.default_rng(seed).integers(2, size=(trials, rows), dtype=bool)
+
+
+def _swapped_sums(swap: np.ndarray, baseline: np.ndarray, system: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Column sums of the two pseudo-systems of every trial: ``a`` takes the baseline's row where
+    the coin is True, ``b`` the other one — sacrebleu's expressions. Integer counts are multiplied
+    in float64, where numpy uses BLAS (its integer product does not) and every sum stays exact
+    (far below 2**53); other statistics are float64 already, as sacrebleu multiplies them."""
+    baseline, system = (x.astype(np.float64) if x.dtype.kind in "iub" else x for x in (baseline, system))
+    keep = ~swap
+    return swap @ baseline + keep @ system, keep @ baseline + swap @ system
+
+
+def _count_above(metric: Metric, a: np.ndarray, b: np.ndarray, real: float) -> int:
+    """How many trials have |score(a) − score(b)| > real, scored as the scalar code would."""
+    difference = np.abs(metric.scores_of_totals(a) - metric.scores_of_totals(b))
+    close = np.abs(difference - real) <= RECHECK * max(1.0, abs(real), float(np.abs(difference).max(initial=0)))
+    for trial in np.flatnonzero(close):
+        difference[trial] = abs(metric.score_of_totals(a[trial].tolist()) - metric.score_of_totals(b[trial].tolist()))
+    return int(np.count_nonzero(difference > real))
+
+
+def approximate_randomization(baseline: Mapping[str, np.ndarray], systems: Mapping[str, Mapping[str, np.ndarray]],
+                              metrics: Mapping[str, Metric], trials: int,
+                              seed: int | None = None) -> dict[str, dict[str, tuple[float, float]]]:
+    """``{system: {metric: (delta, p_value)}}``: each system against the baseline on the same rows,
+    with sacrebleu's trials. ``baseline`` and each of ``systems`` map a metric's name to the rows'
+    statistics (:meth:`Metric.statistics`); ``delta`` is the system's score minus the baseline's."""
+    if not systems:
+        return {}
+    rows = len(next(iter(baseline.values())))
+    swap = coins(rows, trials, seed)
+    out: dict[str, dict[str, tuple[float, float]]] = {name: {} for name in systems}
+    for name, metric in metrics.items():
+        bl = np.asarray(metric.paired_statistics(baseline[name]))
+        bl_score = metric.score_of_totals(bl.sum(axis=0))
+        for system, per_metric in systems.items():
+            sys = np.asarray(metric.paired_statistics(per_metric[name]))
+            sys_score = metric.score_of_totals(sys.sum(axis=0))
+            real = abs(bl_score - sys_score)
+            a, b = _swapped_sums(swap, bl, sys)
+            out[system][name] = (sys_score - bl_score, (_count_above(metric, a, b, real) + 1) / (trials + 1))
+    return out

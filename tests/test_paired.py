@@ -1,0 +1,94 @@
+"""sacrebleu's approximate randomization from cached statistics (scoring/paired.py): the p-values
+of ``sacrebleu.significance.PairedTest`` on the same rows, for every built-in metric, and the
+recheck that keeps a vectorized score's rounding out of the counts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import sacrebleu
+from sacrebleu.significance import PairedTest
+
+from auto_challenge_sets.scoring.metric import AveragedMetric, create_metric
+from auto_challenge_sets.scoring.paired import approximate_randomization, coins, sacrebleu_seed
+
+from toy_dataset import corpus
+
+
+def _systems(rows: slice = slice(0, 60)) -> tuple[dict[str, list[str]], list[str]]:
+    c = corpus()
+    return {name: lines[rows] for name, lines in c["outputs"].items() if name != "ref"}, c["refs"][rows]
+
+
+def _sacrebleu(systems: dict[str, list[str]], refs: list[list[str]], objects: dict, trials: int) -> dict:
+    _, scores = PairedTest(list(systems.items()), objects, refs, test_type="ar", n_samples=trials)()
+    return scores
+
+
+@pytest.mark.parametrize("two_references", [False, True])
+def test_p_values_equal_sacrebleus_paired_test(two_references):
+    systems, refs = _systems()
+    streams = [refs, [s.lower() for s in refs]] if two_references else [refs]
+    per_row = list(zip(*streams))
+    metrics = {name: create_metric(name) for name in ("bleu", "chrf", "ter")}
+    stats = {s: {m: metric.statistics(hyps, per_row) for m, metric in metrics.items()} for s, hyps in systems.items()}
+    names = list(systems)
+    ours = approximate_randomization(stats[names[0]], {s: stats[s] for s in names[1:]}, metrics, 300, sacrebleu_seed())
+    theirs = _sacrebleu(systems, streams, {"BLEU": sacrebleu.BLEU(), "chrF2": sacrebleu.CHRF(), "TER": sacrebleu.TER()}, 300)
+    for index, system in enumerate(names[1:], start=1):
+        for metric, key in (("bleu", "BLEU"), ("chrf", "chrF2"), ("ter", "TER")):
+            delta, p_value = ours[system][metric]
+            assert p_value == theirs[key][index].p_value, (system, metric)
+            assert delta == theirs[key][index].score - theirs[key][0].score
+
+
+def test_an_averaged_metric_equals_sacrebleu_through_the_adapter():
+    systems, refs = _systems(slice(10, 50))
+    ribes = create_metric("ribes")
+    per_row = [(r,) for r in refs]
+    stats = {s: {"ribes": ribes.statistics(hyps, per_row)} for s, hyps in systems.items()}
+    names = list(systems)
+    ours = approximate_randomization(stats[names[0]], {s: stats[s] for s in names[1:]}, {"ribes": ribes}, 200, 12345)
+    theirs = _sacrebleu(systems, [refs], {"RIBES": ribes.sacrebleu_metric()}, 200)
+    for index, system in enumerate(names[1:], start=1):
+        assert ours[system]["ribes"][1] == theirs["RIBES"][index].p_value
+
+
+class _Rounded(AveragedMetric):
+    """A mean whose vectorized form rounds differently from its scalar one: the recheck must
+    count each trial as the scalar code does."""
+
+    name, label = "rounded", "Rounded"
+
+    def sentence_scores(self, hypotheses, references, sources=None):
+        return np.array([float(len(h.split()) % 3) for h in hypotheses])
+
+    def scores_of_totals(self, totals):
+        return super().scores_of_totals(totals) * (1 + 1e-14)  # rounding: a tie's larger side grows most
+
+    def signature(self, nrefs):
+        return "rounded"
+
+
+def test_trials_near_the_real_difference_are_scored_by_the_scalar_code():
+    """Scores of 0, 1, 2 per sentence over 8 rows: many trials tie the real difference exactly,
+    and the noisy vectorized scores alone would count half of those ties as greater."""
+    metric = _Rounded()
+    base = metric.statistics([f"{'w ' * k}" for k in (1, 2, 3, 4, 5, 6, 7, 8)], [("x",)] * 8)
+    other = metric.statistics([f"{'w ' * k}" for k in (2, 2, 3, 3, 5, 5, 7, 7)], [("x",)] * 8)
+    (delta, p_value), = approximate_randomization({"r": base}, {"s": {"r": other}}, {"r": metric}, 500, 3)["s"].values()
+    swap = coins(8, 500, 3)
+    a = np.where(swap, base, other).mean(axis=1)
+    b = np.where(swap, other, base).mean(axis=1)
+    real = abs(base.mean() - other.mean())
+    assert delta == other.mean() - base.mean()
+    assert p_value == (np.count_nonzero(np.abs(a - b) > real) + 1) / 501
+
+
+@pytest.mark.parametrize("value,seed", [(None, 12345), ("7", 7), ("0", None), ("None", None)])
+def test_the_seed_is_sacrebleus(monkeypatch, value, seed):
+    if value is None:
+        monkeypatch.delenv("SACREBLEU_SEED", raising=False)
+    else:
+        monkeypatch.setenv("SACREBLEU_SEED", value)
+    assert sacrebleu_seed() == seed

@@ -1,0 +1,48 @@
+"""Progress bars of the evaluation (evaluation/progress.py): on a terminal's stderr, never in a
+pipe or a log, and never with ``acs evaluate --quiet``."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import pytest
+
+from auto_challenge_sets.cli import main
+from auto_challenge_sets.evaluation.progress import progress_bar
+
+from toy_dataset import make
+
+
+class _Terminal(io.StringIO):
+    """stderr as a terminal would be (a pseudo-terminal cannot be had in every test runner)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_bar_on_a_terminal_only(monkeypatch):
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert list(progress_bar(range(3), True, "counting", unit="thing")) == [0, 1, 2]
+    assert "counting" in terminal.getvalue() and "thing" in terminal.getvalue()
+    pipe = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", pipe)
+    assert list(progress_bar(range(3), True, "counting")) == [0, 1, 2] and pipe.getvalue() == ""
+    monkeypatch.setattr(sys, "stderr", terminal := _Terminal())
+    assert list(progress_bar(range(3), False, "counting")) == [0, 1, 2] and terminal.getvalue() == ""
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_acs_evaluate_shows_its_stages_unless_quiet(tmp_path, monkeypatch, capsys, quiet):
+    toy = make(tmp_path)
+    terminal = _Terminal()
+    argv = ["evaluate", "--dataset", str(toy["root"]), "--config", "all", "--n-samples", "5", "--paired-samples", "20",
+            "--jobs", "1", "--out", str(tmp_path / "report"), "--hyp", *(f"{n}={p}" for n, p in toy["hyps"].items())]
+    with monkeypatch.context() as patch:
+        patch.setattr(sys, "stderr", terminal)
+        assert main([*argv, *(["--quiet"] if quiet else [])]) == 0
+    shown = terminal.getvalue()
+    for stage in ("statistics per system", "configs (random baseline, paired tests)", "plots per metric"):
+        assert (stage in shown) != quiet, stage
+    capsys.readouterr()
