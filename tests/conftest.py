@@ -34,7 +34,7 @@ def shared_path(*parts: str) -> Path:
     """A path under ../shared, or a skip naming what is missing."""
     path = SHARED.joinpath(*parts)
     if not path.exists():
-        pytest.skip(f"needs {path} (the team's shared data, absent in a fresh clone)")
+        pytest.skip(SHARED_ABSENT if not SHARED_PRESENT else f"needs {path} (the team's shared data, absent here)")
     return path
 
 
@@ -46,11 +46,41 @@ def shared_when_present() -> Iterator[Path]:
         yield SHARED
 
 
+# Read before the audit hook watches SHARED: a fresh clone has no ../shared, `make test-offline` an
+# empty folder in its place.
+SHARED_PRESENT = SHARED.is_dir() and any(SHARED.iterdir())
+SHARED_ABSENT = f"needs {SHARED} (the team's shared data, absent in a fresh clone)"
+
 shared_marker.install(SHARED)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     shared_marker.mark_items(items)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test marked ``shared`` skips before its fixtures are set up when ../shared is absent: it
+    would skip anyway, after minutes of building (the tiny trankit model of ``tiny_cache``)."""
+    if not SHARED_PRESENT and item.get_closest_marker("shared"):
+        pytest.skip(SHARED_ABSENT)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    """The skipped tests, one line per reason with a count (``-ra`` would print a line per test and
+    place: 109 lines on a fresh clone; addopts asks for failures and errors only)."""
+    import collections
+
+    reasons: collections.Counter[str] = collections.Counter()
+    for report in terminalreporter.stats.get("skipped", []):
+        longrepr = report.longrepr
+        reason = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
+        reasons[reason.removeprefix("Skipped: ")] += 1
+    if not reasons:
+        return
+    terminalreporter.write_sep("=", f"{sum(reasons.values())} skipped, by reason")
+    for reason, count in reasons.most_common():
+        terminalreporter.write_line(f"{count:5d}  {reason}")
 
 
 @pytest.hookimpl(wrapper=True)

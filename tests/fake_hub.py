@@ -104,9 +104,11 @@ def start(hub: FakeHub) -> FakeHub:
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
-            self.wfile.write(data)
+            if self.command != "HEAD":  # a HEAD answer has the headers only
+                self.wfile.write(data)
 
-        do_GET = do_POST = do_PUT = do_DELETE = _handle
+        # HEAD: evaluate and datasets ask for a file's headers before they download it
+        do_GET = do_HEAD = do_POST = do_PUT = do_DELETE = _handle
 
         def log_message(self, *args: Any) -> None:  # quiet
             pass

@@ -197,11 +197,32 @@ def test_a_pair_too_long_for_eflomal_is_reported_by_line(tmp_path: Path) -> None
                      aligner=AlignerSpec("eflomal", {"seed": 1, "model": 1, "n_samplers": 1, "rel_iterations": 0.05}))
     expected = "1 pair(s) longer than 1,023 tokens were aligned on their first 1,023 tokens: line 151"
     first = build(spec, progress=False)
-    assert first.warnings == [expected]
+    assert first.warnings[0] == expected and "without priors" in first.warnings[1]
     long = list(first.analyses)[150]
     assert long.line == 151 and len(long.source_tokens) == 1100 and len(long.links) > 400
     assert max(i for i, _ in long.links) < 1023
-    assert build(spec, progress=False).warnings == [expected]  # read from the cache: still reported
+    assert build(spec, progress=False).warnings[0] == expected  # read from the cache: still reported
+
+
+def test_eflomal_without_priors_on_a_test_set_sized_corpus_says_how_to_get_them(tmp_path: Path) -> None:
+    pytest.importorskip("eflomal")
+    from auto_challenge_sets.builder.backends.aligners.eflomal import make_priors
+    from auto_challenge_sets.builder.pipeline.build import EFLOMAL_PRIORS_ADVISED_BELOW, build
+    from auto_challenge_sets.builder.pipeline.specs import AlignerSpec
+    from auto_challenge_sets.demo_data import demo_file
+
+    files = {"pair": "de-en", "corpus": "sample", "source": demo_file("sample.de"),
+             "target": demo_file("sample.en"), "source_conllu": demo_file("sample.de.conllu"),
+             "cache_dir": tmp_path / "cache"}
+    fast = {"seed": 1, "model": 1, "n_samplers": 1, "rel_iterations": 0.05}
+    (note,) = build(BuildSpec(**files, aligner=AlignerSpec("eflomal", fast)), progress=False).warnings
+    assert note.startswith(f"eflomal aligned 29 pairs without priors (fewer than {EFLOMAL_PRIORS_ADVISED_BELOW:,})")
+    assert "`acs align --aligner eflomal" in note and "--make-priors" in note and "--eflomal-priors" in note
+    pairs = [(s.split(), t.split()) for s, t in zip(Path(files["source"]).read_text(encoding="utf-8").splitlines(),
+                                                    Path(files["target"]).read_text(encoding="utf-8").splitlines())]
+    make_priors(pairs, tmp_path / "de-en.priors")
+    with_priors = AlignerSpec("eflomal", {**fast, "priors": tmp_path / "de-en.priors"})
+    assert build(BuildSpec(**files, aligner=with_priors), progress=False).warnings == []
 
 
 def _pud_subset(tmp_path: Path, count: int = 20) -> tuple[list[str], list[str]]:

@@ -30,3 +30,40 @@ def test_a_closed_endpoint_is_not(monkeypatch: pytest.MonkeyPatch) -> None:
         port = probe.getsockname()[1]  # bound, never listening: connections are refused
         monkeypatch.setattr("huggingface_hub.constants.ENDPOINT", f"http://127.0.0.1:{port}")
         assert hub.hub_reachable(timeout=1.0) is False
+
+
+def test_a_name_lookup_that_hangs_is_cut_at_the_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A resolver without an answer waits its own time-outs (tens of seconds): the probe does not."""
+    import threading
+    import time
+
+    release = threading.Event()
+
+    def hanging_lookup(*args, **kwargs):
+        release.wait(30)
+        raise socket.gaierror("no answer")
+
+    monkeypatch.setattr(socket, "getaddrinfo", hanging_lookup)
+    started = time.monotonic()
+    try:
+        assert hub.hub_reachable(timeout=0.5, endpoint="https://hub.example.invalid") is False
+    finally:
+        release.set()
+    assert time.monotonic() - started < 2
+
+
+@pytest.mark.parametrize("offline", ["1", None])
+def test_offline_mode_and_an_unreachable_hub_are_told_apart(monkeypatch: pytest.MonkeyPatch, offline) -> None:
+    from auto_challenge_sets.cli.doctor import _hub_lines
+
+    if offline is None:
+        monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    else:
+        monkeypatch.setenv("HF_HUB_OFFLINE", offline)
+    monkeypatch.setattr("huggingface_hub.constants.ENDPOINT", "http://127.0.0.1:9")  # nothing listens
+    (ok, name, detail, get), _ = _hub_lines()
+    assert not ok and name == "hub"
+    if offline:
+        assert detail == "offline mode (HF_HUB_OFFLINE is set)" and get == "unset HF_HUB_OFFLINE"
+    else:
+        assert detail.startswith("Hub unreachable at ") and detail.endswith("(offline mode is off)")

@@ -49,10 +49,31 @@ def _online(hub: FakeHub, **extra: str) -> dict[str, str]:
     return {"HF_ENDPOINT": hub.endpoint, "HF_TOKEN": TOKEN, "HF_HUB_OFFLINE": "0", **extra}
 
 
-def test_dry_run_lists_exactly_the_folders_files_and_a_card_the_libraries_accept(folder: Path, capsys) -> None:
+def test_dry_run_sums_up_per_config_and_shows_the_cards_first_lines(folder: Path, capsys) -> None:
+    assert main(["publish", str(folder), "--repo-id", "my-org/auto_challenge_sets", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    files = _files(folder)
+    total = sum(len(data) for data in files.values())
+    assert f"commit {len(files)} file(s), {total:,} bytes" in out
+    configs = {path.split("/")[1] for path in files if path.startswith("data/")}
+    added = [line.split()[1] for line in out.splitlines() if line.startswith("  add ")]
+    assert sorted(added) == sorted([f"data/{config}/" for config in configs]
+                                   + [path for path in files if "/" not in path])
+    parquet = sorted(p for p in files if p.startswith("data/de-en.particle.d3/"))
+    size = sum(len(files[p]) for p in parquet)
+    assert f"  add data/de-en.particle.d3/ ({len(parquet)} file(s), {size:,} bytes)" in out
+    card = out.split("--- the card (README.md) ---\n", 1)[1]
+    assert card.startswith("(YAML header: ") and "# Long-distance dependency challenge sets" in card
+    assert "more lines; --verbose prints the whole card and every file" in card
+    assert len(out.splitlines()) < len(configs) + 40  # a screen, not every file and the whole card
+
+
+def test_verbose_dry_run_lists_exactly_the_folders_files_and_a_card_the_libraries_accept(folder: Path,
+                                                                                         capsys) -> None:
     from huggingface_hub import DatasetCard
 
-    assert main(["publish", str(folder), "--repo-id", "my-org/auto_challenge_sets", "--dry-run"]) == 0
+    assert main(["publish", str(folder), "--repo-id", "my-org/auto_challenge_sets", "--dry-run",
+                 "--verbose"]) == 0
     out = capsys.readouterr().out
     listed = {line.split()[1] for line in out.splitlines() if line.startswith("  add ")}
     assert listed == set(_files(folder))

@@ -12,7 +12,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="build challenge sets from the packaged 29-pair sample and load one (offline, seconds)",
         description="Build every config of both directions (de-en with the German trees, en-de with "
         "the English trees, reordering from the hand alignment) of the sample corpus that ships with "
-        "the package, load one config with datasets.load_dataset, and print the size table.",
+        "the package, load one config with datasets.load_dataset, and print the size table. Then "
+        "install the ldd_challenge metric into evaluate's module cache (`acs metric install`), so "
+        "that evaluate.load(\"ldd_challenge\") works.",
     )
     parser.add_argument("--out", type=Path, metavar="DIR",
                         help="keep the dataset folder here (default: a temporary folder, removed)")
@@ -56,4 +58,11 @@ def run(args: argparse.Namespace) -> int:
                           f"{instance['target_form']}({instance['target_index']}), moved {instance['distance']}")
         if args.out is None:
             print("\n(The folder was temporary; pass --out DIR to keep it, then `acs stats DIR`.)")
+    # the design card's usage, literally: evaluate.load("ldd_challenge") from any folder, offline too
+    from auto_challenge_sets.metrics.install import install
+
+    metric = install()
+    state = "installed" if metric.changed else "already installed"
+    print(f"\nThe metric: evaluate.load(\"ldd_challenge\") loads {metric.script} ({state}; "
+          "`acs metric install --uninstall` removes it)")
     return 0

@@ -33,10 +33,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _hub_lines() -> list[tuple[bool, str, str, str]]:
     from huggingface_hub import constants, get_token
 
-    offline = bool(constants.HF_HUB_OFFLINE)
+    from auto_challenge_sets.builder.backends.hub import hub_offline_mode, hub_reachable
+
+    # offline mode (a setting) and an unreachable Hub (the network) are fixed in different ways
+    if hub_offline_mode():
+        hub = (False, "hub", "offline mode (HF_HUB_OFFLINE is set)", "unset HF_HUB_OFFLINE")
+    elif hub_reachable():
+        hub = (True, "hub", f"reachable at {constants.ENDPOINT}", "")
+    else:
+        hub = (False, "hub", f"Hub unreachable at {constants.ENDPOINT} (offline mode is off)",
+               "check the network or HF_ENDPOINT; offline, pass local models (see `acs build --help`)")
     token = get_token() is not None
     return [
-        (not offline, "hub", "offline mode off" if not offline else "HF_HUB_OFFLINE is set", "unset HF_HUB_OFFLINE"),
+        hub,
         (token, "hub token", "found" if token else "none (needed by acs publish)", "hf auth login, or set HF_TOKEN"),
     ]
 

@@ -92,6 +92,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--out", metavar="DIR", help="write report.md, results.json and PNG plots here")
     parser.add_argument("--json", action="store_true", help="print the results as JSON (results.json) instead of tables")
     parser.add_argument("--quiet", action="store_true", help="no progress bars (they show only on a terminal)")
+    parser.add_argument("--jobs", type=int_at_least(1, 1024), default=None, metavar="N",
+                        help="worker processes for the systems' statistics; the numbers do not depend on it "
+                        "(default: the cores this process may use)")
     parser.add_argument("--n-samples", type=int_at_least(1, MAX_SAMPLES), default=100, metavar="N",
                         help="random corpora per config (default: 100)")
     parser.add_argument("--length-tolerance", type=int_at_least(0), default=1, metavar="N",
@@ -219,7 +222,14 @@ def _request(args: argparse.Namespace):
         length_tolerance=args.length_tolerance, seed=args.seed, tokenize=args.tokenize,
         lowercase_ribes=not args.case_sensitive_ribes, min_rows=args.min_rows, baseline=args.baseline,
         paired_test=args.paired_test, paired_samples=args.paired_samples,
-        targeted=_targeted_request(args, list(hypotheses)), metric_options=_metric_options(args.metric_option))
+        targeted=_targeted_request(args, list(hypotheses)), metric_options=_metric_options(args.metric_option),
+        jobs=args.jobs or _cores())
+
+
+def _cores() -> int:
+    import os
+
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 def _metric_options(items: list[str]) -> dict[str, str]:
@@ -269,7 +279,8 @@ def _evaluate(args: argparse.Namespace) -> int:
         print(f"note: {note}", file=sys.stderr)
     print(json.dumps(evaluation.to_json(), indent=2, ensure_ascii=False) if args.json else text_report(evaluation))
     if args.out:
-        written = write_report(args.out, evaluation, None if human is None else human.scores)
+        written = write_report(args.out, evaluation, None if human is None else human.scores, request,
+                               progress=not args.quiet)
         if not args.json:
             print(f"wrote {', '.join(str(p) for p in written)}")
     return 0

@@ -8,6 +8,8 @@ from pathlib import Path
 
 from auto_challenge_sets.cli.help import HelpFormatter
 
+CARD_LINES = 20  # of the card, in a dry run without --verbose: the YAML's start, enough to see it is there
+
 
 def _common(parser: argparse.ArgumentParser, example: str) -> None:
     parser.add_argument("--repo-id", required=True, metavar="ORG/NAME", help=f"the Hub repository, e.g. {example}")
@@ -15,8 +17,28 @@ def _common(parser: argparse.ArgumentParser, example: str) -> None:
     parser.add_argument("--revision", metavar="BRANCH", help="commit to this branch (created if missing)")
     parser.add_argument("--dry-run", action="store_true",
                         help="check and print the operations and the card; send nothing (works offline)")
+    parser.add_argument("--verbose", action="store_true",
+                        help="list every file and print the whole card (default: one line per folder, "
+                        "the card's first lines)")
     parser.add_argument("--token", metavar="TOKEN", help="a Hub token with write access (default: HF_TOKEN, "
                         "else the one `hf auth login` saved)")
+
+
+def card_head(card: str, lines: int = CARD_LINES) -> str:
+    """The card's YAML header counted, not shown (a line per config and field), then its first
+    ``lines`` lines of text."""
+    text = card.splitlines()
+    yaml_lines = 0
+    if text and text[0].strip() == "---" and "---" in (line.strip() for line in text[1:]):
+        yaml_lines = 1 + [line.strip() for line in text[1:]].index("---") + 1
+    body = text[yaml_lines:]
+    while body and not body[0].strip():
+        body = body[1:]
+    head = [f"(YAML header: {yaml_lines:,} lines)"] if yaml_lines else []
+    head += body[:lines]
+    if len(body) > lines:
+        head.append(f"... ({len(body) - lines:,} more lines; --verbose prints the whole card and every file)")
+    return "\n".join(head)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -45,9 +67,9 @@ def _send(args: argparse.Namespace, plan_of) -> int:
 
     api = None if args.dry_run else connect(args.token)  # offline or no token: fail before any work
     plan = plan_of()
-    print(plan.describe())
+    print(plan.describe() if args.verbose else plan.summary())
     if args.dry_run:
-        print("\n--- the card (README.md) ---\n" + plan.card)
+        print("\n--- the card (README.md) ---\n" + (plan.card if args.verbose else card_head(plan.card)))
         print("dry run: nothing was sent")
         return 0
     print(f"committed: {publish(plan, api)}")

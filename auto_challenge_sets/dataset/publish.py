@@ -51,15 +51,35 @@ class PublishPlan:
     # (a config a rebuild no longer has must not stay on the Hub)
     replace_prefixes: tuple[str, ...] = field(default_factory=tuple)
 
-    def describe(self) -> str:
+    def _header(self) -> list[str]:
         where = f"{self.repo_type} repository {self.repo_id}" + (f", branch {self.revision}" if self.revision else "")
-        lines = [f"create {where} if missing ({'private' if self.private else 'public'}"
-                 + (f", {self.space_sdk} Space" if self.space_sdk else "") + ")",
-                 f"commit {len(self.files)} file(s), {sum(f.size for f in self.files):,} bytes: {self.message!r}"]
-        lines += [f"  add {f.path_in_repo} ({f.size:,} bytes)" for f in self.files]
-        if self.replace_prefixes:
-            lines.append(f"  delete remote files under {', '.join(self.replace_prefixes)} that are not above")
-        return "\n".join(lines)
+        return [f"create {where} if missing ({'private' if self.private else 'public'}"
+                + (f", {self.space_sdk} Space" if self.space_sdk else "") + ")",
+                f"commit {len(self.files)} file(s), {sum(f.size for f in self.files):,} bytes: {self.message!r}"]
+
+    def _deletion(self) -> list[str]:
+        if not self.replace_prefixes:
+            return []
+        return [f"  delete remote files under {', '.join(self.replace_prefixes)} that are not above"]
+
+    def describe(self) -> str:
+        """Every file, one line each."""
+        lines = self._header() + [f"  add {f.path_in_repo} ({f.size:,} bytes)" for f in self.files]
+        return "\n".join(lines + self._deletion())
+
+    def summary(self) -> str:
+        """One line per folder of files (a config's ``data/CONFIG/`` shards), the files at the top one
+        by one: a folder of a hundred configs reads in a screen, not in thousands of lines."""
+        groups: dict[str, list[Upload]] = {}
+        for upload in self.files:
+            folder, _, _ = upload.path_in_repo.rpartition("/")
+            groups.setdefault(folder + "/" if folder else upload.path_in_repo, []).append(upload)
+        lines = self._header()
+        for name, uploads in groups.items():
+            size = sum(u.size for u in uploads)
+            count = f"{len(uploads)} file(s), " if name.endswith("/") else ""
+            lines.append(f"  add {name} ({count}{size:,} bytes)")
+        return "\n".join(lines + self._deletion())
 
 
 def check_repo_id(repo_id: str) -> str:

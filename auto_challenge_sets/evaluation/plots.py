@@ -28,7 +28,28 @@ def _label(metric: str) -> str:
     return metric_class(metric).label
 
 
-def heatmap(evaluation: Evaluation, metric: str, path: Path) -> Path:
+# plot file name -> the same figure as SVG text, for the HTML page: saved from the PNG's figure, so
+# that the page costs one more save of each figure, not a second drawing of every plot
+SvgTwins = dict[str, str]
+SVG_RC = {"svg.fonttype": "none", "svg.hashsalt": "acs-report"}  # text stays text; stable ids
+SVG_METADATA = {"Date": None, "Creator": None, "Format": None, "Type": None}  # no RDF block in the page
+
+
+def save(fig: Any, path: Path, dpi: int, svg: SvgTwins | None = None) -> None:
+    """The figure as ``path`` (PNG), and as SVG text into ``svg[path.name]`` when asked for."""
+    fig.savefig(path, dpi=dpi)
+    if svg is not None:
+        import io
+
+        import matplotlib
+
+        text = io.StringIO()
+        with matplotlib.rc_context(SVG_RC):
+            fig.savefig(text, format="svg", metadata=SVG_METADATA)
+        svg[path.name] = text.getvalue()
+
+
+def heatmap(evaluation: Evaluation, metric: str, path: Path, svg: SvgTwins | None = None) -> Path:
     plt = pyplot()
     configs = sorted(evaluation.configs, key=config_sort_key)
     systems = evaluation.systems
@@ -52,12 +73,12 @@ def heatmap(evaluation: Evaluation, metric: str, path: Path) -> Path:
     ax.set_title(f"{evaluation.pair} {evaluation.split}, {label}: challenge sets vs length-matched random "
                  f"(* {band})", fontsize=9)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save(fig, path, 110, svg)
     plt.close(fig)
     return path
 
 
-def trend_plots(evaluation: Evaluation, metric: str, out: Path) -> list[Path]:
+def trend_plots(evaluation: Evaluation, metric: str, out: Path, svg: SvgTwins | None = None) -> list[Path]:
     """One PNG per phenomenon: the score against D for every system (labelled at its last point);
     the band is the systems' mean random 5–95th percentile; small configs are left out, n is
     written at each point."""
@@ -92,13 +113,14 @@ def trend_plots(evaluation: Evaluation, metric: str, out: Path) -> list[Path]:
         ax.grid(alpha=0.3)
         fig.tight_layout()
         path = out / f"{phenomenon}.{metric}.trend.png"
-        fig.savefig(path, dpi=100)
+        save(fig, path, 100, svg)
         plt.close(fig)
         paths.append(path)
     return paths
 
 
-def human_scatter(evaluation: Evaluation, metric: str, human: dict[str, float], path: Path) -> Path:
+def human_scatter(evaluation: Evaluation, metric: str, human: dict[str, float], path: Path,
+                  svg: SvgTwins | None = None) -> Path:
     """The full test set and each phenomenon's lowest-D config with enough rows, against humans,
     every point labelled with its system."""
     plt = pyplot()
@@ -129,12 +151,12 @@ def human_scatter(evaluation: Evaluation, metric: str, human: dict[str, float], 
         ax.set_ylabel(_label(metric) + ("" if evaluation.higher_is_better[metric] else " (lower is better)"), fontsize=8)
         ax.grid(alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    save(fig, path, 100, svg)
     plt.close(fig)
     return path
 
 
-def targeted_plot(evaluation: Evaluation, path: Path) -> Path | None:
+def targeted_plot(evaluation: Evaluation, path: Path, svg: SvgTwins | None = None) -> Path | None:
     """Accuracy against d, one panel per phenomenon: every system thin, the mean thick, with the
     instances judged (mean over systems) under each bucket."""
     if evaluation.targeted is None or not evaluation.targeted.by_distance:
@@ -157,18 +179,22 @@ def targeted_plot(evaluation: Evaluation, path: Path) -> Path | None:
     axes[0][0].set_ylabel("targeted accuracy (%)")
     axes[0][0].legend(fontsize="small")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    save(fig, path, 100, svg)
     plt.close(fig)
     return path
 
 
-def all_plots(evaluation: Evaluation, out: Path, human: dict[str, float] | None = None) -> list[Path]:
-    """Every plot of the run, per metric, into ``out``."""
+def all_plots(evaluation: Evaluation, out: Path, human: dict[str, float] | None = None,
+              progress: bool = False, svg: SvgTwins | None = None) -> list[Path]:
+    """Every plot of the run, per metric, into ``out`` (and each as SVG text into ``svg``)."""
+    from auto_challenge_sets.evaluation.progress import progress_bar
+
     paths = []
-    for metric in evaluation.metrics:
-        paths.append(heatmap(evaluation, metric, out / f"{evaluation.pair}.{metric}.heatmap.png"))
-        paths += trend_plots(evaluation, metric, out)
+    for metric in progress_bar(evaluation.metrics, progress, "plots per metric", unit="metric"):
+        paths.append(heatmap(evaluation, metric, out / f"{evaluation.pair}.{metric}.heatmap.png", svg))
+        paths += trend_plots(evaluation, metric, out, svg)
         if human:
-            paths.append(human_scatter(evaluation, metric, human, out / f"{evaluation.pair}.{metric}.human.png"))
-    accuracy = targeted_plot(evaluation, out / f"{evaluation.pair}.targeted.png")
+            paths.append(human_scatter(evaluation, metric, human, out / f"{evaluation.pair}.{metric}.human.png",
+                                       svg))
+    accuracy = targeted_plot(evaluation, out / f"{evaluation.pair}.targeted.png", svg)
     return paths + ([accuracy] if accuracy is not None else [])

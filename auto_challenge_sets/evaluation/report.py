@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from auto_challenge_sets.configs import config_sort_key
+from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.results import Evaluation, HumanCorrelation
 from auto_challenge_sets.scoring.metric import metric_class
 from auto_challenge_sets.tables import render_table
@@ -212,15 +213,20 @@ def markdown_report(evaluation: Evaluation, plots: list[Path]) -> str:
     return "\n".join(lines)
 
 
-def write_report(out_dir: str | Path, evaluation: Evaluation, human_scores: dict[str, float] | None = None) -> list[Path]:
-    """``results.json``, ``report.md`` and the plots into ``out_dir``; return the paths written."""
+def write_report(out_dir: str | Path, evaluation: Evaluation, human_scores: dict[str, float] | None = None,
+                 request: EvaluationRequest | None = None, progress: bool = False) -> list[Path]:
+    """``results.json``, ``report.md``, the plots and ``index.html`` into ``out_dir`` (with the run's
+    ``request``, the page shows the sentences behind each config too); return the paths written."""
     from auto_challenge_sets.evaluation import plots as plotting
+    from auto_challenge_sets.evaluation.html_report import write_html
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     results = out / "results.json"
     results.write_text(json.dumps(evaluation.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    plots = plotting.all_plots(evaluation, out, human_scores)
+    svg: plotting.SvgTwins = {}  # the same figures for the HTML page, saved while they are drawn
+    plots = plotting.all_plots(evaluation, out, human_scores, progress, svg)
     report = out / "report.md"
     report.write_text(markdown_report(evaluation, plots), encoding="utf-8")
-    return [results, report, *plots]
+    page = write_html(out, evaluation, human_scores, request, svg)
+    return [results, report, *plots, *page]

@@ -1,26 +1,65 @@
 """Whether the Hugging Face Hub can be reached, asked once, quickly.
 
 huggingface_hub retries an unreachable host five times with back-off (about 25 s, with a page of
-warnings) before it gives up; a model check that is bound to fail should say so at once.
+warnings) before it gives up; a model check that is bound to fail should say so at once. The
+name lookup is bounded too: ``socket.create_connection``'s timeout does not cover it, and a resolver
+that gets no answer waits its own time-outs and attempts (tens of seconds) before it fails.
 """
 
 from __future__ import annotations
 
 import functools
+import os
 import socket
+import threading
+import time
 from urllib.parse import urlparse
+
+TRUE_VALUES = ("1", "ON", "YES", "TRUE")
+
+
+def hub_offline_mode() -> bool:
+    """True when ``HF_HUB_OFFLINE`` asks huggingface_hub not to use the network (offline mode, as
+    opposed to a Hub that cannot be reached)."""
+    return os.environ.get("HF_HUB_OFFLINE", "").strip().upper() in TRUE_VALUES
+
+
+def _resolve(host: str, port: int, timeout: float) -> list[tuple] | None:
+    """``getaddrinfo`` within ``timeout`` seconds, else None (the lookup thread is left to finish)."""
+    found: list[list[tuple]] = []
+
+    def lookup() -> None:
+        try:
+            found.append(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
+        except OSError:
+            pass
+
+    worker = threading.Thread(target=lookup, name="acs-hub-lookup", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    return found[0] if found else None
 
 
 @functools.lru_cache(maxsize=4)
 def hub_reachable(timeout: float = 3.0, endpoint: str | None = None) -> bool:
     """True when a TCP connection to the Hub endpoint (``endpoint``, else ``HF_ENDPOINT``) opens
-    within ``timeout``."""
+    within ``timeout`` seconds in all, name lookup included."""
     from huggingface_hub import constants
 
     url = urlparse(endpoint or constants.ENDPOINT)
     port = url.port or (443 if url.scheme == "https" else 80)
-    try:
-        with socket.create_connection((url.hostname or "", port), timeout=timeout):
-            return True
-    except OSError:
-        return False
+    deadline = time.monotonic() + timeout
+    addresses = _resolve(url.hostname or "", port, timeout)
+    for family, kind, protocol, _, address in addresses or ():
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        try:
+            with socket.socket(family, kind, protocol) as connection:
+                connection.settimeout(left)
+                connection.connect(address)
+                return True
+        except OSError:
+            continue
+    return False
+

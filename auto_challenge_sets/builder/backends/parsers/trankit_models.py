@@ -70,14 +70,31 @@ def default_trankit_cache() -> Path:
     return default_cache_dir() / "trankit"
 
 
+def _tbinfo():
+    """trankit's table of treebanks (``trankit.utils.tbinfo``, plain data), read without importing
+    trankit: its package imports torch and transformers (seconds, half a minute on a cold disk),
+    and a model check that is bound to fail offline should decide at once."""
+    import importlib.util
+    import sys
+
+    if "trankit.utils.tbinfo" in sys.modules:
+        return sys.modules["trankit.utils.tbinfo"]
+    spec = importlib.util.find_spec("trankit")
+    origin = Path(spec.origin).parent / "utils" / "tbinfo.py" if spec and spec.origin else None
+    if origin is None or not origin.is_file():
+        return import_trankit().utils.tbinfo  # names what is missing, as the backend does
+    module_spec = importlib.util.spec_from_file_location("_acs_trankit_tbinfo", origin)
+    module = importlib.util.module_from_spec(module_spec)
+    module_spec.loader.exec_module(module)
+    return module
+
+
 def _treebank_traits(language: str) -> tuple[bool, bool]:
     """(has a multiword-token expander, has an NER model) for a trankit language."""
-    import_trankit()
-    from trankit.utils.tbinfo import lang2treebank, langwithner, tbname2training_id
-
-    if language not in lang2treebank:
+    tbinfo = _tbinfo()
+    if language not in tbinfo.lang2treebank:
         raise ParserError(f"trankit has no model for language {language!r}")
-    return tbname2training_id[lang2treebank[language]] % 2 == 1, language in langwithner
+    return tbinfo.tbname2training_id[tbinfo.lang2treebank[language]] % 2 == 1, language in tbinfo.langwithner
 
 
 def language_files(language: str, embedding: str, has_mwt: bool, has_ner: bool) -> list[str]:
@@ -110,8 +127,9 @@ def missing_model_files(cache_dir: str | os.PathLike[str], language: str, embedd
     missing = [cache / embedding / name for name in language_files(language, embedding, has_mwt, has_ner)
                if not (cache / embedding / name).is_file()]
     if xlmr_snapshot(cache, embedding) is None:
-        where = cache / embedding / f"models--{embedding}" / "snapshots" / "REVISION"
-        missing += [where / name for name in (*XLMR_FILES, XLMR_WEIGHTS[0])]
+        # the Hub cache names the snapshot folder after the commit it fetched: the folder itself is
+        # what is missing (a commit hash cannot be known offline, and a stand-in name would be read literally)
+        missing.append(cache / embedding / f"models--{embedding}" / "snapshots")
     return missing
 
 
@@ -152,9 +170,11 @@ def ensure_trankit_models(cache_dir: str | os.PathLike[str], language: str, embe
     if not missing:
         return
     reason = "downloading is off"
-    from auto_challenge_sets.builder.backends.hub import hub_reachable
+    from auto_challenge_sets.builder.backends.hub import hub_offline_mode, hub_reachable
 
-    if download and not hub_reachable():
+    if download and hub_offline_mode():
+        reason = "offline mode: HF_HUB_OFFLINE is set"
+    elif download and not hub_reachable():
         reason = "the Hugging Face Hub cannot be reached"
     elif download:
         try:
@@ -172,8 +192,8 @@ def ensure_trankit_models(cache_dir: str | os.PathLike[str], language: str, embe
         f"Get them on a machine with network (the language zip is "
         f"https://huggingface.co/{HUB_REPO}/resolve/main/models/{SAVED_MODEL_VERSION}/{embedding}/{language}.zip, "
         f"unzipped into {Path(cache_dir) / embedding / language}/ with an empty {language}.downloaded beside it; "
-        f"XLM-R comes from the Hub repository {embedding} into the Hub cache folder "
-        f"{Path(cache_dir) / embedding}), e.g. by running `acs parse` there once, then copy that folder "
+        f"XLM-R ({', '.join(XLMR_FILES)} and {XLMR_WEIGHTS[0]}) comes from the Hub repository {embedding} "
+        f"into the Hub cache folder {Path(cache_dir) / embedding}), e.g. by running `acs parse` there once, then copy that folder "
         f"here and pass it with trankit_cache DIR.", field="trankit_cache")
 
 

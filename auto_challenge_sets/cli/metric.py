@@ -1,0 +1,42 @@
+"""``acs metric install``: make ``evaluate.load("ldd_challenge")`` load the packaged module."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "metric",
+        help="install the ldd_challenge evaluate module so that evaluate.load(\"ldd_challenge\") works",
+        description="The evaluate module ldd_challenge ships inside the package "
+        "(auto_challenge_sets.METRIC_PATH). `acs metric install` copies it into evaluate's module "
+        "cache (HF_MODULES_CACHE/evaluate_modules/metrics/evaluate-metric--ldd_challenge/HASH/), "
+        "where evaluate.load(\"ldd_challenge\") finds it when the Hub has no such module or cannot "
+        "be reached: online and offline, from any folder.",
+    )
+    actions = parser.add_subparsers(dest="action", metavar="ACTION")
+    actions.required = True
+    install = actions.add_parser(
+        "install", help="copy the packaged module into evaluate's module cache (again: no change)",
+        description="Copy the packaged ldd_challenge module into evaluate's module cache; "
+        "--uninstall removes it.")
+    install.add_argument("--uninstall", action="store_true", help="remove the installed module instead")
+    install.add_argument("--modules-cache", type=Path, metavar="DIR",
+                         help="evaluate's module cache (default: $HF_MODULES_CACHE, else $HF_HOME/modules)")
+    install.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    install.set_defaults(func=run_install)
+
+
+def run_install(args: argparse.Namespace) -> int:
+    from auto_challenge_sets.metrics.install import install, uninstall
+
+    if args.uninstall:
+        removed = uninstall(args.modules_cache)
+        print(f"removed {removed}" if removed else "ldd_challenge was not installed in evaluate's module cache")
+        return 0
+    done = install(cache=args.modules_cache)
+    state = "installed" if done.changed else "already installed"
+    print(f"{state}: {done.script}\nevaluate.load(\"{done.name}\") now loads it (online and offline)")
+    return 0

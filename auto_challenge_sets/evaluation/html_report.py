@@ -1,0 +1,119 @@
+"""``index.html``: the run as one self-contained page that works offline from ``file://``.
+
+Inline CSS and JavaScript, plots as inline SVG (:mod:`.html_plots`), every number of the big table
+from the Evaluation itself (:mod:`.html_view`); with the request, the sentences behind each config
+(:mod:`.sentences`): the first :data:`INLINE_ROWS` rows of a config in the page, the rest in
+``sentences/{config}.js`` beside it and their words in ``sentences/lines-*.js``, which the page
+loads on demand with ``<script>`` tags (Chromium refuses ``fetch`` of ``file://`` URLs, not
+scripts). Jinja2 templates in ``templates/``
+lay everything out; nothing here writes HTML.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+from auto_challenge_sets.evaluation import html_view
+from auto_challenge_sets.evaluation.html_plots import draw_svg, svg_plots
+from auto_challenge_sets.evaluation.plots import SvgTwins
+from auto_challenge_sets.evaluation.request import EvaluationRequest
+from auto_challenge_sets.evaluation.results import Evaluation
+from auto_challenge_sets.evaluation.sentences import Sentences, collect
+
+INDEX = "index.html"
+SIDECAR_DIR = "sentences"
+INLINE_ROWS = 50  # rows of a config in the page itself; a 3,000-row config must not make a 50 MB page
+CHUNK_LINES = 100  # corpus lines per sidecar of words
+CONFIGS_GLOBAL, TEXTS_GLOBAL = "ACS_SENTENCES", "ACS_TEXTS"  # what the sidecars add to (report.js reads them)
+
+
+def _number(value: float | None, digits: int = 2, signed: bool = False) -> str:
+    """A number as the page shows it (a dash for none); the full value goes in ``data-value``."""
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return "–"
+    return f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
+
+
+def _percent(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.0f}%"
+
+
+def _raw(value: float | None) -> str:
+    """The exact value for ``data-value`` (repr round-trips a float), empty for none."""
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return ""
+    return repr(float(value))
+
+
+def environment() -> Any:
+    import jinja2
+
+    env = jinja2.Environment(loader=jinja2.PackageLoader("auto_challenge_sets.evaluation", "templates"),
+                             autoescape=jinja2.select_autoescape(["html", "html.j2"]),
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    # compact JSON for the inline data and the sidecars; tojson still escapes <, >, & and '
+    env.policies["json.dumps_kwargs"] = {"separators": (",", ":"), "ensure_ascii": False, "sort_keys": False}
+    env.filters.update(number=_number, percent=_percent, raw=_raw)
+    return env
+
+
+def _sidecar_name(chunk: int) -> str:
+    return f"{SIDECAR_DIR}/lines-{chunk:05d}.js"
+
+
+def _sentence_data(sentences: Sentences | None) -> tuple[dict[str, Any] | None, dict[str, dict[str, Any]]]:
+    """What the page holds of the sentences, and the sidecars (path -> what it adds to which global).
+
+    The page: each config's first INLINE_ROWS rows and the words of their lines. A config's
+    sidecar: its other rows and the line files their words are in. The words of a corpus line are
+    stored once, however many configs hold it (a phenomenon's configs d0 ⊇ d1 ⊇ … share rows), in
+    files of CHUNK_LINES lines."""
+    if sentences is None:
+        return None, {}
+    configs, sidecars, inline = {}, {}, set()
+    for found in sentences.configs.values():
+        inline.update(row["line"] for row in found.rows[:INLINE_ROWS])
+    for name, found in sentences.configs.items():
+        head, tail = found.rows[:INLINE_ROWS], found.rows[INLINE_ROWS:]
+        sidecar = f"{SIDECAR_DIR}/{name}.js" if tail else None
+        configs[name] = {"total": len(found.rows), "rows": head, "sidecar": sidecar, "verdicts": found.verdicts}
+        if sidecar:
+            chunks = sorted({_sidecar_name((r["line"] - 1) // CHUNK_LINES) for r in tail if r["line"] not in inline})
+            sidecars[sidecar] = {"global": CONFIGS_GLOBAL, "entries": {name: {"rows": tail, "texts": chunks}}}
+    for line, text in sorted(sentences.texts.items()):
+        if line not in inline:
+            path = _sidecar_name((line - 1) // CHUNK_LINES)
+            sidecars.setdefault(path, {"global": TEXTS_GLOBAL, "entries": {}})["entries"][line] = text
+    page = {"systems": sentences.systems, "texts": {line: sentences.texts[line] for line in sorted(inline)},
+            "configs": configs}
+    return page, sidecars
+
+
+def write_html(out_dir: str | Path, evaluation: Evaluation, human_scores: dict[str, float] | None = None,
+               request: EvaluationRequest | None = None, svg: SvgTwins | None = None) -> list[Path]:
+    """``index.html`` (and the sentence sidecars, with ``request``) into ``out_dir``; the paths
+    written. ``svg``: the plots as SVG text from :func:`.plots.all_plots` (drawn here without)."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    sentences = collect(request, evaluation) if request is not None else None
+    data, sidecars = _sentence_data(sentences)
+    env = environment()
+    page = env.get_template("index.html.j2").render(
+        ev=evaluation, metrics=html_view.metric_views(evaluation), configs=html_view.ordered_configs(evaluation),
+        cells=html_view.cells(evaluation), phenomena=html_view.phenomena(evaluation),
+        human={m: html_view.human_rows(evaluation, m) for m in evaluation.metrics},
+        targeted=html_view.targeted_tables(evaluation), plots=svg_plots(evaluation, draw_svg(evaluation, human_scores) if svg is None else svg),
+        sentences=data, sentence_notes=[] if sentences is None else sentences.notes, inline_rows=INLINE_ROWS)
+    index = out / INDEX
+    index.write_text(page, encoding="utf-8")
+    written = [index]
+    if sidecars:
+        (out / SIDECAR_DIR).mkdir(exist_ok=True)
+        template = env.get_template("sidecar.js.j2")
+        for name, content in sidecars.items():
+            path = out / name
+            path.write_text(template.render(**content), encoding="utf-8")
+            written.append(path)
+    return written

@@ -1,0 +1,118 @@
+"""What the HTML page shows, as plain data the template only lays out: the cells of the big table
+(system × config × metric), the summaries, the human correlations and the targeted tables.
+
+Every number is the Evaluation's own float (the template writes it in full in a ``data-value``
+attribute and rounded as text), so the page cannot disagree with ``results.json``. Metrics are
+whatever the run has: labels, digits and directions come from the metric registry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from auto_challenge_sets.configs import config_sort_key
+from auto_challenge_sets.evaluation.results import Evaluation, HumanCorrelation
+from auto_challenge_sets.scoring.metric import metric_class
+
+
+@dataclass(frozen=True)
+class MetricView:
+    name: str
+    label: str
+    digits: int
+    higher_is_better: bool
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One row of the big table: one system on one config by one metric."""
+
+    config: str
+    phenomenon: str
+    min_distance: int | None
+    n: int
+    system: str
+    metric: MetricView
+    score: float
+    random_mean: float
+    random_p5: float
+    random_p95: float
+    percentile: float
+    delta_random: float
+    worse_than_band: bool
+    delta_baseline: float | None
+    paired_p: float | None
+    small: bool
+    same_rows_as: str | None
+
+
+def metric_views(evaluation: Evaluation) -> list[MetricView]:
+    views = []
+    for name in evaluation.metrics:
+        cls = metric_class(name)
+        views.append(MetricView(name, cls.label, cls.digits, evaluation.higher_is_better[name]))
+    return views
+
+
+def ordered_configs(evaluation: Evaluation) -> list[str]:
+    return sorted(evaluation.configs, key=config_sort_key)
+
+
+def cells(evaluation: Evaluation) -> list[Cell]:
+    """Every (config, system, metric) of the run, configs in D order."""
+    out = []
+    metrics = metric_views(evaluation)
+    for name in ordered_configs(evaluation):
+        config = evaluation.configs[name]
+        for system, result in config.systems.items():
+            for metric in metrics:
+                score = result.scores[metric.name]
+                random, test = score.random, score.vs_baseline
+                worse = score.score < random.p5 if metric.higher_is_better else score.score > random.p95
+                out.append(Cell(name, config.phenomenon, config.min_distance, config.n, system, metric,
+                                score.score, random.mean, random.p5, random.p95, random.percentile,
+                                score.score - random.mean, worse, None if test is None else test.delta,
+                                None if test is None else test.p_value, config.small, config.same_rows_as))
+    return out
+
+
+@dataclass(frozen=True)
+class HumanRow:
+    config: str
+    n: int
+    correlation: HumanCorrelation
+
+
+def human_rows(evaluation: Evaluation, metric: str) -> list[HumanRow]:
+    """The full test set first, then every config with a correlation for ``metric``."""
+    rows = []
+    full = (evaluation.human_full or {}).get(metric)
+    if full is not None:
+        rows.append(HumanRow("(full test set)", evaluation.full_corpus_rows, full))
+    for name in ordered_configs(evaluation):
+        config = evaluation.configs[name]
+        found = (config.human or {}).get(metric)
+        if found is not None:
+            rows.append(HumanRow(name, config.n, found))
+    return rows
+
+
+def targeted_tables(evaluation: Evaluation) -> list[dict[str, Any]]:
+    """Per phenomenon: buckets, each system's accuracy (0–1 or None) and instances judged per
+    bucket, and the mean over systems."""
+    if evaluation.targeted is None:
+        return []
+    tables = []
+    for phenomenon, summary in evaluation.targeted.by_distance.items():
+        tables.append({
+            "phenomenon": phenomenon, "config": summary.config, "buckets": list(summary.buckets),
+            "rows": [{"system": s, "accuracy": [summary.accuracy[s][b] for b in summary.buckets],
+                      "judged": [summary.judged[s][b] for b in summary.buckets]} for s in evaluation.systems],
+            "mean": [summary.mean[b] for b in summary.buckets],
+        })
+    return tables
+
+
+def phenomena(evaluation: Evaluation) -> list[str]:
+    return sorted({c.phenomenon for c in evaluation.configs.values()})

@@ -1,0 +1,248 @@
+// The page's behaviour: sortable tables, the filters of the big table, and the sentences of each
+// config, built from JSON with the DOM API (text nodes only: a sentence can never become markup).
+// Included into the page by the Jinja template, so this file must not contain Jinja delimiters.
+(function () {
+  "use strict";
+
+  // ---- sortable tables: a header's button sorts by its column, numbers by their data-value
+  function cellKey(row, index) {
+    var cell = row.children[index];
+    if (!cell) return { num: null, text: "" };
+    var raw = cell.getAttribute("data-value");
+    if (raw !== null) return { num: raw === "" ? null : parseFloat(raw), text: "" };
+    return { num: null, text: cell.textContent.trim().toLowerCase() };
+  }
+
+  function sortBy(table, th) {
+    var index = Array.prototype.indexOf.call(th.parentNode.children, th);
+    var ascending = th.getAttribute("aria-sort") !== "ascending";
+    Array.prototype.forEach.call(th.parentNode.children, function (other) { other.removeAttribute("aria-sort"); });
+    th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows);
+    var keyed = rows.map(function (row, k) { return { row: row, key: cellKey(row, index), k: k }; });
+    keyed.sort(function (a, b) {
+      var x = a.key, y = b.key, order = 0;
+      if (x.num !== null || y.num !== null) {
+        if (x.num === null) return 1;  // cells without a number go last either way
+        if (y.num === null) return -1;
+        order = x.num - y.num;
+      } else {
+        order = x.text < y.text ? -1 : x.text > y.text ? 1 : 0;
+      }
+      return (ascending ? order : -order) || a.k - b.k;
+    });
+    var fragment = document.createDocumentFragment();
+    keyed.forEach(function (item) { fragment.appendChild(item.row); });
+    body.appendChild(fragment);
+  }
+
+  document.querySelectorAll("table.sortable").forEach(function (table) {
+    if (!table.tHead) return;
+    table.tHead.querySelectorAll("th").forEach(function (th) {
+      var button = th.querySelector("button");
+      if (button) button.addEventListener("click", function () { sortBy(table, th); });
+    });
+  });
+
+  // ---- filters of a table: selects match the rows' data attributes, text matches the row's text
+  document.querySelectorAll("form.filters[data-table]").forEach(function (form) {
+    var table = document.getElementById(form.getAttribute("data-table"));
+    var count = form.querySelector(".count");
+    function apply() {
+      var wanted = {}, text = "", worseOnly = false;
+      form.querySelectorAll("[data-filter]").forEach(function (input) {
+        var key = input.getAttribute("data-filter");
+        if (key === "text") text = input.value.trim().toLowerCase();
+        else if (key === "worse") worseOnly = input.checked;
+        else if (input.value) wanted[key] = input.value;
+      });
+      var shown = 0, rows = table.tBodies[0].rows;
+      for (var i = 0; i < rows.length; i++) {
+        var row = rows[i], visible = true;
+        for (var key in wanted) {
+          if (row.getAttribute("data-" + key) !== wanted[key]) { visible = false; break; }
+        }
+        if (visible && worseOnly && !row.hasAttribute("data-worse")) visible = false;
+        if (visible && text && row.textContent.toLowerCase().indexOf(text) < 0) visible = false;
+        row.hidden = !visible;
+        if (visible) shown++;
+      }
+      if (count) count.textContent = shown + " of " + rows.length + " rows";
+    }
+    form.addEventListener("input", apply);
+    form.addEventListener("change", apply);
+    apply();
+  });
+
+  // ---- the sentences behind each config
+  var dataNode = document.getElementById("acs-sentences");
+  if (!dataNode) return;
+  var data = JSON.parse(dataNode.textContent);
+  var systems = data.systems;
+  // rows beyond the page's (per config) and the words of their lines (per corpus line), added by
+  // the sidecar scripts in sentences/
+  window.ACS_SENTENCES = window.ACS_SENTENCES || {};
+  window.ACS_TEXTS = window.ACS_TEXTS || {};
+  var texts = data.texts;
+  var systemSelect = document.getElementById("sentence-system");
+  var verdictSelect = document.getElementById("sentence-verdict");
+  var VERDICTS = { c: "correct", w: "wrong", u: "unaligned" };
+
+  function element(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = text;
+    return node;
+  }
+
+  // tokens joined by spaces, each marked token wrapped in <mark class=role>
+  function tokens(words, marks) {
+    var roles = {};
+    marks.forEach(function (mark) { if (!(mark[0] in roles)) roles[mark[0]] = mark[1]; });
+    var fragment = document.createDocumentFragment();
+    words.forEach(function (word, k) {
+      if (k) fragment.appendChild(document.createTextNode(" "));
+      if (k in roles) fragment.appendChild(element("mark", roles[k], word));
+      else fragment.appendChild(document.createTextNode(word));
+    });
+    return fragment;
+  }
+
+  // a line of a row: its label in one column, its words in the other
+  function labelled(tag, className, label, content) {
+    var line = element(tag, className);
+    line.appendChild(element("span", "label", label));
+    var body = content.nodeType === 11 ? element("span", "text") : content;
+    if (body !== content) body.appendChild(content);
+    line.appendChild(body);
+    return line;
+  }
+
+  function instanceText(text, instance) {
+    var words = instance.src.map(function (mark) { return mark[1] + " “" + (text.src[mark[0]] || "?") + "”"; });
+    return words.join(", ") + ", d = " + instance.d;
+  }
+
+  function renderRow(row) {
+    var text = texts[row.line] || window.ACS_TEXTS[row.line];
+    var box = element("div", "sentence");
+    box.setAttribute("data-line", row.line);
+    var meta = element("div", "meta", "line " + row.line + " · d = " + row.d + " · ");
+    meta.appendChild(document.createTextNode(row.inst.map(function (i) { return instanceText(text, i); }).join("; ")));
+    box.appendChild(meta);
+    var srcMarks = [], refMarks = [];
+    row.inst.forEach(function (i) { srcMarks = srcMarks.concat(i.src); refMarks = refMarks.concat(i.ref); });
+    box.appendChild(labelled("p", "source", "source", tokens(text.src, srcMarks)));
+    box.appendChild(labelled("p", "reference", "reference", tokens(text.ref, refMarks)));
+    var list = element("ul", "outputs");
+    systems.forEach(function (system, s) {
+      var output = text.out[s];
+      var body = element("span", "text", output === null ? "(not available)" : output);
+      var item = labelled("li", "", system, body);
+      item.setAttribute("data-system", system);
+      // one letter per instance: c correct, w wrong, u unaligned; upper case: absorbed
+      var codes = row.v ? row.v[s] : null;
+      var seen = [];
+      if (codes) {
+        codes.split("").forEach(function (code) {
+          var verdict = VERDICTS[code.toLowerCase()];
+          body.appendChild(element("span", "verdict " + verdict, verdict));
+          seen.push(verdict);
+          if (code !== code.toLowerCase()) {
+            body.appendChild(element("span", "verdict absorbed", "absorbed"));
+            seen.push("absorbed");
+          }
+        });
+      }
+      item.setAttribute("data-verdicts", seen.join(" "));
+      list.appendChild(item);
+    });
+    box.appendChild(list);
+    return box;
+  }
+
+  function filterSentences(scope) {
+    var system = systemSelect ? systemSelect.value : "";
+    var verdict = verdictSelect ? verdictSelect.value : "";
+    scope.querySelectorAll(".sentence").forEach(function (box) {
+      var any = false;
+      box.querySelectorAll("li[data-system]").forEach(function (item) {
+        var mine = !system || item.getAttribute("data-system") === system;
+        var judged = !verdict || (" " + item.getAttribute("data-verdicts") + " ").indexOf(" " + verdict + " ") >= 0;
+        item.hidden = !mine;
+        if (mine && judged) any = true;
+      });
+      box.hidden = !any;
+    });
+  }
+
+  function append(details, rows) {
+    var holder = details.querySelector(".rows");
+    var fragment = document.createDocumentFragment();
+    rows.forEach(function (row) { fragment.appendChild(renderRow(row)); });
+    holder.appendChild(fragment);
+    filterSentences(details);
+  }
+
+  function open(details) {
+    if (details.getAttribute("data-rendered")) return;
+    details.setAttribute("data-rendered", "1");
+    append(details, data.configs[details.getAttribute("data-config")].rows);
+  }
+
+  // a sidecar script, inserted once (a second request for it waits on the first)
+  var loading = {};
+  function load(src) {
+    if (!loading[src]) {
+      loading[src] = new Promise(function (resolve, reject) {
+        var script = document.createElement("script");
+        script.src = src;
+        script.onload = resolve;
+        script.onerror = function () { delete loading[src]; reject(new Error(src)); };
+        document.head.appendChild(script);
+      });
+    }
+    return loading[src];
+  }
+
+  // the rows beyond the page's: the config's sidecar, then the files of their lines' words
+  function loadMore(details, button) {
+    var name = details.getAttribute("data-config");
+    button.disabled = true;
+    button.textContent = "loading…";
+    load(button.getAttribute("data-sidecar")).then(function () {
+      return Promise.all(window.ACS_SENTENCES[name].texts.map(load));
+    }).then(function () {
+      button.remove();
+      append(details, window.ACS_SENTENCES[name].rows);
+    }, function (error) {
+      button.disabled = false;
+      button.textContent = "could not load " + error.message + " (keep the sentences/ folder beside this page)";
+    });
+  }
+
+  document.querySelectorAll("details.config").forEach(function (details) {
+    details.addEventListener("toggle", function () { if (details.open) open(details); });
+    var button = details.querySelector("button.more");
+    if (button) button.addEventListener("click", function () { loadMore(details, button); });
+  });
+
+  function refilter() { filterSentences(document.getElementById("sentences")); }
+  if (systemSelect) systemSelect.addEventListener("change", refilter);
+  if (verdictSelect) verdictSelect.addEventListener("change", refilter);
+
+  // a link to #sentences-CONFIG opens that config and brings its first marked word into view
+  function follow() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    if (id.indexOf("sentences-") !== 0) return;
+    var details = document.getElementById(id);
+    if (!details) return;
+    details.open = true;
+    open(details);
+    var mark = details.querySelector(".sentence:not([hidden]) mark");
+    (mark || details).scrollIntoView({ block: "center" });
+  }
+  window.addEventListener("hashchange", follow);
+  follow();
+})();

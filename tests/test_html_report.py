@@ -1,0 +1,456 @@
+"""The HTML page of a run (evaluation/html_report.py): valid HTML, every number of its table equal
+to results.json's, nothing fetched from the network, the sentences behind each config split
+between the page and its sidecars; and, in headless Chromium (marker ``browser``), that it sorts,
+filters, loads sidecars and shows the marked words. On the hand-made toy folder."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from auto_challenge_sets.dataset.layout import DatasetFolder
+from auto_challenge_sets.evaluation.engine import evaluate
+from auto_challenge_sets.evaluation.html_report import INLINE_ROWS, write_html
+from auto_challenge_sets.evaluation.human import read_human
+from auto_challenge_sets.evaluation.report import write_report
+from auto_challenge_sets.evaluation.request import EvaluationRequest
+from auto_challenge_sets.evaluation.targeted import TargetedRequest
+from auto_challenge_sets.scoring.metric import metric_class
+
+from toy_dataset import SPLIT, make
+
+html5lib = pytest.importorskip("html5lib")
+
+# Debian's chromium and chromium-driver (.ci/run installs them); other paths by environment
+CHROMIUM = os.environ.get("ACS_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = os.environ.get("ACS_CHROMEDRIVER") or shutil.which("chromedriver") or "/usr/bin/chromedriver"
+SIDECAR = re.compile(r"\Awindow\.(\w+) = window\.\1 \|\| \{\};\nObject\.assign\(window\.\1, (.*)\);\n?\Z", re.S)
+VERDICTS = {"c": "correct", "w": "wrong", "u": "unaligned"}
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    toy = make(tmp_path_factory.mktemp("toy"))
+    request = EvaluationRequest(toy["root"], toy["hyps"], metrics=("bleu", "ter", "ribes"), n_samples=20,
+                                paired_samples=50, targeted=TargetedRequest("present"))
+    human = read_human(toy["human"], list(toy["hyps"]))
+    evaluation = evaluate(request, human)
+    out = tmp_path_factory.mktemp("report")
+    written = write_report(out, evaluation, human.scores, request)
+    return {"out": out, "written": written, "evaluation": evaluation, "request": request, "toy": toy,
+            "results": json.loads((out / "results.json").read_text(encoding="utf-8"))}
+
+
+def parse(path: Path):
+    parser = html5lib.HTMLParser(tree=html5lib.getTreeBuilder("etree"), namespaceHTMLElements=False)
+    document = parser.parse(path.read_text(encoding="utf-8"))
+    return document, parser.errors
+
+
+def page_sentences(document) -> dict:
+    node = next(e for e in document.iter("script") if e.get("id") == "acs-sentences")
+    return json.loads(node.text)
+
+
+def load_sidecar(path: Path) -> tuple[str, dict]:
+    """A sidecar script's global and what it adds to it."""
+    match = SIDECAR.match(path.read_text(encoding="utf-8"))
+    assert match, path
+    return match.group(1), json.loads(match.group(2))
+
+
+def all_texts(out: Path, data: dict) -> dict[int, dict]:
+    """The words of every line: the page's and the line sidecars'."""
+    texts = {int(k): v for k, v in data["texts"].items()}
+    for path in sorted((out / "sentences").glob("lines-*.js")):
+        name, entries = load_sidecar(path)
+        assert name == "ACS_TEXTS" and not set(map(int, entries)) & set(texts)  # each line once
+        texts.update({int(k): v for k, v in entries.items()})
+    return texts
+
+
+def all_rows(out: Path, data: dict, config: str) -> list[dict]:
+    """A config's rows, the page's and its sidecar's, each with the words of its line."""
+    entry = data["configs"][config]
+    rows = list(entry["rows"])
+    if entry["sidecar"]:
+        name, entries = load_sidecar(out / entry["sidecar"])
+        assert name == "ACS_SENTENCES" and list(entries) == [config]
+        rows += entries[config]["rows"]
+    texts = all_texts(out, data)
+    return [{**row, **texts[row["line"]]} for row in rows]
+
+
+def test_write_report_writes_the_page_and_it_parses_without_errors(report):
+    index = report["out"] / "index.html"
+    assert index in report["written"]
+    _, errors = parse(index)
+    assert errors == []
+
+
+def test_every_number_in_the_table_equals_results_json(report):
+    document, _ = parse(report["out"] / "index.html")
+    results = report["results"]
+    table = next(t for t in document.iter("table") if t.get("id") == "cells")
+    keys = [th.get("data-key") for th in table.find("thead").iter("th")]
+    rows = table.find("tbody").findall("tr")
+    assert len(rows) == len(results["systems"]) * len(results["configs"]) * len(results["metrics"])
+    for row in rows:
+        config, system, metric = row.get("data-config"), row.get("data-system"), row.get("data-metric")
+        score = results["configs"][config]["systems"][system]["scores"][metric]
+        test = score["vs_baseline"]
+        expected = {"score": score["score"], "random_mean": score["random"]["mean"], "random_p5": score["random"]["p5"],
+                    "random_p95": score["random"]["p95"], "percentile": score["random"]["percentile"],
+                    "delta_random": score["score"] - score["random"]["mean"],
+                    "delta_baseline": None if test is None else test["delta"],
+                    "paired_p": None if test is None else test["p_value"]}
+        digits = metric_class(metric).digits
+        for key, cell in zip(keys, row.findall("td"), strict=True):
+            if key not in expected:
+                continue
+            value = expected.pop(key)
+            if value is None:
+                assert cell.get("data-value") == "" and "".join(cell.itertext()).strip() == "–"
+                continue
+            assert float(cell.get("data-value")) == value, (config, system, metric, key)
+            shown = "".join(cell.itertext()).replace("★", "").strip()
+            places = {"percentile": 0, "paired_p": 3}.get(key, digits)
+            assert float(shown) == pytest.approx(value, abs=0.51 * 10 ** -places), (config, system, metric, key)
+        assert expected == {}, f"columns missing from the table: {sorted(expected)}"
+        worse = (score["score"] < score["random"]["p5"] if results["higher_is_better"][metric]
+                 else score["score"] > score["random"]["p95"])
+        assert (row.get("data-worse") == "1") == worse
+
+
+def test_every_plot_of_the_report_is_in_the_page_as_svg(report):
+    document, _ = parse(report["out"] / "index.html")
+    figures = [f for f in document.iter("figure") if "plot" in f.get("class", "").split()]
+    pngs = [p for p in report["written"] if p.suffix == ".png"]
+    assert len(figures) == len(pngs) > 0
+    for figure in figures:
+        assert figure.find("{http://www.w3.org/2000/svg}svg") is not None and figure.get("aria-label") and figure.find("figcaption") is not None
+    assert "<rdf:" not in (report["out"] / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_page_fetches_nothing_from_the_network(report):
+    document, _ = parse(report["out"] / "index.html")
+    for element in document.iter():
+        for name, value in element.attrib.items():
+            if name in ("src", "href") or name.endswith("}href"):
+                assert not re.match(r"\s*(https?:)?//", value), (element.tag, name, value)
+        if element.tag == "link":
+            assert element.get("rel") == "icon" and element.get("href", "").startswith("data:")
+        if element.tag == "script":
+            assert element.get("src") is None  # inline only; sidecars are inserted on demand
+
+
+def test_the_sidecars_hold_the_rest_of_every_configs_rows(report):
+    out, evaluation = report["out"], report["evaluation"]
+    document, _ = parse(out / "index.html")
+    data = page_sentences(document)
+    assert data["systems"] == list(evaluation.systems)
+    folder = DatasetFolder(report["toy"]["root"])
+    sidecars = 0
+    for config in evaluation.configs:
+        entry = data["configs"][config]
+        lines = folder.read(config, SPLIT, ["line"])["line"]
+        assert entry["total"] == len(lines) == evaluation.configs[config].n
+        assert [r["line"] for r in entry["rows"]] == lines[:INLINE_ROWS]
+        if len(lines) > INLINE_ROWS:
+            sidecars += 1
+            name, entries = load_sidecar(out / entry["sidecar"])
+            assert list(entries) == [config] and [r["line"] for r in entries[config]["rows"]] == lines[INLINE_ROWS:]
+        else:
+            assert entry["sidecar"] is None
+    assert sidecars >= 1  # the toy's largest configs are over the cap
+    assert sorted(p.name for p in (out / "sentences").glob("de-en.*.js")) == sorted(
+        f"{c}.js" for c in evaluation.configs if evaluation.configs[c].n > INLINE_ROWS)
+    # every line of every config has its words, in the page or a line sidecar, once
+    used = {line for c in evaluation.configs for line in folder.read(c, SPLIT, ["line"])["line"]}
+    assert set(all_texts(out, data)) == used
+
+
+def test_a_row_shows_each_systems_line_and_marks_the_instance(report):
+    out, toy = report["out"], report["toy"]
+    document, _ = parse(out / "index.html")
+    data = page_sentences(document)
+    files = {s: Path(p).read_text(encoding="utf-8").split("\n") for s, p in toy["hyps"].items()}
+    for row in all_rows(out, data, "de-en.particle.d3"):
+        assert row["out"] == [files[s][row["line"] - 1] for s in data["systems"]]
+        assert row["src"] == toy["corpus"]["sources"][row["line"] - 1]
+        instance = row["inst"][0]
+        head = min(row["d"] + 2, len(row["src"]))  # the toy's instance: dependent 1, head d + 2
+        assert instance["src"] == [[head - 1, "head"], [0, "dependent"]] and instance["d"] == row["d"]
+        # the toy's monotone alignment: a source word k is aligned to reference word k
+        assert [k for k, role in instance["ref"]] == [k for k in (head - 1, 0) if k < len(row["ref"])]
+
+
+def test_the_verdicts_add_up_to_the_targeted_counts(report):
+    out, evaluation = report["out"], report["evaluation"]
+    document, _ = parse(out / "index.html")
+    data = page_sentences(document)
+    for config, result in evaluation.configs.items():
+        if not data["configs"][config]["verdicts"]:
+            assert all(s.targeted is None for s in result.systems.values()), config
+            continue
+        for k, system in enumerate(data["systems"]):
+            targeted = result.systems[system].targeted
+            assert verdict_counts(out, data, config, k) == (
+                targeted.correct, targeted.wrong, targeted.unaligned, targeted.absorbed), (config, system)
+
+
+def verdict_counts(out: Path, data: dict, config: str, k: int) -> tuple[int, int, int, int]:
+    counts = Counter()
+    for row in all_rows(out, data, config):
+        for code in row["v"][k]:
+            counts[VERDICTS[code.lower()]] += 1
+            counts["absorbed"] += code.isupper()
+    return counts["correct"], counts["wrong"], counts["unaligned"], counts["absorbed"]
+
+
+def test_stored_output_alignments_give_the_runs_verdicts(report, tmp_path):
+    """With --hyp-alignment files the page judges with the same links as the run."""
+    toy = report["toy"]
+    corpus = toy["corpus"]
+    files = {}
+    for k, (system, lines) in enumerate(corpus["outputs"].items()):
+        # source word i to output word (i + k) % n: a different alignment per system
+        links = [" ".join(f"{i}-{(i + k) % len(out.split())}" for i in range(len(src)))
+                 for src, out in zip(corpus["sources"], lines)]
+        files[system] = tmp_path / f"{system}.pharaoh"
+        files[system].write_text("\n".join(links) + "\n", encoding="utf-8")
+    request = EvaluationRequest(toy["root"], toy["hyps"], metrics=("bleu",), n_samples=5, paired_samples=10,
+                                config="de-en.particle.d0", targeted=TargetedRequest("stored", hyp_alignments=files))
+    evaluation = evaluate(request)
+    out = tmp_path / "report"
+    write_html(out, evaluation, request=request)
+    data = page_sentences(parse(out / "index.html")[0])
+    result = evaluation.configs["de-en.particle.d0"]
+    for k, system in enumerate(data["systems"]):
+        targeted = result.systems[system].targeted
+        assert verdict_counts(out, data, "de-en.particle.d0", k) == (
+            targeted.correct, targeted.wrong, targeted.unaligned, targeted.absorbed), system
+
+
+def test_the_page_stays_small(report):
+    out = report["out"]
+    assert (out / "index.html").stat().st_size < 1_000_000
+    assert sum(p.stat().st_size for p in (out / "sentences").iterdir()) < 60_000
+
+
+def test_the_page_names_whatever_metrics_the_run_has_and_works_without_a_request(report, tmp_path):
+    toy = report["toy"]
+    request = EvaluationRequest(toy["root"], toy["hyps"], metrics=("chrf",), n_samples=5, paired_samples=10)
+    evaluation = evaluate(request)
+    written = write_html(tmp_path, evaluation)
+    assert written == [tmp_path / "index.html"]  # no request: no sentences, no sidecars
+    document, errors = parse(written[0])
+    assert errors == []
+    text = written[0].read_text(encoding="utf-8")
+    assert metric_class("chrf").label in text and "BLEU" not in text.split("<main>")[1].split("signature")[0]
+    assert not any(e.get("id") == "acs-sentences" for e in document.iter("script"))
+    table = next(t for t in document.iter("table") if t.get("id") == "cells")
+    assert {r.get("data-metric") for r in table.find("tbody").findall("tr")} == {"chrf"}
+
+
+# ---- in a real browser ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium from the system's package (never a download), via Selenium."""
+    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (the dev extra)")
+    from selenium.webdriver.chrome.service import Service
+
+    for path, package in ((CHROMIUM, "chromium"), (CHROMEDRIVER, "chromium-driver")):
+        if not shutil.which(path):
+            pytest.skip(f"needs {path} (Debian's {package} package: apt-get install -y chromium chromium-driver)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1280,800", "--hide-scrollbars"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    driver.set_page_load_timeout(60)
+    viewport(driver, 1280, 800)
+    yield driver
+    driver.quit()
+
+
+def viewport(driver, width: int, height: int) -> None:
+    """The page's viewport itself (--window-size counts the window's frame too)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 700})
+
+
+def open_page(driver, out: Path, fragment: str = ""):
+    driver.get((out / "index.html").as_uri() + fragment)
+    driver.get_log("browser")  # the console so far: each test reads its own messages
+    return driver
+
+
+def severe(driver) -> list[dict]:
+    return [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def column_values(driver, column: int) -> list[float | None]:
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('#cells tbody tr')).filter(r => !r.hidden)"
+        ".map(r => r.children[arguments[0]].getAttribute('data-value'))"
+        ".map(v => v === '' ? null : parseFloat(v));", column)
+
+
+@pytest.mark.browser
+def test_the_page_loads_and_loads_a_sidecar_without_console_errors(report, browser):
+    from selenium.webdriver.common.by import By
+
+    driver = open_page(browser, report["out"], "#sentences-de-en.particle.d0")
+    details = driver.find_element(By.ID, "sentences-de-en.particle.d0")
+    assert details.get_attribute("open") is not None
+    assert len(details.find_elements(By.CSS_SELECTOR, ".sentence")) == INLINE_ROWS
+    details.find_element(By.CSS_SELECTOR, "button.more").click()
+    total = report["evaluation"].configs["de-en.particle.d0"].n
+    driver.execute_async_script(
+        "const done = arguments[arguments.length - 1], box = arguments[0], n = arguments[1];"
+        "const wait = () => box.querySelectorAll('.sentence').length >= n ? done() : setTimeout(wait, 20); wait();",
+        details, total)
+    assert len(details.find_elements(By.CSS_SELECTOR, ".sentence")) == total
+    assert severe(driver) == []
+
+
+@pytest.mark.browser
+def test_clicking_a_column_header_sorts_the_table(report, browser):
+    from selenium.webdriver.common.by import By
+
+    driver = open_page(browser, report["out"])
+    headers = driver.find_elements(By.CSS_SELECTOR, "#cells thead th")
+    score = next(k for k, th in enumerate(headers) if th.text.strip() == "score")
+    button = headers[score].find_element(By.TAG_NAME, "button")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
+    button.click()
+    values = column_values(driver, score)
+    assert values == sorted(values) and len(set(values)) > 1
+    assert headers[score].get_attribute("aria-sort") == "ascending"
+    button.click()
+    assert column_values(driver, score) == sorted(values, reverse=True)
+    assert severe(driver) == []
+
+
+@pytest.mark.browser
+def test_a_system_filter_hides_the_other_systems(report, browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    driver = open_page(browser, report["out"], "#sentences-de-en.particle.d3")
+    Select(driver.find_element(By.CSS_SELECTOR, "form[data-table=cells] select[data-filter=system]")).select_by_visible_text("good")
+    shown = driver.execute_script("return Array.from(document.querySelectorAll('#cells tbody tr'))"
+                                  ".filter(r => !r.hidden).map(r => r.dataset.system);")
+    evaluation = report["evaluation"]
+    assert set(shown) == {"good"} and len(shown) == len(evaluation.configs) * len(evaluation.metrics)
+    Select(driver.find_element(By.ID, "sentence-system")).select_by_visible_text("good")
+    outputs = driver.execute_script("return Array.from(document.querySelectorAll("
+                                    "'#sentences-de-en\\\\.particle\\\\.d3 li[data-system]'))"
+                                    ".filter(li => !li.hidden).map(li => li.dataset.system);")
+    assert set(outputs) == {"good"} and len(outputs) == evaluation.configs["de-en.particle.d3"].n
+    assert severe(driver) == []
+
+
+@pytest.mark.browser
+def test_a_marked_word_is_in_view_after_following_a_config_link(report, browser):
+    from selenium.webdriver.common.by import By
+
+    driver = open_page(browser, report["out"])
+    link = driver.find_element(By.CSS_SELECTOR, "#cells a[href='#sentences-de-en.particle.d3']")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", link)
+    link.click()
+    in_view = driver.execute_script(
+        "const m = document.querySelector('#sentences-de-en\\\\.particle\\\\.d3 .sentence mark.head');"
+        "if (!m) return false; const r = m.getBoundingClientRect();"
+        "return r.width > 0 && r.top >= 0 && r.bottom <= window.innerHeight;")
+    assert in_view
+    assert severe(driver) == []
+
+
+def screenshot(driver, out: Path, path: Path, fragment: str = "#sentences-de-en.particle.d3") -> Path:
+    """A 1280×800 screenshot of the page at ``fragment``: the test's, and README's (docs/)."""
+    open_page(driver, out, fragment)
+    driver.save_screenshot(str(path))
+    return path
+
+
+@pytest.mark.browser
+def test_a_screenshot_is_written_and_shows_the_page(report, browser, tmp_path):
+    from matplotlib.image import imread
+
+    path = screenshot(browser, report["out"], tmp_path / "page.png")
+    image = imread(path)
+    assert image.shape[:2] == (800, 1280)
+    assert np.ptp(image[..., :3]) > 0.5 and len(np.unique(image[..., :3].reshape(-1, 3), axis=0)) > 50
+
+
+@pytest.mark.browser
+def test_the_page_fits_a_phone_width(report, browser):
+    """At 390 px the page does not scroll sideways: wide tables and plots scroll in their own box."""
+    try:
+        viewport(browser, 390, 844)
+        driver = open_page(browser, report["out"], "#sentences-de-en.particle.d3")
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= 390
+    finally:
+        viewport(browser, 1280, 800)
+
+
+# ---- the 19-system WMT21 de-en report --------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def wmt21_report(wmt21_de_en, tmp_path_factory):
+    """Every WMT21 de→en system on conftest's UDPipe + eflomal build, with targeted verdicts (fewer
+    random and paired samples than a real run: the page's size and behaviour do not depend on them)."""
+    from conftest import shared_path
+
+    wmt21 = shared_path("data", "wmt21")
+    hyps = {p.name.split(".")[3]: p for p in sorted((wmt21 / "system-outputs").glob("newstest2021.de-en.hyp.*.en"))}
+    request = EvaluationRequest(wmt21_de_en, hyps, split="newstest2021", pair="de-en", metrics=("bleu", "chrf"),
+                                n_samples=20, paired_samples=100, targeted=TargetedRequest("present"))
+    human = read_human(wmt21 / "humaneval" / "ad-sys-scores-de-en.csv", list(hyps))
+    evaluation = evaluate(request, human)
+    out = tmp_path_factory.mktemp("wmt21-report")
+    write_report(out, evaluation, human.scores, request)
+    return {"out": out, "evaluation": evaluation}
+
+
+@pytest.mark.shared
+def test_the_wmt21_page_is_valid_and_small(wmt21_report):
+    out, evaluation = wmt21_report["out"], wmt21_report["evaluation"]
+    assert len(evaluation.systems) == 19
+    _, errors = parse(out / "index.html")
+    assert errors == []
+    size = (out / "index.html").stat().st_size + sum(p.stat().st_size for p in (out / "sentences").iterdir())
+    assert size <= 10_000_000
+
+
+@pytest.mark.shared
+@pytest.mark.browser
+def test_the_wmt21_page_shows_a_marked_particle_in_view_without_console_errors(wmt21_report, browser):
+    from selenium.webdriver.common.by import By
+
+    evaluation = wmt21_report["evaluation"]
+    config = max((c for c in evaluation.configs if ".particle." in c), key=lambda c: evaluation.configs[c].n)
+    driver = open_page(browser, wmt21_report["out"], f"#sentences-{config}")
+    details = driver.find_element(By.ID, f"sentences-{config}")
+    mark = details.find_element(By.CSS_SELECTOR, ".sentence mark.head")
+    assert driver.execute_script("const r = arguments[0].getBoundingClientRect();"
+                                 "return r.width > 0 && r.top >= 0 && r.bottom <= window.innerHeight;", mark)
+    verdicts = details.find_elements(By.CSS_SELECTOR, ".sentence .verdict")
+    assert verdicts and {v.get_attribute("textContent") for v in verdicts} <= {"correct", "wrong", "unaligned", "absorbed"}
+    assert severe(driver) == []
+    target = os.environ.get("ACS_REPORT_SCREENSHOT")  # README's picture: docs/html_report.png
+    if target:
+        screenshot(driver, wmt21_report["out"], Path(target), f"#sentences-{config}")

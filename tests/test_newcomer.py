@@ -1,0 +1,57 @@
+"""A newcomer's first minutes, as the README's quick start runs them: fresh processes in an empty
+folder, an empty home (no caches), offline mode *not* set and no network (``HF_ENDPOINT`` points at
+a closed port, so the result is the same on a machine with network). Everything, the default
+`acs build`'s failure included, takes under a minute, and no message holds a stand-in word."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import auto_challenge_sets
+
+BIN = Path(sys.executable).parent
+DEMO = Path(auto_challenge_sets.__file__).resolve().parent / "demo_data"
+PLACEHOLDER = re.compile(r"\b(REVISION|HASH|TODO|XXX|PLACEHOLDER)\b|\{[a-z_]+\}")
+
+STEPS = [
+    ("demo", [str(BIN / "acs"), "demo", "--out", "auto_challenge_sets"], 0),
+    ("stats", [str(BIN / "acs"), "stats", "auto_challenge_sets"], 0),
+    ("load_dataset", [sys.executable, "-c", "from datasets import load_dataset; "
+                      "print(load_dataset('auto_challenge_sets', 'de-en.particle.d3', split='sample').num_rows)"], 0),
+    ("evaluate.load", [sys.executable, "-c", "import evaluate; print(evaluate.load('ldd_challenge').compute("
+                       "predictions=['he gave up the plan'], references=['he gave up the plan'])['bleu'])"], 0),
+    ("doctor", [str(BIN / "acs"), "doctor"], 0),
+    ("default build", [str(BIN / "acs"), "build", "--pair", "de-en", "--corpus", "sample", "--source",
+                       str(DEMO / "sample.de"), "--target", str(DEMO / "sample.en"), "--out", "built"], 2),
+]
+
+
+def test_the_quick_start_and_the_default_build_offline_in_under_a_minute(tmp_path: Path) -> None:
+    work, home = tmp_path / "ldd-work", tmp_path / "home"
+    work.mkdir()
+    home.mkdir()
+    keep = {k: v for k, v in os.environ.items()
+            if not k.startswith(("HF_", "TRANSFORMERS_", "ACS_", "XDG_", "SACREBLEU"))}
+    env = {**keep, "HOME": str(home), "HF_ENDPOINT": "http://127.0.0.1:9"}
+    took, outputs, printed = {}, {}, {}
+    for name, argv, status in STEPS:
+        started = time.monotonic()
+        done = subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True, timeout=120)
+        took[name] = time.monotonic() - started
+        outputs[name], printed[name] = done.stdout + done.stderr, done.stdout
+        assert done.returncode == status, f"{name}: {done.stderr[-2000:]}"
+    assert printed["load_dataset"].strip() == "7"
+    assert round(float(printed["evaluate.load"]), 6) == 100.0
+    assert "Hub unreachable at http://127.0.0.1:9 (offline mode is off)" in outputs["doctor"]
+    assert "acs build: error: trankit model files for german" in outputs["default build"]
+    assert "the Hugging Face Hub cannot be reached" in outputs["default build"]
+    for name, text in outputs.items():
+        assert not PLACEHOLDER.search(text), f"{name}: {PLACEHOLDER.search(text)[0]!r} in {text[-1500:]}"
+    # the default build decides without the network (no retries): seconds, Python's start included
+    assert took["default build"] < 10, took
+    assert sum(took.values()) < 60, took
