@@ -24,7 +24,7 @@ from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.targeted import TargetedRequest
 from auto_challenge_sets.scoring.metric import metric_class
 
-from toy_dataset import SPLIT, make
+from toy_dataset import SPLIT, evaluated
 
 html5lib = pytest.importorskip("html5lib")
 
@@ -36,11 +36,7 @@ VERDICTS = {"c": "correct", "w": "wrong", "u": "unaligned"}
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
-    toy = make(tmp_path_factory.mktemp("toy"))
-    request = EvaluationRequest(toy["root"], toy["hyps"], metrics=("bleu", "ter", "ribes"), n_samples=20,
-                                paired_samples=50, targeted=TargetedRequest("present"))
-    human = read_human(toy["human"], list(toy["hyps"]))
-    evaluation = evaluate(request, human)
+    toy, request, evaluation, human = evaluated(tmp_path_factory.mktemp("toy"))
     out = tmp_path_factory.mktemp("report")
     written = write_report(out, evaluation, human.scores, request)
     return {"out": out, "written": written, "evaluation": evaluation, "request": request, "toy": toy,

@@ -9,22 +9,15 @@ import numpy as np
 import pytest
 from matplotlib.image import imread
 
-from auto_challenge_sets.evaluation.engine import evaluate
-from auto_challenge_sets.evaluation.human import read_human
 from auto_challenge_sets.evaluation.report import config_table, summary_table, text_report, write_report
-from auto_challenge_sets.evaluation.request import EvaluationRequest
-from auto_challenge_sets.evaluation.targeted import TargetedRequest
 
-from toy_dataset import make
+from toy_dataset import evaluated
 
 
 @pytest.fixture(scope="module")
 def evaluation(tmp_path_factory):
-    toy = make(tmp_path_factory.mktemp("toy"))
-    request = EvaluationRequest(toy["root"], toy["hyps"], metrics=("bleu", "ter", "ribes"), n_samples=20,
-                                paired_samples=50, targeted=TargetedRequest("present"))
-    human = read_human(toy["human"], list(toy["hyps"]))
-    return evaluate(request, human), human
+    _, _, result, human = evaluated(tmp_path_factory.mktemp("toy"))
+    return result, human
 
 
 def test_the_text_report_has_every_config_and_metric(evaluation):

@@ -124,3 +124,18 @@ def make(tmp: Path) -> dict:
     tmp.mkdir(parents=True, exist_ok=True)
     return {"root": write_folder(tmp / "ldd", c), "hyps": write_outputs(tmp, c), "human": write_human(tmp / "human.txt"),
             "corpus": c, "configs": config_lines(c), "tmp": tmp}
+
+
+def evaluated(tmp: Path) -> tuple:
+    """The toy folder scored as the report tests read it: BLEU, TER and RIBES, targeted accuracy
+    (present match), the human table; returns (the folder's make(), request, evaluation, human scores)."""
+    from auto_challenge_sets.evaluation.engine import evaluate
+    from auto_challenge_sets.evaluation.human import read_human
+    from auto_challenge_sets.evaluation.request import EvaluationRequest
+    from auto_challenge_sets.evaluation.targeted import TargetedRequest
+
+    toy = make(tmp)
+    request = EvaluationRequest(toy["root"], toy["hyps"], metrics=("bleu", "ter", "ribes"), n_samples=20,
+                                paired_samples=50, targeted=TargetedRequest("present"))
+    human = read_human(toy["human"], list(toy["hyps"]))
+    return toy, request, evaluate(request, human), human
