@@ -273,7 +273,18 @@ def browser():
                      "--window-size=1280,800", "--hide-scrollbars"):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    from selenium.common.exceptions import WebDriverException
+
+    for attempt in range(3):  # a loaded machine can miss chromedriver's start-up deadline once
+        try:
+            driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+            break
+        except WebDriverException:
+            if attempt == 2:
+                raise
+            import time
+
+            time.sleep(2)
     driver.set_page_load_timeout(60)
     viewport(driver, 1280, 800)
     yield driver
