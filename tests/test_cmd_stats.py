@@ -40,3 +40,44 @@ def test_table_fills_zeros_only_for_built_distances() -> None:
                             "de-en.particle.d1": {"a": 2}}, markdown=True)
     assert "| de-en | particle | a | 10 | 3 | 2 | 0 | 0 | 0 | 0 |" in table
     assert "| de-en | baseline | a | 10 |" in table
+
+
+def test_stats_warns_when_datasets_cache_holds_another_build_of_the_name(tmp_path: Path, monkeypatch, capsys) -> None:
+    """A real load_dataset fills datasets' cache from one build; a later build of the same name
+    with other sizes is told apart, naming the config, both sizes and the way out."""
+    import pyarrow.parquet as pq
+    from datasets import load_dataset
+
+    cache = tmp_path / "hf-datasets"
+    monkeypatch.setenv("HF_DATASETS_CACHE", str(cache))
+    old = tmp_path / "old" / "auto_challenge_sets"
+    build_demo(old)
+    assert load_dataset(str(old), "de-en.particle.d3", split="sample", cache_dir=str(cache)).num_rows == 7
+    assert main(["stats", str(old)]) == 0
+    assert "datasets' cache" not in capsys.readouterr().err  # the cached copy is this very build
+    new = tmp_path / "new" / "auto_challenge_sets"
+    build_demo(new)
+    shard = next((new / "data" / "de-en.particle.d3").glob("sample-*.parquet"))
+    pq.write_table(pq.read_table(shard).slice(0, 5), shard)  # a rebuild that selects fewer pairs
+    assert main(["stats", str(new)]) == 0
+    err = capsys.readouterr().err
+    assert "holds another build of 'auto_challenge_sets'" in err
+    assert "de-en.particle.d3: sample: 7 rows cached, 5 here" in err and "load by path" in err
+
+
+def test_doctor_names_an_older_cached_build_of_the_folder_here(tmp_path: Path, monkeypatch, capsys) -> None:
+    import pyarrow.parquet as pq
+    from datasets import load_dataset
+
+    cache = tmp_path / "hf-datasets"
+    monkeypatch.setenv("HF_DATASETS_CACHE", str(cache))
+    monkeypatch.chdir(tmp_path)
+    build_demo(tmp_path / "auto_challenge_sets")
+    load_dataset(str(tmp_path / "auto_challenge_sets"), "de-en.particle.d3", split="sample", cache_dir=str(cache))
+    assert main(["doctor"]) == 0
+    assert "datasets' cache holds no other build" in capsys.readouterr().out
+    shard = next((tmp_path / "auto_challenge_sets" / "data" / "de-en.particle.d3").glob("sample-*.parquet"))
+    pq.write_table(pq.read_table(shard).slice(0, 5), shard)
+    assert main(["doctor"]) == 0
+    out = capsys.readouterr().out
+    assert "holds another build of 1 config(s) (e.g. de-en.particle.d3)" in out and "load it by path" in out

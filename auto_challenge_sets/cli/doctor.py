@@ -50,6 +50,29 @@ def _hub_lines() -> list[tuple[bool, str, str, str]]:
     ]
 
 
+def _dataset_here_lines() -> list[tuple[bool, str, str, str]]:
+    """With a built folder ./auto_challenge_sets here (acs build's default --out): whether datasets'
+    cache holds another build of that name, which load_dataset returns from any other folder."""
+    from pathlib import Path
+
+    from auto_challenge_sets.dataset.hf_cache import datasets_cache, stale_cached_configs
+    from auto_challenge_sets.dataset.layout import README, folder_sizes
+    from auto_challenge_sets.errors import AcsError
+
+    here = Path("auto_challenge_sets")
+    if not (here / README).is_file():
+        return []
+    try:
+        sizes = folder_sizes(here)
+    except AcsError as error:
+        return [(False, "dataset here", f"./{here}: {error}"[:200], "")]
+    stale = stale_cached_configs(here.name, sizes)
+    if not stale:
+        return [(True, "dataset here", f"./{here}: {len(sizes)} configs; datasets' cache holds no other build", "")]
+    return [(False, "dataset here", f"./{here}: datasets' cache holds another build of {len(stale)} config(s) "
+             f"(e.g. {next(iter(stale))})", f"load it by path from other folders, or delete {datasets_cache() / here.name}")]
+
+
 def run(args: argparse.Namespace) -> int:
     from auto_challenge_sets.builder.backends.inventory import (
         backend_checks,
@@ -69,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
     rows.append((bool(cached), "sacrebleu test sets", ", ".join(cached) if cached else "none downloaded yet",
                  "acs build --testset NAME --pair SRC-TGT (sacrebleu downloads it once)"))
     rows += _hub_lines()
+    rows += _dataset_here_lines()
     print(render_table(["", "what", "here"], [("ok" if ok else "--", name, detail) for ok, name, detail, _ in rows],
                        left=3))
     missing = [(name, get) for ok, name, _, get in rows if not ok and get]

@@ -36,4 +36,22 @@ def run(args: argparse.Namespace) -> int:
     print(distance_table({**empty, **sizes}, markdown=args.markdown))
     if empty or any(0 in per_split.values() for per_split in sizes.values()):
         print(f"\n0: no sentence pair selected, so no config ({EMPTY_NOTE})")
+    _warn_of_cached_builds(Path(args.dir), sizes)
     return 0
+
+
+def _warn_of_cached_builds(folder, sizes: dict[str, dict[str, int]]) -> None:
+    """datasets' cache may hold an older build of this folder's name, which
+    ``load_dataset(NAME, ...)`` returns from any folder that has no ./NAME when the Hub cannot answer."""
+    import sys
+
+    from auto_challenge_sets.dataset.hf_cache import datasets_cache, stale_cached_configs
+
+    name = folder.resolve().name
+    stale = stale_cached_configs(name, sizes)
+    if stale:
+        first, *_ = stale.items()
+        print(f"note: datasets' cache ({datasets_cache() / name}) holds another build of {name!r} for "
+              f"{len(stale)} config(s) ({first[0]}: {'; '.join(first[1])}): load_dataset({name!r}, ...) "
+              f"returns that copy from a folder without ./{name} when the Hub cannot answer; load by path "
+              f"(load_dataset('{folder}', ...)) or delete that cache folder", file=sys.stderr)
