@@ -21,7 +21,7 @@ left out of trends and summaries; a config holding the very rows of another is f
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
@@ -47,8 +47,6 @@ from auto_challenge_sets.evaluation.significance import paired_tests
 from auto_challenge_sets.scoring.bleu_stats import count_references
 from auto_challenge_sets.scoring.length_baseline import sample_length_matched, summarize
 from auto_challenge_sets.scoring.metric import Metric, create_metric
-
-T = TypeVar("T")
 
 
 def _metrics(request: EvaluationRequest) -> dict[str, Metric]:
@@ -101,10 +99,6 @@ def random_baseline(samples: np.ndarray, score: float, higher_is_better: bool) -
     random corpora scoring at or *worse* than the set (at or below where higher is better)."""
     spread = summarize(samples, score, higher_is_better)
     return RandomBaseline(**{k: spread[k] for k in ("mean", "std", "p5", "p95", "percentile", "p_value")})
-
-
-def _worse_than_random_band(metric: Metric, score: float, random: RandomBaseline) -> bool:
-    return score < random.p5 if metric.higher_is_better else score > random.p95
 
 
 def _score_config(request: EvaluationRequest, corpus: Corpus, config: ConfigRows, metrics: dict[str, Metric],
@@ -186,7 +180,7 @@ def _summary(configs: dict[str, ConfigResult], full: dict[str, dict[str, float]]
             cells=n, systems=len({s for s, _ in cells}),
             worse_than_full=sum(metric.worse(e.score, full[s][name]) for s, e in cells) / n,
             worse_than_random_mean=sum(metric.worse(e.score, e.random.mean) for _, e in cells) / n,
-            worse_than_random_p5=sum(_worse_than_random_band(metric, e.score, e.random) for _, e in cells) / n,
+            worse_than_random_p5=sum(e.worse_than_random_band(metric.higher_is_better) for _, e in cells) / n,
             mean_delta_random=float(np.mean([e.score - e.random.mean for _, e in cells])),
             worsening_trend=len(worsening))
     return summary

@@ -69,7 +69,7 @@ def cells(evaluation: Evaluation) -> list[Cell]:
             for metric in metrics:
                 score = result.scores[metric.name]
                 random, test = score.random, score.vs_baseline
-                worse = score.score < random.p5 if metric.higher_is_better else score.score > random.p95
+                worse = score.worse_than_random_band(metric.higher_is_better)
                 out.append(Cell(name, config.phenomenon, config.min_distance, config.n, system, metric,
                                 score.score, random.mean, random.p5, random.p95, random.percentile,
                                 score.score - random.mean, worse, None if test is None else test.delta,

@@ -64,8 +64,7 @@ def heatmap(evaluation: Evaluation, metric: str, path: Path, svg: SvgTwins | Non
     ax.set_yticks(range(len(systems)), systems, fontsize=8)
     for i, row in enumerate(cells):
         for j, cell in enumerate(row):
-            worse = cell.score < cell.random.p5 if higher else cell.score > cell.random.p95
-            if worse:
+            if cell.worse_than_random_band(higher):
                 ax.text(j, i, "*", ha="center", va="center", fontsize=8)
     label = _label(metric)
     fig.colorbar(image, ax=ax, label=f"challenge {label} − random mean")

@@ -60,8 +60,7 @@ def config_table(evaluation: Evaluation, config: str, markdown: bool = False) ->
         row = [system + (" (baseline)" if system == evaluation.baseline_system else "")]
         for metric in evaluation.metrics:
             score, digits = result.scores[metric], _digits(metric)
-            band = score.random.p5 if evaluation.higher_is_better[metric] else score.random.p95
-            worse = score.score < band if evaluation.higher_is_better[metric] else score.score > band
+            worse = score.worse_than_random_band(evaluation.higher_is_better[metric])
             row += [_num(score.score, digits) + ("*" if worse else ""), _num(score.random.mean, digits),
                     _num(score.random.p5, digits)]
         for metric in evaluation.metrics:

@@ -51,6 +51,11 @@ class MetricScore:
     random: RandomBaseline
     vs_baseline: PairedResult | None = None  # None for the baseline system itself
 
+    def worse_than_random_band(self, higher_is_better: bool) -> bool:
+        """Below the random corpora's 5th percentile (above their 95th where lower is better):
+        what the tables' star and the summary's share count."""
+        return self.score < self.random.p5 if higher_is_better else self.score > self.random.p95
+
 
 @dataclass(frozen=True)
 class TargetedCounts:

@@ -73,13 +73,6 @@ class BleuStatistics(SegmentStatistics):
         """
         return np.array([self.score(row) for row in sample_totals(stats, index).tolist()], dtype=np.float64)
 
-    # -- signature ----------------------------------------------------------------------------
-
-    def signature(self, nrefs: int) -> str:
-        """sacrebleu's signature string; ``nrefs`` = -1 for a variable number of references."""
-        self.metric.num_refs = nrefs
-        return self.metric.get_signature().format()
-
 
 def count_references(references: Sequence[Sequence[str]]) -> int:
     """References per sentence as sacrebleu's signature reports it (-1 when it varies)."""

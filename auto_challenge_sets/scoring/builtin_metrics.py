@@ -18,7 +18,7 @@ from auto_challenge_sets.scoring.bleu_stats import BleuStatistics
 from auto_challenge_sets.scoring.chrf_stats import ChrfStatistics
 from auto_challenge_sets.scoring.metric import AveragedMetric, References, SummedMetric, register_metric
 from auto_challenge_sets.scoring.ribes import ALPHA, BETA, sentence_ribes, words
-from auto_challenge_sets.scoring.segment_stats import SegmentStatistics, sample_totals
+from auto_challenge_sets.scoring.segment_stats import SegmentStatistics
 
 DEFAULT_METRICS = ("bleu", "chrf", "ribes")
 
@@ -39,14 +39,6 @@ class _SacrebleuMetric(SummedMetric):
     def statistics(self, hypotheses: Sequence[str], references: References,
                    sources: Sequence[str] | None = None) -> np.ndarray:
         return self.rows.extract(hypotheses, references)
-
-    def corpus_score(self, stats: np.ndarray) -> float:
-        return self.rows.corpus_score(stats)
-
-    def sample_scores(self, stats: np.ndarray, index: np.ndarray) -> np.ndarray:
-        if self.exact_vectorized:  # the random corpora scored at once: the same numbers
-            return self.scores_of_totals(sample_totals(stats, index))
-        return self.rows.sample_scores(stats, index)
 
     def score_of_totals(self, totals: Sequence[float] | np.ndarray) -> float:
         return self.rows.score(totals)
@@ -145,16 +137,6 @@ class TerStatistics(SegmentStatistics):
 
     def score(self, totals: Sequence[float] | np.ndarray) -> float:
         return float(self.metric._compute_score_from_stats([float(x) for x in totals]).score)
-
-    def corpus_score(self, stats: np.ndarray) -> float:
-        return self.score(stats.sum(axis=0))
-
-    def sample_scores(self, stats: np.ndarray, index: np.ndarray) -> np.ndarray:
-        return np.array([self.score(row) for row in sample_totals(stats, index).tolist()], dtype=np.float64)
-
-    def signature(self, nrefs: int) -> str:
-        self.metric.num_refs = nrefs
-        return self.metric.get_signature().format()
 
 
 @register_metric

@@ -91,13 +91,6 @@ class ChrfStatistics(SegmentStatistics):
         totals = sample_totals(stats, index, CHUNK_ELEMENTS)
         return np.array([self.score(row) for row in totals.tolist()], dtype=np.float64)
 
-    # -- signature ----------------------------------------------------------------------------
-
-    def signature(self, nrefs: int) -> str:
-        """sacrebleu's chrF signature; ``nrefs`` = -1 for a variable number of references."""
-        self.metric.num_refs = nrefs
-        return self.metric.get_signature().format()
-
     @property
     def name(self) -> str:
         """sacrebleu's name of the score: ``chrF2`` (``chrF2++`` with word_order=2)."""

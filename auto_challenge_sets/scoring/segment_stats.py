@@ -53,6 +53,11 @@ class SegmentStatistics:
         rows = [self.segment(h, refs) for h, refs in zip(hypotheses, references, strict=True)]
         return np.asarray(rows, dtype=np.int64).reshape(len(rows), self.width)
 
+    def signature(self, nrefs: int) -> str:
+        """sacrebleu's signature of the metric; ``nrefs`` = -1 for a variable number of references."""
+        self.metric.num_refs = nrefs
+        return self.metric.get_signature().format()
+
     def score(self, totals: Sequence[int] | np.ndarray) -> float:
         """The score (0-100) of summed statistics, through sacrebleu's scalar code on Python ints."""
         return float(self.metric._compute_score_from_stats([int(x) for x in totals]).score)
