@@ -194,26 +194,18 @@ def load_entry_point_phenomena() -> list[str]:
     name is the phenomenon's, the function's first docstring line its description, and a
     :class:`WordTest` set as its ``word_test`` attribute its word test. A rule that cannot be loaded
     is skipped with a warning naming it, so one broken package breaks no build."""
-    import warnings
-    from importlib.metadata import entry_points
+    from importlib.metadata import EntryPoint
 
-    loaded = []
-    for entry in entry_points(group=ENTRY_POINT_GROUP):
-        if entry.name in PHENOMENA:
-            continue
-        try:
-            rule = entry.load()
-            doc = (getattr(rule, "__doc__", None) or "").strip().splitlines()
-            word_test = getattr(rule, "word_test", None)
-            if word_test is not None and not isinstance(word_test, WordTest):
-                raise TypeError(f"its word_test is a {type(word_test).__name__}, not a WordTest")
-            register_phenomenon(entry.name, doc[0] if doc else f"a rule from {entry.value}", word_test)(rule)
-        except Exception as error:  # noqa: BLE001 - a user's package: any failure is theirs, reported
-            warnings.warn(f"phenomenon {entry.name!r} from {entry.value} is not loaded: "
-                          f"{type(error).__name__}: {error}", stacklevel=2)
-            continue
-        loaded.append(entry.name)
-    return loaded
+    from auto_challenge_sets.plugins import load_plugins
+
+    def register(entry: EntryPoint, rule: Callable[..., bool]) -> None:
+        doc = (getattr(rule, "__doc__", None) or "").strip().splitlines()
+        word_test = getattr(rule, "word_test", None)
+        if word_test is not None and not isinstance(word_test, WordTest):
+            raise TypeError(f"its word_test is a {type(word_test).__name__}, not a WordTest")
+        register_phenomenon(entry.name, doc[0] if doc else f"a rule from {entry.value}", word_test)(rule)
+
+    return load_plugins(ENTRY_POINT_GROUP, PHENOMENA, register, "phenomenon")
 
 
 def _rule_of(phenomenon: str | Phenomenon) -> Phenomenon:

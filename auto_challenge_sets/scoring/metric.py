@@ -25,7 +25,7 @@ adapter over :meth:`Metric.paired_statistics` otherwise.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -214,30 +214,20 @@ def register_metric(cls: type[Metric]) -> type[Metric]:
     return cls
 
 
-def _load_entry_points(warn: Callable[[str], None] | None = None) -> None:
+def _load_entry_points() -> None:
     """Register the metrics that installed packages declare (once per process)."""
     global _entry_points_loaded
     if _entry_points_loaded:
         return
     _entry_points_loaded = True
-    from importlib.metadata import entry_points
+    from auto_challenge_sets.plugins import load_plugins
 
-    for point in entry_points(group=ENTRY_POINT_GROUP):
-        if point.name in _REGISTRY:
-            continue  # a built-in is never replaced by a plug-in of the same name
-        try:
-            cls = point.load()
-            if getattr(cls, "name", None) != point.name:
-                raise ValueError(f"its class is named {getattr(cls, 'name', None)!r}")
-            register_metric(cls)
-        except Exception as error:  # noqa: BLE001 - a broken plug-in must not break the built-ins
-            message = f"metric entry point {point.name!r} ({point.value}) skipped: {error}"
-            if warn is not None:
-                warn(message)
-            else:
-                import warnings
+    def register(entry: Any, cls: Any) -> None:
+        if getattr(cls, "name", None) != entry.name:
+            raise ValueError(f"its class is named {getattr(cls, 'name', None)!r}")
+        register_metric(cls)
 
-                warnings.warn(message, stacklevel=2)
+    load_plugins(ENTRY_POINT_GROUP, _REGISTRY, register, "metric")
 
 
 def _builtins() -> None:
