@@ -15,13 +15,12 @@ import re
 from dataclasses import dataclass
 
 from auto_challenge_sets.errors import BadNameError
-from auto_challenge_sets.phenomena import LEXICAL, PHENOMENA
+from auto_challenge_sets.phenomena import BASELINE, BUILTIN, LEXICAL, PHENOMENA
 
 LEXICAL_DISTANCES: tuple[int, ...] = (0, 1, 2, 3, 4, 5)
 REORDER_DISTANCES: tuple[int, ...] = (5, 10, 15, 20)
 DEFAULT_DISTANCE = 1  # of a lexical phenomenon
 REORDER = "reorder"
-BASELINE = "baseline"
 
 # What a config holds: the whole corpus, pairs selected on the tree, pairs selected on the alignment.
 KIND_BASELINE = "baseline"
@@ -73,6 +72,18 @@ class ConfigName:
 
     def __str__(self) -> str:
         return config_name(self.src, self.tgt, self.phenomenon, self.min_distance)
+
+
+def reserved_name(phenomenon: str) -> str | None:
+    """What a config family of this name already is, when a user's rule may not take the name: the
+    full corpus, or a built-in phenomenon (its configs, the card's table and the evaluation's
+    comparisons mean that one); None when the name is free."""
+    if phenomenon == BASELINE:
+        return "the full corpus's config"
+    if phenomenon in BUILTIN:
+        kind = "alignment measure" if PHENOMENA[phenomenon].kind != LEXICAL else "phenomenon"
+        return f"a built-in {kind}"
+    return None
 
 
 def phenomenon_distances(phenomenon: str) -> tuple[int, ...]:

@@ -32,6 +32,7 @@ from auto_challenge_sets.text_io import (
     has_control,
     is_ascii_digits,
     raw_blocks,
+    require_regular_file,
     split_block,
 )
 from auto_challenge_sets.ud import EmptyNode, MultiwordToken, Sentence, Token
@@ -280,6 +281,7 @@ def iter_numbered_sentences(handle: IO[bytes], source: str) -> Iterator[tuple[in
 def read_conllu_with_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, Sentence]]:
     """Stream ``(1-based line where it starts, sentence)`` for the sentences of a CoNLL-U file; a
     file that cannot be read (missing, a folder, no permission) is a :class:`ConlluError` naming it."""
+    require_regular_file(path, ConlluError)
     try:
         handle = open(path, "rb")
     except OSError as error:

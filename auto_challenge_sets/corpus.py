@@ -9,8 +9,10 @@ Policy (the same for every file, never silent; decoding as in :mod:`auto_challen
   a carriage return inside a line (not a line end) is read as a space, since no tokenizer or
   parser treats it as text; so is every other character that tokenizers and parsers take for a
   line break or garbage: the Unicode line and paragraph separators (U+2028, U+2029), NEL (U+0085)
-  and the other C1 controls, DEL, and the C0 controls but TAB (NUL, VT, FF, ESC, ...); all of
-  these are counted in :class:`ReadReport`, with the lines and characters per file;
+  and the other C1 controls, DEL, the C0 controls but TAB (NUL, VT, FF, ESC, ...), and a
+  byte-order mark (U+FEFF) anywhere but at the start of the file; all of these are counted in
+  :class:`ReadReport`, with the lines and characters per file;
+- standard input (``-``, :func:`read_stream_lines`) is read by the same policy, named ``<stdin>``;
 - a file that cannot be read (missing, a folder, no permission) is an error naming it;
 - a pair where either side is empty (or only white space) is skipped, its line number kept in
   :attr:`ReadReport.empty_lines` and reported at the end of a build. Line numbers of the other
@@ -24,12 +26,21 @@ import re
 from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import IO
 
 from auto_challenge_sets.errors import CorpusError, InputError
-from auto_challenge_sets.text_io import BOM, decode_line, has_control, raw_blocks, split_block
+from auto_challenge_sets.text_io import (
+    BOM,
+    decode_line,
+    has_control,
+    raw_blocks,
+    require_regular_file,
+    split_block,
+)
 
 # read as spaces inside a line (CR is handled on the bytes, with the line ends; TAB is text)
-INNER_BREAKS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
+INNER_BREAKS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
+STDIN = "<stdin>"  # how errors and notes name standard input
 
 
 def format_line_numbers(numbers: Sequence[int], shown: int = 10) -> str:
@@ -91,50 +102,65 @@ def iter_lines(path: str | os.PathLike[str], report: ReadReport | None = None,
     ``report`` is filled as the lines are read). Problems raise ``error`` (an alignment file's
     reader passes its own) naming the file and line."""
     name = str(path)
+    require_regular_file(path, error)
     try:
         handle = open(path, "rb")  # noqa: SIM115 (closed by the with below, also when a read fails)
     except OSError as failure:
         raise error(f"cannot read: {failure.strerror or failure}", name) from None
+    with handle:
+        yield from _handle_lines(handle, name, report, error)
+
+
+def read_stream_lines(handle: IO[bytes], report: ReadReport | None = None, name: str = STDIN,
+                      error: type[InputError] = CorpusError) -> list[str]:
+    """All lines of an open binary stream (standard input: ``sys.stdin.buffer``), read by the
+    same policy as a file, its errors and notes naming it ``name``."""
+    return list(_handle_lines(handle, name, report, error))
+
+
+def _handle_lines(handle: IO[bytes], name: str, report: ReadReport | None,
+                  error: type[InputError]) -> Iterator[str]:
     crlf = 0
     inner_cr: list[int] = []
     controls: list[int] = []
     seen: set[str] = set()
-    with handle:
-        try:
-            number = 0
-            for block in raw_blocks(handle):
-                if number == 0 and block.startswith(BOM):
-                    block = block[len(BOM):]
-                    if report is not None:
-                        report.bom_files.append(name)
-                text = None
-                if not has_control(block):  # the common block: no CR, no character read as a space
-                    try:
-                        text = block.decode("utf-8")
-                    except UnicodeDecodeError:
-                        pass  # read line by line below, for the error naming the line
-                if text is not None:
-                    lines = split_block(text)
-                    number += len(lines)
-                    yield from lines
-                    continue
-                for raw in split_block(block):
-                    number += 1
-                    if raw.endswith(b"\r"):
-                        raw = raw[:-1]
-                        crlf += 1
-                    if b"\r" in raw:
-                        raw = raw.replace(b"\r", b" ")
-                        inner_cr.append(number)
-                    line = decode_line(raw, name, number, error)
-                    found = INNER_BREAKS.findall(line)
-                    if found:
-                        seen.update(found)
-                        controls.append(number)
-                        line = INNER_BREAKS.sub(" ", line)
-                    yield line
-        except OSError as failure:  # a folder opens but cannot be read
-            raise error(f"cannot read: {failure.strerror or failure}", name) from None
+    try:
+        number = 0
+        for block in raw_blocks(handle):
+            if number == 0 and block.startswith(BOM):
+                block = block[len(BOM):]
+                if report is not None:
+                    report.bom_files.append(name)
+            text = None
+            # the common block: no CR, no character read as a space (a BOM here is inside a line;
+            # memchr for its first byte first: a search for all three costs half of has_control)
+            if not has_control(block) and not (b"\xef" in block and BOM in block):
+                try:
+                    text = block.decode("utf-8")
+                except UnicodeDecodeError:
+                    pass  # read line by line below, for the error naming the line
+            if text is not None:
+                lines = split_block(text)
+                number += len(lines)
+                yield from lines
+                continue
+            for raw in split_block(block):
+                number += 1
+                if raw.endswith(b"\r"):
+                    raw = raw[:-1]
+                    crlf += 1
+                if b"\r" in raw:
+                    raw = raw.replace(b"\r", b" ")
+                    inner_cr.append(number)
+                line = decode_line(raw, name, number, error)
+                found = INNER_BREAKS.findall(line)
+                if found:
+                    seen.update(found)
+                    controls.append(number)
+                    line = INNER_BREAKS.sub(" ", line)
+                yield line
+    except OSError as failure:  # a folder opens but cannot be read
+        raise error(f"cannot read: {failure.strerror or failure}", name) from None
     if report is not None:
         if crlf:
             report.crlf_lines[name] = crlf

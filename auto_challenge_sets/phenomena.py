@@ -35,6 +35,9 @@ TokenRule = Callable[[Token], bool] | Callable[[Token, Token], bool]
 
 LEXICAL = "lexical"
 REORDER_KIND = "reorder"
+# the full corpus's config ({pair}.baseline, configs.py): a phenomenon of this name would make its
+# configs collide with that one, so no rule may take it
+BASELINE = "baseline"
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +78,7 @@ def register_phenomenon(name: str, description: str,
                         word_test: WordTest | None = None) -> Callable[[TokenRule], TokenRule]:
     """Register a token rule under ``name`` (a config-name component: ``\\w+``), with the word test
     every word it matches passes, if it has one (see the module)."""
-    if not name.isidentifier() or name != name.lower():
-        raise ValueError(f"phenomenon names are lower-case identifiers, got {name!r}")
+    _check_name(name)
 
     def decorate(rule: TokenRule) -> TokenRule:
         if name in PHENOMENA:
@@ -85,6 +87,13 @@ def register_phenomenon(name: str, description: str,
         return rule
 
     return decorate
+
+
+def _check_name(name: str) -> None:
+    if not name.isidentifier() or name != name.lower():
+        raise ValueError(f"phenomenon names are lower-case identifiers, got {name!r}")
+    if name == BASELINE:
+        raise ValueError(f"{name!r} is the full corpus's config, not a phenomenon")
 
 
 def _arity(rule: TokenRule) -> int:
@@ -106,6 +115,7 @@ def register_alignment_phenomenon(name: str, description: str, measure: Callable
     """Register a phenomenon measured on the word alignment rather than the tree: ``measure`` gives
     a pair's score and instances (:mod:`auto_challenge_sets.reordering`), ``distances`` the D its
     configs are built at (the first is the short name's)."""
+    _check_name(name)
     if name in PHENOMENA:
         raise ValueError(f"phenomenon {name!r} is already registered")
     if not distances or list(distances) != sorted(set(distances)):

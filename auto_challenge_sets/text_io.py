@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -19,6 +20,29 @@ from auto_challenge_sets.errors import InputError
 
 BOM = b"\xef\xbb\xbf"
 MAX_DIGITS = 18  # the longest number a reader takes: larger IDs or indices are no real input
+
+
+TO_A_FILE = "; write it to a file first"
+IN_A_DATASET = "; a dataset folder holds only the files a build writes: build it again"
+
+
+def require_regular_file(path: str | os.PathLike[str], error: type[InputError] = InputError,
+                         hint: str = TO_A_FILE) -> None:
+    """Refuse a path that names a pipe, a socket or a device, naming it: a FIFO blocks its reader
+    until some process writes to it, a device such as /dev/zero never ends, and a pipe (also a
+    shell's process substitution, ``<(...)``) can be read only once, where readers read a file
+    twice (once to check and count, once to use). A folder or a missing path is left to ``open``,
+    whose error already says so."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return
+    kind = ("a pipe (a FIFO, or a process substitution such as <(...))" if stat.S_ISFIFO(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "not a regular file")
+    raise error(f"is {kind}, not a regular file{hint}", str(path))
 
 
 def is_ascii_digits(text: str) -> bool:
@@ -100,18 +124,40 @@ def split_block(block: bytes | str) -> list:
     return lines
 
 
+def make_folder(folder: str | os.PathLike[str]) -> None:
+    """``mkdir -p``; a file standing where the folder or one above it should be is an InputError
+    naming that file (mkdir's own error names the folder it tried, "File exists")."""
+    folder = Path(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        blocking = next((p for p in [*reversed(folder.parents), folder] if p.exists() and not p.is_dir()), folder)
+        needed = "" if blocking == folder else f" (the folder {folder} is needed)"
+        raise InputError(f"is a file, not a folder{needed}", blocking) from None
+
+
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write UTF-8 text with LF line ends through a temporary file, fsync and rename: a killed
     run leaves the old file or the new one, never half of one, and a failed write (a full disk)
     removes its temporary file. The temporary name is unique per process and thread."""
     path = Path(path)
     partial = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.partial")
+    renamed: OSError | None = None
     try:
         with open(partial, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(partial, path)
+    except OSError as error:
+        partial.unlink(missing_ok=True)
+        named = (error.filename, error.filename2)
+        if not any(isinstance(f, str | bytes) and Path(os.fsdecode(f)).name == partial.name for f in named):
+            raise
+        # the temporary name means nothing to the user, and is gone: name the file they gave
+        renamed = type(error)(error.errno, error.strerror, str(path))
     except BaseException:
         partial.unlink(missing_ok=True)
         raise
+    if renamed is not None:  # raised out here, it carries no other error as its context
+        raise renamed

@@ -1,6 +1,12 @@
 """Benchmark of the ldd_challenge metric's shared-statistics design (issue 5).
 
-Job: one system scored on 30 challenge subsets (sizes 50-3,000) of a pool of >= 50,000 lines
+Part "cost" (issue 25): RIBES on one pair of 2,000 copies of one token and on 20,000 shuffled
+unique tokens, the new alignment against the old one (kept below, the baseline, nowhere else),
+their values equal, and old = new on every WMT21 de-en system's sentences and on random ones;
+then ``compute()`` on 100,000 distinct pairs against ``sacrebleu.corpus_bleu`` on the same rows.
+Targets: each RIBES case < 1 s; compute() on 100k <= 30 s.
+
+Part "pool" (issue 5). Job: one system scored on 30 challenge subsets (sizes 50-3,000) of a pool of >= 50,000 lines
 (WMT21 de-en lines repeated), each with a 100-sample length-matched random baseline.
 
 (a) the job through the metric (pool statistics once, then row sums) against the obvious way:
@@ -16,13 +22,19 @@ only, so (a) and (b) are conservative. Run: ``python benchmarks/bench_metric.py 
 from __future__ import annotations
 
 import argparse
+import math
+import random
 import sys
 import time
+from bisect import bisect_left, insort
+from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import sacrebleu
 
+from auto_challenge_sets.scoring import ribes
 from auto_challenge_sets.scoring.challenge import compute
 from auto_challenge_sets.scoring.length_baseline import sample_length_matched
 from auto_challenge_sets.scoring.statistics import clear_pool_cache
@@ -34,6 +46,180 @@ def _lines(path: Path) -> list[str]:
     return path.read_text(encoding="utf-8").split("\n")[:-1]
 
 
+# -- the RIBES alignment before issue 25, the baseline of part "cost" (rescans the reference per
+# -- window: cubic on repeated words; ref.index: quadratic on unique ones) ---------------------
+
+def _old_positions(seq: list[str]) -> dict[str, list[int]]:
+    """Word -> the positions where it occurs."""
+    where: dict[str, list[int]] = {}
+    for k, word in enumerate(seq):
+        if word in where:
+            where[word].append(k)
+        else:
+            where[word] = [k]
+    return where
+
+
+_OLD_NONE = -1  # _unique_start: the n-gram does not occur
+_OLD_MANY = -2  # _unique_start: the n-gram occurs more than once
+
+
+def _old_unique_start(seq: list[str], starts: list[int], ngram: list[str]) -> int:
+    """Start of the only occurrence of ``ngram`` in ``seq``, or _OLD_NONE, or _OLD_MANY.
+
+    Occurrences may overlap. ``starts`` lists the positions of ``ngram[0]`` in ``seq``: only
+    those can start a match.
+    """
+    n = len(ngram)
+    found = _OLD_NONE
+    for k in starts:
+        if seq[k : k + n] == ngram:
+            if found >= 0:
+                return _OLD_MANY
+            found = k
+    return found
+
+
+def _old_by_context(hyp: list[str], ref: list[str], i: int, ref_pos: dict, hyp_pos: dict) -> int | None:
+    """Reference position of ambiguous ``hyp[i]`` from the shortest unique context, if any.
+
+    A context that does not occur in the reference cannot occur once it is extended either, so
+    that side is dropped then (an exact shortcut: the result is the same as trying every window).
+    """
+    length = len(hyp)
+    word = hyp[i]
+    left = right = True
+    for window in range(1, max(i, length - 1 - i) + 1):
+        if left and window <= i:  # left context first
+            ngram = hyp[i - window : i + 1]
+            at = _old_unique_start(ref, ref_pos.get(ngram[0], ()), ngram)
+            if at == _OLD_NONE:
+                left = False
+            elif at >= 0 and _old_unique_start(hyp, hyp_pos[ngram[0]], ngram) >= 0:
+                return at + window
+        if right and i + window < length:
+            ngram = hyp[i : i + window + 1]
+            at = _old_unique_start(ref, ref_pos[word], ngram)
+            if at == _OLD_NONE:
+                right = False
+            elif at >= 0 and _old_unique_start(hyp, hyp_pos[word], ngram) >= 0:
+                return at
+        if not left and not right:
+            return None
+    return None
+
+
+def _old_align(hyp: Sequence[str], ref: Sequence[str]) -> list[int]:
+    """Reference positions of the aligned hypothesis words, in hypothesis order."""
+    hyp = list(hyp)
+    ref = list(ref)
+    ref_counts = Counter(ref)
+    hyp_counts = Counter(hyp)
+    ref_pos = hyp_pos = None  # built only when some word is ambiguous
+    aligned: list[int] = []
+    for i, word in enumerate(hyp):
+        in_ref = ref_counts.get(word, 0)
+        if not in_ref:
+            continue
+        if in_ref == 1 and hyp_counts[word] == 1:
+            aligned.append(ref.index(word))
+            continue
+        if ref_pos is None:
+            ref_pos, hyp_pos = _old_positions(ref), _old_positions(hyp)
+        at = _old_by_context(hyp, ref, i, ref_pos, hyp_pos)
+        if at is not None:
+            aligned.append(at)
+    return aligned
+
+
+def _old_ascending_pairs(positions: Sequence[int]) -> int:
+    """Number of pairs ``a < b`` with ``positions[a] < positions[b]`` (O(n log n))."""
+    seen: list[int] = []
+    count = 0
+    for p in positions:
+        count += bisect_left(seen, p)  # earlier positions strictly below p
+        insort(seen, p)
+    return count
+
+
+def _old_kendall(hyp: Sequence[str], ref: Sequence[str]) -> tuple[float, float, float]:
+    """``(nkt, precision, bp)`` of one hypothesis against one reference (word lists)."""
+    if len(ref) == 0 or len(hyp) == 0:
+        return (0.0, 0.0, 0.0)
+    bp = min(1.0, math.exp(1.0 - len(ref) / len(hyp)))
+    positions = _old_align(hyp, ref)
+    n = len(positions)
+    if n == 1 and len(ref) == 1:
+        return (1.0, 1.0 / len(hyp), bp)
+    if n < 2:
+        return (0.0, 0.0, bp)
+    nkt = float(_old_ascending_pairs(positions)) / ((n * (n - 1)) / 2)
+    return (nkt, 1.0 * n / len(hyp), bp)
+
+
+def _old_sentence_ribes(hyp: list[str], refs: list[list[str]]) -> float:
+    best = 0.0
+    for ref in refs:
+        nkt, precision, bp = _old_kendall(hyp, ref)
+        best = max(best, nkt * (precision**ribes.ALPHA) * (bp**ribes.BETA))
+    return best
+
+
+def _timed(function, *args):
+    start = time.perf_counter()
+    value = function(*args)
+    return value, time.perf_counter() - start
+
+
+def cost(data: Path, pairs: int, repeated: int, shuffled: int) -> None:
+    """Part "cost": RIBES's worst cases, old against new, and compute() on ``pairs`` rows."""
+    rng = random.Random(25)
+    words = [f"w{k}" for k in range(shuffled)]
+    mixed = words[:]
+    rng.shuffle(mixed)
+    for name, hyp, ref in ((f"{repeated:,} copies of one token", ["a"] * repeated, ["a"] * repeated),
+                           (f"{shuffled:,} shuffled unique tokens", mixed, words)):
+        new, t_new = _timed(ribes.sentence_ribes, hyp, [ref])
+        old, t_old = _timed(_old_sentence_ribes, hyp, [ref])
+        print(f"RIBES, {name}: new {t_new:.3f} s, old {t_old:.2f} s, old/new {t_old / t_new:,.0f}x; "
+              f"values {'equal' if new == old else f'DIFFER: {new!r} vs {old!r}'} ({new:.6f}); target < 1 s")
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+    tokenize = Tokenizer13a()
+    ref = [ribes.words(tokenize(line)) for line in _lines(data / "references" / "newstest2021.de-en.ref.A.en")]
+    same = total = 0
+    for path in sorted((data / "system-outputs").glob("newstest2021.de-en.hyp.*.en")):
+        for line, reference in zip(_lines(path), ref, strict=True):
+            hyp = ribes.words(tokenize(line))
+            same += ribes.sentence_ribes(hyp, [reference]) == _old_sentence_ribes(hyp, [reference])
+            total += 1
+    for _ in range(5000):  # few words, many repeats: the context windows do the work
+        vocab = [chr(97 + k) for k in range(rng.randint(1, 6))]
+        hyp = [rng.choice(vocab) for _ in range(rng.randint(0, 40))]
+        reference = [rng.choice(vocab) for _ in range(rng.randint(0, 40))]
+        same += ribes.sentence_ribes(hyp, [reference]) == _old_sentence_ribes(hyp, [reference])
+        total += 1
+    print(f"RIBES old = new on {same:,} of {total:,} sentence pairs (every WMT21 de-en system, 5,000 random)")
+
+    hyps = _lines(data / "system-outputs" / "newstest2021.de-en.hyp.Online-B.en")
+    ref_lines = _lines(data / "references" / "newstest2021.de-en.ref.A.en")
+    # distinct rows (a row number appended), so that no cache or repeat makes the work smaller
+    predictions = [f"{hyps[i % len(hyps)]} r{i}" for i in range(pairs)]
+    references = [f"{ref_lines[i % len(ref_lines)]} r{i}" for i in range(pairs)]
+    clear_pool_cache()
+    cpu = time.process_time()
+    scores, t_compute = _timed(compute, predictions, references)
+    cpu = time.process_time() - cpu
+    cpu_bleu = time.process_time()
+    _, t_bleu = _timed(sacrebleu.corpus_bleu, predictions, [references])
+    cpu_bleu = time.process_time() - cpu_bleu
+    print(f"compute() on {pairs:,} pairs (BLEU, chrF, RIBES per sentence): {t_compute:.1f} s ({cpu:.1f} s CPU); "
+          f"sacrebleu.corpus_bleu on the same rows (BLEU only): {t_bleu:.1f} s ({cpu_bleu:.1f} s CPU); "
+          f"ratio {t_compute / t_bleu:.2f} ({cpu / cpu_bleu:.2f} CPU); target <= 30 s "
+          f"(bleu {scores['bleu']:.4f}, chrf {scores['chrf']:.4f}, ribes {scores['ribes']:.6f})")
+    assert math.isfinite(scores["ribes"])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data" / "wmt21")
@@ -43,10 +229,18 @@ def main() -> int:
     parser.add_argument("--slow-samples", type=int, default=3,
                         help="samples per config actually scored through corpus_bleu (then extrapolated)")
     parser.add_argument("--system", default="Online-B")
+    parser.add_argument("--part", choices=("cost", "pool", "all"), default="all")
+    parser.add_argument("--pairs", type=int, default=100_000, help="rows of compute() in part cost")
+    parser.add_argument("--repeated", type=int, default=2_000, help="copies of one token (part cost)")
+    parser.add_argument("--shuffled", type=int, default=20_000, help="shuffled unique tokens (part cost)")
     args = parser.parse_args()
     if not args.data.exists():
         print(f"needs WMT21 data at {args.data}", file=sys.stderr)
         return 1
+    if args.part in ("cost", "all"):
+        cost(args.data, args.pairs, args.repeated, args.shuffled)
+    if args.part == "cost":
+        return 0
 
     src = _lines(args.data / "sources" / "newstest2021.de-en.src.de")
     ref = _lines(args.data / "references" / "newstest2021.de-en.ref.A.en")

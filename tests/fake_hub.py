@@ -39,6 +39,7 @@ class FakeHub:
     """``remote_files`` is what the tree listing returns for every repository."""
 
     remote_files: list[str] = field(default_factory=list)
+    existing: dict[str, bool] = field(default_factory=dict)  # repositories the Hub has: id -> private
     yaml_errors: list[str] = field(default_factory=list)  # the Hub's card validation refuses with these
     requests: list[Recorded] = field(default_factory=list)
     server: ThreadingHTTPServer | None = None
@@ -72,6 +73,8 @@ class FakeHub:
         if path == "/api/validate-yaml":
             errors = [{"message": message} for message in self.yaml_errors]
             return (400 if errors else 200), {"errors": errors, "warnings": []}
+        if method == "GET" and (repo := re.fullmatch(_REPO, path)) and repo["repo"] in self.existing:
+            return 200, {"id": repo["repo"], "private": self.existing[repo["repo"]], "sha": "0123abcd" * 5}
         match = re.fullmatch(_REPO + r"/(?P<action>preupload|commit|branch|tree)/(?P<rest>.+)", path)
         if not match:
             return 404, {"error": f"the fake Hub does not know {method} {path}"}

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from auto_challenge_sets.cli import main
 from auto_challenge_sets.dataset.demo import build_demo
+from auto_challenge_sets.dataset.integrity import describe_files
 from auto_challenge_sets.tables import distance_table
 
 
@@ -59,10 +61,18 @@ def test_stats_warns_when_datasets_cache_holds_another_build_of_the_name(tmp_pat
     build_demo(new)
     shard = next((new / "data" / "de-en.particle.d3").glob("sample-*.parquet"))
     pq.write_table(pq.read_table(shard).slice(0, 5), shard)  # a rebuild that selects fewer pairs
+    _rerecord(new)  # as a rebuild records its files
     assert main(["stats", str(new)]) == 0
     err = capsys.readouterr().err
     assert "holds another build of 'auto_challenge_sets'" in err
     assert "de-en.particle.d3: sample: 7 rows cached, 5 here" in err and "load by path" in err
+
+
+def _rerecord(folder: Path) -> None:
+    record = json.loads((folder / "acs_build.json").read_text(encoding="utf-8"))
+    for build in record["builds"]:
+        build["files"] = describe_files(folder, build["pair"], build["corpus"])
+    (folder / "acs_build.json").write_text(json.dumps(record), encoding="utf-8")
 
 
 def test_doctor_names_an_older_cached_build_of_the_folder_here(tmp_path: Path, monkeypatch, capsys) -> None:

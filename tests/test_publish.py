@@ -77,7 +77,7 @@ def test_verbose_dry_run_lists_exactly_the_folders_files_and_a_card_the_librarie
     out = capsys.readouterr().out
     listed = {line.split()[1] for line in out.splitlines() if line.startswith("  add ")}
     assert listed == set(_files(folder))
-    assert "create dataset repository my-org/auto_challenge_sets if missing (public)" in out
+    assert out.startswith("public dataset repository my-org/auto_challenge_sets: created public if missing")
     card = out.split("--- the card (README.md) ---\n", 1)[1].rsplit("dry run: nothing was sent", 1)[0]
     assert card.strip() == (folder / "README.md").read_text(encoding="utf-8").strip()
     assert DatasetCard(card).data.to_dict()["configs"]
@@ -89,6 +89,7 @@ def test_publish_sends_every_file_in_one_commit(folder: Path, hub: FakeHub, tmp_
                 cwd=tmp_path, env=_online(hub))
     assert done.returncode == 0, done.stderr[-2000:]
     assert "committed: " in done.stdout and "/commit/0123abcd" in done.stdout
+    assert done.stdout.startswith("private dataset repository my-org/ldd-sets, branch v1: new, created private\n")
     calls = [(r.method, r.path) for r in hub.requests]
     assert calls[0] == ("GET", "/api/whoami-v2")
     create = next(r for r in hub.requests if r.path == "/api/repos/create").json()
@@ -156,7 +157,7 @@ def test_a_folder_with_a_missing_data_file_or_not_built_is_refused(folder: Path,
     broken = tmp_path / "sets"
     shutil.copytree(folder, broken)
     (broken / "data" / "de-en.particle.d3" / "sample-00000-of-00001.parquet").unlink()
-    with pytest.raises(InputError, match=r"config 'de-en.particle.d3': no file matches"):
+    with pytest.raises(InputError, match=r"de-en.particle.d3/sample-00000-of-00001.parquet: is missing"):
         dataset_plan(broken, "my-org/x")
     (broken / "acs_build.json").unlink()
     with pytest.raises(InputError, match="was not made by acs build"):

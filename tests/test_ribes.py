@@ -199,3 +199,68 @@ def test_kendall_of_nothing_aligned_is_all_zero_but_the_brevity_penalty():
     assert kendall(["a", "b"], ["c", "a"]) == (0.0, 0.0, 1.0)  # one word aligned: no pair to order
     assert kendall(["a", "x", "y"], ["a"]) == (1.0, 1 / 3, 1.0)
     assert words("The CAT  sat") == ["the", "cat", "sat"] and words("The CAT", lowercase=False) == ["The", "CAT"]
+
+
+# -- the indexes behind the alignment: two ways to the same context lengths ------------------
+
+
+def test_suffix_array_and_its_lcp_match_sorting_every_suffix():
+    from auto_challenge_sets.scoring.suffix_array import suffix_array
+
+    rng = random.Random(7)
+    for _ in range(300):
+        seq = [rng.randrange(rng.randint(1, 4)) for _ in range(rng.randint(0, 40))]
+        sa, lcp = suffix_array(seq)
+        assert sa.tolist() == sorted(range(len(seq)), key=lambda k: seq[k:])
+        for r in range(1, len(seq)):
+            a, b = seq[sa[r - 1]:], seq[sa[r]:]
+            common = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+            assert lcp[r] == common
+
+
+def test_range_minimum_of_every_range():
+    import numpy as np
+
+    from auto_challenge_sets.scoring.suffix_array import RangeMin
+
+    values = np.array(random.Random(3).choices(range(9), k=37))
+    first, last = np.array([(a, b) for a in range(37) for b in range(a, 37)]).T
+    assert RangeMin(values).query(first, last).tolist() == [int(values[a:b + 1].min()) for a, b in zip(first, last)]
+
+
+def test_contexts_by_equal_word_pairs_and_by_suffix_array_agree():
+    from auto_challenge_sets.scoring.ribes import _by_context, _positions
+
+    rng = random.Random(11)
+    for _ in range(600):
+        vocab = rng.randint(1, 5)
+        hyp = [rng.randrange(vocab) for _ in range(rng.randint(1, 30))]
+        ref = [rng.randrange(vocab) for _ in range(rng.randint(0, 30))]
+        wanted = [i for i, word in enumerate(hyp) if word in ref]
+        hyp_pos, ref_pos = _positions(hyp), _positions(ref)
+        assert _by_context(hyp, ref, wanted, hyp_pos, ref_pos, dense=False) == _by_context(
+            hyp, ref, wanted, hyp_pos, ref_pos, dense=True), (hyp, ref)
+
+
+def test_long_lines_of_few_words_agree_with_brute_force(monkeypatch):
+    # dense repeats take the suffix-array way (made to on these short lines: the brute force is cubic)
+    from auto_challenge_sets.scoring import ribes
+
+    monkeypatch.setattr(ribes, "DENSE_MIN_PAIRS", 0)
+    rng = random.Random(5)
+    cases = [(["a"] * 60, ["a"] * 50), (["a", "b"] * 30, ["b", "a"] * 31)]
+    cases += [([rng.choice("ab") for _ in range(80)], [rng.choice("ab") for _ in range(70)]) for _ in range(8)]
+    for hyp, ref in cases:
+        assert sentence_ribes(hyp, [ref]) == brute_force_ribes(hyp, ref), (hyp, ref)
+
+
+def test_ascending_pairs_beyond_the_insort_limit():
+    import numpy as np
+
+    from auto_challenge_sets.scoring.ribes import INSORT_LIMIT, ascending_pairs
+
+    rng = random.Random(2)
+    for n in (INSORT_LIMIT, INSORT_LIMIT + 1, 3000):
+        positions = [rng.randrange(n // 2) for _ in range(n)]  # many ties: a tie is not ascending
+        p = np.array(positions)
+        assert ascending_pairs(positions) == int(np.triu(p[:, None] < p[None, :], 1).sum())

@@ -110,7 +110,7 @@ def test_a_rule_from_the_command_line_builds_configs(tmp_path: Path, capsys) -> 
 
 def test_a_rule_may_not_take_a_built_in_name(tmp_path: Path, capsys) -> None:
     assert main([*_sample(tmp_path / "sets"), "--rule", "name=particle deprel=det"]) == 2
-    assert "'particle' is a phenomenon already" in capsys.readouterr().err
+    assert "'particle' is a built-in phenomenon; choose another name" in capsys.readouterr().err
     assert PHENOMENA["particle"].description.startswith("a separable-verb")
 
 

@@ -48,10 +48,20 @@ def describe_error(error: BaseException, command: str | None = None) -> str:
     if isinstance(error, AcsError):
         from auto_challenge_sets.cli.fields import with_flags
 
-        return with_flags(error, command)
+        message = with_flags(error, command)
+        gone = _deleted_working_folder()
+        path = getattr(error, "path", None)
+        if gone is not None and path is not None and not os.path.isabs(path):
+            message += f" (the working folder {gone} no longer exists: cd to a folder that exists)"
+        return message
     if isinstance(error, OSError):
         where = error.filename if error.filename is not None else ""
         reason = error.strerror or type(error).__name__
+        gone = _deleted_working_folder()
+        if gone is not None and not os.path.isabs(os.fsdecode(where) if isinstance(where, str | bytes) else ""):
+            # a relative path (or none: Path.absolute()) failed because the folder it is relative to is gone
+            return (f"{where or '.'}: the working folder {gone} no longer exists (deleted while or before this "
+                    "ran): cd to a folder that exists, or give absolute paths")
         return f"{where}: {reason}" if where else reason
     if isinstance(error, MemoryError):
         return "out of memory (try a smaller input or fewer samples)"
@@ -61,12 +71,35 @@ def describe_error(error: BaseException, command: str | None = None) -> str:
     return f"unexpected {type(error).__name__}: {error} (run with --debug for the traceback, and please report it)"
 
 
+def _deleted_working_folder() -> str | None:
+    """The working folder's former path when it was deleted under this process, else None."""
+    try:
+        os.getcwd()
+        return None
+    except FileNotFoundError:
+        pass
+    try:  # Linux keeps the path: "/tmp/x (deleted)"
+        return os.readlink("/proc/self/cwd").removesuffix(" (deleted)")
+    except OSError:
+        return os.environ.get("PWD") or "(unknown)"
+
+
 def _debugging(args: argparse.Namespace) -> bool:
     return bool(getattr(args, "debug", False)) or os.environ.get("ACS_DEBUG", "").strip().lower() in (
         "1", "true", "yes", "on")
 
 
+def _printable_streams() -> None:
+    """A character the terminal's encoding lacks (PYTHONIOENCODING=ascii, a C locale) is printed as
+    an escape (``\\u2192``) rather than failing the command after its work is done."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", None) == "strict":
+            reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _printable_streams()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -49,13 +49,16 @@ def run(args: argparse.Namespace) -> int:
     from auto_challenge_sets.builder.pipeline.align_stage import align_pairs, write_pharaoh
     from auto_challenge_sets.cli.backend_flags import aligner_spec_from_args
     from auto_challenge_sets.corpus import ReadReport, read_lines
-    from auto_challenge_sets.errors import AcsError, CorpusError
+    from auto_challenge_sets.errors import AcsError, CorpusError, InputError
     from auto_challenge_sets.pharaoh import format_pharaoh
 
     if (args.output is None) == (args.make_priors is None):
         raise AcsError("give --output FILE (links) or --make-priors FILE (eflomal priors)")
     if args.make_priors is not None and args.aligner != "eflomal":
         raise AcsError("--make-priors learns eflomal's priors: use it with --aligner eflomal")
+    for written in (args.output, args.make_priors):  # refused before the aligning, not after it
+        if written not in (None, "-") and Path(written).is_dir():
+            raise InputError("is a folder: give the name of a file to write", written)
     spec = aligner_spec_from_args(args)
     assert spec is not None  # `none` is not offered here
     aligner = spec.create()  # fails here, before reading or aligning, if e.g. the model is missing

@@ -5,8 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from auto_challenge_sets.cli.help import HelpFormatter, int_at_least
+
+if TYPE_CHECKING:
+    from auto_challenge_sets.rule_query import RuleQuery
 
 DEFAULT_OUT = "auto_challenge_sets"
 
@@ -47,7 +51,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--rule", action="append", default=[], metavar="QUERY",
                         help="add a phenomenon of your own (repeatable): 'name=light_verb deprel=compound:lvc "
                         "head.upos=VERB'; FIELD=VALUE or FIELD~PREFIX on the word's form, lemma, upos, xpos, "
-                        "feats, deprel, misc, or head.FIELD on its head's; all must hold")
+                        "feats, deprel, misc, or head.FIELD on its head's; all must hold. The name may not be "
+                        "baseline nor a built-in phenomenon's, and means one rule in a folder: a rule of that name "
+                        "recorded for another split with another definition is an error, unless --replace-rule")
+    parser.add_argument("--replace-rule", action="append", default=[], metavar="NAME",
+                        help="the --rule named NAME replaces the rule of that name that the folder records for "
+                        "other splits of this pair with another definition: its configs' files of those "
+                        "splits are removed (build those corpora again with the new --rule to have them)")
     parser.add_argument("--allow-token-mismatch", action="store_true",
                         help="with --alignment: the alignment's source indices refer to the parse's words even "
                         "though the source's white-space tokens differ (e.g. made with `acs align` on `acs parse`'s "
@@ -89,22 +99,49 @@ def _resolve_inputs(args: argparse.Namespace) -> None:
         raise AcsError(f"give {', '.join(missing)} (or --testset NAME for a sacrebleu test set)")
 
 
-def _register_rules(queries: list[str]) -> list[str]:
-    """Register each --rule as a phenomenon of this run; their names."""
+def _check_names(phenomena: list[str] | None, queries: list[str], replace: list[str]) -> list[RuleQuery]:
+    """The --rule queries read, once every name is checked: none reserved, none given twice
+    (--phenomena and --rule alike), each --replace-rule a --rule's or an installed rule's. Before
+    any is registered, so a refused command leaves the registry as it was."""
+    from auto_challenge_sets.configs import reserved_name
     from auto_challenge_sets.errors import AcsError
-    from auto_challenge_sets.phenomena import PHENOMENA, register_phenomenon
+    from auto_challenge_sets.phenomena import PHENOMENA
     from auto_challenge_sets.rule_query import parse_rule_query
 
-    names = []
+    given: dict[str, str] = {}  # name -> the argument that gave it first
+    for name in phenomena or ():
+        if name in given:
+            raise AcsError(f"--phenomena names {name!r} twice")
+        given[name] = f"--phenomena {name}"
+    parsed = []
     for text in queries:
         query = parse_rule_query(text)
+        if (reserved := reserved_name(query.name)) is not None:
+            raise AcsError(f"--rule {text!r}: {query.name!r} is {reserved}; choose another name")
+        if query.name in given:
+            raise AcsError(f"--rule {text!r}: the name {query.name!r} is given twice (also by {given[query.name]})")
         known = PHENOMENA.get(query.name)
-        if known is None:
-            register_phenomenon(query.name, query.description(), query.word_test())(query.rule())
-        elif known.description != query.description():  # the same query again is the same phenomenon
+        if known is not None and known.description != query.description():  # an installed package's
             raise AcsError(f"--rule {text!r}: {query.name!r} is a phenomenon already; choose another name")
-        names.append(query.name)
-    return names
+        given[query.name] = f"--rule {text!r}"
+        parsed.append(query)
+    installed = {name for name in PHENOMENA if reserved_name(name) is None}  # an entry point's rule may change too
+    for name in replace:
+        if name not in {query.name for query in parsed} | installed:
+            raise AcsError(f"--replace-rule {name!r}: no --rule of this build nor installed rule is named so; give "
+                           "the rule that replaces it, --rule 'name=NAME ...'")
+    return parsed
+
+
+def _register_rules(queries: list[RuleQuery]) -> list[str]:
+    """Register each --rule as a phenomenon of this run (the same query again is the same
+    phenomenon); their names."""
+    from auto_challenge_sets.phenomena import PHENOMENA, register_phenomenon
+
+    for query in queries:
+        if query.name not in PHENOMENA:
+            register_phenomenon(query.name, query.description(), query.word_test())(query.rule())
+    return [query.name for query in queries]
 
 
 def _system_memory_pool() -> None:
@@ -160,8 +197,9 @@ def run(args: argparse.Namespace) -> int:
     from auto_challenge_sets.errors import AcsError
     from auto_challenge_sets.tables import distance_table
 
+    queries = _check_names(args.phenomena, args.rule, args.replace_rule)
     _resolve_inputs(args)
-    user_rules = _register_rules(args.rule)
+    user_rules = _register_rules(queries)
     args.parser = args.parser or (CONLLU if args.source_conllu else DEFAULT_PARSER)
     if args.parser == CONLLU and args.source_conllu is None:
         raise AcsError("--parser conllu needs --source-conllu FILE")
@@ -184,6 +222,7 @@ def run(args: argparse.Namespace) -> int:
         allow_token_mismatch=args.allow_token_mismatch,
         executor=_executor(args),
         aligner_note=getattr(args, "aligner_note", None),  # the default-aligner policy's, reported by the build
+        replace_rules=tuple(args.replace_rule),
     )
     _system_memory_pool()
     _collect_garbage_rarely()

@@ -52,6 +52,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     dataset.add_argument("dir", metavar="DIR", nargs="?", default="auto_challenge_sets",
                          help="the folder (default: ./auto_challenge_sets, acs build's default --out)")
     _common(dataset, "my-org/auto_challenge_sets")
+    dataset.add_argument("--verify", action="store_true",
+                         help="also check every data file's sha256 against acs_build.json (sizes and row "
+                         "counts are always checked)")
     dataset.set_defaults(func=run_dataset)
     metric = subparsers.add_parser(
         "publish-metric", help="upload the ldd_challenge evaluate module as a Hub Space",
@@ -63,10 +66,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _send(args: argparse.Namespace, plan_of) -> int:
-    from auto_challenge_sets.dataset.publish import connect, publish
+    from auto_challenge_sets.dataset.publish import connect, publish, remote_visibility
 
     api = None if args.dry_run else connect(args.token)  # offline or no token: fail before any work
     plan = plan_of()
+    if api is not None:
+        plan.remote = remote_visibility(api, plan)
     print(plan.describe() if args.verbose else plan.summary())
     if args.dry_run:
         print("\n--- the card (README.md) ---\n" + (plan.card if args.verbose else card_head(plan.card)))
@@ -79,7 +84,8 @@ def _send(args: argparse.Namespace, plan_of) -> int:
 def run_dataset(args: argparse.Namespace) -> int:
     from auto_challenge_sets.dataset.publish import dataset_plan
 
-    return _send(args, lambda: dataset_plan(Path(args.dir), args.repo_id, args.revision, args.private))
+    return _send(args, lambda: dataset_plan(Path(args.dir), args.repo_id, args.revision, args.private,
+                                            verify=args.verify))
 
 
 def run_metric(args: argparse.Namespace) -> int:

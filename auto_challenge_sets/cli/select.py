@@ -16,7 +16,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="grep a CoNLL-U file for a long-distance phenomenon",
         description="Print the sent_id of every sentence with an instance of PHENOMENON at distance "
         ">= D (the number of words between the word and its head), one per line. A sentence "
-        "without '# sent_id' is printed as its 1-based position in the file.",
+        "without '# sent_id' is printed as its 1-based position in the file, one with an empty "
+        "'# sent_id =' as that comment.",
         formatter_class=HelpFormatter,
     )
     parser.add_argument("--conllu", required=True, metavar="FILE", help="CoNLL-U file to search ('-' for stdin)")
@@ -33,7 +34,10 @@ def select_sent_ids(sentences, phenomenon: str, min_distance: int, exact: bool =
 
     for position, sentence in enumerate(sentences, start=1):
         if is_selected(find_instances(sentence, phenomenon), min_distance, exact):
-            yield sentence.sent_id if sentence.sent_id is not None else str(position)
+            if sentence.sent_id is None:
+                yield str(position)
+            else:  # an empty id as its comment: a blank line would read as no sentence at all
+                yield sentence.sent_id or "# sent_id ="
 
 
 def run(args: argparse.Namespace) -> int:

@@ -17,18 +17,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("dir", metavar="DIR", help="a folder written by `acs build`")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    parser.add_argument("--verify", action="store_true",
+                        help="also check every data file's sha256 against acs_build.json (reads every file; "
+                        "sizes and row counts are always checked)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    import sys
     from pathlib import Path
 
+    from auto_challenge_sets.dataset.integrity import check_folder
     from auto_challenge_sets.dataset.layout import folder_sizes, require_complete
     from auto_challenge_sets.dataset.record import empty_selections, read_build_record
     from auto_challenge_sets.errors import InputError
     from auto_challenge_sets.tables import distance_table
 
     require_complete(Path(args.dir))
+    # a lost or changed file would read as a smaller config or an empty selection
+    for note in check_folder(Path(args.dir), verify=args.verify):
+        print(f"note: {note}", file=sys.stderr)
     sizes = folder_sizes(args.dir)
     if not sizes:
         raise InputError("holds no challenge-set Parquet files (data/{config}/{split}-*.parquet)", args.dir)

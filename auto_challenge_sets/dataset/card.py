@@ -10,8 +10,10 @@ import os
 import string
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from auto_challenge_sets.configs import KIND_LEXICAL, config_sort_key, parse_config_name
+from auto_challenge_sets.dataset.card_blocks import merge_body, read_card_segments, read_segments
 from auto_challenge_sets.dataset.layout import LICENSE_FILE, README, parquet_stats, scan_folder
 from auto_challenge_sets.dataset.record import empty_selections, folder_license, read_build_record
 from auto_challenge_sets.errors import InputError
@@ -39,6 +41,7 @@ def _provenance(record: dict) -> str:
         lines.append(f"- `{build['pair']}`, split `{build['corpus']}`: " + "; ".join(parts))
         for name, description in sorted(build.get("user_rules", {}).items()):
             lines.append(f"  - phenomenon `{name}`, added by the user: {description}")
+        lines += [f"  - parse: {note}" for note in build.get("parse_notes", ())]
     version = record["builds"][-1].get("version", "?") if record["builds"] else None
     lines.append(f"\nBuilt with auto_challenge_sets {version}." if version else "")
     return "\n".join(lines)
@@ -56,6 +59,21 @@ def default_config(names: list[str]) -> str | None:
         return None
     pair, _, phenomenon = min(shorts)
     return f"{pair}.{phenomenon}"
+
+
+def yaml_order(name: str) -> tuple:
+    """Where a config goes in the card's lists: :func:`config_sort_key` (d5 before d10), the short
+    name just before the config it aliases."""
+    return config_sort_key(name), name.count(".")
+
+
+def _in_config_order(card_data: Any) -> None:
+    """``datasets`` writes ``configs`` and ``dataset_info`` sorted by name as text (``crossing.d10``
+    before ``crossing.d5``), and the Hub lists the configs in that order: put them in ours."""
+    for field in ("configs", "dataset_info"):
+        entries = card_data.get(field)
+        if isinstance(entries, list):
+            card_data[field] = sorted(entries, key=lambda entry: yaml_order(entry["config_name"]))
 
 
 def _licenses(record: dict, out_dir: Path) -> tuple[str, dict[str, str]]:
@@ -158,6 +176,7 @@ def render_readme(out_dir: str | os.PathLike[str]) -> Path:
     )
     metadata_configs.to_dataset_card_data(card_data)
     infos.to_dataset_card_data(card_data)
+    _in_config_order(card_data)
 
     empty = empty_selections(record)
     example = next((n for n in names if n.endswith(".d3")), names[0])
@@ -175,5 +194,7 @@ def render_readme(out_dir: str | os.PathLike[str]) -> Path:
         license=license if not extra else extra["license_details"],
     )
     path = Path(out_dir) / README
-    atomic_write_text(path, f"---\n{card_data.to_yaml()}\n---\n\n{body}")
+    # the user's text around the generated blocks is kept (card_blocks); the header is ours whole
+    merged = merge_body(read_card_segments(path), read_segments(f"\n{body}"))
+    atomic_write_text(path, f"---\n{card_data.to_yaml()}\n---\n{merged}")
     return path

@@ -9,24 +9,19 @@
 - **All or nothing.** A build writes a copy of the folder, a sibling ``.{name}.acs-new-{pid}``, and
   swaps it in with two renames; a build that fails or is killed leaves the previous folder as it
   was (at worst renamed aside for an instant: the next build, under the lock, puts it back).
+  The lock and the swap are :mod:`auto_challenge_sets.folder_swap`'s, shared with ``acs evaluate --out``.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from auto_challenge_sets.dataset.record import BUILD_RECORD
 from auto_challenge_sets.errors import InputError
-
-LOCK_TIMEOUT_S = 3600  # a build can take long; a lock held longer than this is reported, not broken
-
-
-def _sibling(out: Path, kind: str) -> Path:
-    return out.parent / f".{out.name}.acs-{kind}-{os.getpid()}"
+from auto_challenge_sets.folder_swap import prepare_folder, swapped_folder
 
 
 def _package_folder() -> Path:
@@ -60,69 +55,12 @@ def check_output_folder(out: Path) -> None:
 
 
 def prepare_output(out: Path) -> Path:
-    """Check that a build may write ``out`` and create its lock file; fails before any work.
-
-    filelock would retry a lock file it cannot create until its time-out: creating it here turns
-    a read-only or missing place into an error at once.
-    """
-    check_output_folder(out)
-    lock_path = out.parent / f".{out.name}.lock"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    os.close(os.open(lock_path, os.O_WRONLY | os.O_CREAT, 0o644))
-    return lock_path
-
-
-def _recover(out: Path) -> None:
-    """Put back a folder that a killed build had renamed aside but not yet replaced."""
-    if out.exists():
-        return
-    aside = sorted(out.parent.glob(f".{out.name}.acs-old-*"), key=lambda p: p.stat().st_mtime)
-    if aside:
-        os.replace(aside[-1], out)
-
-
-def _clean_leftovers(out: Path) -> None:
-    """Remove what killed builds left beside the folder (under the lock, nobody else is writing)."""
-    for pattern in (f".{out.name}.acs-new-*", f".{out.name}.acs-old-*"):
-        for path in out.parent.glob(pattern):
-            shutil.rmtree(path, ignore_errors=True)
+    """Check that a build may write ``out`` and create its lock file; fails before any work."""
+    return prepare_folder(out, check_output_folder)
 
 
 @contextmanager
 def locked_output(out: str | os.PathLike[str]) -> Iterator[Path]:
     """Hold the folder's lock; yield a private copy to write; swap it in when the block succeeds."""
-    from filelock import FileLock, Timeout
-
-    out = Path(out).absolute()
-    lock_path = prepare_output(out)
-    try:
-        lock = FileLock(str(lock_path))
-        lock.acquire(timeout=LOCK_TIMEOUT_S)
-    except Timeout:
-        raise InputError(f"another build has held this folder's lock for over {LOCK_TIMEOUT_S} s", out) from None
-    try:
-        _recover(out)
-        _clean_leftovers(out)
-        check_output_folder(out)
-        work = _sibling(out, "new")
-        if out.exists():
-            shutil.copytree(out, work, symlinks=True)
-        else:
-            work.mkdir()
-        try:
-            yield work
-            _swap(work, out)
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
-    finally:
-        lock.release()
-
-
-def _swap(work: Path, out: Path) -> None:
-    if not out.exists():
-        os.replace(work, out)
-        return
-    aside = _sibling(out, "old")
-    os.replace(out, aside)
-    os.replace(work, out)
-    shutil.rmtree(aside, ignore_errors=True)
+    with swapped_folder(out, check_output_folder, keep=True, holder="build") as work:
+        yield work

@@ -18,6 +18,7 @@ from typing import Any
 
 from auto_challenge_sets.configs import config_sort_key
 from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.text_io import IN_A_DATASET, require_regular_file
 
 DATA_DIR = "data"
 SHARD = re.compile(r"(?P<split>.+)-(?P<index>\d{5})-of-(?P<count>\d{5})\.parquet")
@@ -40,6 +41,7 @@ def _files_by_split(folder: Path) -> dict[str, list[Path]]:
     found: dict[str, list[Path]] = defaultdict(list)
     for path in sorted(folder.glob("*.parquet")):
         if match := SHARD.fullmatch(path.name):
+            require_regular_file(path, hint=IN_A_DATASET)
             found[match["split"]].append(path)
     return dict(found)
 
@@ -188,6 +190,8 @@ class DatasetFolder:
                 if outside:
                     raise InputError(f"data_files pattern {pattern!r} reaches outside the dataset folder "
                                      f"({outside[0]})", self.readme)
+                for match in matches:
+                    require_regular_file(match, hint=IN_A_DATASET)
                 splits.setdefault(str(split), []).extend(matches)
         return splits
 

@@ -17,10 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from auto_challenge_sets.dataset.folder_guard import check_output_folder
-from auto_challenge_sets.dataset.layout import DATA_DIR, LICENSE_FILE, README, require_complete
+from auto_challenge_sets.dataset.integrity import check_folder
+from auto_challenge_sets.dataset.layout import DATA_DIR, LICENSE_FILE, README, SHARD, require_complete
+from auto_challenge_sets.dataset.record import BUILD_RECORD
 from auto_challenge_sets.errors import AcsError, InputError
 
 DATASET = "dataset"
+LEFT_OUT_SHOWN = 10  # names on the plan's "left out" line: a .git/ folder holds hundreds
 SPACE = "space"
 
 
@@ -50,12 +53,32 @@ class PublishPlan:
     # remote files under these prefixes that the plan does not send are deleted in the same commit
     # (a config a rebuild no longer has must not stay on the Hub)
     replace_prefixes: tuple[str, ...] = field(default_factory=tuple)
+    left_out: list[str] = field(default_factory=list)  # files in the folder that are not the dataset's
+    notes: list[str] = field(default_factory=list)
+    # the repository's visibility on the Hub ("private", "public"), "" when it does not exist yet,
+    # None when not asked (a dry run)
+    remote: str | None = None
+
+    def _visibility(self) -> str:
+        """The plan's first line: the visibility the repository will have."""
+        asked = "private" if self.private else "public"
+        where = f"{self.repo_type} repository {self.repo_id}" + (f", branch {self.revision}" if self.revision else "")
+        sdk = f", a {self.space_sdk} Space" if self.space_sdk else ""
+        if self.remote is None:
+            return f"{asked} {where}: created {asked}{sdk} if missing (an existing repository keeps its visibility)"
+        if not self.remote:
+            return f"{asked} {where}: new, created {asked}{sdk}"
+        kept = "" if self.remote == asked else f"; it stays {self.remote}, --private does not change it"
+        return f"{self.remote} {where}: exists{kept}"
 
     def _header(self) -> list[str]:
-        where = f"{self.repo_type} repository {self.repo_id}" + (f", branch {self.revision}" if self.revision else "")
-        return [f"create {where} if missing ({'private' if self.private else 'public'}"
-                + (f", {self.space_sdk} Space" if self.space_sdk else "") + ")",
-                f"commit {len(self.files)} file(s), {sum(f.size for f in self.files):,} bytes: {self.message!r}"]
+        lines = [self._visibility(),
+                 f"commit {len(self.files)} file(s), {sum(f.size for f in self.files):,} bytes: {self.message!r}"]
+        if self.left_out:
+            shown = ", ".join(self.left_out[:LEFT_OUT_SHOWN])
+            more = f" and {len(self.left_out) - LEFT_OUT_SHOWN:,} more" if len(self.left_out) > LEFT_OUT_SHOWN else ""
+            lines.append(f"left out, not part of the dataset layout ({len(self.left_out):,} file(s)): {shown}{more}")
+        return lines + [f"note: {note}" for note in self.notes]
 
     def _deletion(self) -> list[str]:
         if not self.replace_prefixes:
@@ -95,9 +118,89 @@ def check_repo_id(repo_id: str) -> str:
     return repo_id
 
 
-def _files(root: Path) -> list[Upload]:
-    return [Upload(path.relative_to(root).as_posix(), path, path.stat().st_size)
-            for path in sorted(root.rglob("*")) if path.is_file()]
+def layout_files(root: Path) -> tuple[list[Upload], list[str]]:
+    """The files the dataset layout defines (the card, the record, LICENSE.md, ``data/CONFIG/``
+    shards), and every other file in the folder, left out: a token in ``.env``, a clone's
+    ``.git/``, an evaluation's report are no part of the dataset."""
+    sent, left_out = [], []
+    for path in sorted(root.rglob("*")):
+        if not path.is_file():
+            continue
+        rel = path.relative_to(root)
+        ours = (len(rel.parts) == 1 and rel.name in (README, BUILD_RECORD, LICENSE_FILE)) or (
+            len(rel.parts) == 3 and rel.parts[0] == DATA_DIR and SHARD.fullmatch(rel.name) is not None)
+        if ours:
+            sent.append(Upload(rel.as_posix(), path, path.stat().st_size))
+        else:
+            left_out.append(rel.as_posix())
+    return sent, left_out
+
+
+def _card_rows(readme: Path) -> dict[tuple[str, str], int] | None:
+    """``{(config, split): num_examples}`` of the card's ``dataset_info`` (None: a card
+    huggingface_hub cannot read, which :func:`validate_dataset_card` reports)."""
+    from huggingface_hub import DatasetCard
+
+    try:
+        infos = DatasetCard.load(readme).data.to_dict().get("dataset_info") or []
+    except Exception:  # noqa: BLE001 - the libraries raise ValueError, yaml errors, KeyError
+        return None
+    rows = {}
+    for info in [infos] if isinstance(infos, dict) else infos:
+        for split in info.get("splits") or []:
+            rows[info.get("config_name", "default"), split.get("name")] = split.get("num_examples")
+    return rows
+
+
+def check_sent_parquet(root: Path) -> None:
+    """Read every Parquet file a config's splits send: the config's schema, rows of its phenomenon,
+    split and distances, and as many rows per split as the card's ``dataset_info`` says (a file
+    replaced by hand, or a card left from another build, would publish rows the card misdescribes)."""
+    import datasets
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    from auto_challenge_sets.configs import parse_config_name
+    from auto_challenge_sets.dataset.features import features_for
+    from auto_challenge_sets.dataset.layout import DatasetFolder
+
+    folder = DatasetFolder(root)
+    card_rows = _card_rows(folder.readme)
+    read: dict[Path, int] = {}
+    for name, splits in folder.files.items():
+        try:
+            config = parse_config_name(name)
+        except ValueError as error:
+            raise InputError(f"config {name!r}: {error}", folder.readme) from None
+        features = features_for(config.kind)
+        for split, paths in splits.items():
+            for path in paths:
+                if path in read:
+                    continue
+                try:
+                    table = pq.read_table(path)
+                except (pa.ArrowException, OSError) as error:
+                    raise InputError(f"not a readable Parquet file ({str(error).splitlines()[0][:120]})",
+                                     path) from None
+                if datasets.Features.from_arrow_schema(table.schema) != features:
+                    raise InputError(f"its columns are not those of a {config.kind} config ({name})", path)
+                kept = {column: set(table.column(column).to_pylist()) for column in ("phenomenon", "corpus")}
+                if kept["phenomenon"] != {config.phenomenon} or kept["corpus"] != {split}:
+                    raise InputError(f"holds rows of phenomenon {sorted(kept['phenomenon'])}, split "
+                                     f"{sorted(kept['corpus'])}, not of config {name}, split {split}", path)
+                low = pc.min(table.column("distance")).as_py()
+                if config.min_distance is not None and low is not None and low < config.min_distance:
+                    raise InputError(f"holds a row of distance {low}, below the D = {config.min_distance} of "
+                                     f"config {name}", path)
+                read[path] = table.num_rows
+            if card_rows is None:
+                continue
+            rows, expected = sum(read[p] for p in paths), card_rows.get((name, split))
+            if rows != expected:
+                raise InputError(f"config {name}, split {split} has {rows:,} rows in its file(s), the card's "
+                                 f"dataset_info says {expected if expected is None else format(expected, ',')}",
+                                 paths[0])
 
 
 def validate_dataset_card(root: Path) -> str:
@@ -138,15 +241,21 @@ def validate_dataset_card(root: Path) -> str:
 
 
 def dataset_plan(folder: str | os.PathLike[str], repo_id: str, revision: str | None = None,
-                 private: bool = False) -> PublishPlan:
-    """The publication of a folder ``acs build`` made: every file in it, checked."""
+                 private: bool = False, verify: bool = False) -> PublishPlan:
+    """The publication of a folder ``acs build`` made: the files of its layout, checked against
+    the build record (their sha256 too with ``verify``) and read."""
     root = Path(folder)
     require_complete(root)
     check_output_folder(root.absolute())  # made by acs build (its record), no symbolic link inside
+    notes = check_folder(root, verify=verify)
+    # the files first: datasets' builder below takes seconds, and reads a garbage file less clearly
+    check_sent_parquet(root)
     card = validate_dataset_card(root)
-    return PublishPlan(check_repo_id(repo_id), DATASET, _files(root), card,
+    files, left_out = layout_files(root)
+    return PublishPlan(check_repo_id(repo_id), DATASET, files, card,
                        message=f"Upload challenge sets with auto_challenge_sets ({root.name})", revision=revision,
-                       private=private, replace_prefixes=(f"{DATA_DIR}/", LICENSE_FILE))
+                       private=private, replace_prefixes=(f"{DATA_DIR}/", LICENSE_FILE), left_out=left_out,
+                       notes=notes)
 
 
 def connect(token: str | None = None, endpoint: str | None = None) -> Any:
@@ -194,6 +303,21 @@ def _stale(api: Any, plan: PublishPlan) -> list[str]:
         return []
     sent = {f.path_in_repo for f in plan.files}
     return sorted(path for path in remote if path not in sent and path.startswith(plan.replace_prefixes))
+
+
+def remote_visibility(api: Any, plan: PublishPlan) -> str:
+    """``private`` or ``public`` for a repository the Hub has, ``""`` for one it does not."""
+    from huggingface_hub.errors import RepositoryNotFoundError
+
+    try:
+        info = api.repo_info(plan.repo_id, repo_type=plan.repo_type)
+    except RepositoryNotFoundError:
+        return ""
+    except Exception as error:  # noqa: BLE001 - HTTP errors (requests or httpx) by huggingface_hub's version
+        if _status(error) == 404:
+            return ""
+        raise PublishError(f"cannot look up {plan.repo_id} on the Hub: {type(error).__name__}") from None
+    return "private" if info.private else "public"
 
 
 def publish(plan: PublishPlan, api: Any) -> str:

@@ -13,9 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from auto_challenge_sets.errors import InputError
-from auto_challenge_sets.text_io import atomic_write_text
+from auto_challenge_sets.text_io import IN_A_DATASET, atomic_write_text, require_regular_file
 
 BUILD_RECORD = "acs_build.json"
+# 2: each build records its data files (bytes, rows, sha256; dataset/integrity.py). A record
+# without this field is older and its files are read unchecked, with a note.
+RECORD_FORMAT = 2
 _BUILD_KEYS = ("pair", "corpus", "lines")
 
 
@@ -24,6 +27,7 @@ def read_build_record(out_dir: str | os.PathLike[str]) -> dict:
     path = Path(out_dir) / BUILD_RECORD
     if not path.exists():
         return {"license": None, "builds": []}
+    require_regular_file(path, hint=IN_A_DATASET)
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as error:
@@ -65,8 +69,14 @@ def update_build_record(out_dir: str | os.PathLike[str], build: dict, license: s
     builds.append(build)
     record["builds"] = sorted(builds, key=lambda b: (b["pair"], b["corpus"]))
     record["license"] = folder_license(record["builds"], record["license"])[0]
+    record["format"] = RECORD_FORMAT
     atomic_write_text(Path(out_dir) / BUILD_RECORD, json.dumps(record, indent=2, ensure_ascii=False) + "\n")
     return record
+
+
+def write_build_record(out_dir: str | os.PathLike[str], record: dict) -> None:
+    """Write a record read by :func:`read_build_record` and changed (as :func:`update_build_record` does)."""
+    atomic_write_text(Path(out_dir) / BUILD_RECORD, json.dumps(record, indent=2, ensure_ascii=False) + "\n")
 
 
 def empty_selections(record: dict) -> dict[str, dict[str, int]]:

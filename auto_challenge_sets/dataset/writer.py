@@ -31,9 +31,12 @@ from auto_challenge_sets.configs import config_sort_key, parse_config_name
 from auto_challenge_sets.corpus import ReadReport
 from auto_challenge_sets.dataset.arrow_rows import config_tables
 from auto_challenge_sets.dataset.card import render_readme
+from auto_challenge_sets.dataset.card_blocks import read_card_segments
 from auto_challenge_sets.dataset.folder_guard import locked_output, prepare_output
-from auto_challenge_sets.dataset.layout import config_folder, scan_folder, shard_path, split_files
-from auto_challenge_sets.dataset.record import update_build_record
+from auto_challenge_sets.dataset.integrity import FILES, describe_files
+from auto_challenge_sets.dataset.layout import README, config_folder, scan_folder, shard_path, split_files
+from auto_challenge_sets.dataset.record import read_build_record, update_build_record, write_build_record
+from auto_challenge_sets.dataset.rule_record import RuleConflict, check_rule_definitions, forget_replaced
 
 
 @dataclass
@@ -130,7 +133,10 @@ class ConfigSink:
         for stale in set(split_files(*self.where)) - set(final):
             stale.unlink()
         for partial, path in zip(self.partials, final):
-            os.replace(partial, path)
+            try:
+                os.replace(partial, path)
+            except OSError as error:  # name the file in the way (a folder there), not the temporary one
+                raise type(error)(error.errno, error.strerror, str(path)) from None
         return self.rows
 
     def abort(self) -> None:
@@ -216,6 +222,7 @@ def write_build(output: BuildOutput, out: str | os.PathLike[str], license: str |
 
 def _write_build_into(output: BuildOutput, out: Path, license: str | None) -> dict[str, int]:
     spec = output.spec
+    conflicts = _rule_conflicts(spec, out)  # again under the lock: another build may have come between
     sizes = _write_configs(output, out)
     # A rebuild of this pair and corpus replaces it whole: configs it no longer has (another
     # --aligner, fewer --phenomena) must not keep rows of the earlier build.
@@ -223,11 +230,31 @@ def _write_build_into(output: BuildOutput, out: Path, license: str | None) -> di
     for name, splits in scan_folder(out).items():
         if spec.corpus in splits and name not in wanted and parse_config_name(name).pair == spec.pair:
             remove_split(out, name, spec.corpus)
+    _drop_replaced(out, conflicts)
     record = {**output.record, "empty_configs": sorted((name for name, rows in sizes.items() if not rows),
-                                                           key=config_sort_key)}
+                                                           key=config_sort_key),
+              FILES: describe_files(out, spec.pair, spec.corpus)}
     update_build_record(out, record, license)
     render_readme(out)
     return sizes
+
+
+def _rule_conflicts(spec: BuildSpec, out: str | os.PathLike[str]) -> list[RuleConflict]:
+    """The folder's rules this build replaces (:mod:`.rule_record`); any other conflict is an error."""
+    return check_rule_definitions(read_build_record(out), spec.pair, spec.corpus, spec.user_rules(),
+                                  spec.replace_rules)
+
+
+def _drop_replaced(out: Path, conflicts: list[RuleConflict]) -> None:
+    """The replaced rules' configs lose the other splits, and those builds' records the rules."""
+    if not conflicts:
+        return
+    for name in scan_folder(out):
+        config = parse_config_name(name)
+        for conflict in conflicts:
+            if (config.pair, config.phenomenon) == (conflict.pair, conflict.name):
+                remove_split(out, name, conflict.corpus)
+    write_build_record(out, forget_replaced(read_build_record(out), conflicts))
 
 
 def build_into_folder(spec: BuildSpec, out: str | os.PathLike[str], license: str | None = None,
@@ -235,4 +262,6 @@ def build_into_folder(spec: BuildSpec, out: str | os.PathLike[str], license: str
     """Build one (pair, corpus) and write it into the dataset folder ``out``. A folder this tool
     must not write fails here, before the parse and alignment run."""
     prepare_output(Path(out).absolute())
+    _rule_conflicts(spec, out)
+    read_card_segments(Path(out) / README)  # a card whose markers are broken fails here, not after the work
     return write_build(build(spec, progress=progress), out, license)

@@ -65,7 +65,9 @@ def _metric_folder(cache: Path, name: str) -> Path:
 
 
 def _touch_package(folder: Path) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
+    from auto_challenge_sets.text_io import make_folder
+
+    make_folder(folder)
     marker = folder / "__init__.py"
     if not marker.exists():  # touch() would change its time: a second install changes nothing
         marker.touch()

@@ -20,7 +20,10 @@ from collections.abc import Sequence
 import numpy as np
 from sacrebleu.metrics.bleu import BLEU
 
+from auto_challenge_sets.errors import RequestError
+from auto_challenge_sets.scoring.ngram_counts import bleu_row
 from auto_challenge_sets.scoring.segment_stats import SegmentStatistics, sample_totals
+from auto_challenge_sets.scoring.tokenize_13a import tokenize_13a
 
 
 class BleuStatistics(SegmentStatistics):
@@ -39,9 +42,7 @@ class BleuStatistics(SegmentStatistics):
         max_ngram_order: int = 4,
     ) -> None:
         if not isinstance(tokenize, str) or tokenize not in BLEU.TOKENIZERS:
-            raise ValueError(
-                f"tokenize: unknown sacrebleu tokenizer {tokenize!r}; one of {sorted(BLEU.TOKENIZERS)}"
-            )
+            raise RequestError("tokenize", f"unknown sacrebleu tokenizer {tokenize!r}; one of {sorted(BLEU.TOKENIZERS)}")
         self.tokenize_name = tokenize
         try:
             self.metric = BLEU(
@@ -54,12 +55,22 @@ class BleuStatistics(SegmentStatistics):
         except (ImportError, OSError, RuntimeError) as error:
             # ja-mecab/ko-mecab need extra packages (RuntimeError), flores*/spm download a model
             # (URLError, an OSError): a tokenizer that cannot run here is a bad argument here.
-            raise ValueError(
-                f"tokenize: sacrebleu tokenizer {tokenize!r} is not available: {error}"
-            ) from error
+            # sacrebleu's own text is several lines (an install command among them): one line here
+            raise RequestError("tokenize", f"sacrebleu tokenizer {tokenize!r} is not available: "
+                               f"{' '.join(str(error).split()) or type(error).__name__}") from error
         self.width = 2 + 2 * max_ngram_order
 
     # -- extraction and scoring of rows: SegmentStatistics ------------------------------------
+
+    def preprocess(self, text: str) -> str:
+        """sacrebleu's preprocessing (lowercasing, tokenization); 13a's in C where it can be."""
+        if self.tokenize_name != "13a":
+            return super().preprocess(text)
+        return tokenize_13a((text.lower() if self.metric.lowercase else text).rstrip())
+
+    def segment_from_preprocessed(self, hyp: str, refs: Sequence[str]) -> list[int]:
+        """sacrebleu's statistics row of one tokenized hypothesis, without its per-n-gram loops."""
+        return bleu_row(hyp, refs, self.metric.max_ngram_order, self.metric._get_closest_ref_len)
 
     def corpus_score(self, stats: np.ndarray) -> float:
         """BLEU of the corpus whose per-sentence rows are ``stats``."""

@@ -11,7 +11,7 @@ system scored on every config of a dataset costs about one pass over its output.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +20,7 @@ import numpy as np
 from auto_challenge_sets.scoring.bleu_stats import BleuStatistics
 from auto_challenge_sets.scoring.chrf_stats import ChrfStatistics
 from auto_challenge_sets.scoring.length_baseline import sample_length_matched, summarize
+from auto_challenge_sets.scoring.line_limit import check_line_lengths
 from auto_challenge_sets.scoring.metric import Metric, create_metric
 from auto_challenge_sets.scoring.ribes import ALPHA, BETA
 from auto_challenge_sets.scoring.statistics import (
@@ -44,6 +45,7 @@ from auto_challenge_sets.scoring.validation import (
     check_sample_size,
     check_settings,
     check_strings,
+    check_targeted_ranges,
     check_tokenize,
     listlike,
 )
@@ -122,7 +124,7 @@ class _Sampling:
 
 def _checked_pool(
     n: int, lengths: Any, ids: Any, pool_predictions: Any, pool_references: Any, pool_lengths: Any,
-    pool_ids: Any, tokenize: str, lowercase_ribes: bool,
+    pool_ids: Any, tokenize: str, lowercase_ribes: bool, preprocess: Callable[[str], str],
 ) -> tuple[PoolStatistics | None, np.ndarray | None, np.ndarray | None, list | None]:
     """The pool's statistics, lengths and ids and the challenge rows' lengths, checked (all None
     without a pool; only the lengths when they are given without one)."""
@@ -143,6 +145,8 @@ def _checked_pool(
                          "pool by id only when both are given")
     lens = check_ints("lengths", lengths, n, "predictions")
     pids = None if pool_ids is None else check_ids("pool_ids", pool_ids, len(pool_preds), "pool_predictions")
+    check_line_lengths("pool_predictions", pool_preds, preprocess)
+    check_line_lengths("pool_references", pool_refs, preprocess)
     return cached_pool(tuple(pool_preds), tuple(pool_refs), tokenize, lowercase_ribes), pool_lens, lens, pids
 
 
@@ -238,38 +242,50 @@ def compute(
     (source-reference) and ``hypothesis_alignments`` (source-output) add ``targeted``, the targeted accuracy
     (:mod:`.targeted`); ``metrics``, other registered metrics scored wherever BLEU, chrF and RIBES are
     (:func:`_score_others`); a pool (the full corpus) with ``lengths`` adds ``random_baseline``, the challenge
-    rows left out of it (by ``ids``/``pool_ids`` when both are given, else by identical text). BLEU and chrF
-    (sacrebleu's defaults) are on sacrebleu's 0–100 scale, RIBES on NTT's 0–1. Malformed input: ValueError
-    naming the argument."""
+    rows left out of it (by ``ids``/``pool_ids`` when both are given, else by identical text). BLEU, chrF:
+    sacrebleu's 0–100 scale; RIBES: NTT's 0–1. Malformed input: ValueError naming the argument."""
     preds = check_strings("predictions", predictions)
     refs = check_references("references", references, len(preds), "predictions")
     check_settings(n_samples, length_tolerance, seed, tokenize, {"lowercase_ribes": lowercase_ribes,
                    "exclude_challenge": exclude_challenge, "return_samples": return_samples})
     if any(x is not None for x in (pool_predictions, pool_references, pool_lengths)):
         check_sample_size(n_samples, len(preds), return_samples)  # before the pool's statistics
-    dist = None if distances is None else check_ints("distances", distances, len(preds), "predictions")
-    ds = None if min_distances is None else check_min_distances(min_distances, dist is not None)
+    dist, ds = _checked_distances(distances, min_distances, len(preds))
     challenge_ids = None if ids is None else check_ids("ids", ids, len(preds), "predictions")
-    targeted = _checked_targeted(preds, refs, instances, source_alignments, hypothesis_alignments, targeted_chrf)
+    targeted = _checked_targeted(preds, refs, instances, source_alignments, hypothesis_alignments, targeted_chrf,
+                                 None if lengths is None else check_ints("lengths", lengths, len(preds), "predictions"))
     others = _other_metrics(metrics, tokenize, lowercase_ribes)
-    pool, pool_lens, lens, pids = _checked_pool(len(preds), lengths, ids, pool_predictions, pool_references,
-                                                pool_lengths, pool_ids, tokenize, lowercase_ribes)
     scorers = (BleuStatistics(tokenize=tokenize), ChrfStatistics())
+    for name, texts in (("predictions", preds), ("references", refs)):
+        check_line_lengths(name, texts, scorers[0].preprocess)
+    pool, pool_lens, lens, pids = _checked_pool(len(preds), lengths, ids, pool_predictions, pool_references,
+                                                pool_lengths, pool_ids, tokenize, lowercase_ribes,
+                                                scorers[0].preprocess)
     stats = challenge_statistics(preds, refs, scorers[0], lowercase_ribes, pool)
     result = _scores(scorers, stats, lowercase_ribes)
     extra = _score_others(result, others, preds, refs, stats.nrefs)
-    sampling = None
-    if pool is not None:
-        exclude = _exclusion(pool, preds, refs, challenge_ids, pids, exclude_challenge)
-        sampling = _Sampling(*scorers, pool, pool_lens, exclude, int(n_samples), int(length_tolerance), seed,
-                             tuple((m, m.statistics(list(pool.predictions), list(pool.references))) for m in others))
-        result["random_baseline"] = sampling.baseline(lens, result, (0,), return_samples)
+    sampling = None if pool is None else _Sampling(
+        *scorers, pool, pool_lens, _exclusion(pool, preds, refs, challenge_ids, pids, exclude_challenge),
+        int(n_samples), int(length_tolerance), seed, _pool_statistics(others, pool))
+    result["random_baseline"] = None if sampling is None else sampling.baseline(lens, result, (0,), return_samples)
     if dist is not None:
         result["distance_breakdown"] = _breakdown(scorers, stats, dist, lens, sampling, ds, result["random_baseline"], extra)
         result["spearman"] = spearman_by_distance(result["distance_breakdown"], [m.name for m in others])
     if targeted is not None:
         result["targeted"] = targeted_accuracy(*targeted, chrf_threshold=float(targeted_chrf))
     return result
+
+
+def _pool_statistics(others: list[Metric], pool: Any) -> tuple[tuple[Metric, np.ndarray], ...]:
+    """Each other metric's per-sentence statistics of the pool, for its random baseline."""
+    return tuple((m, m.statistics(list(pool.predictions), list(pool.references))) for m in others)
+
+
+def _checked_distances(distances: Sequence[int] | None, min_distances: Sequence[int] | None,
+                       count: int) -> tuple[list[int] | None, list[int] | None]:
+    """``distances`` (one per prediction) and the ``min_distances`` of the breakdown, checked."""
+    dist = None if distances is None else check_ints("distances", distances, count, "predictions")
+    return dist, None if min_distances is None else check_min_distances(min_distances, dist is not None)
 
 
 def _score_others(result: dict[str, Any], others: list[Metric], preds: list[str], refs: list[tuple[str, ...]],
@@ -297,9 +313,9 @@ def _other_metrics(names: Any, tokenize: str, lowercase_ribes: bool) -> list[Met
 
 
 def _checked_targeted(preds: list[str], refs: list[tuple[str, ...]], instances: Any, source_alignments: Any,
-                      hypothesis_alignments: Any, targeted_chrf: Any) -> tuple | None:
+                      hypothesis_alignments: Any, targeted_chrf: Any, lengths: np.ndarray | None) -> tuple | None:
     """The targeted-accuracy inputs, checked (None when none is given): the first reference is the
-    one ``source_alignments`` aligns."""
+    one ``source_alignments`` aligns; ``lengths`` (checked) bound the source word ids."""
     given = {"instances": instances, "source_alignments": source_alignments}
     if all(value is None for value in (instances, source_alignments, hypothesis_alignments)):
         return None
@@ -310,9 +326,11 @@ def _checked_targeted(preds: list[str], refs: list[tuple[str, ...]], instances: 
     if isinstance(targeted_chrf, bool) or not isinstance(targeted_chrf, int | float) or not 0 <= targeted_chrf <= 100:
         raise ValueError(f"targeted_chrf must be a number from 0 to 100, got {targeted_chrf!r}")
     n = len(preds)
-    return (check_instances(instances, n), [r[0] for r in refs], preds,
-            check_alignments("source_alignments", source_alignments, n),
-            None if hypothesis_alignments is None else check_alignments("hypothesis_alignments", hypothesis_alignments, n))
+    checked = (check_instances(instances, n), [r[0] for r in refs], preds,
+               check_alignments("source_alignments", source_alignments, n),
+               None if hypothesis_alignments is None else check_alignments("hypothesis_alignments", hypothesis_alignments, n))
+    check_targeted_ranges(checked[0], checked[3], checked[4], checked[1], preds, lengths)
+    return checked
 
 
 def corpus_scores(
@@ -328,8 +346,10 @@ def corpus_scores(
     preds = check_strings("predictions", predictions)
     refs = check_references("references", references, len(preds), "predictions")
     check_tokenize(tokenize)
-    pool = cached_pool(tuple(preds), tuple(refs), tokenize, check_bool("lowercase_ribes", lowercase_ribes))
     scorer, chrf_scorer = BleuStatistics(tokenize=tokenize), ChrfStatistics()
+    check_line_lengths("predictions", preds, scorer.preprocess)
+    check_line_lengths("references", refs, scorer.preprocess)
+    pool = cached_pool(tuple(preds), tuple(refs), tokenize, check_bool("lowercase_ribes", lowercase_ribes))
     return {
         "bleu": scorer.corpus_score(pool.stats.bleu),
         "ribes": float(pool.stats.ribes.mean()),

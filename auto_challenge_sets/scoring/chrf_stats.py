@@ -25,6 +25,7 @@ from collections.abc import Sequence
 import numpy as np
 from sacrebleu.metrics.chrf import CHRF
 
+from auto_challenge_sets.scoring.ngram_counts import chrf_row
 from auto_challenge_sets.scoring.segment_stats import SegmentStatistics, sample_totals
 
 # Elements (samples x sentences x columns) gathered per chunk in ``sample_scores``; bounds memory
@@ -74,6 +75,9 @@ class ChrfStatistics(SegmentStatistics):
         """Statistics row of one preprocessed hypothesis, against the best of its references."""
         if not refs:
             raise ValueError("chrF needs at least one reference per sentence")
+        metric = self.metric
+        if metric.word_order == 0:  # chrF: the same row, without sacrebleu's per-n-gram loops
+            return chrf_row(hyp, refs, metric.char_order, metric.whitespace, metric._compute_f_score)
         return super().segment_from_preprocessed(hyp, refs)
 
     # -- scoring ------------------------------------------------------------------------------

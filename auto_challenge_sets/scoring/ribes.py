@@ -28,6 +28,12 @@ scores 0 (what its ``--emptyref`` option is for). Several references: the best s
 over them. Corpus score: the mean of the sentence scores. Text is lowercased by default, as
 RIBES.py does unless ``--case`` is given.
 
+Cost: no window is ever searched for. The first window unique in both sentences follows from
+three match lengths per side of a word (:func:`_window`), found from its equal-word pairs on
+sentences and from a suffix array on lines of many repeats, O(n log n) (2,000 copies of one
+word: 61 s by rescanning per window, now 0.05 s); NKT counts with a Fenwick tree on long lines.
+Lines beyond :mod:`auto_challenge_sets.scoring.line_limit` are refused before scoring.
+
 The float operations below follow the order in which the definition is usually computed
 (``ascending / (n * (n - 1) / 2)``, ``n / len(hyp)``), so that scores agree with NTT's to the
 last bit on the same tokens.
@@ -38,15 +44,19 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, insort
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
+
+import numpy as np
+
+from auto_challenge_sets.scoring.suffix_array import RangeMin, suffix_array
 
 ALPHA = 0.25
 BETA = 0.10
 
 
-def _positions(seq: list[str]) -> dict[str, list[int]]:
+def _positions(seq: Sequence[Hashable]) -> dict[Hashable, list[int]]:
     """Word -> the positions where it occurs."""
-    where: dict[str, list[int]] = {}
+    where: dict[Hashable, list[int]] = {}
     for k, word in enumerate(seq):
         if word in where:
             where[word].append(k)
@@ -55,85 +65,246 @@ def _positions(seq: list[str]) -> dict[str, list[int]]:
     return where
 
 
-NONE = -1  # _unique_start: the n-gram does not occur
-MANY = -2  # _unique_start: the n-gram occurs more than once
+# Above this many equal-word pairs per word of the pair (hypothesis x reference and hypothesis x
+# hypothesis, summed over words), context lengths come from a suffix array instead of from the
+# equal-word pairs themselves: both give the same numbers; the pairs are cheaper on sentences,
+# where few words repeat, and the suffix array bounds lines of many repeats at O(n log n). Below
+# DENSE_MIN_PAIRS pairs in all, the pairs stay cheaper than numpy's per-call overhead.
+DENSE_PAIRS_PER_WORD = 4
+DENSE_MIN_PAIRS = 4096
+
+# One context side of ambiguous hypothesis words: word position -> (best, second, at, again):
+# ``best`` the longest match of the context from that word on with the reference, ``at`` the
+# reference position where it starts; ``second`` the longest match at any other reference
+# position; ``again`` the longest match with the hypothesis at any other position.
+Matches = dict[int, tuple[int, int, int, int]]
 
 
-def _unique_start(seq: list[str], starts: list[int], ngram: list[str]) -> int:
-    """Start of the only occurrence of ``ngram`` in ``seq``, or NONE, or MANY.
+def _matches_by_pairs(hyp: list, ref: list, wanted: Sequence[int], hyp_pos: dict, ref_pos: dict,
+                      step: int) -> Matches:
+    """Match lengths from the equal-word pairs of each wanted word, reading its context rightwards
+    (``step`` 1) or leftwards (-1; ``at`` is then where the match ends in the reference).
 
-    Occurrences may overlap. ``starts`` lists the positions of ``ngram[0]`` in ``seq``: only
-    those can start a match.
+    A match is a run of equal words down a diagonal of (hypothesis, other) positions; each run
+    is walked once and remembered cell by cell, so overlapping runs cost nothing twice (at most
+    one step per equal-word pair, and on sentences little more than the runs themselves)."""
+
+    def run(other: list, i: int, j: int, memo: dict[tuple[int, int], int]) -> int:
+        path = []
+        length = 0
+        while True:
+            known = memo.get((i, j))
+            if known is not None:
+                length = known
+                break
+            if not (0 <= i < len(hyp) and 0 <= j < len(other)) or hyp[i] != other[j]:
+                break
+            path.append((i, j))
+            i += step
+            j += step
+        for cell in reversed(path):
+            length += 1
+            memo[cell] = length
+        return length
+
+    with_ref: dict[tuple[int, int], int] = {}
+    with_hyp: dict[tuple[int, int], int] = {}
+    matches: Matches = {}
+    n, m = len(hyp), len(ref)
+    for i in wanted:
+        word = hyp[i]
+        best = second = 0
+        at = -1
+        # (i, s) match by definition; most runs end at the next word, checked here without a call
+        nexti = i + step
+        inside = 0 <= nexti < n
+        for s in ref_pos[word]:
+            length = 1 + run(ref, nexti, s + step, with_ref) if inside and 0 <= s + step < m and hyp[
+                nexti] == ref[s + step] else 1
+            if length > best:
+                best, second, at = length, best, s
+            elif length > second:
+                second = length
+        again = 0
+        for j in hyp_pos[word]:
+            if j != i and inside and 0 <= j + step < n and hyp[nexti] == hyp[j + step]:
+                # the run from (i, j) is the run from (j, i): remember one of them
+                again = max(again, 1 + run(hyp, min(nexti, j + step), max(nexti, j + step), with_hyp))
+            elif j != i:
+                again = max(again, 1)
+        matches[i] = (best, second, at, again)
+    return matches
+
+
+def _matches_by_suffix_array(hyp: list[int], ref: list[int], wanted: Sequence[int]) -> Matches:
+    """Match lengths from the suffix array of ``hyp + [#1] + ref + [#2]``: the match of two
+    suffixes is the least LCP between their ranks, so the nearest hypothesis suffix and the two
+    nearest reference suffixes on each side of a hypothesis suffix hold the longest matches
+    (O(n log n), in numpy). The separators occur once, so no match runs past a sentence's end."""
+    n, m = len(hyp), len(ref)
+    top = max(max(hyp, default=0), max(ref, default=0))
+    sa, lcp = suffix_array([*hyp, top + 1, *ref, top + 2])
+    size = len(sa)
+    ranges = RangeMin(lcp)
+    rank_of = np.empty(size, dtype=np.int64)
+    rank_of[sa] = np.arange(size)
+    here = rank_of[np.asarray(wanted, dtype=np.int64)]
+    hyp_ranks = np.flatnonzero(sa < n)
+    ref_ranks = np.flatnonzero((sa > n) & (sa < n + 1 + m))
+
+    def match(other: np.ndarray) -> np.ndarray:
+        """Match of each wanted suffix with the suffix at rank ``other`` (0 where other is -1)."""
+        valid = other >= 0
+        out = np.zeros(len(here), dtype=np.int64)
+        lo, hi = np.minimum(here, other)[valid], np.maximum(here, other)[valid]
+        out[valid] = ranges.query(lo + 1, hi)
+        return out
+
+    def ranked(ranks: np.ndarray, shift: int) -> np.ndarray:
+        """Rank of the ``shift``-th of ``ranks`` after each wanted rank (before it when shift < 0),
+        or -1 where there is none; no wanted rank is itself one of ``ranks``."""
+        k = np.searchsorted(ranks, here) + (shift if shift < 0 else shift - 1)
+        inside = (k >= 0) & (k < len(ranks))
+        out = np.full(len(here), -1, dtype=np.int64)
+        out[inside] = ranks[k[inside]]
+        return out
+
+    position = np.searchsorted(hyp_ranks, here)  # each wanted rank's own index among hyp_ranks
+    before_hyp = np.where(position > 0, hyp_ranks[np.maximum(position - 1, 0)], -1)
+    after_hyp = np.where(position + 1 < len(hyp_ranks), hyp_ranks[np.minimum(position + 1, len(hyp_ranks) - 1)], -1)
+    again = np.maximum(match(before_hyp), match(after_hyp))
+    near = [ranked(ref_ranks, shift) for shift in (-1, -2, 1, 2)]
+    best_above, second_above, best_below, second_below = (match(other) for other in near)
+    above = best_above >= best_below
+    best = np.where(above, best_above, best_below)
+    at = sa[np.where(above, near[0], near[2])] - n - 1
+    second = np.maximum.reduce([np.minimum(best_above, best_below), second_above, second_below])
+    return {i: (int(b), int(s), int(a), int(g))
+            for i, b, s, a, g in zip(wanted, best.tolist(), second.tolist(), at.tolist(), again.tolist())}
+
+
+def _window(match: tuple[int, int, int, int], room: int) -> tuple[int, int] | None:
+    """The smallest window of one side that is unique in both sentences, and the reference
+    position it gives; None when there is none.
+
+    A window of k words around the word is the (k + 1)-gram of its context: it occurs in the
+    reference at each position whose match is at least k + 1 long, and in the hypothesis once
+    plus once per other position matching that long. So the first window unique in both is
+    k = max(1, second, again), provided the best match still covers it and the sentence has room.
     """
-    n = len(ngram)
-    found = NONE
-    for k in starts:
-        if seq[k : k + n] == ngram:
-            if found >= 0:
-                return MANY
-            found = k
-    return found
-
-
-def _by_context(hyp: list[str], ref: list[str], i: int, ref_pos: dict, hyp_pos: dict) -> int | None:
-    """Reference position of ambiguous ``hyp[i]`` from the shortest unique context, if any.
-
-    A context that does not occur in the reference cannot occur once it is extended either, so
-    that side is dropped then (an exact shortcut: the result is the same as trying every window).
-    """
-    length = len(hyp)
-    word = hyp[i]
-    left = right = True
-    for window in range(1, max(i, length - 1 - i) + 1):
-        if left and window <= i:  # left context first
-            ngram = hyp[i - window : i + 1]
-            at = _unique_start(ref, ref_pos.get(ngram[0], ()), ngram)
-            if at == NONE:
-                left = False
-            elif at >= 0 and _unique_start(hyp, hyp_pos[ngram[0]], ngram) >= 0:
-                return at + window
-        if right and i + window < length:
-            ngram = hyp[i : i + window + 1]
-            at = _unique_start(ref, ref_pos[word], ngram)
-            if at == NONE:
-                right = False
-            elif at >= 0 and _unique_start(hyp, hyp_pos[word], ngram) >= 0:
-                return at
-        if not left and not right:
-            return None
+    best, second, at, again = match
+    window = max(1, second, again)
+    if window + 1 <= best and window <= room:
+        return window, at
     return None
+
+
+def _first_window(hyp: list, ref: list, i: int, hyp_at: list[int], ref_at: list[int]) -> int | None:
+    """Where the first window aligns ``hyp[i]`` when it does, else None (undecided): the left
+    bigram, then the right one, each unique in both sentences. On sentences most ambiguous
+    words end here, at a comparison per occurrence instead of a walk down every match."""
+    if i >= 1:
+        before = hyp[i - 1]
+        ends = [s for s in ref_at if s >= 1 and ref[s - 1] == before]
+        if len(ends) == 1 and sum(1 for j in hyp_at if j >= 1 and hyp[j - 1] == before) == 1:
+            return ends[0]
+    if i + 1 < len(hyp):
+        after = hyp[i + 1]
+        starts = [s for s in ref_at if s + 1 < len(ref) and ref[s + 1] == after]
+        if len(starts) == 1 and sum(1 for j in hyp_at if j + 1 < len(hyp) and hyp[j + 1] == after) == 1:
+            return starts[0]
+    return None
+
+
+def _by_context(hyp: list, ref: list, wanted: list[int], hyp_pos: dict, ref_pos: dict,
+                dense: bool | None = None) -> dict[int, int | None]:
+    """Reference positions of the ambiguous words ``wanted`` from their shortest unique
+    context: left context first at each window size, then right (RIBES.py's order). ``dense``:
+    through the suffix array (None: when the equal-word pairs are many)."""
+    n, m = len(hyp), len(ref)
+    found: dict[int, int | None] = {}
+    if dense is None:  # n * (n + m) bounds the pairs: a sentence never counts them
+        dense = n * (n + m) > DENSE_MIN_PAIRS and sum(
+            len(where) * (len(where) + len(ref_pos.get(word, ()))) for word, where in hyp_pos.items()
+        ) > max(DENSE_MIN_PAIRS, DENSE_PAIRS_PER_WORD * (n + m))
+    if dense:
+        ids: dict[Hashable, int] = {}  # the suffix array sorts integers
+        hyp = [ids.setdefault(word, len(ids)) for word in hyp]
+        ref = [ids.setdefault(word, len(ids)) for word in ref]
+        right = _matches_by_suffix_array(hyp, ref, wanted)
+        # the left context of hyp[i] read backwards is the right context of the reversed sentence
+        backwards = _matches_by_suffix_array(hyp[::-1], ref[::-1], [n - 1 - i for i in wanted])
+        left = {i: (best, second, m - 1 - at, again)
+                for i, (best, second, at, again) in zip(wanted, (backwards[n - 1 - i] for i in wanted))}
+    else:
+        rest = []
+        for i in wanted:
+            at = _first_window(hyp, ref, i, hyp_pos[hyp[i]], ref_pos[hyp[i]])
+            if at is None:
+                rest.append(i)
+            else:
+                found[i] = at
+        if not rest:
+            return found
+        wanted = rest
+        right = _matches_by_pairs(hyp, ref, wanted, hyp_pos, ref_pos, 1)
+        left = _matches_by_pairs(hyp, ref, wanted, hyp_pos, ref_pos, -1)
+    for i in wanted:
+        left_window = _window(left[i], i)
+        right_window = _window(right[i], n - 1 - i)
+        if left_window is not None and (right_window is None or left_window[0] <= right_window[0]):
+            found[i] = left_window[1]
+        else:
+            found[i] = None if right_window is None else right_window[1]
+    return found
 
 
 def align(hyp: Sequence[str], ref: Sequence[str]) -> list[int]:
     """Reference positions of the aligned hypothesis words, in hypothesis order."""
-    hyp = list(hyp)
-    ref = list(ref)
-    ref_counts = Counter(ref)
-    hyp_counts = Counter(hyp)
-    ref_pos = hyp_pos = None  # built only when some word is ambiguous
+    hyp, ref = list(hyp), list(ref)
+    hyp_counts, ref_counts = Counter(hyp), Counter(ref)
+    ambiguous = [i for i, word in enumerate(hyp)
+                 if word in ref_counts and (ref_counts[word] > 1 or hyp_counts[word] > 1)]
+    by_context = _by_context(hyp, ref, ambiguous, _positions(hyp), _positions(ref)) if ambiguous else {}
+    where = {word: k for k, word in enumerate(ref)}  # the position of each word that occurs once
     aligned: list[int] = []
     for i, word in enumerate(hyp):
-        in_ref = ref_counts.get(word, 0)
-        if not in_ref:
+        count = ref_counts.get(word)
+        if not count:
             continue
-        if in_ref == 1 and hyp_counts[word] == 1:
-            aligned.append(ref.index(word))
-            continue
-        if ref_pos is None:
-            ref_pos, hyp_pos = _positions(ref), _positions(hyp)
-        at = _by_context(hyp, ref, i, ref_pos, hyp_pos)
+        at = where[word] if count == 1 and hyp_counts[word] == 1 else by_context[i]
         if at is not None:
             aligned.append(at)
     return aligned
 
 
+# Below this many aligned words, bisect.insort's list shifts (quadratic, but in C) beat the
+# Fenwick tree's Python loop; above it, the tree keeps the count O(n log n).
+INSORT_LIMIT = 1024
+
+
 def ascending_pairs(positions: Sequence[int]) -> int:
     """Number of pairs ``a < b`` with ``positions[a] < positions[b]`` (O(n log n))."""
-    seen: list[int] = []
+    if len(positions) <= INSORT_LIMIT:
+        seen: list[int] = []
+        count = 0
+        for p in positions:
+            count += bisect_left(seen, p)  # earlier positions strictly below p
+            insort(seen, p)
+        return count
+    # Fenwick tree over the positions: tree prefix sums count the earlier positions below p.
+    size = max(positions) + 1
+    tree = [0] * (size + 1)
     count = 0
     for p in positions:
-        count += bisect_left(seen, p)  # earlier positions strictly below p
-        insort(seen, p)
+        k = p  # positions 0 .. p-1 live at tree indexes 1 .. p
+        while k > 0:
+            count += tree[k]
+            k -= k & -k
+        k = p + 1
+        while k <= size:
+            tree[k] += 1
+            k += k & -k
     return count
 
 

@@ -173,3 +173,34 @@ def check_ids(name: str, values: Any, count: int, count_name: str) -> list[Hasha
         if value is None or not isinstance(value, str | int | np.integer):
             raise ValueError(f"{name}[{i}] is {type(value).__name__}; ids must be strings or integers")
     return values
+
+
+MAX_SENTENCE_WORDS = 10_000  # without lengths, the longest sentence a word id may point into
+
+
+def check_targeted_ranges(instances: list[list[dict[str, int]]], source_links: list[list[tuple[int, int]]],
+                          hypothesis_links: list[list[tuple[int, int]]] | None, references: list[str],
+                          predictions: list[str], lengths: np.ndarray | None) -> None:
+    """Every word id and alignment index of the targeted inputs inside its sentence: an instance's
+    head and dependent (1-based) within the row's ``lengths`` (without them, a sanity bound of
+    :data:`MAX_SENTENCE_WORDS`), a link's source index (0-based) within ``lengths``, and its target
+    index within the white-space tokens of the first reference (``source_alignments``) or of the
+    prediction (``hypothesis_alignments``). Out of range they would silently count as unaligned."""
+    for i, row in enumerate(instances):
+        words = MAX_SENTENCE_WORDS if lengths is None else int(lengths[i])
+        where = f"the {words} words of lengths[{i}]" if lengths is not None else f"{words} words (the bound without lengths)"
+        for k, item in enumerate(row):
+            for key in ("head", "dependent"):
+                if item[key] > words:
+                    raise ValueError(f"instances[{i}][{k}]: {key} {item[key]} is outside the sentence, beyond {where}")
+    for name, rows, texts, side in (("source_alignments", source_links, references, "the first reference"),
+                                    ("hypothesis_alignments", hypothesis_links, predictions, "the prediction")):
+        for i, links in enumerate(rows or ()):
+            tokens = len(texts[i].split())
+            for source, target in links:
+                if target >= tokens:
+                    raise ValueError(f"{name}[{i}]: link {source}-{target} points past the {tokens} white-space "
+                                     f"tokens of {side} (target indices are 0-based)")
+                if lengths is not None and source >= lengths[i]:
+                    raise ValueError(f"{name}[{i}]: link {source}-{target} points past the {int(lengths[i])} source "
+                                     f"words of lengths[{i}] (source indices are 0-based)")

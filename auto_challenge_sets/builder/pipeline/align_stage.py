@@ -29,7 +29,7 @@ from auto_challenge_sets.builder.pipeline.specs import AlignerSpec
 from auto_challenge_sets.builder.pipeline.stage_cache import ALIGN_SHARD_SIZE, run_sharded
 from auto_challenge_sets.paths import default_cache_dir
 from auto_challenge_sets.pharaoh import Link, format_pharaoh, parse_pharaoh
-from auto_challenge_sets.text_io import atomic_write_text
+from auto_challenge_sets.text_io import atomic_write_text, make_folder
 
 
 def _align_shard(aligner: Aligner, batch: list[str]) -> list[str]:
@@ -100,5 +100,5 @@ def write_pharaoh(path: str | os.PathLike[str], alignments: Sequence[Sequence[Li
     """One Pharaoh line per pair (an empty line for none), written atomically."""
     path = Path(path)
     if path.parent != Path(""):
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_folder(path.parent)
     atomic_write_text(path, "".join(format_pharaoh(links) + "\n" for links in alignments))

@@ -20,7 +20,7 @@ from auto_challenge_sets.builder.pipeline.align_stage import align_corpus
 from auto_challenge_sets.builder.pipeline.defaults import AUTO_ALIGNER, NO_ALIGNER, default_aligner
 from auto_challenge_sets.builder.pipeline.executors import Executor
 from auto_challenge_sets.builder.pipeline.inputs import AlignmentFile, PreParsedSource
-from auto_challenge_sets.builder.pipeline.parse_stage import parse_source_for_build
+from auto_challenge_sets.builder.pipeline.parse_stage import cached_parse_notes, parse_source_for_build
 from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec
 from auto_challenge_sets.configs import (
     BASELINE,
@@ -92,8 +92,16 @@ class BuildSpec:
     # why the aligner is not the one asked for (the default-aligner policy's note): set by "auto",
     # or passed on by a caller that applied the policy itself; the build reports it with its warnings
     aligner_note: str | None = None
+    # user rules whose definition here replaces another one the output folder records for the same
+    # config names: that config's other splits are removed (auto_challenge_sets.dataset.rule_record)
+    replace_rules: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        _check_phenomena(self.phenomena)
+        for name in ("lexical_distances", "reorder_distances"):  # a config twice: its files written twice over
+            distances = getattr(self, name)
+            if len(set(distances)) != len(distances):
+                raise AcsError(f"{name} gives a distance twice: {', '.join(map(str, distances))}", field=name)
         if (self.parser is None) == (self.source_conllu is None):
             raise AcsError("a build parses the source with a parser or reads its parse from a CoNLL-U "
                            "file: give exactly one of them")
@@ -124,11 +132,31 @@ class BuildSpec:
                 names += [config_name(src, tgt, phenomenon, d) for d in distances]
         return names
 
+    def user_rules(self) -> dict[str, str]:
+        """The phenomena of this build that a user added (entry points, --rule): name → their
+        description, as the build record and the card give it."""
+        built = self.phenomena or tuple(lexical_phenomena())
+        return {name: PHENOMENA[name].description for name in built if name not in BUILTIN}
+
     def parser_label(self) -> str:
         """The parse as the dataset card names it: backend and model."""
         if self.provenance:
             return self.provenance
         return PreParsedSource.name if self.parser is None else self.parser.describe()
+
+
+def _check_phenomena(names: tuple[str, ...]) -> None:
+    """Each a registered lexical phenomenon, once: a name given twice would write one config's
+    files twice over, and another kind of name would make configs of another family's name."""
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise AcsError(f"phenomena names {name!r} twice", field="phenomena")
+        seen.add(name)
+        registered = PHENOMENA.get(name)
+        if registered is None or registered.rule is None:
+            raise AcsError(f"phenomena: {name!r} is not a phenomenon found on the source tree (those registered: "
+                           f"{', '.join(lexical_phenomena())})", field="phenomena")
 
 
 @dataclass
@@ -278,9 +306,7 @@ def _record(spec: BuildSpec, corpus: ParallelCorpus, aligner: Aligner | Alignmen
 
 
 def _user_rules(spec: BuildSpec) -> dict[str, Any]:
-    """The rules of phenomena a user added (entry points, --rule), as the card describes them."""
-    built = spec.phenomena or tuple(lexical_phenomena())
-    rules = {name: PHENOMENA[name].description for name in built if name not in BUILTIN}
+    rules = spec.user_rules()
     return {"user_rules": rules} if rules else {}
 
 
@@ -293,9 +319,12 @@ def build(spec: BuildSpec, progress: bool = True) -> BuildOutput:
         raise CorpusError(f"has no sentence pair with both sides non-empty ({corpus.total_lines} lines, "
                           f"{len(corpus.report.empty_lines)} with an empty side, target {spec.target})", spec.source)
     aligner = _prepare_aligner(spec, corpus)
-    analyses = AnalysedPairs(corpus, _source_parse(spec, corpus, progress), list(spec.phenomena or lexical_phenomena()),
-                             progress)
-    warnings: list[str] = [spec.aligner_note] if spec.aligner_note else []
+    parse = _source_parse(spec, corpus, progress)
+    analyses = AnalysedPairs(corpus, parse, list(spec.phenomena or lexical_phenomena()), progress)
+    # the parse's own notes (lines merged into one tree, ...), the same whether this run parsed or
+    # read the cache: they go into the record and the card
+    parse_notes = cached_parse_notes(parse) if spec.source_conllu is None else []
+    warnings: list[str] = ([spec.aligner_note] if spec.aligner_note else []) + parse_notes
     if aligner is not None:
         # one pass for the words to align (it checks the parse, before the aligner runs); the
         # analyses stream the parse again. selection.py's tokenization contract: the parse's
@@ -307,6 +336,6 @@ def build(spec: BuildSpec, progress: bool = True) -> BuildOutput:
                                            cache_dir=spec.cache_dir, progress=progress, executor=spec.executor)
         warnings += _truncation_warnings(aligner, corpus, words)
         warnings += _priors_note(aligner, len(corpus.pairs))
-    return BuildOutput(spec, analyses, spec.config_names(), _record(spec, corpus, aligner),
-                       lines=corpus.total_lines, pairs=len(corpus.pairs), report=corpus.report,
-                       warnings=warnings)
+    record = _record(spec, corpus, aligner) | ({"parse_notes": parse_notes} if parse_notes else {})
+    return BuildOutput(spec, analyses, spec.config_names(), record, lines=corpus.total_lines,
+                       pairs=len(corpus.pairs), report=corpus.report, warnings=warnings)

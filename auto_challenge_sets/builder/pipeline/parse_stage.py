@@ -34,12 +34,12 @@ from auto_challenge_sets.builder.backends.parsers import (
 from auto_challenge_sets.builder.pipeline.executors import Executor, ShardWork
 from auto_challenge_sets.builder.pipeline.inputs import PreParsedSource
 from auto_challenge_sets.builder.pipeline.specs import ParserSpec
-from auto_challenge_sets.builder.pipeline.stage_cache import PARSE_SHARD_SIZE, run_sharded
+from auto_challenge_sets.builder.pipeline.stage_cache import PARSE_SHARD_SIZE, cache_note, run_sharded
 from auto_challenge_sets.conllu_io import format_sentence, parse_conllu
 from auto_challenge_sets.corpus import format_line_numbers, read_lines
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.paths import default_cache_dir
-from auto_challenge_sets.text_io import atomic_write_text
+from auto_challenge_sets.text_io import atomic_write_text, make_folder
 from auto_challenge_sets.ud import Sentence
 
 # The source parse: a parser to run (a ready backend, a spec, or a name with options) or a file.
@@ -134,7 +134,7 @@ def write_parse(sentences: Sequence[Sentence], output: str | os.PathLike[str]) -
         sys.stdout.flush()
         return
     path = Path(output)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(path.parent)
     atomic_write_text(path, text)
 
 
@@ -215,7 +215,7 @@ def parse_source_for_build(
     for line in source_lines:
         digest.update(line.encode("utf-8") + b"\n")
     target = Path(cache_dir or default_cache_dir()) / "parsed" / f"{parser.name}-{lang}-{digest.hexdigest()[:24]}.conllu"
-    if not target.is_file():
+    if _cached_notes(target) is None:
         try:
             sentences = parse_lines(source_lines, lang=lang, parser=backend, line_numbers=numbers,
                                     cache_dir=cache_dir, shard_size=shard_size, progress=progress,
@@ -223,6 +223,41 @@ def parse_source_for_build(
         finally:
             backend.close()
         write_parse(sentences, target)
-        for message in stats_from_sentences(sentences, numbers).messages():
-            print(f"note: {message}", file=sys.stderr)
+        notes = stats_from_sentences(sentences, numbers).messages()
+        atomic_write_text(_notes_path(target), json.dumps(
+            {"sha256": _file_sha256(target), "notes": notes}, ensure_ascii=False, indent=1) + "\n")
+    else:
+        backend.close()
     return target
+
+
+def _notes_path(target: Path) -> Path:
+    return target.with_name(target.name + ".json")
+
+
+def _file_sha256(path: Path) -> str:
+    with path.open("rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def _cached_notes(target: Path) -> list[str] | None:
+    """The parse notes (lines merged into one tree, ...) of a cached parse file, kept beside it so
+    that a build from the cache reports what the parse did; None when the file must be made: absent,
+    without its notes, or changed since it was written (a note names it)."""
+    try:
+        info = json.loads(_notes_path(target).read_text(encoding="utf-8"))
+        recorded, notes = info["sha256"], info["notes"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if not target.is_file():
+        return None
+    if _file_sha256(target) != recorded:
+        cache_note(target, "parse")
+        return None
+    return [str(note) for note in notes]
+
+
+def cached_parse_notes(target: Path) -> list[str]:
+    """What :func:`parse_source_for_build` noted when it parsed ``target`` (whether or not this run
+    parsed it), to be reported with the build and kept in its record."""
+    return _cached_notes(target) or []

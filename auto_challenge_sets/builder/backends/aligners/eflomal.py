@@ -42,6 +42,7 @@ from typing import Any
 
 from auto_challenge_sets.builder.backends import Option
 from auto_challenge_sets.builder.backends.aligners import Aligner, AlignerError, Pair, register_aligner
+from auto_challenge_sets.builder.backends.aligners.eflomal_priors import check_priors
 from auto_challenge_sets.builder.backends.aligners.symmetrize import SYMMETRIZATIONS, symmetrize
 from auto_challenge_sets.pharaoh import Link, format_pharaoh, parse_pharaoh
 
@@ -156,6 +157,8 @@ class EflomalAligner(Aligner):
         self.priors = None if priors is None else Path(priors)
         if self.priors is not None and not self.priors.is_file():
             raise AlignerError(f"eflomal: no priors file {self.priors} (make one with `acs align --make-priors`)")
+        if self.priors is not None:
+            check_priors(self.priors)
         self.model = model
         self.n_samplers = n_samplers
         self.rel_iterations = rel_iterations

@@ -50,7 +50,8 @@ class UDPipeParser(Parser):
 
     def check_ready(self) -> None:
         if not self.model_path.is_file():
-            raise ParserUnavailableError(f"UDPipe model {self.model_path} not found: pass an existing "
+            found = "is not a regular file" if self.model_path.exists() else "not found"
+            raise ParserUnavailableError(f"UDPipe model {self.model_path} {found}: pass an existing "
                                          "UDPipe 1 model file with udpipe_model FILE", field="udpipe_model")
 
     def signature(self) -> dict:

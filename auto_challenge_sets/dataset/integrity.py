@@ -1,0 +1,160 @@
+"""The data files of a built folder against its build record: what every reader checks first.
+
+A build records each Parquet file it wrote (``acs_build.json``, a build's ``files``: bytes, rows,
+sha256). A file lost, added, truncated or replaced by hand would otherwise read as a smaller
+config, an empty selection, or rows counted twice, without a word. The cheap check (sizes and the
+row counts of the Parquet footers) runs on every ``acs stats``, ``acs evaluate`` and ``acs
+publish``; ``verify`` adds the sha256 of every file. The card's ``data_files`` must name exactly
+the recorded files of each config and split: a pattern widened by hand would score another
+config's rows too.
+
+Folders written before files were recorded (a record without ``format``) are read unchecked, with
+a note.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from auto_challenge_sets.configs import parse_config_name
+from auto_challenge_sets.dataset.layout import DATA_DIR, SHARD, DatasetFolder, parquet_rows, scan_folder
+from auto_challenge_sets.dataset.record import BUILD_RECORD, read_build_record
+from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.text_io import IN_A_DATASET, require_regular_file
+
+FILES = "files"  # a build's key in the record: {path in the folder: {bytes, rows, sha256}}
+REBUILD = "build it again (or restore the file)"
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def describe_files(root: Path, pair: str, corpus: str) -> dict[str, dict[str, Any]]:
+    """The record's ``files`` of one (pair, corpus) build: every Parquet file of its splits."""
+    described = {}
+    for config, splits in scan_folder(root).items():
+        if parse_config_name(config).pair != pair or corpus not in splits:
+            continue
+        for path in splits[corpus]:
+            described[path.relative_to(root).as_posix()] = {
+                "bytes": path.stat().st_size, "rows": parquet_rows([path]), "sha256": sha256_of(path)}
+    return dict(sorted(described.items()))
+
+
+def _recorded(root: Path, record: dict) -> tuple[dict[str, dict[str, Any]], set[tuple[str, str]], list[str]]:
+    """``(files, the (pair, corpus) builds that record theirs, notes)``; a malformed entry is an error."""
+    where = root / BUILD_RECORD
+    files: dict[str, dict[str, Any]] = {}
+    owners: set[tuple[str, str]] = set()
+    unrecorded = []
+    for build in record["builds"]:
+        entries = build.get(FILES)
+        if entries is None:
+            unrecorded.append(f"{build['pair']}/{build['corpus']}")
+            continue
+        if not isinstance(entries, dict):
+            raise InputError(f"build {build['pair']}/{build['corpus']}: '{FILES}' is not a mapping of paths", where)
+        owners.add((build["pair"], build["corpus"]))
+        for rel, entry in entries.items():
+            parts = PurePosixPath(rel).parts
+            if len(parts) != 3 or parts[0] != DATA_DIR or ".." in parts:
+                raise InputError(f"records {rel!r}, not a data file of the folder ({DATA_DIR}/CONFIG/FILE)", where)
+            if not (isinstance(entry, dict) and all(isinstance(entry.get(k), int) for k in ("bytes", "rows"))
+                    and isinstance(entry.get("sha256"), str)):
+                raise InputError(f"the entry of {rel!r} is not {{bytes, rows, sha256}}", where)
+            files[rel] = entry
+    notes = []
+    if unrecorded:
+        notes.append(f"{BUILD_RECORD} records no file sizes for {', '.join(unrecorded)} (built by an older "
+                     "version): those files are not checked; build again to record them")
+    return files, owners, notes
+
+
+def _check_file(path: Path, entry: dict[str, Any], verify: bool) -> None:
+    require_regular_file(path, hint=IN_A_DATASET)  # a FIFO in a shard's place is no missing file
+    if not path.is_file():
+        raise InputError(f"is missing: {BUILD_RECORD} records it ({entry['rows']:,} rows); {REBUILD}", path)
+    size = path.stat().st_size
+    if size != entry["bytes"]:
+        raise InputError(f"has {size:,} bytes, {BUILD_RECORD} records {entry['bytes']:,}: changed since the "
+                         f"build; {REBUILD}", path)
+    rows = parquet_rows([path])
+    if rows != entry["rows"]:
+        raise InputError(f"has {rows:,} rows, {BUILD_RECORD} records {entry['rows']:,}: changed since the "
+                         f"build; {REBUILD}", path)
+    if verify and sha256_of(path) != entry["sha256"]:
+        raise InputError(f"its sha256 differs from the one {BUILD_RECORD} records (same size and rows): "
+                         f"changed since the build; {REBUILD}", path)
+
+
+def _owner(config: str, split: str) -> tuple[str, str] | None:
+    try:
+        return parse_config_name(config).pair, split
+    except ValueError:
+        return None
+
+
+def check_files(root: Path, verify: bool = False) -> tuple[dict[str, dict[str, Any]], set[tuple[str, str]],
+                                                            list[str]]:
+    """Every recorded file present with its recorded size and rows (and sha256 with ``verify``),
+    and no unrecorded data file in a split whose build recorded its files. Returns the recorded
+    files, the builds that recorded theirs, and notes (a folder of an older version)."""
+    record = read_build_record(root)
+    files, owners, notes = _recorded(root, record)
+    for rel, entry in files.items():
+        _check_file(root / rel, entry, verify)
+    built = {(build["pair"], build["corpus"]) for build in record["builds"]}
+    for config, splits in scan_folder(root).items():
+        for split, paths in splits.items():
+            owner = _owner(config, split)
+            if owner in built and owner not in owners:
+                continue  # built by an older version, which recorded no files (a note says so)
+            if not built:
+                continue  # no record at all: a Parquet dataset from elsewhere
+            for path in paths:
+                if path.relative_to(root).as_posix() not in files:
+                    raise InputError(f"is not in {BUILD_RECORD}: a file added by hand or left by another "
+                                     f"build; remove it or {REBUILD}", path)
+    return files, owners, notes
+
+
+def check_card(folder: DatasetFolder, files: dict[str, dict[str, Any]], owners: set[tuple[str, str]]) -> None:
+    """Each config's ``data_files`` in the card are exactly the recorded files of its split (an
+    alias such as ``de-en.particle`` names the files of ``de-en.particle.d1``)."""
+    root = folder.root.resolve()
+    for name, splits in folder.files.items():
+        try:
+            config = parse_config_name(name)
+        except ValueError:
+            if owners:
+                raise InputError(f"config {name!r} is not a config name of auto_challenge_sets "
+                                 f"(added by hand?): its data_files are not in {BUILD_RECORD}", folder.readme) from None
+            continue
+        for split, paths in splits.items():
+            if (config.pair, split) not in owners:
+                continue
+            wanted = sorted(rel for rel in files if PurePosixPath(rel).parts[1] == str(config)
+                            and (m := SHARD.fullmatch(PurePosixPath(rel).name)) and m["split"] == split)
+            found = sorted(p.resolve().relative_to(root).as_posix() for p in paths)
+            if found != wanted:
+                extra = sorted(set(found) - set(wanted)) or sorted(set(wanted) - set(found))
+                raise InputError(f"config {name!r}, split {split!r}: data_files match {len(found)} file(s), "
+                                 f"{BUILD_RECORD} records {len(wanted)} ({extra[0] if extra else 'the same file twice'} "
+                                 "differs): the card must list exactly the recorded files; build again or restore "
+                                 "README.md", folder.readme)
+
+
+def check_folder(root: str | Path, verify: bool = False, folder: DatasetFolder | None = None) -> list[str]:
+    """The files and the card of a built folder against its record (see the module); notes to show."""
+    root = Path(root)
+    files, owners, notes = check_files(root, verify)
+    if owners:
+        check_card(folder if folder is not None else DatasetFolder(root), files, owners)
+    return notes

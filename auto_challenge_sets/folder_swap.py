@@ -1,0 +1,179 @@
+"""An output folder written all or nothing, one writer at a time: what ``acs build`` and
+``acs evaluate --out`` share (each adds its own ownership check).
+
+- **One writer.** Writers of one folder serialize through a file lock beside it (``.{name}.lock``,
+  :mod:`filelock`), so two runs never mix their files.
+- **All or nothing.** A run writes a sibling work folder, ``.{name}.acs-new-{pid}``, and swaps it
+  in with two renames; a run that fails or is killed leaves the previous folder as it was (at worst
+  renamed aside, ``.{name}.acs-old-{pid}``, for an instant: the next run, under the lock, puts it
+  back and removes what the killed run left).
+- **The user's path in errors.** A system error about a file of the work folder names the file
+  under the user's folder instead, and one naming no file names the folder: the work folder is
+  gone when the message is read.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from auto_challenge_sets.errors import AcsError, InputError
+
+LOCK_TIMEOUT_S = 3600  # a build can take long; a lock held longer than this is reported, not broken
+
+
+def _sibling(out: Path, kind: str) -> Path:
+    return out.parent / f".{out.name}.acs-{kind}-{os.getpid()}"
+
+
+def prepare_folder(out: Path, check: Callable[[Path], None]) -> Path:
+    """Run the ownership ``check`` on ``out`` and create its lock file; return the lock's path.
+
+    filelock would retry a lock file it cannot create until its time-out: creating it here turns
+    a read-only or missing place into an error at once.
+    """
+    check(out)
+    lock_path = out.parent / f".{out.name}.lock"
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        os.close(os.open(lock_path, os.O_WRONLY | os.O_CREAT, 0o644))
+    except (FileExistsError, NotADirectoryError) as error:  # a file where a folder above ``out`` should be
+        blocking = next((p for p in reversed(out.parents) if p.exists() and not p.is_dir()), error.filename)
+        raise InputError(f"cannot be made: {blocking} is a file, not a folder", out) from None
+    except OSError as error:  # the lock file's name would mean nothing to the user: name ``out``
+        raise InputError(f"cannot create its lock file beside it: {error.strerror or error}", out) from None
+    return lock_path
+
+
+def _recover(out: Path) -> None:
+    """Put back a folder that a killed run had renamed aside but not yet replaced."""
+    if out.exists():
+        return
+    aside = sorted(out.parent.glob(f".{out.name}.acs-old-*"), key=lambda p: p.stat().st_mtime)
+    if aside:
+        os.replace(aside[-1], out)
+
+
+def _clean_leftovers(out: Path) -> None:
+    """Remove what killed runs left beside the folder (under the lock, nobody else is writing)."""
+    for pattern in (f".{out.name}.acs-new-*", f".{out.name}.acs-old-*"):
+        for path in out.parent.glob(pattern):
+            shutil.rmtree(path, ignore_errors=True)
+
+
+class _CopyFailed(Exception):
+    """Stops :func:`shutil.copytree` at the first file it cannot copy: it would otherwise try
+    every other file and raise one ``shutil.Error`` that prints as "Error", naming nothing."""
+
+    def __init__(self, source: str, cause: OSError) -> None:
+        super().__init__(source)
+        self.source, self.cause = source, cause
+
+
+def _copy_folder(out: Path, work: Path) -> None:
+    """Copy ``out`` into the new ``work`` folder; a failure names the file of ``out`` and why."""
+
+    def copy(source: str, target: str) -> object:
+        try:
+            return shutil.copy2(source, target)
+        except OSError as error:
+            raise _CopyFailed(source, error) from error
+
+    try:
+        shutil.copytree(out, work, symlinks=True, copy_function=copy)
+    except _CopyFailed as failed:
+        if isinstance(failed.cause, shutil.SpecialFileError):
+            why = "not a regular file (a named pipe?): a dataset folder holds only files and folders"
+        else:
+            why = failed.cause.strerror or str(failed.cause)
+        raise InputError(f"cannot be copied (a build adds to a copy of the folder, made beside it): {why}", failed.source) from None
+    except shutil.Error as error:  # a folder's own copy (its permissions, times) failed
+        source, _, why = error.args[0][0]
+        raise InputError(f"cannot be copied (a build adds to a copy of the folder, made beside it): {why}", source) from None
+
+
+def _swap(work: Path, out: Path) -> None:
+    if not out.exists():
+        os.replace(work, out)
+        return
+    aside = _sibling(out, "old")
+    os.replace(out, aside)
+    os.replace(work, out)
+    shutil.rmtree(aside, ignore_errors=True)
+
+
+def _user_path(path: str | bytes | int | None, work: Path, out: Path) -> str | bytes | int | None:
+    if not isinstance(path, str):
+        return path
+    try:
+        return str(out / Path(path).absolute().relative_to(work))
+    except ValueError:  # not under the work folder: the user's own path already
+        return path
+
+
+def _check_parent(out: Path) -> None:
+    """Whatever failed while the folder that holds ``out`` (and the work folder) was deleted,
+    failed because of that: say so, rather than what the missing work folder looked like."""
+    if not out.parent.is_dir():
+        raise InputError(f"the folder that holds it ({out.parent}) was deleted while this ran: nothing was "
+                         "written", out) from None
+
+
+def _name_user_paths(error: AcsError, work: Path, out: Path) -> None:
+    """Rewrite in place an error's mentions of the work folder (which is gone when the message is
+    read) as the user's folder."""
+    error.args = tuple(arg.replace(str(work), str(out)) if isinstance(arg, str) else arg for arg in error.args)
+    if isinstance(getattr(error, "path", None), str):
+        error.path = error.path.replace(str(work), str(out))
+
+
+@contextmanager
+def swapped_folder(out: str | os.PathLike[str], check: Callable[[Path], None], *, keep: bool,
+                   holder: str) -> Iterator[Path]:
+    """Hold ``out``'s lock and yield a work folder to write; swap it in when the block succeeds.
+
+    ``check``: the ownership check (raises naming ``out``), run before the lock and again under it.
+    ``keep``: the work folder starts as a copy of ``out`` (a build adds to a dataset) rather than
+    empty (a report is one run's whole). ``holder`` names the writer in the lock's time-out error.
+    """
+    from filelock import FileLock, Timeout
+
+    out = Path(out).absolute()
+    lock_path = prepare_folder(out, check)
+    try:
+        lock = FileLock(str(lock_path))
+        lock.acquire(timeout=LOCK_TIMEOUT_S)
+    except Timeout:
+        raise InputError(f"another {holder} has held this folder's lock for over {LOCK_TIMEOUT_S} s", out) from None
+    try:
+        _recover(out)
+        _clean_leftovers(out)
+        check(out)
+        work = _sibling(out, "new")
+        try:
+            if keep and out.exists():
+                _copy_folder(out, work)
+            else:
+                work.mkdir()
+            yield work
+            _swap(work, out)
+        except OSError as error:
+            _check_parent(out)
+            error.filename = _user_path(error.filename, work, out) if error.filename is not None else str(out)
+            if error.filename2 is not None:  # set, even to None, it would print as "-> None"
+                error.filename2 = _user_path(error.filename2, work, out)
+            raise
+        except AcsError as error:  # a message about a file of the copy: the user's file, the same name
+            _check_parent(out)
+            _name_user_paths(error, work, out)
+            raise
+        except Exception:
+            _check_parent(out)
+            raise
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    finally:
+        lock.release()

@@ -1,0 +1,114 @@
+"""The dataset card: generated blocks between markers, the user's text around them kept by every
+rebuild (byte for byte), broken markers named by line; the configs in the order of their
+distances, and a lexical config as the default."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from auto_challenge_sets.cli import main
+from auto_challenge_sets.configs import config_sort_key
+from auto_challenge_sets.dataset.card import default_config
+from auto_challenge_sets.dataset.card_blocks import Segment, merge_body, read_segments, split_front_matter
+from auto_challenge_sets.dataset.demo import demo_file
+from auto_challenge_sets.errors import InputError
+
+
+def _block(name: str, text: str) -> str:
+    return f"<!-- acs:begin {name} -->\n{text}<!-- acs:end {name} -->\n"
+
+
+@pytest.mark.parametrize(("body", "line", "message"), [
+    (_block("a", "x\n") + "<!-- acs:begin b -->\ny\n", 4, r"block 'b' has no end marker \(<!-- acs:end b -->\)"),
+    ("mine\n<!-- acs:end a -->\n", 2, r"ends no block: no <!-- acs:begin a --> before it"),
+    ("<!-- acs:begin a -->\n<!-- acs:begin b -->\n", 2, r"inside block 'a', which has no end marker"),
+    ("<!-- acs:begin a -->\n<!-- acs:end b -->\n", 2, r"ends no block \(the open one is 'a'\)"),
+    (_block("a", "x\n") + "\n" + _block("a", "y\n"), 5, r"block 'a' begins a second time"),
+])
+def test_a_marker_out_of_place_names_its_line(body: str, line: int, message: str) -> None:
+    with pytest.raises(InputError, match=message) as caught:
+        read_segments(body, "README.md", first_line=1)
+    assert caught.value.line == line and str(caught.value).startswith(f"README.md:{line}: ")
+
+
+def test_a_marker_is_a_whole_line_so_generated_text_never_reads_as_one() -> None:
+    body = _block("a", "- rule `<!-- acs:end a -->`, added by the user\n")
+    assert [segment.name for segment in read_segments(body)] == ["a"]
+
+
+def test_the_new_blocks_go_in_the_old_places_and_the_users_text_stays() -> None:
+    old = read_segments("\nmine first\n" + _block("a", "old a\n") + "\nbetween\n" + _block("gone", "g\n")
+                        + _block("c", "old c\n") + "mine last\n")
+    new = read_segments("\n" + _block("a", "new a\n") + "\n" + _block("b", "new b\n") + "\n"
+                        + _block("c", "new c\n"))
+    assert merge_body(old, new) == ("\nmine first\n" + _block("a", "new a\n") + _block("b", "new b\n") + "\n"
+                                    + "\nbetween\n" + _block("c", "new c\n") + "mine last\n")
+    # merged again with the same blocks: the same text (a rebuild writes the same bytes)
+    assert merge_body(read_segments(merge_body(old, new)), new) == merge_body(old, new)
+
+
+def test_a_card_without_markers_is_generated_whole() -> None:
+    new = read_segments(_block("a", "new\n"))
+    assert merge_body([Segment(None, "an older card\n")], new) == _block("a", "new\n")
+    assert merge_body(None, new) == _block("a", "new\n")
+
+
+def test_the_front_matter_is_cut_where_it_ends() -> None:
+    assert split_front_matter("---\na: 1\n---\n\nbody\n") == ("---\na: 1\n---\n", "\nbody\n", 4)
+    assert split_front_matter("no header\n") == ("", "no header\n", 1)
+
+
+def _build(out: Path, corpus: str, *extra: str) -> None:
+    assert main(["build", "--pair", "de-en", "--corpus", corpus, "--source", str(demo_file("sample.de")),
+                 "--target", str(demo_file("sample.en")), "--source-conllu", str(demo_file("sample.de.conllu")),
+                 "--out", str(out), "--quiet", *extra]) == 0
+
+
+def test_the_users_text_survives_rebuilds_and_a_rebuild_is_byte_identical(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "sets"
+    _build(out, "first", "--aligner", "none")
+    card = out / "README.md"
+    text = card.read_text(encoding="utf-8")
+    header, body, _ = split_front_matter(text)
+    mine = {"top": "\nRead this first: the sample is hand-made.\n",
+            "between": "\nWe use these configs in our paper.\n\n",
+            "end": "\n## Our notes\n\nThanks, reviewers.\n"}
+    body = mine["top"] + body.replace("<!-- acs:end configs -->\n", "<!-- acs:end configs -->\n" + mine["between"])
+    card.write_text(header + body + mine["end"], encoding="utf-8")
+    edited = card.read_bytes()
+
+    _build(out, "first", "--aligner", "none")
+    assert card.read_bytes() == edited  # the same build: the same bytes, the user's text included
+
+    _build(out, "second", "--alignment", str(demo_file("sample.de-en.pharaoh")))
+    rebuilt = card.read_text(encoding="utf-8")
+    assert "split `second`" in rebuilt and "de-en.reorder.d5" in rebuilt  # the generated parts are new
+    _, new_body, _ = split_front_matter(rebuilt)
+    assert new_body.startswith(mine["top"]) and new_body.endswith(mine["end"])
+    assert "<!-- acs:end configs -->\n" + mine["between"] + "\n<!-- acs:begin reordering -->" in new_body
+
+
+def test_configs_are_listed_by_distance_and_the_default_is_lexical(tmp_path: Path) -> None:
+    """``verb_final`` sorts after ``crossing`` and ``reorder`` by name: the default is still it."""
+    out = tmp_path / "sets"
+    _build(out, "sample", "--phenomena", "verb_final", "--alignment", str(demo_file("sample.de-en.pharaoh")))
+    header = yaml.safe_load(split_front_matter((out / "README.md").read_text(encoding="utf-8"))[0].strip("-\n"))
+    for field in ("configs", "dataset_info"):
+        names = [entry["config_name"] for entry in header[field]]
+        assert names.index("de-en.reorder.d5") < names.index("de-en.reorder.d10")
+        assert names.index("de-en.crossing.d5") < names.index("de-en.crossing.d10") < names.index("de-en.crossing.d20")
+        assert names.index("de-en.verb_final.d1") < names.index("de-en.verb_final.d2")
+        assert names[0] == "de-en.baseline" and names.index("de-en.verb_final.d5") < names.index("de-en.crossing")
+    assert [entry["config_name"] for entry in header["configs"] if entry.get("default")] == ["de-en.verb_final"]
+
+
+def test_distances_sort_as_numbers_and_lexical_configs_come_first() -> None:
+    names = ["de-en.reorder.d10", "de-en.reorder.d5", "de-en.particle.d10", "de-en.particle.d2", "de-en.baseline"]
+    assert sorted(names, key=config_sort_key) == ["de-en.baseline", "de-en.particle.d2", "de-en.particle.d10",
+                                                  "de-en.reorder.d5", "de-en.reorder.d10"]
+    assert default_config(["de-en.crossing.d5", "de-en.verb_final.d1", "de-en.baseline"]) == "de-en.verb_final"
+    assert default_config(["en-de.particle.d1", "de-en.reorder.d5"]) == "de-en.reorder"  # the first pair's
+    assert default_config(["de-en.baseline", "de-en.particle.d3"]) is None
