@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 TORCH ?= torch==2.13.0
 TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 
-.PHONY: demo test test-offline mutate setup lint clean
+.PHONY: demo test test-offline mutate mutation-selection setup lint clean
 
 setup: $(STAMP)
 
@@ -31,26 +31,33 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(VENV)/bin/acs demo
 
-# lint-imports first: the floors (.importlinter) hold, or nothing else is worth running
+# lint-imports first: the floors (.importlinter) hold, or nothing else is worth running. Two
+# pytest-xdist workers (JOBS), each taking whole files (--dist loadfile: a module's fixtures are
+# built once), the session's shared builds made once for both (tests/conftest.py, built_once).
+JOBS ?= 2
 test: $(STAMP)
 	$(VENV)/bin/lint-imports
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(JOBS) --dist loadfile
 
 # the suite as a fresh clone runs it: ACS_SHARED_DIR points to an empty folder, so every test
 # marked `shared` skips (tests/conftest.py) and the tiny trankit model learns the demo sample
 test-offline: $(STAMP)
 	$(VENV)/bin/lint-imports
-	empty=$$(mktemp -d) && ACS_SHARED_DIR=$$empty $(PY) -m pytest -q; status=$$?; rmdir $$empty; exit $$status
+	empty=$$(mktemp -d) && ACS_SHARED_DIR=$$empty $(PY) -m pytest -q -n $(JOBS) --dist loadfile; status=$$?; rmdir $$empty; exit $$status
 
 # mutation testing with mutmut (mutation/README.md): not in CI, it takes long. A fresh run each
-# time; MODULES="conllu_io scoring.ribes" mutates those modules only. Tests run in mutants/, so
-# the shared data is passed by absolute path.
+# time; MODULES="conllu_io scoring.ribes" mutates those modules only, each against the tests that
+# execute it (mutation/test_selection.json; `make mutation-selection` derives it again after the
+# tests or only_mutate change). Tests run in mutants/, so the shared data is passed by absolute path.
 MODULES ?=
 SHARED_DIR ?= $(abspath ../shared)
 mutate: $(STAMP)
 	rm -rf mutants
-	ACS_SHARED_DIR=$(SHARED_DIR) $(VENV)/bin/mutmut run $(foreach m,$(MODULES),"auto_challenge_sets.$(m).*")
+	ACS_SHARED_DIR=$(SHARED_DIR) $(PY) mutation/mutate.py $(MODULES)
 	$(PY) mutation/score.py $(MODULES)
+
+mutation-selection: $(STAMP)
+	$(PY) mutation/select_tests.py
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check auto_challenge_sets builder tests benchmarks examples mutation

@@ -4,7 +4,7 @@ Job: every WMT21 de→en system (19) on every config of a newstest2021 build (UD
 phenomena: ``--config all``), BLEU + chrF + RIBES, 100 length-matched random samples per (system,
 config), sacrebleu's paired approximate randomization of every system against the baseline on
 every config and metric, trends, summary and the human correlation — ``evaluate``, exactly what
-``acs evaluate --hyp ...`` runs.
+``acs evaluate --hyp ...`` runs; then what ``--out`` writes, the HTML page timed apart.
 
 Reference, measured in the same run: ``sacrebleu.corpus_bleu`` + ``sacrebleu.corpus_chrf`` once per
 system on the full test set (the least any evaluation of these systems must do). Prints the ratio
@@ -22,6 +22,7 @@ benchmark builds one in a temporary folder first (not timed).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import tempfile
 import time
@@ -104,8 +105,32 @@ def _run(args: argparse.Namespace, folder: Path, wmt: Path) -> None:
     print(f"evaluate: {total:.2f} s (paired tests {paired:.2f} s, everything else {total - paired:.2f} s)")
     print(f"ratio: {total / floor:.1f}x (target <= {5 if args.targeted else 3}x); peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB "
           f"(target <= 1 GB), {args.jobs} job(s)")
+    _page_cost(evaluation, request, human.scores, total)
     if not args.targeted:
         _one_system(args, folder, outputs[0], reference)
+
+
+def _page_cost(evaluation, request: EvaluationRequest, human: dict[str, float], evaluate_s: float) -> None:
+    """What ``acs evaluate --out`` writes after the evaluation, and what the HTML page adds (the
+    issue's target: the page <= 20% of the evaluation's time)."""
+    from auto_challenge_sets.evaluation import plots
+    from auto_challenge_sets.evaluation.html_report import write_html
+    from auto_challenge_sets.evaluation.report import markdown_report
+
+    with tempfile.TemporaryDirectory() as work:
+        out = Path(work)
+        start = time.perf_counter()
+        (out / "results.json").write_text(json.dumps(evaluation.to_json(), indent=2), encoding="utf-8")
+        pngs = plots.all_plots(evaluation, out, human)
+        (out / "report.md").write_text(markdown_report(evaluation, pngs), encoding="utf-8")
+        files = time.perf_counter() - start
+        start = time.perf_counter()
+        written = write_html(out, evaluation, human, request)
+        page = time.perf_counter() - start
+        size = sum(p.stat().st_size for p in written) / 1e6
+    print(f"report: results.json + report.md + {len(pngs)} PNG plots {files:.2f} s; the HTML page (index.html + "
+          f"{len(written) - 1} sidecars, {size:.1f} MB) {page:.2f} s = {page / evaluate_s:.0%} of evaluate "
+          f"(target <= 20%), {page / (evaluate_s + files):.0%} of evaluate + the other report files")
 
 
 def main() -> None:

@@ -175,11 +175,31 @@ def wmt21_de_en(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from auto_challenge_sets.dataset.writer import build_into_folder
 
     wmt21 = shared_path("data", "wmt21")
-    out = tmp_path_factory.mktemp("wmt21") / "sets"
-    build_into_folder(BuildSpec(
-        pair="de-en", corpus="newstest2021", source=wmt21 / "sources" / "newstest2021.de-en.src.de",
-        target=wmt21 / "references" / "newstest2021.de-en.ref.A.en",
-        parser=ParserSpec("udpipe", {"udpipe_model": shared_path("models", "german.udpipe")}),
-        aligner=AlignerSpec("eflomal", {"seed": 1}), cache_dir=out.parent / "cache",
-        phenomena=("reflexive", "particle", "prep_stranding")), out, license="other", progress=False)
-    return out
+
+    def build(out: Path) -> None:
+        build_into_folder(BuildSpec(
+            pair="de-en", corpus="newstest2021", source=wmt21 / "sources" / "newstest2021.de-en.src.de",
+            target=wmt21 / "references" / "newstest2021.de-en.ref.A.en",
+            parser=ParserSpec("udpipe", {"udpipe_model": shared_path("models", "german.udpipe")}),
+            aligner=AlignerSpec("eflomal", {"seed": 1}), cache_dir=out.parent / "cache",
+            phenomena=("reflexive", "particle", "prep_stranding")), out, license="other", progress=False)
+
+    return built_once(tmp_path_factory, "wmt21", build) / "sets"
+
+
+def built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build) -> Path:
+    """A folder ``name`` holding ``build(folder / "sets")``'s output, built once per test run: with
+    pytest-xdist every worker has its own session, so the workers share the run's temporary root and
+    a file lock lets the first build while the others wait for it (minutes saved per worker)."""
+    from filelock import FileLock
+
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # pytest-N/popen-gwK: the workers' common parent
+    folder, done = root / f"shared-{name}", root / f"shared-{name}.done"
+    with FileLock(str(root / f"shared-{name}.lock")):
+        if not done.exists():
+            folder.mkdir(parents=True, exist_ok=True)
+            build(folder / "sets")
+            done.touch()
+    return folder

@@ -141,6 +141,9 @@ def test_many_systems_with_human_scores(wmt, tmp_path) -> None:
     names = list(accuracy)
     tau = kendalltau([accuracy[s] for s in names], [human.scores[s] for s in names]).statistic
     assert particle["human_targeted"]["kendall"] == pytest.approx(tau)
+    # the control: 100 random-pair draws per system, and the targeted τ among the draws' τ
+    assert all(e["targeted"]["random_pairs"]["draws"] == 100 for e in particle["systems"].values())
+    assert 0 <= particle["human_targeted"]["random_kendall_percentile"] <= 100
     summary = payload["targeted"]["by_distance"]["de-en.particle"]
     assert summary["config"] == "de-en.particle.d0" and summary["buckets"][:2] == ["0", "1"]
     # the d >= 0 config's accuracy is the judged-weighted mean of its buckets
@@ -210,13 +213,20 @@ def test_a_dataset_without_alignments_says_so(sample, tmp_path) -> None:
     with pytest.raises(InputError, match="built without an aligner, so the aligner stored or present"):
         evaluate(EvaluationRequest(unaligned, {"system": demo_file("sample.en")}, pair="de-en", n_samples=3,
                                    targeted=TargetedRequest()))
-    # a folder written before the alignment column existed
+    # a folder written before the alignment column existed (and before the record kept file sizes)
     base = folder.files["de-en.baseline"]["sample"][0]
-    table = pq.read_table(base)
+    table, original = pq.read_table(base), base.read_bytes()
+    record_path = sample / "acs_build.json"
+    record_text = record_path.read_text(encoding="utf-8")
+    record = json.loads(record_text)
+    for build in record["builds"]:
+        build.pop("files")
+    record_path.write_text(json.dumps(record), encoding="utf-8")
     pq.write_table(table.drop(["alignment"]), base)
     try:
         with pytest.raises(InputError, match="has no alignment column .built by an older acs.: rebuild"):
             evaluate(EvaluationRequest(sample, {"system": demo_file("sample.en")}, pair="de-en", n_samples=3,
                                        targeted=TargetedRequest()))
     finally:
-        pq.write_table(table, base)
+        base.write_bytes(original)  # the bytes the record has
+        record_path.write_text(record_text, encoding="utf-8")

@@ -124,6 +124,30 @@ def test_every_number_in_the_table_equals_results_json(report):
         assert (row.get("data-worse") == "1") == worse
 
 
+def test_the_targeted_control_table_equals_results_json(report):
+    """Per config: the mean accuracy and control over systems, the systems outside the control's
+    band, and the targeted τ's corrected p, counted here from results.json."""
+    document, _ = parse(report["out"] / "index.html")
+    results = report["results"]
+    section = next(e for e in document.iter("section") if e.get("id") == "targeted")
+    table = next(t for t in section.iter("table") if "random-pair control" in "".join(t.find("caption").itertext()))
+    rows = {r.find("th").text.strip(): r.findall("td") for r in table.find("tbody").findall("tr")}
+    scored = {name: c for name, c in results["configs"].items()
+              if any(s["targeted"] is not None for s in c["systems"].values())}
+    assert set(rows) == set(scored) and scored
+    for name, config in scored.items():
+        judged = [s["targeted"] for s in config["systems"].values() if s["targeted"]["accuracy"] is not None]
+        cells = rows[name]
+        assert float(cells[1].get("data-value")) == pytest.approx(np.mean([t["accuracy"] for t in judged]))
+        assert float(cells[2].get("data-value")) == pytest.approx(np.mean([t["random_pairs"]["mean"] for t in judged]))
+        above = sum(t["accuracy"] > t["random_pairs"]["p95"] for t in judged)
+        below = sum(t["accuracy"] < t["random_pairs"]["p5"] for t in judged)
+        assert [cells[3].text, cells[4].text] == [f"{above}/{len(judged)}", f"{below}/{len(judged)}"]
+        human = config["human_targeted"]
+        assert float(cells[7].get("data-value")) == human["p_corrected"]
+        assert ("exploratory" in "".join(cells[7].itertext())) == (human["p_corrected"] >= 0.05)
+
+
 def test_every_plot_of_the_report_is_in_the_page_as_svg(report):
     document, _ = parse(report["out"] / "index.html")
     figures = [f for f in document.iter("figure") if "plot" in f.get("class", "").split()]
@@ -377,11 +401,14 @@ def test_a_marked_word_is_in_view_after_following_a_config_link(report, browser)
     link = driver.find_element(By.CSS_SELECTOR, "#cells a[href='#sentences-de-en.particle.d3']")
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", link)
     link.click()
-    in_view = driver.execute_script(
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    # the jump and the sentences' rendering run on the page's own time: on a loaded machine they may
+    # land a moment after the click returns
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script(
         "const m = document.querySelector('#sentences-de-en\\\\.particle\\\\.d3 .sentence mark.head');"
         "if (!m) return false; const r = m.getBoundingClientRect();"
-        "return r.width > 0 && r.top >= 0 && r.bottom <= window.innerHeight;")
-    assert in_view
+        "return r.width > 0 && r.top >= 0 && r.bottom <= window.innerHeight;"))
     assert severe(driver) == []
 
 

@@ -27,7 +27,8 @@ recorded it (pairs with an empty side are not rows, but their lines are still in
 several --hyp files (NAME=FILE to name one, `-` reads one from stdin) to compare systems.
 
 --out DIR writes results.json (schema acs-evaluation/2, described by the JSON Schema
-auto_challenge_sets/evaluation/results.schema.json), report.md and PNG plots."""
+auto_challenge_sets/evaluation/results.schema.json), report.md and PNG plots. DIR must be new,
+empty, or an earlier report; the new report replaces it whole, or, if the run fails, not at all."""
 
 EPILOG = """\
 examples:
@@ -51,6 +52,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--dataset", default="auto_challenge_sets", metavar="DIR",
                         help="a folder written by `acs build` (default: ./auto_challenge_sets, its default --out)")
+    parser.add_argument("--verify", action="store_true",
+                        help="also check every data file's sha256 against acs_build.json (reads every file; "
+                        "sizes and row counts are always checked)")
     parser.add_argument(
         "--config",
         required=True,
@@ -124,7 +128,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     many.add_argument("--human-system", default="SYS", metavar="COL", help="the column of system names")
     many.add_argument("--human-score", default="Z.SCR", metavar="COL", help="the column of scores")
     many.add_argument("--human-alias", action="append", default=[], metavar="A=B",
-                      help="table name A is system B (repeatable)")
+                      help="table name A is system B (repeatable; --human and --human-seg)")
+    many.add_argument("--human-seg", metavar="FILE",
+                      help="human segment scores in WMT's layout (SYS SID RAW.SCR Z.SCR N, SID the 1-based corpus "
+                      "line): per config, Kendall's τ-b of each metric's sentence scores with z, and with --targeted "
+                      "the mean z of instances judged correct minus wrong (95%% bootstrap interval)")
     _add_targeted_arguments(parser)
     parser.set_defaults(func=run)
 
@@ -132,7 +140,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _add_targeted_arguments(parser: argparse.ArgumentParser) -> None:
     from auto_challenge_sets.builder.backends import ALIGNER
     from auto_challenge_sets.cli.backend_flags import add_backend_flags
-    from auto_challenge_sets.evaluation.targeted import ALIGNERS
+    from auto_challenge_sets.evaluation.targeted import ALIGNERS, RANDOM_PAIRS
     from auto_challenge_sets.scoring.targeted import CHRF_THRESHOLD
 
     group = parser.add_argument_group(
@@ -154,6 +162,15 @@ def _add_targeted_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--targeted-chrf", type=float, default=CHRF_THRESHOLD, metavar="X",
                        help="a part whose words differ still matches at sentence chrF >= X (inflection; "
                        f"default: {CHRF_THRESHOLD:g})")
+    group.add_argument("--targeted-lemma", action=argparse.BooleanOptionalAction, default=True,
+                       help="words with the same lemma match (simplemma, the pair's target language): "
+                       "\"gave up\" for \"give up\"")
+    group.add_argument("--targeted-all-refs", action="store_true",
+                       help="an instance is also correct when it matches a --ref reference (each aligned to the "
+                       "source with eflomal); off by default: their links let too much through (docs/method.md)")
+    group.add_argument("--targeted-random-pairs", type=int_at_least(0, 100_000), default=RANDOM_PAIRS, metavar="N",
+                       help="draws of the control: the same judgement on random word pairs at each instance's "
+                       f"distance in the same sentences, seeded by --seed (0: none; default: {RANDOM_PAIRS})")
     add_backend_flags(group, ALIGNER, in_build=True, taken=frozenset({"--seed"}))
 
 
@@ -162,11 +179,12 @@ def _targeted_request(args: argparse.Namespace, systems: list[str]):
     from auto_challenge_sets.builder.backends import ALIGNER
     from auto_challenge_sets.cli.backend_flags import given_backend_options
     from auto_challenge_sets.errors import AcsError
-    from auto_challenge_sets.evaluation.targeted import TargetedRequest
+    from auto_challenge_sets.evaluation.targeted import RANDOM_PAIRS, TargetedRequest
 
     options = given_backend_options(args, ALIGNER)
     if not args.targeted:
-        if args.hyp_alignment or options or args.targeted_aligner != "auto":
+        if args.hyp_alignment or options or args.targeted_aligner != "auto" or not args.targeted_lemma \
+                or args.targeted_random_pairs != RANDOM_PAIRS or args.targeted_all_refs:
             raise AcsError("the targeted-accuracy flags need --targeted")
         return None
     files = {}
@@ -176,11 +194,15 @@ def _targeted_request(args: argparse.Namespace, systems: list[str]):
             if len(systems) != 1:
                 raise AcsError(f"--hyp-alignment {item}: name the system (NAME=FILE) when there are several")
             name, path = systems[0], item
+        if name in files:
+            raise AcsError(f"--hyp-alignment {item}: a second alignment file for system {name} (the first: "
+                           f"{files[name]}); give one per system")
         files[name] = path
     unknown = sorted(set(files) - set(systems))
     if unknown:
         raise AcsError(f"--hyp-alignment for {', '.join(unknown)}, which is no system (systems: {', '.join(systems)})")
-    return TargetedRequest(args.targeted_aligner, options, files, args.targeted_chrf)
+    return TargetedRequest(args.targeted_aligner, options, files, args.targeted_chrf, args.targeted_lemma,
+                           args.targeted_random_pairs, args.targeted_all_refs)
 
 
 def name_systems(items: list[str]) -> dict[str, str]:
@@ -192,6 +214,10 @@ def name_systems(items: list[str]) -> dict[str, str]:
     for item in items:
         if item not in plain:
             name, _, path = item.partition("=")
+            if not name.strip() or not path:
+                from auto_challenge_sets.errors import AcsError
+
+                raise AcsError(f"--hyp {item}: NAME=FILE needs a system name and a file")
             named[name] = path
     if plain:
         parts = [Path(p).name.split(".") for p in plain]
@@ -223,7 +249,7 @@ def _request(args: argparse.Namespace):
         lowercase_ribes=not args.case_sensitive_ribes, min_rows=args.min_rows, baseline=args.baseline,
         paired_test=args.paired_test, paired_samples=args.paired_samples,
         targeted=_targeted_request(args, list(hypotheses)), metric_options=_metric_options(args.metric_option),
-        jobs=args.jobs or _cores())
+        jobs=args.jobs or _cores(), verify=args.verify)
 
 
 def _cores() -> int:
@@ -249,15 +275,10 @@ def _human(args: argparse.Namespace, systems: list[str]):
     from auto_challenge_sets.evaluation.human import read_human
 
     if not args.human:
-        if args.human_alias:
-            raise InputError("--human-alias needs --human")
+        if args.human_alias and not args.human_seg:
+            raise InputError("--human-alias needs --human or --human-seg")
         return None
-    aliases = {}
-    for item in args.human_alias:
-        name, sep, system = item.partition("=")
-        if not sep or not name or not system:
-            raise InputError(f"--human-alias expects A=B, got {item!r}")
-        aliases[name] = system
+    aliases = _aliases(args)
     human = read_human(args.human, systems, args.human_system, args.human_score, aliases)
     for label, names in (("table rows matching no system", human.unmatched_table),
                          ("systems without a human score", human.unmatched_systems)):
@@ -266,23 +287,47 @@ def _human(args: argparse.Namespace, systems: list[str]):
     return human
 
 
+def _aliases(args: argparse.Namespace) -> dict[str, str]:
+    from auto_challenge_sets.errors import InputError
+
+    aliases = {}
+    for item in args.human_alias:
+        name, sep, system = item.partition("=")
+        if not sep or not name or not system:
+            raise InputError(f"--human-alias expects A=B, got {item!r}")
+        aliases[name] = system
+    return aliases
+
+
+def _human_seg(args: argparse.Namespace, systems: list[str]):
+    """--human-seg as segment scores (None without it); its unmatched names become the run's notes."""
+    from auto_challenge_sets.evaluation.segments import read_human_seg
+
+    return read_human_seg(args.human_seg, systems, _aliases(args)) if args.human_seg else None
+
+
 def _evaluate(args: argparse.Namespace) -> int:
     import json
 
     from auto_challenge_sets.evaluation.engine import evaluate
     from auto_challenge_sets.evaluation.report import text_report, write_report
+    from auto_challenge_sets.evaluation.report_folder import prepare_report_folder, report_folder
 
     request = _request(args)
     human = _human(args, list(request.hypotheses))
-    evaluation = evaluate(request, human, progress=not args.quiet)
+    if args.out:
+        prepare_report_folder(args.out)  # a folder it must not write fails before the scoring
+    evaluation = evaluate(request, human, progress=not args.quiet,
+                          human_seg=_human_seg(args, list(request.hypotheses)))
     for note in evaluation.notes:
         print(f"note: {note}", file=sys.stderr)
     print(json.dumps(evaluation.to_json(), indent=2, ensure_ascii=False) if args.json else text_report(evaluation))
     if args.out:
-        written = write_report(args.out, evaluation, None if human is None else human.scores, request,
-                               progress=not args.quiet)
+        with report_folder(args.out) as work:
+            written = write_report(work, evaluation, None if human is None else human.scores, request,
+                                   progress=not args.quiet)
         if not args.json:
-            print(f"wrote {', '.join(str(p) for p in written)}")
+            print(f"wrote {', '.join(str(Path(args.out) / p.relative_to(work)) for p in written)}")
     return 0
 
 

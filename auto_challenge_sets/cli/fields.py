@@ -22,7 +22,9 @@ FIELD_FLAGS = {
     "dry_run": "--dry-run",
     "out": "--out",
     "parser": "--parser",
+    "phenomena": "--phenomena",
     "pretokenized": "--pretokenized",
+    "replace_rules": "--replace-rule",
     "repo_id": "--repo-id",
     "rule": "--rule",
     "shard_size": "--shard-size",
@@ -30,6 +32,7 @@ FIELD_FLAGS = {
     "hypotheses": "--hyp",
     "config": "--config",
     "metrics": "--metrics",
+    "metric_options": "--metric-option",
     "baseline": "--baseline",
     "paired_test": "--paired-test",
     "n_samples": "--n-samples",
@@ -43,6 +46,7 @@ FIELD_FLAGS = {
     "targeted.aligner": "--targeted-aligner",
     "targeted.hyp_alignments": "--hyp-alignment",
     "targeted.chrf_threshold": "--targeted-chrf",
+    "targeted.random_pairs": "--targeted-random-pairs",
 }
 
 

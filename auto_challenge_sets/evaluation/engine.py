@@ -28,7 +28,7 @@ import numpy as np
 from auto_challenge_sets.configs import parse_config_name
 from auto_challenge_sets.corpus import ReadReport
 from auto_challenge_sets.errors import InputError
-from auto_challenge_sets.evaluation import targeted_scores
+from auto_challenge_sets.evaluation import multiple_testing, segments, targeted_scores
 from auto_challenge_sets.evaluation.human import HumanScores, correlation
 from auto_challenge_sets.evaluation.inputs import ConfigRows, Corpus, SystemOutput, read_corpus, read_systems
 from auto_challenge_sets.evaluation.progress import progress_bar as _progress
@@ -45,7 +45,7 @@ from auto_challenge_sets.evaluation.results import (
 )
 from auto_challenge_sets.evaluation.significance import paired_tests
 from auto_challenge_sets.scoring.bleu_stats import count_references
-from auto_challenge_sets.scoring.length_baseline import sample_length_matched, summarize
+from auto_challenge_sets.scoring.length_baseline import is_degenerate, sample_length_matched, summarize
 from auto_challenge_sets.scoring.metric import Metric, create_metric
 
 
@@ -54,6 +54,11 @@ def _metrics(request: EvaluationRequest) -> dict[str, Metric]:
     for name in request.metrics:
         try:
             metrics[name] = create_metric(name, **request.options)
+        except RequestError as error:  # names its field already (a tokenizer that is unknown or cannot run here)
+            if error.field in request.metric_options:  # given as a metric option, not by its own field
+                raise RequestError("metric_options", f"{error.field}={request.metric_options[error.field]}: "
+                                   f"{error.detail}") from None
+            raise
         except ValueError as error:  # a tokenizer that is unknown or cannot run here
             raise RequestError("tokenize" if "tokenize" in str(error) else "metrics", str(error)) from None
     return metrics
@@ -142,7 +147,8 @@ def _distinct_points(configs: dict[str, ConfigResult]) -> dict[str, list[tuple[i
     """Per phenomenon: (D, config) of its distinct configs with enough rows."""
     points: dict[str, list[tuple[int, str]]] = defaultdict(list)
     for name, config in configs.items():
-        if not config.small and config.same_rows_as is None and config.min_distance is not None:
+        usable = not config.small and not config.degenerate_baseline and config.same_rows_as is None
+        if usable and config.min_distance is not None:
             points[config.phenomenon].append((config.min_distance, name))
     return dict(sorted(points.items()))
 
@@ -175,14 +181,15 @@ def _summary(configs: dict[str, ConfigResult], full: dict[str, dict[str, float]]
                  for system, result in configs[config].systems.items()]
         n = len(cells)
         sign = 1 if metric.higher_is_better else -1
-        worsening = [t for t in trends.get(phenomenon, {}).values() if t.spearman is not None and sign * t.spearman < 0]
+        computed = [t for t in trends.get(phenomenon, {}).values() if t.spearman is not None]
+        worsening = [t for t in computed if sign * t.spearman < 0]
         summary[phenomenon] = PhenomenonSummary(
             cells=n, systems=len({s for s, _ in cells}),
             worse_than_full=sum(metric.worse(e.score, full[s][name]) for s, e in cells) / n,
             worse_than_random_mean=sum(metric.worse(e.score, e.random.mean) for _, e in cells) / n,
             worse_than_random_p5=sum(e.worse_than_random_band(metric.higher_is_better) for _, e in cells) / n,
             mean_delta_random=float(np.mean([e.score - e.random.mean for _, e in cells])),
-            worsening_trend=len(worsening))
+            worsening_trend=len(worsening) if computed else None, trends=len(computed))
     return summary
 
 
@@ -199,8 +206,10 @@ def _oriented(metric: Metric, scores: dict[str, float]) -> dict[str, float]:
     return scores if metric.higher_is_better else {s: -v for s, v in scores.items()}
 
 
-def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progress: bool = False) -> Evaluation:
-    """Score every system on every chosen config (see the module docstring)."""
+def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progress: bool = False,
+             human_seg: segments.SegmentScores | None = None) -> Evaluation:
+    """Score every system on every chosen config (see the module docstring); ``human_seg``: human
+    segment scores, for the sentence-level agreement of every config (:mod:`.segments`)."""
     metrics = _metrics(request)
     corpus = read_corpus(request)
     report = ReadReport()
@@ -227,11 +236,17 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
         configs[config.name] = ConfigResult(
             n=int(len(config.positions)), phenomenon=f"{parsed.pair}.{parsed.phenomenon}",
             min_distance=parsed.min_distance, small=config.small, same_rows_as=config.same_rows_as,
-            widened=int(widened), systems=_with_paired_tests(request, config, outputs, metrics, baseline, scores, stats))
+            widened=int(widened), degenerate_baseline=is_degenerate(len(config.positions),
+                                                                    len(corpus.pool_lengths) - len(config.positions),
+                                                                    widened),
+            systems=_with_paired_tests(request, config, outputs, metrics, baseline, scores, stats))
 
     targeted = None
+    verdicts: dict[str, dict[str, list[list[str]]]] = {}  # config -> system -> per row (the page, --human-seg)
+    pair_samples: dict[str, dict[str, np.ndarray]] = {}  # config -> system -> random-pair accuracies
     if request.targeted is not None:
-        targeted, per_config = targeted_scores.score(request.targeted, corpus, outputs, progress)
+        targeted, per_config, pair_samples = targeted_scores.score(request.targeted, corpus, outputs, progress,
+                                                                   verdicts, seed=request.seed)
         configs = {name: _replace_systems(config, per_config.get(name)) for name, config in configs.items()}
         targeted = targeted_scores.run_summary(targeted, configs, systems)
 
@@ -239,12 +254,22 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
     if human is not None:
         human_full = {name: correlation(_oriented(metric, {s: full[s][name] for s in systems}), human, seed=request.seed)
                       for name, metric in metrics.items()}
-        configs = {name: _with_human(config, metrics, human, random_samples[name], request.seed)
+        configs = {name: _with_human(config, metrics, human, random_samples[name], request.seed,
+                                     pair_samples.get(name))
                    for name, config in configs.items()}
         human_unmatched = {"table": tuple(human.unmatched_table), "systems": tuple(human.unmatched_systems)}
 
-    trends = {name: _trends(configs, systems, name) for name in metrics}
+    segment_full = None
+    if human_seg is not None:
+        human_seg.check_lines(corpus.total_lines)
+        segment_full, configs = _with_segments(corpus, metrics, stats, human_seg, verdicts, configs, request.seed)
+    configs = multiple_testing.correct_configs(configs, list(metrics))
+    trends = {name: multiple_testing.correct_trends(_trends(configs, systems, name)) for name in metrics}
     notes = [*corpus.notes, *report.messages()]
+    if human_seg is not None:
+        notes += [f"{label}: {', '.join(names)}" for label, names in (
+            ("segment scores of systems not evaluated", human_seg.unmatched_table),
+            ("systems without segment scores", human_seg.unmatched_systems)) if names]
     if human is not None and len(human.scores) < 3:
         notes.append(f"human scores match {len(human.scores)} system(s): a correlation needs at least 3")
     return Evaluation(
@@ -256,7 +281,8 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
                           request.paired_samples, request.min_rows, request.tokenize, request.lowercase_ribes),
         full=full, configs=configs, trends=trends,
         summary={name: _summary(configs, full, metric, trends[name]) for name, metric in metrics.items()},
-        human_full=human_full, human_unmatched=human_unmatched, targeted=targeted, notes=tuple(notes))
+        human_full=human_full, human_unmatched=human_unmatched, targeted=targeted, notes=tuple(notes),
+        segment_full=segment_full, verdicts=verdicts or None)
 
 
 def _sources(corpus: Corpus) -> list[str]:
@@ -274,7 +300,8 @@ def _replace_systems(config: ConfigResult, targeted: dict[str, Any] | None) -> C
 
 
 def _with_human(config: ConfigResult, metrics: dict[str, Metric], human: HumanScores,
-                samples: dict[str, dict[str, np.ndarray]], seed: int) -> ConfigResult:
+                samples: dict[str, dict[str, np.ndarray]], seed: int,
+                pair_samples: dict[str, np.ndarray] | None = None) -> ConfigResult:
     from dataclasses import replace
 
     per_metric = {}
@@ -286,4 +313,26 @@ def _with_human(config: ConfigResult, metrics: dict[str, Metric], human: HumanSc
                 if r.targeted is not None and r.targeted.accuracy is not None}
     has_targeted = any(r.targeted is not None for r in config.systems.values())
     return replace(config, human=per_metric,
-                   human_targeted=correlation(accuracy, human, None, seed=seed) if has_targeted else None)
+                   # targeted τ among the τ of the random-pair draws: the control of targeted accuracy
+                   human_targeted=correlation(accuracy, human, pair_samples or None, seed=seed) if has_targeted else None)
+
+
+def _with_segments(corpus: Corpus, metrics: dict[str, Metric], stats: dict[str, dict[str, np.ndarray]],
+                   human_seg: segments.SegmentScores, verdicts: dict[str, dict[str, list[list[str]]]],
+                   configs: dict[str, ConfigResult], seed: int,
+                   ) -> tuple[dict[str, Any], dict[str, ConfigResult]]:
+    """Sentence-level agreement with the human segment scores: on the full corpus, and per config."""
+    from dataclasses import replace
+
+    pool_z = {system: human_seg.z(system, corpus.base["line"]) for system in stats}
+    scores = {name: {s: segments.sentence_scores(metric, stats[s][name]) for s in stats}
+              for name, metric in metrics.items()}  # a sentence's score does not depend on the config
+    full = {name: segments.metric_agreement(scores[name], np.arange(len(corpus.base["line"])), pool_z)
+            for name in metrics}
+    out = {}
+    for config in corpus.configs:
+        per_metric = {name: segments.metric_agreement(scores[name], config.positions, pool_z) for name in metrics}
+        judged = verdicts.get(config.name)
+        out[config.name] = replace(configs[config.name], segment=per_metric, segment_targeted=None if judged is None
+                                   else segments.targeted_agreement(judged, config.positions, pool_z, seed))
+    return full, out

@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from auto_challenge_sets.evaluation import html_view
-from auto_challenge_sets.evaluation.html_plots import draw_svg, svg_plots
-from auto_challenge_sets.evaluation.plots import SvgTwins
+from auto_challenge_sets.evaluation.html_plots import svg_plots
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.results import Evaluation
 from auto_challenge_sets.evaluation.sentences import Sentences, collect
+from auto_challenge_sets.scoring.length_baseline import DEGENERATE_COMPLEMENT_RATIO, DEGENERATE_WIDENED_SHARE
 
 INDEX = "index.html"
 SIDECAR_DIR = "sentences"
@@ -92,9 +92,9 @@ def _sentence_data(sentences: Sentences | None) -> tuple[dict[str, Any] | None, 
 
 
 def write_html(out_dir: str | Path, evaluation: Evaluation, human_scores: dict[str, float] | None = None,
-               request: EvaluationRequest | None = None, svg: SvgTwins | None = None) -> list[Path]:
+               request: EvaluationRequest | None = None) -> list[Path]:
     """``index.html`` (and the sentence sidecars, with ``request``) into ``out_dir``; the paths
-    written. ``svg``: the plots as SVG text from :func:`.plots.all_plots` (drawn here without)."""
+    written."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     sentences = collect(request, evaluation) if request is not None else None
@@ -104,8 +104,11 @@ def write_html(out_dir: str | Path, evaluation: Evaluation, human_scores: dict[s
         ev=evaluation, metrics=html_view.metric_views(evaluation), configs=html_view.ordered_configs(evaluation),
         cells=html_view.cells(evaluation), phenomena=html_view.phenomena(evaluation),
         human={m: html_view.human_rows(evaluation, m) for m in evaluation.metrics},
-        targeted=html_view.targeted_tables(evaluation), plots=svg_plots(evaluation, draw_svg(evaluation, human_scores) if svg is None else svg),
-        sentences=data, sentence_notes=[] if sentences is None else sentences.notes, inline_rows=INLINE_ROWS)
+        targeted=html_view.targeted_tables(evaluation), targeted_configs=html_view.targeted_configs(evaluation),
+        segments={m: html_view.segment_rows(evaluation, m) for m in evaluation.metrics},
+        surviving_trends=html_view.surviving_trends, plots=svg_plots(evaluation, human_scores),
+        sentences=data, sentence_notes=[] if sentences is None else sentences.notes, inline_rows=INLINE_ROWS,
+        degenerate={"ratio": DEGENERATE_COMPLEMENT_RATIO, "share": DEGENERATE_WIDENED_SHARE})
     index = out / INDEX
     index.write_text(page, encoding="utf-8")
     written = [index]

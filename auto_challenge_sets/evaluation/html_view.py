@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from auto_challenge_sets.configs import config_sort_key
-from auto_challenge_sets.evaluation.results import Evaluation, HumanCorrelation
+from auto_challenge_sets.evaluation.results import Evaluation, HumanCorrelation, SegmentAgreement
 from auto_challenge_sets.scoring.metric import metric_class
 
 
@@ -45,6 +45,7 @@ class Cell:
     paired_p: float | None
     small: bool
     same_rows_as: str | None
+    degenerate_baseline: bool
 
 
 def metric_views(evaluation: Evaluation) -> list[MetricView]:
@@ -73,7 +74,8 @@ def cells(evaluation: Evaluation) -> list[Cell]:
                 out.append(Cell(name, config.phenomenon, config.min_distance, config.n, system, metric,
                                 score.score, random.mean, random.p5, random.p95, random.percentile,
                                 score.score - random.mean, worse, None if test is None else test.delta,
-                                None if test is None else test.p_value, config.small, config.same_rows_as))
+                                None if test is None else test.p_value, config.small, config.same_rows_as,
+                                config.degenerate_baseline))
     return out
 
 
@@ -116,3 +118,81 @@ def targeted_tables(evaluation: Evaluation) -> list[dict[str, Any]]:
 
 def phenomena(evaluation: Evaluation) -> list[str]:
     return sorted({c.phenomenon for c in evaluation.configs.values()})
+
+
+@dataclass(frozen=True)
+class TargetedConfigRow:
+    """One lexical config's targeted accuracy against its random-pair control and the humans."""
+
+    config: str
+    n: int
+    flags: str
+    mean_accuracy: float | None  # over systems
+    mean_random_pairs: float | None  # the control's mean accuracy, over systems
+    above_control: int  # systems whose accuracy is above the control's 95th percentile
+    below_control: int  # ... below its 5th
+    systems: int
+    human: HumanCorrelation | None  # targeted accuracy's correlation with the human scores
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def targeted_configs(evaluation: Evaluation) -> list[TargetedConfigRow]:
+    """Every config with targeted accuracy, in D order: is the dependency matched more often than
+    a random word pair at the same distance in the same sentence, and does the accuracy rank the
+    systems as the humans do (its τ, corrected p and place among the random pairs' τ)."""
+    rows = []
+    for name in ordered_configs(evaluation):
+        config = evaluation.configs[name]
+        scores = [r.targeted for r in config.systems.values() if r.targeted is not None]
+        if not scores:
+            continue
+        judged = [s for s in scores if s.accuracy is not None]
+        controls = [s.random_pairs for s in judged if s.random_pairs is not None and s.random_pairs.mean is not None]
+        flags = ", ".join(f for f, on in (("small", config.small), ("degenerate baseline", config.degenerate_baseline))
+                          if on)
+        rows.append(TargetedConfigRow(
+            name, config.n, flags, _mean([s.accuracy for s in judged]), _mean([c.mean for c in controls]),
+            sum(s.random_pairs is not None and s.random_pairs.p95 is not None and s.accuracy > s.random_pairs.p95
+                for s in judged),
+            sum(s.random_pairs is not None and s.random_pairs.p5 is not None and s.accuracy < s.random_pairs.p5
+                for s in judged),
+            len(judged), config.human_targeted))
+    return rows
+
+
+@dataclass(frozen=True)
+class SegmentRow:
+    """One config's sentence-level agreement with the human segment scores (``--human-seg``)."""
+
+    config: str
+    flags: str
+    metric: SegmentAgreement | None
+    targeted: SegmentAgreement | None
+
+
+def segment_rows(evaluation: Evaluation, metric: str) -> list[SegmentRow]:
+    """The full test set first, then every config with a segment-level agreement, in D order."""
+    rows = []
+    full = (evaluation.segment_full or {}).get(metric)
+    if full is not None:
+        rows.append(SegmentRow("(full test set)", "", full, None))
+    for name in ordered_configs(evaluation):
+        config = evaluation.configs[name]
+        found = (config.segment or {}).get(metric)
+        if found is None and config.segment_targeted is None:
+            continue
+        flags = ", ".join(f for f, on in (("small", config.small), ("degenerate baseline", config.degenerate_baseline))
+                          if on)
+        rows.append(SegmentRow(name, flags, found, config.segment_targeted))
+    return rows
+
+
+def surviving_trends(evaluation: Evaluation, metric: str, phenomenon: str) -> int:
+    """The systems whose worsening trend over D survives the Benjamini–Hochberg correction."""
+    sign = 1 if evaluation.higher_is_better[metric] else -1
+    trends = evaluation.trends.get(metric, {}).get(phenomenon, {})
+    return sum(t.spearman is not None and sign * t.spearman < 0 and t.p_corrected is not None
+               and t.p_corrected < 0.05 for t in trends.values())

@@ -5,10 +5,20 @@ latter). Names are matched exactly, then with a trailing ``.N`` removed (WMT wri
 ``--human-alias A=B`` maps a table name A to a system B. Unmatched names on either side are listed,
 never guessed.
 
+A table row that cannot be read is an error naming its line in the file (blank lines count); so is
+a second row for one system (the same name, or two names for one system).
+
 Per config: Spearman and Kendall of the systems' scores against the human scores (scipy), a
 bootstrap interval of Kendall's τ over systems, and a control: where the config's τ falls among
 the τ of its length-matched random corpora of the same size (the config's own random baseline),
 so a set that ranks systems no better than random sentences of its lengths is told apart.
+
+The p-values: a run ranks few systems, and the asymptotic approximations that ``spearmanr`` and
+``kendalltau`` use with ties are far off there (4 systems in the same order: exactly 1/12, not 0).
+Up to :data:`SMALL_N` systems, Spearman's p is a permutation test's (``scipy.stats.permutation_test``
+over the pairings: every one of the n! orders up to n = 7, above that :data:`PERMUTATIONS` seeded
+random ones), and Kendall's the exact null distribution's (``method="exact"``), or a permutation
+test's where scores tie; above :data:`SMALL_N`, scipy's defaults.
 """
 
 from __future__ import annotations
@@ -26,6 +36,8 @@ from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation.results import HumanCorrelation
 
 BOOTSTRAP = 1000
+SMALL_N = 10  # up to this many systems, p-values from permutations or the exact distribution
+PERMUTATIONS = 9999  # random orders of a permutation test, when n! is more (n > 7)
 _RUN_NUMBER = re.compile(r"\.\d+$")
 
 
@@ -36,27 +48,34 @@ class HumanScores:
     unmatched_systems: list[str] = field(default_factory=list)  # given systems without a human score
 
 
-def _rows(path: str | os.PathLike[str]) -> list[list[str]]:
-    lines = [line for line in read_lines(path) if line.strip()]
+def table_rows(path: str | os.PathLike[str]) -> list[list[str]]:
+    return [row for _, row in numbered_table_rows(path)]
+
+
+def numbered_table_rows(path: str | os.PathLike[str]) -> list[tuple[int, list[str]]]:
+    """``(1-based line in the file, cells)`` of the table's non-blank lines, the header first."""
+    lines = [(number, line) for number, line in enumerate(read_lines(path), start=1) if line.strip()]
     if not lines:
         raise InputError("is empty: a human-score table needs a header and a row per system", path)
-    if "," in lines[0]:
-        return [[cell.strip() for cell in row] for row in csv.reader(lines)]
-    return [line.split() for line in lines]
+    if "," in lines[0][1]:  # one CSV record per line: a record across lines would lose its line number
+        return [(number, [cell.strip() for cell in next(csv.reader([line]))]) for number, line in lines]
+    return [(number, line.split()) for number, line in lines]
 
 
 def read_human(path: str | os.PathLike[str], systems: list[str], system_column: str = "SYS",
                score_column: str = "Z.SCR", aliases: dict[str, str] | None = None) -> HumanScores:
-    rows = _rows(path)
-    header = rows[0]
+    rows = numbered_table_rows(path)
+    header_line, header = rows[0]
     for column in (system_column, score_column):
         if column not in header:
-            raise InputError(f"has no column {column!r} (columns: {', '.join(header)})", path, 1)
+            raise InputError(f"has no column {column!r} (columns: {', '.join(header)})", path, header_line)
     name_at, score_at = header.index(system_column), header.index(score_column)
     aliases = aliases or {}
     scores: dict[str, float] = {}
     unmatched: list[str] = []
-    for number, row in enumerate(rows[1:], start=2):
+    name_line: dict[str, int] = {}  # table name -> its row's line
+    system_line: dict[str, int] = {}  # system -> the line of the row that scores it
+    for number, row in rows[1:]:
         if len(row) <= max(name_at, score_at):
             raise InputError(f"has {len(row)} columns, the header {len(header)}", path, number)
         name = row[name_at]
@@ -66,12 +85,26 @@ def read_human(path: str | os.PathLike[str], systems: list[str], system_column: 
             raise InputError(f"score {row[score_at]!r} is not a number", path, number) from None
         if not np.isfinite(score):
             raise InputError(f"score {row[score_at]!r} is not a finite number", path, number)
-        target = aliases.get(name) or (name if name in systems else _RUN_NUMBER.sub("", name))
-        if target in systems and target not in scores:
+        target = match_system(name, systems, aliases)
+        if name in name_line:
+            raise InputError(f"a second row for {name!r} (the first is on line {name_line[name]}): one row per "
+                             "system", path, number)
+        if target in system_line:
+            raise InputError(f"{name!r} is a second row for system {target!r} (the first is on line "
+                             f"{system_line[target]}): one row per system", path, number)
+        name_line[name] = number
+        if target in systems:
+            system_line[target] = number
             scores[target] = score
         else:
             unmatched.append(name)
     return HumanScores(scores, unmatched, [s for s in systems if s not in scores])
+
+
+def match_system(name: str, systems: list[str] | set[str], aliases: dict[str, str]) -> str:
+    """The system a table name stands for (alias, exact name, name without a run number ``.N``);
+    the caller checks that it is one of ``systems``."""
+    return aliases.get(name) or (name if name in systems else _RUN_NUMBER.sub("", name))
 
 
 def kendall_taus(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
@@ -118,6 +151,9 @@ def correlate(auto: dict[str, float], human: HumanScores, random_auto: dict[str,
     ys = np.asarray([human.scores[n] for n in names], dtype=np.float64)
     rho = spearmanr(xs, ys)
     tau = kendalltau(xs, ys)
+    rho_p, tau_p = rho.pvalue, tau.pvalue
+    if len(names) <= SMALL_N:
+        rho_p, tau_p = small_sample_p_values(xs, ys, seed)
     rng = np.random.default_rng([seed, 2])
     # one draw per bootstrap sample, as drawn one by one (numpy's bounded integers buffer within a call)
     picks = np.stack([rng.integers(0, len(names), len(names)) for _ in range(BOOTSTRAP)])
@@ -126,8 +162,8 @@ def correlate(auto: dict[str, float], human: HumanScores, random_auto: dict[str,
     boot_array = kendall_taus(xs[picks], ys[picks])
     boot_array = boot_array[np.isfinite(boot_array)]
     result: dict[str, Any] = {
-        "systems": len(names), "spearman": _finite(rho.statistic), "spearman_p": _finite(rho.pvalue),
-        "kendall": _finite(tau.statistic), "p_value": _finite(tau.pvalue),
+        "systems": len(names), "spearman": _finite(rho.statistic), "spearman_p": _finite(rho_p),
+        "kendall": _finite(tau.statistic), "p_value": _finite(tau_p),
         "ci": [float(np.percentile(boot_array, 2.5)), float(np.percentile(boot_array, 97.5))] if len(boot_array) else None,
         "random_kendall_percentile": None,
     }
@@ -139,6 +175,37 @@ def correlate(auto: dict[str, float], human: HumanScores, random_auto: dict[str,
             result["random_kendall_percentile"] = 100.0 * float(np.count_nonzero(taus <= result["kendall"])) / len(taus)
             result["random_kendall_mean"] = float(taus.mean())
     return result
+
+
+def _pearson(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
+    x = x - x.mean(axis=axis, keepdims=True)
+    y = y - y.mean(axis=axis, keepdims=True)
+    return (x * y).sum(axis=axis) / np.sqrt((x * x).sum(axis=axis) * (y * y).sum(axis=axis))
+
+
+def _kendall(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
+    return kendall_taus(x, y).reshape(np.shape(x)[:-1])
+
+
+def small_sample_p_values(xs: np.ndarray, ys: np.ndarray, seed: int = 1) -> tuple[float, float]:
+    """Spearman's and Kendall's two-sided p-values for few systems (the module's rule; NaN where a
+    side is constant)."""
+    from scipy.stats import kendalltau, permutation_test, rankdata
+
+    def permutation_p(x: np.ndarray, y: np.ndarray, statistic) -> float:
+        if len(set(x)) < 2 or len(set(y)) < 2:
+            return float("nan")
+        # one sample: its n! orders against y held fixed (both samples would be (n!)^2, all random)
+        return float(permutation_test((x,), lambda a, axis: statistic(a, np.broadcast_to(y, a.shape)),
+                                      permutation_type="pairings", vectorized=True, n_resamples=PERMUTATIONS,
+                                      rng=np.random.default_rng([seed, 3])).pvalue)
+
+    rho_p = permutation_p(rankdata(xs), rankdata(ys), _pearson)
+    if len(set(xs)) == len(xs) and len(set(ys)) == len(ys):
+        tau_p = float(kendalltau(xs, ys, method="exact").pvalue)
+    else:
+        tau_p = permutation_p(xs, ys, _kendall)
+    return rho_p, tau_p
 
 
 def _finite(value: Any) -> float | None:

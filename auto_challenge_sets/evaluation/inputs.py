@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,13 +19,17 @@ from typing import Any
 import numpy as np
 
 from auto_challenge_sets.configs import BASELINE, KIND_LEXICAL, config_sort_key, parse_config_name
-from auto_challenge_sets.corpus import ReadReport, read_lines
+from auto_challenge_sets.corpus import STDIN, ReadReport, read_lines, read_stream_lines
+from auto_challenge_sets.dataset.integrity import check_folder
 from auto_challenge_sets.dataset.layout import README, DatasetFolder
 from auto_challenge_sets.dataset.record import corpus_lines
-from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.errors import CorpusError, InputError
 from auto_challenge_sets.evaluation.request import ALL, EvaluationRequest
 from auto_challenge_sets.evaluation.targeted import read_pool
+from auto_challenge_sets.scoring.bleu_stats import BleuStatistics
+from auto_challenge_sets.scoring.line_limit import MAX_TOKENS, line_excess
 from auto_challenge_sets.scoring.validation import check_sample_size
+from auto_challenge_sets.text_io import TO_A_FILE, require_regular_file
 
 ROW_COLUMNS = ["id", "line", "reference", "length", "distance"]
 
@@ -128,6 +133,9 @@ def _check_lines(lines: list[Any], ids: list[Any], total: int, where: Path) -> N
 def read_corpus(request: EvaluationRequest) -> Corpus:
     """The pool and the chosen configs (one error naming the file for each bad input)."""
     folder = DatasetFolder(request.dataset)
+    # sizes and footers only (no sha256): a widened data_files glob or a lost file would score
+    # duplicated or missing rows
+    integrity_notes = check_folder(folder.root, verify=request.verify, folder=folder)
     names = choose_configs(folder, request.config, request.pair)
     pair = parse_config_name(names[0]).pair
     base_name = request.ref_config or f"{pair}.{BASELINE}"
@@ -167,7 +175,7 @@ def read_corpus(request: EvaluationRequest) -> Corpus:
         seen.setdefault(key, name)
     if not configs:
         raise InputError(f"none of the chosen configs has rows in split {split!r}", folder.root / README)
-    notes = [f"no rows in split {split} (not exported): {', '.join(absent)}"] if absent else []
+    notes = integrity_notes + ([f"no rows in split {split} (not exported): {', '.join(absent)}"] if absent else [])
     return Corpus(folder, pair, split, base_name, base, total, configs, notes)
 
 
@@ -182,19 +190,37 @@ class SystemOutput:
 
 def _read_text(path: str | os.PathLike[str], report: ReadReport) -> list[str]:
     if str(path) == "-":
-        return sys.stdin.read().split("\n")[:-1]
+        return read_stream_lines(sys.stdin.buffer, report)
+    require_regular_file(path, CorpusError, hint=f"{TO_A_FILE} or give it on standard input as -")
     return read_lines(path, report)
 
 
+def _check_line_lengths(lines: list[str], path: str | os.PathLike[str], tokenize: Callable[[str], str],
+                        numbers: list[int] | None = None, what: str = "") -> None:
+    """The first line too long to score (:mod:`auto_challenge_sets.scoring.line_limit`) is an
+    InputError naming the file and the line (``numbers[k]``: the line of ``lines[k]``)."""
+    if max(map(len, lines), default=0) <= MAX_TOKENS:  # the common case: nothing to tokenize
+        return
+    for k, line in enumerate(lines):
+        why = line_excess(line, tokenize)
+        if why is not None:
+            raise InputError(f"{what}{why}", STDIN if str(path) == "-" else path, k + 1 if numbers is None else numbers[k])
+
+
 def read_systems(request: EvaluationRequest, corpus: Corpus, report: ReadReport) -> list[SystemOutput]:
-    """Every system's pool predictions and references, checked against the corpus's line count."""
+    """Every system's pool predictions and references, checked against the corpus's line count and
+    the longest line the metric scores."""
     expected = corpus.total_lines
+    tokenize = BleuStatistics(tokenize=request.tokenize).preprocess
+    _check_line_lengths(corpus.base["reference"], corpus.folder.where(corpus.base_name, corpus.split), tokenize,
+                        corpus.base["line"], "the reference of this corpus line ")
     extra = []
     for ref_file in request.references:
         lines = read_lines(ref_file, report)
         if len(lines) != expected:
             raise InputError(f"has {len(lines)} lines but the corpus of {corpus.base_name}, split {corpus.split}, "
                              f"has {expected}: one line per corpus line", ref_file)
+        _check_line_lengths(lines, ref_file, tokenize)
         extra.append(lines)
     references = [(reference, *(e[line - 1] for e in extra))
                   for line, reference in zip(corpus.base["line"], corpus.base["reference"])]
@@ -203,6 +229,8 @@ def read_systems(request: EvaluationRequest, corpus: Corpus, report: ReadReport)
         lines = _read_text(path, report)
         if len(lines) != expected:
             raise InputError(f"({name}) has {len(lines)} lines but the corpus of {corpus.base_name}, split "
-                             f"{corpus.split}, has {expected}: one line per corpus line", path)
+                             f"{corpus.split}, has {expected}: one line per corpus line",
+                             STDIN if str(path) == "-" else path)
+        _check_line_lengths(lines, path, tokenize)
         outputs.append(SystemOutput(name, [lines[line - 1] for line in corpus.base["line"]], references))
     return outputs

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from auto_challenge_sets.configs import config_sort_key
-from auto_challenge_sets.evaluation.results import Evaluation
+from auto_challenge_sets.evaluation.results import ConfigResult, Evaluation
 from auto_challenge_sets.scoring.metric import metric_class
 
 
@@ -24,32 +24,23 @@ def pyplot() -> Any:
     return plt
 
 
+def in_trends(config: ConfigResult) -> bool:
+    """Whether a config is a point of the trend and human plots: it has a distance, enough rows
+    and a random baseline that means something (neither ``small`` nor ``degenerate_baseline``)."""
+    return config.min_distance is not None and not config.small and not config.degenerate_baseline
+
+
+def flag_suffix(config: ConfigResult) -> str:
+    """`` (small)``, `` (degenerate baseline)``, both or nothing, for a config's label in a plot."""
+    flags = [name for name, on in (("small", config.small), ("degenerate baseline", config.degenerate_baseline)) if on]
+    return f" ({', '.join(flags)})" if flags else ""
+
+
 def _label(metric: str) -> str:
     return metric_class(metric).label
 
 
-# plot file name -> the same figure as SVG text, for the HTML page: saved from the PNG's figure, so
-# that the page costs one more save of each figure, not a second drawing of every plot
-SvgTwins = dict[str, str]
-SVG_RC = {"svg.fonttype": "none", "svg.hashsalt": "acs-report"}  # text stays text; stable ids
-SVG_METADATA = {"Date": None, "Creator": None, "Format": None, "Type": None}  # no RDF block in the page
-
-
-def save(fig: Any, path: Path, dpi: int, svg: SvgTwins | None = None) -> None:
-    """The figure as ``path`` (PNG), and as SVG text into ``svg[path.name]`` when asked for."""
-    fig.savefig(path, dpi=dpi)
-    if svg is not None:
-        import io
-
-        import matplotlib
-
-        text = io.StringIO()
-        with matplotlib.rc_context(SVG_RC):
-            fig.savefig(text, format="svg", metadata=SVG_METADATA)
-        svg[path.name] = text.getvalue()
-
-
-def heatmap(evaluation: Evaluation, metric: str, path: Path, svg: SvgTwins | None = None) -> Path:
+def heatmap(evaluation: Evaluation, metric: str, path: Path) -> Path:
     plt = pyplot()
     configs = sorted(evaluation.configs, key=config_sort_key)
     systems = evaluation.systems
@@ -59,7 +50,7 @@ def heatmap(evaluation: Evaluation, metric: str, path: Path, svg: SvgTwins | Non
     limit = float(np.nanmax(np.abs(grid))) or 1.0
     fig, ax = plt.subplots(figsize=(2.5 + 0.45 * len(configs), 1.8 + 0.32 * len(systems)))
     image = ax.imshow(grid, cmap="RdBu" if higher else "RdBu_r", vmin=-limit, vmax=limit, aspect="auto")
-    labels = [c.split(".", 1)[1] + (" (small)" if evaluation.configs[c].small else "") for c in configs]
+    labels = [c.split(".", 1)[1] + flag_suffix(evaluation.configs[c]) for c in configs]
     ax.set_xticks(range(len(configs)), labels, rotation=70, fontsize=8)
     ax.set_yticks(range(len(systems)), systems, fontsize=8)
     for i, row in enumerate(cells):
@@ -72,19 +63,19 @@ def heatmap(evaluation: Evaluation, metric: str, path: Path, svg: SvgTwins | Non
     ax.set_title(f"{evaluation.pair} {evaluation.split}, {label}: challenge sets vs length-matched random "
                  f"(* {band})", fontsize=9)
     fig.tight_layout()
-    save(fig, path, 110, svg)
+    fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
 
 
-def trend_plots(evaluation: Evaluation, metric: str, out: Path, svg: SvgTwins | None = None) -> list[Path]:
+def trend_plots(evaluation: Evaluation, metric: str, out: Path) -> list[Path]:
     """One PNG per phenomenon: the score against D for every system (labelled at its last point);
     the band is the systems' mean random 5–95th percentile; small configs are left out, n is
     written at each point."""
     plt = pyplot()
     by_phenomenon: dict[str, list[str]] = {}
     for name, config in evaluation.configs.items():
-        if config.min_distance is not None and not config.small:
+        if in_trends(config):
             by_phenomenon.setdefault(config.phenomenon, []).append(name)
     paths = []
     label = _label(metric)
@@ -112,27 +103,35 @@ def trend_plots(evaluation: Evaluation, metric: str, out: Path, svg: SvgTwins | 
         ax.grid(alpha=0.3)
         fig.tight_layout()
         path = out / f"{phenomenon}.{metric}.trend.png"
-        save(fig, path, 100, svg)
+        fig.savefig(path, dpi=100)
         plt.close(fig)
         paths.append(path)
     return paths
 
 
-def human_scatter(evaluation: Evaluation, metric: str, human: dict[str, float], path: Path,
-                  svg: SvgTwins | None = None) -> Path:
-    """The full test set and each phenomenon's lowest-D config with enough rows, against humans,
-    every point labelled with its system."""
-    plt = pyplot()
+def human_panels(evaluation: Evaluation, metric: str) -> list[tuple[str | None, dict[str, float], Any]]:
+    """What the human scatter plots show, panel by panel: the full test set (config None), then
+    each phenomenon's lowest-D config in the trends; each with every system's score and the
+    metric's correlation with the humans there."""
     full = (evaluation.human_full or {}).get(metric)
-    panels = [("full test set", {s: evaluation.full[s][metric] for s in evaluation.systems}, full)]
+    panels: list[tuple[str | None, dict[str, float], Any]] = [
+        (None, {s: evaluation.full[s][metric] for s in evaluation.systems}, full)]
     seen = set()
     for name in sorted(evaluation.configs, key=config_sort_key):
         config = evaluation.configs[name]
-        if config.min_distance is None or config.small or config.phenomenon in seen:
+        if not in_trends(config) or config.phenomenon in seen:
             continue
         seen.add(config.phenomenon)
         panels.append((name, {s: r.scores[metric].score for s, r in config.systems.items()},
                        (config.human or {}).get(metric)))
+    return panels
+
+
+def human_scatter(evaluation: Evaluation, metric: str, human: dict[str, float], path: Path) -> Path:
+    """The full test set and each phenomenon's lowest-D config with enough rows, against humans,
+    every point labelled with its system."""
+    plt = pyplot()
+    panels = [(name or "full test set", scores, found) for name, scores, found in human_panels(evaluation, metric)]
     columns = min(3, len(panels))
     rows = -(-len(panels) // columns)
     fig, axes = plt.subplots(rows, columns, figsize=(4.6 * columns, 4.0 * rows), squeeze=False)
@@ -144,18 +143,19 @@ def human_scatter(evaluation: Evaluation, metric: str, human: dict[str, float], 
         ax.scatter(xs, ys, s=14)
         for name, x, y in zip(names, xs, ys):
             ax.annotate(name, (x, y), xytext=(3, 2), textcoords="offset points", fontsize=6)
-        tau = "" if correlation is None or correlation.kendall is None else f" (Kendall τ {correlation.kendall:+.2f})"
+        tau = "" if correlation is None or correlation.kendall is None else (
+            f" (Kendall τ {correlation.kendall:+.2f}{', exploratory' if correlation.exploratory else ''})")
         ax.set_title(title + tau, fontsize=9)
         ax.set_xlabel("human score", fontsize=8)
         ax.set_ylabel(_label(metric) + ("" if evaluation.higher_is_better[metric] else " (lower is better)"), fontsize=8)
         ax.grid(alpha=0.3)
     fig.tight_layout()
-    save(fig, path, 100, svg)
+    fig.savefig(path, dpi=100)
     plt.close(fig)
     return path
 
 
-def targeted_plot(evaluation: Evaluation, path: Path, svg: SvgTwins | None = None) -> Path | None:
+def targeted_plot(evaluation: Evaluation, path: Path) -> Path | None:
     """Accuracy against d, one panel per phenomenon: every system thin, the mean thick, with the
     instances judged (mean over systems) under each bucket."""
     if evaluation.targeted is None or not evaluation.targeted.by_distance:
@@ -165,9 +165,10 @@ def targeted_plot(evaluation: Evaluation, path: Path, svg: SvgTwins | None = Non
     fig, axes = plt.subplots(1, len(summaries), figsize=(3.8 * len(summaries), 3.6), squeeze=False, sharey=True)
     for ax, (phenomenon, summary) in zip(axes[0], summaries.items()):
         xs = range(len(summary.buckets))
-        for system in evaluation.systems:
+        for k, system in enumerate(evaluation.systems):
             ys = [summary.accuracy[system][b] for b in summary.buckets]
-            ax.plot(xs, [float("nan") if y is None else 100 * y for y in ys], "-", lw=0.7, alpha=0.5)
+            ax.plot(xs, [float("nan") if y is None else 100 * y for y in ys], "-" if k < 10 else "--", lw=0.8,
+                    alpha=0.7, label=system)
         mean = [summary.mean[b] for b in summary.buckets]
         ax.plot(xs, [float("nan") if y is None else 100 * y for y in mean], "k-o", lw=2, label="mean")
         judged = [np.mean([summary.judged[s][b] for s in evaluation.systems]) for b in summary.buckets]
@@ -176,24 +177,25 @@ def targeted_plot(evaluation: Evaluation, path: Path, svg: SvgTwins | None = Non
         ax.set_xlabel("distance d (n: instances judged)", fontsize=8)
         ax.grid(alpha=0.3)
     axes[0][0].set_ylabel("targeted accuracy (%)")
-    axes[0][0].legend(fontsize="small")
+    # one legend for every panel: the systems in the same colours and styles in each
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, fontsize=6, loc="center left", bbox_to_anchor=(1.0, 0.5))
     fig.tight_layout()
-    save(fig, path, 100, svg)
+    fig.savefig(path, dpi=100, bbox_inches="tight")
     plt.close(fig)
     return path
 
 
 def all_plots(evaluation: Evaluation, out: Path, human: dict[str, float] | None = None,
-              progress: bool = False, svg: SvgTwins | None = None) -> list[Path]:
-    """Every plot of the run, per metric, into ``out`` (and each as SVG text into ``svg``)."""
+              progress: bool = False) -> list[Path]:
+    """Every plot of the run, per metric, into ``out``."""
     from auto_challenge_sets.evaluation.progress import progress_bar
 
     paths = []
     for metric in progress_bar(evaluation.metrics, progress, "plots per metric", unit="metric"):
-        paths.append(heatmap(evaluation, metric, out / f"{evaluation.pair}.{metric}.heatmap.png", svg))
-        paths += trend_plots(evaluation, metric, out, svg)
+        paths.append(heatmap(evaluation, metric, out / f"{evaluation.pair}.{metric}.heatmap.png"))
+        paths += trend_plots(evaluation, metric, out)
         if human:
-            paths.append(human_scatter(evaluation, metric, human, out / f"{evaluation.pair}.{metric}.human.png",
-                                       svg))
-    accuracy = targeted_plot(evaluation, out / f"{evaluation.pair}.targeted.png", svg)
+            paths.append(human_scatter(evaluation, metric, human, out / f"{evaluation.pair}.{metric}.human.png"))
+    accuracy = targeted_plot(evaluation, out / f"{evaluation.pair}.targeted.png")
     return paths + ([accuracy] if accuracy is not None else [])

@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from auto_challenge_sets.configs import config_sort_key
+from auto_challenge_sets.configs import BASELINE, config_sort_key
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.results import Evaluation, HumanCorrelation
+from auto_challenge_sets.evaluation.validity_report import LEGEND as VALIDITY_LEGEND
+from auto_challenge_sets.evaluation.validity_report import config_label, corrected_cell, segment_section
 from auto_challenge_sets.scoring.metric import metric_class
 from auto_challenge_sets.tables import render_table
 
@@ -33,7 +35,14 @@ LEGEND = """\
   bootstrap interval of τ over systems, and *random τ pct*: where the config's τ falls among the τ
   of its random corpora (a set that ranks systems no better than random sentences of its lengths
   sits near 50).
-"""
+""" + VALIDITY_LEGEND
+
+
+def full_corpus_label(evaluation: Evaluation) -> str:
+    """What the tables call the run's full corpus: its config by name when a ``ref_config``
+    other than the pair's baseline replaced it (the reader must see which rows those are)."""
+    config = evaluation.full_corpus_config
+    return "full test set" if config == f"{evaluation.pair}.{BASELINE}" else f"full corpus: {config}"
 
 
 def _num(value: float | None, digits: int = 2) -> str:
@@ -77,6 +86,11 @@ def config_heading(evaluation: Evaluation, config: str) -> str:
         flags.append(f"small: fewer than {evaluation.settings.min_rows} rows, left out of trends and summaries")
     if entry.same_rows_as:
         flags.append(f"the same rows as {entry.same_rows_as}")
+    if entry.degenerate_baseline:
+        flags.append("degenerate baseline: the rest of the corpus cannot supply length-matched samples, "
+                      "left out of trends and summaries")
+    if entry.widened:
+        flags.append(f"widened {entry.widened}")
     return f"{config} (n = {entry.n})" + (f" [{'; '.join(flags)}]" if flags else "")
 
 
@@ -84,27 +98,41 @@ def summary_table(evaluation: Evaluation, metric: str, markdown: bool = False) -
     header = ["phenomenon", "cells", "< full", "< random mean", "< random p5", "Δ random", "worsening trend"]
     digits = _digits(metric)
     rows = [[name, str(s.cells), f"{s.worse_than_full:.0%}", f"{s.worse_than_random_mean:.0%}",
-             f"{s.worse_than_random_p5:.0%}", f"{s.mean_delta_random:+.{digits}f}", f"{s.worsening_trend}/{s.systems}"]
+             f"{s.worse_than_random_p5:.0%}", f"{s.mean_delta_random:+.{digits}f}", _worsening(evaluation, metric, name)]
             for name, s in evaluation.summary[metric].items()]
     return render_table(header, rows, markdown=markdown)
+
+
+def _worsening(evaluation: Evaluation, metric: str, phenomenon: str) -> str:
+    """Worsening trends over the systems with a computable trend, and how many survive BH; n/a
+    when no trend could be computed (fewer than three usable configs)."""
+    summary = evaluation.summary[metric][phenomenon]
+    if summary.worsening_trend is None:
+        return "n/a"
+    sign = 1 if evaluation.higher_is_better[metric] else -1
+    trends = evaluation.trends[metric].get(phenomenon, {}).values()
+    surviving = sum(1 for t in trends if t.spearman is not None and sign * t.spearman < 0
+                    and t.p_corrected is not None and t.p_corrected < 0.05)
+    return f"{summary.worsening_trend}/{summary.trends} ({surviving} BH < 0.05)"
 
 
 def _human_cells(human: HumanCorrelation) -> list[str]:
     ci = human.ci
     return [str(human.systems), _num(human.spearman, 3), _num(human.kendall, 3), _num(human.p_value, 3),
+            corrected_cell(human.p_corrected, human.exploratory),
             "-" if not ci else f"[{ci[0]:.2f}, {ci[1]:.2f}]", _num(human.random_kendall_percentile, 0)]
 
 
 def human_table(evaluation: Evaluation, metric: str, markdown: bool = False) -> str:
-    header = ["config", "n", "systems", "Spearman", "Kendall", "p", "95% CI", "random τ pct"]
+    header = ["config", "n", "systems", "Spearman", "Kendall", "p", "p (BH)", "95% CI", "random τ pct"]
     rows = []
     full = (evaluation.human_full or {}).get(metric)
     if full is not None:
-        rows.append(["(full test set)", str(evaluation.full_corpus_rows), *_human_cells(full)])
+        rows.append([f"({full_corpus_label(evaluation)})", str(evaluation.full_corpus_rows), *_human_cells(full)])
     for name, config in evaluation.configs.items():
         human = (config.human or {}).get(metric)
         if human is not None:
-            rows.append([name, str(config.n), *_human_cells(human)])
+            rows.append([config_label(name, config), str(config.n), *_human_cells(human)])
     return render_table(header, rows, markdown=markdown)
 
 
@@ -127,24 +155,57 @@ def targeted_tables(evaluation: Evaluation, markdown: bool = False) -> list[tupl
         rows.append(["judged (mean)", *(f"{n:.0f}" for n in judged)])
         heading = f"{phenomenon}: targeted accuracy (%) by distance d (from {summary.config})"
         out.append((heading, render_table(["system", *(f"d={b}" for b in buckets)], rows, markdown=markdown)))
+        control = _random_pairs_table(evaluation, phenomenon, markdown)
+        if control is not None:
+            out.append((f"{phenomenon}: targeted accuracy (%) per config [its percentile among random word pairs "
+                        "at the same distances in the same sentences]", control))
     return out
+
+
+def _random_pairs_table(evaluation: Evaluation, phenomenon: str, markdown: bool) -> str | None:
+    """Each system's accuracy on each config of the phenomenon beside its random-pair control: a
+    percentile near 100 means the dependency is matched more often than random pairs are."""
+    configs = {name: c for name, c in evaluation.configs.items() if c.phenomenon == phenomenon
+               and any(r.targeted is not None and r.targeted.random_pairs is not None for r in c.systems.values())}
+    if not configs:
+        return None
+
+    def cell(score) -> str:
+        if score is None or score.accuracy is None:
+            return "-"
+        control = score.random_pairs
+        return _pct(score.accuracy) + ("" if control is None or control.percentile is None
+                                       else f" [{control.percentile:.0f}]")
+
+    rows = [[system, *(cell(c.systems[system].targeted) for c in configs.values())] for system in evaluation.systems]
+    means = [[r.targeted.random_pairs.mean for r in c.systems.values()
+              if r.targeted is not None and r.targeted.random_pairs is not None
+              and r.targeted.random_pairs.mean is not None] for c in configs.values()]
+    rows.append(["random pairs (mean)", *(_pct(sum(m) / len(m)) if m else "-" for m in means)])
+    return render_table(["system", *(config_label(name, c) for name, c in configs.items())], rows, markdown=markdown)
 
 
 def targeted_human_table(evaluation: Evaluation, markdown: bool = False) -> str:
     """Kendall's τ with the human scores: targeted accuracy next to the first metric's, per lexical config."""
     metric = evaluation.metrics[0]
     label = _label(metric)
-    header = ["config", f"{label} τ", f"{label} p", "targeted τ", "targeted p", "systems"]
+    header = ["config", f"{label} τ", f"{label} p", f"{label} p (BH)", "targeted τ", "targeted p", "targeted p (BH)",
+              "systems", "τ pct (random pairs)"]
     rows = []
     full = (evaluation.human_full or {}).get(metric)
     if full is not None:
-        rows.append(["(full test set)", _num(full.kendall, 3), _num(full.p_value, 3), "-", "-", str(full.systems)])
+        rows.append([f"({full_corpus_label(evaluation)})", _num(full.kendall, 3), _num(full.p_value, 3), "-", "-", "-", "-",
+                     str(full.systems), "-"])
     for name, config in evaluation.configs.items():
         targeted, auto = config.human_targeted, (config.human or {}).get(metric)
         if targeted is None:
             continue
-        rows.append([name, "-" if auto is None else _num(auto.kendall, 3), "-" if auto is None else _num(auto.p_value, 3),
-                     _num(targeted.kendall, 3), _num(targeted.p_value, 3), str(targeted.systems)])
+        rows.append([config_label(name, config), "-" if auto is None else _num(auto.kendall, 3),
+                     "-" if auto is None else _num(auto.p_value, 3),
+                     "-" if auto is None else corrected_cell(auto.p_corrected, auto.exploratory),
+                     _num(targeted.kendall, 3), _num(targeted.p_value, 3),
+                     corrected_cell(targeted.p_corrected, targeted.exploratory), str(targeted.systems),
+                     _num(targeted.random_kendall_percentile, 0)])
     return render_table(header, rows, markdown=markdown)
 
 
@@ -171,7 +232,8 @@ def _has_human(evaluation: Evaluation, metric: str) -> bool:
 
 def text_report(evaluation: Evaluation) -> str:
     lines = [f"signature: {evaluation.signature}", f"baseline system: {evaluation.baseline_system}", ""]
-    lines += ["full corpus", _full_table(evaluation), ""]
+    label = full_corpus_label(evaluation)
+    lines += ["full corpus" if label == "full test set" else label, _full_table(evaluation), ""]
     for config in sorted(evaluation.configs, key=config_sort_key):
         lines += [config_heading(evaluation, config), config_table(evaluation, config), ""]
     for metric in evaluation.metrics:
@@ -181,6 +243,7 @@ def text_report(evaluation: Evaluation) -> str:
         if _has_human(evaluation, metric):
             lines += [f"correlation with human scores, {_label(metric)}", human_table(evaluation, metric), ""]
     lines += targeted_section(evaluation)
+    lines += segment_section(evaluation)
     return "\n".join(lines).rstrip("\n")
 
 
@@ -206,6 +269,7 @@ def markdown_report(evaluation: Evaluation, plots: list[Path]) -> str:
             lines += [f"## Correlation with human scores, {_label(metric)}", "",
                       human_table(evaluation, metric, markdown=True), ""]
     lines += targeted_section(evaluation, markdown=True)
+    lines += segment_section(evaluation, markdown=True)
     lines += [f"![{p.stem}]({p.name})" for p in plots] + [""]
     for config in sorted(evaluation.configs, key=config_sort_key):
         lines += [f"## {config_heading(evaluation, config)}", "", config_table(evaluation, config, markdown=True), ""]
@@ -223,9 +287,8 @@ def write_report(out_dir: str | Path, evaluation: Evaluation, human_scores: dict
     out.mkdir(parents=True, exist_ok=True)
     results = out / "results.json"
     results.write_text(json.dumps(evaluation.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    svg: plotting.SvgTwins = {}  # the same figures for the HTML page, saved while they are drawn
-    plots = plotting.all_plots(evaluation, out, human_scores, progress, svg)
+    plots = plotting.all_plots(evaluation, out, human_scores, progress)
     report = out / "report.md"
     report.write_text(markdown_report(evaluation, plots), encoding="utf-8")
-    page = write_html(out, evaluation, human_scores, request, svg)
+    page = write_html(out, evaluation, human_scores, request)
     return [results, report, *plots, *page]

@@ -53,6 +53,7 @@ class EvaluationRequest:
     targeted: TargetedRequest | None = None  # also score the targeted accuracy of lexical configs
     metric_options: Mapping[str, Any] = field(default_factory=dict)  # extra options every metric sees
     jobs: int = 1  # worker processes for the systems' statistics (the numbers do not depend on it)
+    verify: bool = False  # also compare each data file's sha256 with the build record (sizes always are)
 
     def __post_init__(self) -> None:
         # frozen: the mappings are copied into read-only views, the sequences into tuples

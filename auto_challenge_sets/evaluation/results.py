@@ -76,16 +76,33 @@ class DistanceCounts(TargetedCounts):
 
 
 @dataclass(frozen=True)
+class RandomPairs:
+    """The accuracy among random word pairs at the instances' distances in the same sentences
+    (:mod:`auto_challenge_sets.scoring.targeted_control`): ``percentile`` is the share of draws
+    at or below the real accuracy (%)."""
+
+    draws: int  # the draws that judged any pair (a draw of unaligned heads alone has no accuracy)
+    mean: float | None
+    p5: float | None
+    p95: float | None
+    percentile: float | None
+
+
+@dataclass(frozen=True)
 class TargetedScore(TargetedCounts):
     by_distance: tuple[DistanceCounts, ...] = ()
+    random_pairs: RandomPairs | None = None  # None: the control was not drawn
 
     @classmethod
     def from_dict(cls, entry: Mapping[str, Any]) -> TargetedScore:
-        """From :func:`auto_challenge_sets.scoring.targeted.targeted_accuracy`'s result."""
+        """From :func:`auto_challenge_sets.scoring.targeted.targeted_accuracy`'s result (and
+        ``random_pairs``, :func:`auto_challenge_sets.scoring.targeted_control.percentile`'s)."""
         keys = ("instances", "correct", "wrong", "unaligned", "absorbed", "accuracy")
+        control = entry.get("random_pairs")
         return cls(**{k: entry[k] for k in keys},
                    by_distance=tuple(DistanceCounts(**{k: d[k] for k in (*keys, "distance")})
-                                     for d in entry["by_distance"]))
+                                     for d in entry["by_distance"]),
+                   random_pairs=None if control is None else RandomPairs(**control))
 
 
 @dataclass(frozen=True)
@@ -110,6 +127,27 @@ class HumanCorrelation:
     ci: tuple[float, float] | None
     random_kendall_percentile: float | None = None
     random_kendall_mean: float | None = None
+    # Benjamini–Hochberg over the run's configs (:mod:`.multiple_testing`); None on the full test set
+    p_corrected: float | None = None
+    exploratory: bool | None = None  # corrected p >= 0.05: a lead to confirm on another test set
+
+
+@dataclass(frozen=True)
+class SegmentAgreement:
+    """Sentence-level agreement with human segment scores (z) on a config's sentences, over
+    (system, sentence) pairs that have a human score: Kendall's τ-b of the metric's sentence score
+    with z; for targeted accuracy over judged instances, τ-b of the verdict (1 correct, 0 wrong)
+    with z, and the mean z of instances judged correct minus wrong with a 95% bootstrap interval."""
+
+    segments: int  # pairs (a metric) or judged instances (targeted accuracy) with a human z
+    kendall: float | None
+    p_value: float | None
+    correct: int | None = None
+    wrong: int | None = None
+    z_correct_minus_wrong: float | None = None
+    ci: tuple[float, float] | None = None
+    p_corrected: float | None = None
+    exploratory: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -125,6 +163,11 @@ class ConfigResult:
     systems: Mapping[str, SystemResult]
     human: Mapping[str, HumanCorrelation | None] | None = None  # metric -> correlation
     human_targeted: HumanCorrelation | None = None
+    # the complement cannot supply length-matched samples (scoring.length_baseline.is_degenerate):
+    # scored and shown, left out of trends and summaries
+    degenerate_baseline: bool = False
+    segment: Mapping[str, SegmentAgreement | None] | None = None  # metric -> agreement (--human-seg)
+    segment_targeted: SegmentAgreement | None = None
 
 
 @dataclass(frozen=True)
@@ -132,8 +175,9 @@ class Trend:
     """Spearman's ρ of a system's score with D over a phenomenon's distinct, non-small configs."""
 
     n: int
-    spearman: float | None
+    spearman: float | None  # None ("n/a") below 3 distinct usable configs or with constant scores
     p_value: float | None
+    p_corrected: float | None = None  # Benjamini–Hochberg over the metric's trends of the run
 
 
 @dataclass(frozen=True)
@@ -149,7 +193,8 @@ class PhenomenonSummary:
     worse_than_random_mean: float
     worse_than_random_p5: float
     mean_delta_random: float
-    worsening_trend: int
+    worsening_trend: int | None  # None ("n/a"): no system's trend could be computed
+    trends: int = 0  # systems whose trend could be computed (the denominator of worsening_trend)
 
 
 @dataclass(frozen=True)
@@ -205,10 +250,16 @@ class Evaluation:
     human_unmatched: Mapping[str, tuple[str, ...]] | None = None  # table rows / systems without a match
     targeted: TargetedRun | None = None
     notes: tuple[str, ...] = field(default=())
+    segment_full: Mapping[str, SegmentAgreement | None] | None = None  # metric -> agreement on the full corpus
+    # with targeted accuracy: config -> system -> per row (the config's order) each instance's
+    # verdict, as judged; for the HTML page's sentences, not in results.json (tens of MB on WMT21)
+    verdicts: Mapping[str, Mapping[str, list[list[str]]]] | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         """The ``results.json`` document: plain JSON types, NaN as null."""
-        return {"schema": SCHEMA, **_plain(dataclasses.asdict(self))}
+        document = dataclasses.asdict(dataclasses.replace(self, verdicts=None))  # not copied: the page's only
+        del document["verdicts"]
+        return {"schema": SCHEMA, **_plain(document)}
 
     def to_pandas(self) -> Any:
         """One long table: a row per (system, config, metric), the full corpus as config
@@ -223,7 +274,8 @@ class Evaluation:
                              "score": self.full[system][metric]})
         for name, config in self.configs.items():
             common = {"config": name, "phenomenon": config.phenomenon, "min_distance": config.min_distance,
-                      "n": config.n, "small": config.small, "same_rows_as": config.same_rows_as}
+                      "n": config.n, "small": config.small, "same_rows_as": config.same_rows_as,
+                      "degenerate_baseline": config.degenerate_baseline}
             for system, result in config.systems.items():
                 for metric, score in result.scores.items():
                     test = score.vs_baseline

@@ -4,10 +4,9 @@ targeted accuracy, each system's verdict per instance.
 
 The engine keeps no rows (its results are numbers), so this re-reads what the run read: the
 config's rows from the dataset folder and line N of each system's file for the row of line N.
-Verdicts are judged again with :func:`auto_challenge_sets.scoring.targeted.judge` when the links
-are cheap and the same as the run's (the ``present`` match and ``stored`` files); eflomal or
-simalign links would cost a second alignment run and need not be the run's, so the page then
-shows no verdicts and says why.
+The verdicts are the run's own (:attr:`.results.Evaluation.verdicts`, kept by the engine as it
+judged), whatever aligned the outputs: judging again here would cost as much as the judgement
+itself, and with eflomal or simalign a second alignment run.
 """
 
 from __future__ import annotations
@@ -15,18 +14,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from auto_challenge_sets.configs import KIND_LEXICAL, parse_config_name
 from auto_challenge_sets.corpus import read_lines
 from auto_challenge_sets.dataset.layout import DatasetFolder
-from auto_challenge_sets.dataset.record import corpus_lines
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.results import Evaluation
-from auto_challenge_sets.evaluation.targeted import PRESENT, STORED, align_outputs, choose_aligner, read_pool
 from auto_challenge_sets.pharaoh import Link, parse_pharaoh
-from auto_challenge_sets.scoring.targeted import CORRECT, UNALIGNED, WRONG, judge
+from auto_challenge_sets.scoring.targeted import CORRECT, UNALIGNED, WRONG
 
-COLUMNS = ["line", "source_tokens", "reference", "distance", "instances", "alignment"]
+# a line's words and links are the same in every config holding it: read once, from the full
+# corpus (list columns are the slow part of a read); a config's own rows need only these
+TEXT_COLUMNS = ["line", "source_tokens", "reference", "alignment"]
+ROW_COLUMNS = ["line", "distance", "instances"]
 STDIN = "-"
 
 
@@ -76,26 +75,6 @@ def _outputs(request: EvaluationRequest, systems: list[str]) -> tuple[dict[str, 
     return found, notes
 
 
-def _output_links(request: EvaluationRequest, evaluation: Evaluation, folder: DatasetFolder,
-                  outputs: dict[str, list[str] | None]) -> tuple[dict[str, dict[int, list[Link]]] | None, bool, str | None]:
-    """Per system, line -> its output links (None for the ``present`` match), whether verdicts can
-    be shown, and a note when they cannot."""
-    if request.targeted is None:
-        return None, False, None
-    aligner = choose_aligner(request.targeted)
-    if aligner not in (PRESENT, STORED):
-        return None, False, (f"targeted verdicts per sentence are not shown: the run aligned outputs with {aligner}, "
-                             "and aligning them again would cost a second run")
-    if aligner == PRESENT:
-        return None, True, None
-    base = read_pool(folder, evaluation.full_corpus_config, evaluation.split, ["id", "line", "reference"])
-    total = corpus_lines(folder.root, evaluation.pair, evaluation.split) or len(base["line"])
-    pool = {s: [lines[line - 1] for line in base["line"]] for s, lines in outputs.items() if lines is not None}
-    links = align_outputs(request.targeted, base, pool, total, folder.where(evaluation.full_corpus_config, evaluation.split))
-    by_line = {s: dict(zip(base["line"], per_row)) for s, per_row in (links.systems or {}).items()}
-    return by_line, True, None
-
-
 # a verdict as one letter, upper-case when the dependent was judged with its head (absorbed)
 VERDICT_CODES = {CORRECT: "c", WRONG: "w", UNALIGNED: "u"}
 
@@ -106,71 +85,57 @@ def _text(row: dict[str, Any], systems: list[str], outputs: dict[str, list[str] 
             "out": [None if outputs[s] is None else outputs[s][line - 1] for s in systems]}
 
 
-class _Judge:
-    """Verdicts per (line, system, instance), judged once for every config that holds the row."""
-
-    def __init__(self, output_links: dict[str, dict[int, list[Link]]] | None, threshold: float) -> None:
-        self.output_links, self.threshold = output_links, threshold
-        self.seen: dict[tuple[int, str, tuple[tuple[int, int], ...]], str | None] = {}
-
-    def codes(self, line: int, system: str, instances: list[dict[str, Any]], links: list[Link],
-              ref_tokens: list[str], output: str | None) -> str | None:
-        key = (line, system, tuple((i["head"], i["dependent"]) for i in instances))
-        if key not in self.seen:
-            self.seen[key] = None if output is None else "".join(
-                self._code(i, links, ref_tokens, output, line, system) for i in instances)
-        return self.seen[key]
-
-    def _code(self, instance: dict[str, Any], links: list[Link], ref_tokens: list[str], output: str,
-              line: int, system: str) -> str:
-        hyp_links = None if self.output_links is None else self.output_links[system].get(line, [])
-        verdict, absorbed = judge(instance, links, hyp_links, ref_tokens, output.split(), self.threshold)
-        code = VERDICT_CODES[verdict]
-        return code.upper() if absorbed else code
-
-
-def _row(row: dict[str, Any], text: dict[str, Any], systems: list[str], judging: _Judge | None) -> dict[str, Any]:
-    """A row's marks and verdicts; its words are in ``text`` (:func:`_text`)."""
-    line = row["line"]
-    aligned = row.get("alignment") is not None  # "" is a row without links: every instance unaligned
-    links = parse_pharaoh(row["alignment"]) if aligned else []
+def _row(row: dict[str, Any], links: list[Link], verdicts: list[list[str]] | None) -> dict[str, Any]:
+    """A row's marks and, given the run's verdicts (per system, one per instance), their codes;
+    its words are in :attr:`Sentences.texts` (:func:`_text`)."""
     instances = row.get("instances") or []
-    entry: dict[str, Any] = {"line": line, "d": row["distance"], "inst": [_marks(i, links) for i in instances]}
-    if judging is not None and aligned:
-        entry["v"] = [judging.codes(line, system, instances, links, text["ref"], output)
-                      for system, output in zip(systems, text["out"])]
+    entry: dict[str, Any] = {"line": row["line"], "d": row["distance"], "inst": [_marks(i, links) for i in instances]}
+    if verdicts is not None:
+        # absorbed: the dependent has no reference word of its own, so it was judged with its head
+        absorbed = [not _aligned(links, i["dependent"] - 1) for i in instances]
+        entry["v"] = [None if found is None else "".join(
+            VERDICT_CODES[v].upper() if a else VERDICT_CODES[v] for v, a in zip(found, absorbed)) for found in verdicts]
     return entry
 
 
-def _read_rows(folder: DatasetFolder, config: str, split: str) -> dict[str, list[Any]]:
-    """The columns the page shows; a folder built before the ``alignment`` column existed has
-    rows without it (no reference words marked, no verdicts)."""
+def _read_texts(folder: DatasetFolder, evaluation: Evaluation) -> dict[str, list[Any]]:
+    """The words and links of every corpus line; a folder built before the ``alignment`` column
+    existed has none (no reference words marked, no verdicts)."""
+    config, split = evaluation.full_corpus_config, evaluation.split
     try:
-        return folder.read(config, split, COLUMNS)
+        return folder.read(config, split, TEXT_COLUMNS)
     except InputError:
-        return folder.read(config, split, [c for c in COLUMNS if c != "alignment"])
+        return folder.read(config, split, [c for c in TEXT_COLUMNS if c != "alignment"])
 
 
 def collect(request: EvaluationRequest, evaluation: Evaluation) -> Sentences:
-    """Every scored config's rows with every system's output (and verdicts where they can be had)."""
+    """Every scored config's rows with every system's output (and the run's verdicts, with
+    targeted accuracy)."""
     systems = list(evaluation.systems)
     folder = DatasetFolder(request.dataset)
     outputs, notes = _outputs(request, systems)
-    output_links, verdicts, note = _output_links(request, evaluation, folder, outputs)
-    notes += [note] if note else []
-    threshold = request.targeted.chrf_threshold if request.targeted is not None else 0.0
-    judging = _Judge(output_links, threshold) if verdicts else None
+    judged = evaluation.verdicts or {}
+    pool = _read_texts(folder, evaluation)
+    by_line = {line: k for k, line in enumerate(pool["line"])}
+    aligned = "alignment" in pool
     texts: dict[int, dict[str, Any]] = {}
+    links_of: dict[int, list[Link]] = {}  # a line's links, parsed once for every config holding it
     configs = {}
     for name in evaluation.configs:
-        lexical = parse_config_name(name).kind == KIND_LEXICAL
-        rows = _read_rows(folder, name, evaluation.split)
-        columns = list(rows)
-        records = [{c: rows[c][k] for c in columns} for k in range(len(rows["line"]))]
-        for record in records:
-            if record["line"] not in texts:
-                texts[record["line"]] = _text(record, systems, outputs)
-        configs[name] = ConfigSentences(
-            name, [_row(r, texts[r["line"]], systems, judging if lexical else None) for r in records],
-            verdicts and lexical)
+        rows = folder.read(name, evaluation.split, ROW_COLUMNS)
+        per_system = judged.get(name)
+        found = []
+        for k, line in enumerate(rows["line"]):
+            if line not in texts:
+                at = by_line[line]
+                texts[line] = _text({"line": line, "source_tokens": pool["source_tokens"][at],
+                                     "reference": pool["reference"][at]}, systems, outputs)
+                alignment = pool["alignment"][at] if aligned else None
+                links_of[line] = parse_pharaoh(alignment) if alignment else []
+            verdicts = None
+            if per_system is not None and aligned and pool["alignment"][by_line[line]] is not None:
+                verdicts = [None if outputs[s] is None else per_system[s][k] for s in systems]
+            record = {"line": line, "distance": rows["distance"][k], "instances": rows["instances"][k]}
+            found.append(_row(record, links_of[line], verdicts))
+        configs[name] = ConfigSentences(name, found, per_system is not None)
     return Sentences(systems, texts, configs, notes)

@@ -18,6 +18,11 @@ files, else ``present``, see :func:`choose_aligner`):
 
 With ``eflomal`` and ``simalign`` the reference side is re-aligned with the aligner that aligns the
 outputs: links of two aligners, or of two eflomal runs, are not comparable.
+
+Extra references (``--ref``, given at evaluation time; with ``all_references``) have no stored alignment: with ``eflomal``
+and ``simalign`` they join the run above; with ``stored`` and ``present`` the source is aligned
+to them with eflomal (the request's aligner options), in one corpus with the source-reference
+pairs of the dataset's reference so that eflomal learns from both translations.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from auto_challenge_sets.pharaoh import Link, parse_pharaoh
 from auto_challenge_sets.scoring.targeted import CHRF_THRESHOLD
 
 AUTO, STORED, PRESENT = "auto", "stored", "present"
+RANDOM_PAIRS = 100  # draws of the random-pair control per config
 ALIGNERS = (AUTO, "eflomal", "simalign", STORED, PRESENT)
 COLUMNS = ["source_tokens", "alignment"]
 
@@ -48,6 +54,11 @@ class TargetedRequest:
     options: dict[str, Any] = field(default_factory=dict)  # the aligner's backend options (seed, priors, ...)
     hyp_alignments: dict[str, str | os.PathLike[str]] = field(default_factory=dict)  # system -> Pharaoh file
     chrf_threshold: float = CHRF_THRESHOLD
+    lemma: bool = True  # the lemma step of the match (simplemma, the pair's target language)
+    random_pairs: int = RANDOM_PAIRS  # draws of the random-pair control (0: none)
+    # judge against the extra references (--ref) too; off by default: on WMT21 de-en their eflomal
+    # links let 8-23% of reference A with the instances' words deleted pass (docs/method.md)
+    all_references: bool = False
 
     def check(self) -> None:
         if self.aligner not in ALIGNERS:
@@ -57,6 +68,22 @@ class TargetedRequest:
         if isinstance(self.chrf_threshold, bool) or not isinstance(self.chrf_threshold, int | float) \
                 or not 0 <= self.chrf_threshold <= 100:
             raise RequestError("targeted.chrf_threshold", f"must be from 0 to 100, got {self.chrf_threshold}")
+        if isinstance(self.random_pairs, bool) or not isinstance(self.random_pairs, int) \
+                or not 0 <= self.random_pairs <= 100_000:
+            raise RequestError("targeted.random_pairs", f"must be an integer from 0 to 100,000, got {self.random_pairs!r}")
+        priors = self.options.get("priors") if self.aligner == "eflomal" else None
+        if priors is not None and Path(priors).is_file():  # before any work, not once the outputs are read
+            from auto_challenge_sets.builder.backends.aligners.eflomal_priors import check_priors
+
+            check_priors(priors)
+
+
+def lemma_language(pair: str) -> str | None:
+    """The target language of ``pair`` ("de-en" -> "en") when simplemma has it, else None."""
+    from simplemma.strategies.dictionaries.dictionary_factory import SUPPORTED_LANGUAGES
+
+    target = pair.rsplit("-", 1)[-1].lower()
+    return target if target in SUPPORTED_LANGUAGES else None
 
 
 @dataclass
@@ -66,6 +93,7 @@ class TargetedAlignments:
     aligner: str  # how they were made, for the report
     reference: list[list[Link]]
     systems: dict[str, list[list[Link]]] | None  # None: the ``present`` match
+    extra: list[list[list[Link]]] = field(default_factory=list)  # per extra reference, per pool row
 
     def inputs(self, system: str, positions: list[int]) -> dict[str, list[list[Link]] | None]:
         """``compute``'s alignment arguments for the rows at these pool positions."""
@@ -105,7 +133,8 @@ def _read_hyp_alignment(path: str | os.PathLike[str], base: dict[str, list[Any]]
 
 def _align_jointly(aligner: AlignerSpec, base: dict[str, list[Any]],
                    outputs: dict[str, list[str]]) -> tuple[list[list[Link]], dict[str, list[list[Link]]]]:
-    """Every (source, reference) and (source, output) pair, each distinct pair once, in one run."""
+    """Every (source, reference) and (source, output) pair, each distinct pair once, in one run
+    (``outputs`` may hold extra references too: they are aligned as outputs are)."""
     from auto_challenge_sets.builder.pipeline.align_stage import align_pairs
 
     unique: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
@@ -122,15 +151,32 @@ def _align_jointly(aligner: AlignerSpec, base: dict[str, list[Any]],
     return [links[k] for k in reference], {name: [links[k] for k in slots] for name, slots in systems.items()}
 
 
+def _extra_key(k: int) -> str:
+    return f"\0reference {k + 2}"  # no system name starts with NUL
+
+
+def _align_extra(request: TargetedRequest, base: dict[str, list[Any]],
+                 extra: list[list[str]]) -> tuple[list[list[list[Link]]], str]:
+    """The extra references' links, for the aligners that do not align the outputs (see the module)."""
+    if not extra:
+        return [], ""
+    aligner = AlignerSpec("eflomal", request.options)
+    _, links = _align_jointly(aligner, base, {_extra_key(k): lines for k, lines in enumerate(extra)})
+    return [links[_extra_key(k)] for k in range(len(extra))], f"; extra references: {aligner.describe()}"
+
+
 def align_outputs(request: TargetedRequest, base: dict[str, list[Any]], outputs: dict[str, list[str]],
-                  total_lines: int, where: Path) -> TargetedAlignments:
+                  total_lines: int, where: Path, extra: list[list[str]] | None = None) -> TargetedAlignments:
     """Align every system's pool outputs (``outputs``: system -> one line per pool row) and the
-    references, by the request's aligner. ``base`` holds the pool's rows with :data:`COLUMNS`."""
+    references, by the request's aligner. ``base`` holds the pool's rows with :data:`COLUMNS`;
+    ``extra``: the extra references, each one line per pool row."""
     request.check()
+    extra = extra or []
     name = choose_aligner(request)
     if name == PRESENT:
-        return TargetedAlignments("present (the dataset's alignment column; output words not aligned)",
-                                  _stored_reference(base, where), None)
+        extra_links, how = _align_extra(request, base, extra)
+        return TargetedAlignments(f"present (the dataset's alignment column; output words not aligned){how}",
+                                  _stored_reference(base, where), None, extra_links)
     if name == STORED:
         missing = [system for system in outputs if system not in request.hyp_alignments]
         if missing:
@@ -138,11 +184,15 @@ def align_outputs(request: TargetedRequest, base: dict[str, list[Any]], outputs:
                                f"every system; none for {', '.join(missing)}")
         systems = {system: _read_hyp_alignment(request.hyp_alignments[system], base, lines, total_lines)
                    for system, lines in outputs.items()}
-        return TargetedAlignments("stored (the dataset's alignment column and --hyp-alignment files)",
-                                  _stored_reference(base, where), systems)
+        extra_links, how = _align_extra(request, base, extra)
+        return TargetedAlignments(f"stored (the dataset's alignment column and --hyp-alignment files){how}",
+                                  _stored_reference(base, where), systems, extra_links)
     aligner = AlignerSpec(name, request.options)
-    reference, systems = _align_jointly(aligner, base, outputs)
-    return TargetedAlignments(f"{aligner.describe()}: references and outputs aligned together", reference, systems)
+    reference, systems = _align_jointly(aligner, base, {**outputs, **{_extra_key(k): lines
+                                                                      for k, lines in enumerate(extra)}})
+    extra_links = [systems.pop(_extra_key(k)) for k in range(len(extra))]
+    return TargetedAlignments(f"{aligner.describe()}: references and outputs aligned together", reference, systems,
+                              extra_links)
 
 
 def read_pool(folder: DatasetFolder, base_name: str, split: str, columns: list[str],

@@ -17,13 +17,20 @@ An instance is
   (measured on WMT21 de-en with eflomal: 62% of particle instances at d >= 1). Such instances are
   counted as ``absorbed`` too.
 
-A part matches when the output tokens aligned to it are the reference's (lower-cased, punctuation
-at the tokens' ends stripped, as sets), or, the documented fallback for inflection and partial
-overlap, when the sentence chrF of the output tokens against the reference tokens (sacrebleu's,
+A part matches, by a ladder of steps tried in turn, when the output tokens aligned to it are the
+reference's (lower-cased, punctuation at the tokens' ends stripped, as sets); or, with a target
+language ``lang``, when their lemmas are (simplemma's, a dictionary lookup that needs no model:
+"gave up" for "give up", "declined" for "declines"); or, the documented fallback for inflection
+and partial overlap, when the sentence chrF of the output tokens against the reference tokens (sacrebleu's,
 each side joined by spaces) is at least ``chrf_threshold`` ("reads" for "read" 73, "starts" for
-"started" 56; "gave up" for "give up" 38 and "went" for "gone" 13 do not match). A part with no
+"started" 56; "gave up" for "give up" 38 and "went" for "gone" 13 do not match by chrF). A part with no
 output token aligned to it does not match: the system dropped it, or its translation is not
 recognisable.
+
+With several references (the dataset's, and more given at evaluation time, each aligned to the
+source) an instance is ``unaligned`` as against the dataset's reference, and otherwise ``correct``
+when it is correct against any reference whose words for the head exist: a paraphrase that one
+human translator chose is no error.
 
 Accuracy is correct / (correct + wrong), overall and per exact distance d.
 """
@@ -35,6 +42,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
+
+import numpy as np
 
 from auto_challenge_sets.errors import AlignmentError
 from auto_challenge_sets.pharaoh import Link, parse_pharaoh
@@ -68,22 +77,45 @@ def _chrf():
     return CHRF()
 
 
-def parts_match(output: Sequence[str], expected: Sequence[str], chrf_threshold: float = CHRF_THRESHOLD) -> bool:
-    """Whether the output words translate one part (head or dependent) as the reference does."""
+@lru_cache(maxsize=1 << 20)
+def lemma(word: str, lang: str) -> str:
+    """simplemma's lemma of a normalised word; German nouns are looked up capitalised too, as
+    simplemma's dictionary holds them ("häuser" -> "haus")."""
+    import simplemma
+
+    found = simplemma.lemmatize(word, lang=lang)
+    if found == word and lang == "de":
+        found = simplemma.lemmatize(word.capitalize(), lang=lang)
+    return found.lower()
+
+
+def _lemmas(words: Sequence[str], lang: str) -> set[str]:
+    return {lemma(word, lang) for word in words}
+
+
+def parts_match(output: Sequence[str], expected: Sequence[str], chrf_threshold: float = CHRF_THRESHOLD,
+                lang: str | None = None) -> bool:
+    """Whether the output words translate one part (head or dependent) as the reference does:
+    the same words, else (with ``lang``) the same lemmas, else sentence chrF >= ``chrf_threshold``."""
     if not output:
         return False
     if set(output) == set(expected):
+        return True
+    if lang is not None and _lemmas(output, lang) == _lemmas(expected, lang):
         return True
     return _similarity(" ".join(output), " ".join(expected)) >= chrf_threshold
 
 
 def present_words(expected: Sequence[str], output_tokens: Sequence[str],
-                  chrf_threshold: float = CHRF_THRESHOLD) -> list[str]:
-    """Without an output alignment: the expected words the output has (or, the inflection
-    fallback, a token of the output with sentence chrF >= ``chrf_threshold`` against the word)."""
+                  chrf_threshold: float = CHRF_THRESHOLD, lang: str | None = None) -> list[str]:
+    """Without an output alignment: the expected words the output has (or one with the same
+    lemma, with ``lang``; or, the inflection fallback, a token of the output with sentence chrF
+    >= ``chrf_threshold`` against the word)."""
     present = {w for w in map(_normal, output_tokens) if w}
+    lemmas = _lemmas(sorted(present), lang) if lang is not None else set()
     return [word for word in expected
-            if word in present or any(_similarity(token, word) >= chrf_threshold for token in present)]
+            if word in present or (lang is not None and lemma(word, lang) in lemmas)
+            or any(_similarity(token, word) >= chrf_threshold for token in present)]
 
 
 @lru_cache(maxsize=1 << 20)
@@ -93,15 +125,15 @@ def _similarity(output: str, expected: str) -> float:
 
 
 def _part_matches(index: int, expected: list[str], output_links: Sequence[Link] | None,
-                  output_tokens: Sequence[str], chrf_threshold: float) -> bool:
+                  output_tokens: Sequence[str], chrf_threshold: float, lang: str | None = None) -> bool:
     if output_links is None:
-        return len(present_words(expected, output_tokens, chrf_threshold)) == len(expected)
-    return parts_match(aligned_words(output_links, index, output_tokens), expected, chrf_threshold)
+        return len(present_words(expected, output_tokens, chrf_threshold, lang)) == len(expected)
+    return parts_match(aligned_words(output_links, index, output_tokens), expected, chrf_threshold, lang)
 
 
 def judge(instance: Mapping[str, Any], reference_links: Sequence[Link], output_links: Sequence[Link] | None,
           reference_tokens: Sequence[str], output_tokens: Sequence[str],
-          chrf_threshold: float = CHRF_THRESHOLD) -> tuple[str, bool]:
+          chrf_threshold: float = CHRF_THRESHOLD, lang: str | None = None) -> tuple[str, bool]:
     """One instance: ``correct``, ``wrong`` or ``unaligned`` (see the module's definition), and
     whether its dependent was judged with its head (no reference token of its own).
     ``output_links`` None: the ``present`` match (every expected word is in the output)."""
@@ -112,7 +144,7 @@ def judge(instance: Mapping[str, Any], reference_links: Sequence[Link], output_l
     expected_dependent = aligned_words(reference_links, dependent, reference_tokens)
     verdict = CORRECT
     for index, expected in ((head, expected_head), (dependent, expected_dependent)):
-        if expected and not _part_matches(index, expected, output_links, output_tokens, chrf_threshold):
+        if expected and not _part_matches(index, expected, output_links, output_tokens, chrf_threshold, lang):
             verdict = WRONG
             break
     return verdict, not expected_dependent
@@ -130,9 +162,98 @@ def _entry(counts: Counter) -> dict[str, Any]:
             "accuracy": accuracy(counts)}
 
 
-def signature(chrf_threshold: float = CHRF_THRESHOLD, aligned: bool = True) -> str:
+def signature(chrf_threshold: float = CHRF_THRESHOLD, aligned: bool = True, lang: str | None = None,
+              references: int = 1) -> str:
+    """The judgement, its matching ladder read left to right (exact, lemma, chrF fallback) and
+    how many references an instance may match."""
     match = "aligned" if aligned else "present"
-    return f"targeted:{match}|case:lc|punct:strip|fallback:chrF>={chrf_threshold:g}|tok:space"
+    lemmas = f"lemma:simplemma-{lang}|" if lang else ""
+    refs = f"refs:{references}|" if references > 1 else ""
+    return f"targeted:{match}|case:lc|punct:strip|{lemmas}fallback:chrF>={chrf_threshold:g}|{refs}tok:space"
+
+
+Reference = tuple[Sequence[str], Sequence[Link]]  # one reference's tokens and its source-reference links
+
+
+def part_table(references: Sequence[Reference], output_links: Sequence[Link] | None, output_tokens: Sequence[str],
+               n_source: int, chrf_threshold: float = CHRF_THRESHOLD, lang: str | None = None,
+               positions: Any = None) -> np.ndarray:
+    """Per reference and source word (0-based, ``n_source`` of them): whether the reference has
+    words aligned to it (``[..., 0]``) and whether the output translates it as they do
+    (``[..., 1]``); ``positions``: only these source words (the rest stay False). Judging an
+    instance then needs only the two rows of its head and dependent, so random pairs of the same
+    sentence (the control) are judged by the very same matches."""
+    table = np.zeros((len(references), n_source, 2), dtype=bool)
+    wanted = range(n_source) if positions is None else sorted(set(positions))
+    for r, (tokens, links) in enumerate(references):
+        linked = {i for i, _ in links}
+        for index in wanted:
+            if index not in linked:
+                continue
+            expected = aligned_words(links, index, tokens)
+            if expected:
+                table[r, index, 0] = True
+                table[r, index, 1] = _part_matches(index, expected, output_links, output_tokens, chrf_threshold, lang)
+    return table
+
+
+def verdicts(table: np.ndarray, heads: np.ndarray, dependents: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``correct``, ``wrong`` and ``absorbed`` for the instances at 0-based ``heads`` and
+    ``dependents`` (arrays of one shape) by :func:`part_table`'s table: judged when the first
+    reference (the dataset's) has words for the head, correct against any reference that has, else
+    wrong; absorbed as judged by the reference that decided (the first, for a wrong one). Extra
+    references widen what is accepted, never which instances are judged: the counts of a run with
+    several references stay comparable with one reference's, and the reference itself stays 100%."""
+    expected_head, head_ok = table[:, heads, 0], table[:, heads, 1]
+    expected_dep, dep_ok = table[:, dependents, 0], table[:, dependents, 1]
+    correct_by_ref = expected_head & head_ok & (~expected_dep | dep_ok)
+    judged = expected_head[0]
+    correct = judged & correct_by_ref.any(axis=0)
+    wrong = judged & ~correct
+    deciding = np.where(correct, correct_by_ref.argmax(axis=0), 0)
+    absorbed = judged & ~np.take_along_axis(expected_dep, deciding[None], axis=0)[0]
+    return correct, wrong, absorbed
+
+
+def source_length(links: Sequence[Link], row_instances: Sequence[Mapping[str, Any]]) -> int:
+    """Enough source words for a row's table when the source itself is not at hand."""
+    return max([i + 1 for i, _ in links] + [max(x["head"], x["dependent"]) for x in row_instances] + [0])
+
+
+def row_table(row_instances: Sequence[Mapping[str, Any]], references: Sequence[Reference],
+              output_links: Sequence[Link] | None, prediction: str, chrf_threshold: float = CHRF_THRESHOLD,
+              lang: str | None = None, n_source: int | None = None, positions: Any = None) -> np.ndarray:
+    """:func:`part_table` of one row (by default only its instances' words)."""
+    if n_source is None:
+        n_source = max(source_length(links, row_instances) for _, links in references)
+    if positions is None:
+        positions = {x[key] - 1 for x in row_instances for key in ("head", "dependent")}
+    return part_table(references, output_links, prediction.split(), n_source, chrf_threshold, lang, positions)
+
+
+def tally(instances: Sequence[Sequence[Mapping[str, Any]]], tables: Sequence[np.ndarray],
+          verdict_rows: list[list[str]] | None = None) -> dict[str, Any]:
+    """The counts and accuracy of :func:`targeted_accuracy` from each row's table;
+    ``verdict_rows``, when given, receives each row's verdicts (segment-level validity needs them)."""
+    total: Counter = Counter()
+    by_distance: dict[int, Counter] = {}
+    for row_instances, table in zip(instances, tables, strict=True):
+        row_verdicts: list[str] = []
+        if verdict_rows is not None:
+            verdict_rows.append(row_verdicts)
+        if not row_instances:
+            continue
+        heads = np.asarray([x["head"] - 1 for x in row_instances])  # 1-based word ids; tables are 0-based
+        dependents = np.asarray([x["dependent"] - 1 for x in row_instances])
+        correct, wrong, absorbed = verdicts(table, heads, dependents)
+        for instance, ok, bad, folded in zip(row_instances, correct, wrong, absorbed):
+            verdict = CORRECT if ok else WRONG if bad else UNALIGNED
+            row_verdicts.append(verdict)
+            counts = by_distance.setdefault(int(instance["distance"]), Counter())
+            for count in (total, counts):
+                count[verdict] += 1
+                count[ABSORBED] += bool(folded)
+    return {**_entry(total), "by_distance": [{"distance": d, **_entry(by_distance[d])} for d in sorted(by_distance)]}
 
 
 def targeted_accuracy(
@@ -142,25 +263,24 @@ def targeted_accuracy(
     source_alignments: Sequence[Sequence[Link]],
     hypothesis_alignments: Sequence[Sequence[Link]] | None,
     chrf_threshold: float = CHRF_THRESHOLD,
+    lang: str | None = None,
+    extra_references: Sequence[tuple[Sequence[str], Sequence[Sequence[Link]]]] = (),
+    verdict_rows: list[list[str]] | None = None,
 ) -> dict[str, Any]:
     """Accuracy over every instance of every row, and per exact distance (``by_distance``).
-    ``hypothesis_alignments`` None: the ``present`` match (see the module)."""
+    ``hypothesis_alignments`` None: the ``present`` match (see the module). ``lang``: the
+    target language of the lemma step (None: none). ``extra_references``: more references, each
+    (one text per row, one source-reference alignment per row)."""
     aligned = hypothesis_alignments is not None
     if hypothesis_alignments is None:
         hypothesis_alignments = [None] * len(predictions)
-    total: Counter = Counter()
-    by_distance: dict[int, Counter] = {}
-    for row_instances, reference, prediction, ref_links, hyp_links in zip(
-            instances, references, predictions, source_alignments, hypothesis_alignments, strict=True):
-        ref_tokens, out_tokens = reference.split(), prediction.split()
-        for instance in row_instances:
-            verdict, absorbed = judge(instance, ref_links, hyp_links, ref_tokens, out_tokens, chrf_threshold)
-            counts = by_distance.setdefault(int(instance["distance"]), Counter())
-            for tally in (total, counts):
-                tally[verdict] += 1
-                tally[ABSORBED] += absorbed
-    return {**_entry(total), "by_distance": [{"distance": d, **_entry(by_distance[d])} for d in sorted(by_distance)],
-            "signature": signature(chrf_threshold, aligned)}
+    per_ref = [(references, source_alignments), *extra_references]
+    by_row = zip(*(zip(texts, links, strict=True) for texts, links in per_ref), strict=True)
+    tables = [row_table(row_instances, [(text.split(), links) for text, links in row_refs], hyp_links, prediction,
+                        chrf_threshold, lang)
+              for row_instances, prediction, hyp_links, row_refs in zip(instances, predictions, hypothesis_alignments,
+                                                                        by_row, strict=True)]
+    return {**tally(instances, tables, verdict_rows), "signature": signature(chrf_threshold, aligned, lang, len(per_ref))}
 
 
 def check_instances(values: Any, count: int) -> list[list[dict[str, int]]]:

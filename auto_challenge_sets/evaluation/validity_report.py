@@ -1,0 +1,91 @@
+"""The report's cells and tables of validity: corrected p-values with their exploratory label,
+the degenerate-baseline mark, and the segment-level agreement table (``--human-seg``)."""
+
+from __future__ import annotations
+
+from auto_challenge_sets.evaluation.multiple_testing import ALPHA
+from auto_challenge_sets.evaluation.results import ConfigResult, Evaluation, SegmentAgreement
+from auto_challenge_sets.scoring.metric import metric_class
+from auto_challenge_sets.tables import render_table
+
+DEGENERATE = "degenerate baseline"
+EXPLORATORY = "exploratory"
+
+LEGEND = f"""\
+- *degenerate baseline*: the rest of the corpus cannot supply length-matched random corpora (it
+  holds fewer rows than the config, or more than a tenth of the config's rows needed a wider length
+  window; *widened* counts them): the random columns mean little, and the config is left out of
+  trends and summaries. A trend over fewer than three usable configs is *n/a*, never "not worsening".
+- *p (BH)*: the p-value corrected across the configs of the run (Benjamini–Hochberg, scipy's
+  `false_discovery_control`; the trends' across every phenomenon and system of the metric). A result
+  with a corrected p ≥ {ALPHA} is marked *{EXPLORATORY}*: a lead to confirm on another test set
+  (docs/method.md, "Choose on one test set, confirm on another"). The full test set is one test and
+  keeps its raw p.
+- Segment level (`--human-seg`), per config over the (system, sentence) pairs with a human z:
+  Kendall's τ-b of each metric's sentence score with z; with targeted accuracy, over its judged
+  instances, the mean z of instances judged correct minus wrong with a 95% bootstrap interval, and
+  τ-b of the verdict with z.
+"""
+
+
+def corrected_cell(p: float | None, exploratory: bool | None) -> str:
+    """The corrected p, and the label when it does not survive."""
+    if p is None:
+        return "-"
+    return ("<0.001" if p < 0.001 else f"{p:.3f}") + (f" ({EXPLORATORY})" if exploratory else "")
+
+
+def config_label(name: str, config: ConfigResult) -> str:
+    return f"{name} ({DEGENERATE})" if config.degenerate_baseline else name
+
+
+def _tau(found: SegmentAgreement | None) -> list[str]:
+    if found is None or found.kendall is None:
+        return ["-", "-", "-"]
+    return [f"{found.kendall:.3f}", f"{found.p_value:.3g}" if found.p_value is not None else "-",
+            corrected_cell(found.p_corrected, found.exploratory)]
+
+
+def _difference(found: SegmentAgreement | None) -> list[str]:
+    if found is None or found.z_correct_minus_wrong is None:
+        return ["-", "-", "-"]
+    ci = "-" if found.ci is None else f"[{found.ci[0]:+.3f}, {found.ci[1]:+.3f}]"
+    return [f"{found.correct}/{found.wrong}", f"{found.z_correct_minus_wrong:+.3f}", ci]
+
+
+def has_segments(evaluation: Evaluation) -> bool:
+    return evaluation.segment_full is not None or any(c.segment is not None for c in evaluation.configs.values())
+
+
+def segment_table(evaluation: Evaluation, metric: str, markdown: bool = False) -> str:
+    """Per config: the metric's sentence-level τ-b with human z, and targeted accuracy's
+    correct − wrong z difference and τ-b beside it (when scored)."""
+    label = metric_class(metric).label
+    targeted = any(c.segment_targeted is not None for c in evaluation.configs.values())
+    header = ["config", "pairs", f"{label} τ-b", "p", "p (BH)"]
+    if targeted:
+        header += ["judged c/w", "z correct − wrong", "95% CI", "targeted τ-b", "p", "p (BH)"]
+    rows = []
+    full = (evaluation.segment_full or {}).get(metric)
+    if full is not None:
+        cells = _tau(full)
+        rows.append(["(full test set)", str(full.segments), *cells[:2], "-", *(["-"] * 6 if targeted else [])])
+    for name, config in evaluation.configs.items():
+        found = (config.segment or {}).get(metric)
+        if found is None and config.segment_targeted is None:
+            continue
+        row = [config_label(name, config), "-" if found is None else str(found.segments), *_tau(found)]
+        if targeted:
+            row += [*_difference(config.segment_targeted), *_tau(config.segment_targeted)]
+        rows.append(row)
+    return render_table(header, rows, markdown=markdown)
+
+
+def segment_section(evaluation: Evaluation, markdown: bool = False) -> list[str]:
+    if not has_segments(evaluation):
+        return []
+    lines = []
+    for metric in evaluation.metrics:
+        title = f"Segment-level agreement with human z, {metric_class(metric).label}"
+        lines += [f"## {title}" if markdown else title.lower(), "", segment_table(evaluation, metric, markdown), ""]
+    return lines

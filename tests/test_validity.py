@@ -1,0 +1,330 @@
+"""Validity the tool measures itself (issue 23): the segment-score reader, sentence-level agreement
+with human z, p-values corrected across configs (equal to scipy's), exploratory labels, the
+degenerate-baseline flag and "n/a" trends. On the hand-made toy folder; seconds."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import jsonschema
+import numpy as np
+import pytest
+import sacrebleu
+from scipy.stats import bootstrap, false_discovery_control, kendalltau, spearmanr
+
+from auto_challenge_sets.cli import main
+from auto_challenge_sets.configs import config_sort_key
+from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.evaluation.engine import evaluate
+from auto_challenge_sets.evaluation.human import read_human
+from auto_challenge_sets.evaluation.multiple_testing import benjamini_hochberg
+from auto_challenge_sets.evaluation.report import (
+    config_heading,
+    human_table,
+    markdown_report,
+    summary_table,
+    text_report,
+)
+from auto_challenge_sets.evaluation.request import EvaluationRequest
+from auto_challenge_sets.evaluation.results import SCHEMA_PATH
+from auto_challenge_sets.evaluation.segments import read_human_seg
+from auto_challenge_sets.evaluation.targeted import TargetedRequest
+from auto_challenge_sets.pharaoh import parse_pharaoh
+from auto_challenge_sets.scoring.length_baseline import is_degenerate
+from auto_challenge_sets.scoring.targeted import targeted_accuracy
+
+from toy_dataset import SPLIT, N, make
+
+SKIPPED = {"worse": {3, 4, 5}}  # lines the table has no score for: left out, never guessed
+
+
+def _z(system: str, line: int) -> float:
+    """A made-up z that rises with the system's quality and varies by line."""
+    quality = {"ref": 1.0, "better": 0.6, "good": 0.3, "lower": 0.1, "worse": -0.5}[system]
+    return round(quality + 0.3 * np.sin(line * 1.7 + len(system)), 6)
+
+
+def _write_seg(path, systems) -> None:
+    rows = ["SYS SID RAW.SCR Z.SCR N"]
+    for k, system in enumerate(systems):
+        rows += [f"{system}.{k} {line} 70 {_z(system, line)} 1" for line in range(1, N + 1)
+                 if line not in SKIPPED.get(system, ())]
+    rows.append("HUMAN.0 1 80 0.5 1")  # WMT scores its human reference too: not one of our systems
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def toy(tmp_path_factory) -> dict:
+    toy = make(tmp_path_factory.mktemp("validity"))
+    toy["seg"] = toy["tmp"] / "seg.txt"
+    _write_seg(toy["seg"], list(toy["hyps"]))
+    return toy
+
+
+@pytest.fixture(scope="module")
+def run(toy) -> dict:
+    # min_rows 10: particle d2, d3, d4 are usable (d0 and d1 are degenerate), so trends exist
+    request = EvaluationRequest(toy["root"], toy["hyps"], metrics=("chrf", "bleu", "ter"), n_samples=20,
+                                paired_samples=20, min_rows=10, targeted=TargetedRequest("present"))
+    systems = list(toy["hyps"])
+    seg = read_human_seg(toy["seg"], systems)
+    return {"evaluation": evaluate(request, read_human(toy["human"], systems), human_seg=seg), "seg": seg}
+
+
+# the reader
+
+
+def test_the_reader_matches_run_numbers_and_lists_unknown_systems(toy):
+    seg = read_human_seg(toy["seg"], ["ref", "mine", "absent"], aliases={"better.1": "mine"})
+    assert seg.scores["ref"][7] == _z("ref", 7) and seg.scores["mine"][7] == _z("better", 7)
+    assert seg.unmatched_table == ["good.2", "lower.3", "worse.4", "HUMAN.0"]
+    assert seg.unmatched_systems == ["absent"]
+
+
+@pytest.mark.parametrize(("row", "message"), [
+    ("ref.0 2 70", "has 3 columns, the header 5"),
+    ("ref.0 two 70 0.1 1", "SID 'two' is not a line number"),
+    ("ref.0 0 70 0.1 1", "SID 0 is not a 1-based line number"),
+    ("ref.0 2 70 high 1", "Z.SCR 'high' is not a number"),
+    ("ref.0 2 70 nan 1", "Z.SCR 'nan' is not a finite number"),
+    ("ref.0 1 70 0.2 1", "ref.0 SID 1 is scored twice (first at line 2)"),
+])
+def test_a_bad_row_is_an_error_naming_file_and_line(tmp_path, row, message):
+    path = tmp_path / "seg.txt"
+    path.write_text(f"SYS SID RAW.SCR Z.SCR N\nref.0 1 70 0.1 1\n\n{row}\n", encoding="utf-8")
+    with pytest.raises(InputError) as error:
+        read_human_seg(path, ["ref"])
+    assert str(error.value) == f"{path}:4: {message}"  # the blank line 3 still counts
+
+
+def test_a_table_without_the_columns_names_them(tmp_path):
+    path = tmp_path / "seg.csv"
+    path.write_text("SYS,SEGMENT,Z\nref,1,0.1\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"seg.csv:1: has no column SID, Z.SCR"):
+        read_human_seg(path, ["ref"])
+
+
+def test_a_line_past_the_corpus_is_an_error_and_the_cli_says_it_in_one_line(toy, tmp_path, capsys):
+    path = tmp_path / "seg.txt"
+    path.write_text(f"SYS SID RAW.SCR Z.SCR N\ngood 1 70 0.1 1\ngood {N + 1} 70 0.1 1\n", encoding="utf-8")
+    rc = main(["evaluate", "--dataset", str(toy["root"]), "--config", "de-en.particle.d3", "--split", SPLIT,
+               "--hyp", f"good={toy['hyps']['good']}", "--human-seg", str(path), "--quiet"])
+    err = capsys.readouterr().err.strip()
+    assert rc == 2 and "\n" not in err
+    assert f"{path}:3: SID {N + 1} (good) is past the corpus's {N} lines" in err
+
+
+# segment-level agreement
+
+
+def _sentence_chrf(toy, system: str, line: int) -> float:
+    return sacrebleu.sentence_chrf(toy["corpus"]["outputs"][system][line - 1], [toy["corpus"]["refs"][line - 1]]).score
+
+
+def test_sentence_chrf_tau_is_scipys_over_the_pairs_with_a_score(toy, run):
+    config = "de-en.particle.d2"
+    lines = toy["configs"][config]
+    xs, zs = [], []
+    for system in toy["hyps"]:
+        for line in lines:
+            if line not in SKIPPED.get(system, ()):
+                xs.append(_sentence_chrf(toy, system, line))
+                zs.append(_z(system, line))
+    found = run["evaluation"].configs[config].segment["chrf"]
+    assert found.segments == len(xs) == 5 * len(lines) - len(SKIPPED["worse"] & set(lines))
+    expected = kendalltau(xs, zs)
+    assert found.kendall == pytest.approx(expected.statistic) and found.p_value == pytest.approx(expected.pvalue)
+    assert found.kendall > 0  # the made-up z rises with the share of reference words kept
+    full = run["evaluation"].segment_full["ter"]  # lower is better: negated, so agreeing is positive
+    assert full.segments == 5 * N - 3 and full.kendall > 0
+
+
+def test_targeted_correct_minus_wrong_with_scipys_bootstrap(toy, run):
+    config = "de-en.particle.d1"
+    lines = toy["configs"][config]
+    rows = {n: i for i, n in enumerate(range(1, N + 1))}
+    refs, outputs = toy["corpus"]["refs"], toy["corpus"]["outputs"]
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(toy["root"] / "data" / config / f"{SPLIT}-00000-of-00001.parquet").to_pylist()
+    instances = [r["instances"] for r in table]
+    right, wrong = [], []
+    for system in toy["hyps"]:
+        verdicts: list[list[str]] = []
+        targeted_accuracy(instances, [refs[rows[n]] for n in lines], [outputs[system][rows[n]] for n in lines],
+                          [parse_pharaoh(r["alignment"]) for r in table], None, verdict_rows=verdicts)
+        for line, row in zip(lines, verdicts):
+            if line in SKIPPED.get(system, ()):
+                continue
+            for verdict in row:
+                (right if verdict == "correct" else wrong if verdict == "wrong" else []).append(_z(system, line))
+    found = run["evaluation"].configs[config].segment_targeted
+    assert (found.correct, found.wrong) == (len(right), len(wrong)) and found.segments == len(right) + len(wrong)
+    assert found.z_correct_minus_wrong == pytest.approx(np.mean(right) - np.mean(wrong))
+    ci = bootstrap((np.array(right), np.array(wrong)), lambda a, b, axis: a.mean(axis) - b.mean(axis),
+                   n_resamples=1000, method="percentile", vectorized=True,
+                   rng=np.random.default_rng([1, 3])).confidence_interval
+    assert found.ci == pytest.approx((ci.low, ci.high))
+    tau = kendalltau([1.0] * len(right) + [0.0] * len(wrong), right + wrong)
+    assert found.kendall == pytest.approx(tau.statistic)
+
+
+# corrected p-values and exploratory labels
+
+
+def test_corrected_p_values_equal_scipys_across_the_configs(run):
+    evaluation = run["evaluation"]
+    names = [n for n, c in evaluation.configs.items() if c.human["bleu"] is not None]
+    raw = [evaluation.configs[n].human["bleu"].p_value for n in names]
+    expected = false_discovery_control(raw, method="bh")
+    for name, p in zip(names, expected):
+        human = evaluation.configs[name].human["bleu"]
+        assert human.p_corrected == pytest.approx(p) and human.exploratory == (p >= 0.05)
+    assert evaluation.human_full["bleu"].p_corrected is None  # one pre-specified test, not a choice
+    targeted = [evaluation.configs[n].human_targeted for n in names if evaluation.configs[n].human_targeted]
+    assert [t.p_corrected for t in targeted] == pytest.approx(
+        list(false_discovery_control([t.p_value for t in targeted], method="bh")))
+    segment = [evaluation.configs[n].segment["chrf"] for n in names]
+    assert [s.p_corrected for s in segment] == pytest.approx(
+        list(false_discovery_control([s.p_value for s in segment], method="bh")))
+
+
+def test_trends_over_usable_configs_and_their_corrected_p(toy, run):
+    evaluation = run["evaluation"]
+    configs = evaluation.configs
+    usable = ["de-en.particle.d2", "de-en.particle.d3", "de-en.particle.d4"]  # by hand: 39, 28, 15 rows
+    assert [n for n, c in configs.items() if c.degenerate_baseline] == ["de-en.particle.d0", "de-en.particle.d1"]
+    trends = evaluation.trends["bleu"]["de-en.particle"]
+    raw = {}
+    for system in evaluation.systems:
+        scores = [configs[n].systems[system].scores["bleu"].score for n in usable]
+        assert trends[system].n == 3
+        if len(set(scores)) == 1:
+            assert trends[system].spearman is None
+            continue
+        expected = spearmanr([2, 3, 4], scores)
+        assert trends[system].spearman == pytest.approx(expected.statistic)
+        raw[system] = expected.pvalue
+    every = [t for per_system in evaluation.trends["bleu"].values() for t in per_system.values() if t.p_value is not None]
+    assert [t.p_corrected for t in every] == pytest.approx(
+        list(false_discovery_control([t.p_value for t in every], method="bh")))
+    summary = evaluation.summary["bleu"]["de-en.particle"]
+    assert summary.trends == len(raw) and summary.worsening_trend == sum(
+        1 for s in raw if trends[s].spearman < 0)
+
+
+def test_benjamini_hochberg_keeps_untested_results_untested():
+    p = [0.01, None, 0.04, 0.03]
+    expected = false_discovery_control([0.01, 0.04, 0.03], method="bh")
+    assert benjamini_hochberg(p) == [pytest.approx(expected[0]), None, pytest.approx(expected[1]),
+                                     pytest.approx(expected[2])]
+    assert benjamini_hochberg([None, None]) == [None, None]
+
+
+def test_the_report_labels_exploratory_results_and_degenerate_configs(run):
+    evaluation = run["evaluation"]
+    table = human_table(evaluation, "bleu")
+    for name, config in evaluation.configs.items():
+        human = config.human["bleu"]
+        row = next(line for line in table.splitlines() if line.startswith(name))
+        assert ("exploratory" in row) == bool(human.exploratory), row
+        assert ("degenerate baseline" in row) == config.degenerate_baseline, row
+    text = text_report(evaluation)
+    assert "p (BH)" in text and "degenerate baseline" in text
+    widened = replace(evaluation, configs={**evaluation.configs, "de-en.particle.d2": replace(
+        evaluation.configs["de-en.particle.d2"], widened=3)})
+    assert "widened 3" in config_heading(widened, "de-en.particle.d2")
+    assert "segment-level agreement with human z, chrf" in text
+    report = markdown_report(evaluation, [])
+    assert "Benjamini–Hochberg" in report and "## Segment-level agreement with human z, chrF" in report
+    assert "z correct − wrong" in report
+    row = next(line for line in summary_table(evaluation, "bleu").splitlines() if line.startswith("de-en.particle"))
+    assert "BH < 0.05" in row
+
+
+def test_results_with_the_new_fields_validate(run):
+    document = json.loads(json.dumps(run["evaluation"].to_json()))
+    jsonschema.validate(document, json.loads(SCHEMA_PATH.read_text(encoding="utf-8")),
+                        cls=jsonschema.Draft202012Validator)
+    config = document["configs"]["de-en.particle.d0"]
+    assert config["degenerate_baseline"] is True and isinstance(config["widened"], int)
+    assert config["segment_targeted"]["ci"] is not None
+
+
+# the degenerate-baseline rule
+
+
+@pytest.mark.parametrize(("rows", "complement", "widened", "expected"), [
+    (788, 212, 0, True),  # WMT21 de-en subj_verb.d0
+    (500, 500, 0, False),  # as many others as rows: still a baseline
+    (501, 499, 0, True),
+    (100, 900, 10, False),  # a tenth widened is tolerated
+    (100, 900, 11, True),
+])
+def test_the_degenerate_rule(rows, complement, widened, expected):
+    assert is_degenerate(rows, complement, widened) is expected
+
+
+def test_the_cli_reports_segment_agreement_and_notes_unknown_systems(toy, capsys):
+    hyps = [f"{name}={path}" for name, path in toy["hyps"].items()]
+    rc = main(["evaluate", "--dataset", str(toy["root"]), "--config", "de-en.particle.d2,de-en.particle.d3",
+               "--split", SPLIT, "--hyp", *hyps, "--human-seg", str(toy["seg"]), "--n-samples", "5",
+               "--paired-samples", "5", "--quiet", "--json"])
+    out, err = capsys.readouterr()
+    document = json.loads(out)
+    assert rc == 0 and "note: segment scores of systems not evaluated: HUMAN.0" in err
+    jsonschema.validate(document, json.loads(SCHEMA_PATH.read_text(encoding="utf-8")),
+                        cls=jsonschema.Draft202012Validator)
+    chrf = document["configs"]["de-en.particle.d3"]["segment"]["chrf"]
+    assert chrf["segments"] == 5 * len(toy["configs"]["de-en.particle.d3"]) - len(
+        SKIPPED["worse"] & set(toy["configs"]["de-en.particle.d3"]))
+    assert document["configs"]["de-en.particle.d3"]["segment_targeted"] is None  # no --targeted
+
+
+def test_the_html_page_shows_the_segment_tables_and_surviving_trends_as_in_results_json(run, tmp_path):
+    """The page's sentence-level tables hold results.json's numbers, row by row, and the summary's
+    worsening-trend cell counts the trends that survive BH (counted here from the JSON)."""
+    html5lib = pytest.importorskip("html5lib")
+    from auto_challenge_sets.evaluation.html_report import write_html
+
+    evaluation = run["evaluation"]
+    (index,) = write_html(tmp_path, evaluation)
+    parser = html5lib.HTMLParser(tree=html5lib.getTreeBuilder("etree"), namespaceHTMLElements=False)
+    document = parser.parse(index.read_text(encoding="utf-8"))
+    assert parser.errors == []
+    results = evaluation.to_json()
+    section = next(e for e in document.iter("section") if e.get("id") == "segments")
+    tables = section.findall(".//table")
+    assert len(tables) == len(evaluation.metrics)
+    for metric, table in zip(evaluation.metrics, tables):
+        rows = table.find("tbody").findall("tr")
+        names = ["".join(r.find("th").itertext()).split(" ")[0] for r in rows]
+        expected = ["(full"] + [c for c in sorted(results["configs"], key=config_sort_key)
+                                if results["configs"][c]["segment"] is not None]
+        assert names == expected
+        for name, row in zip(names, rows):
+            found = (results["segment_full"] if name == "(full" else results["configs"][name]["segment"])[metric]
+            cells = row.findall("td")
+            assert int(cells[0].get("data-value")) == found["segments"]
+            assert float(cells[1].get("data-value")) == found["kendall"]
+            if name != "(full":
+                assert float(cells[3].get("data-value")) == found["p_corrected"]
+                assert ("exploratory" in "".join(cells[3].itertext())) == found["exploratory"]
+                targeted = results["configs"][name]["segment_targeted"]
+                if targeted is None:  # the baseline and reorder configs: nothing judged
+                    assert cells[5].get("data-value") == "" and "".join(cells[4].itertext()) == "–"
+                    continue
+                assert float(cells[5].get("data-value")) == targeted["z_correct_minus_wrong"]
+                assert "".join(cells[4].itertext()) == f"{targeted['correct']} / {targeted['wrong']}"
+    summary = next(e for e in document.iter("section") if e.get("id") == "summary")
+    for metric, table in zip(evaluation.metrics, summary.findall(".//table")):
+        sign = 1 if results["higher_is_better"][metric] else -1
+        for row in table.find("tbody").findall("tr"):
+            phenomenon = row.find("th").text
+            trends = results["trends"][metric].get(phenomenon, {}).values()
+            surviving = sum(t["spearman"] is not None and sign * t["spearman"] < 0 and t["p_corrected"] < 0.05
+                            for t in trends)
+            cell = "".join(row.findall("td")[-1].itertext())
+            assert cell == "n/a" if results["summary"][metric][phenomenon]["worsening_trend"] is None \
+                else cell.endswith(f"({surviving} after BH)")
