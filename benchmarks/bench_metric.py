@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
 import sys
 import time
@@ -37,7 +38,7 @@ import sacrebleu
 from auto_challenge_sets.scoring import ribes
 from auto_challenge_sets.scoring.challenge import compute
 from auto_challenge_sets.scoring.length_baseline import sample_length_matched
-from auto_challenge_sets.scoring.statistics import clear_pool_cache
+from auto_challenge_sets.scoring.statistics import clear_pool_cache, cores
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -171,6 +172,12 @@ def _timed(function, *args):
     return value, time.perf_counter() - start
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and of its finished child processes (compute()'s workers)."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
 def cost(data: Path, pairs: int, repeated: int, shuffled: int) -> None:
     """Part "cost": RIBES's worst cases, old against new, and compute() on ``pairs`` rows."""
     rng = random.Random(25)
@@ -207,13 +214,14 @@ def cost(data: Path, pairs: int, repeated: int, shuffled: int) -> None:
     predictions = [f"{hyps[i % len(hyps)]} r{i}" for i in range(pairs)]
     references = [f"{ref_lines[i % len(ref_lines)]} r{i}" for i in range(pairs)]
     clear_pool_cache()
-    cpu = time.process_time()
+    cpu = _cpu()
     scores, t_compute = _timed(compute, predictions, references)
-    cpu = time.process_time() - cpu
-    cpu_bleu = time.process_time()
+    cpu = _cpu() - cpu
+    cpu_bleu = _cpu()
     _, t_bleu = _timed(sacrebleu.corpus_bleu, predictions, [references])
-    cpu_bleu = time.process_time() - cpu_bleu
-    print(f"compute() on {pairs:,} pairs (BLEU, chrF, RIBES per sentence): {t_compute:.1f} s ({cpu:.1f} s CPU); "
+    cpu_bleu = _cpu() - cpu_bleu
+    print(f"compute() on {pairs:,} pairs (BLEU, chrF, RIBES per sentence, {cores()} core(s)): {t_compute:.1f} s "
+          f"({cpu:.1f} s CPU, its worker processes included); "
           f"sacrebleu.corpus_bleu on the same rows (BLEU only): {t_bleu:.1f} s ({cpu_bleu:.1f} s CPU); "
           f"ratio {t_compute / t_bleu:.2f} ({cpu / cpu_bleu:.2f} CPU); target <= 30 s "
           f"(bleu {scores['bleu']:.4f}, chrf {scores['chrf']:.4f}, ribes {scores['ribes']:.6f})")

@@ -1,0 +1,51 @@
+"""``make mutate``: mutmut 3.8.1 on some modules (default: every one of ``only_mutate``), each
+mutant against the derived test selection (``mutation/test_selection.json``, written by
+``mutation/select_tests.py``).
+
+    python mutation/mutate.py [MODULE ...]     # e.g. evaluation.human dataset.card
+
+mutmut reads one test selection from pyproject.toml for the whole run; this sets it to the test
+files that execute the given modules before mutmut starts, so that its stats run (every selected
+test once, to learn which tests call which function) runs those files only. mutmut's workers are
+forked from this process and inherit the setting.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+
+from select_tests import PACKAGE, SELECTION, mutated_modules
+
+
+def test_files(modules: list[str]) -> tuple[list[str], str]:
+    """The union of the modules' test files, and the marker expression they were chosen under."""
+    if not SELECTION.exists():
+        raise SystemExit(f"mutate: no {SELECTION.name}: run `python mutation/select_tests.py` first")
+    document = json.loads(SELECTION.read_text(encoding="utf-8"))
+    unknown = [m for m in modules if m not in document["modules"]]
+    if unknown:
+        raise SystemExit(f"mutate: {', '.join(unknown)}: not in {SELECTION.name} (run mutation/select_tests.py "
+                         f"after changing only_mutate; modules: {', '.join(document['modules'])})")
+    files = sorted({f for m in modules for f in document["modules"][m]})
+    if not files:
+        raise SystemExit(f"mutate: no fast test executes {', '.join(modules)}")
+    return files, document["markers"]
+
+
+def main(argv: list[str]) -> int:
+    from mutmut import configuration
+    from mutmut.__main__ import cli
+
+    modules = argv or list(mutated_modules())
+    files, markers = test_files(modules)
+    configuration._config = dataclasses.replace(configuration.config(),
+                                                pytest_add_cli_args_test_selection=[*files, "-m", markers])
+    print(f"mutate: {len(modules)} module(s) against {len(files)} test file(s)", flush=True)
+    names = [f"{PACKAGE}.{m}.*" for m in argv]
+    return int(cli(["run", *names], standalone_mode=False) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
