@@ -147,15 +147,7 @@ def _old_kendall(hyp: Sequence[str], ref: Sequence[str]) -> tuple[float, float, 
     """``(nkt, precision, bp)`` of one hypothesis against one reference (word lists)."""
     if len(ref) == 0 or len(hyp) == 0:
         return (0.0, 0.0, 0.0)
-    bp = min(1.0, math.exp(1.0 - len(ref) / len(hyp)))
-    positions = _old_align(hyp, ref)
-    n = len(positions)
-    if n == 1 and len(ref) == 1:
-        return (1.0, 1.0 / len(hyp), bp)
-    if n < 2:
-        return (0.0, 0.0, bp)
-    nkt = float(_old_ascending_pairs(positions)) / ((n * (n - 1)) / 2)
-    return (nkt, 1.0 * n / len(hyp), bp)
+    return ribes.order_scores(_old_align(hyp, ref), len(hyp), len(ref), _old_ascending_pairs)
 
 
 def _old_sentence_ribes(hyp: list[str], refs: list[list[str]]) -> float:

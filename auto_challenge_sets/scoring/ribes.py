@@ -44,7 +44,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, insort
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 
 import numpy as np
 
@@ -312,15 +312,21 @@ def kendall(hyp: Sequence[str], ref: Sequence[str]) -> tuple[float, float, float
     """``(nkt, precision, bp)`` of one hypothesis against one reference (word lists)."""
     if len(ref) == 0 or len(hyp) == 0:
         return (0.0, 0.0, 0.0)
-    bp = min(1.0, math.exp(1.0 - len(ref) / len(hyp)))
-    positions = align(hyp, ref)
+    return order_scores(align(hyp, ref), len(hyp), len(ref))
+
+
+def order_scores(positions: Sequence[int], hyp_len: int, ref_len: int,
+                 count: Callable[[Sequence[int]], int] = ascending_pairs) -> tuple[float, float, float]:
+    """``(nkt, precision, bp)`` from the reference positions of the aligned hypothesis words
+    (both lengths > 0); ``count``: the ascending pairs (benchmarks/bench_metric.py passes the old count)."""
+    bp = min(1.0, math.exp(1.0 - ref_len / hyp_len))
     n = len(positions)
-    if n == 1 and len(ref) == 1:
-        return (1.0, 1.0 / len(hyp), bp)
+    if n == 1 and ref_len == 1:
+        return (1.0, 1.0 / hyp_len, bp)
     if n < 2:
         return (0.0, 0.0, bp)
-    nkt = float(ascending_pairs(positions)) / ((n * (n - 1)) / 2)
-    return (nkt, 1.0 * n / len(hyp), bp)
+    nkt = float(count(positions)) / ((n * (n - 1)) / 2)
+    return (nkt, 1.0 * n / hyp_len, bp)
 
 
 def sentence_ribes(
