@@ -14,7 +14,13 @@ from typing import Any
 
 from auto_challenge_sets.configs import KIND_LEXICAL, config_sort_key, parse_config_name
 from auto_challenge_sets.dataset.card_blocks import merge_body, read_card_segments, read_segments
-from auto_challenge_sets.dataset.layout import LICENSE_FILE, README, parquet_stats, scan_folder
+from auto_challenge_sets.dataset.layout import (
+    LICENSE_FILE,
+    README,
+    parquet_stats,
+    scan_folder,
+    unreadable_parquet,
+)
 from auto_challenge_sets.dataset.record import empty_selections, folder_license, read_build_record
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.tables import distance_table
@@ -145,7 +151,7 @@ def render_readme(out_dir: str | os.PathLike[str]) -> Path:
         try:
             features = datasets.Features.from_arrow_schema(pq.read_schema(first))
         except (pa.ArrowException, OSError) as error:
-            raise InputError(f"not a readable Parquet file ({str(error).splitlines()[0][:120]})", first) from None
+            raise unreadable_parquet(error, first) from None
         splits = SplitDict()
         for split, (rows, num_bytes) in stats[source_name].items():
             splits.add(SplitInfo(name=split, num_examples=rows, num_bytes=num_bytes))

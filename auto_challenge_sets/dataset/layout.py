@@ -87,6 +87,15 @@ def parquet_rows(files: list[Path]) -> int:
     return parquet_stats(files)[0]
 
 
+def unreadable_parquet(error: Exception, path: str | os.PathLike[str]) -> InputError:
+    """The one-line error for a Parquet file pyarrow cannot read: pyarrow's first line, cut short,
+    with the file's own path (named once, first; during a build it is the work copy's, which the
+    build maps back to the user's folder) left out of pyarrow's words, where a cut could break it."""
+    where = os.fspath(path)
+    reason = str(error).splitlines()[0].replace(f"path '{where}'", "it").replace(where, "the file")
+    return InputError(f"not a readable Parquet file ({reason[:120]})", path)
+
+
 def parquet_stats(files: list[Path]) -> tuple[int, int]:
     """``(rows, bytes)`` of a split's Parquet files from their footers: bytes are the uncompressed
     size of their row groups, what the Hub's ``dataset_info`` calls ``num_bytes``."""
@@ -98,7 +107,7 @@ def parquet_stats(files: list[Path]) -> tuple[int, int]:
         try:
             metadata = pq.read_metadata(path)
         except (pa.ArrowException, OSError) as error:
-            raise InputError(f"not a readable Parquet file ({str(error).splitlines()[0][:120]})", path) from None
+            raise unreadable_parquet(error, path) from None
         rows += metadata.num_rows
         size += sum(metadata.row_group(i).total_byte_size for i in range(metadata.num_row_groups))
     return rows, size

@@ -18,7 +18,14 @@ from typing import Any
 
 from auto_challenge_sets.dataset.folder_guard import check_output_folder
 from auto_challenge_sets.dataset.integrity import check_folder
-from auto_challenge_sets.dataset.layout import DATA_DIR, LICENSE_FILE, README, SHARD, require_complete
+from auto_challenge_sets.dataset.layout import (
+    DATA_DIR,
+    LICENSE_FILE,
+    README,
+    SHARD,
+    require_complete,
+    unreadable_parquet,
+)
 from auto_challenge_sets.dataset.record import BUILD_RECORD
 from auto_challenge_sets.errors import AcsError, InputError
 
@@ -181,8 +188,7 @@ def check_sent_parquet(root: Path) -> None:
                 try:
                     table = pq.read_table(path)
                 except (pa.ArrowException, OSError) as error:
-                    raise InputError(f"not a readable Parquet file ({str(error).splitlines()[0][:120]})",
-                                     path) from None
+                    raise unreadable_parquet(error, path) from None
                 if datasets.Features.from_arrow_schema(table.schema) != features:
                     raise InputError(f"its columns are not those of a {config.kind} config ({name})", path)
                 kept = {column: set(table.column(column).to_pylist()) for column in ("phenomenon", "corpus")}
