@@ -50,17 +50,6 @@ def _lines(path: Path) -> list[str]:
 # -- the RIBES alignment before issue 25, the baseline of part "cost" (rescans the reference per
 # -- window: cubic on repeated words; ref.index: quadratic on unique ones) ---------------------
 
-def _old_positions(seq: list[str]) -> dict[str, list[int]]:
-    """Word -> the positions where it occurs."""
-    where: dict[str, list[int]] = {}
-    for k, word in enumerate(seq):
-        if word in where:
-            where[word].append(k)
-        else:
-            where[word] = [k]
-    return where
-
-
 _OLD_NONE = -1  # _unique_start: the n-gram does not occur
 _OLD_MANY = -2  # _unique_start: the n-gram occurs more than once
 
@@ -126,7 +115,7 @@ def _old_align(hyp: Sequence[str], ref: Sequence[str]) -> list[int]:
             aligned.append(ref.index(word))
             continue
         if ref_pos is None:
-            ref_pos, hyp_pos = _old_positions(ref), _old_positions(hyp)
+            ref_pos, hyp_pos = ribes._positions(ref), ribes._positions(hyp)  # unchanged by issue 25
         at = _old_by_context(hyp, ref, i, ref_pos, hyp_pos)
         if at is not None:
             aligned.append(at)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from auto_challenge_sets.configs import config_sort_key
+from auto_challenge_sets.evaluation.plots import config_flags
 from auto_challenge_sets.evaluation.results import Evaluation, HumanCorrelation, SegmentAgreement
 from auto_challenge_sets.scoring.metric import metric_class
 
@@ -151,8 +152,7 @@ def targeted_configs(evaluation: Evaluation) -> list[TargetedConfigRow]:
             continue
         judged = [s for s in scores if s.accuracy is not None]
         controls = [s.random_pairs for s in judged if s.random_pairs is not None and s.random_pairs.mean is not None]
-        flags = ", ".join(f for f, on in (("small", config.small), ("degenerate baseline", config.degenerate_baseline))
-                          if on)
+        flags = ", ".join(config_flags(config))
         rows.append(TargetedConfigRow(
             name, config.n, flags, _mean([s.accuracy for s in judged]), _mean([c.mean for c in controls]),
             sum(s.random_pairs is not None and s.random_pairs.p95 is not None and s.accuracy > s.random_pairs.p95
@@ -184,15 +184,7 @@ def segment_rows(evaluation: Evaluation, metric: str) -> list[SegmentRow]:
         found = (config.segment or {}).get(metric)
         if found is None and config.segment_targeted is None:
             continue
-        flags = ", ".join(f for f, on in (("small", config.small), ("degenerate baseline", config.degenerate_baseline))
-                          if on)
+        flags = ", ".join(config_flags(config))
         rows.append(SegmentRow(name, flags, found, config.segment_targeted))
     return rows
 
-
-def surviving_trends(evaluation: Evaluation, metric: str, phenomenon: str) -> int:
-    """The systems whose worsening trend over D survives the Benjamini–Hochberg correction."""
-    sign = 1 if evaluation.higher_is_better[metric] else -1
-    trends = evaluation.trends.get(metric, {}).get(phenomenon, {})
-    return sum(t.spearman is not None and sign * t.spearman < 0 and t.p_corrected is not None
-               and t.p_corrected < 0.05 for t in trends.values())

@@ -30,9 +30,14 @@ def in_trends(config: ConfigResult) -> bool:
     return config.min_distance is not None and not config.small and not config.degenerate_baseline
 
 
+def config_flags(config: ConfigResult) -> list[str]:
+    """Why a config is left out of trends and summaries: ``small``, ``degenerate baseline``, both or none."""
+    return [name for name, on in (("small", config.small), ("degenerate baseline", config.degenerate_baseline)) if on]
+
+
 def flag_suffix(config: ConfigResult) -> str:
     """`` (small)``, `` (degenerate baseline)``, both or nothing, for a config's label in a plot."""
-    flags = [name for name, on in (("small", config.small), ("degenerate baseline", config.degenerate_baseline)) if on]
+    flags = config_flags(config)
     return f" ({', '.join(flags)})" if flags else ""
 
 

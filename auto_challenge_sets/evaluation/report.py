@@ -11,7 +11,12 @@ from auto_challenge_sets.configs import BASELINE, config_sort_key
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.results import Evaluation, HumanCorrelation
 from auto_challenge_sets.evaluation.validity_report import LEGEND as VALIDITY_LEGEND
-from auto_challenge_sets.evaluation.validity_report import config_label, corrected_cell, segment_section
+from auto_challenge_sets.evaluation.validity_report import (
+    config_label,
+    corrected_cell,
+    segment_section,
+    surviving_worsening,
+)
 from auto_challenge_sets.scoring.metric import metric_class
 from auto_challenge_sets.tables import render_table
 
@@ -109,10 +114,7 @@ def _worsening(evaluation: Evaluation, metric: str, phenomenon: str) -> str:
     summary = evaluation.summary[metric][phenomenon]
     if summary.worsening_trend is None:
         return "n/a"
-    sign = 1 if evaluation.higher_is_better[metric] else -1
-    trends = evaluation.trends[metric].get(phenomenon, {}).values()
-    surviving = sum(1 for t in trends if t.spearman is not None and sign * t.spearman < 0
-                    and t.p_corrected is not None and t.p_corrected < 0.05)
+    surviving = surviving_worsening(evaluation, metric, phenomenon)
     return f"{summary.worsening_trend}/{summary.trends} ({surviving} BH < 0.05)"
 
 

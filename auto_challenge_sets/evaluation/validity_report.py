@@ -89,3 +89,11 @@ def segment_section(evaluation: Evaluation, markdown: bool = False) -> list[str]
         title = f"Segment-level agreement with human z, {metric_class(metric).label}"
         lines += [f"## {title}" if markdown else title.lower(), "", segment_table(evaluation, metric, markdown), ""]
     return lines
+
+
+def surviving_worsening(evaluation: Evaluation, metric: str, phenomenon: str) -> int:
+    """The systems whose trend over D worsens and survives the Benjamini–Hochberg correction."""
+    sign = 1 if evaluation.higher_is_better[metric] else -1
+    trends = evaluation.trends.get(metric, {}).get(phenomenon, {}).values()
+    return sum(t.spearman is not None and sign * t.spearman < 0 and t.p_corrected is not None
+               and t.p_corrected < ALPHA for t in trends)
