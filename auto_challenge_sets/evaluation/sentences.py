@@ -79,17 +79,18 @@ def _outputs(request: EvaluationRequest, systems: list[str]) -> tuple[dict[str, 
 VERDICT_CODES = {CORRECT: "c", WRONG: "w", UNALIGNED: "u"}
 
 
-def _text(row: dict[str, Any], systems: list[str], outputs: dict[str, list[str] | None]) -> dict[str, Any]:
-    line = row["line"]
-    return {"src": row["source_tokens"], "ref": row["reference"].split(),
+def _text(line: int, source_tokens: list[str], reference: str, systems: list[str],
+          outputs: dict[str, list[str] | None]) -> dict[str, Any]:
+    return {"src": source_tokens, "ref": reference.split(),
             "out": [None if outputs[s] is None else outputs[s][line - 1] for s in systems]}
 
 
-def _row(row: dict[str, Any], links: list[Link], verdicts: list[list[str]] | None) -> dict[str, Any]:
+def _row(line: int, distance: int, instances: list[dict[str, Any]] | None, links: list[Link],
+         verdicts: list[list[str]] | None) -> dict[str, Any]:
     """A row's marks and, given the run's verdicts (per system, one per instance), their codes;
     its words are in :attr:`Sentences.texts` (:func:`_text`)."""
-    instances = row.get("instances") or []
-    entry: dict[str, Any] = {"line": row["line"], "d": row["distance"], "inst": [_marks(i, links) for i in instances]}
+    instances = instances or []
+    entry: dict[str, Any] = {"line": line, "d": distance, "inst": [_marks(i, links) for i in instances]}
     if verdicts is not None:
         # absorbed: the dependent has no reference word of its own, so it was judged with its head
         absorbed = [not _aligned(links, i["dependent"] - 1) for i in instances]
@@ -119,7 +120,7 @@ def collect(request: EvaluationRequest, evaluation: Evaluation) -> Sentences:
     by_line = {line: k for k, line in enumerate(pool["line"])}
     aligned = "alignment" in pool
     texts: dict[int, dict[str, Any]] = {}
-    links_of: dict[int, list[Link]] = {}  # a line's links, parsed once for every config holding it
+    links_of: dict[int, list[Link] | None] = {}  # parsed once for every config holding the line; None: no column
     configs = {}
     for name in evaluation.configs:
         rows = folder.read(name, evaluation.split, ROW_COLUMNS)
@@ -128,14 +129,14 @@ def collect(request: EvaluationRequest, evaluation: Evaluation) -> Sentences:
         for k, line in enumerate(rows["line"]):
             if line not in texts:
                 at = by_line[line]
-                texts[line] = _text({"line": line, "source_tokens": pool["source_tokens"][at],
-                                     "reference": pool["reference"][at]}, systems, outputs)
+                texts[line] = _text(line, pool["source_tokens"][at], pool["reference"][at], systems, outputs)
                 alignment = pool["alignment"][at] if aligned else None
-                links_of[line] = parse_pharaoh(alignment) if alignment else []
+                # "" is a row without links (every instance unaligned), None a row without the column
+                links_of[line] = None if alignment is None else parse_pharaoh(alignment) if alignment else []
+            links = links_of[line]
             verdicts = None
-            if per_system is not None and aligned and pool["alignment"][by_line[line]] is not None:
+            if per_system is not None and links is not None:
                 verdicts = [None if outputs[s] is None else per_system[s][k] for s in systems]
-            record = {"line": line, "distance": rows["distance"][k], "instances": rows["instances"][k]}
-            found.append(_row(record, links_of[line], verdicts))
+            found.append(_row(line, rows["distance"][k], rows["instances"][k], links or [], verdicts))
         configs[name] = ConfigSentences(name, found, per_system is not None)
     return Sentences(systems, texts, configs, notes)
