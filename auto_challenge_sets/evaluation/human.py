@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from auto_challenge_sets.corpus import read_lines
-from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.errors import CorpusError, InputError
 from auto_challenge_sets.evaluation.results import HumanCorrelation
 
 BOOTSTRAP = 1000
@@ -52,11 +52,15 @@ def table_rows(path: str | os.PathLike[str]) -> list[list[str]]:
     return [row for _, row in numbered_table_rows(path)]
 
 
-def numbered_table_rows(path: str | os.PathLike[str]) -> list[tuple[int, list[str]]]:
-    """``(1-based line in the file, cells)`` of the table's non-blank lines, the header first."""
-    lines = [(number, line) for number, line in enumerate(read_lines(path), start=1) if line.strip()]
+def numbered_table_rows(path: str | os.PathLike[str],
+                        empty: str = "is empty: a human-score table needs a header and a row per system",
+                        error: type[InputError] = CorpusError) -> list[tuple[int, list[str]]]:
+    """``(1-based line in the file, cells)`` of the table's non-blank lines, the header first
+    (white-space or comma separated, as the header is); ``empty``: the error of a table without
+    lines; ``error``: the class of a line that cannot be read (:func:`~auto_challenge_sets.corpus.read_lines`)."""
+    lines = [(number, line) for number, line in enumerate(read_lines(path, error=error), start=1) if line.strip()]
     if not lines:
-        raise InputError("is empty: a human-score table needs a header and a row per system", path)
+        raise InputError(empty, path)
     if "," in lines[0][1]:  # one CSV record per line: a record across lines would lose its line number
         return [(number, [cell.strip() for cell in next(csv.reader([line]))]) for number, line in lines]
     return [(number, line.split()) for number, line in lines]

@@ -21,16 +21,14 @@ Per config, over the (system, sentence) pairs of its rows that have a human z:
 
 from __future__ import annotations
 
-import csv
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from auto_challenge_sets.corpus import read_lines
 from auto_challenge_sets.errors import InputError
-from auto_challenge_sets.evaluation.human import match_system
+from auto_challenge_sets.evaluation.human import match_system, numbered_table_rows
 from auto_challenge_sets.evaluation.results import SegmentAgreement
 from auto_challenge_sets.scoring.metric import Metric
 
@@ -61,19 +59,12 @@ class SegmentScores:
         return np.array([found.get(int(line), np.nan) for line in lines], dtype=np.float64)
 
 
-def _split(line: str, comma: bool) -> list[str]:
-    return [cell.strip() for cell in next(csv.reader([line]))] if comma else line.split()
-
-
 def read_human_seg(path: str | os.PathLike[str], systems: Sequence[str],
                    aliases: Mapping[str, str] | None = None) -> SegmentScores:
     """The table's z scores of the given systems; a malformed row is an error naming its line."""
-    numbered = [(k, line) for k, line in enumerate(read_lines(path, error=InputError), start=1) if line.strip()]
-    if not numbered:
-        raise InputError("is empty: a segment-score table needs the header SYS SID RAW.SCR Z.SCR N", path)
-    first, header_line = numbered[0]
-    comma = "," in header_line
-    header = _split(header_line, comma)
+    numbered = numbered_table_rows(path, "is empty: a segment-score table needs the header SYS SID RAW.SCR Z.SCR N",
+                                   InputError)
+    first, header = numbered[0]
     missing = [c for c in COLUMNS if c not in header]
     if missing:
         raise InputError(f"has no column {', '.join(missing)} (columns: {', '.join(header)}; WMT's layout is "
@@ -82,8 +73,7 @@ def read_human_seg(path: str | os.PathLike[str], systems: Sequence[str],
     wanted, names = set(systems), dict(aliases or {})
     out = SegmentScores(str(path), {})
     unmatched: dict[str, None] = {}
-    for number, line in numbered[1:]:
-        row = _split(line, comma)
+    for number, row in numbered[1:]:
         if len(row) != len(header):
             raise InputError(f"has {len(row)} columns, the header {len(header)}", path, number)
         try:
