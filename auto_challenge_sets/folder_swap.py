@@ -29,6 +29,15 @@ def _sibling(out: Path, kind: str) -> Path:
     return out.parent / f".{out.name}.acs-{kind}-{os.getpid()}"
 
 
+def refuse_link_or_file(out: Path) -> None:
+    """What neither a build nor a report may write: a symbolic link (its target is elsewhere) or a
+    file where the folder should be."""
+    if out.is_symlink():
+        raise InputError("is a symbolic link: give the real folder", out)
+    if out.exists() and not out.is_dir():
+        raise InputError("exists and is not a folder", out)
+
+
 def prepare_folder(out: Path, check: Callable[[Path], None]) -> Path:
     """Run the ownership ``check`` on ``out`` and create its lock file; return the lock's path.
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from auto_challenge_sets.dataset.record import BUILD_RECORD
 from auto_challenge_sets.errors import InputError
-from auto_challenge_sets.folder_swap import prepare_folder, swapped_folder
+from auto_challenge_sets.folder_swap import prepare_folder, refuse_link_or_file, swapped_folder
 
 
 def _package_folder() -> Path:
@@ -38,10 +38,7 @@ def check_output_folder(out: Path) -> None:
         raise InputError("is the source folder of the auto_challenge_sets Python package, not a dataset folder "
                          "(run from the repository's root?): build in another working folder, or give out "
                          "elsewhere, e.g. out challenge_sets", out, field="out")
-    if out.is_symlink():
-        raise InputError("is a symbolic link: give the real folder", out)
-    if out.exists() and not out.is_dir():
-        raise InputError("exists and is not a folder", out)
+    refuse_link_or_file(out)
     if not out.exists():
         return
     entries = list(out.iterdir())

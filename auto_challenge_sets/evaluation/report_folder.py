@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from auto_challenge_sets.errors import InputError
-from auto_challenge_sets.folder_swap import prepare_folder, swapped_folder
+from auto_challenge_sets.folder_swap import prepare_folder, refuse_link_or_file, swapped_folder
 
 RESULTS = "results.json"
 SCHEMA_PREFIX = "acs-evaluation/"
@@ -32,10 +32,7 @@ def _schema(results: Path) -> object:
 
 def check_report_folder(out: Path) -> None:
     """Refuse an ``--out`` that an ``acs evaluate`` run did not make (see the module docstring)."""
-    if out.is_symlink():
-        raise InputError("is a symbolic link: give the real folder", out)
-    if out.exists() and not out.is_dir():
-        raise InputError("exists and is not a folder", out)
+    refuse_link_or_file(out)
     if not out.exists() or not any(out.iterdir()):
         return
     schema = _schema(out / RESULTS)
