@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+import mutation_scope
 import shared_marker
 
 # Set before anything imports huggingface_hub or transformers: they read these at import time,
@@ -54,8 +55,15 @@ SHARED_ABSENT = f"needs {SHARED} (the team's shared data, absent in a fresh clon
 shared_marker.install(SHARED)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    if os.environ.get("MUTANT_UNDER_TEST") == "stats":
+        config.pluginmanager.register(mutation_scope.WallTimes(), "mutation-wall-times")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     shared_marker.mark_items(items)
+    if mutation_scope.mutant_run():
+        mutation_scope.cheapest_first(items)
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -211,3 +211,14 @@ def test_every_option_reaches_sacrebleu(options):
     if "lowercase" in options:  # the last pair differs in case only
         assert scorer.corpus_score(stats) != BLEU().corpus_score(hyps, [refs]).score
     assert scorer.tokenize_name == options.get("tokenize", "13a")
+
+
+def test_sample_totals_keep_the_rows_integer_dtype() -> None:
+    """Corpus sums of integer rows stay integers of the rows' dtype (exact past 2**53, where
+    float64 sums would round)."""
+    from auto_challenge_sets.scoring.segment_stats import sample_totals
+
+    stats = np.array([[2**53, 1], [1, 2]], dtype=np.int64)
+    totals = sample_totals(stats, np.array([[0, 1], [1, 1]]))
+    assert totals.dtype == np.int64
+    assert totals.tolist() == [[2**53 + 1, 3], [2, 4]]

@@ -212,3 +212,37 @@ def test_other_registered_metrics_are_scored_wherever_the_three_are() -> None:
 def test_other_metrics_must_be_registered_names(metrics, message) -> None:
     with pytest.raises(ValueError, match=message):
         compute(HYP, REF, metrics=metrics)
+
+
+def test_the_exclusion_mask_is_boolean_and_needs_both_id_lists() -> None:
+    """The pool rows left out: by id only when both id lists are given, else by identical text."""
+    from auto_challenge_sets.scoring.challenge import _exclusion, pool_statistics
+
+    pool = pool_statistics(HYP, REF)
+    preds, refs = [pool.predictions[2]], [pool.references[2]]
+    assert _exclusion(pool, preds, refs, None, None, False).dtype == bool
+    for ids, pool_ids in ((["x"], None), (None, list("abcdef")), (None, None)):
+        mask = _exclusion(pool, preds, refs, ids, pool_ids, True)
+        assert mask.dtype == bool and mask.tolist() == [False, False, True, False, False, False]
+    assert _exclusion(pool, preds, refs, ["b"], list("abcdef"), True).tolist() == [False, True] + [False] * 4
+
+
+def test_spearman_of_a_nan_score_is_none() -> None:
+    from auto_challenge_sets.scoring.challenge import _spearman
+
+    assert _spearman([1, 2, 3], [10.0, 20.0, float("nan")]) == {"rho": None, "p": None}
+
+
+def test_a_baseline_holds_its_samples_only_when_asked() -> None:
+    from auto_challenge_sets.scoring.bleu_stats import BleuStatistics
+    from auto_challenge_sets.scoring.challenge import _Sampling, pool_statistics
+    from auto_challenge_sets.scoring.chrf_stats import ChrfStatistics
+
+    pool = pool_statistics(HYP, REF)
+    sampling = _Sampling(BleuStatistics(), ChrfStatistics(), pool, np.array([6, 5, 4, 4, 3, 2]),
+                         np.zeros(6, dtype=bool), 5, 1, 3)
+    scores = {"bleu": 10.0, "ribes": 0.5, "chrf": 20.0}
+    plain = sampling.baseline(np.array([4, 3]), scores, (0,))
+    assert "samples" not in plain
+    asked = sampling.baseline(np.array([4, 3]), scores, (0,), return_samples=True)
+    assert {k: v for k, v in asked.items() if k != "samples"} == plain and len(asked["samples"]["index"]) == 5

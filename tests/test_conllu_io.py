@@ -282,3 +282,11 @@ def test_a_missing_file_names_the_reason_only(tmp_path: Path) -> None:
     path = tmp_path / "missing.conllu"
     with pytest.raises(ConlluError, match=f"^{re.escape(str(path))}: cannot read: No such file or directory$"):
         list(read_conllu(path))
+
+
+def test_a_fresh_sentence_reader_holds_nothing() -> None:
+    from auto_challenge_sets.conllu_io import _SentenceReader
+
+    reader = _SentenceReader("x.conllu")
+    assert (reader.sentence, reader.first_line, reader.pending_mwt) == (None, 0, None)
+    assert reader.word_lines == reader.mwt_lines == []

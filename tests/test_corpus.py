@@ -198,3 +198,17 @@ def test_a_read_that_fails_midway_names_the_file() -> None:
         read_lines("/proc/self/mem")
     assert caught.value.path == "/proc/self/mem" and caught.value.reason.startswith("cannot read: ")
     assert "Input/output error" in caught.value.reason
+
+
+def test_the_streamed_line_numbers_are_signed_64_bit(tmp_path: Path) -> None:
+    """The compact array of non-empty source lines holds signed integers: numpy reads it as int64,
+    so arithmetic on the line numbers stays what it is on ints (unsigned, 1 - 2 would wrap)."""
+    import numpy as np
+
+    from auto_challenge_sets.corpus import stream_parallel
+
+    (tmp_path / "s").write_text("a\n\nb\n", encoding="utf-8")
+    (tmp_path / "t").write_text("x\ny\nz\n", encoding="utf-8")
+    lines = stream_parallel(tmp_path / "s", tmp_path / "t").source_lines
+    assert list(lines) == [1, 3] and lines.typecode == "q"
+    assert (np.asarray(lines) - 2).tolist() == [-1, 1]

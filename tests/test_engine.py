@@ -15,9 +15,11 @@ from auto_challenge_sets.errors import InputError, RequestError
 from auto_challenge_sets.evaluation.engine import evaluate
 from auto_challenge_sets.evaluation.human import read_human
 from auto_challenge_sets.evaluation.request import EvaluationRequest
+from auto_challenge_sets.scoring import metric as metric_registry
 from auto_challenge_sets.scoring import validation
 from auto_challenge_sets.scoring.challenge import compute
 from auto_challenge_sets.scoring.length_baseline import sample_length_matched
+from auto_challenge_sets.scoring.metric import AveragedMetric
 
 from mutation_scope import per_test_under_mutmut
 from toy_dataset import HUMAN, SPLIT, N, make
@@ -357,3 +359,31 @@ def test_worker_processes_give_the_same_results(toy, run):
     """--jobs: the systems' statistics on two worker processes, the very same document."""
     request = replace(run["request"], jobs=2)
     assert evaluate(request, run["human"]).to_json() == run["evaluation"].to_json()
+
+
+class _SourceLengthRatio(AveragedMetric):
+    """A plug-in metric that reads the sources, as COMET does: output words per source word."""
+
+    name = "srcratio"
+    label = "src ratio"
+    needs_sources = True
+    parallel_safe = False
+
+    def sentence_scores(self, hypotheses, references, sources=None):
+        return [len(h.split()) / len(s.split()) for h, s in zip(hypotheses, sources, strict=True)]
+
+    def signature(self, nrefs: int) -> str:
+        return "srcratio"
+
+
+def test_a_metric_that_reads_sources_gets_each_lines_source(toy, monkeypatch):
+    monkeypatch.setitem(metric_registry._REGISTRY, _SourceLengthRatio.name, _SourceLengthRatio)
+    config = "de-en.particle.d3"
+    evaluation = evaluate(EvaluationRequest(toy["root"], toy["hyps"], config=config, metrics=("srcratio", "bleu"),
+                                            n_samples=5, paired_samples=20))
+    sources = [" ".join(words) for words in toy["corpus"]["sources"]]
+    for system, outputs in toy["corpus"]["outputs"].items():
+        ratios = [len(o.split()) / len(s.split()) for o, s in zip(outputs, sources)]
+        assert evaluation.full[system]["srcratio"] == pytest.approx(np.mean(ratios), abs=1e-12)
+        on_config = [ratios[n - 1] for n in toy["configs"][config]]
+        assert evaluation.configs[config].systems[system].scores["srcratio"].score == pytest.approx(np.mean(on_config))

@@ -22,6 +22,7 @@ from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation.human import HumanScores, correlate, read_human
 from auto_challenge_sets.scoring.challenge import compute
 
+from mutation_scope import per_test_under_mutmut
 from toy_dataset import SPLIT, N, make
 
 
@@ -30,7 +31,7 @@ def toy(tmp_path_factory) -> dict:
     return make(tmp_path_factory.mktemp("hostile"))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope=per_test_under_mutmut)
 def previous(toy) -> Path:
     """A report folder that an earlier run made; every row writes into it and must leave it whole."""
     out = toy["tmp"] / "report"

@@ -12,10 +12,12 @@ from auto_challenge_sets.evaluation import html_plots
 from auto_challenge_sets.evaluation.html_report import environment
 from tests import toy_dataset
 
+from mutation_scope import per_test_under_mutmut
+
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope=per_test_under_mutmut)
 def run(tmp_path_factory):
     return toy_dataset.evaluated(tmp_path_factory.mktemp("plots"))
 

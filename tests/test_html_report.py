@@ -24,6 +24,7 @@ from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.targeted import TargetedRequest
 from auto_challenge_sets.scoring.metric import metric_class
 
+from mutation_scope import per_test_under_mutmut
 from toy_dataset import SPLIT, evaluated
 
 html5lib = pytest.importorskip("html5lib")
@@ -34,7 +35,7 @@ CHROMEDRIVER = os.environ.get("ACS_CHROMEDRIVER") or shutil.which("chromedriver"
 SIDECAR = re.compile(r"\Awindow\.(\w+) = window\.\1 \|\| \{\};\nObject\.assign\(window\.\1, (.*)\);\n?\Z", re.S)
 VERDICTS = {"c": "correct", "w": "wrong", "u": "unaligned"}
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope=per_test_under_mutmut)
 def report(tmp_path_factory):
     toy, request, evaluation, human = evaluated(tmp_path_factory.mktemp("toy"))
     out = tmp_path_factory.mktemp("report")

@@ -89,3 +89,23 @@ def test_tied_scores_take_kendalls_p_from_every_order_of_the_systems(xs):
     assert found["kendall"] == pytest.approx(kendalltau(xs, ys).statistic)
     assert found["p_value"] == pytest.approx(exact)
     assert not np.isclose(exact, kendalltau(xs, ys).pvalue)  # not scipy's asymptotic p
+
+
+def test_pearson_is_each_rows_correlation() -> None:
+    """_pearson on a batch (rows of different means and spreads) is each row's Pearson r."""
+    from auto_challenge_sets.evaluation.human import _pearson
+
+    x = np.array([[1.0, 2.0, 4.0, 8.0], [10.0, 30.0, 20.0, 25.0]])
+    y = np.array([[3.0, 1.0, 2.0, 5.0], [5.0, 7.0, 9.0, 4.0]])
+    expected = [np.corrcoef(a, b)[0, 1] for a, b in zip(x, y)]
+    assert _pearson(x, y) == pytest.approx(expected, rel=1e-12)
+    assert _pearson(x[1], y[1]) == pytest.approx(expected[1], rel=1e-12)
+
+
+def test_the_permutation_p_values_default_seed_is_1() -> None:
+    """Nine systems: 9! > PERMUTATIONS orders, so the permutation p-value is random and its seed shows."""
+    from auto_challenge_sets.evaluation.human import small_sample_p_values
+
+    xs, ys = np.arange(1.0, 10.0), np.array([3.0, 1, 2, 6, 4, 9, 5, 8, 7])
+    assert small_sample_p_values(xs, ys) == small_sample_p_values(xs, ys, seed=1)
+    assert small_sample_p_values(xs, ys) != small_sample_p_values(xs, ys, seed=2)

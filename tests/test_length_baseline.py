@@ -158,3 +158,23 @@ def test_a_pool_far_from_every_length_is_quick():
     samples = sample_length_matched([0, 2**31 - 1], [10**9], n_samples=3, tolerance=0, rng=0)
     assert samples.index.tolist() == [[0, 0]] * 3
     assert samples.widened == 2 and samples.max_tolerance == 2**31 - 1 - 10**9
+
+
+def test_lengths_in_any_numeric_array_are_whole_token_counts():
+    """Lengths are read as int64 token counts whatever array holds them: a float array of whole
+    numbers draws what the ints draw, its widest window is an int too, and a fraction is cut off."""
+    ints = sample_length_matched([3], [1, 10], n_samples=4, tolerance=1, rng=0)
+    floats = sample_length_matched(np.array([3.0]), np.array([1.0, 10.0]), n_samples=4, tolerance=1, rng=0)
+    assert floats.index.tolist() == ints.index.tolist() == [[0]] * 4
+    assert (floats.widened, floats.max_tolerance) == (ints.widened, ints.max_tolerance) == (1, 2)
+    assert type(floats.max_tolerance) is int
+    cut = sample_length_matched([2], np.array([2.5, 7.0]), n_samples=2, tolerance=0, rng=0)
+    assert cut.index.tolist() == [[0], [0]] and cut.widened == 0
+
+
+def test_summarize_reads_samples_as_float64():
+    """float32 samples are summarized as the float64 numbers they hold: 0.1 in float32 is above
+    the float 0.1, so it is not at or below a score of 0.1 (compared in float32 it would be)."""
+    samples = np.array([0.1, 0.2, 0.3], dtype=np.float32)
+    assert summarize(samples, 0.1) == summarize(samples.astype(np.float64), 0.1)
+    assert summarize(samples, 0.1)["percentile"] == 0.0

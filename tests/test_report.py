@@ -9,7 +9,13 @@ import numpy as np
 import pytest
 from matplotlib.image import imread
 
-from auto_challenge_sets.evaluation.report import config_table, summary_table, text_report, write_report
+from auto_challenge_sets.evaluation.report import (
+    config_table,
+    summary_table,
+    targeted_human_table,
+    text_report,
+    write_report,
+)
 
 from mutation_scope import per_test_under_mutmut
 from toy_dataset import evaluated
@@ -71,3 +77,38 @@ def test_the_folder_holds_results_report_and_readable_plots(evaluation, tmp_path
     scatter = imread(tmp_path / "de-en.bleu.human.png")
     height, width = scatter.shape[:2]
     assert 0.3 < height / width < 1.5  # a readable aspect, not a strip
+
+
+def _markdown_cells(table: str) -> list[list[str]]:
+    lines = table.splitlines()
+    assert lines[1].startswith("|---|---:|")
+    return [[cell.strip() for cell in line.strip("|").split(" | ")] for line in [lines[0], *lines[2:]]]
+
+
+def _corrected(p: float | None, exploratory: bool | None) -> str:
+    return "-" if p is None else f"{p:.3f}" + (" (exploratory)" if exploratory else "")
+
+
+def test_the_targeted_human_table_puts_each_tau_in_its_column(evaluation):
+    """Every cell of the targeted-vs-human table, from the Evaluation's numbers (which
+    test_engine.py checks against scipy): the first metric's τ beside targeted accuracy's."""
+    result, _ = evaluation
+    full = result.human_full["bleu"]
+    expected = [["config", "BLEU τ", "BLEU p", "BLEU p (BH)", "targeted τ", "targeted p", "targeted p (BH)", "systems",
+                 "τ pct (random pairs)"],
+                ["(full test set)", f"{full.kendall:.3f}", f"{full.p_value:.3f}", "-", "-", "-", "-", str(full.systems),
+                 "-"]]
+    for name, config in result.configs.items():
+        targeted, auto = config.human_targeted, config.human["bleu"]
+        if targeted is None:
+            continue
+        expected.append([name + (" (degenerate baseline)" if config.degenerate_baseline else ""),
+                         f"{auto.kendall:.3f}", f"{auto.p_value:.3f}", _corrected(auto.p_corrected, auto.exploratory),
+                         f"{targeted.kendall:.3f}", f"{targeted.p_value:.3f}",
+                         _corrected(targeted.p_corrected, targeted.exploratory), str(targeted.systems),
+                         f"{targeted.random_kendall_percentile:.0f}"])
+    assert _markdown_cells(targeted_human_table(result, markdown=True)) == expected
+    assert len(expected) == 2 + 6  # header, full corpus, particle d0..d5; reorder.d5 has no targeted accuracy
+    plain = targeted_human_table(result).splitlines()
+    assert plain[0].split()[:3] == ["config", "BLEU", "τ"] and set(plain[1]) <= {"-", " "}
+    assert [line.split()[-1] for line in plain[3:]] == [row[-1] for row in expected[2:]]

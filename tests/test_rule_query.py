@@ -167,3 +167,15 @@ def test_a_rule_from_an_entry_point_builds_configs(tmp_path: Path) -> None:
     stats = subprocess.run([sys.executable, "-m", "auto_challenge_sets.cli", "stats", str(out)], env=env,
                            capture_output=True, text=True, timeout=300)
     assert any(line.split()[:2] == ["de-en", "light_verb"] for line in stats.stdout.splitlines())
+
+
+def test_a_condition_built_directly_splits_its_feats_value_at_the_first_equals_sign() -> None:
+    """parse_rule_query refuses a second ``=``; a Condition made by hand reads ``A=B=C`` as feature
+    A with the value ``B=C`` (which FEATS ``A=B,B=C`` has), the split of its word_test."""
+    from auto_challenge_sets.rule_query import Condition
+    from auto_challenge_sets.ud import Token
+
+    word = Token(1, "w", "w", "X", "_", "A=B,B=C", 0, "root", "_", "_")
+    condition = Condition(False, "feats", "=", "A=B=C")
+    assert condition.holds(word, word)
+    assert condition.word_test() == WordTest("feats", "contains", "A=")

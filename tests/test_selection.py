@@ -189,3 +189,29 @@ def test_the_stream_counts_its_sentences_to_the_end(corpus, tmp_path: Path) -> N
     # the layout of a corpus with an empty target needs the count
     with pytest.raises(ValueError, match="needs the number of sentences when some pairs have an empty target"):
         list(matched_pairs(corpus, [(None, call)], "p.conllu"))
+
+
+def test_a_count_that_fits_neither_layout_is_refused_before_any_pair(corpus) -> None:
+    """5 sentences for 3 non-empty source lines and 2 pairs: refused at the stream's start, before
+    a pair is yielded (not at its end, after yielding the pairs that match)."""
+    call, wash = _sentences()
+    stream = matched_pairs(corpus, [(1, call), (10, wash)], "p.conllu", 5)
+    with pytest.raises(ConlluError, match="has 5 sentences but"):
+        next(stream)
+
+
+def test_a_reordering_score_without_instances_selects_nothing() -> None:
+    """One word link: crossing scores 0 and has no crossing link to show, so even D 0 selects
+    nothing (a row needs its instances, not only a score at or above D)."""
+    from auto_challenge_sets.selection import select
+
+    analysis = LineAnalysis(1, "a b", "x y", ["a", "b"], ["x", "y"], {}, [(0, 0)])
+    (selection,) = select([analysis], [parse_config_name("en-de.crossing.d0")], "c")
+    assert (selection.indices, selection.distances, selection.instances) == ([], [], [])
+
+
+def test_the_same_text_shortcut_drops_spaces_and_nothing_else() -> None:
+    # a space dropped before a combining accent: the same text (NFC would compose only one side)
+    assert same_text("e\u0301", "e \u0301")
+    # the shortcut removes " " only and adds nothing (mutmut's "XX" edits of it)
+    assert not same_text("ab", "aXX XXb") and not same_text("aXXXXb", "a b")

@@ -211,3 +211,7 @@ def test_rows_and_alignments_must_be_as_many_as_the_predictions(pair) -> None:
 def test_check_messages(call, message) -> None:
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_an_empty_or_punctuation_target_token_is_dropped() -> None:
+    assert aligned_words([(0, 0), (0, 1), (0, 2)], 0, ["", "...", "Haus,"]) == ["haus"]

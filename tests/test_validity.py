@@ -34,6 +34,7 @@ from auto_challenge_sets.pharaoh import parse_pharaoh
 from auto_challenge_sets.scoring.length_baseline import is_degenerate
 from auto_challenge_sets.scoring.targeted import targeted_accuracy
 
+from mutation_scope import per_test_under_mutmut
 from toy_dataset import SPLIT, N, make
 
 SKIPPED = {"worse": {3, 4, 5}}  # lines the table has no score for: left out, never guessed
@@ -62,7 +63,7 @@ def toy(tmp_path_factory) -> dict:
     return toy
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope=per_test_under_mutmut)
 def run(toy) -> dict:
     # min_rows 10: particle d2, d3, d4 are usable (d0 and d1 are degenerate), so trends exist
     request = EvaluationRequest(toy["root"], toy["hyps"], metrics=("chrf", "bleu", "ter"), n_samples=20,
