@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 TORCH ?= torch==2.13.0
 TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 
-.PHONY: demo test test-offline mutate mutation-selection setup lint clean
+.PHONY: demo test test-offline mutate mutate-survivors mutation-selection setup lint clean
 
 setup: $(STAMP)
 
@@ -49,11 +49,16 @@ test-offline: $(STAMP)
 # time; MODULES="conllu_io scoring.ribes" mutates those modules only, each against the tests that
 # execute it (mutation/test_selection.json; `make mutation-selection` derives it again after the
 # tests or only_mutate change). Tests run in mutants/, so the shared data is passed by absolute path.
+# `make mutate-survivors MODULES=...` runs again only what the last run left alive (after new tests).
 MODULES ?=
 SHARED_DIR ?= $(abspath ../shared)
 mutate: $(STAMP)
 	rm -rf mutants
 	ACS_SHARED_DIR=$(SHARED_DIR) $(PY) mutation/mutate.py $(MODULES)
+	$(PY) mutation/score.py $(MODULES)
+
+mutate-survivors: $(STAMP)
+	ACS_SHARED_DIR=$(SHARED_DIR) $(PY) mutation/mutate.py --survivors $(MODULES)
 	$(PY) mutation/score.py $(MODULES)
 
 mutation-selection: $(STAMP)

@@ -3,6 +3,7 @@ mutant against the derived test selection (``mutation/test_selection.json``, wri
 ``mutation/select_tests.py``).
 
     python mutation/mutate.py [MODULE ...]     # e.g. evaluation.human dataset.card
+    python mutation/mutate.py --survivors MODULE ...   # again only the mutants the last run left alive
 
 mutmut reads one test selection from pyproject.toml for the whole run; this sets it to the test
 files that execute the given modules before mutmut starts, so that its stats run (every selected
@@ -34,16 +35,30 @@ def test_files(modules: list[str]) -> tuple[list[str], str]:
     return files, document["markers"]
 
 
+def survivors(modules: list[str]) -> list[str]:
+    """The mutants of ``modules`` that the last run in mutants/ did not kill (or never ran): after
+    tests were added for them, rerunning these alone takes minutes instead of the module's hour."""
+    from score import KILLED, module_of, results
+
+    return sorted(name for name, status in results().items() if module_of(name) in modules and status not in KILLED)
+
+
 def main(argv: list[str]) -> int:
     from mutmut import configuration
     from mutmut.__main__ import cli
 
+    again = "--survivors" in argv
+    argv = [a for a in argv if a != "--survivors"]
     modules = argv or list(mutated_modules())
     files, markers = test_files(modules)
+    names = survivors(modules) if again else [f"{PACKAGE}.{m}.*" for m in argv]
+    if again and not names:
+        print("mutate: no survivors to run again", flush=True)
+        return 0
     configuration._config = dataclasses.replace(configuration.config(),
                                                 pytest_add_cli_args_test_selection=[*files, "-m", markers])
-    print(f"mutate: {len(modules)} module(s) against {len(files)} test file(s)", flush=True)
-    names = [f"{PACKAGE}.{m}.*" for m in argv]
+    print(f"mutate: {len(modules)} module(s) against {len(files)} test file(s)"
+          + (f", {len(names)} surviving mutants again" if again else ""), flush=True)
     return int(cli(["run", *names], standalone_mode=False) or 0)
 
 

@@ -3,16 +3,20 @@ the Ray executor on a local cluster builds the very folders the local one does."
 
 from __future__ import annotations
 
+import logging
+import os
+import sys
 from pathlib import Path
 
 import pytest
 
 from auto_challenge_sets.builder.pipeline.build import BuildSpec
-from auto_challenge_sets.builder.pipeline.executors import LocalExecutor, RayExecutor, ShardWork
+from auto_challenge_sets.builder.pipeline.executors import RAY_MISSING, LocalExecutor, RayExecutor, ShardWork
 from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec
 from auto_challenge_sets.builder.pipeline.stage_cache import run_sharded
 from auto_challenge_sets.dataset.writer import build_into_folder
 from auto_challenge_sets.demo_data import demo_file
+from auto_challenge_sets.errors import AcsError
 
 from conftest import shared_path
 
@@ -75,6 +79,102 @@ def test_shard_work_makes_its_backend_once_and_travels_without_it():
     ready = _Upper()
     assert ShardWork(_Upper, _apply, ready=ready)(["d"]) == ["D"]
     assert _Upper.made == 3  # the ready backend is used, none made
+
+
+def _pair(backend, batch):
+    return [f"{backend}:{x}" for x in batch]
+
+
+def test_shard_work_needs_a_way_to_make_its_backend_or_a_ready_one():
+    import pickle
+
+    with pytest.raises(ValueError) as raised:
+        ShardWork(None, _pair)
+    assert str(raised.value) == "ShardWork needs a way to make the backend or a ready one"
+    work = ShardWork(None, _pair, ready="ready")
+    assert work(["a"]) == ["ready:a"]
+    copy = pickle.loads(pickle.dumps(work))  # nothing to make it with: the ready backend travels
+    assert copy._backend == "ready" and copy(["b"]) == ["ready:b"]
+
+
+# -- the Ray executor without Ray, or with no shard to run --------------------------------------
+
+
+def test_the_ray_executors_defaults():
+    assert RayExecutor() == RayExecutor(address=None, workers=2, gpus_per_worker=0.0)
+
+
+def test_no_pending_shard_needs_no_ray(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # any import of ray would fail
+    assert list(RayExecutor().map_shards(_pair, [])) == []
+
+
+def test_without_ray_installed_the_error_says_how_to_install_it(monkeypatch):
+    for name in ("RAY_BACKEND_LOG_LEVEL", "RAY_DATA_LOG_LEVEL"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` raises ImportError
+    logger = logging.getLogger("ray")
+    level = logger.level
+    try:
+        with pytest.raises(AcsError) as raised:
+            list(RayExecutor().map_shards(_pair, [(0, ["a"])]))
+        # Ray's logs were quieted first, before its import
+        assert logger.level == logging.ERROR
+    finally:
+        logger.setLevel(level)
+    assert type(raised.value) is AcsError and raised.value.__suppress_context__
+    assert str(raised.value) == RAY_MISSING == ('the ray executor needs Ray, which is not installed: '
+                                                'pip install "auto-challenge-sets[ray]"')
+    assert (os.environ["RAY_BACKEND_LOG_LEVEL"], os.environ["RAY_DATA_LOG_LEVEL"]) == ("fatal", "ERROR")
+
+
+def test_quieting_ray_keeps_a_users_own_log_levels(monkeypatch):
+    monkeypatch.setenv("RAY_BACKEND_LOG_LEVEL", "debug")
+    monkeypatch.setenv("RAY_DATA_LOG_LEVEL", "INFO")
+    monkeypatch.setitem(sys.modules, "ray", None)
+    logger = logging.getLogger("ray")
+    level = logger.level
+    try:
+        with pytest.raises(AcsError):
+            list(RayExecutor().map_shards(_pair, [(0, ["a"])]))
+    finally:
+        logger.setLevel(level)
+    assert (os.environ["RAY_BACKEND_LOG_LEVEL"], os.environ["RAY_DATA_LOG_LEVEL"]) == ("debug", "INFO")
+
+
+# -- the Ray executor on a local cluster it starts itself ----------------------------------------
+
+
+def test_the_ray_executor_starts_a_cluster_and_maps_every_shard_on_its_gpu_actors(monkeypatch):
+    """About 10 s: a local cluster with one (declared) GPU, two actors of half a GPU each."""
+    ray = pytest.importorskip("ray", reason="the [ray] extra is not installed")
+    if ray.is_initialized():
+        pytest.skip("a Ray cluster is already running in this process")
+    started: list[dict] = []
+    real_init = ray.init
+
+    def recorded_init(**kwargs):  # the executor's arguments, plus the declared resources
+        started.append(kwargs)
+        return real_init(**kwargs, num_cpus=2, num_gpus=1)
+
+    def upper_on_gpus(shard: list) -> list:  # defined here, shipped by value: workers cannot import tests
+        import ray
+
+        return [f"{x.upper()}|gpus={len(ray.get_gpu_ids())}" for x in shard]
+
+    monkeypatch.setattr(ray, "init", recorded_init)
+    context = ray.data.DataContext.get_current()
+    monkeypatch.setattr(context, "enable_progress_bars", True)
+    try:
+        shards = [(0, ["é", "a"]), (1, ["b"]), (2, ["ü"])]
+        executor = RayExecutor(address="local", workers=2, gpus_per_worker=0.5)
+        done = sorted(executor.map_shards(upper_on_gpus, shards))
+        assert done == [(0, ["É|gpus=1", "A|gpus=1"]), (1, ["B|gpus=1"]), (2, ["Ü|gpus=1"])]
+        assert started == [{"address": "local", "include_dashboard": False, "log_to_driver": False,
+                             "logging_level": "ERROR"}]
+        assert ray.data.DataContext.get_current().enable_progress_bars is False  # the stage cache has its own
+    finally:
+        ray.shutdown()
 
 
 # -- the Ray executor: a local cluster, the same folders as the local executor ------------------

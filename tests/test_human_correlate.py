@@ -109,3 +109,15 @@ def test_the_permutation_p_values_default_seed_is_1() -> None:
     xs, ys = np.arange(1.0, 10.0), np.array([3.0, 1, 2, 6, 4, 9, 5, 8, 7])
     assert small_sample_p_values(xs, ys) == small_sample_p_values(xs, ys, seed=1)
     assert small_sample_p_values(xs, ys) != small_sample_p_values(xs, ys, seed=2)
+
+
+def test_the_bootstrap_statistic_is_a_scalar_for_one_sample_and_a_row_per_resample():
+    """scipy's bootstrap calls the statistic on the observed sample (1-d: it must give a scalar)
+    and on batches of resamples (one τ per row)."""
+    from auto_challenge_sets.evaluation.human import _kendall
+
+    x, y = np.array([1.0, 2.0, 3.0, 4.0]), np.array([1.0, 3.0, 2.0, 4.0])
+    one = _kendall(x, y)
+    assert one.shape == () and float(one) == pytest.approx(kendalltau(x, y).statistic)
+    batch = _kendall(np.stack([x, x[::-1]]), np.stack([y, y]))
+    assert batch.shape == (2,) and batch[1] == pytest.approx(kendalltau(x[::-1], y).statistic)

@@ -13,6 +13,7 @@ from auto_challenge_sets.evaluation.report import (
     config_table,
     summary_table,
     targeted_human_table,
+    targeted_tables,
     text_report,
     write_report,
 )
@@ -112,3 +113,66 @@ def test_the_targeted_human_table_puts_each_tau_in_its_column(evaluation):
     plain = targeted_human_table(result).splitlines()
     assert plain[0].split()[:3] == ["config", "BLEU", "τ"] and set(plain[1]) <= {"-", " "}
     assert [line.split()[-1] for line in plain[3:]] == [row[-1] for row in expected[2:]]
+
+
+def test_the_targeted_tables_count_each_distance_by_hand(evaluation):
+    """Accuracy by distance from the full config's own counts (correct / judged, distances 5 and
+    up in one bucket), the mean over systems and the judged instances; then each config's accuracy
+    beside its random-pair percentile."""
+    result, _ = evaluation
+    (by_distance, by_distance_table), (control_heading, control_table) = targeted_tables(result, markdown=True)
+    source = "de-en.particle.d0"
+    assert by_distance == f"de-en.particle: targeted accuracy (%) by distance d (from {source})"
+    buckets = ["0", "1", "2", "3", "4", "5+"]
+    correct = {s: dict.fromkeys(buckets, 0) for s in result.systems}
+    judged = {s: dict.fromkeys(buckets, 0) for s in result.systems}
+    for system in result.systems:
+        for counts in result.configs[source].systems[system].targeted.by_distance:
+            bucket = "5+" if counts.distance >= 5 else str(counts.distance)
+            correct[system][bucket] += counts.correct
+            judged[system][bucket] += counts.correct + counts.wrong
+    expected = [["system", *(f"d={b}" for b in buckets)]]
+    accuracies = {b: [] for b in buckets}
+    for system in result.systems:
+        row = [system]
+        for b in buckets:
+            if judged[system][b]:
+                accuracies[b].append(correct[system][b] / judged[system][b])
+                row.append(f"{100 * accuracies[b][-1]:.0f}")
+            else:
+                row.append("-")
+        expected.append(row)
+    expected.append(["mean", *(f"{100 * sum(a) / len(a):.0f}" if a else "-" for a in accuracies.values())])
+    expected.append(["judged (mean)", *(f"{sum(judged[s][b] for s in result.systems) / 5:.0f}" for b in buckets)])
+    assert _markdown_cells(by_distance_table) == expected
+    assert expected[-1][5] == "0" and expected[-2][5] == "-"  # no line of the toy has distance 4
+    assert control_heading.startswith("de-en.particle: targeted accuracy (%) per config [its percentile")
+    particle = [name for name, c in result.configs.items() if c.phenomenon == "de-en.particle"]
+    control = [["system", *(n + (" (degenerate baseline)" if result.configs[n].degenerate_baseline else "")
+                            for n in particle)]]
+    for system in result.systems:
+        scores = [result.configs[n].systems[system].targeted for n in particle]
+        control.append([system, *(f"{100 * t.accuracy:.0f} [{t.random_pairs.percentile:.0f}]" for t in scores)])
+    means = [[result.configs[n].systems[s].targeted.random_pairs.mean for s in result.systems] for n in particle]
+    control.append(["random pairs (mean)", *(f"{100 * sum(m) / len(m):.0f}" for m in means)])
+    assert _markdown_cells(control_table) == control
+    plain = targeted_tables(result)
+    assert [heading for heading, _ in plain] == [by_distance, control_heading]
+    assert all("|" not in table and table.splitlines()[0].split()[0] == "system" for _, table in plain)
+
+
+def test_the_targeted_human_table_skips_configs_without_targeted_accuracy_wherever_they_are(evaluation):
+    """A reorder config listed first is skipped, not the end of the table; a config whose metric
+    has no correlation shows dashes in the metric's columns and still its targeted τ."""
+    from dataclasses import replace
+
+    result, _ = evaluation
+    configs = dict(result.configs)
+    first = {"de-en.reorder.d5": configs.pop("de-en.reorder.d5")}
+    configs["de-en.particle.d2"] = replace(configs["de-en.particle.d2"],
+                                           human={**configs["de-en.particle.d2"].human, "bleu": None})
+    rows = _markdown_cells(targeted_human_table(replace(result, configs={**first, **configs}), markdown=True))
+    assert [row[0].split(" (")[0] for row in rows[2:]] == [c for c in configs if configs[c].human_targeted is not None]
+    d2 = next(row for row in rows if row[0] == "de-en.particle.d2")
+    targeted = configs["de-en.particle.d2"].human_targeted
+    assert d2[1:5] == ["-", "-", "-", f"{targeted.kendall:.3f}"]

@@ -5,19 +5,26 @@ batching changes nothing, which holds for any weights. 300 newstest2013 pairs, b
 all three methods. The max-weight matching ("match") runs networkx in pure Python (a third of a
 second per pair with subwords), so by default it is compared on the first pairs only; set
 ACS_FULL_ALIGN_TESTS=1 to compare it on all 300.
+
+The second half needs no shared data: the wrapper itself (options, model checks and messages,
+batching, vectors, the links per method) on a dozen hand-made sentence pairs.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import os
+from importlib.metadata import version
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from auto_challenge_sets.builder.backends.aligners import AlignerError, get_aligner
-from auto_challenge_sets.builder.backends.aligners.simalign import ModelUnavailableError
+from auto_challenge_sets.builder.backends.aligners import simalign as backend
+from auto_challenge_sets.builder.backends.aligners.simalign import ModelUnavailableError, SimalignAligner
 from auto_challenge_sets.errors import AcsError
 
 from conftest import shared_path
@@ -222,3 +229,430 @@ def test_cuda_without_a_gpu_is_refused(tiny_model):
 def test_tiny_model_folder_loads_offline(tiny_model):
     assert (Path(tiny_model) / "config.json").is_file()
     assert (Path(tiny_model) / "model.safetensors").is_file()
+
+
+# -- the wrapper on hand-made sentences (no shared data) -----------------------------------------
+#
+# A tiny random BERT with 8 layers (so simalign's default layer exists) and a 200-piece WordPiece
+# vocabulary trained on the sentences below (most words split into several pieces), stock
+# simalign (the same weights, loaded by simalign itself) as the reference for the links and the
+# vectors, and hand-made vectors for the parts that are pure arithmetic.
+
+
+HAND = [
+    ("Der Hund schläft im Garten .", "The dog sleeps in the garden ."),
+    ("Gestern hat sie ihrem Bruder ein Buch geschenkt .", "Yesterday she gave her brother a book ."),
+    ("Wir fahren morgen mit dem Zug nach Berlin .", "Tomorrow we take the train to Berlin ."),
+    ("Das Wetter ist heute ungewöhnlich warm .", "The weather is unusually warm today ."),
+    ("Er ruft sie morgen an .", "He calls her up tomorrow ."),
+    ("Die Regierung hat die Steuern erhöht .", "The government has raised taxes ."),
+    ("Ich weiß nicht , ob er kommt .", "I do not know whether he is coming ."),
+    ("Kinder spielen Fußball .", "Children play football ."),
+    ("Ja", "Yes"),
+    ("Die Verhandlungen über den Haushalt wurden am Freitagabend ohne Ergebnis abgebrochen .",
+     "The budget negotiations were broken off on Friday evening without a result ."),
+    ("Sie liest gern Bücher über Geschichte .", "She likes reading books about history ."),
+    ("Der Zug hatte zwanzig Minuten Verspätung .", "The train was twenty minutes late ."),
+]
+HAND_PAIRS = [(de.split(), en.split()) for de, en in HAND]
+HOW = ("download it once where the Hugging Face Hub is reachable (`huggingface-cli download {0}`), or pass a "
+       "local folder written by `save_pretrained` (model and tokenizer): `acs align --model PATH` / `acs build "
+       "--align-model PATH`; or align with eflomal (`--aligner eflomal`, CPU, no model), or build without "
+       "reordering configs (`--aligner none`)")
+
+
+@pytest.fixture(scope="module")
+def hand_model(tmp_path_factory) -> str:
+    sentences = [sentence for pair in HAND for sentence in pair]
+    return str(make_tiny_bert(tmp_path_factory.mktemp("hand-bert"), sentences, vocab_size=200, layers=8))
+
+
+def _stock_links(model: str, pairs, token_type: str, layer: int, distortion: float = 0.0):
+    from simalign import SentenceAligner
+
+    logging.getLogger("simalign.simalign").setLevel(logging.WARNING)
+    stock = SentenceAligner(model=model, token_type=token_type, distortion=distortion, matching_methods="mai",
+                            layer=layer)
+    found = [stock.get_word_aligns(src, tgt) for src, tgt in pairs]
+    return {name: [sorted(_as_links(f[key])) for f in found]
+            for name, key in (("argmax", "inter"), ("itermax", "itermax"), ("match", "mwmf"))}
+
+
+def _n_ids(tokenizer, words) -> int:
+    return len(tokenizer(list(words), is_split_into_words=True, truncation=True)["input_ids"])
+
+
+@pytest.mark.parametrize(("token_type", "distortion"), [("bpe", 0.0), ("word", 0.0), ("bpe", 0.5), ("word", 0.5)])
+def test_hand_pairs_links_equal_stock_simalign(hand_model, token_type, distortion):
+    ours = SimalignAligner(model=hand_model, layer=3, token_type=token_type, distortion=distortion, batch_size=6)
+    got = ours.align_methods(HAND_PAIRS, ["argmax", "itermax", "match"])
+    expected = _stock_links(hand_model, HAND_PAIRS, token_type, 3, distortion)
+    assert got == expected
+    assert len(set(map(str, got.values()))) == 3  # the three methods differ here
+    assert all(got["argmax"])
+    for method in ("itermax", "match"):
+        assert SimalignAligner(model=hand_model, layer=3, token_type=token_type, distortion=distortion,
+                               method=method).align(HAND_PAIRS) == expected[method]
+
+
+def test_distortion_and_token_type_reach_the_links(hand_model):
+    plain = SimalignAligner(model=hand_model, layer=3).align(HAND_PAIRS)
+    assert plain != SimalignAligner(model=hand_model, layer=3, distortion=0.5).align(HAND_PAIRS)
+    assert plain != SimalignAligner(model=hand_model, layer=3, token_type="word").align(HAND_PAIRS)
+    assert plain == _stock_links(hand_model, HAND_PAIRS, "bpe", 3)["argmax"]
+
+
+def test_defaults(hand_model):
+    aligner = SimalignAligner(model=hand_model)
+    assert (aligner.layer, aligner.token_type, aligner.method, aligner.device, aligner.batch_size,
+            aligner.distortion) == (8, "bpe", "argmax", "cpu", 64, 0.0)
+    assert aligner.align(HAND_PAIRS[:4]) == _stock_links(hand_model, HAND_PAIRS[:4], "bpe", 8)["argmax"]
+
+
+def test_cache_key_in_full(hand_model):
+    folder = Path(hand_model)
+    digest = hashlib.sha256()
+    for item in sorted(folder.iterdir()):
+        if item.is_file():
+            digest.update(f"{item.name}\0{item.stat().st_size}\0{item.stat().st_mtime_ns}\n".encode())
+    key = SimalignAligner(model=hand_model, layer=2, token_type="word", method="match", device="cpu:0",
+                          batch_size=3, distortion=0.25).cache_key()
+    assert key == {"backend": "simalign", "simalign": version("simalign"), "model": hand_model,
+                   "weights": digest.hexdigest()[:16], "layer": 2, "token_type": "word", "method": "match",
+                   "distortion": 0.25, "device": "cpu"}
+
+
+def test_model_fingerprint_of_a_folder_follows_its_files(tmp_path):
+    (tmp_path / "b.bin").write_bytes(b"12345")
+    (tmp_path / "a.json").write_text("{}", encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "c").write_text("x", encoding="utf-8")
+    a, b = (tmp_path / "a.json").stat(), (tmp_path / "b.bin").stat()
+    expected = hashlib.sha256(f"a.json\0{a.st_size}\0{a.st_mtime_ns}\nb.bin\0{b.st_size}\0{b.st_mtime_ns}\n"
+                              .encode()).hexdigest()[:16]
+    assert backend.model_fingerprint(str(tmp_path)) == expected
+    os.utime(tmp_path / "b.bin", ns=(b.st_atime_ns, b.st_mtime_ns + 1000))
+    assert backend.model_fingerprint(str(tmp_path)) != expected
+
+
+def _hub_cache(tmp_path, monkeypatch, name="acs-test/tiny", revision="abc123"):
+    cache = tmp_path / "hub-cache"
+    cached = cache / f"models--{name.replace('/', '--')}"
+    (cached / "refs").mkdir(parents=True)
+    (cached / "refs" / "main").write_text(revision)
+    (cached / "snapshots" / revision).mkdir(parents=True)
+    (cached / "snapshots" / revision / "config.json").write_text("{}")
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(cache))
+
+
+def test_hub_models_in_the_cache(tmp_path, monkeypatch):
+    _hub_cache(tmp_path, monkeypatch)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    assert backend.check_model_available("acs-test/tiny") is None  # cached: fine offline
+    assert backend.model_fingerprint("acs-test/tiny") == "abc123"  # the snapshot's revision
+    assert backend.model_fingerprint("acs-test/not-cached") == "hub"
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("cache unreadable")
+
+    monkeypatch.setattr("huggingface_hub.try_to_load_from_cache", broken)
+    assert backend.model_fingerprint("acs-test/tiny") == "hub"
+
+
+def test_env_flags(monkeypatch):
+    for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):
+        monkeypatch.delenv(name, raising=False)
+    assert backend._env_true("ACS_TEST_FLAG") is False and backend.is_offline() is False
+    for value, expected in (("1", True), (" on ", True), ("Yes", True), ("true", True), ("TRUE", True),
+                            ("0", False), ("no", False), ("", False), ("2", False)):
+        monkeypatch.setenv("ACS_TEST_FLAG", value)
+        assert backend._env_true("ACS_TEST_FLAG") is expected, value
+    for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):
+        monkeypatch.setenv(name, "1")
+        assert backend.is_offline() is True, name
+        monkeypatch.setenv(name, "0")
+        assert backend.is_offline() is False, name
+
+
+def test_what_looks_like_a_path(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "here").mkdir()
+    for model in (".hidden", "/abs", "~someone", "a/b/c", "here"):
+        assert backend._looks_like_path(model) is True, model
+    for model in ("owner/name", "bert-base-multilingual-cased", "xlm-roberta-base"):
+        assert backend._looks_like_path(model) is False, model
+
+
+def test_unavailable_models_say_how_to_supply_one(tmp_path, monkeypatch):
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "empty-hub-cache"))
+    (tmp_path / "empty").mkdir()
+    cases = [
+        (str(tmp_path / "empty"), f"the alignment model folder {tmp_path / 'empty'} has no config.json; "),
+        (str(tmp_path / "nothing"), f"the alignment model {str(tmp_path / 'nothing')!r} is not a folder; "),
+        ("a/b/c", "the alignment model 'a/b/c' is not a folder; "),
+    ]
+    for model, start in cases:
+        with pytest.raises(ModelUnavailableError) as caught:
+            backend.check_model_available(model)
+        assert str(caught.value) == start + HOW.format(model)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(ModelUnavailableError) as caught:
+        backend.check_model_available("acs-test/none")
+    assert str(caught.value) == (
+        "the alignment model 'acs-test/none' is not in the local Hugging Face cache and the Hub is off "
+        f"(HF_HUB_OFFLINE/TRANSFORMERS_OFFLINE); {HOW.format('acs-test/none')}")
+    # short names are simalign's
+    with pytest.raises(ModelUnavailableError, match="^the alignment model 'bert-base-multilingual-cased' is not"):
+        SimalignAligner(model="bert")
+    with pytest.raises(ModelUnavailableError, match="^the alignment model 'xlm-roberta-base' is not"):
+        SimalignAligner(model="xlmr")
+
+
+@pytest.fixture
+def fresh_hub_probe():
+    from auto_challenge_sets.builder.backends.hub import hub_reachable
+
+    hub_reachable.cache_clear()  # the probe's answer is cached per endpoint
+    yield hub_reachable
+    hub_reachable.cache_clear()
+
+
+def test_online_without_the_hub_or_the_model(tmp_path, monkeypatch, fresh_hub_probe):
+    from huggingface_hub import hf_hub_download
+
+    from fake_hub import FakeHub, start
+
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "empty-hub-cache"))
+    for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr("huggingface_hub.constants.ENDPOINT", "http://127.0.0.1:9")  # nothing listens
+    with pytest.raises(ModelUnavailableError) as caught:
+        backend.check_model_available("acs-test/none")
+    assert str(caught.value) == (
+        "the alignment model 'acs-test/none' is not in the local Hugging Face cache and the Hub cannot be "
+        f"reached; {HOW.format('acs-test/none')}")
+    hub = start(FakeHub())
+    try:
+        monkeypatch.setattr("huggingface_hub.constants.ENDPOINT", hub.endpoint)
+        fresh_hub_probe.cache_clear()
+        assert fresh_hub_probe() is True
+        with pytest.raises(Exception) as reference:  # noqa: B017 - what the Hub client raises here
+            hf_hub_download("acs-test/none", "config.json")
+        with pytest.raises(ModelUnavailableError) as caught:
+            backend.check_model_available("acs-test/none")
+    finally:
+        hub.server.shutdown()
+    assert str(caught.value) == (
+        "the alignment model 'acs-test/none' is not in the local Hugging Face cache and could not be fetched "
+        f"from the Hub ({type(reference.value).__name__}); {HOW.format('acs-test/none')}")
+
+
+def test_option_errors_in_full(hand_model):
+    cases = [
+        (dict(token_type="char"), "simalign: token type must be one of bpe, word, not 'char'"),
+        (dict(method="fancy"), "simalign: method must be one of argmax, itermax, match, not 'fancy'"),
+        (dict(layer=-1), "simalign: layer must be >= 0, not -1"),
+        (dict(batch_size=0), "simalign: batch size must be >= 1, not 0"),
+        (dict(layer=9), f"simalign: layer 9 asked for, but {hand_model} has 9 hidden states (0 = embeddings ... 8)"),
+        (dict(device="gpu0"), "simalign: unknown device 'gpu0' (cpu, cuda, cuda:1 ...)"),
+    ]
+    for options, message in cases:
+        with pytest.raises(AlignerError) as caught:
+            SimalignAligner(model=hand_model, **options)
+        assert str(caught.value) == message
+    aligner = SimalignAligner(model=hand_model, layer=0, batch_size=1, device="cpu:0")  # the lower bounds
+    assert (aligner.layer, aligner.batch_size, aligner.device) == (0, 1, "cpu:0")
+    import torch
+
+    if not torch.cuda.is_available():
+        with pytest.raises(AlignerError) as caught:
+            SimalignAligner(model=hand_model, device="cuda:1")
+        assert str(caught.value) == "simalign: device 'cuda:1' asked for, but torch sees no CUDA GPU"
+
+
+def test_a_folder_whose_config_names_no_layer_count_is_checked_when_loaded(hand_model, tmp_path):
+    folder = tmp_path / "odd"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps({"model_type": "bert"}), encoding="utf-8")
+    assert SimalignAligner(model=str(folder), layer=40).layer == 40  # nothing to check it against yet
+
+
+def test_load_checks_the_layer_and_sets_up_stock_simalign(hand_model):
+    import torch
+
+    logging.getLogger("simalign.simalign").setLevel(logging.DEBUG)
+    aligner = SimalignAligner(model=hand_model, layer=8)
+    loader = aligner.load()
+    assert logging.getLogger("simalign.simalign").level == logging.WARNING
+    assert (loader.model, loader.layer, loader.device) == (hand_model, 8, torch.device("cpu"))
+    assert aligner.load() is loader  # loaded once
+    late = SimalignAligner(model=hand_model, layer=2)
+    late.layer = 9  # set after the check at construction: loading checks again
+    with pytest.raises(AlignerError) as caught:
+        late.load()
+    assert str(caught.value) == f"simalign: layer 9 asked for, but {hand_model} has 9 hidden states (0 = embeddings ... 8)"
+
+
+def test_a_folder_without_weights_cannot_be_loaded(hand_model, tmp_path):
+    folder = tmp_path / "no-weights"
+    folder.mkdir()
+    for item in Path(hand_model).iterdir():
+        if item.is_file() and item.suffix != ".safetensors":
+            (folder / item.name).write_bytes(item.read_bytes())
+    aligner = SimalignAligner(model=str(folder), layer=2)
+    with pytest.raises(ModelUnavailableError) as caught:
+        aligner.align(HAND_PAIRS[:1])
+    message = str(caught.value)
+    assert message.startswith(f"cannot load the alignment model {str(folder)!r} (")
+    assert message.endswith(f"); {HOW.format(folder)}")
+
+
+def test_nothing_to_align_loads_nothing(hand_model):
+    aligner = SimalignAligner(model=hand_model, layer=2)
+    assert aligner.align_methods([([], ["a"]), (["b"], []), ([], [])], ["argmax", "match"]) == {
+        "argmax": [[], [], []], "match": [[], [], []]}
+    assert aligner.align([]) == []
+    assert aligner._loader is None
+
+
+def test_align_methods_checks_and_deduplicates_the_names(hand_model):
+    aligner = SimalignAligner(model=hand_model, layer=2)
+    with pytest.raises(AlignerError) as caught:
+        aligner.align_methods(HAND_PAIRS, ["argmax", "inter"])
+    assert str(caught.value) == "simalign: method must be one of argmax, itermax, match, not 'inter'"
+    got = aligner.align_methods(HAND_PAIRS[:3], ("itermax", "argmax", "itermax"))
+    assert list(got) == ["itermax", "argmax"]
+    expected = _stock_links(hand_model, HAND_PAIRS[:3], "bpe", 2)
+    assert got == {"itermax": expected["itermax"], "argmax": expected["argmax"]}
+
+
+def test_vectors_are_stock_simalign_s_batched_by_padded_length(hand_model):
+    """Each pair's rows are bit for bit stock's; pairs go through the model in batches of
+    batch_size // 2 pairs that share their stock padded length, shortest first."""
+    from simalign import SentenceAligner
+
+    zero_width = "\u200b"  # no subword at all
+    pairs = HAND_PAIRS + [([], ["x"]), ([zero_width], ["Hund"]), (["Hund"], [zero_width, zero_width])]
+    aligner = SimalignAligner(model=hand_model, layer=3, batch_size=5)  # 2 pairs a batch
+    loader = aligner.load()
+    shapes = []
+    forward = loader.emb_model.forward
+
+    def recording(*args, **kwargs):
+        shapes.append(tuple(kwargs["input_ids"].shape))
+        return forward(*args, **kwargs)
+
+    loader.emb_model.forward = recording
+    try:
+        seen = list(aligner.pair_vectors(pairs))
+    finally:
+        del loader.emb_model.forward
+    stock = SentenceAligner(model=hand_model, token_type="bpe", matching_methods="a", layer=3)
+    tokenizer = stock.embed_loader.tokenizer
+    padded = {k: max(_n_ids(tokenizer, src), _n_ids(tokenizer, tgt)) for k, (src, tgt) in enumerate(HAND_PAIRS)}
+    order = sorted(padded, key=lambda k: (padded[k], k))
+    assert [k for k, _, _ in seen] == order
+    expected_shapes = []
+    for length in sorted(set(padded.values())):
+        bucket = [k for k in order if padded[k] == length]
+        expected_shapes += [(2 * len(bucket[start:start + 2]), length) for start in range(0, len(bucket), 2)]
+    assert shapes == expected_shapes
+    for k, vectors, subwords in seen:
+        src, tgt = pairs[k]
+        assert subwords == ([tokenizer.tokenize(w) for w in src], [tokenizer.tokenize(w) for w in tgt])
+        reference = stock.embed_loader.get_embed_list([src, tgt]).cpu().detach().numpy()
+        for side in (0, 1):
+            n_subwords = sum(map(len, subwords[side]))
+            assert vectors[side].shape == (n_subwords, 32)
+            assert np.array_equal(vectors[side], reference[side, :n_subwords]), (k, side)
+    words = {word for src, tgt in pairs if src and tgt for word in src + tgt}  # ([], ["x"]): not tokenized
+    assert aligner._subword_cache == {word: tokenizer.tokenize(word) for word in words}
+
+
+def test_one_pair_a_batch_and_many(hand_model):
+    one = SimalignAligner(model=hand_model, layer=3, batch_size=1)
+    loader = one.load()
+    calls = []
+    forward = loader.emb_model.forward
+
+    def recording(*args, **kwargs):
+        calls.append(tuple(kwargs["input_ids"].shape)[0])
+        return forward(*args, **kwargs)
+
+    loader.emb_model.forward = recording
+    try:
+        links = one.align(HAND_PAIRS)
+    finally:
+        del loader.emb_model.forward
+    assert calls == [2] * len(HAND_PAIRS)  # batch_size 1 still embeds a whole pair
+    assert links == _stock_links(hand_model, HAND_PAIRS, "bpe", 3)["argmax"]
+
+
+def test_id_lengths_in_chunks_and_truncated(hand_model):
+    aligner = SimalignAligner(model=hand_model, layer=2)
+    tokenizer = aligner.load().tokenizer
+    long = ["Verhandlungen"] * 300  # far more than 512 pieces
+    sentences = [list(HAND_PAIRS[k % len(HAND_PAIRS)][k % 2]) for k in range(1100)] + [long]
+    lengths = aligner._id_lengths(sentences)
+    assert lengths == [_n_ids(tokenizer, s) for s in sentences]
+    assert lengths[-1] == 512 and len(lengths) == 1101
+
+
+def test_words_cut_off_by_truncation_get_no_links(hand_model):
+    aligner = SimalignAligner(model=hand_model, layer=3, token_type="word", method="itermax")
+    tokenizer = aligner.load().tokenizer
+    source = ["Verhandlungen", "Hund", "Garten"] * 80
+    pieces = [len(tokenizer.tokenize(word)) for word in source]
+    kept = max(n for n in range(len(source) + 1) if sum(pieces[:n]) <= 510)  # 512 less [CLS] and [SEP]
+    assert kept < len(source)
+    (links,) = aligner.align([(source, ["The", "dog", "sleeps", "."])])
+    assert links and max(i for i, _ in links) < kept
+
+
+def test_word_vectors_average_the_words_that_have_rows():
+    source_rows = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    target_rows = np.array([[2.0, 0.0], [0.0, 2.0]])
+    # every word has its rows: stock simalign's averaging
+    vectors, keep = backend._word_vectors([source_rows, target_rows], ([["a"], ["b", "c"]], [["x"], ["y"]]))
+    assert keep == [[0, 1], [0, 1]]
+    assert np.array_equal(vectors[0], [[1.0, 0.0], [0.5, 1.0]]) and np.array_equal(vectors[1], target_rows)
+    # a word without pieces, and a word cut off after the last row (2 rows for 3 pieces)
+    vectors, keep = backend._word_vectors([source_rows, target_rows], ([["a"], [], ["b", "c"]], [["x"], ["y", "z"]]))
+    assert keep == [[0, 2], [0]]
+    assert np.array_equal(vectors[0], [[1.0, 0.0], [0.5, 1.0]]) and np.array_equal(vectors[1], [[2.0, 0.0]])
+    # no word left on one side: no rows on either
+    vectors, keep = backend._word_vectors([source_rows[:0], target_rows], ([[], []], [["x"], ["y"]]))
+    assert keep == [[], [0, 1]]
+    assert vectors[0].shape == (0, 2) and vectors[1].shape == (0, 2)
+
+
+def test_pair_links_by_hand():
+    source = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    target = np.array([[0.0, 0.0, 1.0], [1.0, 0.1, 0.0], [0.0, 1.0, 0.1]])
+    subwords = ([["a"], ["b", "c"]], [["x"], ["y"], ["z"]])
+    # rows: source 0->0, 1->1, 2->1; the most similar rows are (0,1), (1,2), (2,0) both ways
+    assert backend.pair_links([source, target], subwords, ["a", "i", "m"], "bpe") == {
+        "a": [(0, 1), (1, 0), (1, 2)], "i": [(0, 1), (1, 0), (1, 2)], "m": [(0, 1), (1, 0), (1, 2)]}
+    # words: "bc" is the mean of rows 1 and 2, nearest to "z" (and "x" nearest to it, but not mutually)
+    assert backend.pair_links([source, target], subwords, ["a"], "word") == {"a": [(0, 1), (1, 2)]}
+    # two crossing words: distortion 1 zeroes the off-diagonal similarities
+    crossing = [np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([[0.0, 1.0], [1.0, 0.0]])]
+    two = ([["a"], ["b"]], [["x"], ["y"]])
+    assert backend.pair_links(crossing, two, ["a"], "bpe") == {"a": [(0, 1), (1, 0)]}
+    assert backend.pair_links(crossing, two, ["a"], "bpe", 1.0) == {"a": [(0, 0), (1, 1)]}
+    # one word on a side still aligns; no rows on a side gives no links for any method
+    assert backend.pair_links([source[:1], target[1:]], ([["a"]], [["y"], ["z"]]), ["a", "i"], "bpe") == {
+        "a": [(0, 0)], "i": [(0, 0)]}
+    assert backend.pair_links([source[:1], target[1:]], ([[]], [["y"], ["z"]]), ["a", "m", "i"], "word") == {
+        "a": [], "m": [], "i": []}
+    assert backend.pair_links([source, target[:0]], (subwords[0], [[]]), ["a"], "bpe") == {"a": []}
+
+
+def test_edge_pairs_degrade_in_both_token_types(hand_model):
+    zero_width = "\u200b"
+    pairs = [([], ["Hund"]), (["Hund", zero_width, "Garten"], ["dog", "garden"]), ([zero_width], ["dog"]),
+             (["Ja"], ["Yes"])]
+    for token_type in ("bpe", "word"):
+        links = SimalignAligner(model=hand_model, layer=3, token_type=token_type).align(pairs)
+        assert links[0] == [] and links[2] == [] and links[3] == [(0, 0)]
+        assert links[1] and all(i != 1 for i, _ in links[1])

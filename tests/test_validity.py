@@ -141,8 +141,8 @@ def test_sentence_chrf_tau_is_scipys_over_the_pairs_with_a_score(toy, run):
     assert full.segments == 5 * N - 3 and full.kendall > 0
 
 
-def test_targeted_correct_minus_wrong_with_scipys_bootstrap(toy, run):
-    config = "de-en.particle.d1"
+def _z_right_and_wrong(toy, config: str) -> tuple[list[float], list[float]]:
+    """The human z of every judged instance of ``config``, correct ones and wrong ones, judged here."""
     lines = toy["configs"][config]
     rows = {n: i for i, n in enumerate(range(1, N + 1))}
     refs, outputs = toy["corpus"]["refs"], toy["corpus"]["outputs"]
@@ -160,15 +160,36 @@ def test_targeted_correct_minus_wrong_with_scipys_bootstrap(toy, run):
                 continue
             for verdict in row:
                 (right if verdict == "correct" else wrong if verdict == "wrong" else []).append(_z(system, line))
+    return right, wrong
+
+
+def _bootstrap_interval(right: list[float], wrong: list[float], seed: int) -> tuple[float, float]:
+    ci = bootstrap((np.array(right), np.array(wrong)), lambda a, b, axis: a.mean(axis) - b.mean(axis),
+                   n_resamples=1000, method="percentile", vectorized=True,
+                   rng=np.random.default_rng([seed, 3])).confidence_interval
+    return ci.low, ci.high
+
+
+def test_targeted_correct_minus_wrong_with_scipys_bootstrap(toy, run):
+    config = "de-en.particle.d1"
+    right, wrong = _z_right_and_wrong(toy, config)
     found = run["evaluation"].configs[config].segment_targeted
     assert (found.correct, found.wrong) == (len(right), len(wrong)) and found.segments == len(right) + len(wrong)
     assert found.z_correct_minus_wrong == pytest.approx(np.mean(right) - np.mean(wrong))
-    ci = bootstrap((np.array(right), np.array(wrong)), lambda a, b, axis: a.mean(axis) - b.mean(axis),
-                   n_resamples=1000, method="percentile", vectorized=True,
-                   rng=np.random.default_rng([1, 3])).confidence_interval
-    assert found.ci == pytest.approx((ci.low, ci.high))
+    assert found.ci == pytest.approx(_bootstrap_interval(right, wrong, seed=1))
     tau = kendalltau([1.0] * len(right) + [0.0] * len(wrong), right + wrong)
     assert found.kendall == pytest.approx(tau.statistic)
+
+
+def test_the_runs_seed_draws_the_bootstrap_interval(toy, run):
+    config = "de-en.particle.d1"
+    request = EvaluationRequest(toy["root"], toy["hyps"], config=config, metrics=("chrf",), n_samples=5,
+                                paired_samples=20, min_rows=10, seed=5, targeted=TargetedRequest("present"))
+    systems = list(toy["hyps"])
+    found = evaluate(request, read_human(toy["human"], systems), human_seg=run["seg"]).configs[config].segment_targeted
+    right, wrong = _z_right_and_wrong(toy, config)
+    assert found.ci == pytest.approx(_bootstrap_interval(right, wrong, seed=5))
+    assert found.ci != pytest.approx(_bootstrap_interval(right, wrong, seed=1))
 
 
 # corrected p-values and exploratory labels

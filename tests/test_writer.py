@@ -188,3 +188,222 @@ def test_a_write_that_fails_in_the_writer_thread_is_raised_and_leaves_no_file(pu
                            str(out)], capture_output=True, text=True, timeout=300, check=True)
     assert done.stdout.startswith("OSError:") and "File too large" in done.stdout, done.stdout + done.stderr
     assert not list(tmp_path.rglob("*.parquet")) and not list(tmp_path.rglob("*.partial"))
+
+
+# -- without shared data: the sink on hand-made rows, builds of the packaged sample ------------
+
+def _sink_rows(lines: range) -> list[dict]:
+    return [{"id": f"s:{k}", "corpus": "s", "line": k, "src_lang": "de", "tgt_lang": "en", "source": "a b",
+             "reference": "b a", "source_tokens": ["a", "b"], "alignment": None, "length": 2,
+             "phenomenon": "baseline", "distance": 0, "instances": []} for k in lines]
+
+
+def _table(sink: writer.ConfigSink, lines: range) -> pa.Table:
+    return pa.Table.from_pylist(_sink_rows(lines), schema=sink.schema)
+
+
+def test_chunks_of_a_stream() -> None:
+    assert list(writer._chunks(range(5), 2)) == [[0, 1], [2, 3], [4]]
+    assert list(writer._chunks(range(4), 2)) == [[0, 1], [2, 3]]
+    assert list(writer._chunks(iter("abc"), 3)) == [["a", "b", "c"]]
+    assert list(writer._chunks([], 3)) == []
+
+
+def test_the_sink_cuts_row_groups_and_files_by_row_count(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    monkeypatch.setattr(writer, "ROW_GROUP", 4)
+    monkeypatch.setattr(writer, "FILE_ROWS", 8)
+    sink = writer.ConfigSink(tmp_path, "de-en.baseline", "s", features_for("baseline"))
+    folder = tmp_path / "data" / "de-en.baseline"
+    sink.add(None)
+    sink.add(_table(sink, range(1, 1)))
+    assert (sink.rows, sink.partials, sink._writer) == (0, [], None) and not folder.exists()
+    sink.add(_table(sink, range(1, 5)))  # exactly one row group: written at once
+    assert sink.partials == [folder / f"s-00000.{os.getpid()}.partial"] and sink._writer is not None
+    assert (sink.pending, sink.pending_rows, sink.rows, sink._file_rows) == ([], 0, 4, 4)
+    sink.add(_table(sink, range(5, 8)))  # 3 rows wait
+    assert (sink.pending_rows, sink._file_rows) == (3, 4)
+    sink.add(_table(sink, range(8, 10)))  # the second group fills the first file, which is closed
+    assert sink._writer is None and (sink.pending_rows, sink._file_rows, sink.rows) == (1, 0, 9)
+    assert pq.read_metadata(sink.partials[0]).num_rows == 8
+    sink.add(_table(sink, range(10, 14)))
+    assert sink.partials[1] == folder / f"s-00001.{os.getpid()}.partial"
+    assert (sink.pending_rows, sink._file_rows) == (1, 4)
+    assert sink.close() == 13
+    names = ["s-00000-of-00002.parquet", "s-00001-of-00002.parquet"]
+    assert sorted(path.name for path in folder.iterdir()) == names
+    files = [pq.ParquetFile(folder / name) for name in names]
+    assert [[f.metadata.row_group(k).num_rows for k in range(f.num_row_groups)] for f in files] == [[4, 4], [4, 1]]
+    assert [line for f in files for line in f.read().column("line").to_pylist()] == list(range(1, 14))
+    column = files[0].metadata.row_group(0).column(0)  # datasets' settings: snappy, dictionaries, a page index
+    assert column.compression == "SNAPPY" and column.has_dictionary_page and column.has_column_index
+    assert files[0].schema_arrow == sink.schema and b"huggingface" in files[0].schema_arrow.metadata
+
+
+def test_the_default_row_groups_and_files(tmp_path: Path) -> None:
+    """2,000 rows a row group and 50,000 a file (25 groups), as the module says."""
+    n = 50_001
+    sink = writer.ConfigSink(tmp_path, "c", "s", features_for("baseline"))
+    columns = {"id": pa.array(["s:1"] * n), "corpus": pa.array(["s"] * n), "line": pa.array(range(n), pa.int32()),
+               "src_lang": pa.array(["de"] * n), "tgt_lang": pa.array(["en"] * n), "source": pa.array(["a"] * n),
+               "reference": pa.array(["b"] * n), "source_tokens": pa.array([["a"]] * n),
+               "alignment": pa.nulls(n, pa.string()), "length": pa.array([1] * n, pa.int32()),
+               "phenomenon": pa.array(["baseline"] * n), "distance": pa.array([0] * n, pa.int32()),
+               "instances": pa.array([[]] * n, sink.schema.field("instances").type)}
+    sink.add(pa.Table.from_pydict(columns, schema=sink.schema))
+    assert sink.close() == n
+    files = [pq.read_metadata(path) for path in split_files(tmp_path, "c", "s")]
+    assert [[m.row_group(k).num_rows for k in range(m.num_row_groups)] for m in files] == [[2_000] * 25, [1]]
+
+
+def test_a_full_last_row_group_waits_for_close_only_when_short(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(writer, "ROW_GROUP", 3)
+    monkeypatch.setattr(writer, "FILE_ROWS", 6)
+    sink = writer.ConfigSink(tmp_path, "c", "s", features_for("baseline"))
+    sink.add(_table(sink, range(1, 7)))  # two whole groups: the file is complete
+    assert sink._writer is None and len(sink.partials) == 1 and sink.pending_rows == 0
+    assert sink.close() == 6
+    assert [p.name for p in split_files(tmp_path, "c", "s")] == ["s-00000-of-00001.parquet"]
+    metadata = pq.read_metadata(tmp_path / "data" / "c" / "s-00000-of-00001.parquet")
+    assert [metadata.row_group(k).num_rows for k in range(metadata.num_row_groups)] == [3, 3]
+
+
+def test_close_replaces_the_splits_earlier_files_and_keeps_the_others(tmp_path: Path) -> None:
+    folder = tmp_path / "data" / "c"
+    folder.mkdir(parents=True)
+    for name in ("s-00000-of-00003.parquet", "s-00001-of-00003.parquet", "s-00002-of-00003.parquet",
+                 "t-00000-of-00001.parquet"):
+        (folder / name).write_bytes(b"old")
+    sink = writer.ConfigSink(tmp_path, "c", "s", features_for("baseline"))
+    sink.add(_table(sink, range(1, 3)))
+    assert sink.close() == 2
+    assert sorted(path.name for path in folder.iterdir()) == ["s-00000-of-00001.parquet", "t-00000-of-00001.parquet"]
+    assert pq.read_metadata(folder / "s-00000-of-00001.parquet").num_rows == 2
+    assert (folder / "t-00000-of-00001.parquet").read_bytes() == b"old"
+
+
+def test_an_empty_selection_removes_its_split_and_then_its_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "data" / "c"
+    folder.mkdir(parents=True)
+    for name in ("s-00000-of-00002.parquet", "s-00001-of-00002.parquet", "t-00000-of-00001.parquet"):
+        (folder / name).write_bytes(b"old")
+    assert writer.ConfigSink(tmp_path, "c", "s", features_for("baseline")).close() == 0
+    assert [path.name for path in folder.iterdir()] == ["t-00000-of-00001.parquet"]
+    assert writer.ConfigSink(tmp_path, "c", "t", features_for("baseline")).close() == 0
+    assert not folder.exists() and (tmp_path / "data").is_dir()
+    assert writer.ConfigSink(tmp_path, "c", "t", features_for("baseline")).close() == 0  # nothing there: no error
+    writer.remove_split(tmp_path, "gone", "s")
+
+
+def test_a_folder_in_the_way_of_a_file_is_named_not_the_partial_file(tmp_path: Path) -> None:
+    import errno
+
+    in_the_way = tmp_path / "data" / "c" / "s-00000-of-00001.parquet"
+    in_the_way.mkdir(parents=True)
+    sink = writer.ConfigSink(tmp_path, "c", "s", features_for("baseline"))
+    sink.add(_table(sink, range(1, 3)))
+    with pytest.raises(OSError) as caught:
+        sink.close()
+    assert type(caught.value) is IsADirectoryError and caught.value.errno == errno.EISDIR
+    assert (caught.value.strerror, caught.value.filename) == ("Is a directory", str(in_the_way))
+
+
+def test_an_aborted_sink_leaves_no_partial_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(writer, "ROW_GROUP", 2)
+    monkeypatch.setattr(writer, "FILE_ROWS", 4)
+    sink = writer.ConfigSink(tmp_path, "c", "s", features_for("baseline"))
+    sink.add(_table(sink, range(1, 8)))  # one file closed, one open
+    assert len(sink.partials) == 2 and sink._writer is not None
+    sink.abort()
+    assert sink._writer is None and list((tmp_path / "data" / "c").iterdir()) == []
+
+
+def _sample_spec(corpus: str, pair: str = "de-en", **extra) -> BuildSpec:
+    from auto_challenge_sets.demo_data import demo_file
+
+    src, tgt = pair.split("-")
+    return BuildSpec(pair, corpus, demo_file(f"sample.{src}"), demo_file(f"sample.{tgt}"),
+                     source_conllu=demo_file(f"sample.{src}.conllu"), **extra)
+
+
+def test_a_build_returns_what_it_wrote(tmp_path: Path) -> None:
+    from auto_challenge_sets.demo_data import demo_file
+
+    out = tmp_path / "sets"
+    result = build_into_folder(_sample_spec("one", phenomena=("particle", "prep_stranding"),
+                                            lexical_distances=(0, 2, 10)), str(out), license="mit", progress=False)
+    lines = len(demo_file("sample.de").read_text(encoding="utf-8").splitlines())
+    assert (result.out, result.lines, result.pairs, result.warnings) == (out, lines, lines, [])
+    assert not result.report.empty_lines
+    names = ["de-en.baseline", "de-en.particle.d0", "de-en.particle.d2", "de-en.particle.d10",
+             "de-en.prep_stranding.d0", "de-en.prep_stranding.d2", "de-en.prep_stranding.d10"]
+    assert list(result.sizes) == names
+    for name, rows in result.sizes.items():
+        files = list((out / "data" / name).glob("*.parquet")) if (out / "data" / name).is_dir() else []
+        assert rows == sum(pq.read_metadata(path).num_rows for path in files), name
+    assert result.sizes["de-en.baseline"] == lines and result.sizes["de-en.prep_stranding.d0"] == 0
+    import json
+
+    [record] = json.loads((out / "acs_build.json").read_text(encoding="utf-8"))["builds"]
+    empty = ["de-en.particle.d10", "de-en.prep_stranding.d0", "de-en.prep_stranding.d2", "de-en.prep_stranding.d10"]
+    assert [name for name in names if not result.sizes[name]] == record["empty_configs"] == empty
+    assert sorted(record["files"]) == sorted(f"data/{name}/one-00000-of-00001.parquet"
+                                             for name in names if result.sizes[name])
+    assert record["license"] == "mit" and (out / "README.md").is_file()
+
+
+def test_a_rebuild_drops_only_its_own_splits_of_configs_it_no_longer_has(tmp_path: Path) -> None:
+    out = tmp_path / "sets"
+    both = {"phenomena": ("particle", "aux_bracket"), "lexical_distances": (0,)}
+    for pair, corpus in (("de-en", "one"), ("de-en", "two"), ("en-de", "one")):
+        build_into_folder(_sample_spec(corpus, pair, **both), out, license="mit", progress=False)
+    assert set(scan_folder(out)["de-en.aux_bracket.d0"]) == {"one", "two"}
+    result = build_into_folder(_sample_spec("one", phenomena=("particle",), lexical_distances=(0,)), out,
+                               progress=False)
+    assert list(result.sizes) == ["de-en.baseline", "de-en.particle.d0"]
+    found = scan_folder(out)
+    assert set(found["de-en.aux_bracket.d0"]) == {"two"}
+    assert set(found["en-de.aux_bracket.d0"]) == {"one"}
+    assert set(found["de-en.particle.d0"]) == {"one", "two"} and set(found["de-en.baseline"]) == {"one", "two"}
+
+
+def test_a_stream_that_fails_midway_leaves_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from auto_challenge_sets.demo_data import demo_file
+
+    monkeypatch.setattr(writer, "CHUNK", 5)
+    monkeypatch.setattr(writer, "ROW_GROUP", 3)
+    monkeypatch.setattr(writer, "FILE_ROWS", 6)
+    blocks = demo_file("sample.de.conllu").read_text(encoding="utf-8").strip().split("\n\n")
+    blocks[-1] = blocks[-1].replace("# text = ", "# text = Nicht ", 1)
+    broken = tmp_path / "broken.conllu"
+    broken.write_text("\n\n".join(blocks) + "\n\n", encoding="utf-8")
+    spec = BuildSpec("de-en", "one", demo_file("sample.de"), demo_file("sample.en"), source_conllu=broken,
+                     phenomena=("particle",), lexical_distances=(0,))
+    with pytest.raises(ConlluError, match=f"sentence {len(blocks)} .* does not match line {len(blocks)}"):
+        build_into_folder(spec, tmp_path / "out", progress=False)
+    assert not list(tmp_path.rglob("*.parquet")) and not list(tmp_path.rglob("*.partial"))
+
+
+def test_a_stream_that_breaks_leaves_no_partial_file_in_the_folder(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sinks' files are removed by the writer itself (not only by the folder guard around it)."""
+    import dataclasses
+
+    from auto_challenge_sets.builder.pipeline.build import build
+
+    monkeypatch.setattr(writer, "CHUNK", 5)
+    monkeypatch.setattr(writer, "ROW_GROUP", 3)
+    output = build(_sample_spec("one", phenomena=("particle",), lexical_distances=(0,)), progress=False)
+
+    def breaking():
+        for k, analysis in enumerate(output.analyses):
+            if k == 12:
+                raise RuntimeError("the stream broke")
+            yield analysis
+
+    out = tmp_path / "out"
+    with pytest.raises(RuntimeError, match="the stream broke"):
+        writer._write_configs(dataclasses.replace(output, analyses=breaking()), out)
+    assert (out / "data" / "de-en.baseline").is_dir()  # the sinks had begun writing
+    assert [path for path in out.rglob("*") if path.is_file()] == []

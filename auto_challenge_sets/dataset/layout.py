@@ -136,7 +136,7 @@ def _front_matter(readme: Path) -> dict[str, Any]:
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         problem = getattr(error, "problem", None) or type(error).__name__
-        raise InputError(f"bad YAML front matter: {problem}", readme, None if mark is None else mark.line + 2) from None
+        raise InputError(f"bad YAML front matter: {problem}", readme, None if mark is None else mark.line + 1) from None
     return data if isinstance(data, dict) else {}
 
 

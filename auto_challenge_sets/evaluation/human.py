@@ -48,10 +48,6 @@ class HumanScores:
     unmatched_systems: list[str] = field(default_factory=list)  # given systems without a human score
 
 
-def table_rows(path: str | os.PathLike[str]) -> list[list[str]]:
-    return [row for _, row in numbered_table_rows(path)]
-
-
 def numbered_table_rows(path: str | os.PathLike[str],
                         empty: str = "is empty: a human-score table needs a header and a row per system",
                         error: type[InputError] = CorpusError) -> list[tuple[int, list[str]]]:
