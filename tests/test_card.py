@@ -30,6 +30,8 @@ from auto_challenge_sets.dataset.writer import build_into_folder
 from auto_challenge_sets.demo_data import demo_file
 from auto_challenge_sets.errors import InputError
 
+from mutation_scope import per_test_under_mutmut
+
 TAGS = ["challenge-set", "long-distance-dependencies", "machine-translation-evaluation"]
 
 
@@ -49,7 +51,7 @@ def _card(out: Path) -> tuple[dict, str]:
     return yaml.safe_load(header), body
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope=per_test_under_mutmut)
 def mixed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Split ``first`` (cc-by-4.0, no aligner) and ``second`` (mit, the hand alignment)."""
     out = tmp_path_factory.mktemp("card") / "sets"

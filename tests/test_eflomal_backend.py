@@ -410,6 +410,28 @@ def test_make_priors_counts_the_forward_links(tmp_path):
     assert {line.split("\t")[0] for line in lines} == {"LEX", "FERF", "FERR", "HMMF", "HMMR"}
 
 
+@pytest.fixture
+def c_locale():
+    """A user's LANG=C: Python's default text encoding becomes ASCII."""
+    import locale
+
+    before = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C")
+    yield
+    locale.setlocale(locale.LC_CTYPE, before)
+
+
+def test_priors_are_utf8_whatever_the_locale(tmp_path, c_locale):
+    umlaut = {"gross": "groß", "hund": "Hünd"}
+    pairs = [([umlaut.get(word, word) for word in source], target) for source, target in dictionary_pairs()]
+    out = tmp_path / "umlaut.priors"
+    backend.make_priors(pairs, out)
+    lex = [line for line in out.read_text(encoding="utf-8").splitlines() if line.startswith("LEX\t")]
+    assert "LEX\tgroß\tbig" in {line.rsplit("\t", 1)[0] for line in lex}
+    assert EflomalAligner(model=1, priors=out).align(pairs) == [
+        dictionary_links(source, target) for source, target in dictionary_pairs()]
+
+
 def test_make_priors_is_seeded_with_1_by_default(tmp_path):
     pairs = noise_pairs()
     backend.make_priors(pairs, tmp_path / "default")
@@ -558,19 +580,20 @@ def test_pairs_longer_than_eflomal_reads_are_cut(fake_eflomal):
     n = backend.MAX_TOKENS
     assert n == 1023
     words = [f"w{k}" for k in range(2000)]
-    pairs = [(words[:n], ["x"]), (words[:n + 1], ["y"]), (["a"], words[:n + 1]), ([], words), (["b"], ["c"])]
-    _links(log, f"{n - 1}-0\n{n - 1}-0\n0-{n - 1}\n0-0\n", "0-0\n0-0\n0-0\n0-0\n")
+    pairs = [(words[:n], ["x"]), (words[:n + 1], ["y"]), (["a"], words[:n + 1]), ([], words), (["b"], ["c"]),
+             (["d"], words[:n])]
+    _links(log, f"{n - 1}-0\n{n - 1}-0\n0-{n - 1}\n0-0\n0-{n - 1}\n", "0-0\n0-0\n0-0\n0-0\n0-0\n")
     aligner = EflomalAligner(seed=None)
     forward, _ = aligner.align_directions(pairs)
-    assert forward == [[(n - 1, 0)], [(n - 1, 0)], [(0, n - 1)], [], [(0, 0)]]
-    assert aligner.truncated == [1, 2]
+    assert forward == [[(n - 1, 0)], [(n - 1, 0)], [(0, n - 1)], [], [(0, 0)], [(0, n - 1)]]
+    assert aligner.truncated == [1, 2]  # 1,023 tokens on a side still fit
     # the cut pair's links must lie among its first 1,023 tokens
-    _links(log, f"0-0\n{n}-0\n0-0\n0-0\n", "0-0\n0-0\n0-0\n0-0\n")
+    _links(log, f"0-0\n{n}-0\n0-0\n0-0\n0-0\n", "0-0\n0-0\n0-0\n0-0\n0-0\n")
     with pytest.raises(AlignmentError) as caught:
         aligner.align_directions(pairs)
     assert str(caught.value) == (f"eflomal forward output:2: source index {n} in link '{n}-0' is out of range: "
                                  f"the source has {n} tokens")
-    _links(log, "0-0\n0-0\n0-0\n0-0\n", f"0-0\n0-0\n0-{n}\n0-0\n")
+    _links(log, "0-0\n0-0\n0-0\n0-0\n0-0\n", f"0-0\n0-0\n0-{n}\n0-0\n0-0\n")
     with pytest.raises(AlignmentError) as caught:
         aligner.align_directions(pairs)
     assert str(caught.value) == (f"eflomal reverse output:3: target index {n} in link '0-{n}' is out of range: "

@@ -387,3 +387,250 @@ def test_a_metric_that_reads_sources_gets_each_lines_source(toy, monkeypatch):
         assert evaluation.full[system]["srcratio"] == pytest.approx(np.mean(ratios), abs=1e-12)
         on_config = [ratios[n - 1] for n in toy["configs"][config]]
         assert evaluation.configs[config].systems[system].scores["srcratio"].score == pytest.approx(np.mean(on_config))
+
+
+def test_the_evaluation_names_its_run_settings_and_signature(toy, run):
+    """The run's own fields, written out: every metric's sacrebleu-style signature (nrefs 1),
+    the random corpora's and the paired test's settings; no human gaps, notes or extras."""
+    evaluation, version = run["evaluation"], sacrebleu.__version__
+    assert evaluation.signature == "+".join([
+        f"BLEU[nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:{version}]",
+        f"chrF[nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:{version}]",
+        "RIBES[nrefs:1|case:lc|tok:13a|alpha:0.25|beta:0.1|version:ntt-1.03.1]",
+        f"TER[nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:{version}]",
+        "random[n:40|tol:1|seed:3]", "paired[ar:200|seed:sacrebleu]"])
+    assert (evaluation.dataset, evaluation.pair, evaluation.split) == (str(toy["root"]), "de-en", SPLIT)
+    assert (evaluation.full_corpus_config, evaluation.full_corpus_rows) == ("de-en.baseline", N)
+    assert evaluation.systems == tuple(toy["hyps"]) and evaluation.metrics == METRICS
+    assert evaluation.higher_is_better == {"bleu": True, "chrf": True, "ribes": True, "ter": False}
+    settings = evaluation.settings
+    assert (settings.n_samples, settings.length_tolerance, settings.seed, settings.paired_test,
+            settings.paired_samples, settings.min_rows, settings.tokenize, settings.lowercase_ribes) == (
+        40, 1, 3, "ar", 200, 20, "13a", True)
+    assert evaluation.human_unmatched == {"table": (), "systems": ()}
+    assert evaluation.notes == () and evaluation.targeted is None and evaluation.segment_full is None
+    assert evaluation.verdicts is None
+    assert all(c.segment is None and c.segment_targeted is None and c.human_targeted is None
+               for c in evaluation.configs.values())
+    assert all(r.targeted is None for c in evaluation.configs.values() for r in c.systems.values())
+
+
+def test_a_named_baseline_and_the_bootstrap_test_are_what_the_run_uses(toy):
+    evaluation = evaluate(EvaluationRequest(toy["root"], toy["hyps"], config="de-en.particle.d3", metrics=("bleu",),
+                                            baseline="good", n_samples=5, paired_test="bs", paired_samples=20,
+                                            length_tolerance=2, seed=9, min_rows=7))
+    assert evaluation.baseline_system == "good"
+    systems = evaluation.configs["de-en.particle.d3"].systems
+    assert systems["good"].scores["bleu"].vs_baseline is None
+    for system in ("ref", "better", "lower", "worse"):
+        test = systems[system].scores["bleu"].vs_baseline
+        assert test.delta == pytest.approx(systems[system].scores["bleu"].score - systems["good"].scores["bleu"].score)
+    assert evaluation.signature.endswith("+random[n:5|tol:2|seed:9]+paired[bs:20|seed:sacrebleu]")
+    assert (evaluation.settings.paired_test, evaluation.settings.min_rows, evaluation.settings.seed) == ("bs", 7, 9)
+    assert evaluation.human_full is None and evaluation.human_unmatched is None  # no human scores given
+    assert evaluation.configs["de-en.particle.d3"].human is None
+
+
+@pytest.mark.parametrize("count", [2, 3])
+def test_human_scores_for_three_systems_need_no_note(toy, count):
+    hyps = dict(list(toy["hyps"].items())[:count])
+    human = read_human(toy["human"], list(hyps))
+    evaluation = evaluate(EvaluationRequest(toy["root"], hyps, config="de-en.particle.d3", metrics=("bleu",),
+                                            n_samples=5, paired_samples=20), human)
+    expected = () if count == 3 else ("human scores match 2 system(s): a correlation needs at least 3",)
+    assert evaluation.notes == expected
+    assert evaluation.human_unmatched == {"table": ("good.2", "lower.3", "worse.4")[count - 2:], "systems": ()}
+
+
+def test_segment_notes_name_the_systems_without_scores_and_the_scores_without_a_system(toy, tmp_path):
+    from auto_challenge_sets.evaluation.segments import read_human_seg
+
+    seg = tmp_path / "seg.txt"
+    rows = ["SYS SID RAW.SCR Z.SCR N"] + [f"{system}.{k} {line} 70 {0.1 * k + 0.01 * (line % 7)} 1"
+                                          for k, system in enumerate(("ref", "better", "good")) for line in range(1, N + 1)]
+    seg.write_text("\n".join([*rows, "HUMAN.0 1 80 0.5 1", "Other.1 2 60 0.1 1"]) + "\n", encoding="utf-8")
+    systems = list(toy["hyps"])
+    bom = tmp_path / "bom.en"  # a note of the reading policy comes first, and stays
+    bom.write_bytes(b"\xef\xbb\xbf" + toy["hyps"]["good"].read_bytes())
+    evaluation = evaluate(EvaluationRequest(toy["root"], {**toy["hyps"], "good": bom}, config="de-en.particle.d3",
+                                            metrics=("bleu",), n_samples=5, paired_samples=20),
+                          human_seg=read_human_seg(seg, systems))
+    assert evaluation.notes == (f"{bom}: dropped a UTF-8 byte-order mark",
+                                "segment scores of systems not evaluated: HUMAN.0, Other.1",
+                                "systems without segment scores: lower, worse")
+    lines = toy["configs"]["de-en.particle.d3"]
+    found = evaluation.configs["de-en.particle.d3"].segment["bleu"]
+    assert found.segments == 3 * len(lines)
+    assert evaluation.segment_full["bleu"].segments == 3 * N
+
+
+def test_the_stages_show_their_bars_with_their_units_on_a_terminal(toy, monkeypatch):
+    import io
+    import sys
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    for jobs in (1, 2):
+        terminal = Terminal()
+        monkeypatch.setattr(sys, "stderr", terminal)
+        evaluate(EvaluationRequest(toy["root"], toy["hyps"], config="de-en.particle.d3", metrics=("bleu",),
+                                   n_samples=5, paired_samples=20, jobs=jobs), progress=True)
+        shown = terminal.getvalue()
+        # tqdm's first line of each bar: the stage, its total and its unit
+        assert "\rstatistics per system:   0%|          | 0/5 [00:00<?, ? system/s]" in shown, shown
+        assert "\rconfigs (random baseline, paired tests):   0%|          | 0/1 [00:00<?, ? config/s]" in shown, shown
+        assert shown.count("| 0/5 [") == 1, shown  # on workers, the systems are not gone over a second time
+        monkeypatch.setattr(sys, "stderr", pipe := io.StringIO())
+        evaluate(EvaluationRequest(toy["root"], toy["hyps"], config="de-en.particle.d3", metrics=("bleu",),
+                                   n_samples=5, paired_samples=20, jobs=jobs))
+        assert pipe.getvalue() == ""
+
+
+class _Refusing(AveragedMetric):
+    """A plug-in metric whose constructor refuses the run's options with a ValueError."""
+
+    name = "refusing"
+    label = "refusing"
+    message = "no such option"
+
+    def __init__(self, **options) -> None:
+        raise ValueError(self.message)
+
+    def sentence_scores(self, hypotheses, references, sources=None):  # pragma: no cover - never built
+        return []
+
+    def signature(self, nrefs: int) -> str:  # pragma: no cover
+        return "refusing"
+
+
+@pytest.mark.parametrize("message,field", [("no such option", "metrics"), ("tokenize 'x' cannot run here", "tokenize")])
+def test_a_metric_that_refuses_its_options_names_the_field(toy, monkeypatch, message, field):
+    monkeypatch.setitem(metric_registry._REGISTRY, _Refusing.name, _Refusing)
+    monkeypatch.setattr(_Refusing, "message", message)
+    request = EvaluationRequest(toy["root"], toy["hyps"], metrics=("bleu", "refusing"), n_samples=5)
+    with pytest.raises(RequestError) as error:
+        evaluate(request)
+    assert (error.value.field, error.value.detail, str(error.value)) == (field, message, f"{field}: {message}")
+
+
+def test_an_unknown_tokenizer_is_named_by_the_field_that_gave_it(toy):
+    expected = "unknown sacrebleu tokenizer 'zzz'; one of " + str(sorted(sacrebleu.BLEU.TOKENIZERS))
+    with pytest.raises(RequestError) as error:
+        evaluate(EvaluationRequest(toy["root"], toy["hyps"], tokenize="zzz", n_samples=5))
+    assert (error.value.field, error.value.detail) == ("tokenize", expected)
+    with pytest.raises(RequestError) as error:
+        evaluate(EvaluationRequest(toy["root"], toy["hyps"], metric_options={"tokenize": "zzz"}, n_samples=5))
+    assert (error.value.field, error.value.detail) == ("metric_options", f"tokenize=zzz: {expected}")
+    assert str(error.value) == f"metric_options: tokenize=zzz: {expected}"
+
+
+def test_the_random_kendall_control_turns_ter_like_its_score(toy, run):
+    """TER, lower is better: the config's τ and every random corpus's τ are of −TER with the human
+    scores, so a TER that ranks as humans do sits high among its random corpora, as BLEU does."""
+    evaluation, config = run["evaluation"], "de-en.particle.d3"
+    index = _drawn(toy, config)
+    systems, refs, ys = list(HUMAN), toy["corpus"]["refs"], list(HUMAN.values())
+    ter = np.array([[sacrebleu.corpus_ter([toy["corpus"]["outputs"][s][i] for i in row], [[refs[i] for i in row]]).score
+                     for row in index] for s in systems])
+    taus = np.array([kendalltau(-ter[:, k], ys).statistic for k in range(len(index))])
+    taus = taus[np.isfinite(taus)]
+    human = evaluation.configs[config].human["ter"]
+    own = [-evaluation.configs[config].systems[s].scores["ter"].score for s in systems]
+    assert human.kendall == pytest.approx(kendalltau(own, ys).statistic) and human.kendall > 0
+    assert human.random_kendall_percentile == 100 * np.count_nonzero(taus <= human.kendall) / len(taus)
+    assert human.random_kendall_mean == pytest.approx(taus.mean())
+    assert human.systems == 5 and evaluation.configs[config].human_targeted is None
+
+
+def test_targeted_accuracy_ranks_the_systems_against_humans_with_the_runs_seed(toy):
+    """The targeted τ of a lexical config: scipy's over the systems' accuracies, its bootstrap
+    interval drawn from stream [seed, 2] of the run's seed (6, not the default), its control among
+    the random-pair draws; a config without targeted accuracy has none."""
+    from auto_challenge_sets.evaluation.targeted import TargetedRequest
+
+    human = read_human(toy["human"], list(toy["hyps"]))
+    evaluation = evaluate(EvaluationRequest(toy["root"], toy["hyps"], config="de-en.particle.d2,de-en.reorder.d5",
+                                            metrics=("bleu",), n_samples=5, paired_samples=20, seed=6,
+                                            targeted=TargetedRequest("present")), human)
+    config = evaluation.configs["de-en.particle.d2"]
+    systems = list(HUMAN)
+    xs = [config.systems[s].targeted.accuracy for s in systems]
+    ys = [HUMAN[s] for s in systems]
+    found = config.human_targeted
+    assert found.systems == 5 and found.kendall == pytest.approx(kendalltau(xs, ys).statistic)
+    assert found.spearman == pytest.approx(spearmanr(xs, ys).statistic)
+    assert found.ci == _bootstrap_ci(xs, ys, 6) and found.ci != _bootstrap_ci(xs, ys, 1)  # (0.14, 1) vs (0, 1)
+    assert 0 <= found.random_kendall_percentile <= 100 and found.random_kendall_mean is not None
+    assert evaluation.targeted.signature.endswith("|seed:6")  # the random pairs are drawn from the run's seed
+    other = evaluation.configs["de-en.reorder.d5"]
+    assert other.human_targeted is None and other.human["bleu"] is not None
+    assert all(r.targeted is None for r in other.systems.values())
+
+
+def test_what_the_reading_policy_did_to_an_output_is_a_note(toy, tmp_path):
+    crlf = tmp_path / "crlf.en"
+    crlf.write_bytes(b"\xef\xbb\xbf" + "\r\n".join(toy["corpus"]["outputs"]["good"]).encode("utf-8") + b"\r\n")
+    evaluation = evaluate(EvaluationRequest(toy["root"], {"good": crlf, "ref": toy["hyps"]["ref"]},
+                                            config="de-en.particle.d3", metrics=("bleu",), n_samples=5,
+                                            paired_samples=20))
+    assert evaluation.notes == (f"{crlf}: dropped a UTF-8 byte-order mark", f"{crlf}: read {N} CRLF line ends as LF")
+    preds, refs = _cell(toy, "de-en.particle.d3", "good")
+    assert evaluation.configs["de-en.particle.d3"].systems["good"].scores["bleu"].score == \
+        sacrebleu.corpus_bleu(preds, [refs]).score
+
+
+def _bootstrap_ci(xs, ys, seed):
+    """The 95% interval of Kendall's τ over systems drawn from stream [seed, 2], as the engine does."""
+    rng = np.random.default_rng([seed, 2])
+    taus = []
+    for _ in range(1000):
+        pick = rng.integers(0, len(xs), len(xs))
+        if len(set(pick.tolist())) > 2:
+            tau = kendalltau(np.array(xs)[pick], np.array(ys)[pick]).statistic
+            if np.isfinite(tau):
+                taus.append(tau)
+    return np.percentile(taus, 2.5), np.percentile(taus, 97.5)
+
+
+def test_the_full_corpus_interval_is_drawn_from_the_runs_seed(toy, tmp_path):
+    """Human scores that rank the systems otherwise than BLEU and TER do, so that the interval
+    depends on the draws: stream [seed, 2] of the run's seed (5, not the default 1)."""
+    shuffled = {"ref": 0.2, "better": 1.0, "good": -0.4, "lower": 0.45, "worse": 0.05}
+    table = tmp_path / "human.txt"
+    table.write_text("SYS Z.SCR N\n" + "".join(f"{s} {z} 10\n" for s, z in shuffled.items()), encoding="utf-8")
+    evaluation = evaluate(EvaluationRequest(toy["root"], toy["hyps"], config="de-en.particle.d3",
+                                            metrics=("bleu", "ter"), n_samples=5, paired_samples=20, seed=5),
+                          read_human(table, list(toy["hyps"])))
+    ys = list(shuffled.values())
+    for metric in ("ter", "bleu"):
+        xs = [(-1 if metric == "ter" else 1) * evaluation.full[s][metric] for s in shuffled]
+        found = evaluation.human_full[metric]
+        assert found.kendall == pytest.approx(kendalltau(xs, ys).statistic)
+        assert found.ci == _bootstrap_ci(xs, ys, 5)
+    assert found.ci != pytest.approx(_bootstrap_ci(xs, ys, 1))  # BLEU's: -0.71 here, -0.5 from seed 1
+
+
+class _WrongLength(AveragedMetric):
+    """A plug-in metric that returns one score too few: its statistics are refused."""
+
+    name = "wronglength"
+    label = "wrong length"
+
+    def sentence_scores(self, hypotheses, references, sources=None):
+        return [1.0] * (len(hypotheses) - 1)
+
+    def signature(self, nrefs: int) -> str:
+        return "wronglength"
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_metric_that_fails_on_the_outputs_names_the_full_corpus_file(toy, monkeypatch, jobs):
+    monkeypatch.setitem(metric_registry._REGISTRY, _WrongLength.name, _WrongLength)
+    with pytest.raises(InputError) as error:
+        evaluate(EvaluationRequest(toy["root"], toy["hyps"], config="de-en.particle.d3", metrics=("wronglength",),
+                                   n_samples=5, jobs=jobs))
+    path = toy["root"] / "data" / "de-en.baseline" / f"{SPLIT}-00000-of-00001.parquet"
+    assert error.value.path == str(path)
+    assert str(error.value) == f"{path}: metric wronglength: sentence_scores returned shape ({N - 1},) for {N} sentences"

@@ -146,3 +146,73 @@ def test_paired_tests_use_every_reference(folder, tmp_path, test_type):
         assert test.p_value == both[index].p_value, system
     k = order.index("improves")
     assert not np.isclose(both[k].score - both[0].score, first[k].score - first[0].score)
+
+
+# trends and summaries over hand-made configs: every case the toy folders cannot reach (ties, two
+# distinct scores, a ρ of exactly 0), with the expected numbers from scipy and counts written here
+
+_HAND = {"tie": [2.0, 1.0, 2.0], "up": [1.0, 2.0, 3.0], "upish": [1.0, 3.0, 2.0], "down": [3.0, 2.0, 1.0],
+         "flat": [5.0, 5.0, 5.0]}  # system -> score on d1, d2, d3: ρ 0, 1, 0.5, −1 and none
+
+
+def _hand_configs(metric: str = "bleu"):
+    from auto_challenge_sets.evaluation.results import ConfigResult, MetricScore, RandomBaseline, SystemResult
+
+    def config(d, scores, **flags):
+        systems = {s: SystemResult({metric: MetricScore(v, RandomBaseline(mean=2.0, std=1.0, p5=1.5, p95=2.5,
+                                                                       percentile=50.0, p_value=0.5))})
+                   for s, v in scores.items()}
+        return ConfigResult(n=30, phenomenon="de-en.particle", min_distance=d, small=flags.get("small", False),
+                            same_rows_as=flags.get("same", None), widened=0, systems=systems,
+                            degenerate_baseline=flags.get("degenerate", False))
+
+    configs = {f"de-en.particle.d{d}": config(d, {s: v[d - 1] for s, v in _HAND.items()}) for d in (1, 2, 3)}
+    far = {s: 100.0 for s in _HAND}  # a score that would turn every trend, were it counted
+    configs.update({"de-en.particle.d4": config(4, far, small=True),
+                    "de-en.particle.d5": config(5, far, same="de-en.particle.d3"),
+                    "de-en.particle.d6": config(6, far, degenerate=True),
+                    "de-en.particle": config(None, far),
+                    "de-en.reorder.d2": config(2, far, small=True)})
+    return configs
+
+
+def test_trends_over_hand_made_configs_count_only_usable_ones_with_scipys_rho():
+    from auto_challenge_sets.evaluation.engine import _trends
+
+    trends = _trends(_hand_configs(), list(_HAND), "bleu")
+    assert list(trends) == ["de-en.particle"] and list(trends["de-en.particle"]) == list(_HAND)
+    for system, scores in _HAND.items():
+        trend = trends["de-en.particle"][system]
+        assert trend.n == 3 and trend.p_corrected is None
+        if system == "flat":
+            assert trend.spearman is None and trend.p_value is None
+            continue
+        expected = spearmanr([1, 2, 3], scores)
+        assert (trend.spearman, trend.p_value) == (pytest.approx(expected.statistic), pytest.approx(expected.pvalue))
+    assert trends["de-en.particle"]["tie"].spearman == 0.0 and trends["de-en.particle"]["upish"].spearman == 0.5
+
+
+@pytest.mark.parametrize("metric,worsening", [("bleu", 1), ("ter", 2)])
+def test_a_summary_over_hand_made_configs_counts_by_hand(metric, worsening):
+    """BLEU: only "down" worsens (ρ −1); TER: "up" and "upish" (ρ 1, 0.5); a ρ of 0 never does."""
+    from auto_challenge_sets.evaluation.engine import _summary, _trends
+    from auto_challenge_sets.scoring.metric import create_metric
+
+    configs = _hand_configs(metric)
+    full = {s: {metric: 2.0} for s in _HAND}
+    summary = _summary(configs, full, create_metric(metric), _trends(configs, list(_HAND), metric))
+    assert list(summary) == ["de-en.particle"]
+    found = summary["de-en.particle"]
+    cells = [v for values in _HAND.values() for v in values]  # 15 cells, full and random mean 2, band 1.5..2.5
+    lower = sum(v < 2.0 for v in cells)   # 1.0 x 4 -> 4
+    higher = sum(v > 2.0 for v in cells)  # 3.0 x 3, 5.0 x 3 -> 6
+    assert (lower, higher) == (4, 6)
+    worse = lower if metric == "bleu" else higher
+    assert (found.cells, found.systems, found.trends, found.worsening_trend) == (15, 5, 4, worsening)
+    assert found.worse_than_full == worse / 15 and found.worse_than_random_mean == worse / 15
+    assert found.worse_than_random_p5 == (sum(v < 1.5 for v in cells) if metric == "bleu"
+                                          else sum(v > 2.5 for v in cells)) / 15
+    assert found.mean_delta_random == pytest.approx(sum(v - 2.0 for v in cells) / 15)
+    # no trend computed for the phenomenon (none in the mapping): "n/a", never "none worsening"
+    untrended = _summary(configs, full, create_metric(metric), {})["de-en.particle"]
+    assert (untrended.cells, untrended.trends, untrended.worsening_trend) == (15, 0, None)

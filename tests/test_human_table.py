@@ -43,3 +43,25 @@ def test_a_csv_table_keeps_quoted_cells_and_line_numbers(tmp_path):
     path = _table(tmp_path, 'SYS,Z.SCR\n\n"A, the first",0.5\nB,zero\n', "human.csv")
     with pytest.raises(InputError, match=re.escape(f"{path}:4: score 'zero' is not a number")):
         read_human(path, ["A, the first", "B"])
+
+
+def test_the_row_reader_takes_the_callers_empty_message_and_error_class(tmp_path):
+    """numbered_table_rows as the segment table reads it: its own message for an empty file, its own
+    error class for a line that is not UTF-8 (the human table's: CorpusError)."""
+    from auto_challenge_sets.errors import AlignmentError, CorpusError
+    from auto_challenge_sets.evaluation.human import numbered_table_rows
+
+    empty = _table(tmp_path, "\n\n", "empty.txt")
+    with pytest.raises(InputError) as error:
+        numbered_table_rows(empty, "has nothing")
+    assert str(error.value) == f"{empty}: has nothing"
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"SYS Z.SCR\n\xff 0.5\n")
+    with pytest.raises(InputError) as error:
+        numbered_table_rows(bad, error=AlignmentError)
+    assert type(error.value) is AlignmentError
+    with pytest.raises(InputError) as error:
+        read_human(bad, ["A"])
+    assert type(error.value) is CorpusError
+    assert numbered_table_rows(_table(tmp_path, "\nSYS,Z.SCR\n\n A , 1 \n")) == [(2, ["SYS", "Z.SCR"]), (4, ["A", "1"])]
+    assert numbered_table_rows(_table(tmp_path, "SYS  Z.SCR\nA\t1\n")) == [(1, ["SYS", "Z.SCR"]), (2, ["A", "1"])]

@@ -338,6 +338,12 @@ def test_a_long_config_entry_is_cut_short_in_the_error(tmp_path: Path) -> None:
                                                    + "x" * 300)[:200]
 
 
+def test_a_long_data_files_value_is_cut_short_in_the_error(tmp_path: Path) -> None:
+    root = _folder(tmp_path, f"- config_name: a\n  data_files: {{test: {{x: {'y' * 300}}}}}\n")
+    assert _message(DatasetFolder, root) == f"{root / 'README.md'}: " + (
+        "data_files of a config must be paths, not {'x': '" + "y" * 300)[:200]
+
+
 def test_an_empty_configs_list_names_the_folder(tmp_path: Path) -> None:
     root = _folder(tmp_path, "")
     _card(root, "---\nconfigs: []\n---\n")

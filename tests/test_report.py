@@ -4,13 +4,16 @@ and the plots, for whatever metrics the run has; on the hand-made toy folder."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
 from matplotlib.image import imread
 
 from auto_challenge_sets.evaluation.report import (
+    config_heading,
     config_table,
+    human_table,
     summary_table,
     targeted_human_table,
     targeted_tables,
@@ -176,3 +179,344 @@ def test_the_targeted_human_table_skips_configs_without_targeted_accuracy_wherev
     d2 = next(row for row in rows if row[0] == "de-en.particle.d2")
     targeted = configs["de-en.particle.d2"].human_targeted
     assert d2[1:5] == ["-", "-", "-", f"{targeted.kendall:.3f}"]
+
+
+# every cell of the other tables and the whole of both reports
+
+METRICS = (("bleu", "BLEU", 2, True), ("ter", "TER", 2, False), ("ribes", "RIBES", 4, True))
+CONFIGS = ["de-en.particle.d0", "de-en.particle.d1", "de-en.particle.d2", "de-en.particle.d3", "de-en.particle.d4",
+           "de-en.particle.d5", "de-en.reorder.d5"]  # in config_sort_key's order
+
+
+def _plain_cells(table: str) -> list[list[str]]:
+    """A plain table's cells: columns are two or more spaces apart (no cell of ours holds two)."""
+    import re
+
+    lines = table.splitlines()
+    assert set(lines[1]) <= {"-", " "} and lines[1].startswith("---")
+    return [re.split(r" {2,}", line.strip()) for line in [lines[0], *lines[2:]]]
+
+
+def _markdown_table(cells: list[list[str]], left: int = 1) -> str:
+    header, *rows = cells
+    return "\n".join(["| " + " | ".join(header) + " |",
+                      "|" + "".join("---|" if i < left else "---:|" for i in range(len(header))),
+                      *("| " + " | ".join(row) + " |" for row in rows)])
+
+
+def _full_cells(result) -> list[list[str]]:
+    return [["system", "BLEU", "TER", "RIBES"],
+            *([s, *(f"{result.full[s][m]:.{d}f}" for m, _, d, _ in METRICS)] for s in result.systems)]
+
+
+def test_the_config_table_shows_every_cell(evaluation):
+    """Each system's score (starred outside the random band, in the metric's own direction), its
+    random mean and p5 with the metric's digits, and the signed difference and p of the paired test."""
+    result, _ = evaluation
+    stars = dict.fromkeys(("bleu", "ter", "ribes"), 0)
+    for name in CONFIGS:
+        expected = [["system", "BLEU", "random", "p5", "TER", "random", "p5", "RIBES", "random", "p5",
+                     "ΔBLEU (p)", "ΔTER (p)", "ΔRIBES (p)"]]
+        for system, scores in result.configs[name].systems.items():
+            row = [system + (" (baseline)" if system == "ref" else "")]
+            for metric, _, digits, higher in METRICS:
+                score = scores.scores[metric]
+                worse = score.score < score.random.p5 if higher else score.score > score.random.p95
+                stars[metric] += worse
+                row += [f"{score.score:.{digits}f}" + ("*" if worse else ""), f"{score.random.mean:.{digits}f}",
+                        f"{score.random.p5:.{digits}f}"]
+            for metric, _, digits, _ in METRICS:
+                test = scores.scores[metric].vs_baseline
+                assert (test is None) == (system == "ref")
+                row.append("-" if test is None else f"{test.delta:+.{digits}f} ({test.p_value:.3f})")
+            expected.append(row)
+        assert [row[0] for row in expected[1:]] == ["ref (baseline)", "better", "good", "lower", "worse"]
+        assert _markdown_cells(config_table(result, name, markdown=True)) == expected, name
+        assert _plain_cells(config_table(result, name)) == expected, name
+    assert all(stars.values()), stars  # each metric stars some cell of the toy
+    other = replace(result, baseline_system="good")
+    assert [row[0] for row in _plain_cells(config_table(other, "de-en.particle.d2"))[1:]] == [
+        "ref", "better", "good (baseline)", "lower", "worse"]
+
+
+def test_config_headings_name_every_flag(evaluation):
+    result, _ = evaluation
+    small = "small: fewer than 20 rows, left out of trends and summaries"
+    degenerate = ("degenerate baseline: the rest of the corpus cannot supply length-matched samples, "
+                  "left out of trends and summaries")
+    flags = {"de-en.particle.d0": f" [{degenerate}]", "de-en.particle.d1": f" [{degenerate}]",
+             "de-en.particle.d2": "", "de-en.particle.d3": "", "de-en.particle.d4": f" [{small}]",
+             "de-en.particle.d5": f" [{small}; the same rows as de-en.particle.d4]", "de-en.reorder.d5": f" [{small}]"}
+    for name, flag in flags.items():
+        assert config_heading(result, name) == f"{name} (n = {result.configs[name].n}){flag}"
+    everything = replace(result, settings=replace(result.settings, min_rows=33), configs={
+        "de-en.particle.d3": replace(result.configs["de-en.particle.d3"], n=7, small=True, same_rows_as="de-en.x.d1",
+                                     degenerate_baseline=True, widened=4)})
+    assert config_heading(everything, "de-en.particle.d3") == (
+        "de-en.particle.d3 (n = 7) [small: fewer than 33 rows, left out of trends and summaries; "
+        f"the same rows as de-en.x.d1; {degenerate}; widened 4]")
+    d3 = result.configs["de-en.particle.d3"]
+    widened = replace(result, configs={"de-en.particle.d3": replace(d3, widened=1)})
+    assert config_heading(widened, "de-en.particle.d3") == f"de-en.particle.d3 (n = {d3.n}) [widened 1]"
+
+
+def _with_trends(result):
+    """Worsening trends in the summary: for BLEU (higher is better) a falling ρ worsens, for TER a
+    rising one; BH survival is p_corrected < 0.05."""
+    from auto_challenge_sets.evaluation.results import Trend
+
+    trends = {"ref": Trend(n=4, spearman=-0.9, p_value=0.01, p_corrected=0.02),
+              "better": Trend(n=4, spearman=-0.8, p_value=0.03, p_corrected=0.04),
+              "good": Trend(n=4, spearman=0.9, p_value=0.01, p_corrected=0.01),
+              "lower": Trend(n=4, spearman=-0.5, p_value=0.3, p_corrected=0.3),
+              "worse": Trend(n=4, spearman=None, p_value=None, p_corrected=None)}
+    summary = {m: {p: replace(s, worsening_trend={"bleu": 3, "ter": 1, "ribes": 0}[m], trends=4)
+                   for p, s in per.items()} for m, per in result.summary.items()}
+    every = {m: {"de-en.particle": trends} for m in result.metrics}
+    return replace(result, summary=summary, trends=every)
+
+
+def test_the_summary_table_shows_every_cell(evaluation):
+    result, _ = evaluation
+    for metric, _label, digits, _ in METRICS:
+        s = result.summary[metric]["de-en.particle"]
+        expected = [["phenomenon", "cells", "< full", "< random mean", "< random p5", "Δ random", "worsening trend"],
+                    ["de-en.particle", "10", f"{s.worse_than_full:.0%}", f"{s.worse_than_random_mean:.0%}",
+                     f"{s.worse_than_random_p5:.0%}", f"{s.mean_delta_random:+.{digits}f}", "n/a"]]
+        assert list(result.summary[metric]) == ["de-en.particle"]
+        assert _markdown_cells(summary_table(result, metric, markdown=True)) == expected
+        assert _plain_cells(summary_table(result, metric)) == expected
+    assert _markdown_cells(summary_table(result, "ter", markdown=True))[1][2:6] == ["70%", "50%", "10%", "+1.17"]
+    trending = _with_trends(result)
+    assert _plain_cells(summary_table(trending, "bleu"))[1][-1] == "3/4 (2 BH < 0.05)"  # ref and better survive
+    assert _markdown_cells(summary_table(trending, "ter", markdown=True))[1][-1] == "1/4 (1 BH < 0.05)"  # good
+    assert _plain_cells(summary_table(trending, "ribes"))[1][-1] == "0/4 (2 BH < 0.05)"
+
+
+def _human_row(label: str, n: int, h) -> list[str]:
+    return [label, str(n), str(h.systems), f"{h.spearman:.3f}", f"{h.kendall:.3f}", f"{h.p_value:.3f}",
+            _corrected(h.p_corrected, h.exploratory), f"[{h.ci[0]:.2f}, {h.ci[1]:.2f}]",
+            "-" if h.random_kendall_percentile is None else f"{h.random_kendall_percentile:.0f}"]
+
+
+HUMAN_HEADER = ["config", "n", "systems", "Spearman", "Kendall", "p", "p (BH)", "95% CI", "random τ pct"]
+
+
+def test_the_human_table_shows_every_cell(evaluation):
+    result, _ = evaluation
+    for metric, _, _, _ in METRICS:
+        full = result.human_full[metric]
+        expected = [HUMAN_HEADER, _human_row("(full test set)", 90, full)]
+        assert expected[1][6] == "-" and expected[1][8] == "-"
+        for name, config in result.configs.items():
+            label = name + (" (degenerate baseline)" if config.degenerate_baseline else "")
+            expected.append(_human_row(label, config.n, config.human[metric]))
+        assert len(expected) == 2 + 7
+        assert _markdown_cells(human_table(result, metric, markdown=True)) == expected
+        assert _plain_cells(human_table(result, metric)) == expected
+    assert _plain_cells(human_table(result, "bleu"))[3][6] == "0.083 (exploratory)"
+
+
+def test_the_human_table_leaves_out_what_is_missing(evaluation):
+    """No full-corpus row without a full-corpus correlation; a config without one is skipped
+    wherever it is; a missing interval is a dash; another full corpus is named."""
+    result, _ = evaluation
+    configs = dict(result.configs)
+    d1 = configs["de-en.particle.d1"]
+    configs["de-en.particle.d0"] = replace(configs["de-en.particle.d0"], human=None)
+    configs["de-en.particle.d1"] = replace(d1, human={**d1.human, "ter": None})
+    d2 = configs["de-en.particle.d2"]
+    configs["de-en.particle.d2"] = replace(d2, human={"ter": replace(d2.human["ter"], ci=None)})
+    other = replace(result, configs=configs, human_full={"bleu": result.human_full["bleu"], "ter": None})
+    ter = _markdown_cells(human_table(other, "ter", markdown=True))
+    assert [row[0] for row in ter] == ["config", "de-en.particle.d2", "de-en.particle.d3", "de-en.particle.d4",
+                                       "de-en.particle.d5", "de-en.reorder.d5"]
+    assert ter[1][7] == "-" and ter[1][:7] == _human_row("de-en.particle.d2", 39, d2.human["ter"])[:7]
+    bleu = _plain_cells(human_table(other, "bleu"))
+    assert [row[0] for row in bleu[:3]] == ["config", "(full test set)", "de-en.particle.d1 (degenerate baseline)"]
+    no_full = _plain_cells(human_table(replace(other, human_full=None), "bleu"))
+    assert no_full[1][0] == "de-en.particle.d1 (degenerate baseline)"
+    named = replace(result, full_corpus_config="de-en.particle.d2", full_corpus_rows=39)
+    assert _markdown_cells(human_table(named, "ribes", markdown=True))[1][:2] == ["(full corpus: de-en.particle.d2)", "39"]
+
+
+def test_the_full_corpus_label():
+    from types import SimpleNamespace
+
+    from auto_challenge_sets.evaluation.report import full_corpus_label
+
+    assert full_corpus_label(SimpleNamespace(pair="de-en", full_corpus_config="de-en.baseline")) == "full test set"
+    assert full_corpus_label(SimpleNamespace(pair="fr-en", full_corpus_config="de-en.baseline")) == (
+        "full corpus: de-en.baseline")
+    assert full_corpus_label(SimpleNamespace(pair="de-en", full_corpus_config="de-en.particle.d0")) == (
+        "full corpus: de-en.particle.d0")
+
+
+def test_has_human_looks_at_the_full_corpus_and_every_config(evaluation):
+    from auto_challenge_sets.evaluation.report import _has_human
+
+    result, _ = evaluation
+    none = {name: replace(c, human=None) for name, c in result.configs.items()}
+    assert _has_human(result, "ter")
+    assert not _has_human(replace(result, human_full=None, configs=none), "ter")
+    assert _has_human(replace(result, human_full={"ter": result.human_full["ter"]}, configs=none), "ter")
+    assert not _has_human(replace(result, human_full={"ter": None, "bleu": result.human_full["bleu"]}, configs=none),
+                          "ter")
+    last = {**none, "de-en.reorder.d5": result.configs["de-en.reorder.d5"]}
+    assert _has_human(replace(result, human_full=None, configs=last), "ribes")
+    one = {**none, "de-en.reorder.d5": replace(result.configs["de-en.reorder.d5"], human={"bleu": None, "ribes": None})}
+    assert not _has_human(replace(result, human_full=None, configs=one), "ribes")
+
+
+def test_the_targeted_section_in_both_forms(evaluation):
+    from auto_challenge_sets.evaluation.report import targeted_section
+
+    result, _ = evaluation
+    tables = targeted_tables(result, markdown=True)
+    assert len(tables) == 2
+    signature = f"alignment: {result.targeted.aligner}; signature: {result.targeted.signature}"
+    assert targeted_section(result, markdown=True) == [
+        "## Targeted accuracy", "", signature, "",
+        f"### {tables[0][0]}", "", tables[0][1], "", f"### {tables[1][0]}", "", tables[1][1], "",
+        "### Correlation with human scores", "", targeted_human_table(result, markdown=True), ""]
+    plain = targeted_tables(result)
+    assert targeted_section(result) == [
+        "targeted accuracy", "", signature, "", plain[0][0], "", plain[0][1], "", plain[1][0], "", plain[1][1], "",
+        "correlation with human scores (Kendall τ)", "", targeted_human_table(result), ""]
+    assert signature.startswith("alignment: present (") and "; signature: targeted:present|" in signature
+    assert targeted_section(replace(result, human_full=None)) == targeted_section(result)[:12]
+    assert targeted_section(replace(result, targeted=None), markdown=True) == []
+    assert targeted_section(replace(result, targeted=None)) == []
+
+
+def test_the_text_report_whole(evaluation):
+    """Every line of the printed report, configs in config_sort_key's order whatever the run's
+    order; each table as its own test above checks it."""
+    from auto_challenge_sets.evaluation.report import targeted_section
+
+    result, _ = evaluation
+    shuffled = replace(result, configs={name: result.configs[name] for name in reversed(CONFIGS)})
+    full = _plain_cells(text_report(shuffled).split("\n\n")[1].split("\n", 1)[1])
+    assert full == _full_cells(result)
+    lines = [f"signature: {result.signature}", "baseline system: ref", "", "full corpus",
+             text_report(shuffled).split("\n\n")[1].split("\n", 1)[1], ""]
+    for name in CONFIGS:
+        lines += [config_heading(result, name), config_table(result, name), ""]
+    for _, label, _, _ in METRICS:
+        lines += [f"summary, {label} (distinct configs with enough rows; * in the tables: worse than the random 5th "
+                  "percentile)", summary_table(result, label.lower()), ""]
+    for _, label, _, _ in METRICS:
+        lines += [f"correlation with human scores, {label}", human_table(shuffled, label.lower()), ""]
+    lines += targeted_section(shuffled)
+    assert text_report(shuffled) == "\n".join(lines).rstrip("\n")
+    assert text_report(shuffled).endswith(targeted_human_table(shuffled).splitlines()[-1])  # no trailing newline
+    # another full corpus is named; without human scores or targeted accuracy their sections go
+    bare = replace(result, full_corpus_config="de-en.particle.d0", human_full=None, targeted=None,
+                   configs={name: replace(result.configs[name], human=None) for name in CONFIGS})
+    text = text_report(bare)
+    assert text.split("\n")[3] == "full corpus: de-en.particle.d0"
+    assert "correlation with human scores" not in text and "targeted accuracy" not in text
+    assert text.endswith(summary_table(result, "ribes"))
+    only_ter = replace(bare, human_full={"ter": result.human_full["ter"]})
+    assert text_report(only_ter) == text + "\n\ncorrelation with human scores, TER\n" + human_table(only_ter, "ter")
+    assert _headings_in_order(text_report(_with_d10(result))) == [*CONFIGS[:2], *D10_ORDER]
+
+
+D10_ORDER = ["de-en.particle.d2", "de-en.particle.d10", "de-en.reorder.d5"]  # D as a number, not as text
+
+
+def _with_d10(result):
+    configs = result.configs
+    return replace(result, configs={"de-en.reorder.d5": configs["de-en.reorder.d5"],
+                                    "de-en.particle.d10": configs["de-en.particle.d5"],
+                                    "de-en.particle.d2": configs["de-en.particle.d2"],
+                                    "de-en.particle.d1": configs["de-en.particle.d1"],
+                                    "de-en.particle.d0": configs["de-en.particle.d0"]})
+
+
+def _headings_in_order(text: str) -> list[str]:
+    return [line.lstrip("# ").split(" (n = ")[0] for line in text.splitlines() if " (n = " in line]
+
+
+def test_the_markdown_report_whole(evaluation):
+    from pathlib import Path
+
+    from auto_challenge_sets.evaluation.report import LEGEND, markdown_report, targeted_section
+
+    result, _ = evaluation
+    shuffled = replace(result, configs={name: result.configs[name] for name in reversed(CONFIGS)},
+                       notes=("first note", "Δ second note"))
+    plots = [Path("/somewhere/de-en.bleu.heatmap.png"), Path("de-en.targeted.png")]
+    lines = ["# LDD challenge sets: evaluation", "", f"- **signature**: `{result.signature}`",
+             f"- **dataset / pair / split**: `{result.dataset}` / de-en / toytest (full corpus: de-en.baseline, 90 rows)",
+             "- **systems**: ref, better, good, lower, worse (baseline of the paired tests: ref)",
+             "- **note**: first note", "- **note**: Δ second note", "", "## How to read this report", "", LEGEND,
+             "## Full corpus", "", _markdown_table(_full_cells(result)), ""]
+    for _, label, _, _ in METRICS:
+        lines += [f"## Summary, {label}", "", summary_table(result, label.lower(), markdown=True), ""]
+    for _, label, _, _ in METRICS:
+        lines += [f"## Correlation with human scores, {label}", "", human_table(shuffled, label.lower(), markdown=True), ""]
+    lines += targeted_section(shuffled, markdown=True)
+    lines += ["![de-en.bleu.heatmap](de-en.bleu.heatmap.png)", "![de-en.targeted](de-en.targeted.png)", ""]
+    for name in CONFIGS:
+        lines += [f"## {config_heading(result, name)}", "", config_table(result, name, markdown=True), ""]
+    assert markdown_report(shuffled, plots) == "\n".join(lines)
+    assert result.dataset and result.split == "toytest"
+    bare = replace(result, human_full={"ribes": result.human_full["ribes"]}, targeted=None,
+                   configs={name: replace(result.configs[name], human=None) for name in CONFIGS})
+    report = markdown_report(bare, [])
+    assert "## Correlation with human scores, RIBES" in report and "## Targeted accuracy" not in report
+    assert "Correlation with human scores, BLEU" not in report and "Correlation with human scores, TER" not in report
+    assert "- **note**" not in report and "\n\n\n## de-en.particle.d0 (n = " in report  # no plot lines
+    assert _headings_in_order(markdown_report(_with_d10(result), [])) == [*CONFIGS[:2], *D10_ORDER]
+
+
+def test_the_folder_in_a_new_nested_directory(evaluation, tmp_path, capsys, monkeypatch):
+    """write_report makes the parents; results.json is indented JSON with non-ASCII kept, and every
+    file written is returned, results and report first; without human scores no human plot; no
+    progress bar unless asked for, even on a terminal."""
+    import sys
+
+    result, _ = evaluation
+    noted = replace(result, notes=("Δ note",))
+    out = tmp_path / "a" / "b"
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # as on a terminal: bars only when asked for
+    written = write_report(out, noted)
+    assert capsys.readouterr().err == ""
+    assert written[:2] == [out / "results.json", out / "report.md"]
+    text = (out / "results.json").read_text(encoding="utf-8")
+    assert text == json.dumps(json.loads(json.dumps(noted.to_json())), indent=2, ensure_ascii=False) + "\n"
+    assert '\n  "notes": [\n    "Δ note"\n  ],' in text
+    assert sorted(written) == sorted(p for p in out.rglob("*") if p.is_file()) and len(set(written)) == len(written)
+    assert (out / "index.html") in written and not any(p.name.endswith(".human.png") for p in written)
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert report.startswith("# LDD challenge sets: evaluation\n") and "- **note**: Δ note" in report
+    assert [line for line in report.splitlines() if line.startswith("![")] == [
+        f"![{p.stem}]({p.name})" for p in written[2:] if p.suffix == ".png"]
+    small = replace(result, metrics=("bleu",), targeted=None)
+    write_report(tmp_path / "bar", small, progress=True)
+    assert "plots per metric" in capsys.readouterr().err
+
+
+def test_both_reports_end_their_sections_with_segment_agreement(evaluation):
+    """With segment-level agreement, its tables close the text report and come before the plots in
+    report.md, each titled by the metric's label (lower case in the text)."""
+    from auto_challenge_sets.evaluation.report import markdown_report
+    from auto_challenge_sets.evaluation.results import SegmentAgreement
+    from auto_challenge_sets.evaluation.validity_report import segment_table
+
+    result, _ = evaluation
+    seg = replace(result, segment_full={"bleu": SegmentAgreement(segments=450, kendall=0.25, p_value=0.001)})
+    tail = []
+    for metric, label, _, _ in METRICS:
+        tail += ["", f"segment-level agreement with human z, {label.lower()}", "", segment_table(seg, metric)]
+    text = text_report(seg)
+    assert text == text_report(result) + "\n" + "\n".join(tail)
+    assert _plain_cells(segment_table(seg, "bleu")) == [["config", "pairs", "BLEU τ-b", "p", "p (BH)"],
+                                                       ["(full test set)", "450", "0.250", "0.001", "-"]]
+    section = []
+    for metric, label, _, _ in METRICS:
+        section += [f"## Segment-level agreement with human z, {label}", "", segment_table(seg, metric, True), ""]
+    report, plain = markdown_report(seg, []), markdown_report(result, [])
+    cut = plain.index("\n\n\n## de-en.particle.d0 (n = ") + 2  # the empty plot line, then the configs
+    assert report == plain[:cut] + "\n".join(section) + "\n" + plain[cut:]

@@ -70,3 +70,93 @@ def test_the_long_table_has_a_row_per_system_config_and_metric_with_every_field(
     assert any(r["small"] for r in rows[len(full):]) and not all(r["small"] for r in rows[len(full):])
     baseline = [r for r in rows[len(full):] if r["system"] == evaluation.baseline_system and r["metric"] != "targeted"]
     assert baseline and all(_missing(r["delta_vs_baseline"]) for r in baseline)
+
+
+def _score(score: float, p5: float = 10.0, p95: float = 20.0):
+    from auto_challenge_sets.evaluation.results import MetricScore, RandomBaseline
+
+    return MetricScore(score, RandomBaseline(mean=15.0, std=1.0, p5=p5, p95=p95, percentile=50.0, p_value=0.5))
+
+
+def test_the_random_band_is_strictly_beyond_the_5th_or_95th_percentile_on_the_worse_side():
+    # higher is better: below p5 only; lower is better: above p95 only; the percentiles themselves are inside
+    assert [_score(s).worse_than_random_band(True) for s in (9.99, 10.0, 15.0, 20.0, 20.01)] == [
+        True, False, False, False, False]
+    assert [_score(s).worse_than_random_band(False) for s in (9.99, 10.0, 15.0, 20.0, 20.01)] == [
+        False, False, False, False, True]
+
+
+def test_targeted_counts_from_the_scorers_dict_keep_every_field():
+    from auto_challenge_sets.evaluation.results import DistanceCounts, RandomPairs, TargetedScore
+
+    counts = {"instances": 9, "correct": 4, "wrong": 2, "unaligned": 2, "absorbed": 1, "accuracy": 4 / 6}
+    near = {"instances": 5, "correct": 3, "wrong": 1, "unaligned": 1, "absorbed": 0, "accuracy": 0.75, "distance": 1}
+    far = {"instances": 4, "correct": 1, "wrong": 1, "unaligned": 1, "absorbed": 1, "accuracy": 0.5, "distance": 3}
+    control = {"draws": 7, "mean": 0.4, "p5": 0.1, "p95": 0.7, "percentile": 85.0}
+    found = TargetedScore.from_dict({**counts, "by_distance": [near, far], "random_pairs": control, "extra": 1})
+    assert found == TargetedScore(9, 4, 2, 2, 1, 4 / 6, by_distance=(DistanceCounts(5, 3, 1, 1, 0, 0.75, distance=1),
+                                                                    DistanceCounts(4, 1, 1, 1, 1, 0.5, distance=3)),
+                                  random_pairs=RandomPairs(7, 0.4, 0.1, 0.7, 85.0))
+    assert type(found.by_distance) is tuple and found.by_distance[1].distance == 3
+    bare = TargetedScore.from_dict({**counts, "by_distance": []})  # no control drawn
+    assert bare == TargetedScore(9, 4, 2, 2, 1, 4 / 6) and bare.random_pairs is None and bare.by_distance == ()
+    assert TargetedScore.from_dict({**counts, "by_distance": [], "random_pairs": None}).random_pairs is None
+
+
+def test_the_json_document_is_plain_and_leaves_the_verdicts_out():
+    """A hand-made Evaluation with numpy numbers, NaN and infinities, tuples and a None: the whole
+    document, written out, with Python's own types (json.dumps refuses numpy's)."""
+    import json
+
+    import numpy as np
+
+    from auto_challenge_sets.evaluation.results import (
+        SCHEMA,
+        ConfigResult,
+        Evaluation,
+        PairedResult,
+        Settings,
+        SystemResult,
+        Trend,
+    )
+
+    score = _score(np.float64(12.5))
+    tested = type(score)(np.float32(30.0), score.random, PairedResult(np.float64(-1.5), float("nan")))
+    config = ConfigResult(n=np.int64(12), phenomenon="de-en.particle", min_distance=3, small=np.bool_(True),
+                          same_rows_as=None, widened=0,
+                          systems={"a": SystemResult({"bleu": score}), "b": SystemResult({"bleu": tested})})
+    evaluation = Evaluation(
+        signature="sig", dataset="data", pair="de-en", split="test", full_corpus_config="de-en.baseline",
+        full_corpus_rows=90, systems=("a", "b"), baseline_system="a", metrics=("bleu",),
+        higher_is_better={"bleu": True}, settings=Settings(5, 1, 3, "ar", 20, 20, "13a", True),
+        full={"a": {"bleu": float("inf")}, "b": {"bleu": -np.inf}}, configs={"de-en.particle.d3": config},
+        trends={"bleu": {"de-en.particle": {"a": Trend(2, None, None)}}}, summary={"bleu": {}},
+        human_unmatched={"table": ("x.1",), "systems": ()}, notes=("a note",),
+        verdicts={"de-en.particle.d3": {"a": [["correct"]]}})
+    random = {"mean": 15.0, "std": 1.0, "p5": 10.0, "p95": 20.0, "percentile": 50.0, "p_value": 0.5}
+    expected = {
+        "schema": "acs-evaluation/2", "signature": "sig", "dataset": "data", "pair": "de-en", "split": "test",
+        "full_corpus_config": "de-en.baseline", "full_corpus_rows": 90, "systems": ["a", "b"], "baseline_system": "a",
+        "metrics": ["bleu"], "higher_is_better": {"bleu": True},
+        "settings": {"n_samples": 5, "length_tolerance": 1, "seed": 3, "paired_test": "ar", "paired_samples": 20,
+                     "min_rows": 20, "tokenize": "13a", "lowercase_ribes": True},
+        "full": {"a": {"bleu": None}, "b": {"bleu": None}},
+        "configs": {"de-en.particle.d3": {
+            "n": 12, "phenomenon": "de-en.particle", "min_distance": 3, "small": True, "same_rows_as": None,
+            "widened": 0, "systems": {
+                "a": {"scores": {"bleu": {"score": 12.5, "random": random, "vs_baseline": None}}, "targeted": None},
+                "b": {"scores": {"bleu": {"score": 30.0, "random": random,
+                                          "vs_baseline": {"delta": -1.5, "p_value": None}}}, "targeted": None}},
+            "human": None, "human_targeted": None, "degenerate_baseline": False, "segment": None,
+            "segment_targeted": None}},
+        "trends": {"bleu": {"de-en.particle": {"a": {"n": 2, "spearman": None, "p_value": None, "p_corrected": None}}}},
+        "summary": {"bleu": {}}, "human_full": None, "human_unmatched": {"table": ["x.1"], "systems": []},
+        "targeted": None, "notes": ["a note"], "segment_full": None}
+    assert SCHEMA == "acs-evaluation/2"
+    document = evaluation.to_json()
+    assert document == expected and list(document) == list(expected)
+    assert json.loads(json.dumps(document, allow_nan=False)) == expected  # plain types only, no NaN
+    configs = document["configs"]["de-en.particle.d3"]
+    assert type(configs["n"]) is int and type(configs["small"]) is bool
+    assert type(configs["systems"]["b"]["scores"]["bleu"]["score"]) is float
+    assert evaluation.verdicts == {"de-en.particle.d3": {"a": [["correct"]]}}  # the object keeps them

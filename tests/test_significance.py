@@ -59,3 +59,72 @@ def test_two_metrics_that_sacrebleu_names_alike_are_an_error():
     metrics = {"bleu": create_metric("bleu"), "bleu_again": create_metric("bleu")}
     with pytest.raises(ValueError, match="^two metrics share a name in sacrebleu's paired test: bleu, bleu_again$"):
         paired_tests(systems, refs, metrics, "bs", 20)
+
+
+def test_no_metric_or_a_single_system_is_no_test():
+    """Either missing is enough for no test: two systems without metrics, one system with them."""
+    systems, refs, metrics, stats = _inputs(("better", "worse"))
+    assert paired_tests(systems, refs, {}, "bs", 20) == {}
+    assert paired_tests(systems, refs, {}, statistics=stats) == {}
+    assert paired_tests(systems[:1], refs, metrics, "bs", 20, stats) == {}
+
+
+def test_the_adapter_tests_the_engines_statistics_not_the_text_again():
+    """Every system given the baseline's RIBES statistics: RIBES (through the adapter) sees three
+    equal systems, a delta of exactly 0, while BLEU (sacrebleu's own, from the text) still differs."""
+    systems, refs, metrics, stats = _inputs()
+    same = {s: {"bleu": per["bleu"], "ribes": stats["better"]["ribes"]} for s, per in stats.items()}
+    found = paired_tests(systems, refs, metrics, "bs", 20, same)
+    assert [found[s]["ribes"].delta for s in ("good", "worse")] == [0.0, 0.0]
+    assert all(found[s]["bleu"].delta < 0 for s in ("good", "worse"))
+    honest = paired_tests(systems, refs, metrics, "bs", 20, stats)
+    assert honest["worse"]["ribes"].delta < 0  # the true statistics do differ
+
+
+def test_sacrebleus_progress_lines_are_silenced_during_the_test_and_its_level_restored():
+    import logging
+
+    class Keep(logging.Handler):
+        def __init__(self):
+            super().__init__(logging.DEBUG)
+            self.records = []
+
+        def emit(self, record):
+            self.records.append(record)
+
+    systems, refs, metrics, _ = _inputs(("better", "worse"), ("bleu",))
+    logger, keep = logging.getLogger("sacrebleu"), Keep()
+    level = logger.level
+    logger.addHandler(keep)
+    logger.setLevel(logging.INFO)
+    try:
+        PairedTest(systems, {"BLEU": sacrebleu.BLEU()}, [[r for (r,) in refs]], test_type="bs", n_samples=5)()
+        assert keep.records  # sacrebleu does report its progress at INFO
+        keep.records.clear()
+        paired_tests(systems, refs, metrics, "bs", 5)
+        assert keep.records == [] and logger.level == logging.INFO
+    finally:
+        logger.removeHandler(keep)
+        logger.setLevel(level)
+
+
+def test_approximate_randomization_reads_the_engines_statistics_not_the_text():
+    """Given the statistics, the text is not scored again: blank hypotheses and references change nothing."""
+    systems, refs, metrics, stats = _inputs()
+    blank_systems = [(name, [""] * len(hyps)) for name, hyps in systems]
+    blank_refs = [("",) for _ in refs]
+    found = paired_tests(blank_systems, blank_refs, metrics, "ar", 50, stats)
+    expected = approximate_randomization(stats["better"], {s: stats[s] for s in ("good", "worse")}, metrics, 50,
+                                         sacrebleu_seed())
+    assert {s: {m: (r.delta, r.p_value) for m, r in per.items()} for s, per in found.items()} == \
+        {s: {m: tuple(v) for m, v in per.items()} for s, per in expected.items()}
+
+
+def test_approximate_randomization_without_statistics_is_sacrebleus_on_the_text():
+    systems, refs, metrics, _ = _inputs(("better", "good", "worse"), ("bleu",))
+    found = paired_tests(systems, refs, metrics, "ar", 50)
+    _, theirs = PairedTest(systems, {"BLEU": sacrebleu.BLEU()}, [[r for (r,) in refs]], test_type="ar",
+                           n_samples=50)()
+    for index, name in enumerate(("good", "worse"), start=1):
+        assert found[name]["bleu"].p_value == theirs["BLEU"][index].p_value
+        assert found[name]["bleu"].delta == pytest.approx(theirs["BLEU"][index].score - theirs["BLEU"][0].score)

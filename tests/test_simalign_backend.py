@@ -470,6 +470,27 @@ def test_option_errors_in_full(hand_model):
         assert str(caught.value) == "simalign: device 'cuda:1' asked for, but torch sees no CUDA GPU"
 
 
+@pytest.fixture
+def c_locale():
+    """A user's LANG=C: Python's default text encoding becomes ASCII."""
+    import locale
+
+    before = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C")
+    yield
+    locale.setlocale(locale.LC_CTYPE, before)
+
+
+def test_a_config_is_read_as_utf8_whatever_the_locale(tmp_path, c_locale):
+    folder = tmp_path / "umlaut"
+    folder.mkdir()
+    config = {"model_type": "bert", "num_hidden_layers": 2, "note": "für die Tests"}
+    (folder / "config.json").write_text(json.dumps(config, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(AlignerError) as caught:
+        SimalignAligner(model=str(folder), layer=3)
+    assert str(caught.value) == f"simalign: layer 3 asked for, but {folder} has 3 hidden states (0 = embeddings ... 2)"
+
+
 def test_a_folder_whose_config_names_no_layer_count_is_checked_when_loaded(hand_model, tmp_path):
     folder = tmp_path / "odd"
     folder.mkdir()
@@ -481,10 +502,10 @@ def test_load_checks_the_layer_and_sets_up_stock_simalign(hand_model):
     import torch
 
     logging.getLogger("simalign.simalign").setLevel(logging.DEBUG)
-    aligner = SimalignAligner(model=hand_model, layer=8)
+    aligner = SimalignAligner(model=hand_model, layer=5, device="cpu:0")
     loader = aligner.load()
     assert logging.getLogger("simalign.simalign").level == logging.WARNING
-    assert (loader.model, loader.layer, loader.device) == (hand_model, 8, torch.device("cpu"))
+    assert (loader.model, loader.layer, loader.device) == (hand_model, 5, torch.device("cpu:0"))
     assert aligner.load() is loader  # loaded once
     late = SimalignAligner(model=hand_model, layer=2)
     late.layer = 9  # set after the check at construction: loading checks again
@@ -656,3 +677,22 @@ def test_edge_pairs_degrade_in_both_token_types(hand_model):
         links = SimalignAligner(model=hand_model, layer=3, token_type=token_type).align(pairs)
         assert links[0] == [] and links[2] == [] and links[3] == [(0, 0)]
         assert links[1] and all(i != 1 for i, _ in links[1])
+
+
+def test_each_distinct_word_is_tokenized_once(hand_model):
+    aligner = SimalignAligner(model=hand_model, layer=2)
+    tokenizer = aligner.load().tokenizer
+    calls = []
+    tokenize = tokenizer.tokenize
+
+    def counting(text, *args, **kwargs):
+        calls.append(text)
+        return tokenize(text, *args, **kwargs)
+
+    tokenizer.tokenize = counting
+    try:
+        aligner.align(HAND_PAIRS)
+        aligner.align(HAND_PAIRS[:3])  # all known by now
+    finally:
+        del tokenizer.tokenize
+    assert sorted(calls) == sorted({word for src, tgt in HAND_PAIRS for word in src + tgt})

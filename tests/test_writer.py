@@ -407,3 +407,65 @@ def test_a_stream_that_breaks_leaves_no_partial_file_in_the_folder(tmp_path: Pat
         writer._write_configs(dataclasses.replace(output, analyses=breaking()), out)
     assert (out / "data" / "de-en.baseline").is_dir()  # the sinks had begun writing
     assert [path for path in out.rglob("*") if path.is_file()] == []
+
+
+def test_the_rows_and_schema_of_each_kind(tmp_path: Path) -> None:
+    """Rows of the corpus given (id, corpus, line, text), lexical rows without and alignment rows with
+    target_tokens; compared with the sample files as the standard library reads them."""
+    from auto_challenge_sets.demo_data import demo_file
+
+    out = tmp_path / "sets"
+    build_into_folder(_sample_spec("one", phenomena=("particle",), lexical_distances=(0,),
+                                   alignment=demo_file("sample.de-en.pharaoh")), out, progress=False)
+    sources = demo_file("sample.de").read_text(encoding="utf-8").splitlines()
+    baseline = pq.read_table(out / "data" / "de-en.baseline" / "one-00000-of-00001.parquet")
+    assert baseline.column("id").to_pylist() == [f"one:{k}" for k in range(1, len(sources) + 1)]
+    assert set(baseline.column("corpus").to_pylist()) == {"one"}
+    assert baseline.column("line").to_pylist() == list(range(1, len(sources) + 1))
+    assert baseline.column("source").to_pylist() == sources
+    lexical = pq.read_schema(out / "data" / "de-en.particle.d0" / "one-00000-of-00001.parquet")
+    for name in ("de-en.reorder.d5", "de-en.crossing.d5"):
+        reorder = pq.read_schema(out / "data" / name / "one-00000-of-00001.parquet")
+        assert "target_tokens" in reorder.names and "target_tokens" not in lexical.names, name
+        assert reorder.field("instances").type.value_type.names == ["source_index", "target_index", "source_form",
+                                                                    "target_form", "distance"], name
+    assert lexical.field("instances").type.value_type.names == ["dependent", "head", "dependent_form", "head_form",
+                                                                "distance"]
+
+
+def test_a_build_passes_on_its_read_report_and_warnings(tmp_path: Path) -> None:
+    from auto_challenge_sets.demo_data import demo_file
+
+    source = tmp_path / "sample.de"
+    source.write_bytes(demo_file("sample.de").read_bytes().replace(b"\n", b"\r\n"))
+    lines = demo_file("sample.de").read_bytes().count(b"\n")
+    spec = BuildSpec("de-en", "one", source, demo_file("sample.en"), source_conllu=demo_file("sample.de.conllu"),
+                     phenomena=("particle",), lexical_distances=(0,), alignment=demo_file("sample.de-en.pharaoh"),
+                     aligner_note="the note of the aligner policy")
+    result = build_into_folder(spec, tmp_path / "sets", progress=False)
+    assert result.report.crlf_lines == {str(source): lines}
+    assert result.warnings == ["the note of the aligner policy"]
+
+
+def test_a_write_that_fails_once_in_the_writer_thread_fails_the_build(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The writer thread's error is raised (not lost with the rows it was writing), and the files
+    begun are removed. A full disk is simulated at pyarrow's write, once."""
+    import errno
+
+    monkeypatch.setattr(writer, "ROW_GROUP", 5)
+    write_table = pq.ParquetWriter.write_table
+    calls = []
+
+    def full_once(self, *args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return write_table(self, *args, **kwargs)
+
+    monkeypatch.setattr(pq.ParquetWriter, "write_table", full_once)
+    out = tmp_path / "sets"
+    with pytest.raises(OSError) as caught:
+        build_into_folder(_sample_spec("one", phenomena=("particle",), lexical_distances=(0,)), out, progress=False)
+    assert caught.value.errno == errno.ENOSPC
+    assert not list(tmp_path.rglob("*.parquet")) and not list(tmp_path.rglob("*.partial"))

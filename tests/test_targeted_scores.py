@@ -1,0 +1,203 @@
+"""evaluation/targeted_scores.py on the toy folder: the judgement does not depend on the random-pair
+control (with it every source word is matched, without it only the instances' words), the extra
+references judge only when asked, the lemma step and the outputs' own alignments reach the
+judgement, the signature names all of it, and the summary by distance buckets at the configs'
+boundaries."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from mutation_scope import per_test_under_mutmut
+from toy_dataset import make
+
+
+def _evaluate(toy, references=(), aligner="present", **targeted):
+    from auto_challenge_sets.evaluation.engine import evaluate
+    from auto_challenge_sets.evaluation.request import EvaluationRequest
+    from auto_challenge_sets.evaluation.targeted import TargetedRequest
+
+    return evaluate(EvaluationRequest(toy["root"], toy["hyps"], metrics=("bleu",), n_samples=3, references=references,
+                                      targeted=TargetedRequest(aligner, **targeted)))
+
+
+INFLECTED = {"ran": "run", "sat": "sit"}
+
+
+@pytest.fixture(scope=per_test_under_mutmut)
+def runs(tmp_path_factory):
+    """Four runs of the toy plus a "lemmas" system: (0) with the control (100 draws); (1) without
+    it, "good"'s output given as a second reference (not judged against by default); (2) judged
+    against "good"'s and "worse"'s outputs too, without the lemma step; (3) the outputs aligned by stored Pharaoh files."""
+    toy = make(tmp_path_factory.mktemp("toy"))
+    # the reference with "ran" and "sat" as "run" and "sit": right by their lemmas only
+    lemmas = toy["tmp"] / "toy.hyp.lemmas.en"
+    lemmas.write_text("".join(" ".join(INFLECTED.get(w, w) for w in ref[:-1].lower().split()) + ".\n"
+                              for ref in toy["corpus"]["refs"]), encoding="utf-8")
+    toy["hyps"] = {**toy["hyps"], "lemmas": lemmas}
+    second = (toy["hyps"]["good"],)
+    # each output aligned word for word with the source (as the toy's references are)
+    outputs = {**toy["corpus"]["outputs"], "lemmas": lemmas.read_text(encoding="utf-8").splitlines()}
+    links = {}
+    for system, lines in outputs.items():
+        links[system] = toy["tmp"] / f"{system}.pharaoh"
+        links[system].write_text("".join(" ".join(f"{k}-{k}" for k in range(min(len(src), len(out.split())))) + "\n"
+                                         for src, out in zip(toy["corpus"]["sources"], lines)), encoding="utf-8")
+    return (_evaluate(toy), _evaluate(toy, second, random_pairs=0),
+            _evaluate(toy, (toy["hyps"]["good"], toy["hyps"]["worse"]), random_pairs=0, all_references=True,
+                      lemma=False),
+            _evaluate(toy, random_pairs=0, aligner="stored", hyp_alignments=links))
+
+
+def _scores(evaluation):
+    return {name: {s: r.targeted for s, r in config.systems.items()} for name, config in evaluation.configs.items()}
+
+
+def test_the_instances_words_alone_judge_as_every_word_does(runs):
+    with_control, without, _, _ = runs
+    full, lean = _scores(with_control), _scores(without)
+    assert full.keys() == lean.keys()
+    judged = 0
+    for name in full:
+        for system, score in full[name].items():
+            if score is None:  # a reorder config: no targeted accuracy either way
+                assert lean[name][system] is None
+                continue
+            assert score.random_pairs is not None and lean[name][system].random_pairs is None
+            assert dataclasses.replace(score, random_pairs=None) == lean[name][system], (name, system)
+            judged += score.correct + score.wrong
+    assert judged > 100 and any(s.wrong for per in full.values() for s in per.values() if s is not None)
+
+
+def test_the_signature_names_the_control_its_draws_and_the_seed(runs):
+    with_control, without, _, _ = runs
+    assert without.targeted.signature == "targeted:present|case:lc|punct:strip|lemma:simplemma-en|fallback:chrF>=50|tok:space"
+    assert with_control.targeted.signature == without.targeted.signature + "|control:random-pairs:100|seed:1"
+    assert with_control.targeted.aligner == without.targeted.aligner
+    assert with_control.targeted.aligner == "present (the dataset's alignment column; output words not aligned)"
+
+
+def test_every_reference_judges_when_asked(runs):
+    """Judged against "good"'s and "worse"'s outputs too: the same instances judged (the first
+    reference decides), none less often correct, and "good" and "worse" (each judged against its
+    own output, each reference with its own links) less often wrong than "better" and "lower"; the
+    signature counts the references and the extra references' aligner is named."""
+    _, one, both, _ = runs
+    assert both.targeted.signature == "targeted:present|case:lc|punct:strip|fallback:chrF>=50|refs:3|tok:space"
+    assert both.targeted.aligner == one.targeted.aligner + "; extra references: eflomal"
+    gained = dict.fromkeys(both.systems, 0)  # correct instances won by the extra references
+    wrong = dict.fromkeys(both.systems, 0)
+    for name, config in one.configs.items():
+        for system, result in config.systems.items():
+            if system == "lemmas":  # right by the lemma step alone, which the third run leaves out
+                continue
+            first, every = result.targeted, both.configs[name].systems[system].targeted
+            if first is None:
+                assert every is None
+                continue
+            assert (every.instances, every.unaligned) == (first.instances, first.unaligned), (name, system)
+            assert every.correct >= first.correct and every.wrong <= first.wrong, (name, system)
+            gained[system] += every.correct - first.correct
+            wrong[system] += every.wrong
+    assert gained["ref"] == 0 and all(gained[s] > 0 for s in ("better", "good", "lower", "worse"))
+    assert max(wrong["good"], wrong["worse"]) < min(wrong["better"], wrong["lower"])
+
+
+def test_the_lemma_step_matches_other_forms_of_a_word(runs):
+    """"lemmas" writes the reference's "ran"/"sat" as "run"/"sit": with the lemma step as right
+    as the reference itself, without it (the third run) wrong wherever an instance's word is one of them."""
+    with_lemmas, _, without_lemmas, _ = runs
+    wrong = 0
+    for name, config in with_lemmas.configs.items():
+        ref, lemmas = config.systems["ref"].targeted, config.systems["lemmas"].targeted
+        if ref is None:
+            continue
+        assert dataclasses.replace(lemmas, random_pairs=None) == dataclasses.replace(ref, random_pairs=None), name
+        assert lemmas.wrong == 0
+        wrong += without_lemmas.configs[name].systems["lemmas"].targeted.wrong
+    assert wrong > 0
+
+
+def test_the_summary_buckets_at_the_configs_boundaries(runs):
+    """Configs at D = 1, 2, 3, 5, 10 (the toy's d0..d4 relabelled) give buckets 1, 2, 3-4, 5-9, 10+
+    counted from the smallest-D config's own counts; distance 0 falls below every bucket."""
+    from auto_challenge_sets.evaluation.targeted_scores import run_summary
+
+    evaluation, _, _, _ = runs
+    particle = sorted((c.min_distance, n) for n, c in evaluation.configs.items() if c.phenomenon == "de-en.particle")
+    assert [d for d, _ in particle][:5] == [0, 1, 2, 3, 4]
+    source = particle[0][1]
+    configs = {}
+    for (_, name), d in zip(particle, (5, 1, 10, 3, 2)):
+        config = evaluation.configs[source if d == 1 else name]
+        configs[name if d != 1 else "x.d1"] = dataclasses.replace(config, min_distance=d)
+    reorder = [n for n, c in evaluation.configs.items() if c.phenomenon != "de-en.particle"]
+    configs.update({n: evaluation.configs[n] for n in reorder})  # no targeted accuracy: no summary
+    run = run_summary(evaluation.targeted, configs, evaluation.systems)
+    assert list(run.by_distance) == ["de-en.particle"] and run.signature == evaluation.targeted.signature
+    summary = run.by_distance["de-en.particle"]
+    assert summary.config == "x.d1" and summary.buckets == ("1", "2", "3-4", "5-9", "10+")
+    bounds = {"1": (1, 1), "2": (2, 2), "3-4": (3, 4), "5-9": (5, 9), "10+": (10, 10**9)}
+    means = {}
+    for system in evaluation.systems:
+        items = evaluation.configs[source].systems[system].targeted.by_distance
+        for label, (low, high) in bounds.items():
+            correct = sum(i.correct for i in items if low <= i.distance <= high)
+            judged = sum(i.correct + i.wrong for i in items if low <= i.distance <= high)
+            assert summary.judged[system][label] == judged, (system, label)
+            assert summary.accuracy[system][label] == (correct / judged if judged else None), (system, label)
+            if judged:
+                means.setdefault(label, []).append(correct / judged)
+    assert summary.mean == {label: (pytest.approx(sum(means[label]) / len(means[label])) if label in means else None)
+                            for label in bounds}
+    assert any(label not in means for label in bounds) and len(means) >= 3  # both sides of the mean's rule
+
+
+def test_bucket_labels():
+    from auto_challenge_sets.evaluation.targeted_scores import _bucket_label
+
+    assert [_bucket_label([1, 2, 3, 5, 10], k) for k in range(5)] == ["1", "2", "3-4", "5-9", "10+"]
+    assert _bucket_label([0], 0) == "0+" and _bucket_label([0, 4], 0) == "0-3"
+
+
+def test_aligned_output_words_must_be_the_ones_that_match(runs):
+    """With the outputs' own alignment, a reference word elsewhere in the output no longer counts:
+    never more correct than the present match, the reference (and its lemmas) still all right,
+    the noisier systems less often right."""
+    _, present, _, aligned = runs
+    assert aligned.targeted.signature == "targeted:aligned|case:lc|punct:strip|lemma:simplemma-en|fallback:chrF>=50|tok:space"
+    assert aligned.targeted.aligner == "stored (the dataset's alignment column and --hyp-alignment files)"
+    lost = dict.fromkeys(aligned.systems, 0)
+    for name, config in present.configs.items():
+        for system, result in config.systems.items():
+            loose, strict = result.targeted, aligned.configs[name].systems[system].targeted
+            if loose is None:
+                assert strict is None
+                continue
+            assert (strict.instances, strict.unaligned) == (loose.instances, loose.unaligned), (name, system)
+            assert strict.correct <= loose.correct, (name, system)
+            lost[system] += loose.correct - strict.correct
+    assert lost["ref"] == lost["lemmas"] == 0 and lost["worse"] > lost["better"] > 0
+
+
+def test_each_instances_verdict_is_kept_for_the_page(runs):
+    """The engine keeps every row's verdicts (config -> system -> per row, one per instance): they
+    count to the config's numbers."""
+    evaluation = runs[0]
+    assert evaluation.verdicts is not None
+    scored = 0
+    for name, config in evaluation.configs.items():
+        for system, result in config.systems.items():
+            score = result.targeted
+            if score is None:
+                continue
+            rows = evaluation.verdicts[name][system]
+            assert len(rows) == config.n, (name, system)
+            flat = [v for row in rows for v in row]
+            assert len(flat) == score.instances
+            assert (flat.count("correct"), flat.count("wrong"), flat.count("unaligned"), flat.count("absorbed")) == \
+                (score.correct, score.wrong, score.unaligned, score.absorbed), (name, system)
+            scored += 1
+    assert scored == 6 * 6
