@@ -149,7 +149,8 @@ def test_the_targeted_tables_count_each_distance_by_hand(evaluation):
     expected.append(["judged (mean)", *(f"{sum(judged[s][b] for s in result.systems) / 5:.0f}" for b in buckets)])
     assert _markdown_cells(by_distance_table) == expected
     assert expected[-1][5] == "0" and expected[-2][5] == "-"  # no line of the toy has distance 4
-    assert control_heading.startswith("de-en.particle: targeted accuracy (%) per config [its percentile")
+    assert control_heading == ("de-en.particle: targeted accuracy (%) per config [its percentile among random word "
+                               "pairs at the same distances in the same sentences]")
     particle = [name for name, c in result.configs.items() if c.phenomenon == "de-en.particle"]
     control = [["system", *(n + (" (degenerate baseline)" if result.configs[n].degenerate_baseline else "")
                             for n in particle)]]
