@@ -610,6 +610,10 @@ def test_the_full_corpus_interval_is_drawn_from_the_runs_seed(toy, tmp_path):
         assert found.kendall == pytest.approx(kendalltau(xs, ys).statistic)
         assert found.ci == _bootstrap_ci(xs, ys, 5)
     assert found.ci != pytest.approx(_bootstrap_ci(xs, ys, 1))  # BLEU's: -0.71 here, -0.5 from seed 1
+    config = evaluation.configs["de-en.particle.d3"]  # each config's interval: the same stream of the run's seed
+    for metric in ("ter", "bleu"):
+        xs = [(-1 if metric == "ter" else 1) * config.systems[s].scores[metric].score for s in shuffled]
+        assert config.human[metric].ci == _bootstrap_ci(xs, ys, 5) != _bootstrap_ci(xs, ys, 1)
 
 
 class _WrongLength(AveragedMetric):

@@ -521,3 +521,46 @@ def test_both_reports_end_their_sections_with_segment_agreement(evaluation):
     report, plain = markdown_report(seg, []), markdown_report(result, [])
     cut = plain.index("\n\n\n## de-en.particle.d0 (n = ") + 2  # the empty plot line, then the configs
     assert report == plain[:cut] + "\n".join(section) + "\n" + plain[cut:]
+
+
+def test_the_random_pairs_table_shows_dashes_where_a_system_or_its_control_has_no_number(evaluation):
+    """Hand-made gaps: a system without targeted accuracy, one without the control, one whose
+    control has no percentile nor mean, a config whose controls all lack a mean, and a config of
+    another phenomenon that belongs in its own table only."""
+    from dataclasses import replace
+
+    result, _ = evaluation
+    configs = dict(result.configs)
+
+    def with_targeted(name: str, changes: dict) -> None:
+        systems = dict(configs[name].systems)
+        for system, change in changes.items():
+            systems[system] = replace(systems[system], targeted=change(systems[system].targeted))
+        configs[name] = replace(configs[name], systems=systems)
+
+    no_control = lambda t: replace(t, random_pairs=None)  # noqa: E731
+    with_targeted("de-en.particle.d2", {"worse": lambda t: None, "good": no_control,
+                                        "lower": lambda t: replace(t, random_pairs=replace(t.random_pairs,
+                                                                                           percentile=None,
+                                                                                           mean=None))})
+    with_targeted("de-en.particle.d3", {s: no_control for s in ("better", "good", "lower", "worse")}
+                  | {"ref": lambda t: replace(t, random_pairs=replace(t.random_pairs, mean=None))})
+    with_targeted("de-en.particle.d4", {s: no_control for s in result.systems})
+    configs["de-en.reflexive.d2"] = replace(configs["de-en.particle.d5"], phenomenon="de-en.reflexive")  # not here
+    changed = replace(result, configs=configs)
+    tables = dict(targeted_tables(changed, markdown=True))
+    table = _markdown_cells(tables["de-en.particle: targeted accuracy (%) per config [its percentile among random "
+                                   "word pairs at the same distances in the same sentences]"])
+    assert [c.split(" (")[0] for c in table[0][1:]] == [f"de-en.particle.d{d}" for d in (0, 1, 2, 3, 5)]
+    d2, d3 = table[0].index("de-en.particle.d2"), table[0].index("de-en.particle.d3")
+    rows = {row[0]: row for row in table[1:]}
+    accuracy = {s: configs["de-en.particle.d2"].systems[s].targeted for s in ("good", "lower", "better")}
+    assert rows["worse"][d2] == "-"
+    assert rows["good"][d2] == f"{100 * accuracy['good'].accuracy:.0f}"
+    assert rows["lower"][d2] == f"{100 * accuracy['lower'].accuracy:.0f}"
+    assert rows["better"][d2] == (f"{100 * accuracy['better'].accuracy:.0f} "
+                                  f"[{accuracy['better'].random_pairs.percentile:.0f}]")
+    means = [configs["de-en.particle.d2"].systems[s].targeted.random_pairs.mean for s in ("ref", "better")]
+    assert rows["random pairs (mean)"][d2] == f"{100 * sum(means) / 2:.0f}"
+    assert rows["random pairs (mean)"][d3] == "-" and rows["good"][d3] == (
+        f"{100 * configs['de-en.particle.d3'].systems['good'].targeted.accuracy:.0f}")
