@@ -98,6 +98,17 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
 
 
 @pytest.fixture
+def c_locale() -> Iterator[None]:
+    """A user's LANG=C: Python's default text encoding becomes ASCII."""
+    import locale
+
+    before = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C")
+    yield
+    locale.setlocale(locale.LC_CTYPE, before)
+
+
+@pytest.fixture
 def shared_data() -> Path:
     return shared_path("data")
 

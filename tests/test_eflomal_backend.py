@@ -410,17 +410,6 @@ def test_make_priors_counts_the_forward_links(tmp_path):
     assert {line.split("\t")[0] for line in lines} == {"LEX", "FERF", "FERR", "HMMF", "HMMR"}
 
 
-@pytest.fixture
-def c_locale():
-    """A user's LANG=C: Python's default text encoding becomes ASCII."""
-    import locale
-
-    before = locale.setlocale(locale.LC_CTYPE)
-    locale.setlocale(locale.LC_CTYPE, "C")
-    yield
-    locale.setlocale(locale.LC_CTYPE, before)
-
-
 def test_priors_are_utf8_whatever_the_locale(tmp_path, c_locale):
     umlaut = {"gross": "groß", "hund": "Hünd"}
     pairs = [([umlaut.get(word, word) for word in source], target) for source, target in dictionary_pairs()]

@@ -470,17 +470,6 @@ def test_option_errors_in_full(hand_model):
         assert str(caught.value) == "simalign: device 'cuda:1' asked for, but torch sees no CUDA GPU"
 
 
-@pytest.fixture
-def c_locale():
-    """A user's LANG=C: Python's default text encoding becomes ASCII."""
-    import locale
-
-    before = locale.setlocale(locale.LC_CTYPE)
-    locale.setlocale(locale.LC_CTYPE, "C")
-    yield
-    locale.setlocale(locale.LC_CTYPE, before)
-
-
 def test_a_config_is_read_as_utf8_whatever_the_locale(tmp_path, c_locale):
     folder = tmp_path / "umlaut"
     folder.mkdir()
