@@ -50,7 +50,7 @@ def full_corpus_label(evaluation: Evaluation) -> str:
     return "full test set" if config == f"{evaluation.pair}.{BASELINE}" else f"full corpus: {config}"
 
 
-def _num(value: float | None, digits: int = 2) -> str:
+def _num(value: float | None, digits: int) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
