@@ -84,6 +84,5 @@ def cheapest_first(items: list) -> None:
     for item in items:
         path = item.nodeid.split("::")[0]
         file_cost[path] = file_cost.get(path, 0.0) + cost(item)
-    position = {id(item): index for index, item in enumerate(items)}
-    items.sort(key=lambda item: (file_cost[item.nodeid.split("::")[0]], item.nodeid.split("::")[0],
-                                 cost(item), position[id(item)]))
+    # list.sort is stable: equal costs keep their collected order
+    items.sort(key=lambda item: (file_cost[item.nodeid.split("::")[0]], item.nodeid.split("::")[0], cost(item)))

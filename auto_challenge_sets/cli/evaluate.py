@@ -239,6 +239,7 @@ def name_systems(items: list[str]) -> dict[str, str]:
 def _request(args: argparse.Namespace):
     """The flags as one immutable, validated request."""
     from auto_challenge_sets.evaluation.request import EvaluationRequest
+    from auto_challenge_sets.scoring.statistics import cores
 
     hypotheses = name_systems(args.hyp)
     return EvaluationRequest(
@@ -249,13 +250,7 @@ def _request(args: argparse.Namespace):
         lowercase_ribes=not args.case_sensitive_ribes, min_rows=args.min_rows, baseline=args.baseline,
         paired_test=args.paired_test, paired_samples=args.paired_samples,
         targeted=_targeted_request(args, list(hypotheses)), metric_options=_metric_options(args.metric_option),
-        jobs=args.jobs or _cores(), verify=args.verify)
-
-
-def _cores() -> int:
-    import os
-
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        jobs=args.jobs or cores(), verify=args.verify)
 
 
 def _metric_options(items: list[str]) -> dict[str, str]:
