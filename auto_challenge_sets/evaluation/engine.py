@@ -45,6 +45,7 @@ from auto_challenge_sets.evaluation.results import (
 )
 from auto_challenge_sets.evaluation.significance import paired_tests
 from auto_challenge_sets.scoring.bleu_stats import count_references
+from auto_challenge_sets.scoring.forked import can_fork, forked_pool
 from auto_challenge_sets.scoring.length_baseline import is_degenerate, sample_length_matched, summarize
 from auto_challenge_sets.scoring.metric import Metric, create_metric
 
@@ -79,19 +80,12 @@ def _statistics(outputs: list[SystemOutput], metrics: dict[str, Metric], sources
     process that computed them, so any ``jobs`` gives the same numbers); a metric that holds a
     model (COMET) in this process."""
     stats: dict[str, dict[str, np.ndarray]] = {output.name: {} for output in outputs}
-    spread = tuple(name for name, metric in metrics.items() if metric.parallel_safe) if jobs > 1 else ()
+    spread = tuple(name for name, metric in metrics.items() if metric.parallel_safe) if jobs > 1 and can_fork() else ()
     if spread:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        _WORKER_METRICS.clear()
-        _WORKER_METRICS.update(metrics)
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=min(jobs, len(outputs)), mp_context=context) as pool:
+        with forked_pool(min(jobs, len(outputs)), _WORKER_METRICS, metrics) as pool:
             tasks = [pool.submit(_system_statistics, o.predictions, o.references, spread) for o in outputs]
             for output, task in _progress(zip(outputs, tasks), progress, "statistics per system", len(outputs), "system"):
                 stats[output.name].update(task.result())
-        _WORKER_METRICS.clear()
     rest = [name for name in metrics if name not in spread]
     for output in _progress(outputs if rest else [], progress, "statistics per system", unit="system"):
         for name in rest:

@@ -17,6 +17,7 @@ import numpy as np
 
 from auto_challenge_sets.scoring.bleu_stats import BleuStatistics, count_references
 from auto_challenge_sets.scoring.chrf_stats import ChrfStatistics
+from auto_challenge_sets.scoring.forked import can_fork, forked_pool
 from auto_challenge_sets.scoring.ribes import sentence_ribes, words
 from auto_challenge_sets.scoring.validation import RefsKey
 
@@ -57,12 +58,9 @@ def sentence_statistics(
     """One pass: tokenize each sentence once, then BLEU statistics and RIBES from the tokens;
     chrF statistics from the raw text (chrF has no tokenizer). ``jobs`` (default: the cores)
     processes share an input of :data:`PARALLEL_ROWS` rows or more; the rows are the same."""
-    import multiprocessing
-
     chrf_scorer = ChrfStatistics() if chrf_scorer is None else chrf_scorer
     jobs = cores() if jobs is None else jobs
-    forkable = "fork" in multiprocessing.get_all_start_methods() and multiprocessing.parent_process() is None
-    if jobs > 1 and len(predictions) >= PARALLEL_ROWS and forkable:
+    if jobs > 1 and len(predictions) >= PARALLEL_ROWS and can_fork():
         bleu, chrf, ribes = _in_parallel(predictions, references, scorer, lowercase_ribes, chrf_scorer, jobs)
     else:
         bleu, chrf, ribes = _rows(predictions, references, scorer, lowercase_ribes, chrf_scorer)
@@ -97,19 +95,13 @@ def _chunk_rows(start: int, stop: int) -> tuple[np.ndarray, np.ndarray, np.ndarr
 def _in_parallel(predictions: Sequence[str], references: Sequence[RefsKey], scorer: BleuStatistics,
                  lowercase_ribes: bool, chrf_scorer: ChrfStatistics, jobs: int
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
     if len(predictions) != len(references):
         raise ValueError(f"{len(predictions)} predictions but {len(references)} references")
     bounds = np.linspace(0, len(predictions), jobs + 1).astype(int)
-    _WORKER.update(predictions=predictions, references=references, scorer=scorer, lowercase=lowercase_ribes,
-                   chrf=chrf_scorer)
-    try:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-            parts = list(pool.map(_chunk_rows, bounds[:-1], bounds[1:]))
-    finally:
-        _WORKER.clear()
+    state = {"predictions": predictions, "references": references, "scorer": scorer, "lowercase": lowercase_ribes,
+             "chrf": chrf_scorer}
+    with forked_pool(jobs, _WORKER, state) as pool:
+        parts = list(pool.map(_chunk_rows, bounds[:-1], bounds[1:]))
     return tuple(np.concatenate([part[k] for part in parts]) for k in range(3))
 
 
