@@ -423,6 +423,45 @@ def test_a_split_of_two_files_counts_both_even_when_another_config_read_the_firs
         check_sent_parquet(copy)
 
 
+@pytest.mark.parametrize("infos", ["dataset_info: text\n", "dataset_info: 5\n", "dataset_info:\n- 5\n",
+                                   "dataset_info:\n- config_name: a\n  splits: 5\n",
+                                   "dataset_info:\n- config_name: a\n  splits: [5]\n"])
+def test_a_dataset_info_of_the_wrong_shape_gives_no_counts(tmp_path: Path, infos: str) -> None:
+    """A hand-edited card: no counts to check here (it crashed with AttributeError or TypeError),
+    validate_dataset_card names the card."""
+    readme = tmp_path / "README.md"
+    readme.write_text(f"---\n{infos}---\n# x\n", encoding="utf-8")
+    assert _card_rows(readme) is None
+
+
+def test_a_card_without_counts_still_has_every_split_of_a_config_read(folder: Path, tmp_path: Path) -> None:
+    """With no counts to compare, the files of a config's second split are checked all the same."""
+    copy = _copy(folder, tmp_path)
+    extra = D3.replace("sample-", "extra-")
+    shutil.copyfile(copy / D3, copy / extra)
+    _rewrite(copy / extra, "corpus", lambda values: ["extra"] * len(values))
+    _edit_card(copy, f"  - split: sample\n    path: {D3}\n",
+               f"  - split: sample\n    path: {D3}\n  - split: extra\n    path: {extra}\n")
+    _edit_card(copy, "dataset_info:\n", "dataset_info:\n- 5\n")
+    assert _card_rows(copy / "README.md") is None
+    assert check_sent_parquet(copy) is None
+    _rewrite(copy / extra, "distance", lambda values: [2] + values[1:])
+    with pytest.raises(InputError) as raised:
+        check_sent_parquet(copy)
+    assert str(raised.value) == f"{copy / extra}: holds a row of distance 2, below the D = 3 of config de-en.particle.d3"
+
+
+def test_a_card_with_a_dataset_info_of_the_wrong_shape_is_named_before_publishing(folder: Path,
+                                                                                 tmp_path: Path) -> None:
+    copy = _copy(folder, tmp_path)
+    readme = _edit_card(copy, "dataset_info:\n", "dataset_info:\n- 5\n")
+    assert check_sent_parquet(copy) is None
+    with pytest.raises(InputError) as raised:
+        validate_dataset_card(copy)
+    assert str(raised.value) == (f"{readme}: the card is not valid for the Hub: AttributeError: 'int' object has no "
+                                 "attribute 'get'")
+
+
 def test_a_config_name_that_is_no_config_is_named(folder: Path, tmp_path: Path) -> None:
     copy = _copy(folder, tmp_path)
     readme = _edit_card(copy, "- config_name: de-en.particle.d3\n  data_files:",

@@ -319,6 +319,18 @@ def test_an_aborted_sink_leaves_no_partial_file(tmp_path: Path, monkeypatch: pyt
     assert sink._writer is None and list((tmp_path / "data" / "c").iterdir()) == []
 
 
+def test_an_abort_passes_over_a_partial_file_that_is_not_there(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """abort runs while an error propagates (write_configs): a partial whose file was never made
+    (a writer that failed to open it) or is gone must not replace that error by FileNotFoundError."""
+    monkeypatch.setattr(writer, "ROW_GROUP", 2)
+    monkeypatch.setattr(writer, "FILE_ROWS", 4)
+    sink = writer.ConfigSink(tmp_path, "c", "s", features_for("baseline"))
+    sink.add(_table(sink, range(1, 8)))  # one file closed, one open
+    sink.partials[0].unlink()
+    sink.abort()
+    assert sink._writer is None and list((tmp_path / "data" / "c").iterdir()) == []
+
+
 def _sample_spec(corpus: str, pair: str = "de-en", **extra) -> BuildSpec:
     from auto_challenge_sets.demo_data import demo_file
 

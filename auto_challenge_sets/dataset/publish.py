@@ -145,17 +145,18 @@ def layout_files(root: Path) -> tuple[list[Upload], list[str]]:
 
 def _card_rows(readme: Path) -> dict[tuple[str, str], int] | None:
     """``{(config, split): num_examples}`` of the card's ``dataset_info`` (None: a card
-    huggingface_hub cannot read, which :func:`validate_dataset_card` reports)."""
+    huggingface_hub cannot read, or a ``dataset_info`` that is not a mapping or a list of them,
+    each with a list of splits: :func:`validate_dataset_card` reports both with datasets' reason)."""
     from huggingface_hub import DatasetCard
 
     try:
         infos = DatasetCard.load(readme).data.to_dict().get("dataset_info") or []
-    except Exception:  # noqa: BLE001 - the libraries raise ValueError, yaml errors, KeyError
-        return None
-    rows = {}
-    for info in [infos] if isinstance(infos, dict) else infos:
-        for split in info.get("splits") or []:
-            rows[info.get("config_name", "default"), split.get("name")] = split.get("num_examples")
+        rows = {}
+        for info in [infos] if isinstance(infos, dict) else infos:
+            for split in info.get("splits") or []:
+                rows[info.get("config_name", "default"), split.get("name")] = split.get("num_examples")
+    except Exception:  # noqa: BLE001 - the libraries raise ValueError, yaml errors, KeyError; a wrong shape
+        return None  # AttributeError or TypeError (a hand-edited `dataset_info: text` crashed acs publish)
     return rows
 
 
