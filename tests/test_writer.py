@@ -319,6 +319,30 @@ def test_an_aborted_sink_leaves_no_partial_file(tmp_path: Path, monkeypatch: pyt
     assert sink._writer is None and list((tmp_path / "data" / "c").iterdir()) == []
 
 
+def test_a_file_is_byte_for_byte_the_one_datasets_writes(tmp_path: Path) -> None:
+    """The sink's Parquet settings are datasets' (content-defined chunking, page index, snappy,
+    dictionaries, the key that records the chunking), checked against `Dataset.to_parquet` on one
+    row group whose source column (about 900 kB) is long enough for the chunking to cut pages."""
+    import random
+
+    from datasets import Dataset
+
+    sink = writer.ConfigSink(tmp_path, "c", "s", features_for("baseline"))
+    rows = _sink_rows(range(1, writer.ROW_GROUP + 1))
+    rng = random.Random(1)
+    for row in rows:
+        row["source"] = " ".join(f"{rng.choice(['der', 'Hund', 'sieht', 'den', 'Mann'])}{rng.randrange(10**6)}"
+                                 for _ in range(60))
+    table = pa.Table.from_pylist(rows, schema=sink.schema)
+    sink.add(table)
+    assert sink.close() == writer.ROW_GROUP
+    (ours,) = split_files(tmp_path, "c", "s")
+    theirs = tmp_path / "theirs.parquet"
+    Dataset(table).to_parquet(str(theirs), batch_size=writer.ROW_GROUP)
+    assert pq.ParquetFile(ours).metadata.num_row_groups == 1
+    assert ours.read_bytes() == theirs.read_bytes()
+
+
 def test_an_abort_passes_over_a_partial_file_that_is_not_there(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """abort runs while an error propagates (write_configs): a partial whose file was never made
     (a writer that failed to open it) or is gone must not replace that error by FileNotFoundError."""
@@ -337,6 +361,14 @@ def _sample_spec(corpus: str, pair: str = "de-en", **extra) -> BuildSpec:
     src, tgt = pair.split("-")
     return BuildSpec(pair, corpus, demo_file(f"sample.{src}"), demo_file(f"sample.{tgt}"),
                      source_conllu=demo_file(f"sample.{src}.conllu"), **extra)
+
+
+def test_a_build_shows_its_progress_unless_told_not_to(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """tqdm's bars on stderr ("reading parse" and the others), by default; none with progress=False."""
+    build_into_folder(_sample_spec("one", phenomena=("particle",)), tmp_path / "shown", license="mit")
+    assert "reading parse" in capsys.readouterr().err
+    build_into_folder(_sample_spec("one", phenomena=("particle",)), tmp_path / "quiet", license="mit", progress=False)
+    assert capsys.readouterr().err == ""
 
 
 def test_a_build_returns_what_it_wrote(tmp_path: Path) -> None:
