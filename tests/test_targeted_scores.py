@@ -201,3 +201,112 @@ def test_each_instances_verdict_is_kept_for_the_page(runs):
                 (score.correct, score.wrong, score.unaligned, score.absorbed), (name, system)
             scored += 1
     assert scored == 6 * 6
+
+
+# -- score() called alone, on the engine's own readers of the toy --
+
+def _inputs(toy, references=(), **targeted):
+    """The request, the corpus and every system's output as the engine reads them."""
+    from auto_challenge_sets.corpus import ReadReport
+    from auto_challenge_sets.evaluation.inputs import read_corpus, read_systems
+    from auto_challenge_sets.evaluation.request import EvaluationRequest
+    from auto_challenge_sets.evaluation.targeted import TargetedRequest
+
+    request = EvaluationRequest(toy["root"], toy["hyps"], metrics=("bleu",), n_samples=3, references=references,
+                                targeted=TargetedRequest("present", **targeted))
+    corpus = read_corpus(request)
+    return request.targeted, corpus, read_systems(request, corpus, ReadReport())
+
+
+def test_the_control_is_drawn_from_seed_1_one_stream_per_config_and_no_verdicts_are_kept(tmp_path):
+    """score() alone (no verdicts, no seed): the signature says seed 1, and each config's draws are
+    draw_pairs on the stream [seed, 3, crc32(config name)], judged by every source word's match
+    (part_table with the stored alignment, the lemma step, the default chrF threshold)."""
+    import zlib
+
+    import numpy as np
+
+    from auto_challenge_sets.evaluation.targeted_scores import score
+    from auto_challenge_sets.pharaoh import parse_pharaoh
+    from auto_challenge_sets.scoring.targeted import part_table
+    from auto_challenge_sets.scoring.targeted_control import draw_pairs, pair_accuracies
+
+    request, corpus, outputs = _inputs(make(tmp_path), random_pairs=20)
+    run, per_config, controls = score(request, corpus, outputs)
+    assert run.signature.endswith("|control:random-pairs:20|seed:1")
+    lengths = [len(tokens) for tokens in corpus.base["source_tokens"]]
+    lexical = [config for config in corpus.configs if config.instances is not None]
+    assert len(lexical) == 6 and sorted(controls) == sorted(per_config) == sorted(c.name for c in lexical)
+    for config in lexical:
+        positions = config.positions.tolist()
+        rng = np.random.default_rng([1, 3, zlib.crc32(config.name.encode())])
+        pairs = draw_pairs(config.instances, [lengths[p] for p in positions], 20, rng)
+        for output in outputs:
+            rows = [part_table([(corpus.base["reference"][p].split(), parse_pharaoh(corpus.base["alignment"][p]))],
+                               None, output.predictions[p].split(), lengths[p], lang="en") for p in positions]
+            np.testing.assert_array_equal(controls[config.name][output.name], pair_accuracies(pairs, rows))
+
+
+def test_one_system_judged_against_every_reference_alone_as_among_others(tmp_path):
+    """The extra references are the corpus's, whichever system comes first: one system scored
+    alone gets the numbers it gets among the others."""
+    from auto_challenge_sets.evaluation.targeted_scores import score
+
+    toy = make(tmp_path)
+    request, corpus, outputs = _inputs(toy, (toy["hyps"]["good"],), random_pairs=0, all_references=True)
+    _, together, _ = score(request, corpus, outputs)
+    alone_run, alone, _ = score(request, corpus, [o for o in outputs if o.name == "worse"])
+    assert "refs:2" in alone_run.signature
+    assert {name: per["worse"] for name, per in alone.items()} == {name: per["worse"] for name, per in together.items()}
+
+
+def test_a_row_without_an_alignment_names_the_full_corpus_file(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from auto_challenge_sets.errors import InputError
+    from auto_challenge_sets.evaluation.targeted_scores import score
+
+    toy = make(tmp_path)
+    base = toy["root"] / "data" / "de-en.baseline" / "toytest-00000-of-00001.parquet"
+    table = pq.read_table(base)
+    column = table.schema.get_field_index("alignment")
+    pq.write_table(table.set_column(column, "alignment", pa.nulls(table.num_rows, pa.string())), base)
+    request, corpus, outputs = _inputs(toy)
+    with pytest.raises(InputError) as raised:
+        score(request, corpus, outputs)
+    assert str(raised.value) == (f"{base}: row 'toytest:1' has no alignment: the dataset was built without an aligner, "
+                                 "so the aligner stored or present has no reference side (use eflomal or simalign)")
+
+
+def test_a_configs_accuracy_does_not_depend_on_the_other_configs(tmp_path):
+    """As a build stores them, a row of config dD holds only its instances at d >= D: here every
+    particle row gets a second instance at d = 0, in d0 only. d0 scored in the full folder and in
+    a folder of d0 alone: the same numbers (the words to match of a row are those of every config
+    holding it)."""
+    import pyarrow.parquet as pq
+
+    from auto_challenge_sets.evaluation.targeted_scores import score
+
+    from toy_dataset import config_lines, corpus, write_folder, write_outputs
+
+    c = corpus()
+    lines = config_lines(c)
+    roots = {"all": write_folder(tmp_path / "all", c),
+             "d0": write_folder(tmp_path / "d0", c, {k: lines[k] for k in ("de-en.baseline", "de-en.particle.d0")})}
+    for root in roots.values():
+        for path in root.glob("data/de-en.particle.d*/*.parquet"):
+            d = int(path.parent.name.rsplit(".d", 1)[1])
+            table = pq.read_table(path)
+            rows = table.to_pylist()
+            for row in rows:
+                extra = {"dependent": 2, "head": 3, "dependent_form": "x", "head_form": "y", "distance": 0}
+                row["instances"] = [i for i in row["instances"] + [extra] if i["distance"] >= d]
+            pq.write_table(table.from_pylist(rows, schema=table.schema), path)
+    hyps = write_outputs(tmp_path, c)
+    scored = {}
+    for name, root in roots.items():
+        request, folder_corpus, outputs = _inputs({"root": root, "hyps": hyps}, random_pairs=0)
+        scored[name] = score(request, folder_corpus, outputs)[1]["de-en.particle.d0"]
+    assert scored["all"] == scored["d0"]
+    assert all(s.instances == 2 * len(lines["de-en.particle.d0"]) for s in scored["d0"].values())

@@ -239,8 +239,8 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
     verdicts: dict[str, dict[str, list[list[str]]]] = {}  # config -> system -> per row (the page, --human-seg)
     pair_samples: dict[str, dict[str, np.ndarray]] = {}  # config -> system -> random-pair accuracies
     if request.targeted is not None:
-        targeted, per_config, pair_samples = targeted_scores.score(request.targeted, corpus, outputs, progress,
-                                                                   verdicts, seed=request.seed)
+        targeted, per_config, pair_samples = targeted_scores.score(request.targeted, corpus, outputs, verdicts,
+                                                                   seed=request.seed)
         configs = {name: _replace_systems(config, per_config.get(name)) for name, config in configs.items()}
         targeted = targeted_scores.run_summary(targeted, configs, systems)
 

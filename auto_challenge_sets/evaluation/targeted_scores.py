@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from auto_challenge_sets.evaluation.results import ConfigResult
 
 
-def score(request: TargetedRequest, corpus: Corpus, outputs: list[SystemOutput], progress: bool = False,
+def score(request: TargetedRequest, corpus: Corpus, outputs: list[SystemOutput],
           verdicts: dict[str, dict[str, list[list[str]]]] | None = None, seed: int = 1,
           ) -> tuple[TargetedRun, dict[str, dict[str, TargetedScore]], dict[str, dict[str, np.ndarray]]]:
     """Each system's targeted accuracy on each lexical config (config -> system -> score), the
