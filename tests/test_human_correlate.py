@@ -121,3 +121,15 @@ def test_the_bootstrap_statistic_is_a_scalar_for_one_sample_and_a_row_per_resamp
     assert one.shape == () and float(one) == pytest.approx(kendalltau(x, y).statistic)
     batch = _kendall(np.stack([x, x[::-1]]), np.stack([y, y]))
     assert batch.shape == (2,) and batch[1] == pytest.approx(kendalltau(x[::-1], y).statistic)
+
+
+def test_a_side_with_two_values_gets_a_p_value_counted_by_hand():
+    """Human scores in two tied pairs (two distinct values, not one): the p-values are computed, not
+    NaN. Of the 4! orders of the metric's scores, the 2! x 2! that keep its two lowest with the
+    humans' two lowest give the observed (largest) rho and tau: two-sided, 2 x 4/24 = 1/3 each.
+    One distinct value on a side: NaN."""
+    from auto_challenge_sets.evaluation.human import small_sample_p_values
+
+    rho_p, tau_p = small_sample_p_values(np.array([1.0, 2.0, 3.0, 4.0]), np.array([0.0, 0.0, 1.0, 1.0]))
+    assert rho_p == pytest.approx(1 / 3) and tau_p == pytest.approx(1 / 3)
+    assert all(np.isnan(small_sample_p_values(np.array([1.0, 2.0, 3.0, 4.0]), np.array([5.0] * 4))))
