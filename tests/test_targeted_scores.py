@@ -233,7 +233,7 @@ def test_the_control_is_drawn_from_seed_1_one_stream_per_config_and_no_verdicts_
 
     request, corpus, outputs = _inputs(make(tmp_path), random_pairs=20)
     run, per_config, controls = score(request, corpus, outputs)
-    assert run.signature.endswith("|control:random-pairs:20|seed:1")
+    assert run.signature.endswith("|control:random-pairs:20|seed:1") and run.by_distance == {}  # run_summary's
     lengths = [len(tokens) for tokens in corpus.base["source_tokens"]]
     lexical = [config for config in corpus.configs if config.instances is not None]
     assert len(lexical) == 6 and sorted(controls) == sorted(per_config) == sorted(c.name for c in lexical)
