@@ -58,6 +58,8 @@ shared_marker.install(SHARED)
 def pytest_configure(config: pytest.Config) -> None:
     if os.environ.get("MUTANT_UNDER_TEST") == "stats":
         config.pluginmanager.register(mutation_scope.WallTimes(), "mutation-wall-times")
+    if mutation_scope.mutant_run():
+        mutation_scope.own_progress_lock()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

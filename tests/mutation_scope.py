@@ -56,6 +56,22 @@ class WallTimes:
             json.dump(self.seconds, out)
 
 
+def own_progress_lock() -> None:
+    """A process-local lock for tqdm's bars, in each mutant's process. tqdm's default lock holds a
+    multiprocessing RLock, a semaphore that every process forked from mutmut's shares: a mutant
+    killed at its time-out while a bar held it left it taken, and every later mutant whose tests
+    draw a bar waited on it until its own time-out (counted as a kill). Its monitor thread goes
+    too: a thread holding the lock when mutmut forks would leave it taken in the child."""
+    import threading
+
+    from tqdm import tqdm
+    from tqdm.auto import tqdm as auto_tqdm
+
+    for bar in {tqdm, auto_tqdm}:  # a subclass keeps the lock it was first given as its own
+        bar.monitor_interval = 0
+        bar.set_lock(threading.RLock())
+
+
 def cheapest_first(items: list) -> None:
     """Under mutmut, run a mutant's tests cheapest file first, and in a file fastest test first.
 
