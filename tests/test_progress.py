@@ -46,3 +46,22 @@ def test_acs_evaluate_shows_its_stages_unless_quiet(tmp_path, monkeypatch, capsy
     for stage in ("statistics per system", "configs (random baseline, paired tests)", "plots per metric"):
         assert (stage in shown) != quiet, stage
     capsys.readouterr()
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_the_statistics_bar_counts_the_systems_in_this_process_or_in_workers(tmp_path, monkeypatch, capsys, jobs):
+    """With --jobs 2 the systems' statistics come from worker processes: the bar still says its
+    stage and counts the systems out of their total, as with one process (a bar that leaves no
+    trace is drawn at its start and seldom after, so the count read is that of the start)."""
+    toy = make(tmp_path)
+    terminal = _Terminal()
+    argv = ["evaluate", "--dataset", str(toy["root"]), "--config", "de-en.particle.d1", "--n-samples", "5",
+            "--paired-samples", "20", "--jobs", jobs, "--out", str(tmp_path / "report"),
+            "--hyp", *(f"{n}={p}" for n, p in toy["hyps"].items())]
+    with monkeypatch.context() as patch:
+        patch.setattr(sys, "stderr", terminal)
+        assert main(argv) == 0
+    n = len(toy["hyps"])
+    lines = [line for line in terminal.getvalue().replace("\r", "\n").splitlines() if "statistics per system" in line]
+    assert any(f"/{n} [" in line and " system/s]" in line for line in lines), lines  # e.g. "0/5 [00:00<?, ? system/s]"
+    capsys.readouterr()
