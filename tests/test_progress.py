@@ -65,3 +65,16 @@ def test_the_statistics_bar_counts_the_systems_in_this_process_or_in_workers(tmp
     lines = [line for line in terminal.getvalue().replace("\r", "\n").splitlines() if "statistics per system" in line]
     assert any(f"/{n} [" in line and " system/s]" in line for line in lines), lines  # e.g. "0/5 [00:00<?, ? system/s]"
     capsys.readouterr()
+
+
+def test_the_engine_called_as_a_library_draws_no_bar_unless_asked(tmp_path, monkeypatch):
+    from auto_challenge_sets.evaluation.engine import evaluate
+    from auto_challenge_sets.evaluation.request import EvaluationRequest
+
+    toy = make(tmp_path)
+    request = EvaluationRequest(toy["root"], toy["hyps"], config="de-en.particle.d1", metrics=("bleu",), n_samples=5,
+                                paired_samples=20)
+    for asked in (False, True):
+        monkeypatch.setattr(sys, "stderr", terminal := _Terminal())
+        evaluate(request, **({"progress": True} if asked else {}))
+        assert ("statistics per system" in terminal.getvalue()) == asked
