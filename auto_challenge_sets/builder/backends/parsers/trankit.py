@@ -253,7 +253,7 @@ class TrankitParser(Parser):
         return result
 
     def _pieces(self, text: str) -> int:
-        splitter = self._pipeline._config.wordpiece_splitter
+        splitter = self._load()._config.wordpiece_splitter  # loaded already when parsing; not when asked first
         return max(1, len([p for p in splitter.tokenize(text) if p != "▁"]))
 
     def _chunks(self, tokens: list[dict]) -> list[list[dict]]:
