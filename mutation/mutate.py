@@ -19,6 +19,12 @@ import sys
 
 from select_tests import PACKAGE, SELECTION, mutated_modules
 
+# Modules whose tests start a Ray cluster: `ray.init` waits forever for its GCS server in a worker
+# forked straight from mutmut's main process (whose stats run left gRPC threads in it), so every
+# mutant would end at its time-out, counted as killed. mutmut's fork server, which has run no test,
+# forks workers in which Ray starts.
+FORK_SERVER = {"builder.pipeline.executors"}
+
 
 def test_files(modules: list[str]) -> tuple[list[str], str]:
     """The union of the modules' test files, and the marker expression they were chosen under."""
@@ -57,8 +63,12 @@ def main(argv: list[str]) -> int:
     if again and not names:
         print("mutate: no survivors to run again", flush=True)
         return 0
-    configuration._config = dataclasses.replace(configuration.config(),
-                                                pytest_add_cli_args_test_selection=[*files, "-m", markers])
+    settings = {"pytest_add_cli_args_test_selection": [*files, "-m", markers]}
+    if any(m in FORK_SERVER for m in modules):
+        from mutmut.configuration import ProcessIsolation
+
+        settings["process_isolation"] = ProcessIsolation.FORKSERVER
+    configuration._config = dataclasses.replace(configuration.config(), **settings)
     print(f"mutate: {len(modules)} module(s) against {len(files)} test file(s)"
           + (f", {len(names)} surviving mutants again" if again else ""), flush=True)
     return int(cli(["run", *names], standalone_mode=False) or 0)
