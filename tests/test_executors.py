@@ -173,6 +173,9 @@ def test_the_ray_executor_starts_a_cluster_and_maps_every_shard_on_its_gpu_actor
         assert started == [{"address": "local", "include_dashboard": False, "log_to_driver": False,
                              "logging_level": "ERROR"}]
         assert ray.data.DataContext.get_current().enable_progress_bars is False  # the stage cache has its own
+        # one shard left: a pool of one actor, on the cluster already started
+        assert list(executor.map_shards(upper_on_gpus, [(5, ["c"])])) == [(5, ["C|gpus=1"])]
+        assert len(started) == 1
     finally:
         ray.shutdown()
 

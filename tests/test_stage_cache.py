@@ -199,3 +199,18 @@ def test_the_progress_bar_counts_the_cached_lines_first(tmp_path: Path, capsys) 
     assert bar[-1].startswith("t: 100%|██████████| 25/25 [") and bar[-1].endswith("pair/s]")
     run_sharded(items, lambda b: b, cache_dir=tmp_path, stage="t", key={}, shard_size=10, progress=False)
     assert capsys.readouterr().err == ""
+
+
+def test_a_shard_without_a_hash_holding_too_few_items_is_recomputed(tmp_path: Path) -> None:
+    """A cache of an older version has no sha256 files: a shard with one item fewer than its
+    inputs (cut short, or of another shard size) is computed again, not read as the shard."""
+    items = ["a", "b", "c", "d"]
+    run_sharded(items, lambda b: b, cache_dir=tmp_path, stage="parse", key={}, shard_size=2, progress=False)
+    (directory,) = (tmp_path / "parse").iterdir()
+    first = directory / "shard-000000.jsonl"
+    hash_path(first).unlink()
+    first.write_text('"a"\n', encoding="utf-8")
+    seen: list[str] = []
+    assert run_sharded(items, lambda b: seen.extend(b) or b, cache_dir=tmp_path, stage="parse", key={},
+                       shard_size=2, progress=False) == items
+    assert seen == ["a", "b"]
