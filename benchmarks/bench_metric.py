@@ -37,8 +37,9 @@ import sacrebleu
 
 from auto_challenge_sets.scoring import ribes
 from auto_challenge_sets.scoring.challenge import compute
+from auto_challenge_sets.scoring.forked import cores
 from auto_challenge_sets.scoring.length_baseline import sample_length_matched
-from auto_challenge_sets.scoring.statistics import clear_pool_cache, cores
+from auto_challenge_sets.scoring.statistics import clear_pool_cache
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -239,7 +239,7 @@ def name_systems(items: list[str]) -> dict[str, str]:
 def _request(args: argparse.Namespace):
     """The flags as one immutable, validated request."""
     from auto_challenge_sets.evaluation.request import EvaluationRequest
-    from auto_challenge_sets.scoring.statistics import cores
+    from auto_challenge_sets.scoring.forked import cores
 
     hypotheses = name_systems(args.hyp)
     return EvaluationRequest(

@@ -1,14 +1,21 @@
 """Worker processes forked from this one, for work whose inputs are large or slow to pickle: the
 scorers with their tokenizers (:mod:`.statistics`), a run's metrics (the evaluation engine). A
 forked worker inherits them from the parent's memory; only each task's arguments and results are
-pickled. ``concurrent.futures`` offers the fork context but not the hand-over of such state, which
-is why both callers shared this pattern before it lived here."""
+pickled. ``concurrent.futures`` offers the fork context but not the hand-over of such state; this
+module does it once for both callers."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
+
+
+def cores() -> int:
+    """The cores this process may run on (the default number of workers)."""
+    import os
+
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def can_fork() -> bool:

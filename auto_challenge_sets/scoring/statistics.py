@@ -17,7 +17,7 @@ import numpy as np
 
 from auto_challenge_sets.scoring.bleu_stats import BleuStatistics, count_references
 from auto_challenge_sets.scoring.chrf_stats import ChrfStatistics
-from auto_challenge_sets.scoring.forked import can_fork, forked_pool
+from auto_challenge_sets.scoring.forked import can_fork, cores, forked_pool
 from auto_challenge_sets.scoring.ribes import sentence_ribes, words
 from auto_challenge_sets.scoring.validation import RefsKey
 
@@ -38,13 +38,6 @@ class SentenceStatistics:
 # they save, and a worker process (the engine's, one system each) never forks again.
 PARALLEL_ROWS = 20_000
 _WORKER: dict[str, object] = {}
-
-
-def cores() -> int:
-    """The cores this process may run on."""
-    import os
-
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def sentence_statistics(
