@@ -33,16 +33,22 @@ def test_a_bar_on_a_terminal_only(monkeypatch):
     assert list(progress_bar(range(3), False, "counting")) == [0, 1, 2] and terminal.getvalue() == ""
 
 
-@pytest.mark.parametrize("quiet", [False, True])
-def test_acs_evaluate_shows_its_stages_unless_quiet(tmp_path, monkeypatch, capsys, quiet):
-    toy = make(tmp_path)
+def _evaluate_on_a_terminal(toy, tmp_path, monkeypatch, *flags: str) -> str:
+    """`acs evaluate` of the toy (5 random corpora, 20 paired samples) with stderr a terminal:
+    what it drew there."""
     terminal = _Terminal()
-    argv = ["evaluate", "--dataset", str(toy["root"]), "--config", "all", "--n-samples", "5", "--paired-samples", "20",
-            "--jobs", "1", "--out", str(tmp_path / "report"), "--hyp", *(f"{n}={p}" for n, p in toy["hyps"].items())]
+    argv = ["evaluate", "--dataset", str(toy["root"]), "--n-samples", "5", "--paired-samples", "20",
+            "--out", str(tmp_path / "report"), "--hyp", *(f"{n}={p}" for n, p in toy["hyps"].items()), *flags]
     with monkeypatch.context() as patch:
         patch.setattr(sys, "stderr", terminal)
-        assert main([*argv, *(["--quiet"] if quiet else [])]) == 0
-    shown = terminal.getvalue()
+        assert main(argv) == 0
+    return terminal.getvalue()
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_acs_evaluate_shows_its_stages_unless_quiet(tmp_path, monkeypatch, capsys, quiet):
+    shown = _evaluate_on_a_terminal(make(tmp_path), tmp_path, monkeypatch, "--config", "all", "--jobs", "1",
+                                    *(["--quiet"] if quiet else []))
     for stage in ("statistics per system", "configs (random baseline, paired tests)", "plots per metric"):
         assert (stage in shown) != quiet, stage
     capsys.readouterr()
@@ -54,15 +60,9 @@ def test_the_statistics_bar_counts_the_systems_in_this_process_or_in_workers(tmp
     stage and counts the systems out of their total, as with one process (a bar that leaves no
     trace is drawn at its start and seldom after, so the count read is that of the start)."""
     toy = make(tmp_path)
-    terminal = _Terminal()
-    argv = ["evaluate", "--dataset", str(toy["root"]), "--config", "de-en.particle.d1", "--n-samples", "5",
-            "--paired-samples", "20", "--jobs", jobs, "--out", str(tmp_path / "report"),
-            "--hyp", *(f"{n}={p}" for n, p in toy["hyps"].items())]
-    with monkeypatch.context() as patch:
-        patch.setattr(sys, "stderr", terminal)
-        assert main(argv) == 0
+    shown = _evaluate_on_a_terminal(toy, tmp_path, monkeypatch, "--config", "de-en.particle.d1", "--jobs", jobs)
     n = len(toy["hyps"])
-    lines = [line for line in terminal.getvalue().replace("\r", "\n").splitlines() if "statistics per system" in line]
+    lines = [line for line in shown.replace("\r", "\n").splitlines() if "statistics per system" in line]
     assert any(f"/{n} [" in line and " system/s]" in line for line in lines), lines  # e.g. "0/5 [00:00<?, ? system/s]"
     capsys.readouterr()
 
