@@ -15,16 +15,15 @@ setup: $(STAMP)
 # pulls several GB of CUDA libraries for a CPU test run. `make setup TORCH=torch==2.5.1` picks another
 # release; torch's own dependencies come with the project's install below.
 # trankit 1.1.2 pins torch<=2.0.1, so it goes in with --no-deps (its real needs are in the
-# `build` extra). The editable install puts the repository on sys.path (editable_mode=compat):
-# the default import hook of an editable install is looked up after sys.path, so in a working
-# folder holding a dataset folder named auto_challenge_sets (acs build's default --out) that
-# folder would shadow the package.
+# `build` extra). The editable install is setuptools' default mode; pyproject.toml's package-dir
+# makes it a path entry for the repository (not an import hook, which a dataset folder named
+# auto_challenge_sets in the working folder would shadow: see the comment there).
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet --no-index --no-deps $(TORCH) 2>/dev/null \
 	  || $(PY) -m pip install --quiet $(TORCH) --index-url $(TORCH_INDEX) --extra-index-url https://pypi.org/simple
-	$(PY) -m pip install --quiet -e ".[build,dev,ray]" --config-settings editable_mode=compat
+	$(PY) -m pip install --quiet -e ".[build,dev,ray]"
 	$(PY) -m pip install --quiet --no-deps trankit==1.1.2
 	touch $(STAMP)
 

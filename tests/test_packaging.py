@@ -54,3 +54,22 @@ def test_the_metric_loads_by_its_handle_from_the_root_folder(wheel: Path, tmp_pa
 
     expected = round(sacrebleu.corpus_bleu(["he gave the plan up"], [["he gave up the plan"]]).score, 4)
     assert done.stdout.split() == [str(expected), "1"]
+
+
+def test_the_editable_install_is_a_path_entry_a_dataset_folder_cannot_shadow(tmp_path: Path) -> None:
+    """`make setup`'s editable install (setuptools' default mode) is a plain path entry for the
+    repository, not an import hook: a hook is consulted after sys.path, where a dataset folder named
+    auto_challenge_sets in the working folder (`acs build`'s default --out) is a namespace package."""
+    prefix = tmp_path / "prefix"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+                    "--prefix", str(prefix), "-e", str(REPO)], check=True, capture_output=True,
+                   env={**os.environ, "PIP_NO_INDEX": "1"})
+    (pth,) = prefix.rglob("__editable__.auto_challenge_sets-*.pth")
+    assert pth.read_text(encoding="utf-8").split() == [str(REPO)]  # a path, no `import` hook line
+    work = tmp_path / "work"
+    (work / "auto_challenge_sets" / "data" / "de-en.particle").mkdir(parents=True)
+    script = f"import site; site.addsitedir({str(pth.parent)!r}); import auto_challenge_sets; print(auto_challenge_sets.__file__)"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run([sys.executable, "-S", "-c", script], cwd=work, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert Path(done.stdout.strip()) == REPO / "auto_challenge_sets" / "__init__.py"
