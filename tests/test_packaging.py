@@ -61,9 +61,10 @@ def test_the_editable_install_is_a_path_entry_a_dataset_folder_cannot_shadow(tmp
     repository, not an import hook: a hook is consulted after sys.path, where a dataset folder named
     auto_challenge_sets in the working folder (`acs build`'s default --out) is a namespace package."""
     prefix = tmp_path / "prefix"
+    # --ignore-installed: without it pip uninstalls the running environment's own copy first
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--prefix", str(prefix), "-e", str(REPO)], check=True, capture_output=True,
-                   env={**os.environ, "PIP_NO_INDEX": "1"})
+                    "--ignore-installed", "--prefix", str(prefix), "-e", str(REPO)], check=True,
+                   capture_output=True, env={**os.environ, "PIP_NO_INDEX": "1"})
     (pth,) = prefix.rglob("__editable__.auto_challenge_sets-*.pth")
     assert pth.read_text(encoding="utf-8").split() == [str(REPO)]  # a path, no `import` hook line
     work = tmp_path / "work"
