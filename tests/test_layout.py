@@ -16,6 +16,7 @@ import pytest
 from auto_challenge_sets.dataset.layout import (
     DatasetFolder,
     _front_matter,
+    _top_level_block,
     config_folder,
     folder_sizes,
     parquet_rows,
@@ -188,6 +189,39 @@ def test_the_front_matter_of_a_card(tmp_path: Path) -> None:
     assert _front_matter(_card(tmp_path, "---\n---\nbody\n")) == {}  # an empty header
     assert _front_matter(_card(tmp_path, "---\n- a list\n---\n")) == {}  # not a mapping
     assert _front_matter(_card(tmp_path, "---\nplain text\n---\n")) == {}
+
+
+CONFIGS_BLOCK = "configs:\n- config_name: a\n  data_files:\n  - split: s\n    path: data/a/*.parquet\n"
+
+
+@pytest.mark.parametrize("front", [
+    "language:\n- de\n" + CONFIGS_BLOCK + "dataset_info:\n- config_name: a\n  features: []\n",
+    CONFIGS_BLOCK,
+    "# a comment\n\n" + CONFIGS_BLOCK + "\nlicense: other\n",
+])
+def test_the_configs_block_alone_reads_as_the_whole_card_does(tmp_path: Path, front: str) -> None:
+    card = _card(tmp_path, f"---\n{front}---\nbody\n")
+    assert _top_level_block(front, "configs") is not None  # the cut is taken
+    assert _front_matter(card, only="configs") == {"configs": _front_matter(card)["configs"]}
+
+
+@pytest.mark.parametrize("front", [
+    "a: [1,\n2]\n" + CONFIGS_BLOCK,  # a flow collection running onto column 0
+    "base: &x\n  split: s\n" + CONFIGS_BLOCK,  # an anchor: an alias in configs would point outside the cut
+    CONFIGS_BLOCK + CONFIGS_BLOCK,  # the key twice: YAML keeps the last one
+    "dataset_info: x\n",  # no configs at all
+])
+def test_a_front_matter_that_is_not_plainly_cut_is_parsed_whole(tmp_path: Path, front: str) -> None:
+    assert _top_level_block(front, "configs") is None
+    card = _card(tmp_path, f"---\n{front}---\n")
+    assert _front_matter(card, only="configs").get("configs") == _front_matter(card).get("configs")
+
+
+def test_a_broken_configs_block_is_named_by_the_full_parse(tmp_path: Path) -> None:
+    card = _card(tmp_path, "---\nlicense: other\nconfigs:\n- config_name: a\n  data_files: : x\n---\n")
+    with pytest.raises(InputError, match="bad YAML front matter") as caught:
+        _front_matter(card, only="configs")
+    assert caught.value.line == 5
 
 
 @pytest.mark.parametrize(("text", "line", "reason"), [

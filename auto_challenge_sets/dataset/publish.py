@@ -11,6 +11,7 @@ publication fails before any work with one line saying which (:func:`connect`).
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -143,14 +144,27 @@ def layout_files(root: Path) -> tuple[list[Upload], list[str]]:
     return sent, left_out
 
 
+@functools.lru_cache(maxsize=2)
+def _hub_card(readme: Path, stamp: tuple[int, int]) -> Any:
+    """huggingface_hub's reading of the card, once per version of the file (``stamp``: its size and
+    mtime): its pure-Python YAML parse of a 6,000-config card takes about a minute, and the row
+    counts and the card's validation both need it."""
+    from huggingface_hub import DatasetCard
+
+    return DatasetCard.load(readme)
+
+
+def _load_card(readme: Path) -> Any:
+    stat = readme.stat()
+    return _hub_card(readme.resolve(), (stat.st_size, stat.st_mtime_ns))
+
+
 def _card_rows(readme: Path) -> dict[tuple[str, str], int] | None:
     """``{(config, split): num_examples}`` of the card's ``dataset_info`` (None: a card
     huggingface_hub cannot read, or a ``dataset_info`` that is not a mapping or a list of them,
     each with a list of splits: :func:`validate_dataset_card` reports both with datasets' reason)."""
-    from huggingface_hub import DatasetCard
-
     try:
-        infos = DatasetCard.load(readme).data.to_dict().get("dataset_info") or []
+        infos = _load_card(readme).data.to_dict().get("dataset_info") or []
         rows = {}
         for info in [infos] if isinstance(infos, dict) else infos:
             for split in info.get("splits") or []:
@@ -217,11 +231,10 @@ def validate_dataset_card(root: Path) -> str:
     import datasets
     from datasets.info import DatasetInfosDict
     from datasets.utils.metadata import MetadataConfigs
-    from huggingface_hub import DatasetCard
 
     readme = root / README
     try:
-        card = DatasetCard.load(readme)
+        card = _load_card(readme)
         configs = MetadataConfigs.from_dataset_card_data(card.data)
         infos = DatasetInfosDict.from_dataset_card_data(card.data)
     except Exception as error:  # noqa: BLE001 - the libraries raise ValueError, yaml errors, KeyError
