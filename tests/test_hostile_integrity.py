@@ -20,6 +20,7 @@ from auto_challenge_sets.dataset.demo import build_demo, demo_file
 
 from fake_hub import TOKEN, FakeHub, start
 
+D0 = "data/de-en.particle.d0/sample-00000-of-00001.parquet"
 D3 = "data/de-en.particle.d3/sample-00000-of-00001.parquet"
 D4 = "data/de-en.particle.d4/sample-00000-of-00001.parquet"
 BASELINE = "data/de-en.baseline/sample-00000-of-00001.parquet"
@@ -39,6 +40,26 @@ def _unrecorded(root: Path) -> None:
     record.pop("format")
     for build in record["builds"]:
         build.pop("files")
+    path.write_text(json.dumps(record, indent=2), encoding="utf-8")
+
+
+def _card_says(root: Path, config: str, rows: int) -> None:
+    """The card's dataset_info edited to give ``config``'s one split ``rows`` rows, as if a file
+    copied by hand had come with a card edited to match."""
+    readme = root / "README.md"
+    lines = readme.read_text(encoding="utf-8").split("\n")
+    start = lines.index("dataset_info:")
+    at = next(i for i in range(start, len(lines)) if lines[i] == f"- config_name: {config}")
+    count = next(i for i in range(at, len(lines)) if lines[i].startswith("    num_examples: "))
+    lines[count] = f"    num_examples: {rows}"
+    readme.write_text("\n".join(lines), encoding="utf-8")
+
+
+def _no_builds(root: Path) -> None:
+    """``"builds": []``: a record emptied by hand."""
+    path = root / "acs_build.json"
+    record = json.loads(path.read_text(encoding="utf-8"))
+    record["builds"] = []
     path.write_text(json.dumps(record, indent=2), encoding="utf-8")
 
 
@@ -100,10 +121,25 @@ CASES: list[tuple[str, Corruption, list[str], str]] = [
      rf"{re.escape(D3)}: config de-en\.particle\.d3, split sample has 5 rows in its file\(s\), the card's "
      r"dataset_info says 7"),
     ("old record, the baseline's file in a lexical config", lambda r: (_unrecorded(r), shutil.copy(r / BASELINE, r / D3)),
-     PUBLISH, rf"{re.escape(D3)}: holds rows of phenomenon \['baseline'\]"),
-    ("old record, a reorder config's file in a lexical config",
-     lambda r: (_unrecorded(r), shutil.copy(r / "data/de-en.reorder.d5/sample-00000-of-00001.parquet", r / D3)),
+     PUBLISH, rf"{re.escape(D3)}: config de-en\.particle\.d3, split sample has 29 rows in its file\(s\), the card's "
+     r"dataset_info says 7"),
+    # the card edited to match the copied file: the distances (every reader), the rows themselves (publish)
+    ("old record, the baseline's file in a lexical config, the card edited",
+     lambda r: (_unrecorded(r), shutil.copy(r / BASELINE, r / D3), _card_says(r, "de-en.particle.d3", 29)),
+     PUBLISH, rf"{re.escape(D3)}: holds a row of distance 0, below the D = 3 of config de-en\.particle\.d3"),
+    ("old record, a reorder config's file in a lexical config, the card edited",
+     lambda r: (_unrecorded(r), shutil.copy(r / "data/de-en.reorder.d5/sample-00000-of-00001.parquet", r / D3),
+                _card_says(r, "de-en.particle.d3", 11)),
      PUBLISH, rf"{re.escape(D3)}: its columns are not those of a lexical config \(de-en\.particle\.d3\)"),
+    # issue 38 item 8: a record emptied by hand no longer switches the checks off for any reader
+    *[(f"no builds recorded, d0's file as d3 ({argv[0]})",
+       lambda r: (_no_builds(r), shutil.copy(r / D0, r / D3), _card_says(r, "de-en.particle.d3", 11)), argv,
+       rf"{re.escape(D3)}: holds a row of distance 0, below the D = 3 of config de-en\.particle\.d3")
+      for argv in (STATS, EVALUATE, PUBLISH)],
+    *[(f"no builds recorded, rows differ from the card ({argv[0]})",
+       lambda r: (_no_builds(r), shutil.copy(r / D4, r / D3)), argv,
+       rf"{re.escape(D3)}: config de-en\.particle\.d3, split sample has 5 rows in its file\(s\), the card's "
+       r"dataset_info says 7") for argv in (STATS, EVALUATE)],
 ]
 
 

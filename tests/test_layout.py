@@ -15,10 +15,10 @@ import pytest
 
 from auto_challenge_sets.dataset.layout import (
     DatasetFolder,
-    _front_matter,
     _top_level_block,
     config_folder,
     folder_sizes,
+    front_matter,
     parquet_rows,
     parquet_stats,
     require_complete,
@@ -184,11 +184,11 @@ def _card(root: Path, text: str | bytes) -> Path:
 
 def test_the_front_matter_of_a_card(tmp_path: Path) -> None:
     card = _card(tmp_path, "---\nconfigs:\n- config_name: a\n---\nbody\n---\nmore\n")
-    assert _front_matter(card) == {"configs": [{"config_name": "a"}]}
-    assert _front_matter(_card(tmp_path, "no header\n---\na: 1\n---\n")) == {}
-    assert _front_matter(_card(tmp_path, "---\n---\nbody\n")) == {}  # an empty header
-    assert _front_matter(_card(tmp_path, "---\n- a list\n---\n")) == {}  # not a mapping
-    assert _front_matter(_card(tmp_path, "---\nplain text\n---\n")) == {}
+    assert front_matter(card) == {"configs": [{"config_name": "a"}]}
+    assert front_matter(_card(tmp_path, "no header\n---\na: 1\n---\n")) == {}
+    assert front_matter(_card(tmp_path, "---\n---\nbody\n")) == {}  # an empty header
+    assert front_matter(_card(tmp_path, "---\n- a list\n---\n")) == {}  # not a mapping
+    assert front_matter(_card(tmp_path, "---\nplain text\n---\n")) == {}
 
 
 CONFIGS_BLOCK = "configs:\n- config_name: a\n  data_files:\n  - split: s\n    path: data/a/*.parquet\n"
@@ -202,7 +202,7 @@ CONFIGS_BLOCK = "configs:\n- config_name: a\n  data_files:\n  - split: s\n    pa
 def test_the_configs_block_alone_reads_as_the_whole_card_does(tmp_path: Path, front: str) -> None:
     card = _card(tmp_path, f"---\n{front}---\nbody\n")
     assert _top_level_block(front, "configs") is not None  # the cut is taken
-    assert _front_matter(card, only="configs") == {"configs": _front_matter(card)["configs"]}
+    assert front_matter(card, only="configs") == {"configs": front_matter(card)["configs"]}
 
 
 @pytest.mark.parametrize("front", [
@@ -214,13 +214,13 @@ def test_the_configs_block_alone_reads_as_the_whole_card_does(tmp_path: Path, fr
 def test_a_front_matter_that_is_not_plainly_cut_is_parsed_whole(tmp_path: Path, front: str) -> None:
     assert _top_level_block(front, "configs") is None
     card = _card(tmp_path, f"---\n{front}---\n")
-    assert _front_matter(card, only="configs").get("configs") == _front_matter(card).get("configs")
+    assert front_matter(card, only="configs").get("configs") == front_matter(card).get("configs")
 
 
 def test_a_broken_configs_block_is_named_by_the_full_parse(tmp_path: Path) -> None:
     card = _card(tmp_path, "---\nlicense: other\nconfigs:\n- config_name: a\n  data_files: : x\n---\n")
     with pytest.raises(InputError, match="bad YAML front matter") as caught:
-        _front_matter(card, only="configs")
+        front_matter(card, only="configs")
     assert caught.value.line == 5
 
 
@@ -241,23 +241,23 @@ def test_a_broken_front_matter_names_its_line(tmp_path: Path, text: str, line: i
         pytest.skip("PyYAML without libyaml words its errors otherwise")
     card = _card(tmp_path, text)
     with pytest.raises(InputError) as caught:
-        _front_matter(card)
+        front_matter(card)
     assert (caught.value.reason, caught.value.line, caught.value.path) == (reason, line, str(card))
 
 
 def test_a_yaml_error_without_a_place_or_problem_is_named_by_its_kind(tmp_path: Path) -> None:
     card = _card(tmp_path, "---\na: \x07\n---\n")  # a control character: PyYAML's reader refuses it
     with pytest.raises(InputError) as caught:
-        _front_matter(card)
+        front_matter(card)
     assert (caught.value.reason, caught.value.line) == ("bad YAML front matter: ReaderError", None)
     assert str(caught.value) == f"{card}: bad YAML front matter: ReaderError"
 
 
 def test_a_card_that_cannot_be_read_is_named(tmp_path: Path) -> None:
     card = _card(tmp_path, b"---\nab\xff\n---\n")
-    assert _message(_front_matter, card) == f"{card}: invalid UTF-8 (byte 7 of the file)"
-    assert _message(_front_matter, _card(tmp_path, b"\xfe")) == f"{card}: invalid UTF-8 (byte 1 of the file)"
-    assert _message(_front_matter, tmp_path) == f"{tmp_path}: cannot read: Is a directory"
+    assert _message(front_matter, card) == f"{card}: invalid UTF-8 (byte 7 of the file)"
+    assert _message(front_matter, _card(tmp_path, b"\xfe")) == f"{card}: invalid UTF-8 (byte 1 of the file)"
+    assert _message(front_matter, tmp_path) == f"{tmp_path}: cannot read: Is a directory"
 
 
 def test_a_folder_without_its_card(tmp_path: Path) -> None:

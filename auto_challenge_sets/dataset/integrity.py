@@ -19,7 +19,14 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from auto_challenge_sets.configs import parse_config_name
-from auto_challenge_sets.dataset.layout import DATA_DIR, SHARD, DatasetFolder, parquet_rows, scan_folder
+from auto_challenge_sets.dataset.layout import (
+    DATA_DIR,
+    SHARD,
+    DatasetFolder,
+    front_matter,
+    parquet_rows,
+    scan_folder,
+)
 from auto_challenge_sets.dataset.record import BUILD_RECORD, read_build_record
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.text_io import IN_A_DATASET, require_regular_file
@@ -157,10 +164,75 @@ def check_card(folder: DatasetFolder, files: dict[str, dict[str, Any]], owners: 
                                  "README.md", folder.readme)
 
 
+def _card_rows(readme: Path) -> dict[tuple[str, str], int]:
+    """``{(config, split): num_examples}`` from the card's ``dataset_info``, where it has that shape."""
+    infos = front_matter(readme).get("dataset_info") or []
+    rows = {}
+    for info in [infos] if isinstance(infos, dict) else infos if isinstance(infos, list) else []:
+        splits = info.get("splits") if isinstance(info, dict) else None
+        for split in splits if isinstance(splits, list) else []:
+            if isinstance(split, dict) and isinstance(split.get("num_examples"), int):
+                rows[str(info.get("config_name", "default")), str(split.get("name"))] = split["num_examples"]
+    return rows
+
+
+def _lowest_distance(paths: list[Path]) -> int | None:
+    """The smallest ``distance`` in a split's files, from the Parquet column statistics (the column
+    read where a file has none)."""
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    lows = []
+    for path in paths:
+        metadata = pq.read_metadata(path)
+        names = metadata.schema.names
+        if "distance" not in names:
+            continue
+        column = names.index("distance")
+        for group in range(metadata.num_row_groups):
+            chunk = metadata.row_group(group)
+            stats = chunk.column(column).statistics
+            if chunk.num_rows and stats is not None and stats.has_min_max:
+                lows.append(stats.min)
+            elif chunk.num_rows:
+                lows.append(pc.min(pq.read_table(path, columns=["distance"]).column(0)).as_py())
+    lows = [low for low in lows if low is not None]
+    return min(lows) if lows else None
+
+
+def check_unrecorded(folder: DatasetFolder, owners: set[tuple[str, str]]) -> None:
+    """The splits no build record describes (a record emptied by hand, a folder of an older
+    version, a Parquet dataset from elsewhere): each config's files hold as many rows as the card's
+    ``dataset_info`` says, and no row below the config's minimum distance. Without it, one config's
+    file copied over another's and ``"builds": []`` scored particle.d0's rows as particle.d3."""
+    card_rows: dict[tuple[str, str], int] | None = None
+    for name, splits in folder.files.items():
+        try:
+            config = parse_config_name(name)
+        except ValueError:
+            continue
+        for split, paths in splits.items():
+            if (config.pair, split) in owners or not paths:
+                continue
+            if card_rows is None:
+                card_rows = _card_rows(folder.readme)
+            expected = card_rows.get((name, split))
+            if expected is not None and (rows := parquet_rows(paths)) != expected:
+                raise InputError(f"config {name}, split {split} has {rows:,} rows in its file(s), the card's "
+                                 f"dataset_info says {expected:,}; {REBUILD}", paths[0])
+            low = _lowest_distance(paths) if config.min_distance is not None else None
+            if low is not None and low < config.min_distance:
+                raise InputError(f"holds a row of distance {low}, below the D = {config.min_distance} of config "
+                                 f"{name}: not this config's file; {REBUILD}", paths[0])
+
+
 def check_folder(root: str | Path, verify: bool = False, folder: DatasetFolder | None = None) -> list[str]:
-    """The files and the card of a built folder against its record (see the module); notes to show."""
+    """The files and the card of a built folder against its record (see the module), and the
+    splits the record does not describe against the card; notes to show."""
     root = Path(root)
     files, owners, notes = check_files(root, verify)
+    folder = folder if folder is not None else DatasetFolder(root)
     if owners:
-        check_card(folder if folder is not None else DatasetFolder(root), files, owners)
+        check_card(folder, files, owners)
+    check_unrecorded(folder, owners)
     return notes

@@ -141,7 +141,7 @@ def _top_level_block(front: str, key: str) -> str | None:
     return "\n".join(lines[first:last])
 
 
-def _front_matter(readme: Path, only: str | None = None) -> dict[str, Any]:
+def front_matter(readme: Path, only: str | None = None) -> dict[str, Any]:
     """The YAML front matter of a dataset card (empty when there is none); with ``only``, a mapping
     that holds that key alone when its block can be cut out plainly (see ``_top_level_block``)."""
     import yaml
@@ -200,7 +200,7 @@ class DatasetFolder:
         self.root = Path(root)
         self.readme = require_complete(self.root)
         self.files: dict[str, dict[str, list[Path]]] = {}
-        configs = _front_matter(self.readme, only="configs").get("configs")
+        configs = front_matter(self.readme, only="configs").get("configs")
         if not isinstance(configs, list):
             raise InputError("lists no configs (the YAML front matter needs a `configs:` list)", self.readme)
         for entry in configs:
