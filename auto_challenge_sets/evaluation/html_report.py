@@ -6,7 +6,7 @@ from the Evaluation itself (:mod:`.html_view`); with the request, the sentences 
 ``sentences/{config}.js`` beside it and their words in ``sentences/lines-*.js``, which the page
 loads on demand with ``<script>`` tags (Chromium refuses ``fetch`` of ``file://`` URLs, not
 scripts). Jinja2 templates in ``templates/``
-lay everything out; nothing here writes HTML.
+lay everything out; nothing here writes HTML but the ``<bdi>`` a name is wrapped in (filter ``bdi``).
 """
 
 from __future__ import annotations
