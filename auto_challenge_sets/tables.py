@@ -14,7 +14,7 @@ def render_table(header: Sequence[str], rows: Sequence[Sequence[str]], *, markdo
     """Aligned plain text (the first ``left`` columns flush left, the rest flush right, as numbers
     are) or a Markdown table with the same alignment; ``|`` inside a Markdown cell is escaped."""
     if markdown:
-        lines = ["| " + " | ".join(header) + " |",
+        lines = ["| " + " | ".join(cell.replace("|", "\\|") for cell in header) + " |",
                  "|" + "".join("---|" if i < left else "---:|" for i in range(len(header)))]
         lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
         return "\n".join(lines)

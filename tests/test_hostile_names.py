@@ -1,14 +1,23 @@
 """Names a build must refuse before any work: a --rule or --phenomena name that is another config
 family's or is given twice, a rule that would give one config name two meanings in a folder, a
 card whose markers are broken. Each is exit 2 with one line naming the argument (or file:line),
-and leaves no file behind and the previous folder as it was. Then what --replace-rule does."""
+and leaves no file behind and the previous folder as it was. Then what --replace-rule does.
+
+Then the names of an evaluation (systems, a plug-in metric's label): hostile ones leave the page,
+its SVGs and report.md the same tree as plain ones, run no script in headless Chromium (marker
+``browser``), are bidi isolates, and select their own rows; names that differ only in white space
+are refused before any work."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import subprocess
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -18,6 +27,7 @@ from auto_challenge_sets.cli import main
 from auto_challenge_sets.dataset.demo import demo_file
 from auto_challenge_sets.dataset.layout import folder_sizes
 from auto_challenge_sets.errors import AcsError
+from auto_challenge_sets.evaluation.name_text import isolate
 from auto_challenge_sets.phenomena import PHENOMENA, register_phenomenon, unregister_phenomenon
 
 NSUBJ = "name=lv deprel=nsubj"
@@ -158,3 +168,245 @@ def test_the_python_api_refuses_the_same_names() -> None:
     with pytest.raises(ValueError, match="'baseline' is the full corpus's config"):
         register_phenomenon("baseline", "every word")(lambda word: True)
     assert "baseline" not in PHENOMENA
+
+
+# ---- names of an evaluation: never markup, never reordering the page ----------------------------
+
+RLO = "\u202e"
+# every hostile system name of the page at once (and one spaced so that only an exact <option>
+# value selects it); the 300-character one also tries a link, a table cell, a code span and emphasis
+PAGE_NAMES = ["<script>alert(1)</script>", "<img src=x onerror=alert(1)>", '"><svg onload=alert(1)>',
+              f" {RLO}evil ", "$\\foo$",
+              ("[x](javascript:alert(3)) | `c` *e* _u_ <b>" + "w" * 300)[:300]]
+LABEL = "<img src=x onerror=alert(2)>|`l`"  # a plug-in metric's label
+
+
+def _labelled_metric() -> type:
+    from auto_challenge_sets.scoring.builtin_metrics import Bleu
+
+    return type("Labelled", (Bleu,), {"name": "labelled", "label": LABEL})
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+    """The toy run twice, its systems named hostile and plain (the same outputs in the same order):
+    each report's index.html, the page's SVGs and report.md. With a plug-in metric's label too."""
+    from auto_challenge_sets.evaluation.engine import evaluate
+    from auto_challenge_sets.evaluation.html_report import write_html
+    from auto_challenge_sets.evaluation.human import HumanScores
+    from auto_challenge_sets.evaluation.report import markdown_report
+    from auto_challenge_sets.evaluation.request import EvaluationRequest
+    from auto_challenge_sets.evaluation.targeted import TargetedRequest
+    from auto_challenge_sets.scoring import metric as registry
+
+    from toy_dataset import HUMAN, make
+
+    toy = make(tmp_path_factory.mktemp("names"))
+    files = [*toy["hyps"].values(), toy["hyps"]["good"]]
+    scores = [*HUMAN.values(), 0.1]
+    out = {}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(registry._REGISTRY, "labelled", _labelled_metric())
+        for kind, names in (("hostile", PAGE_NAMES), ("plain", [f"sys{k}" for k in range(len(PAGE_NAMES))])):
+            request = EvaluationRequest(toy["root"], dict(zip(names, files)), metrics=("bleu", "labelled"),
+                                        n_samples=5, paired_samples=10, targeted=TargetedRequest("present"))
+            human = HumanScores(dict(zip(names, scores)))
+            evaluation = evaluate(request, human)
+            folder = toy["tmp"] / kind
+            write_html(folder, evaluation, human.scores, request)
+            page = (folder / "index.html").read_text(encoding="utf-8")
+            out[kind] = {"folder": folder, "page": page, "names": names, "evaluation": evaluation,
+                         "svgs": re.findall(r"<svg\b.*?</svg>", page, re.S),
+                         "markdown": markdown_report(evaluation, [])}
+    return out
+
+
+class _Structure(HTMLParser):
+    """The elements and attribute names of a document, in order; the text of each element."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.elements: list[tuple[str, tuple[str, ...]]] = []
+        self.attributes: list[tuple[str, dict[str, str | None]]] = []
+        self.texts: list[tuple[tuple[str, ...], str]] = []  # (open elements, text)
+        self._open: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.elements.append((tag, tuple(name for name, _ in attrs)))
+        self.attributes.append((tag, dict(attrs)))
+        if tag not in {"meta", "link", "input", "br", "img", "hr", "col", "wbr", "area", "source"}:
+            self._open.append(tag)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.elements.append((tag, tuple(name for name, _ in attrs)))
+        self.attributes.append((tag, dict(attrs)))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self._open:
+            while self._open.pop() != tag:
+                pass
+
+    def handle_data(self, data: str) -> None:
+        self.texts.append((tuple(self._open), data))
+
+
+def _structure(html: str) -> _Structure:
+    parsed = _Structure()
+    parsed.feed(html)
+    parsed.close()
+    return parsed
+
+
+def test_no_name_becomes_an_element_or_attribute_of_the_page(pages: dict[str, dict]) -> None:
+    hostile, plain = _structure(pages["hostile"]["page"]), _structure(pages["plain"]["page"])
+    assert hostile.elements == plain.elements  # the same tree, whatever the names
+    assert not [tag for tag, _ in hostile.elements if tag in {"img", "iframe", "object", "embed"}]
+    texts = "".join(text for _, text in hostile.texts)
+    for name in PAGE_NAMES:
+        assert name.strip() in texts  # each name is on the page, as text
+
+
+def test_every_svg_is_well_formed_and_no_name_adds_to_it(pages: dict[str, dict]) -> None:
+    hostile, plain = pages["hostile"]["svgs"], pages["plain"]["svgs"]
+    assert len(hostile) == len(plain) >= 4  # heat maps, the trend, human scatters, targeted accuracy
+    for ours, theirs in zip(hostile, plain):
+        tree, other = ET.fromstring(ours), ET.fromstring(theirs)
+        assert [(e.tag, sorted(e.attrib)) for e in tree.iter()] == [(e.tag, sorted(e.attrib)) for e in other.iter()]
+        assert not [e for e in tree.iter() if any(a.startswith("on") for a in e.attrib)]
+        # a name that can reorder the text is an isolate wherever it is, in a label or a tooltip
+        for element in tree.iter():
+            text = element.text or ""
+            if RLO in text:
+                assert isolate(PAGE_NAMES[3]) == f"\u2068 {RLO}evil \u202c\u2069"  # by hand: closed, then isolated
+                assert isolate(PAGE_NAMES[3]) in text and text.count(RLO) == 1, text
+
+
+def test_every_name_of_the_page_is_a_bdi_or_an_option(pages: dict[str, dict]) -> None:
+    parsed = _structure(pages["hostile"]["page"])
+    placed = [open_ for open_, text in parsed.texts if RLO in text]
+    assert len(placed) > 10
+    for open_ in placed:
+        assert open_[-1] in {"bdi", "option", "title", "text", "figcaption"} or "script" in open_, open_
+        if open_[-1] in {"title", "text", "figcaption"}:
+            assert "svg" in open_ or open_[-1] == "figcaption"
+
+
+def test_every_option_has_the_exact_value_it_selects(pages: dict[str, dict]) -> None:
+    parsed = _structure(pages["hostile"]["page"])
+    options = [attrs for tag, attrs in parsed.attributes if tag == "option"]
+    assert options and all("value" in attrs for attrs in options)
+    values = [attrs["value"] for attrs in options]
+    for name in PAGE_NAMES:
+        assert values.count(name) == 2  # the big table's system filter and the sentences'
+    rows = [attrs for tag, attrs in parsed.attributes if tag == "tr" and "data-metric" in attrs]
+    assert {attrs["data-system"] for attrs in rows} == set(PAGE_NAMES)
+
+
+def test_report_md_renders_no_name_as_markup(pages: dict[str, dict]) -> None:
+    markdown_it = pytest.importorskip("markdown_it")
+    render = markdown_it.MarkdownIt("commonmark").enable("table").render
+    hostile, plain = pages["hostile"]["markdown"], pages["plain"]["markdown"]
+    ours, theirs = _structure(render(hostile)), _structure(render(plain))
+    assert ours.elements == theirs.elements  # every table keeps its cells, no tag, link or code span
+    assert not re.search(r"(?<!\\)\$", hostile)  # no math either (GitHub renders $…$)
+    texts = "".join(text for _, text in ours.texts)
+    for name in PAGE_NAMES:
+        assert name.strip() in texts.replace("\u2068", "").replace("\u2069", "").replace("\u202c", "")
+    assert LABEL in texts
+
+
+def _chromium_dom(page: Path, fragment: str = "", before: str = "", after: str = "") -> str:
+    """The page's DOM after headless Chromium ran it (its scripts, its handlers, an image's error),
+    with a script ``before`` the page's own and one ``after`` them."""
+    chromium = shutil.which(os.environ.get("ACS_CHROMIUM") or "chromium")
+    if not chromium:
+        pytest.skip("needs chromium (Debian's chromium package: apt-get install -y chromium)")
+    html = page.read_text(encoding="utf-8")
+    html = html.replace("<head>", f"<head><script>{before}</script>", 1).replace("</body>", f"<script>{after}</script></body>", 1)
+    copy = page.with_name("probe.html")
+    copy.write_text(html, encoding="utf-8")
+    done = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                           "--virtual-time-budget=5000", "--dump-dom", copy.as_uri() + fragment],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+# every alert, confirm or prompt counted on the root element
+COUNT_ALERTS = ("window.__acsAlerts = 0; ['alert', 'confirm', 'prompt'].forEach(function (f) { window[f] = "
+                "function () { document.documentElement.setAttribute('data-alerts', ++window.__acsAlerts); }; });")
+
+
+@pytest.mark.browser
+def test_no_name_runs_as_script_in_chromium(pages: dict[str, dict]) -> None:
+    page = pages["hostile"]["folder"] / "index.html"
+    # the page with a config's sentences open (their system labels are written by the page's script)
+    dom = _chromium_dom(page, "#sentences-de-en.particle.d0", before=COUNT_ALERTS)
+    assert 'data-rendered="1"' in dom
+    assert re.findall(r'data-alerts="\d+"', dom) == []
+    # the probe itself counts: the same page with one injected image does alert, once
+    control = page.with_name("control.html")
+    control.write_text(page.read_text(encoding="utf-8").replace("</main>", "<img src=x onerror=alert(1)></main>", 1),
+                       encoding="utf-8")
+    assert 'data-alerts="1"' in _chromium_dom(control, before=COUNT_ALERTS)
+
+
+@pytest.mark.browser
+def test_a_spaced_name_filters_its_own_rows_in_chromium(pages: dict[str, dict]) -> None:
+    name = PAGE_NAMES[3]
+    select = ("var s = document.querySelector('select[data-filter=system]'); s.value = " + json.dumps(name) + ";"
+              "s.dispatchEvent(new Event('change', {bubbles: true}));"
+              "document.documentElement.setAttribute('data-shown', "
+              "Array.from(document.querySelectorAll('#cells tbody tr')).filter(r => !r.hidden).length);"
+              "document.documentElement.setAttribute('data-picked', s.value === " + json.dumps(name) + ");")
+    dom = _chromium_dom(pages["hostile"]["folder"] / "index.html", after=select)
+    evaluation = pages["hostile"]["evaluation"]
+    assert 'data-picked="true"' in dom
+    assert f'data-shown="{len(evaluation.configs) * len(evaluation.metrics)}"' in dom
+
+
+TWINS = [(["A", "A "], "'A' and 'A '"), ([" B", "C", "B"], "' B' and 'B'"), (["x y", "xy"], "'x y' and 'xy'"),
+         (["D", "D\u00a0", "E"], "'D' and 'D\\\\xa0'"), (["F\t", "F\n"], "'F\\\\t' and 'F\\\\n'")]
+
+
+@pytest.mark.parametrize(("names", "named"), TWINS, ids=[case[1] for case in TWINS])
+def test_system_names_that_differ_only_in_white_space_are_refused(names: list[str], named: str) -> None:
+    from auto_challenge_sets.errors import RequestError
+    from auto_challenge_sets.evaluation.request import EvaluationRequest
+
+    with pytest.raises(RequestError, match=f"^hypotheses: system names {named} differ only in white space"):
+        EvaluationRequest("unread", dict.fromkeys(names, "out.txt"))
+    EvaluationRequest("unread", {"A": "out.txt", "B ": "out.txt", "A B": "out.txt"})  # no two alike: accepted
+
+
+def test_metric_labels_that_differ_only_in_white_space_or_are_blank_are_refused() -> None:
+    from auto_challenge_sets.errors import RequestError
+    from auto_challenge_sets.evaluation.request import EvaluationRequest
+    from auto_challenge_sets.scoring import metric as registry
+    from auto_challenge_sets.scoring.builtin_metrics import Bleu
+
+    with pytest.MonkeyPatch.context() as patch:
+        for name, label in (("twin", "BLEU "), ("blank", " ")):
+            patch.setitem(registry._REGISTRY, name, type(name, (Bleu,), {"name": name, "label": label}))
+        with pytest.raises(RequestError, match="^metrics: metrics 'bleu' and 'twin' have the labels 'BLEU' and "
+                                               "'BLEU ', which differ only in white space"):
+            EvaluationRequest("unread", {"A": "out.txt"}, metrics=("bleu", "ter", "twin"))
+        with pytest.raises(RequestError, match="^metrics: metric 'blank' has no label to show"):
+            EvaluationRequest("unread", {"A": "out.txt"}, metrics=("bleu", "blank"))
+
+
+def test_acs_evaluate_refuses_twin_names_in_one_line_before_any_work(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    from toy_dataset import SPLIT, make
+
+    toy = make(tmp_path / "toy")
+    out = tmp_path / "report"
+    capsys.readouterr()
+    code = main(["evaluate", "--dataset", str(toy["root"]), "--config", "all", "--split", SPLIT, "--hyp", f"A={toy['hyps']['good']}",
+                 f"A ={toy['hyps']['worse']}", "--out", str(out), "--quiet"])
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert code == 2 and len(lines) == 1 and "Traceback" not in captured.err, captured.err
+    assert re.fullmatch(r"acs evaluate: error: --hyp: system names 'A' and 'A ' differ only in white space: .*",
+                        lines[0]), lines[0]
+    assert not out.exists()

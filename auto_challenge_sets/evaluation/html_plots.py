@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from auto_challenge_sets.configs import config_sort_key
+from auto_challenge_sets.evaluation.name_text import isolate
 from auto_challenge_sets.evaluation.plots import flag_suffix, human_panels, in_trends
 from auto_challenge_sets.evaluation.results import Evaluation
 from auto_challenge_sets.scoring.metric import metric_class
@@ -116,7 +117,7 @@ def heatmap(evaluation: Evaluation, metric: str) -> SvgPlot:
     the random band; the exact numbers in each cell's tooltip."""
     from matplotlib import colormaps
 
-    label = metric_class(metric).label
+    label = isolate(metric_class(metric).label)  # a plug-in's label is a name too: see name_text
     higher = evaluation.higher_is_better[metric]
     configs = sorted(evaluation.configs, key=config_sort_key)
     systems = list(evaluation.systems)
@@ -137,7 +138,7 @@ def heatmap(evaluation: Evaluation, metric: str) -> SvgPlot:
             fill = _hex(colourmap(0.5 + 0.5 * delta / limit)) if _finite(delta) else "#dddddd"
             cells.append({
                 "x": left + j * cell_w, "y": top + i * cell_h, "fill": fill, "worse": worse,
-                "title": (f"{system} on {config}: {label} {score.score:.2f}, random mean {score.random.mean:.2f} "
+                "title": (f"{isolate(system)} on {config}: {label} {score.score:.2f}, random mean {score.random.mean:.2f} "
                           f"(5–95%: {score.random.p5:.2f}–{score.random.p95:.2f}), Δ {delta:+.2f}"
                           + (" ★ worse than the random band" if worse else ""))})
     grid_right = left + len(configs) * cell_w
@@ -148,7 +149,7 @@ def heatmap(evaluation: Evaluation, metric: str) -> SvgPlot:
            "caption": f"{label} − random mean"}
     body = {"cells": cells, "cell_w": cell_w, "cell_h": cell_h,
             "columns": [{"x": left + (j + 0.5) * cell_w, "y": top - 6, "text": n} for j, n in enumerate(names)],
-            "rows": [{"x": left - 6, "y": top + (i + 0.5) * cell_h, "text": s} for i, s in enumerate(systems)],
+            "rows": [{"x": left - 6, "y": top + (i + 0.5) * cell_h, "text": isolate(s)} for i, s in enumerate(systems)],
             "bar": bar}
     title = f"Heat map, {label}"
     alt = (f"{label}: each system's score minus the random mean on each config; red is worse, ★ marks a score "
@@ -168,7 +169,7 @@ def trend_plots(evaluation: Evaluation, metric: str) -> list[SvgPlot]:
     """Per phenomenon: every system's score against D, named at its last point, over the random
     5–95th percentile band (mean over systems), n above each point; configs left out of trends
     (small, degenerate baseline) are left out here too."""
-    label = metric_class(metric).label
+    label = isolate(metric_class(metric).label)  # a plug-in's label is a name too: see name_text
     colours = system_colours(evaluation.systems)
     by_phenomenon: dict[str, list[str]] = {}
     for name, config in evaluation.configs.items():
@@ -189,10 +190,10 @@ def trend_plots(evaluation: Evaluation, metric: str) -> list[SvgPlot]:
         y, y_ticks = nice_scale([v for vs in scores.values() for v in vs] + lows + highs, height - bottom, top)
         series, ends = [], []
         for system, values in scores.items():
-            points = [(x(d), y(v), f"{system}, D={d}: {label} {v:.2f} (n={c.n})")
+            points = [(x(d), y(v), f"{isolate(system)}, D={d}: {label} {v:.2f} (n={c.n})")
                       for d, v, c in zip(ds, values, configs) if _finite(v)]
             if points:
-                series.append(_series(system, colours[system], points))
+                series.append(_series(isolate(system), colours[system], points))
                 ends.append(points[-1][1])
         for entry, at in zip(series, spread_labels(ends, top, height - bottom)):
             last = entry["dots"][-1]
@@ -228,7 +229,7 @@ def _panel_axes(left: float, top: float, width: float, height: float, xs: Sequen
 def human_scatter(evaluation: Evaluation, metric: str, human: dict[str, float]) -> SvgPlot | None:
     """The full test set and each phenomenon's lowest-D usable config against the human scores,
     one panel each, every point named."""
-    label = metric_class(metric).label
+    label = isolate(metric_class(metric).label)  # a plug-in's label is a name too: see name_text
     panels = [("full test set" if name is None else _short(name), scores, found)
               for name, scores, found in human_panels(evaluation, metric)]
     panel_w, panel_h, columns = 330.0, 270.0, 3
@@ -242,8 +243,8 @@ def human_scatter(evaluation: Evaluation, metric: str, human: dict[str, float]) 
         x, y, area = _panel_axes(left, top, panel_w, panel_h, [human[s] for s in names], [scores[s] for s in names])
         tau = "" if correlation is None or correlation.kendall is None else (
             f" (Kendall τ {correlation.kendall:+.2f}{', exploratory' if correlation.exploratory else ''})")
-        points = [{"x": x(human[s]), "y": y(scores[s]), "name": s,
-                   "title": f"{s}: human {human[s]:.3f}, {label} {scores[s]:.2f}"} for s in names]
+        points = [{"x": x(human[s]), "y": y(scores[s]), "name": isolate(s),
+                   "title": f"{isolate(s)}: human {human[s]:.3f}, {label} {scores[s]:.2f}"} for s in names]
         drawn.append({**area, "title": title + tau, "title_x": left + panel_w / 2, "title_y": top + 16,
                       "points": points, "x_label": "human score",
                       "y_label": label + ("" if evaluation.higher_is_better[metric] else " (lower is better)")})
@@ -271,10 +272,10 @@ def targeted_plot(evaluation: Evaluation) -> SvgPlot | None:
         y = Scale(0.0, 100.0, panel_h - 52, 30)
         series = []
         for system in evaluation.systems:
-            points = [(x(b), y(100 * a), f"{system}, d={bucket}: {100 * a:.0f}% of {summary.judged[system][bucket]}")
+            points = [(x(b), y(100 * a), f"{isolate(system)}, d={bucket}: {100 * a:.0f}% of {summary.judged[system][bucket]}")
                       for b, bucket in enumerate(buckets) if _finite(a := summary.accuracy[system][bucket])]
             if points:
-                series.append(_series(system, colours[system], points, width=1.0))
+                series.append(_series(isolate(system), colours[system], points, width=1.0))
         mean = [(x(b), y(100 * a), f"mean, d={bucket}: {100 * a:.0f}%")
                 for b, bucket in enumerate(buckets) if _finite(a := summary.mean[bucket])]
         judged = [sum(summary.judged[s][b] for s in evaluation.systems) / len(evaluation.systems) for b in buckets]

@@ -6,7 +6,7 @@ from the Evaluation itself (:mod:`.html_view`); with the request, the sentences 
 ``sentences/{config}.js`` beside it and their words in ``sentences/lines-*.js``, which the page
 loads on demand with ``<script>`` tags (Chromium refuses ``fetch`` of ``file://`` URLs, not
 scripts). Jinja2 templates in ``templates/``
-lay everything out; nothing here writes HTML.
+lay everything out; nothing here writes HTML but the ``<bdi>`` a name is wrapped in (filter ``bdi``).
 """
 
 from __future__ import annotations
@@ -48,15 +48,25 @@ def _raw(value: float | None) -> str:
     return repr(float(value))
 
 
+def _bdi(name: str) -> Any:
+    """A user's name in the page's text as its own bidi isolate, escaped: a right-to-left name or
+    one holding U+202E cannot reorder the names after it."""
+    from markupsafe import Markup
+
+    return Markup("<bdi>{}</bdi>").format(name)
+
+
 def environment() -> Any:
     import jinja2
 
+    # every template escapes, the SVG macros and the sidecar scripts too: a template selected by
+    # its file name once left charts.svg.j2 unescaped, and a system name ran as script in the page
     env = jinja2.Environment(loader=jinja2.PackageLoader("auto_challenge_sets.evaluation", "templates"),
-                             autoescape=jinja2.select_autoescape(["html", "html.j2"]),
+                             autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     # compact JSON for the inline data and the sidecars; tojson still escapes <, >, & and '
     env.policies["json.dumps_kwargs"] = {"separators": (",", ":"), "ensure_ascii": False, "sort_keys": False}
-    env.filters.update(number=_number, percent=_percent, raw=_raw)
+    env.filters.update(number=_number, percent=_percent, raw=_raw, bdi=_bdi)
     return env
 
 

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from auto_challenge_sets.configs import BASELINE, config_sort_key
+from auto_challenge_sets.evaluation.name_text import markdown_code, report_name
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.results import Evaluation, HumanCorrelation
 from auto_challenge_sets.evaluation.validity_report import LEGEND as VALIDITY_LEGEND
@@ -67,11 +68,11 @@ def config_table(evaluation: Evaluation, config: str, markdown: bool = False) ->
     entry = evaluation.configs[config]
     header = ["system"]
     for metric in evaluation.metrics:
-        header += [_label(metric), "random", "p5"]
-    header += [f"Δ{_label(m)} (p)" for m in evaluation.metrics]
+        header += [report_name(_label(metric), markdown), "random", "p5"]
+    header += [f"Δ{report_name(_label(m), markdown)} (p)" for m in evaluation.metrics]
     rows = []
     for system, result in entry.systems.items():
-        row = [system + (" (baseline)" if system == evaluation.baseline_system else "")]
+        row = [report_name(system, markdown) + (" (baseline)" if system == evaluation.baseline_system else "")]
         for metric in evaluation.metrics:
             score, digits = result.scores[metric], _digits(metric)
             worse = score.worse_than_random_band(evaluation.higher_is_better[metric])
@@ -151,7 +152,8 @@ def targeted_tables(evaluation: Evaluation, markdown: bool = False) -> list[tupl
     systems = evaluation.systems
     for phenomenon, summary in evaluation.targeted.by_distance.items():
         buckets = summary.buckets
-        rows = [[system, *(_pct(summary.accuracy[system][b]) for b in buckets)] for system in systems]
+        rows = [[report_name(system, markdown), *(_pct(summary.accuracy[system][b]) for b in buckets)]
+                for system in systems]
         rows.append(["mean", *(_pct(summary.mean[b]) for b in buckets)])
         judged = [sum(summary.judged[s][b] for s in systems) / len(systems) for b in buckets]
         rows.append(["judged (mean)", *(f"{n:.0f}" for n in judged)])
@@ -179,7 +181,8 @@ def _random_pairs_table(evaluation: Evaluation, phenomenon: str, markdown: bool)
         return _pct(score.accuracy) + ("" if control is None or control.percentile is None
                                        else f" [{control.percentile:.0f}]")
 
-    rows = [[system, *(cell(c.systems[system].targeted) for c in configs.values())] for system in evaluation.systems]
+    rows = [[report_name(system, markdown), *(cell(c.systems[system].targeted) for c in configs.values())]
+            for system in evaluation.systems]
     means = [[r.targeted.random_pairs.mean for r in c.systems.values()
               if r.targeted is not None and r.targeted.random_pairs is not None
               and r.targeted.random_pairs.mean is not None] for c in configs.values()]
@@ -190,7 +193,7 @@ def _random_pairs_table(evaluation: Evaluation, phenomenon: str, markdown: bool)
 def targeted_human_table(evaluation: Evaluation, markdown: bool = False) -> str:
     """Kendall's τ with the human scores: targeted accuracy next to the first metric's, per lexical config."""
     metric = evaluation.metrics[0]
-    label = _label(metric)
+    label = report_name(_label(metric), markdown)
     header = ["config", f"{label} τ", f"{label} p", f"{label} p (BH)", "targeted τ", "targeted p", "targeted p (BH)",
               "systems", "τ pct (random pairs)"]
     rows = []
@@ -250,25 +253,28 @@ def text_report(evaluation: Evaluation) -> str:
 
 
 def _full_table(evaluation: Evaluation, markdown: bool = False) -> str:
-    header = ["system", *(_label(m) for m in evaluation.metrics)]
-    rows = [[system, *(_num(evaluation.full[system][m], _digits(m)) for m in evaluation.metrics)]
+    header = ["system", *(report_name(_label(m), markdown) for m in evaluation.metrics)]
+    rows = [[report_name(system, markdown), *(_num(evaluation.full[system][m], _digits(m)) for m in evaluation.metrics)]
             for system in evaluation.systems]
     return render_table(header, rows, markdown=markdown)
 
 
 def markdown_report(evaluation: Evaluation, plots: list[Path]) -> str:
+    def name(text: str) -> str:  # a system, a metric's label, a note with a path: never markup
+        return report_name(text, markdown=True)
+
     lines = ["# LDD challenge sets: evaluation", "",
              f"- **signature**: `{evaluation.signature}`",
-             f"- **dataset / pair / split**: `{evaluation.dataset}` / {evaluation.pair} / {evaluation.split} "
+             f"- **dataset / pair / split**: {markdown_code(evaluation.dataset)} / {evaluation.pair} / {evaluation.split} "
              f"(full corpus: {evaluation.full_corpus_config}, {evaluation.full_corpus_rows} rows)",
-             f"- **systems**: {', '.join(evaluation.systems)} (baseline of the paired tests: "
-             f"{evaluation.baseline_system})", *(f"- **note**: {note}" for note in evaluation.notes),
+             f"- **systems**: {', '.join(map(name, evaluation.systems))} (baseline of the paired tests: "
+             f"{name(evaluation.baseline_system)})", *(f"- **note**: {name(note)}" for note in evaluation.notes),
              "", "## How to read this report", "", LEGEND, "## Full corpus", "", _full_table(evaluation, True), ""]
     for metric in evaluation.metrics:
-        lines += [f"## Summary, {_label(metric)}", "", summary_table(evaluation, metric, markdown=True), ""]
+        lines += [f"## Summary, {name(_label(metric))}", "", summary_table(evaluation, metric, markdown=True), ""]
     for metric in evaluation.metrics:
         if _has_human(evaluation, metric):
-            lines += [f"## Correlation with human scores, {_label(metric)}", "",
+            lines += [f"## Correlation with human scores, {name(_label(metric))}", "",
                       human_table(evaluation, metric, markdown=True), ""]
     lines += targeted_section(evaluation, markdown=True)
     lines += segment_section(evaluation, markdown=True)

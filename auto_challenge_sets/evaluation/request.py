@@ -8,7 +8,7 @@ request field it is about (:class:`RequestError`), which the command line maps t
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -22,6 +22,18 @@ ALL = "all"
 PAIRED_TESTS = ("ar", "bs")
 MAX_SAMPLES = 100_000  # random corpora per config: more would not fit in memory, so it is a typo
 MAX_PAIRED_SAMPLES = 100_000
+
+
+def white_space_twins(names: Iterable[str]) -> tuple[str, str] | None:
+    """The first two ``names`` that are equal once white space is taken out (``A`` and ``A `` look
+    the same in a table, and an HTML ``<option>`` strips them to one value), or None."""
+    seen: dict[str, str] = {}
+    for name in names:
+        key = "".join(name.split())
+        if key in seen:
+            return seen[key], name
+        seen[key] = name
+    return None
 
 
 @dataclass(frozen=True)
@@ -70,6 +82,10 @@ class EvaluationRequest:
         for name in self.hypotheses:
             if not isinstance(name, str) or not name.strip():
                 raise RequestError("hypotheses", f"a system needs a non-blank name, got {name!r}")
+        twins = white_space_twins(self.hypotheses)
+        if twins:
+            raise RequestError("hypotheses", f"system names {twins[0]!r} and {twins[1]!r} differ only in white space: "
+                               "the page, its filters and the tables could not tell them apart; rename one")
         if not isinstance(self.config, str) or not [c for c in self.config.split(",") if c.strip()]:
             raise RequestError("config", f"{self.config!r} is empty: give a name, several separated by commas, "
                                "or all")
@@ -82,6 +98,15 @@ class EvaluationRequest:
                 metric_class(metric)
             except ValueError as error:
                 raise RequestError("metrics", str(error)) from None
+        labels = {metric: metric_class(metric).label for metric in self.metrics}
+        for metric, label in labels.items():
+            if not isinstance(label, str) or not label.strip():
+                raise RequestError("metrics", f"metric {metric!r} has no label to show (label {label!r})")
+        twins = white_space_twins(labels.values())
+        if twins:
+            names = [m for m, label in labels.items() if label in twins]
+            raise RequestError("metrics", f"metrics {names[0]!r} and {names[1]!r} have the labels {twins[0]!r} and "
+                               f"{twins[1]!r}, which differ only in white space: the tables could not tell them apart")
         if self.baseline is not None and self.baseline not in self.hypotheses:
             raise RequestError("baseline", f"{self.baseline!r} is none of the systems ({', '.join(self.hypotheses)})")
         if self.paired_test not in PAIRED_TESTS:

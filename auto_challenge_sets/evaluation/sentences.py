@@ -17,6 +17,7 @@ from typing import Any
 from auto_challenge_sets.corpus import read_lines
 from auto_challenge_sets.dataset.layout import DatasetFolder
 from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.evaluation.name_text import isolate
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.results import Evaluation
 from auto_challenge_sets.pharaoh import Link, parse_pharaoh
@@ -69,7 +70,7 @@ def _outputs(request: EvaluationRequest, systems: list[str]) -> tuple[dict[str, 
         path = request.hypotheses[system]
         if str(path) == STDIN:
             found[system] = None
-            notes.append(f"{system} was read from standard input: its sentences are not shown")
+            notes.append(f"{isolate(system)} was read from standard input: its sentences are not shown")
         else:
             found[system] = read_lines(path)
     return found, notes

@@ -4,6 +4,7 @@ the degenerate-baseline mark, and the segment-level agreement table (``--human-s
 from __future__ import annotations
 
 from auto_challenge_sets.evaluation.multiple_testing import ALPHA
+from auto_challenge_sets.evaluation.name_text import report_name
 from auto_challenge_sets.evaluation.results import ConfigResult, Evaluation, SegmentAgreement
 from auto_challenge_sets.scoring.metric import metric_class
 from auto_challenge_sets.tables import render_table
@@ -60,7 +61,7 @@ def has_segments(evaluation: Evaluation) -> bool:
 def segment_table(evaluation: Evaluation, metric: str, markdown: bool = False) -> str:
     """Per config: the metric's sentence-level τ-b with human z, and targeted accuracy's
     correct − wrong z difference and τ-b beside it (when scored)."""
-    label = metric_class(metric).label
+    label = report_name(metric_class(metric).label, markdown)
     targeted = any(c.segment_targeted is not None for c in evaluation.configs.values())
     header = ["config", "pairs", f"{label} τ-b", "p", "p (BH)"]
     if targeted:
@@ -86,7 +87,7 @@ def segment_section(evaluation: Evaluation, markdown: bool = False) -> list[str]
         return []
     lines = []
     for metric in evaluation.metrics:
-        title = f"Segment-level agreement with human z, {metric_class(metric).label}"
+        title = f"Segment-level agreement with human z, {report_name(metric_class(metric).label, markdown)}"
         lines += [f"## {title}" if markdown else title.lower(), "", segment_table(evaluation, metric, markdown), ""]
     return lines
 
