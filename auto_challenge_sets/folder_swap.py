@@ -113,8 +113,8 @@ def recover_folder(out: str | os.PathLike[str]) -> None:
         if out.exists() or not aside:
             return
         raise InputError(f"is missing: a write into it was killed between two renames, and its files are in "
-                         f"{aside[-1].name} beside it, which cannot be renamed back here "
-                         f"({error.strerror or error}): rename it to {out.name}", out) from None
+                         f"{aside[-1].name} beside it, which cannot be renamed back here ({error.strerror or error}): "
+                         f"rename it back to {out.name}, or give its path instead", out) from None
 
 
 def _clean_leftovers(out: Path) -> None:

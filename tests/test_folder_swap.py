@@ -192,7 +192,7 @@ def test_a_folder_aside_that_cannot_be_put_back_is_named_with_where_it_is(tmp_pa
         recover_folder(out)
     assert str(raised.value) == (f"{out}: is missing: a write into it was killed between two renames, and its files "
                                  "are in .sets.acs-old-1 beside it, which cannot be renamed back here (Permission "
-                                 "denied): rename it to sets")
+                                 "denied): rename it back to sets, or give its path instead")
 
 
 def test_an_existing_folder_is_kept_and_every_leftover_goes(tmp_path):

@@ -11,6 +11,7 @@ import json
 import multiprocessing
 import os
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -99,36 +100,47 @@ def test_a_folder_holding_a_copied_results_json_is_refused_naming_its_first_othe
     assert out_text == "" and _snapshot(out) == before
 
 
-@pytest.fixture
-def previous(toy, capsys) -> Path:
-    """A report folder an earlier run made: several configs, two systems and human scores, so it
-    holds every kind of file a report writes (results.json, report.md, index.html, the sentence
-    sidecars, heat map, trend and human plots)."""
+@pytest.fixture(scope="module")
+def made_report(tmp_path_factory) -> tuple[dict, Path]:
+    """A report folder a run made, once per module: several configs, two systems and human scores,
+    so it holds every kind of file a report writes (results.json, report.md, index.html, the
+    sentence sidecars, heat map, trend and human plots)."""
+    toy = make(tmp_path_factory.mktemp("hostile-folders"))
     out = toy["tmp"] / "report"
     argv = [*_argv(toy, "--out", str(out)), "--hyp", f"better={toy['hyps']['better']}", "--human", str(toy["human"])]
     argv[argv.index("de-en.particle.d2")] = "all"
     assert main(argv) == 0
-    capsys.readouterr()
     names = {p.relative_to(out).as_posix() for p in out.rglob("*")}
     assert {"results.json", "report.md", "index.html", "sentences"} <= names
     for kind in (".heatmap.png", ".trend.png", ".human.png"):
         assert any(name.endswith(kind) for name in names), kind
     assert any(name.startswith("sentences/") and name.endswith(".js") for name in names)
-    return out
+    return toy, out
 
 
-def test_a_folder_holding_exactly_a_previous_report_is_replaced_whole(toy, previous, capsys):
-    assert main(_argv(toy, "--out", str(previous), system="better")) == 0
+@pytest.fixture
+def previous(made_report, tmp_path) -> Path:
+    """This test's copy of the module's report folder."""
+    return Path(shutil.copytree(made_report[1], tmp_path / "report"))
+
+
+@pytest.fixture
+def shared_toy(made_report) -> dict:
+    return made_report[0]
+
+
+def test_a_folder_holding_exactly_a_previous_report_is_replaced_whole(shared_toy, previous, capsys):
+    assert main(_argv(shared_toy, "--out", str(previous), system="better")) == 0
     assert json.loads((previous / "results.json").read_text(encoding="utf-8"))["systems"] == ["better"]
     assert not (previous / "sentences").exists()  # the earlier run's files are gone: one run's report
-    assert main(_argv(toy, "--out", str(previous), system="good")) == 0  # and again
+    assert main(_argv(shared_toy, "--out", str(previous), system="good")) == 0  # and again
 
 
 @pytest.mark.parametrize("name", ["notes.md", "sentences/notes.txt", ".DS_Store", "results.json.bak"])
-def test_a_file_a_user_added_to_a_report_folder_is_named_and_kept(toy, previous, capsys, name):
+def test_a_file_a_user_added_to_a_report_folder_is_named_and_kept(shared_toy, previous, capsys, name):
     (previous / name).write_text("mine\n", encoding="utf-8")
     before = _snapshot(previous)
-    assert main(_argv(toy, "--out", str(previous), system="better")) == 2
+    assert main(_argv(shared_toy, "--out", str(previous), system="better")) == 2
     out, err = capsys.readouterr()
     assert _one_error_line(err).startswith(f"acs evaluate: error: {previous / name}: {FOREIGN}")
     assert out == "" and _snapshot(previous) == before
@@ -138,14 +150,15 @@ def test_a_file_a_user_added_to_a_report_folder_is_named_and_kept(toy, previous,
 # -- item 3: a pipe, a device, a folder or a link named like a report file is named, never opened -----
 
 
-def test_a_fifo_named_results_json_is_an_error_at_once(toy, previous):
+def test_a_fifo_named_results_json_is_an_error_at_once(shared_toy, previous):
     (previous / "results.json").unlink()
     os.mkfifo(previous / "results.json")
     before = _snapshot(previous)
     try:
         # a timeout guards the suite against a regression that hangs: it asserts no speed
-        done = subprocess.run([sys.executable, "-m", "auto_challenge_sets.cli", *_argv(toy, "--out", str(previous))],
-                              cwd=toy["tmp"], capture_output=True, text=True, timeout=300)
+        argv = _argv(shared_toy, "--out", str(previous))
+        done = subprocess.run([sys.executable, "-m", "auto_challenge_sets.cli", *argv], cwd=previous.parent,
+                              capture_output=True, text=True, timeout=300)
         assert done.returncode == 2, done.stderr
         assert _one_error_line(done.stderr) == (
             f"acs evaluate: error: {previous / 'results.json'}: is a pipe (a FIFO, or a process substitution such "
@@ -156,13 +169,23 @@ def test_a_fifo_named_results_json_is_an_error_at_once(toy, previous):
         (previous / "results.json").unlink()  # conftest reads every results.json left
 
 
+def _device(path: Path) -> None:
+    """A character device like /dev/zero (reading it never ends); only root may make one."""
+    try:
+        os.mknod(path, 0o600 | stat.S_IFCHR, os.makedev(1, 5))
+    except PermissionError:
+        pytest.skip("making a device needs root")
+
+
 @pytest.mark.parametrize("name, make_it, kind", [
     ("report.md", lambda path: path.mkdir(), "a folder"),
+    ("report.md", lambda path: _device(path), "a device"),
     ("results.json", lambda path: path.symlink_to(os.devnull), "a symbolic link"),
     ("index.html", lambda path: path.symlink_to(path.parent / "report.md"), "a symbolic link"),
     ("sentences", lambda path: path.write_text("x", encoding="utf-8"), "a regular file"),
 ])
-def test_anything_but_a_regular_file_named_like_a_report_file_is_named(toy, previous, capsys, name, make_it, kind):
+def test_anything_but_a_regular_file_named_like_a_report_file_is_named(shared_toy, previous, capsys, name, make_it,
+                                                                      kind):
     target = previous / name
     if target.is_dir():
         shutil.rmtree(target)
@@ -170,7 +193,7 @@ def test_anything_but_a_regular_file_named_like_a_report_file_is_named(toy, prev
         target.unlink()
     make_it(target)
     before = _snapshot(previous)
-    assert main(_argv(toy, "--out", str(previous), system="better")) == 2
+    assert main(_argv(shared_toy, "--out", str(previous), system="better")) == 2
     out, err = capsys.readouterr()
     line = _one_error_line(err)
     assert line.startswith(f"acs evaluate: error: {target}: is {kind}"), line
