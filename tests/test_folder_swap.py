@@ -175,6 +175,7 @@ def test_a_reader_waits_for_the_writer_that_holds_the_lock_to_put_the_folder_bac
         writer = threading.Timer(0.3, writers_second_rename)
         writer.start()
         recover_folder(out)
+        assert out.is_dir()  # it returned once the folder was back, not before
         writer.join()
     assert moved == [out]  # the writer's rename, not the reader's, put it back: the reader waited
     assert _contents(out) == {"data.txt": "aside\n"}
