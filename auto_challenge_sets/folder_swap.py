@@ -4,9 +4,10 @@
 - **One writer.** Writers of one folder serialize through a file lock beside it (``.{name}.lock``,
   :mod:`filelock`), so two runs never mix their files.
 - **All or nothing.** A run writes a sibling work folder, ``.{name}.acs-new-{pid}``, and swaps it
-  in with two renames; a run that fails or is killed leaves the previous folder as it was (at worst
-  renamed aside, ``.{name}.acs-old-{pid}``, for an instant: the next run, under the lock, puts it
-  back and removes what the killed run left).
+  in with one atomic exchange (``renameat2(RENAME_EXCHANGE)``, Linux); a run that fails or is
+  killed leaves the previous folder as it was. Where the system has no exchange the swap is two
+  renames, and a kill between them leaves the folder renamed aside, ``.{name}.acs-old-{pid}``: the
+  next writer, and every reader (:func:`recover_folder`), puts it back under the lock.
 - **The user's path in errors.** A system error about a file of the work folder names the file
   under the user's folder instead, and one naming no file names the folder: the work folder is
   gone when the message is read.
@@ -14,8 +15,13 @@
 
 from __future__ import annotations
 
+import ctypes
+import errno
+import functools
 import os
 import shutil
+import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,6 +29,8 @@ from pathlib import Path
 from auto_challenge_sets.errors import AcsError, InputError
 
 LOCK_TIMEOUT_S = 3600  # a build can take long; a lock held longer than this is reported, not broken
+RECOVER_WAIT_S = 30  # how long a reader waits for a writer that holds the lock to put a folder back
+_AT_FDCWD, _RENAME_EXCHANGE = -100, 2  # <fcntl.h>, <linux/fs.h>
 
 
 def _sibling(out: Path, kind: str) -> Path:
@@ -38,14 +46,20 @@ def refuse_link_or_file(out: Path) -> None:
         raise InputError("exists and is not a folder", out)
 
 
+def _lock_path(out: Path) -> Path:
+    return out.parent / f".{out.name}.lock"
+
+
 def prepare_folder(out: Path, check: Callable[[Path], None]) -> Path:
-    """Run the ownership ``check`` on ``out`` and create its lock file; return the lock's path.
+    """Run the ownership ``check`` on ``out`` (put back first if a killed swap left it aside) and
+    create its lock file; return the lock's path.
 
     filelock would retry a lock file it cannot create until its time-out: creating it here turns
     a read-only or missing place into an error at once.
     """
+    recover_folder(out)
     check(out)
-    lock_path = out.parent / f".{out.name}.lock"
+    lock_path = _lock_path(out)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         os.close(os.open(lock_path, os.O_WRONLY | os.O_CREAT, 0o644))
@@ -57,13 +71,50 @@ def prepare_folder(out: Path, check: Callable[[Path], None]) -> Path:
     return lock_path
 
 
+def _aside(out: Path) -> list[Path]:
+    """Folders a killed swap left aside, the newest (the folder as it was last) last."""
+    return sorted(out.parent.glob(f".{out.name}.acs-old-*"), key=lambda p: p.stat().st_mtime)
+
+
 def _recover(out: Path) -> None:
     """Put back a folder that a killed run had renamed aside but not yet replaced."""
-    if out.exists():
+    if out.exists() or out.is_symlink():
         return
-    aside = sorted(out.parent.glob(f".{out.name}.acs-old-*"), key=lambda p: p.stat().st_mtime)
-    if aside:
+    if aside := _aside(out):
         os.replace(aside[-1], out)
+
+
+def recover_folder(out: str | os.PathLike[str]) -> None:
+    """What a reader does first: where ``out`` is missing but a swap killed between its two renames
+    left it aside, put it back under the lock, so that "no such folder" is never said of a folder
+    that is only renamed.
+
+    A writer holding the lock puts the folder back itself at once (it recovers first, and swaps in
+    an instant), so the reader waits for whichever comes first: the folder back, or the lock. A
+    place it cannot write (no lock file, no rename) is an error naming where the folder is.
+    """
+    from filelock import FileLock, Timeout
+
+    out = Path(out).absolute()
+    if out.exists() or out.is_symlink() or not _aside(out):
+        return
+    deadline = time.monotonic() + RECOVER_WAIT_S
+    try:
+        while True:
+            try:
+                with FileLock(str(_lock_path(out)), timeout=0.1):
+                    _recover(out)
+                return
+            except Timeout:
+                if out.exists() or time.monotonic() > deadline:
+                    return  # back, or the writer still holds it: the reader's own error says what is there
+    except OSError as error:
+        aside = _aside(out)
+        if out.exists() or not aside:
+            return
+        raise InputError(f"is missing: a write into it was killed between two renames, and its files are in "
+                         f"{aside[-1].name} beside it, which cannot be renamed back here ({error.strerror or error}): "
+                         f"rename it back to {out.name}, or give its path instead", out) from None
 
 
 def _clean_leftovers(out: Path) -> None:
@@ -104,9 +155,50 @@ def _copy_folder(out: Path, work: Path) -> None:
         raise InputError(f"cannot be copied (a build adds to a copy of the folder, made beside it): {why}", source) from None
 
 
-def _swap(work: Path, out: Path) -> None:
+@functools.cache
+def _renameat2() -> Callable[..., int] | None:
+    """libc's ``renameat2`` (glibc 2.28+, musl 1.2.2+; the kernel's since 3.15), None where there
+    is none. Python's ``os`` has no renameat2, and the syscall's number differs per architecture:
+    ctypes on libc is the one portable way in."""
+    if not sys.platform.startswith("linux"):  # RENAME_EXCHANGE's value is Linux's; macOS has renamex_np
+        return None
+    try:
+        function = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):  # an older libc
+        return None
+    function.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    function.restype = ctypes.c_int
+    return function
+
+
+def exchange(first: Path, second: Path) -> bool:
+    """Swap two existing paths in one atomic step; False (and nothing changed) where the system
+    cannot: no renameat2, a kernel without it (ENOSYS) or a file system without RENAME_EXCHANGE
+    (EINVAL). Any other failure is the OSError it is."""
+    function = _renameat2()
+    if function is None:
+        return False
+    if function(_AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second), _RENAME_EXCHANGE) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):
+        return False
+    raise OSError(code, os.strerror(code), str(second))
+
+
+def swap_in(work: Path, out: Path, *, atomic: bool = True) -> None:
+    """Put the folder ``work`` in ``out``'s place and remove the old ``out``.
+
+    One atomic exchange where the system has it (``atomic=False`` skips it, to test the rest):
+    ``out`` always exists, and the old folder sits at ``work``'s name until it is removed (a kill
+    there leaves a leftover the next writer removes). Elsewhere two renames: a kill between them
+    leaves ``out`` missing, aside; :func:`recover_folder` and the next writer put it back.
+    """
     if not out.exists():
         os.replace(work, out)
+        return
+    if atomic and exchange(work, out):
+        shutil.rmtree(work, ignore_errors=True)
         return
     aside = _sibling(out, "old")
     os.replace(out, aside)
@@ -168,7 +260,8 @@ def swapped_folder(out: str | os.PathLike[str], check: Callable[[Path], None], *
             else:
                 work.mkdir()
             yield work
-            _swap(work, out)
+            check(out)  # again: a file added by hand while the work folder was written is not lost
+            swap_in(work, out)
         except OSError as error:
             _check_parent(out)
             error.filename = _user_path(error.filename, work, out) if error.filename is not None else str(out)

@@ -39,10 +39,16 @@ def require_regular_file(path: str | os.PathLike[str], error: type[InputError] =
         return
     if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
         return
-    kind = ("a pipe (a FIFO, or a process substitution such as <(...))" if stat.S_ISFIFO(mode)
+    raise error(f"is {file_kind(mode)}, not a regular file{hint}", str(path))
+
+
+def file_kind(mode: int) -> str:
+    """What a path that is not a regular file is, in words, from its ``st_mode`` (``lstat``'s, to
+    name a link as one)."""
+    return ("a pipe (a FIFO, or a process substitution such as <(...))" if stat.S_ISFIFO(mode)
             else "a socket" if stat.S_ISSOCK(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
-            else "not a regular file")
-    raise error(f"is {kind}, not a regular file{hint}", str(path))
+            else "a symbolic link" if stat.S_ISLNK(mode) else "a folder" if stat.S_ISDIR(mode)
+            else "a regular file" if stat.S_ISREG(mode) else "not a regular file")
 
 
 def is_ascii_digits(text: str) -> bool:

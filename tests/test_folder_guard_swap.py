@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from auto_challenge_sets import folder_swap
 from auto_challenge_sets.dataset.folder_guard import check_output_folder, locked_output, prepare_output
 from auto_challenge_sets.dataset.record import BUILD_RECORD
 from auto_challenge_sets.errors import InputError
@@ -37,24 +38,29 @@ def _locked_elsewhere(lock_path: Path) -> bool:
 
 
 def test_the_swap_happens_under_the_lock(tmp_path, monkeypatch):
-    """Every rename that swaps the new folder in runs while the lock is held: released before,
-    another build could copy the old folder and later swap its copy over this build's."""
+    """Every rename or exchange that swaps the new folder in runs while the lock is held: released
+    before, another build could copy the old folder and later swap its copy over this build's."""
     out = _made_by_a_build(tmp_path / "sets", "old\n")
     lock_path = tmp_path / ".sets.lock"
-    renames: list[tuple[str, bool]] = []
-    real_replace = os.replace
+    moves: list[tuple[str, bool]] = []
+    real_replace, real_exchange = os.replace, folder_swap.exchange
 
     def watched_replace(src, dst, *args, **kwargs):
-        renames.append((Path(dst).name, _locked_elsewhere(lock_path)))
+        moves.append((Path(dst).name, _locked_elsewhere(lock_path)))
         return real_replace(src, dst, *args, **kwargs)
 
+    def watched_exchange(first, second):
+        moves.append((Path(second).name, _locked_elsewhere(lock_path)))
+        return real_exchange(first, second)
+
     monkeypatch.setattr(os, "replace", watched_replace)
+    monkeypatch.setattr(folder_swap, "exchange", watched_exchange)  # a spy: the real exchange runs
     with locked_output(out) as work:
         (work / "data.txt").write_text("new\n", encoding="utf-8")
     monkeypatch.undo()
     assert (out / "data.txt").read_text(encoding="utf-8") == "new\n"
-    assert [name for name, _ in renames][-1] == "sets" and len(renames) >= 2  # aside, then in
-    assert all(held for _, held in renames), renames
+    assert [name for name, _ in moves][-1] == "sets"  # one exchange, or aside then in
+    assert all(held for _, held in moves), moves
     assert not _locked_elsewhere(lock_path)  # and released afterwards
 
 

@@ -12,7 +12,14 @@ from pathlib import Path
 import pytest
 
 from auto_challenge_sets.errors import AcsError, InputError
-from auto_challenge_sets.folder_swap import prepare_folder, refuse_link_or_file, swapped_folder
+from auto_challenge_sets.folder_swap import (
+    exchange,
+    prepare_folder,
+    recover_folder,
+    refuse_link_or_file,
+    swap_in,
+    swapped_folder,
+)
 
 PID = os.getpid()
 COPY_FAILED = "cannot be copied (a build adds to a copy of the folder, made beside it)"
@@ -138,6 +145,57 @@ def test_the_folder_renamed_aside_last_is_the_one_put_back(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == [".sets.lock", "sets"]
 
 
+def test_a_reader_puts_back_the_folder_renamed_aside_last_and_nothing_else(tmp_path):
+    for name, mtime in (("1", 1_000_000), ("2", 2_000_000)):
+        os.utime(_folder(tmp_path / f".sets.acs-old-{name}", **{"data.txt": f"aside {name}\n"}), (mtime, mtime))
+    out = tmp_path / "sets"
+    recover_folder(out)
+    assert _contents(out) == {"data.txt": "aside 2\n"}
+    # the older one is a writer's to remove, under the lock; a reader only puts the folder back
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".sets.acs-old-1", ".sets.lock", "sets"]
+    recover_folder(out)  # a folder that is there is left as it is
+    assert _contents(out) == {"data.txt": "aside 2\n"}
+    assert (tmp_path / ".sets.acs-old-1").is_dir()
+
+
+def test_a_reader_waits_for_the_writer_that_holds_the_lock_to_put_the_folder_back(tmp_path):
+    import threading
+
+    from filelock import FileLock
+
+    aside = _folder(tmp_path / ".sets.acs-old-1", **{"data.txt": "aside\n"})
+    out = tmp_path / "sets"
+    moved: list[Path] = []
+
+    def writers_second_rename() -> None:
+        os.replace(aside, out)
+        moved.append(out)
+
+    with FileLock(str(tmp_path / ".sets.lock")):  # a writer between its two renames
+        writer = threading.Timer(0.3, writers_second_rename)
+        writer.start()
+        recover_folder(out)
+        assert out.is_dir()  # it returned once the folder was back, not before
+        writer.join()
+    assert moved == [out]  # the writer's rename, not the reader's, put it back: the reader waited
+    assert _contents(out) == {"data.txt": "aside\n"}
+
+
+def test_a_folder_aside_that_cannot_be_put_back_is_named_with_where_it_is(tmp_path, monkeypatch):
+    _folder(tmp_path / ".sets.acs-old-1", **{"data.txt": "aside\n"})
+    out = tmp_path / "sets"
+
+    def read_only(src, dst, *args, **kwargs):
+        raise PermissionError(13, "Permission denied", str(src))
+
+    monkeypatch.setattr(os, "replace", read_only)  # root renames anywhere: the read-only place is simulated
+    with pytest.raises(InputError) as raised:
+        recover_folder(out)
+    assert str(raised.value) == (f"{out}: is missing: a write into it was killed between two renames, and its files "
+                                 "are in .sets.acs-old-1 beside it, which cannot be renamed back here (Permission "
+                                 "denied): rename it back to sets, or give its path instead")
+
+
 def test_an_existing_folder_is_kept_and_every_leftover_goes(tmp_path):
     out = _folder(tmp_path / "sets", **{"data.txt": "current\n"})
     _folder(tmp_path / ".sets.acs-old-7" / "deep", **{"x.txt": "aside\n"})
@@ -166,15 +224,43 @@ def _watch_renames(monkeypatch) -> list[tuple[str, str]]:
     return renames
 
 
-def test_an_existing_folder_goes_aside_then_the_work_folder_takes_its_place(tmp_path, monkeypatch):
+def _exchange_works(tmp_path: Path) -> bool:
+    return exchange(_folder(tmp_path / "probe-a"), _folder(tmp_path / "probe-b"))
+
+
+def test_exchange_swaps_two_folders_in_one_step(tmp_path):
+    first = _folder(tmp_path / "first", **{"a.txt": "a\n"})
+    second = _folder(tmp_path / "second", **{"b.txt": "b\n"})
+    if not exchange(first, second):
+        pytest.skip("no renameat2(RENAME_EXCHANGE) here: the swap is two renames")
+    assert _contents(first) == {"b.txt": "b\n"} and _contents(second) == {"a.txt": "a\n"}
+    with pytest.raises(FileNotFoundError) as raised:  # both must exist: a real failure is raised, not "unsupported"
+        exchange(first, tmp_path / "missing")
+    assert raised.value.filename == str(tmp_path / "missing")
+    assert _contents(first) == {"b.txt": "b\n"}
+
+
+def test_an_existing_folder_is_exchanged_with_the_work_folder_in_one_step(tmp_path, monkeypatch):
+    if not _exchange_works(tmp_path):
+        pytest.skip("no renameat2(RENAME_EXCHANGE) here: the swap is two renames")
     out = _folder(tmp_path / "sets", **{"old.txt": "old\n"})
     renames = _watch_renames(monkeypatch)
     with swapped_folder(out, _no_check, keep=True, holder="build") as work:
         assert work == tmp_path / f".sets.acs-new-{PID}"
         (work / "new.txt").write_text("new\n", encoding="utf-8")
-    assert renames == [("sets", f".sets.acs-old-{PID}"), (f".sets.acs-new-{PID}", "sets")]
+    assert renames == []  # no moment without a folder: the one exchange is no os.replace
     assert _contents(out) == {"new.txt": "new\n", "old.txt": "old\n"}
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".sets.lock", "sets"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".sets.lock", "probe-a", "probe-b", "sets"]
+
+
+def test_without_the_exchange_the_folder_goes_aside_then_the_work_folder_takes_its_place(tmp_path, monkeypatch):
+    out = _folder(tmp_path / "sets", **{"old.txt": "old\n"})
+    work = _folder(tmp_path / f".sets.acs-new-{PID}", **{"new.txt": "new\n"})
+    renames = _watch_renames(monkeypatch)
+    swap_in(work, out, atomic=False)
+    assert renames == [("sets", f".sets.acs-old-{PID}"), (f".sets.acs-new-{PID}", "sets")]
+    assert _contents(out) == {"new.txt": "new\n"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sets"]
 
 
 def test_a_new_folder_is_the_work_folder_renamed(tmp_path, monkeypatch):

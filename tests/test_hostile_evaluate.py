@@ -92,7 +92,7 @@ def _symlink_out(case: Case) -> tuple[list[str], bytes | None]:
 
 CLI_CASES: list[tuple[str, Setup, str]] = [
     # 1. the report folder
-    ("out-not-made-by-evaluate", _foreign, r"/theirs: is not empty and has no results\.json of acs evaluate"),
+    ("out-not-made-by-evaluate", _foreign, r"/theirs/README\.md: is not a file acs evaluate writes"),
     ("out-is-a-file", lambda c: (["--hyp", c.hyp(), "--out", c.file("a_file", "x")], None),
      r"/a_file: exists and is not a folder"),
     ("out-under-a-file", lambda c: (["--hyp", c.hyp(), "--out", c.file("a_file", "x") + "/report"], None),

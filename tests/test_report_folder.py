@@ -66,27 +66,34 @@ def test_a_report_is_written_whole_and_named_at_the_users_path(toy, tmp_path, ca
     assert {"results.json", "report.md", "index.html"} <= set(_snapshot(out))
     # a second run replaces the report whole: nothing of the first one stays
     (out / "results.json").write_text(json.dumps({"schema": "acs-evaluation/1"}), encoding="utf-8")
-    (out / "stale.png").write_bytes(b"from an older run")
+    (out / "de-en.chrf.heatmap.png").write_bytes(b"a plot of an older run's metric")
     assert main(_argv(toy, out, "better")) == 0
-    assert not (out / "stale.png").exists()
+    assert not (out / "de-en.chrf.heatmap.png").exists()
     assert json.loads((out / "results.json").read_text(encoding="utf-8"))["systems"] == ["better"]
     assert _beside(out) == [".report.lock"]
 
 
-@pytest.mark.parametrize("make_foreign, message", [
-    (lambda out: (out / "README.md").write_text("my notes\n", encoding="utf-8"), "has no results.json of acs evaluate"),
-    (lambda out: (out / "results.json").write_text('{"schema": "other/1"}', encoding="utf-8"),
-     "has no results.json of acs evaluate"),
-    (lambda out: (out / "results.json").write_text("not json", encoding="utf-8"), "has no results.json of acs evaluate"),
+NO_RESULTS = "is not empty and has no results.json of acs evaluate (schema acs-evaluation/*)"
+FOREIGN = "is not a file acs evaluate writes, and a report replaces its folder whole"
+
+
+@pytest.mark.parametrize("make_foreign, named, message", [
+    (lambda out: (out / "README.md").write_text("my notes\n", encoding="utf-8"), "README.md", FOREIGN),
+    (lambda out: (out / "results.json").write_text('{"schema": "other/1"}', encoding="utf-8"), "", NO_RESULTS),
+    (lambda out: (out / "results.json").write_text("not json", encoding="utf-8"), "", NO_RESULTS),
+    (lambda out: (out / "results.json").write_bytes(b'{"schema": "acs-evaluation/2", "x": "\xff"}'), "", NO_RESULTS),
+    # a report's names but no results.json: someone's web page, not a report
+    (lambda out: (out / "index.html").write_text("<p>my page</p>\n", encoding="utf-8"), "", NO_RESULTS),
 ])
-def test_a_folder_acs_evaluate_did_not_make_is_refused_before_the_scoring(toy, tmp_path, capsys, make_foreign, message):
+def test_a_folder_acs_evaluate_did_not_make_is_refused_before_the_scoring(toy, tmp_path, capsys, make_foreign, named,
+                                                                          message):
     out = tmp_path / "theirs"
     out.mkdir()
     make_foreign(out)
     before = _snapshot(out)
     assert main(_argv(toy, out)) == 2
     line = _one_error_line(capsys)
-    assert f"{out}: " in line and message in line
+    assert line.startswith(f"acs evaluate: error: {out / named if named else out}: {message}"), line
     assert capsys.readouterr().out == ""  # refused before the scoring printed its tables
     assert _snapshot(out) == before
     (out / "results.json").unlink(missing_ok=True)  # not ours: conftest validates every results.json left
@@ -234,3 +241,30 @@ def test_concurrent_runs_leave_one_runs_report(toy, tmp_path, capsys):
             text = (out / name).read_text(encoding="utf-8")
             assert system in text and f"{other}\n" not in text and f"{other} (baseline)" not in text, name
         assert _beside(out) == [f".round{round_number}.lock"]
+
+
+def test_the_names_a_report_may_hold_are_its_writers_names():
+    from auto_challenge_sets.evaluation.report_folder import report_globs
+
+    assert report_globs() == {
+        "": ["results.json", "report.md", "*.*.heatmap.png", "*.*.trend.png", "*.*.human.png", "*.targeted.png",
+             "index.html"],
+        "sentences": ["lines-*.js", "*.js"],
+    }
+
+
+def test_a_file_added_while_the_report_is_written_is_kept_and_named(toy, tmp_path, capsys, monkeypatch):
+    """The folder is checked again just before the swap: a file the user saved there meanwhile is not lost."""
+    out, before = _previous(toy, tmp_path, capsys)
+    original = html_report.write_html
+
+    def user_saves_notes(*args, **kwargs):
+        (out / "notes.md").write_text("written while acs evaluate ran\n", encoding="utf-8")
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(html_report, "write_html", user_saves_notes)
+    assert main(_argv(toy, out, "better")) == 2
+    assert _one_error_line(capsys).startswith(f"acs evaluate: error: {out / 'notes.md'}: is not a file acs evaluate "
+                                              "writes")
+    assert _snapshot(out) == {**before, "notes.md": b"written while acs evaluate ran\n"}
+    assert _beside(out) == [".report.lock"]

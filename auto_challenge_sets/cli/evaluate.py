@@ -93,7 +93,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--pair", metavar="SRC-TGT", help="with --config all: the language pair, when the "
                         "folder holds several")
-    parser.add_argument("--out", metavar="DIR", help="write report.md, results.json and PNG plots here")
+    parser.add_argument("--out", metavar="DIR", help="write report.md, results.json and PNG plots here (a new "
+                        "or empty folder, or one that holds only an earlier report: it is replaced whole)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON (results.json) instead of tables")
     parser.add_argument("--quiet", action="store_true", help="no progress bars (they show only on a terminal)")
     parser.add_argument("--jobs", type=int_at_least(1, 1024), default=None, metavar="N",

@@ -18,6 +18,7 @@ from typing import Any
 
 from auto_challenge_sets.configs import config_sort_key
 from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.folder_swap import recover_folder
 from auto_challenge_sets.text_io import IN_A_DATASET, require_regular_file
 
 DATA_DIR = "data"
@@ -177,7 +178,10 @@ def front_matter(readme: Path, only: str | None = None) -> dict[str, Any]:
 
 
 def require_complete(root: Path) -> Path:
-    """The card of a folder that holds data; a folder with data and no card is incomplete."""
+    """The card of a folder that holds data; a folder with data and no card is incomplete. Every
+    reader of a dataset folder starts here: a folder that a build killed mid-swap left renamed
+    aside is put back first."""
+    recover_folder(root)
     if not root.is_dir():
         raise InputError("no such dataset folder", root)
     readme = root / README

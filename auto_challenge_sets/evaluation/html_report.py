@@ -25,6 +25,9 @@ from auto_challenge_sets.scoring.length_baseline import DEGENERATE_COMPLEMENT_RA
 
 INDEX = "index.html"
 SIDECAR_DIR = "sentences"
+# the sidecars' names, fields in braces (as plots.PLOT_NAMES: the --out check reads them)
+LINES_SIDECAR, CONFIG_SIDECAR = SIDECAR_DIR + "/lines-{chunk:05d}.js", SIDECAR_DIR + "/{config}.js"
+PAGE_NAMES = (INDEX, LINES_SIDECAR, CONFIG_SIDECAR)
 INLINE_ROWS = 50  # rows of a config in the page itself; a 3,000-row config must not make a 50 MB page
 CHUNK_LINES = 100  # corpus lines per sidecar of words
 CONFIGS_GLOBAL, TEXTS_GLOBAL = "ACS_SENTENCES", "ACS_TEXTS"  # what the sidecars add to (report.js reads them)
@@ -71,7 +74,7 @@ def environment() -> Any:
 
 
 def _sidecar_name(chunk: int) -> str:
-    return f"{SIDECAR_DIR}/lines-{chunk:05d}.js"
+    return LINES_SIDECAR.format(chunk=chunk)
 
 
 def _sentence_data(sentences: Sentences | None) -> tuple[dict[str, Any] | None, dict[str, dict[str, Any]]]:
@@ -88,7 +91,7 @@ def _sentence_data(sentences: Sentences | None) -> tuple[dict[str, Any] | None, 
         inline.update(row["line"] for row in found.rows[:INLINE_ROWS])
     for name, found in sentences.configs.items():
         head, tail = found.rows[:INLINE_ROWS], found.rows[INLINE_ROWS:]
-        sidecar = f"{SIDECAR_DIR}/{name}.js" if tail else None
+        sidecar = CONFIG_SIDECAR.format(config=name) if tail else None
         configs[name] = {"total": len(found.rows), "rows": head, "sidecar": sidecar, "verdicts": found.verdicts}
         if sidecar:
             chunks = sorted({_sidecar_name((r["line"] - 1) // CHUNK_LINES) for r in tail if r["line"] not in inline})

@@ -14,6 +14,12 @@ from auto_challenge_sets.configs import config_sort_key
 from auto_challenge_sets.evaluation.results import ConfigResult, Evaluation
 from auto_challenge_sets.scoring.metric import metric_class
 
+# the plots' file names, fields in braces: the writers fill them, and the --out check
+# (report_folder.py) reads them as the names a report may hold
+HEATMAP, TREND = "{pair}.{metric}.heatmap.png", "{phenomenon}.{metric}.trend.png"
+HUMAN, TARGETED = "{pair}.{metric}.human.png", "{pair}.targeted.png"
+PLOT_NAMES = (HEATMAP, TREND, HUMAN, TARGETED)
+
 
 def pyplot() -> Any:
     import matplotlib
@@ -107,7 +113,7 @@ def trend_plots(evaluation: Evaluation, metric: str, out: Path) -> list[Path]:
         ax.legend(fontsize=6, loc="center left", bbox_to_anchor=(1.08, 0.5))
         ax.grid(alpha=0.3)
         fig.tight_layout()
-        path = out / f"{phenomenon}.{metric}.trend.png"
+        path = out / TREND.format(phenomenon=phenomenon, metric=metric)
         fig.savefig(path, dpi=100)
         plt.close(fig)
         paths.append(path)
@@ -198,9 +204,9 @@ def all_plots(evaluation: Evaluation, out: Path, human: dict[str, float] | None 
 
     paths = []
     for metric in progress_bar(evaluation.metrics, progress, "plots per metric", unit="metric"):
-        paths.append(heatmap(evaluation, metric, out / f"{evaluation.pair}.{metric}.heatmap.png"))
+        paths.append(heatmap(evaluation, metric, out / HEATMAP.format(pair=evaluation.pair, metric=metric)))
         paths += trend_plots(evaluation, metric, out)
         if human:
-            paths.append(human_scatter(evaluation, metric, human, out / f"{evaluation.pair}.{metric}.human.png"))
-    accuracy = targeted_plot(evaluation, out / f"{evaluation.pair}.targeted.png")
+            paths.append(human_scatter(evaluation, metric, human, out / HUMAN.format(pair=evaluation.pair, metric=metric)))
+    accuracy = targeted_plot(evaluation, out / TARGETED.format(pair=evaluation.pair))
     return paths + ([accuracy] if accuracy is not None else [])

@@ -284,6 +284,18 @@ def markdown_report(evaluation: Evaluation, plots: list[Path]) -> str:
     return "\n".join(lines)
 
 
+RESULTS, MARKDOWN = "results.json", "report.md"
+
+
+def report_names() -> tuple[str, ...]:
+    """Every name :func:`write_report` may write, relative to its folder, fields in braces (a
+    plot's metric, a sidecar's config): the one list of a report's files, from its writers."""
+    from auto_challenge_sets.evaluation.html_report import PAGE_NAMES
+    from auto_challenge_sets.evaluation.plots import PLOT_NAMES
+
+    return (RESULTS, MARKDOWN, *PLOT_NAMES, *PAGE_NAMES)
+
+
 def write_report(out_dir: str | Path, evaluation: Evaluation, human_scores: dict[str, float] | None = None,
                  request: EvaluationRequest | None = None, progress: bool = False) -> list[Path]:
     """``results.json``, ``report.md``, the plots and ``index.html`` into ``out_dir`` (with the run's
@@ -293,10 +305,10 @@ def write_report(out_dir: str | Path, evaluation: Evaluation, human_scores: dict
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    results = out / "results.json"
+    results = out / RESULTS
     results.write_text(json.dumps(evaluation.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     plots = plotting.all_plots(evaluation, out, human_scores, progress)
-    report = out / "report.md"
+    report = out / MARKDOWN
     report.write_text(markdown_report(evaluation, plots), encoding="utf-8")
     page = write_html(out, evaluation, human_scores, request)
     return [results, report, *plots, *page]

@@ -1,41 +1,94 @@
 """The ``--out`` folder of ``acs evaluate``: whose it is, and writing it whole.
 
-``--out`` must be absent, empty, or a folder an earlier ``acs evaluate --out`` made (its
-``results.json`` has a ``schema`` of ``acs-evaluation/*``); anything else is an error naming it, so
-a report never replaces someone's files. The report is written into a fresh sibling work folder
-and swapped in under a lock (:mod:`auto_challenge_sets.folder_swap`): a run that fails or is
-killed leaves the previous report whole, and every file of a report comes from one run.
+A run replaces its ``--out`` whole, so ``--out`` must be absent, empty, or hold one earlier
+report and nothing else: a ``results.json`` of ``acs evaluate`` (``schema`` ``acs-evaluation/*``)
+and only files whose names a report writes (:func:`~auto_challenge_sets.evaluation.report.report_names`,
+from the writers themselves). Anything else (a dataset, a hypothesis file, a user's ``notes.md``)
+is an error naming the first such file, before any scoring, and the folder is left as it was.
+Entries are looked at with ``lstat`` and only a regular file is ever opened: a named pipe called
+``results.json`` is named, never read (its reader would wait forever for a writer).
+
+The report is written into a fresh sibling work folder and swapped in under a lock
+(:mod:`auto_challenge_sets.folder_swap`): a run that fails or is killed leaves the previous report
+whole, and every file of a report comes from one run.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import os
+import re
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.evaluation.report import RESULTS, report_names
 from auto_challenge_sets.folder_swap import prepare_folder, refuse_link_or_file, swapped_folder
+from auto_challenge_sets.text_io import file_kind
 
-RESULTS = "results.json"
 SCHEMA_PREFIX = "acs-evaluation/"
+FOREIGN = ("is not a file acs evaluate writes, and a report replaces its folder whole: move it out of the "
+           "folder, or choose a new or empty one")
+
+
+def report_globs() -> dict[str, list[str]]:
+    """``{folder: glob patterns}`` of the names a report writes, ``""`` for the report folder itself
+    (each ``{field}`` of :func:`report_names` becomes ``*``)."""
+    globs: dict[str, list[str]] = {}
+    for name in report_names():
+        folder, _, base = re.sub(r"\{[^{}]*\}", "*", name).rpartition("/")
+        globs.setdefault(folder, []).append(base)
+    return globs
+
+
+def _first_foreign(out: Path) -> InputError | None:
+    """The error for the first entry of ``out`` (sorted) that no report writes, else None."""
+    globs = report_globs()
+    folders = {name for name in globs if name}
+    entries = [(entry, "") for entry in sorted(out.iterdir())]
+    while entries:
+        entry, folder = entries.pop(0)
+        mode = entry.lstat().st_mode
+        if not folder and entry.name in folders:
+            if not stat.S_ISDIR(mode):
+                return InputError(f"is {file_kind(mode)} where a report keeps a folder: {FOREIGN}", entry)
+            entries[:0] = [(inner, entry.name) for inner in sorted(entry.iterdir())]
+        elif not any(fnmatch.fnmatchcase(entry.name, pattern) for pattern in globs[folder]):
+            return InputError(FOREIGN, entry)
+        elif not stat.S_ISREG(mode):
+            return InputError(f"is {file_kind(mode)}, not a regular file, though named like a report's file: "
+                              "it was never opened; remove it, or choose a new or empty folder", entry)
+    return None
 
 
 def _schema(results: Path) -> object:
+    """The ``schema`` of a results.json that is a regular file (``lstat`` said so; O_NONBLOCK and the
+    ``fstat`` guard against it being swapped for a pipe since)."""
     try:
-        document = json.loads(results.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        fd = os.open(results, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
         return None
+    with open(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        try:
+            document = json.loads(handle.read().decode("utf-8"))
+        except (OSError, ValueError):
+            return None
     return document.get("schema") if isinstance(document, dict) else None
 
 
 def check_report_folder(out: Path) -> None:
-    """Refuse an ``--out`` that an ``acs evaluate`` run did not make (see the module docstring)."""
+    """Refuse an ``--out`` that holds anything but one report (see the module docstring)."""
     refuse_link_or_file(out)
     if not out.exists() or not any(out.iterdir()):
         return
-    schema = _schema(out / RESULTS)
+    if (foreign := _first_foreign(out)) is not None:
+        raise foreign
+    schema = _schema(out / RESULTS) if (out / RESULTS).exists() else None
     if not (isinstance(schema, str) and schema.startswith(SCHEMA_PREFIX)):
         raise InputError(f"is not empty and has no {RESULTS} of acs evaluate (schema {SCHEMA_PREFIX}*): a "
                          "report would replace its files; choose a new or empty folder", out)
