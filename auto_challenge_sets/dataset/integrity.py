@@ -18,7 +18,7 @@ import hashlib
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from auto_challenge_sets.configs import parse_config_name
+from auto_challenge_sets.configs import KIND_LEXICAL, parse_config_name
 from auto_challenge_sets.dataset.layout import (
     DATA_DIR,
     SHARD,
@@ -220,7 +220,8 @@ def check_unrecorded(folder: DatasetFolder, owners: set[tuple[str, str]]) -> Non
             if expected is not None and (rows := parquet_rows(paths)) != expected:
                 raise InputError(f"config {name}, split {split} has {rows:,} rows in its file(s), the card's "
                                  f"dataset_info says {expected:,}; {REBUILD}", paths[0])
-            low = _lowest_distance(paths) if config.min_distance is not None else None
+            # lexical configs only: a row's distance is its largest instance's, at least D by construction
+            low = _lowest_distance(paths) if config.kind == KIND_LEXICAL and config.min_distance is not None else None
             if low is not None and low < config.min_distance:
                 raise InputError(f"holds a row of distance {low}, below the D = {config.min_distance} of config "
                                  f"{name}: not this config's file; {REBUILD}", paths[0])
