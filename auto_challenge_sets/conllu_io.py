@@ -19,14 +19,16 @@ import io
 import operator
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, NoReturn
 
 from auto_challenge_sets.errors import ConlluError
+from auto_challenge_sets.scoring.line_limit import MAX_CHARACTERS
 from auto_challenge_sets.text_io import BOM as UTF8_BOM
 from auto_challenge_sets.text_io import (
     MAX_DIGITS,
+    LineTooLong,
     ascii_number,
     decode_line,
     has_control,
@@ -216,12 +218,22 @@ def _lines_one_by_one(block: bytes, path: str, first: int) -> Iterator[str]:
         yield decode_line(raw, path, number, ConlluError).removesuffix("\r")
 
 
+def _blocks_within_the_limit(handle: IO[bytes], path: str, line: Callable[[], int]) -> Iterator[bytes]:
+    """``raw_blocks`` with the build's line limit (the metric's, ``scoring.line_limit``: 4 bytes a
+    character): a 100 MB ``# text`` line is an error naming its line, not a minute of reading."""
+    try:
+        yield from raw_blocks(handle, 4 * MAX_CHARACTERS + 2)
+    except LineTooLong:
+        raise ConlluError(f"the line has more than {MAX_CHARACTERS:,} characters, the longest a build reads",
+                          path, line()) from None
+
+
 def _numbered_blocks(handle: IO[bytes], path: str) -> Iterator[tuple[int, Iterable[str], bool]]:
     """``(number of its first line, its lines, whether none holds a control character)`` for the
     blocks of ``text_io.raw_blocks``; the lines as ``text_io.numbered_lines`` gives them (BOM
     dropped, CRLF read as LF, invalid UTF-8 an error naming its line)."""
     number = 1
-    for block in raw_blocks(handle):
+    for block in _blocks_within_the_limit(handle, path, lambda: number):  # noqa: B023 - the line being read
         if number == 1 and block.startswith(UTF8_BOM):
             block = block[len(UTF8_BOM):]
         try:

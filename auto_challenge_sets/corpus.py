@@ -24,13 +24,15 @@ from __future__ import annotations
 import os
 import re
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO
 
 from auto_challenge_sets.errors import CorpusError, InputError
+from auto_challenge_sets.scoring.line_limit import MAX_CHARACTERS, MAX_TOKENS
 from auto_challenge_sets.text_io import (
     BOM,
+    LineTooLong,
     decode_line,
     has_control,
     raw_blocks,
@@ -97,10 +99,10 @@ class ParallelCorpus:
 
 
 def iter_lines(path: str | os.PathLike[str], report: ReadReport | None = None,
-               error: type[InputError] = CorpusError) -> Iterator[str]:
+               error: type[InputError] = CorpusError, max_chars: int | None = None) -> Iterator[str]:
     """The lines of a UTF-8 text file, without line ends, one at a time (see the module's policy;
     ``report`` is filled as the lines are read). Problems raise ``error`` (an alignment file's
-    reader passes its own) naming the file and line."""
+    reader passes its own) naming the file and line; with ``max_chars``, so does a longer line."""
     name = str(path)
     require_regular_file(path, error)
     try:
@@ -108,7 +110,7 @@ def iter_lines(path: str | os.PathLike[str], report: ReadReport | None = None,
     except OSError as failure:
         raise error(f"cannot read: {failure.strerror or failure}", name) from None
     with handle:
-        yield from _handle_lines(handle, name, report, error)
+        yield from _handle_lines(handle, name, report, error, max_chars)
 
 
 def read_stream_lines(handle: IO[bytes], report: ReadReport | None = None, name: str = STDIN,
@@ -118,15 +120,23 @@ def read_stream_lines(handle: IO[bytes], report: ReadReport | None = None, name:
     return list(_handle_lines(handle, name, report, error))
 
 
+def _too_long(max_chars: int) -> str:
+    return (f"the line has more than {max_chars:,} characters, the longest a build reads or the metric "
+            "scores (a file pasted as one line?)")
+
+
 def _handle_lines(handle: IO[bytes], name: str, report: ReadReport | None,
-                  error: type[InputError]) -> Iterator[str]:
+                  error: type[InputError], max_chars: int | None = None) -> Iterator[str]:
     crlf = 0
     inner_cr: list[int] = []
     controls: list[int] = []
     seen: set[str] = set()
+    # UTF-8 takes at most 4 bytes a character: no line within max_chars is cut short by this
+    max_bytes = None if max_chars is None else 4 * max_chars + 2
+    number = 0
     try:
-        number = 0
-        for block in raw_blocks(handle):
+        # late binding is the point: the number of the line being read when a block is cut short
+        for block in _limited_blocks(handle, max_bytes, name, lambda: number + 1, error, max_chars):  # noqa: B023
             if number == 0 and block.startswith(BOM):
                 block = block[len(BOM):]
                 if report is not None:
@@ -141,6 +151,9 @@ def _handle_lines(handle: IO[bytes], name: str, report: ReadReport | None,
                     pass  # read line by line below, for the error naming the line
             if text is not None:
                 lines = split_block(text)
+                if max_chars is not None and lines and max(map(len, lines)) > max_chars:
+                    first = next(i for i, line in enumerate(lines) if len(line) > max_chars)
+                    raise error(_too_long(max_chars), name, number + first + 1)
                 number += len(lines)
                 yield from lines
                 continue
@@ -153,6 +166,8 @@ def _handle_lines(handle: IO[bytes], name: str, report: ReadReport | None,
                     raw = raw.replace(b"\r", b" ")
                     inner_cr.append(number)
                 line = decode_line(raw, name, number, error)
+                if max_chars is not None and len(line) > max_chars:
+                    raise error(_too_long(max_chars), name, number)
                 found = INNER_BREAKS.findall(line)
                 if found:
                     seen.update(found)
@@ -171,10 +186,20 @@ def _handle_lines(handle: IO[bytes], name: str, report: ReadReport | None,
             report.control_chars[name] = [f"U+{ord(char):04X}" for char in sorted(seen)]
 
 
+def _limited_blocks(handle: IO[bytes], max_bytes: int | None, name: str, next_line: Callable[[], int],
+                    error: type[InputError], max_chars: int | None) -> Iterator[bytes]:
+    """:func:`~auto_challenge_sets.text_io.raw_blocks`, a line past ``max_bytes`` an ``error``
+    naming the file and the line (``next_line()``: the number of the line being read)."""
+    try:
+        yield from raw_blocks(handle, max_bytes)
+    except LineTooLong:
+        raise error(_too_long(max_chars or 0), name, next_line()) from None
+
+
 def read_lines(path: str | os.PathLike[str], report: ReadReport | None = None,
-               error: type[InputError] = CorpusError) -> list[str]:
+               error: type[InputError] = CorpusError, max_chars: int | None = None) -> list[str]:
     """All lines of a UTF-8 text file (:func:`iter_lines`)."""
-    return list(iter_lines(path, report, error))
+    return list(iter_lines(path, report, error, max_chars))
 
 
 class PairStream:
@@ -203,12 +228,18 @@ def stream_parallel(
     report = ReadReport()
     source_lines = array("q")
     total = kept = 0
-    sources, targets = iter_lines(source, report), iter_lines(target, report)
+    sources = iter_lines(source, report, max_chars=MAX_CHARACTERS)
+    targets = iter_lines(target, report, max_chars=MAX_CHARACTERS)
     for total, src in enumerate(sources, start=1):  # noqa: B007 (total is the line count)
         tgt = next(targets, None)
         if tgt is None:
             rest = total + sum(1 for _ in sources)
             raise CorpusError(f"the source has {rest} lines but the target {target} has {total - 1}", source)
+        for path, line in ((source, src), (target, tgt)):
+            # the metric's limit too (scoring.line_limit): a set it would refuse is not built
+            if len(line) > MAX_TOKENS and (count := len(line.split())) > MAX_TOKENS:
+                raise CorpusError(f"the line has {count:,} tokens, above the limit of {MAX_TOKENS:,} per line "
+                                  "that a build reads and the metric scores", path, total)
         if src.strip():
             source_lines.append(total)
         if not src.strip() or not tgt.strip():

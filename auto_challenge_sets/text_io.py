@@ -96,19 +96,28 @@ _C1_CONTROL = re.compile(rb"\xc2[\x80-\x9f]")
 _LINE_SEPARATOR = re.compile(rb"\xe2\x80[\xa8\xa9]")
 
 
-def raw_blocks(handle: IO[bytes]) -> Iterator[bytes]:
+class LineTooLong(Exception):  # noqa: N818 - a signal to the readers, which name the file and line
+    """Raised by :func:`raw_blocks` when a line grows past its ``max_line_bytes``."""
+
+
+def raw_blocks(handle: IO[bytes], max_line_bytes: int | None = None) -> Iterator[bytes]:
     """A file's bytes in blocks of about :data:`BLOCK` bytes, each ending with a line end (the last
-    one may not)."""
+    one may not). With ``max_line_bytes``, a line longer than that raises :class:`LineTooLong` once
+    that many bytes of it are read, before the rest is: a 100 MB one-line file is not read whole."""
     rest = b""
     while True:
         chunk = handle.read(BLOCK)
         if not chunk:
             if rest:
+                if max_line_bytes is not None and len(rest) > max_line_bytes:
+                    raise LineTooLong
                 yield rest
             return
         data = rest + chunk if rest else chunk
         cut = data.rfind(b"\n") + 1
         if cut == 0:  # a line longer than a block: read on
+            if max_line_bytes is not None and len(data) > max_line_bytes:
+                raise LineTooLong
             rest = data
             continue
         rest = data[cut:]

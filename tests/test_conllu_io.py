@@ -290,3 +290,19 @@ def test_a_fresh_sentence_reader_holds_nothing() -> None:
     reader = _SentenceReader("x.conllu")
     assert (reader.sentence, reader.first_line, reader.pending_mwt) == (None, 0, None)
     assert reader.word_lines == reader.mwt_lines == []
+
+
+def test_a_line_past_the_build_limit_is_an_error_naming_it(tmp_path) -> None:
+    """Issue 38 item 7: a 100 MB ``# text`` line is refused a block or two into the file (a shorter
+    one costs at most a block of memory; its sentence is checked by the build's text reader)."""
+    from auto_challenge_sets.conllu_io import read_conllu
+    from auto_challenge_sets.errors import ConlluError
+    from auto_challenge_sets.scoring.line_limit import MAX_CHARACTERS
+    from auto_challenge_sets.text_io import BLOCK
+
+    path = tmp_path / "long.conllu"
+    word = "1\tHaus\tHaus\tNOUN\t_\t_\t0\troot\t_\t_\n"
+    path.write_text("# sent_id = 1\n" + word + "\n# sent_id = 2\n# text = " + "x" * (2 * BLOCK) + "\n" + word,
+                    encoding="utf-8")
+    with pytest.raises(ConlluError, match=rf"^{path}:5: the line has more than {MAX_CHARACTERS:,} characters"):
+        list(read_conllu(path))

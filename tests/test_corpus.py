@@ -212,3 +212,62 @@ def test_the_streamed_line_numbers_are_signed_64_bit(tmp_path: Path) -> None:
     lines = stream_parallel(tmp_path / "s", tmp_path / "t").source_lines
     assert list(lines) == [1, 3] and lines.typecode == "q"
     assert (np.asarray(lines) - 2).tolist() == [-1, 1]
+
+
+def _pair(tmp_path: Path, source: list[str], target: list[str]) -> tuple[Path, Path]:
+    src, tgt = tmp_path / "c.de", tmp_path / "c.en"
+    src.write_text("".join(line + "\n" for line in source), encoding="utf-8")
+    tgt.write_text("".join(line + "\n" for line in target), encoding="utf-8")
+    return src, tgt
+
+
+@pytest.mark.parametrize("side", ["source", "target"])
+def test_a_line_longer_than_the_metric_scores_is_an_error_naming_its_file_and_line(tmp_path: Path,
+                                                                                   side: str) -> None:
+    """Issue 38 item 7: the build's line limit is the metric's (scoring.line_limit), so no set is
+    built that acs evaluate then refuses."""
+    from auto_challenge_sets.scoring.line_limit import MAX_CHARACTERS
+
+    long = "x" * (MAX_CHARACTERS + 1)
+    lines, other = ["ein Satz", long, "noch einer"], ["a sentence", "fine", "another"]
+    src, tgt = _pair(tmp_path, *((lines, other) if side == "source" else (other, lines)))
+    with pytest.raises(CorpusError) as raised:
+        read_parallel(src, tgt)
+    where = src if side == "source" else tgt
+    assert str(raised.value) == (f"{where}:2: the line has more than {MAX_CHARACTERS:,} characters, the longest a "
+                                 "build reads or the metric scores (a file pasted as one line?)")
+    # exactly at the limit is read
+    src, tgt = _pair(tmp_path, ["a " + "x" * (MAX_CHARACTERS - 2)], ["b"])
+    assert len(read_parallel(src, tgt).pairs) == 1
+
+
+def test_a_line_of_too_many_tokens_is_an_error_naming_it(tmp_path: Path) -> None:
+    from auto_challenge_sets.scoring.line_limit import MAX_TOKENS
+
+    src, tgt = _pair(tmp_path, ["ein Satz", "w " * (MAX_TOKENS + 1)], ["a sentence", "b"])
+    with pytest.raises(CorpusError, match=rf"^{src}:2: the line has {MAX_TOKENS + 1:,} tokens, above the limit"):
+        read_parallel(src, tgt)
+    src, tgt = _pair(tmp_path, ["w " * MAX_TOKENS], ["b"])
+    assert len(read_parallel(src, tgt).pairs) == 1
+
+
+def test_a_huge_one_line_file_is_refused_without_being_read_whole(tmp_path: Path) -> None:
+    """A 100 MB line made the build hold it, and UDPipe parse it, for minutes: the reader stops
+    once a line is past the limit (4 bytes a character), a block or two into the file."""
+    import io
+
+    from auto_challenge_sets.corpus import _handle_lines
+    from auto_challenge_sets.text_io import BLOCK
+
+    class CountingReader(io.BytesIO):
+        read_bytes = 0
+
+        def read(self, size: int = -1) -> bytes:
+            chunk = super().read(size)
+            CountingReader.read_bytes += len(chunk)
+            return chunk
+
+    handle = CountingReader(b"first line\n" + b"y" * (20 * BLOCK))
+    with pytest.raises(CorpusError, match=r"^big:2: the line has more than 1,000 characters"):
+        list(_handle_lines(handle, "big", None, CorpusError, max_chars=1000))
+    assert CountingReader.read_bytes <= 2 * BLOCK

@@ -95,6 +95,15 @@ def _sample(name: str) -> str:
     return str(demo_file(name))
 
 
+def _one_long_line(tmp: Path, name: str) -> str:
+    """The sample with its second line made 200,000 characters long."""
+    lines = Path(_sample(name)).read_text(encoding="utf-8").splitlines()
+    lines[1] = "x" * 200_000
+    path = tmp / f"long.{name}"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
 def _build(out: str | Path | None, *extra: str, source: str | None = None, pair: str = "de-en",
            conllu: bool = True) -> list[str]:
     argv = ["build", "--quiet", "--pair", pair, "--corpus", "sample", "--source", source or _sample("sample.de"),
@@ -275,6 +284,10 @@ CASES: list[tuple[str, Callable[[Situation], list[str]], str]] = [
      r"error: --tokenize: sacrebleu tokenizer 'ja-mecab' is not available: .*pip install"),
     ("tokenize-as-a-metric-option", lambda s: _evaluate(s.good, "--metric-option", "tokenize=zzz"),
      r"error: --metric-option: tokenize=zzz: unknown sacrebleu tokenizer"),
+    # issue 38 item 7: the build's line limit, the metric's (a 100 MB line ran UDPipe for minutes)
+    ("build-a-source-line-too-long", lambda s: _build(s.tmp / "out", "--parser", "udpipe", "--udpipe-model", "x",
+                                                      source=_one_long_line(s.tmp, "sample.de"), conllu=False),
+     r"long\.sample\.de:2: the line has more than 50,000 characters"),
     ("length-tolerance-negative", lambda s: _evaluate(s.good, "--length-tolerance", "-1"), r"--length-tolerance"),
     ("length-tolerance-not-a-number", lambda s: _evaluate(s.good, "--length-tolerance", "x"), r"--length-tolerance"),
 ]

@@ -39,6 +39,7 @@ from auto_challenge_sets.conllu_io import format_sentence, parse_conllu
 from auto_challenge_sets.corpus import format_line_numbers, read_lines
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.paths import default_cache_dir
+from auto_challenge_sets.scoring.line_limit import MAX_CHARACTERS
 from auto_challenge_sets.text_io import atomic_write_text, make_folder
 from auto_challenge_sets.ud import Sentence
 
@@ -167,7 +168,7 @@ def parse_file(
 ) -> ParseSummary:
     """Parse a text file (one sentence per line) into a CoNLL-U file."""
     start = time.monotonic()
-    all_lines = read_lines(input_path)
+    all_lines = read_lines(input_path, max_chars=MAX_CHARACTERS)  # the build's line limit: no parse of a 100 MB line
     summary = ParseSummary(lines=len(all_lines))
     numbers, lines = [], []
     for number, line in enumerate(all_lines, start=1):
