@@ -95,7 +95,10 @@ def recover_folder(out: str | os.PathLike[str]) -> None:
     """
     from filelock import FileLock, Timeout
 
-    out = Path(out).absolute()
+    try:
+        out = Path(out).absolute()
+    except FileNotFoundError:  # a relative path in a deleted working folder: the reader's own error says so
+        return
     if out.exists() or out.is_symlink() or not _aside(out):
         return
     deadline = time.monotonic() + RECOVER_WAIT_S

@@ -262,9 +262,11 @@ def test_a_card_that_cannot_be_read_is_named(tmp_path: Path) -> None:
 
 def test_a_folder_without_its_card(tmp_path: Path) -> None:
     missing = tmp_path / "missing"
-    assert _message(require_complete, missing) == f"{missing}: no such dataset folder"
+    assert _message(require_complete, missing) == (f"{missing}: no such dataset folder (make one with `acs build`, or "
+                                                       "`acs demo` for the sample)")
     (tmp_path / "README.md").write_text("x", encoding="utf-8")
-    assert _message(require_complete, tmp_path / "README.md") == f"{tmp_path / 'README.md'}: no such dataset folder"
+    assert _message(require_complete, tmp_path / "README.md") == (
+        f"{tmp_path / 'README.md'}: no such dataset folder (make one with `acs build`, or `acs demo` for the sample)")
     empty = tmp_path / "empty"
     empty.mkdir()
     assert _message(require_complete, empty) == f"{empty}: has no README.md with `configs:` (is it a dataset folder?)"

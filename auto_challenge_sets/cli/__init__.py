@@ -39,7 +39,21 @@ def build_parser() -> argparse.ArgumentParser:
             register(subparsers)
     for command in subparsers.choices.values():  # `acs build ... --debug` works too
         command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=DEBUG_HELP)
+    parser.set_defaults(_commands=subparsers.choices)
     return parser
+
+
+def _refuse_extras(commands: dict[str, argparse.ArgumentParser], command: str, extras: list[str]) -> None:
+    """argparse leaves an unknown flag of a subcommand to the top parser, which prints the top-level
+    usage and no hint: say it as the subcommand, with its usage and the flag it resembles."""
+    import difflib
+
+    sub = commands[command]
+    flags = sorted({flag for action in sub._actions for flag in action.option_strings if flag.startswith("--")})
+    unknown = next((extra.split("=", 1)[0] for extra in extras if extra.startswith("-")), None)
+    near = difflib.get_close_matches(unknown, flags, n=1, cutoff=0.6) if unknown else []
+    hint = f" (did you mean {near[0]}?)" if near else ""
+    sub.error(f"unrecognized arguments: {' '.join(extras)}{hint}")
 
 
 def describe_error(error: BaseException, command: str | None = None) -> str:
@@ -101,7 +115,9 @@ def _printable_streams() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     _printable_streams()
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        _refuse_extras(args._commands, args.command, extras)
     try:
         result = args.func(args)
     except BrokenPipeError:  # `acs select ... | head`

@@ -183,7 +183,7 @@ def require_complete(root: Path) -> Path:
     aside is put back first."""
     recover_folder(root)
     if not root.is_dir():
-        raise InputError("no such dataset folder", root)
+        raise InputError("no such dataset folder (make one with `acs build`, or `acs demo` for the sample)", root)
     readme = root / README
     if not readme.is_file():
         if (root / DATA_DIR).is_dir():

@@ -34,6 +34,19 @@ from auto_challenge_sets.text_io import TO_A_FILE, require_regular_file
 ROW_COLUMNS = ["id", "line", "reference", "length", "distance"]
 
 
+
+def _closest(name: str, names: list[str]) -> str:
+    """`` (did you mean X?)`` naming the nearest configs, or a short count of what there is: the
+    whole list of a large folder (1,107 characters) buried the one name a user mistyped."""
+    import difflib
+
+    near = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+    if near:
+        return f" (did you mean {' or '.join(near)}?)"
+    shown = ", ".join(names[:8])
+    more = f", … {len(names) - 8} more: `acs stats` lists them" if len(names) > 8 else ""
+    return f" (configs: {shown}{more})"
+
 def _one_pair(names: list[str], where: Path) -> str:
     pairs = sorted({parse_config_name(n).pair for n in names})
     if len(pairs) > 1:
@@ -67,7 +80,7 @@ def choose_configs(folder: DatasetFolder, config: str, pair: str | None = None) 
         raise InputError(f"config {config!r} names no config", readme)
     for name in chosen:
         if name not in folder.files:
-            raise InputError(f"has no config {name!r} (configs: {', '.join(names)})", readme)
+            raise InputError(f"has no config {name!r}{_closest(name, names)}", readme)
         try:
             parsed = parse_config_name(name)
         except ValueError as error:
