@@ -497,3 +497,20 @@ def test_the_wmt21_page_shows_a_marked_particle_in_view_without_console_errors(w
     target = os.environ.get("ACS_REPORT_SCREENSHOT")  # README's picture: docs/html_report.png
     if target:
         screenshot(driver, wmt21_report["out"], Path(target), f"#sentences-{config}")
+
+
+def test_results_report_and_page_agree_on_every_flag(report):
+    """flag_walk: results.json, report.md, index.html and the terminal text mark each config alike;
+    the toy has every mark: particle d0 and d1 degenerate, d4 and reorder.d5 small, d5 small and the
+    rows of d4."""
+    from flag_walk import walk
+
+    from auto_challenge_sets.evaluation.report import text_report
+
+    seen = walk(report["out"], text_report(report["evaluation"]))
+    flags = report["results"]["configs"]
+    assert flags["de-en.particle.d5"]["flags"] == ["small", "same rows as de-en.particle.d4"]
+    assert [n for n, c in flags.items() if "degenerate baseline" in c["flags"]] == ["de-en.particle.d0",
+                                                                                    "de-en.particle.d1"]
+    # every config in the page's big table (a row per system and metric), human tables and heat maps
+    assert all(seen["index.html"][n] > 3 * 5 for n in flags)
