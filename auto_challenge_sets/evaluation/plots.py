@@ -70,7 +70,7 @@ def heatmap(evaluation: Evaluation, metric: str, path: Path) -> Path:
         ax.add_patch(plt.Rectangle((j - 0.5, -0.5), 1, len(systems), facecolor=DEGENERATE_GREY, hatch="///",
                                    edgecolor="#999999", linewidth=0))
     labels = [c.split(".", 1)[1] + flag_suffix(evaluation.configs[c]) for c in configs]
-    ax.set_xticks(range(len(configs)), labels, rotation=70, fontsize=8)
+    ax.set_xticks(range(len(configs)), labels, rotation=70, fontsize=8, ha="right", rotation_mode="anchor")
     ax.set_yticks(range(len(systems)), systems, fontsize=8)
     for i, row in enumerate(cells):
         for j, cell in enumerate(row):
