@@ -17,7 +17,8 @@ EXPLORATORY = "exploratory"
 LEGEND = f"""\
 - *degenerate baseline*: the rest of the corpus cannot supply length-matched random corpora (it
   holds fewer rows than the config, or more than a tenth of the config's rows needed a wider length
-  window; *widened* counts them): the random columns mean little, and the config is left out of
+  window; *widened* counts them): the random columns mean little, so no star and no random τ
+  percentile is printed for it (its heat-map column is hatched grey), and the config is left out of
   trends and summaries. A trend over fewer than three usable configs is *n/a*, never "not worsening".
 - *p (BH)*: the p-value corrected across the configs of the run (Benjamini–Hochberg, scipy's
   `false_discovery_control`; the trends' across every phenomenon and system of the metric); the
