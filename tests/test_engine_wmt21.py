@@ -130,14 +130,26 @@ def test_configs_with_the_same_rows_point_to_the_first_of_them(wmt):
         assert payload["configs"][name]["same_rows_as"] == (earlier[0] if earlier else None), name
 
 
-def test_the_command_writes_results_report_and_plots(wmt, tmp_path, capsys):
-    out = tmp_path / "report"
+@pytest.fixture(scope="module")
+def written(wmt, tmp_path_factory) -> dict:
+    """`acs evaluate --out` on three systems with the human scores: the folder, the exit status and
+    what it printed."""
+    import contextlib
+    import io
+
+    out = tmp_path_factory.mktemp("wmt21-report") / "report"
     hyps = [str(p) for p in list(wmt["hyps"].values())[:3]]
-    rc = main(["evaluate", "--dataset", str(wmt["out"]), "--split", SPLIT, "--pair", "de-en", "--config", "all",
-               "--hyp", *hyps, "--human", str(wmt["wmt21"] / "humaneval" / "ad-sys-scores-de-en.csv"),
-               "--n-samples", "10", "--paired-samples", "50", "--out", str(out)])
-    printed = capsys.readouterr().out
-    assert rc == 0 and "de-en.reorder.d5 (n = " in printed and "baseline system:" in printed
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        rc = main(["evaluate", "--dataset", str(wmt["out"]), "--split", SPLIT, "--pair", "de-en", "--config", "all",
+                   "--hyp", *hyps, "--human", str(wmt["wmt21"] / "humaneval" / "ad-sys-scores-de-en.csv"),
+                   "--n-samples", "10", "--paired-samples", "50", "--out", str(out)])
+    return {"out": out, "rc": rc, "printed": printed.getvalue()}
+
+
+def test_the_command_writes_results_report_and_plots(written):
+    out, printed = written["out"], written["printed"]
+    assert written["rc"] == 0 and "de-en.reorder.d5 (n = " in printed and "baseline system:" in printed
     payload = json.loads((out / "results.json").read_text(encoding="utf-8"))
     for key in ("signature", "systems", "baseline_system", "full", "configs", "trends", "human_full", "summary"):
         assert payload[key] is not None
@@ -152,3 +164,23 @@ def test_the_command_writes_results_report_and_plots(wmt, tmp_path, capsys):
         assert image.shape[0] > 100 and image.shape[1] > 100 and np.ptp(image[..., :3]) > 0.5, png
     assert (out / "de-en.bleu.heatmap.png").is_file() and (out / "de-en.chrf.human.png").is_file()
     assert "## Summary" in (out / "report.md").read_text(encoding="utf-8")
+
+
+def test_results_report_and_page_agree_on_every_flag(written):
+    """flag_walk over the WMT21 study's folder: results.json, report.md, index.html and the terminal
+    mark each config alike. The configs of 11 and 6 rows (reorder.d20, reorder_norm.d20) are small
+    in every table, the human tables included, where a new user found them unmarked."""
+    from flag_walk import walk
+
+    seen = walk(written["out"], written["printed"])
+    results = json.loads((written["out"] / "results.json").read_text(encoding="utf-8"))
+    small = sorted((c["n"], n) for n, c in results["configs"].items() if "small" in c["flags"])
+    assert small and all(n < 20 for n, _ in small)
+    report = (written["out"] / "report.md").read_text(encoding="utf-8")
+    for _, name in small:
+        assert f"| {name} (small" in report  # a row of the human tables
+        assert seen["index.html"][name] > 1
+    # small configs are outside every family: no corrected p, and exploratory
+    for _, name in small:
+        for human in results["configs"][name]["human"].values():
+            assert human["p_corrected"] is None and human["family_size"] is None and human["exploratory"] is True

@@ -54,12 +54,21 @@ def test_the_heatmap_has_a_cell_per_system_and_config_with_its_numbers(run):
     title = next(c.find(f"{SVG}title").text for c in cells if c.find(f"{SVG}title").text.startswith("worse on de-en.particle.d2:"))
     assert f"BLEU {score.score:.2f}" in title and f"Δ {score.score - score.random.mean:+.2f}" in title
     stars = [t for t in svg.iter(f"{SVG}text") if t.get("class") == "star"]
-    expected = sum(r.scores["bleu"].worse_than_random_band(True) for c in evaluation.configs.values()
-                   for r in c.systems.values())
-    assert len(stars) == expected
-    # worse is red: BLEU below the random mean gets more red than blue, above more blue
+    expected = sum(r.scores["bleu"].worse_than_random_band(True) and not c.degenerate_baseline
+                   for c in evaluation.configs.values() for r in c.systems.values())
+    assert 0 < len(stars) == expected  # none on a degenerate baseline (particle d0, d1)
+    hatched = svg.findall(f"{SVG}rect[@class='cell hatched']")
+    degenerate = [n for n, c in evaluation.configs.items() if c.degenerate_baseline]
+    assert degenerate == ["de-en.particle.d0", "de-en.particle.d1"]
+    assert len(hatched) == len(evaluation.systems) * len(degenerate)
+    assert all("degenerate baseline" in c.find(f"{SVG}title").text for c in hatched)
+    # worse is red: BLEU below the random mean gets more red than blue, above more blue; a
+    # degenerate baseline's cells grey
     for cell in cells:
         text = cell.find(f"{SVG}title").text
+        if "degenerate baseline" in text:
+            assert cell.get("fill") == "#d9d9d9", text
+            continue
         delta = float(text.split("Δ ")[1].split()[0])
         red, blue = int(cell.get("fill")[1:3], 16), int(cell.get("fill")[5:7], 16)
         if abs(delta) >= 0.05:  # near 0 the colour is white and the printed delta rounded
@@ -70,6 +79,8 @@ def test_the_heatmap_has_a_cell_per_system_and_config_with_its_numbers(run):
 def test_ter_heatmap_reds_the_higher_scores(run):
     _, _, evaluation, _ = run
     for cell in render(html_plots.heatmap(evaluation, "ter")).findall(f"{SVG}rect[@class='cell']"):
+        if "degenerate baseline" in cell.find(f"{SVG}title").text:
+            continue
         delta = float(cell.find(f"{SVG}title").text.split("Δ ")[1].split()[0])
         red, blue = int(cell.get("fill")[1:3], 16), int(cell.get("fill")[5:7], 16)
         if abs(delta) >= 0.05:  # near 0 the colour is white and the printed delta rounded
@@ -83,10 +94,10 @@ def test_a_trend_draws_every_system_as_a_named_focusable_line_at_its_scores(run)
     series = [g for g in svg.iter(f"{SVG}g") if g.get("class") == "series"]
     assert [g.find(f"{SVG}title").text for g in series] == list(evaluation.systems)
     assert all(g.get("tabindex") == "0" for g in series)
-    # d4 and d5 hold the same rows, and reorder.d5 is small: the particle points are D = 0..5 less
-    # none (d4 is scored and kept: same rows is not a reason to drop a point)
+    # the points of the trend itself: neither small, nor degenerate, nor the rows of an earlier config
     usable = sorted(c.min_distance for c in evaluation.configs.values()
-                    if c.phenomenon == "de-en.particle" and not c.small and not c.degenerate_baseline)
+                    if c.phenomenon == "de-en.particle" and not c.small and not c.degenerate_baseline
+                    and c.same_rows_as is None)
     for g in series:
         dots = g.findall(f"{SVG}circle")
         assert len(dots) == len(usable)

@@ -39,7 +39,8 @@ def test_the_text_report_has_every_config_and_metric(evaluation):
     for label in ("BLEU", "TER", "RIBES", "ΔTER (p)", "summary, TER", "correlation with human scores, RIBES"):
         assert label in text
     assert "targeted accuracy" in text and "de-en.particle: targeted accuracy (%) by distance d" in text
-    assert "[small: fewer than 20 rows" in text and "the same rows as de-en.particle.d4" in text
+    n = result.configs["de-en.particle.d5"].n
+    assert f"de-en.particle.d5 (n = {n}) [small; same rows as de-en.particle.d4]" in text
 
 
 def test_a_star_marks_worse_than_the_random_band_in_each_direction(evaluation):
@@ -50,8 +51,9 @@ def test_a_star_marks_worse_than_the_random_band_in_each_direction(evaluation):
             cells = line.split()
             bleu, ter = scores.scores["bleu"], scores.scores["ter"]
             offset = 2 if system == result.baseline_system else 1  # "(baseline)" is a cell of its own
-            assert cells[offset].endswith("*") == (bleu.score < bleu.random.p5), (config, system)
-            assert cells[offset + 3].endswith("*") == (ter.score > ter.random.p95), (config, system)
+            meaningful = not entry.degenerate_baseline  # no star where the random band means nothing
+            assert cells[offset].endswith("*") == (meaningful and bleu.score < bleu.random.p5), (config, system)
+            assert cells[offset + 3].endswith("*") == (meaningful and ter.score > ter.random.p95), (config, system)
 
 
 def test_the_summary_table_prints_the_shares(evaluation):
@@ -90,7 +92,17 @@ def _markdown_cells(table: str) -> list[list[str]]:
 
 
 def _corrected(p: float | None, exploratory: bool | None) -> str:
-    return "-" if p is None else f"{p:.3f}" + (" (exploratory)" if exploratory else "")
+    return ("-" if p is None else f"{p:.3f}") + (" (exploratory)" if exploratory else "")
+
+
+# the toy's configs with their marks, written by hand (toy_dataset.py: d0 and d1 leave too few rows
+# outside them, d4 has 12 rows, d5 the rows of d4, reorder.d5 12 rows)
+LABELS = {"de-en.particle.d0": "de-en.particle.d0 (degenerate baseline)",
+          "de-en.particle.d1": "de-en.particle.d1 (degenerate baseline)",
+          "de-en.particle.d2": "de-en.particle.d2", "de-en.particle.d3": "de-en.particle.d3",
+          "de-en.particle.d4": "de-en.particle.d4 (small)",
+          "de-en.particle.d5": "de-en.particle.d5 (small, same rows as de-en.particle.d4)",
+          "de-en.reorder.d5": "de-en.reorder.d5 (small)"}
 
 
 def test_the_targeted_human_table_puts_each_tau_in_its_column(evaluation):
@@ -98,16 +110,19 @@ def test_the_targeted_human_table_puts_each_tau_in_its_column(evaluation):
     test_engine.py checks against scipy): the first metric's τ beside targeted accuracy's."""
     result, _ = evaluation
     full = result.human_full["bleu"]
-    expected = [["config", "BLEU τ", "BLEU p", "BLEU p (BH)", "targeted τ", "targeted p", "targeted p (BH)", "systems",
-                 "τ pct (random pairs)"],
+    bleu_family = sum(not c.small and c.same_rows_as is None for c in result.configs.values())
+    targeted_family = sum(not c.small and c.same_rows_as is None and c.human_targeted is not None
+                          for c in result.configs.values())
+    assert (bleu_family, targeted_family) == (4, 4)  # d0..d3: d4, d5 and reorder.d5 are small
+    expected = [["config", "BLEU τ", "BLEU p", f"BLEU p (BH, {bleu_family} tests)", "targeted τ", "targeted p",
+                 f"targeted p (BH, {targeted_family} tests)", "systems", "τ pct (random pairs)"],
                 ["(full test set)", f"{full.kendall:.3f}", f"{full.p_value:.3f}", "-", "-", "-", "-", str(full.systems),
                  "-"]]
     for name, config in result.configs.items():
         targeted, auto = config.human_targeted, config.human["bleu"]
         if targeted is None:
             continue
-        expected.append([name + (" (degenerate baseline)" if config.degenerate_baseline else ""),
-                         f"{auto.kendall:.3f}", f"{auto.p_value:.3f}", _corrected(auto.p_corrected, auto.exploratory),
+        expected.append([LABELS[name], f"{auto.kendall:.3f}", f"{auto.p_value:.3f}", _corrected(auto.p_corrected, auto.exploratory),
                          f"{targeted.kendall:.3f}", f"{targeted.p_value:.3f}",
                          _corrected(targeted.p_corrected, targeted.exploratory), str(targeted.systems),
                          f"{targeted.random_kendall_percentile:.0f}"])
@@ -125,7 +140,7 @@ def test_the_targeted_tables_count_each_distance_by_hand(evaluation):
     result, _ = evaluation
     (by_distance, by_distance_table), (control_heading, control_table) = targeted_tables(result, markdown=True)
     source = "de-en.particle.d0"
-    assert by_distance == f"de-en.particle: targeted accuracy (%) by distance d (from {source})"
+    assert by_distance == f"de-en.particle: targeted accuracy (%) by distance d (from {LABELS[source]})"
     buckets = ["0", "1", "2", "3", "4", "5+"]
     correct = {s: dict.fromkeys(buckets, 0) for s in result.systems}
     judged = {s: dict.fromkeys(buckets, 0) for s in result.systems}
@@ -152,8 +167,7 @@ def test_the_targeted_tables_count_each_distance_by_hand(evaluation):
     assert control_heading == ("de-en.particle: targeted accuracy (%) per config [its percentile among random word "
                                "pairs at the same distances in the same sentences]")
     particle = [name for name, c in result.configs.items() if c.phenomenon == "de-en.particle"]
-    control = [["system", *(n + (" (degenerate baseline)" if result.configs[n].degenerate_baseline else "")
-                            for n in particle)]]
+    control = [["system", *(LABELS[n] for n in particle)]]
     for system in result.systems:
         scores = [result.configs[n].systems[system].targeted for n in particle]
         control.append([system, *(f"{100 * t.accuracy:.0f} [{t.random_pairs.percentile:.0f}]" for t in scores)])
@@ -223,6 +237,7 @@ def test_the_config_table_shows_every_cell(evaluation):
             for metric, _, digits, higher in METRICS:
                 score = scores.scores[metric]
                 worse = score.score < score.random.p5 if higher else score.score > score.random.p95
+                worse = worse and not result.configs[name].degenerate_baseline  # its band means nothing
                 stars[metric] += worse
                 row += [f"{score.score:.{digits}f}" + ("*" if worse else ""), f"{score.random.mean:.{digits}f}",
                         f"{score.random.p5:.{digits}f}"]
@@ -242,20 +257,16 @@ def test_the_config_table_shows_every_cell(evaluation):
 
 def test_config_headings_name_every_flag(evaluation):
     result, _ = evaluation
-    small = "small: fewer than 20 rows, left out of trends and summaries"
-    degenerate = ("degenerate baseline: the rest of the corpus cannot supply length-matched samples, "
-                  "left out of trends and summaries")
-    flags = {"de-en.particle.d0": f" [{degenerate}]", "de-en.particle.d1": f" [{degenerate}]",
-             "de-en.particle.d2": "", "de-en.particle.d3": "", "de-en.particle.d4": f" [{small}]",
-             "de-en.particle.d5": f" [{small}; the same rows as de-en.particle.d4]", "de-en.reorder.d5": f" [{small}]"}
+    flags = {"de-en.particle.d0": " [degenerate baseline]", "de-en.particle.d1": " [degenerate baseline]",
+             "de-en.particle.d2": "", "de-en.particle.d3": "", "de-en.particle.d4": " [small]",
+             "de-en.particle.d5": " [small; same rows as de-en.particle.d4]", "de-en.reorder.d5": " [small]"}
     for name, flag in flags.items():
         assert config_heading(result, name) == f"{name} (n = {result.configs[name].n}){flag}"
     everything = replace(result, settings=replace(result.settings, min_rows=33), configs={
         "de-en.particle.d3": replace(result.configs["de-en.particle.d3"], n=7, small=True, same_rows_as="de-en.x.d1",
                                      degenerate_baseline=True, widened=4)})
     assert config_heading(everything, "de-en.particle.d3") == (
-        "de-en.particle.d3 (n = 7) [small: fewer than 33 rows, left out of trends and summaries; "
-        f"the same rows as de-en.x.d1; {degenerate}; widened 4]")
+        "de-en.particle.d3 (n = 7) [small; degenerate baseline; same rows as de-en.x.d1; widened 4]")
     d3 = result.configs["de-en.particle.d3"]
     widened = replace(result, configs={"de-en.particle.d3": replace(d3, widened=1)})
     assert config_heading(widened, "de-en.particle.d3") == f"de-en.particle.d3 (n = {d3.n}) [widened 1]"
@@ -266,10 +277,10 @@ def _with_trends(result):
     rising one; BH survival is p_corrected < 0.05."""
     from auto_challenge_sets.evaluation.results import Trend
 
-    trends = {"ref": Trend(n=4, spearman=-0.9, p_value=0.01, p_corrected=0.02),
-              "better": Trend(n=4, spearman=-0.8, p_value=0.03, p_corrected=0.04),
-              "good": Trend(n=4, spearman=0.9, p_value=0.01, p_corrected=0.01),
-              "lower": Trend(n=4, spearman=-0.5, p_value=0.3, p_corrected=0.3),
+    trends = {"ref": Trend(n=4, spearman=-0.9, p_value=0.01, p_corrected=0.02, family_size=4),
+              "better": Trend(n=4, spearman=-0.8, p_value=0.03, p_corrected=0.04, family_size=4),
+              "good": Trend(n=4, spearman=0.9, p_value=0.01, p_corrected=0.01, family_size=4),
+              "lower": Trend(n=4, spearman=-0.5, p_value=0.3, p_corrected=0.3, family_size=4),
               "worse": Trend(n=4, spearman=None, p_value=None, p_corrected=None)}
     summary = {m: {p: replace(s, worsening_trend={"bleu": 3, "ter": 1, "ribes": 0}[m], trends=4)
                    for p, s in per.items()} for m, per in result.summary.items()}
@@ -289,18 +300,19 @@ def test_the_summary_table_shows_every_cell(evaluation):
         assert _plain_cells(summary_table(result, metric)) == expected
     assert _markdown_cells(summary_table(result, "ter", markdown=True))[1][2:6] == ["70%", "50%", "10%", "+1.17"]
     trending = _with_trends(result)
-    assert _plain_cells(summary_table(trending, "bleu"))[1][-1] == "3/4 (2 BH < 0.05)"  # ref and better survive
-    assert _markdown_cells(summary_table(trending, "ter", markdown=True))[1][-1] == "1/4 (1 BH < 0.05)"  # good
-    assert _plain_cells(summary_table(trending, "ribes"))[1][-1] == "0/4 (2 BH < 0.05)"
+    assert _plain_cells(summary_table(trending, "bleu"))[1][-1] == "3/4 (2 BH < 0.05 of 4 trends)"  # ref, better
+    assert _markdown_cells(summary_table(trending, "ter", markdown=True))[1][-1] == "1/4 (1 BH < 0.05 of 4 trends)"
+    assert _plain_cells(summary_table(trending, "ribes"))[1][-1] == "0/4 (2 BH < 0.05 of 4 trends)"
 
 
-def _human_row(label: str, n: int, h) -> list[str]:
+def _human_row(label: str, n: int, h, percentile: bool = True) -> list[str]:
+    """``percentile``: False on a degenerate baseline, whose random τ percentile is a dash."""
     return [label, str(n), str(h.systems), f"{h.spearman:.3f}", f"{h.kendall:.3f}", f"{h.p_value:.3f}",
             _corrected(h.p_corrected, h.exploratory), f"[{h.ci[0]:.2f}, {h.ci[1]:.2f}]",
-            "-" if h.random_kendall_percentile is None else f"{h.random_kendall_percentile:.0f}"]
+            "-" if h.random_kendall_percentile is None or not percentile else f"{h.random_kendall_percentile:.0f}"]
 
 
-HUMAN_HEADER = ["config", "n", "systems", "Spearman", "Kendall", "p", "p (BH)", "95% CI", "random τ pct"]
+HUMAN_HEADER = ["config", "n", "systems", "Spearman", "Kendall", "p", "p (BH, 4 tests)", "95% CI", "random τ pct"]
 
 
 def test_the_human_table_shows_every_cell(evaluation):
@@ -310,8 +322,7 @@ def test_the_human_table_shows_every_cell(evaluation):
         expected = [HUMAN_HEADER, _human_row("(full test set)", 90, full)]
         assert expected[1][6] == "-" and expected[1][8] == "-"
         for name, config in result.configs.items():
-            label = name + (" (degenerate baseline)" if config.degenerate_baseline else "")
-            expected.append(_human_row(label, config.n, config.human[metric]))
+            expected.append(_human_row(LABELS[name], config.n, config.human[metric], not config.degenerate_baseline))
         assert len(expected) == 2 + 7
         assert _markdown_cells(human_table(result, metric, markdown=True)) == expected
         assert _plain_cells(human_table(result, metric)) == expected
@@ -330,8 +341,10 @@ def test_the_human_table_leaves_out_what_is_missing(evaluation):
     configs["de-en.particle.d2"] = replace(d2, human={"ter": replace(d2.human["ter"], ci=None)})
     other = replace(result, configs=configs, human_full={"bleu": result.human_full["bleu"], "ter": None})
     ter = _markdown_cells(human_table(other, "ter", markdown=True))
-    assert [row[0] for row in ter] == ["config", "de-en.particle.d2", "de-en.particle.d3", "de-en.particle.d4",
-                                       "de-en.particle.d5", "de-en.reorder.d5"]
+    assert [row[0] for row in ter] == ["config", *(LABELS[n] for n in ("de-en.particle.d2", "de-en.particle.d3",
+                                                                        "de-en.particle.d4", "de-en.particle.d5",
+                                                                        "de-en.reorder.d5"))]
+    assert ter[0][6] == "p (BH, 4 tests)"
     assert ter[1][7] == "-" and ter[1][:7] == _human_row("de-en.particle.d2", 39, d2.human["ter"])[:7]
     bleu = _plain_cells(human_table(other, "bleu"))
     assert [row[0] for row in bleu[:3]] == ["config", "(full test set)", "de-en.particle.d1 (degenerate baseline)"]

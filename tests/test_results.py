@@ -148,8 +148,9 @@ def test_the_json_document_is_plain_and_leaves_the_verdicts_out():
                 "b": {"scores": {"bleu": {"score": 30.0, "random": random,
                                           "vs_baseline": {"delta": -1.5, "p_value": None}}}, "targeted": None}},
             "human": None, "human_targeted": None, "degenerate_baseline": False, "segment": None,
-            "segment_targeted": None}},
-        "trends": {"bleu": {"de-en.particle": {"a": {"n": 2, "spearman": None, "p_value": None, "p_corrected": None}}}},
+            "segment_targeted": None, "flags": ["small"]}},
+        "trends": {"bleu": {"de-en.particle": {"a": {"n": 2, "spearman": None, "p_value": None, "p_corrected": None,
+                                                     "family_size": None}}}},
         "summary": {"bleu": {}}, "human_full": None, "human_unmatched": {"table": ["x.1"], "systems": []},
         "targeted": None, "notes": ["a note"], "segment_full": None}
     assert SCHEMA == "acs-evaluation/2"
@@ -160,3 +161,23 @@ def test_the_json_document_is_plain_and_leaves_the_verdicts_out():
     assert type(configs["n"]) is int and type(configs["small"]) is bool
     assert type(configs["systems"]["b"]["scores"]["bleu"]["score"]) is float
     assert evaluation.verdicts == {"de-en.particle.d3": {"a": [["correct"]]}}  # the object keeps them
+
+
+@pytest.mark.parametrize(("small", "degenerate", "same", "flags", "short"), [
+    (False, False, None, (), ()),
+    (True, False, None, ("small",), ("small",)),
+    (False, True, None, ("degenerate baseline",), ("degenerate baseline",)),
+    (False, False, "de-en.verb_final.d0", ("same rows as de-en.verb_final.d0",), ("same rows as verb_final.d0",)),
+    (True, True, "de-en.x.d1", ("small", "degenerate baseline", "same rows as de-en.x.d1"),
+     ("small", "degenerate baseline", "same rows as x.d1")),
+])
+def test_a_configs_flags_in_their_one_order_and_what_they_leave_out(small, degenerate, same, flags, short):
+    from auto_challenge_sets.evaluation.results import ConfigResult
+
+    config = ConfigResult(n=12, phenomenon="de-en.x", min_distance=1, small=small, same_rows_as=same, widened=0,
+                          systems={}, degenerate_baseline=degenerate)
+    assert config.flags() == flags and config.flags(short=True) == short
+    assert config.usable is (flags == ())  # a point of the trends only without any mark
+    # the star: worse than the band, never on a degenerate baseline
+    assert config.starred(_score(5.0), True) is not degenerate and config.starred(_score(25.0), False) is not degenerate
+    assert not config.starred(_score(15.0), True)

@@ -197,12 +197,18 @@ def test_the_runs_seed_draws_the_bootstrap_interval(toy, run):
 
 def test_corrected_p_values_equal_scipys_across_the_configs(run):
     evaluation = run["evaluation"]
-    names = [n for n, c in evaluation.configs.items() if c.human["bleu"] is not None]
+    # one member per row set: particle.d5 holds the rows of d4 (min_rows 10: nothing is small)
+    assert evaluation.configs["de-en.particle.d5"].same_rows_as == "de-en.particle.d4"
+    assert not any(c.small for c in evaluation.configs.values())
+    names = [n for n, c in evaluation.configs.items() if c.human["bleu"] is not None and n != "de-en.particle.d5"]
     raw = [evaluation.configs[n].human["bleu"].p_value for n in names]
     expected = false_discovery_control(raw, method="bh")
     for name, p in zip(names, expected):
         human = evaluation.configs[name].human["bleu"]
         assert human.p_corrected == pytest.approx(p) and human.exploratory == (p >= 0.05)
+        assert human.family_size == len(names) == 6
+    repeat = evaluation.configs["de-en.particle.d5"].human["bleu"]
+    assert repeat.p_corrected == evaluation.configs["de-en.particle.d4"].human["bleu"].p_corrected
     assert evaluation.human_full["bleu"].p_corrected is None  # one pre-specified test, not a choice
     targeted = [evaluation.configs[n].human_targeted for n in names if evaluation.configs[n].human_targeted]
     assert [t.p_corrected for t in targeted] == pytest.approx(
@@ -253,7 +259,7 @@ def test_the_report_labels_exploratory_results_and_degenerate_configs(run):
         assert ("exploratory" in row) == bool(human.exploratory), row
         assert ("degenerate baseline" in row) == config.degenerate_baseline, row
     text = text_report(evaluation)
-    assert "p (BH)" in text and "degenerate baseline" in text
+    assert "p (BH, " in text and "degenerate baseline" in text
     widened = replace(evaluation, configs={**evaluation.configs, "de-en.particle.d2": replace(
         evaluation.configs["de-en.particle.d2"], widened=3)})
     assert "widened 3" in config_heading(widened, "de-en.particle.d2")
@@ -345,8 +351,9 @@ def test_the_html_page_shows_the_segment_tables_and_surviving_trends_as_in_resul
         for row in table.find("tbody").findall("tr"):
             phenomenon = row.find("th").text
             trends = results["trends"][metric].get(phenomenon, {}).values()
+            size = sum(t["p_value"] is not None for every in results["trends"][metric].values() for t in every.values())
             surviving = sum(t["spearman"] is not None and sign * t["spearman"] < 0 and t["p_corrected"] < 0.05
                             for t in trends)
             cell = "".join(row.findall("td")[-1].itertext())
             assert cell == "n/a" if results["summary"][metric][phenomenon]["worsening_trend"] is None \
-                else cell.endswith(f"({surviving} after BH)")
+                else cell.endswith(f"({surviving} BH < 0.05 of {size} trends)")

@@ -141,8 +141,7 @@ def _distinct_points(configs: dict[str, ConfigResult]) -> dict[str, list[tuple[i
     """Per phenomenon: (D, config) of its distinct configs with enough rows."""
     points: dict[str, list[tuple[int, str]]] = defaultdict(list)
     for name, config in configs.items():
-        usable = not config.small and not config.degenerate_baseline and config.same_rows_as is None
-        if usable and config.min_distance is not None:
+        if config.usable and config.min_distance is not None:
             points[config.phenomenon].append((config.min_distance, name))
     return dict(sorted(points.items()))
 

@@ -20,7 +20,13 @@ from typing import Any
 
 from auto_challenge_sets.configs import config_sort_key
 from auto_challenge_sets.evaluation.name_text import isolate
-from auto_challenge_sets.evaluation.plots import flag_suffix, human_panels, in_trends
+from auto_challenge_sets.evaluation.plots import (
+    DEGENERATE_GREY,
+    FEW_JUDGED,
+    flag_suffix,
+    human_panels,
+    in_trends,
+)
 from auto_challenge_sets.evaluation.results import Evaluation
 from auto_challenge_sets.scoring.metric import metric_class
 
@@ -114,7 +120,8 @@ def _short(config: str) -> str:
 
 def heatmap(evaluation: Evaluation, metric: str) -> SvgPlot:
     """Systems × configs, each cell the score minus the random mean, red where worse, ★ worse than
-    the random band; the exact numbers in each cell's tooltip."""
+    the random band; a degenerate baseline's column hatched grey without stars (its band means
+    nothing); the exact numbers in each cell's tooltip."""
     from matplotlib import colormaps
 
     label = isolate(metric_class(metric).label)  # a plug-in's label is a name too: see name_text
@@ -127,20 +134,25 @@ def heatmap(evaluation: Evaluation, metric: str) -> SvgPlot:
     top = 16 + 0.87 * CHAR_PX * max(len(n) for n in names)  # labels turned 60°
     colourmap = colormaps["RdBu" if higher else "RdBu_r"]
     deltas = {(s, c): evaluation.configs[c].systems[s].scores[metric] for s in systems for c in configs}
-    finite = [abs(m.score - m.random.mean) for m in deltas.values() if _finite(m.score - m.random.mean)]
+    degenerate = {c for c in configs if evaluation.configs[c].degenerate_baseline}
+    finite = [abs(m.score - m.random.mean) for (_, c), m in deltas.items()
+              if c not in degenerate and _finite(m.score - m.random.mean)]
     limit = max(finite, default=0.0) or 1.0
     cells = []
     for i, system in enumerate(systems):
         for j, config in enumerate(configs):
             score = deltas[system, config]
             delta = score.score - score.random.mean
-            worse = score.worse_than_random_band(higher)
-            fill = _hex(colourmap(0.5 + 0.5 * delta / limit)) if _finite(delta) else "#dddddd"
+            worse = evaluation.configs[config].starred(score, higher)
+            hatched = config in degenerate
+            fill = (DEGENERATE_GREY if hatched or not _finite(delta)
+                    else _hex(colourmap(0.5 + 0.5 * delta / limit)))
             cells.append({
-                "x": left + j * cell_w, "y": top + i * cell_h, "fill": fill, "worse": worse,
+                "x": left + j * cell_w, "y": top + i * cell_h, "fill": fill, "worse": worse, "hatched": hatched,
                 "title": (f"{isolate(system)} on {config}: {label} {score.score:.2f}, random mean {score.random.mean:.2f} "
                           f"(5–95%: {score.random.p5:.2f}–{score.random.p95:.2f}), Δ {delta:+.2f}"
-                          + (" ★ worse than the random band" if worse else ""))})
+                          + (" ★ worse than the random band" if worse else "")
+                          + (" (degenerate baseline: the random band means nothing here)" if hatched else ""))})
     grid_right = left + len(configs) * cell_w
     bar = {"x": grid_right + 16, "y": top, "w": 12, "h": len(systems) * cell_h,
            "stops": [{"offset": round(k / 10, 2), "colour": _hex(colourmap(1 - k / 10))} for k in range(11)],
@@ -153,7 +165,7 @@ def heatmap(evaluation: Evaluation, metric: str) -> SvgPlot:
             "bar": bar}
     title = f"Heat map, {label}"
     alt = (f"{label}: each system's score minus the random mean on each config; red is worse, ★ marks a score "
-           "outside the random 5–95% band on the worse side")
+           "outside the random 5–95% band on the worse side; hatched grey: a degenerate baseline, not coloured")
     return SvgPlot(f"heatmap-{metric}", title, alt, "heatmap", grid_right + 110, top + len(systems) * cell_h + 10,
                    body)
 
@@ -272,17 +284,20 @@ def targeted_plot(evaluation: Evaluation) -> SvgPlot | None:
         y = Scale(0.0, 100.0, panel_h - 52, 30)
         series = []
         for system in evaluation.systems:
-            points = [(x(b), y(100 * a), f"{isolate(system)}, d={bucket}: {100 * a:.0f}% of {summary.judged[system][bucket]}")
+            points = [(x(b), y(100 * a), f"{isolate(system)}, d={bucket}: {100 * a:.0f}% of {summary.judged[system][bucket]}"
+                       + (" (few)" if summary.judged[system][bucket] < FEW_JUDGED else ""))
                       for b, bucket in enumerate(buckets) if _finite(a := summary.accuracy[system][bucket])]
             if points:
                 series.append(_series(isolate(system), colours[system], points, width=1.0))
-        mean = [(x(b), y(100 * a), f"mean, d={bucket}: {100 * a:.0f}%")
-                for b, bucket in enumerate(buckets) if _finite(a := summary.mean[bucket])]
+                for dot, bucket in zip(series[-1]["dots"], [b for b in buckets if _finite(summary.accuracy[system][b])]):
+                    dot["few"] = summary.judged[system][bucket] < FEW_JUDGED
         judged = [sum(summary.judged[s][b] for s in evaluation.systems) / len(evaluation.systems) for b in buckets]
+        mean = [(x(b), y(100 * a), f"mean, d={bucket}: {100 * a:.0f}%" + (" (few)" if n < FEW_JUDGED else ""))
+                for b, (bucket, n) in enumerate(zip(buckets, judged)) if _finite(a := summary.mean[bucket])]
         panels.append({
             "left": left + 50, "right": left + panel_w - 12, "top": 30, "bottom": panel_h - 52,
             "title": phenomenon, "title_x": left + panel_w / 2, "title_y": 16,
-            "x_ticks": [{"at": x(b), "text": bucket, "n": f"n={n:.0f}", "few": n < 10}
+            "x_ticks": [{"at": x(b), "text": bucket, "n": f"n={n:.0f}", "few": n < FEW_JUDGED}
                         for b, (bucket, n) in enumerate(zip(buckets, judged))],
             "y_ticks": [{"at": y(t), "text": f"{t:g}"} for t in (0, 25, 50, 75, 100)],
             "series": series, "mean": _series("mean", ("#000000", ""), mean, width=2.5) if mean else None,

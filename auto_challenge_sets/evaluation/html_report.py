@@ -20,7 +20,7 @@ from auto_challenge_sets.evaluation.html_plots import svg_plots
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.results import Evaluation
 from auto_challenge_sets.evaluation.sentences import Sentences, collect
-from auto_challenge_sets.evaluation.validity_report import surviving_worsening
+from auto_challenge_sets.evaluation.validity_report import family_size, surviving_worsening
 from auto_challenge_sets.scoring.length_baseline import DEGENERATE_COMPLEMENT_RATIO, DEGENERATE_WIDENED_SHARE
 
 INDEX = "index.html"
@@ -120,7 +120,8 @@ def write_html(out_dir: str | Path, evaluation: Evaluation, human_scores: dict[s
         human={m: html_view.human_rows(evaluation, m) for m in evaluation.metrics},
         targeted=html_view.targeted_tables(evaluation), targeted_configs=html_view.targeted_configs(evaluation),
         segments={m: html_view.segment_rows(evaluation, m) for m in evaluation.metrics},
-        surviving_trends=surviving_worsening, plots=svg_plots(evaluation, human_scores),
+        surviving_trends=surviving_worsening, family_size=family_size, few=html_view.FEW_JUDGED,
+        plots=svg_plots(evaluation, human_scores),
         sentences=data, sentence_notes=[] if sentences is None else sentences.notes, inline_rows=INLINE_ROWS,
         degenerate={"ratio": DEGENERATE_COMPLEMENT_RATIO, "share": DEGENERATE_WIDENED_SHARE})
     index = out / INDEX

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from auto_challenge_sets.configs import config_sort_key
-from auto_challenge_sets.evaluation.plots import config_flags
+from auto_challenge_sets.evaluation.plots import FEW_JUDGED
 from auto_challenge_sets.evaluation.results import Evaluation, HumanCorrelation, SegmentAgreement
 from auto_challenge_sets.scoring.metric import metric_class
 
@@ -39,7 +39,7 @@ class Cell:
     random_mean: float
     random_p5: float
     random_p95: float
-    percentile: float
+    percentile: float | None  # None on a degenerate baseline: a percentile among unusable samples
     delta_random: float
     worse_than_band: bool
     delta_baseline: float | None
@@ -47,6 +47,7 @@ class Cell:
     small: bool
     same_rows_as: str | None
     degenerate_baseline: bool
+    flags: tuple[str, ...] = ()  # ConfigResult.flags
 
 
 def metric_views(evaluation: Evaluation) -> list[MetricView]:
@@ -71,12 +72,13 @@ def cells(evaluation: Evaluation) -> list[Cell]:
             for metric in metrics:
                 score = result.scores[metric.name]
                 random, test = score.random, score.vs_baseline
-                worse = score.worse_than_random_band(metric.higher_is_better)
+                worse = config.starred(score, metric.higher_is_better)
                 out.append(Cell(name, config.phenomenon, config.min_distance, config.n, system, metric,
-                                score.score, random.mean, random.p5, random.p95, random.percentile,
+                                score.score, random.mean, random.p5, random.p95,
+                                None if config.degenerate_baseline else random.percentile,
                                 score.score - random.mean, worse, None if test is None else test.delta,
                                 None if test is None else test.p_value, config.small, config.same_rows_as,
-                                config.degenerate_baseline))
+                                config.degenerate_baseline, config.flags()))
     return out
 
 
@@ -85,6 +87,8 @@ class HumanRow:
     config: str
     n: int
     correlation: HumanCorrelation
+    flags: tuple[str, ...] = ()  # ConfigResult.flags
+    random_percentile: float | None = None  # None on a degenerate baseline (its random corpora mean nothing)
 
 
 def human_rows(evaluation: Evaluation, metric: str) -> list[HumanRow]:
@@ -92,13 +96,17 @@ def human_rows(evaluation: Evaluation, metric: str) -> list[HumanRow]:
     rows = []
     full = (evaluation.human_full or {}).get(metric)
     if full is not None:
-        rows.append(HumanRow("(full test set)", evaluation.full_corpus_rows, full))
+        rows.append(HumanRow("(full test set)", evaluation.full_corpus_rows, full, (), full.random_kendall_percentile))
     for name in ordered_configs(evaluation):
         config = evaluation.configs[name]
         found = (config.human or {}).get(metric)
         if found is not None:
-            rows.append(HumanRow(name, config.n, found))
+            rows.append(HumanRow(name, config.n, found, config.flags(),
+                                 None if config.degenerate_baseline else found.random_kendall_percentile))
     return rows
+
+
+
 
 
 def targeted_tables(evaluation: Evaluation) -> list[dict[str, Any]]:
@@ -110,6 +118,7 @@ def targeted_tables(evaluation: Evaluation) -> list[dict[str, Any]]:
     for phenomenon, summary in evaluation.targeted.by_distance.items():
         tables.append({
             "phenomenon": phenomenon, "config": summary.config, "buckets": list(summary.buckets),
+            "flags": evaluation.configs[summary.config].flags(), "few": FEW_JUDGED,
             "rows": [{"system": s, "accuracy": [summary.accuracy[s][b] for b in summary.buckets],
                       "judged": [summary.judged[s][b] for b in summary.buckets]} for s in evaluation.systems],
             "mean": [summary.mean[b] for b in summary.buckets],
@@ -127,7 +136,7 @@ class TargetedConfigRow:
 
     config: str
     n: int
-    flags: str
+    flags: tuple[str, ...]
     mean_accuracy: float | None  # over systems
     mean_random_pairs: float | None  # the control's mean accuracy, over systems
     above_control: int  # systems whose accuracy is above the control's 95th percentile
@@ -152,7 +161,7 @@ def targeted_configs(evaluation: Evaluation) -> list[TargetedConfigRow]:
             continue
         judged = [s for s in scores if s.accuracy is not None]
         controls = [s.random_pairs for s in judged if s.random_pairs is not None and s.random_pairs.mean is not None]
-        flags = ", ".join(config_flags(config))
+        flags = config.flags()
         rows.append(TargetedConfigRow(
             name, config.n, flags, _mean([s.accuracy for s in judged]), _mean([c.mean for c in controls]),
             sum(s.random_pairs is not None and s.random_pairs.p95 is not None and s.accuracy > s.random_pairs.p95
@@ -168,7 +177,7 @@ class SegmentRow:
     """One config's sentence-level agreement with the human segment scores (``--human-seg``)."""
 
     config: str
-    flags: str
+    flags: tuple[str, ...]
     metric: SegmentAgreement | None
     targeted: SegmentAgreement | None
 
@@ -178,13 +187,12 @@ def segment_rows(evaluation: Evaluation, metric: str) -> list[SegmentRow]:
     rows = []
     full = (evaluation.segment_full or {}).get(metric)
     if full is not None:
-        rows.append(SegmentRow("(full test set)", "", full, None))
+        rows.append(SegmentRow("(full test set)", (), full, None))
     for name in ordered_configs(evaluation):
         config = evaluation.configs[name]
         found = (config.segment or {}).get(metric)
         if found is None and config.segment_targeted is None:
             continue
-        flags = ", ".join(config_flags(config))
-        rows.append(SegmentRow(name, flags, found, config.segment_targeted))
+        rows.append(SegmentRow(name, config.flags(), found, config.segment_targeted))
     return rows
 

@@ -7,6 +7,13 @@ correlation over the configs; the targeted τ over the configs; the segment-leve
 configs; the trends over every (phenomenon, system). The full test set is one pre-specified test,
 not a choice among configs, and keeps its raw p. A result whose corrected p is at or above
 :data:`ALPHA` is *exploratory*: a lead to confirm on another test set, not a finding.
+
+One family member per distinct row set: a config with ``same_rows_as`` X repeats X's test (the same
+rows give the same scores, so the same p) and takes X's correction instead of counting twice; in a
+targeted family, where a repeat's instances may differ from X's, only when its p equals X's. A
+``small`` config is left out of every family (its p is noise the correction must not dilute):
+no corrected p, and exploratory. Each corrected result carries ``family_size``, the members
+counted, which the reports print beside the corrected p.
 """
 
 from __future__ import annotations
@@ -36,24 +43,45 @@ def benjamini_hochberg(p_values: Sequence[float | None]) -> list[float | None]:
     return out
 
 
-def _corrected(results: list[_Tested | None]) -> list[_Tested | None]:
-    adjusted = benjamini_hochberg([None if r is None else r.p_value for r in results])
-    return [r if r is None else replace(r, p_corrected=p, exploratory=None if p is None else p >= ALPHA)
-            for r, p in zip(results, adjusted)]
+def _corrected(results: list[_Tested | None], configs: Sequence[ConfigResult],
+               names: Sequence[str]) -> list[_Tested | None]:
+    """One family: BH over its members (tested, not small, not a repeat); a repeat takes its
+    original's correction, a small config none."""
+    index = {name: k for k, name in enumerate(names)}
+    tested = [r is not None and r.p_value is not None for r in results]
+    original: dict[int, int] = {}  # repeat -> the config it repeats
+    for k, config in enumerate(configs):
+        first = index.get(config.same_rows_as or "")
+        if tested[k] and first is not None and tested[first] and results[first].p_value == results[k].p_value:
+            original[k] = first
+    members = [k for k in range(len(results)) if tested[k] and not configs[k].small and k not in original]
+    out = list(results)
+    for k, p in zip(members, benjamini_hochberg([results[k].p_value for k in members])):
+        out[k] = replace(results[k], p_corrected=p, exploratory=p >= ALPHA, family_size=len(members))
+    for k in range(len(results)):
+        if tested[k] and configs[k].small:
+            out[k] = replace(results[k], p_corrected=None, exploratory=True, family_size=None)
+        elif k in original:
+            first = out[original[k]]
+            out[k] = replace(results[k], p_corrected=first.p_corrected, exploratory=first.exploratory,
+                             family_size=first.family_size)
+    return out
 
 
 def correct_configs(configs: Mapping[str, ConfigResult], metrics: Sequence[str]) -> dict[str, ConfigResult]:
-    """Every config's human and segment-level results with their corrected p and exploratory label."""
+    """Every config's human and segment-level results with their corrected p, exploratory label
+    and family size (see the module docstring for who is in a family)."""
     names = list(configs)
+    entries = [configs[n] for n in names]
     fields: dict[str, dict[str, object]] = {name: {} for name in names}
     for metric in metrics:
         for key in ("human", "segment"):
-            column = _corrected([(getattr(configs[n], key) or {}).get(metric) for n in names])
+            column = _corrected([(getattr(configs[n], key) or {}).get(metric) for n in names], entries, names)
             for name, value in zip(names, column):
                 if getattr(configs[name], key) is not None:
                     fields[name].setdefault(key, dict(getattr(configs[name], key)))[metric] = value  # type: ignore[index]
     for key in ("human_targeted", "segment_targeted"):
-        for name, value in zip(names, _corrected([getattr(configs[n], key) for n in names])):
+        for name, value in zip(names, _corrected([getattr(configs[n], key) for n in names], entries, names)):
             fields[name][key] = value
     return {name: replace(configs[name], **fields[name]) for name in names}  # type: ignore[arg-type]
 
@@ -62,7 +90,9 @@ def correct_trends(trends: Mapping[str, Mapping[str, Trend]]) -> dict[str, dict[
     """One metric's trends (phenomenon -> system -> trend) with BH over all of them."""
     cells = [(phenomenon, system) for phenomenon, per_system in trends.items() for system in per_system]
     adjusted = benjamini_hochberg([trends[p][s].p_value for p, s in cells])
+    size = sum(p is not None for p in adjusted) or None
     out: dict[str, dict[str, Trend]] = {phenomenon: {} for phenomenon in trends}
     for (phenomenon, system), value in zip(cells, adjusted):
-        out[phenomenon][system] = replace(trends[phenomenon][system], p_corrected=value)
+        out[phenomenon][system] = replace(trends[phenomenon][system], p_corrected=value,
+                                          family_size=None if value is None else size)
     return out

@@ -20,6 +20,9 @@ HEATMAP, TREND = "{pair}.{metric}.heatmap.png", "{phenomenon}.{metric}.trend.png
 HUMAN, TARGETED = "{pair}.{metric}.human.png", "{pair}.targeted.png"
 PLOT_NAMES = (HEATMAP, TREND, HUMAN, TARGETED)
 
+FEW_JUDGED = 10  # a targeted accuracy resting on fewer instances is drawn and printed as "few"
+DEGENERATE_GREY = "#d9d9d9"  # a heat map's degenerate-baseline column: no colour, no star, hatched
+
 
 def pyplot() -> Any:
     import matplotlib
@@ -31,19 +34,19 @@ def pyplot() -> Any:
 
 
 def in_trends(config: ConfigResult) -> bool:
-    """Whether a config is a point of the trend and human plots: it has a distance, enough rows
-    and a random baseline that means something (neither ``small`` nor ``degenerate_baseline``)."""
-    return config.min_distance is not None and not config.small and not config.degenerate_baseline
+    """Whether a config is a point of the trend and human plots: it has a distance and is a point
+    of the trends (:attr:`ConfigResult.usable`: not small, not degenerate, not a repeat)."""
+    return config.min_distance is not None and config.usable
 
 
 def config_flags(config: ConfigResult) -> list[str]:
-    """Why a config is left out of trends and summaries: ``small``, ``degenerate baseline``, both or none."""
-    return [name for name, on in (("small", config.small), ("degenerate baseline", config.degenerate_baseline)) if on]
+    """The config's marks (:meth:`ConfigResult.flags`)."""
+    return list(config.flags())
 
 
 def flag_suffix(config: ConfigResult) -> str:
-    """`` (small)``, `` (degenerate baseline)``, both or nothing, for a config's label in a plot."""
-    flags = config_flags(config)
+    """The marks after a config's short name in a plot: `` (small, same rows as particle.d4)``."""
+    flags = config.flags(short=True)
     return f" ({', '.join(flags)})" if flags else ""
 
 
@@ -58,21 +61,26 @@ def heatmap(evaluation: Evaluation, metric: str, path: Path) -> Path:
     higher = evaluation.higher_is_better[metric]
     cells = [[evaluation.configs[c].systems[s].scores[metric] for c in configs] for s in systems]
     grid = np.array([[cell.score - cell.random.mean for cell in row] for row in cells])
-    limit = float(np.nanmax(np.abs(grid))) or 1.0
+    degenerate = [evaluation.configs[c].degenerate_baseline for c in configs]
+    grid[:, degenerate] = np.nan  # no colour where the random band means nothing
+    limit = float(np.nanmax(np.abs(grid), initial=0.0)) or 1.0
     fig, ax = plt.subplots(figsize=(2.5 + 0.45 * len(configs), 1.8 + 0.32 * len(systems)))
     image = ax.imshow(grid, cmap="RdBu" if higher else "RdBu_r", vmin=-limit, vmax=limit, aspect="auto")
+    for j in (j for j, on in enumerate(degenerate) if on):
+        ax.add_patch(plt.Rectangle((j - 0.5, -0.5), 1, len(systems), facecolor=DEGENERATE_GREY, hatch="///",
+                                   edgecolor="#999999", linewidth=0))
     labels = [c.split(".", 1)[1] + flag_suffix(evaluation.configs[c]) for c in configs]
-    ax.set_xticks(range(len(configs)), labels, rotation=70, fontsize=8)
+    ax.set_xticks(range(len(configs)), labels, rotation=70, fontsize=8, ha="right", rotation_mode="anchor")
     ax.set_yticks(range(len(systems)), systems, fontsize=8)
     for i, row in enumerate(cells):
         for j, cell in enumerate(row):
-            if cell.worse_than_random_band(higher):
+            if evaluation.configs[configs[j]].starred(cell, higher):
                 ax.text(j, i, "*", ha="center", va="center", fontsize=8)
     label = _label(metric)
     fig.colorbar(image, ax=ax, label=f"challenge {label} − random mean")
     band = "< 5th pct" if higher else "> 95th pct"
     ax.set_title(f"{evaluation.pair} {evaluation.split}, {label}: challenge sets vs length-matched random "
-                 f"(* {band})", fontsize=9)
+                 f"(* {band}; hatched grey: degenerate baseline)", fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -81,8 +89,8 @@ def heatmap(evaluation: Evaluation, metric: str, path: Path) -> Path:
 
 def trend_plots(evaluation: Evaluation, metric: str, out: Path) -> list[Path]:
     """One PNG per phenomenon: the score against D for every system (labelled at its last point);
-    the band is the systems' mean random 5–95th percentile; small configs are left out, n is
-    written at each point."""
+    the band is the systems' mean random 5–95th percentile; small, degenerate and repeated configs
+    are left out (:func:`in_trends`), n is written at each point."""
     plt = pyplot()
     by_phenomenon: dict[str, list[str]] = {}
     for name, config in evaluation.configs.items():
@@ -109,7 +117,8 @@ def trend_plots(evaluation: Evaluation, metric: str, out: Path) -> list[Path]:
         ax.set_xlabel("minimum distance D")
         ax.set_ylabel(label)
         ax.set_xticks(ds)
-        ax.set_title(f"{phenomenon}: {label} of {len(evaluation.systems)} systems by D")
+        ax.set_title(f"{phenomenon}: {label} of {len(evaluation.systems)} systems by D "
+                     "(small, degenerate and repeated configs left out)", fontsize=9)
         ax.legend(fontsize=6, loc="center left", bbox_to_anchor=(1.08, 0.5))
         ax.grid(alpha=0.3)
         fig.tight_layout()
@@ -168,7 +177,8 @@ def human_scatter(evaluation: Evaluation, metric: str, human: dict[str, float], 
 
 def targeted_plot(evaluation: Evaluation, path: Path) -> Path | None:
     """Accuracy against d, one panel per phenomenon: every system thin, the mean thick, with the
-    instances judged (mean over systems) under each bucket."""
+    instances judged (mean over systems) under each bucket; a point resting on fewer than
+    :data:`FEW_JUDGED` instances is hollow, its bucket's n red."""
     if evaluation.targeted is None or not evaluation.targeted.by_distance:
         return None
     summaries = evaluation.targeted.by_distance
@@ -177,15 +187,21 @@ def targeted_plot(evaluation: Evaluation, path: Path) -> Path | None:
     for ax, (phenomenon, summary) in zip(axes[0], summaries.items()):
         xs = range(len(summary.buckets))
         for k, system in enumerate(evaluation.systems):
-            ys = [summary.accuracy[system][b] for b in summary.buckets]
-            ax.plot(xs, [float("nan") if y is None else 100 * y for y in ys], "-" if k < 10 else "--", lw=0.8,
-                    alpha=0.7, label=system)
-        mean = [summary.mean[b] for b in summary.buckets]
-        ax.plot(xs, [float("nan") if y is None else 100 * y for y in mean], "k-o", lw=2, label="mean")
+            ys = [float("nan") if y is None else 100 * y for y in (summary.accuracy[system][b] for b in summary.buckets)]
+            (line,) = ax.plot(xs, ys, "-" if k < 10 else "--", lw=0.8, alpha=0.7, label=system)
+            few = [x for x, b in zip(xs, summary.buckets) if summary.judged[system][b] < FEW_JUDGED]
+            ax.plot(few, [ys[x] for x in few], "o", ms=4, mfc="none", color=line.get_color(), alpha=0.7)
+        mean = [float("nan") if y is None else 100 * y for y in (summary.mean[b] for b in summary.buckets)]
         judged = [np.mean([summary.judged[s][b] for s in evaluation.systems]) for b in summary.buckets]
+        ax.plot(xs, mean, "k-", lw=2, label="mean")
+        for x, y, n in zip(xs, mean, judged):
+            ax.plot([x], [y], "o", color="k", mfc="none" if n < FEW_JUDGED else "k", ms=6)
         ax.set_xticks(list(xs), [f"{b}\nn={n:.0f}" for b, n in zip(summary.buckets, judged)], fontsize=7)
+        for tick, n in zip(ax.get_xticklabels(), judged):
+            if n < FEW_JUDGED:
+                tick.set_color("red")
         ax.set_title(phenomenon, fontsize=9)
-        ax.set_xlabel("distance d (n: instances judged)", fontsize=8)
+        ax.set_xlabel(f"distance d (n: instances judged; hollow: fewer than {FEW_JUDGED})", fontsize=8)
         ax.grid(alpha=0.3)
     axes[0][0].set_ylabel("targeted accuracy (%)")
     # one legend for every panel: the systems in the same colours and styles in each

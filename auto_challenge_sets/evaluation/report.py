@@ -15,6 +15,8 @@ from auto_challenge_sets.evaluation.validity_report import LEGEND as VALIDITY_LE
 from auto_challenge_sets.evaluation.validity_report import (
     config_label,
     corrected_cell,
+    family_header,
+    family_size,
     segment_section,
     surviving_worsening,
 )
@@ -30,8 +32,10 @@ LEGEND = """\
   differs by at most the tolerance).
 - *Δ (p)*: the system's score minus the baseline system's on the same rows, and the p-value of
   sacrebleu's paired test (approximate randomization by default).
-- *small*: fewer rows than `min_rows`: scored, left out of trends and summaries. *same rows as*:
-  the config holds the very rows of an earlier one and is counted once.
+- *small*: fewer rows than `min_rows` (a config of exactly `min_rows` rows is not small): scored,
+  left out of trends, summaries and the corrections for multiple testing. *same rows as X*: the
+  config holds the very rows of the earlier config X and is counted once (in trends, summaries and
+  corrections). The marks follow a config's name in every table and plot.
 - Summary, per metric and phenomenon, over its (system, config) cells: *< full* the share worse
   than the system's full-corpus score, *< random mean* worse than the random mean, *< random p5*
   worse than the random 5th percentile, *Δ random* the mean difference from the random mean,
@@ -75,7 +79,7 @@ def config_table(evaluation: Evaluation, config: str, markdown: bool = False) ->
         row = [report_name(system, markdown) + (" (baseline)" if system == evaluation.baseline_system else "")]
         for metric in evaluation.metrics:
             score, digits = result.scores[metric], _digits(metric)
-            worse = score.worse_than_random_band(evaluation.higher_is_better[metric])
+            worse = entry.starred(score, evaluation.higher_is_better[metric])
             row += [_num(score.score, digits) + ("*" if worse else ""), _num(score.random.mean, digits),
                     _num(score.random.p5, digits)]
         for metric in evaluation.metrics:
@@ -87,14 +91,7 @@ def config_table(evaluation: Evaluation, config: str, markdown: bool = False) ->
 
 def config_heading(evaluation: Evaluation, config: str) -> str:
     entry = evaluation.configs[config]
-    flags = []
-    if entry.small:
-        flags.append(f"small: fewer than {evaluation.settings.min_rows} rows, left out of trends and summaries")
-    if entry.same_rows_as:
-        flags.append(f"the same rows as {entry.same_rows_as}")
-    if entry.degenerate_baseline:
-        flags.append("degenerate baseline: the rest of the corpus cannot supply length-matched samples, "
-                      "left out of trends and summaries")
+    flags = list(entry.flags())
     if entry.widened:
         flags.append(f"widened {entry.widened}")
     return f"{config} (n = {entry.n})" + (f" [{'; '.join(flags)}]" if flags else "")
@@ -116,18 +113,23 @@ def _worsening(evaluation: Evaluation, metric: str, phenomenon: str) -> str:
     if summary.worsening_trend is None:
         return "n/a"
     surviving = surviving_worsening(evaluation, metric, phenomenon)
-    return f"{summary.worsening_trend}/{summary.trends} ({surviving} BH < 0.05)"
+    size = family_size(evaluation.trends.get(metric, {}).get(phenomenon, {}).values())
+    return f"{summary.worsening_trend}/{summary.trends} ({surviving} BH < 0.05 of {size} trends)"
 
 
-def _human_cells(human: HumanCorrelation) -> list[str]:
+def _human_cells(human: HumanCorrelation, random_means_something: bool = True) -> list[str]:
+    """``random_means_something``: False on a degenerate baseline, whose random τ percentile is not printed."""
     ci = human.ci
     return [str(human.systems), _num(human.spearman, 3), _num(human.kendall, 3), _num(human.p_value, 3),
             corrected_cell(human.p_corrected, human.exploratory),
-            "-" if not ci else f"[{ci[0]:.2f}, {ci[1]:.2f}]", _num(human.random_kendall_percentile, 0)]
+            "-" if not ci else f"[{ci[0]:.2f}, {ci[1]:.2f}]",
+            _num(human.random_kendall_percentile if random_means_something else None, 0)]
 
 
 def human_table(evaluation: Evaluation, metric: str, markdown: bool = False) -> str:
-    header = ["config", "n", "systems", "Spearman", "Kendall", "p", "p (BH)", "95% CI", "random τ pct"]
+    found = [(c.human or {}).get(metric) for c in evaluation.configs.values()]
+    header = ["config", "n", "systems", "Spearman", "Kendall", "p", family_header("p", found), "95% CI",
+              "random τ pct"]
     rows = []
     full = (evaluation.human_full or {}).get(metric)
     if full is not None:
@@ -135,7 +137,8 @@ def human_table(evaluation: Evaluation, metric: str, markdown: bool = False) -> 
     for name, config in evaluation.configs.items():
         human = (config.human or {}).get(metric)
         if human is not None:
-            rows.append([config_label(name, config), str(config.n), *_human_cells(human)])
+            rows.append([config_label(name, config), str(config.n),
+                         *_human_cells(human, not config.degenerate_baseline)])
     return render_table(header, rows, markdown=markdown)
 
 
@@ -157,7 +160,8 @@ def targeted_tables(evaluation: Evaluation, markdown: bool = False) -> list[tupl
         rows.append(["mean", *(_pct(summary.mean[b]) for b in buckets)])
         judged = [sum(summary.judged[s][b] for s in systems) / len(systems) for b in buckets]
         rows.append(["judged (mean)", *(f"{n:.0f}" for n in judged)])
-        heading = f"{phenomenon}: targeted accuracy (%) by distance d (from {summary.config})"
+        heading = (f"{phenomenon}: targeted accuracy (%) by distance d "
+                   f"(from {config_label(summary.config, evaluation.configs[summary.config])})")
         out.append((heading, render_table(["system", *(f"d={b}" for b in buckets)], rows, markdown=markdown)))
         control = _random_pairs_table(evaluation, phenomenon, markdown)
         if control is not None:
@@ -194,7 +198,10 @@ def targeted_human_table(evaluation: Evaluation, markdown: bool = False) -> str:
     """Kendall's τ with the human scores: targeted accuracy next to the first metric's, per lexical config."""
     metric = evaluation.metrics[0]
     label = report_name(_label(metric), markdown)
-    header = ["config", f"{label} τ", f"{label} p", f"{label} p (BH)", "targeted τ", "targeted p", "targeted p (BH)",
+    configs = evaluation.configs.values()
+    header = ["config", f"{label} τ", f"{label} p", family_header(f"{label} p", ((c.human or {}).get(metric)
+                                                                                    for c in configs)),
+              "targeted τ", "targeted p", family_header("targeted p", (c.human_targeted for c in configs)),
               "systems", "τ pct (random pairs)"]
     rows = []
     full = (evaluation.human_full or {}).get(metric)

@@ -19,6 +19,11 @@ from typing import Any
 SCHEMA = "acs-evaluation/2"
 SCHEMA_PATH = Path(__file__).resolve().parent / "results.schema.json"
 
+# A config's marks, as every table, plot, page and results.json writes them (ConfigResult.flags)
+SMALL = "small"
+DEGENERATE = "degenerate baseline"
+SAME_ROWS = "same rows as"
+
 
 @dataclass(frozen=True)
 class RandomBaseline:
@@ -130,6 +135,7 @@ class HumanCorrelation:
     # Benjamini–Hochberg over the run's configs (:mod:`.multiple_testing`); None on the full test set
     p_corrected: float | None = None
     exploratory: bool | None = None  # corrected p >= 0.05: a lead to confirm on another test set
+    family_size: int | None = None  # the distinct tests the correction counted (None: left out of it)
 
 
 @dataclass(frozen=True)
@@ -148,6 +154,7 @@ class SegmentAgreement:
     ci: tuple[float, float] | None = None
     p_corrected: float | None = None
     exploratory: bool | None = None
+    family_size: int | None = None
 
 
 @dataclass(frozen=True)
@@ -169,6 +176,28 @@ class ConfigResult:
     segment: Mapping[str, SegmentAgreement | None] | None = None  # metric -> agreement (--human-seg)
     segment_targeted: SegmentAgreement | None = None
 
+    def flags(self, short: bool = False) -> tuple[str, ...]:
+        """The config's marks in this order: ``small`` (fewer than ``min_rows`` rows),
+        ``degenerate baseline``, ``same rows as X``. The one source every renderer (terminal,
+        report.md, PNGs, index.html) and results.json writes them from, so they cannot disagree;
+        ``short``: X without its pair, as the plots name configs."""
+        same = self.same_rows_as
+        if same is not None and short:
+            same = same.split(".", 1)[-1]
+        return tuple(label for label, on in ((SMALL, self.small), (DEGENERATE, self.degenerate_baseline),
+                                             (f"{SAME_ROWS} {same}", same is not None)) if on)
+
+    @property
+    def usable(self) -> bool:
+        """A point of the trends, summaries and trend plots: enough rows, a random baseline that
+        means something, and rows no earlier config holds (counted once)."""
+        return not self.small and not self.degenerate_baseline and self.same_rows_as is None
+
+    def starred(self, score: MetricScore, higher_is_better: bool) -> bool:
+        """The tables' and heat maps' star: worse than the random band, where that band means
+        something (never on a degenerate baseline, whose percentiles are not shown either)."""
+        return not self.degenerate_baseline and score.worse_than_random_band(higher_is_better)
+
 
 @dataclass(frozen=True)
 class Trend:
@@ -178,6 +207,7 @@ class Trend:
     spearman: float | None  # None ("n/a") below 3 distinct usable configs or with constant scores
     p_value: float | None
     p_corrected: float | None = None  # Benjamini–Hochberg over the metric's trends of the run
+    family_size: int | None = None  # the trends that correction counted
 
 
 @dataclass(frozen=True)
@@ -259,6 +289,8 @@ class Evaluation:
         """The ``results.json`` document: plain JSON types, NaN as null."""
         document = dataclasses.asdict(dataclasses.replace(self, verdicts=None))  # not copied: the page's only
         del document["verdicts"]
+        for name, config in self.configs.items():  # the marks the pages print, in their words
+            document["configs"][name]["flags"] = list(config.flags())
         return {"schema": SCHEMA, **_plain(document)}
 
     def to_pandas(self) -> Any:

@@ -3,25 +3,30 @@ the degenerate-baseline mark, and the segment-level agreement table (``--human-s
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from auto_challenge_sets.evaluation.multiple_testing import ALPHA
 from auto_challenge_sets.evaluation.name_text import report_name
 from auto_challenge_sets.evaluation.results import ConfigResult, Evaluation, SegmentAgreement
 from auto_challenge_sets.scoring.metric import metric_class
 from auto_challenge_sets.tables import render_table
 
-DEGENERATE = "degenerate baseline"
 EXPLORATORY = "exploratory"
 
 LEGEND = f"""\
 - *degenerate baseline*: the rest of the corpus cannot supply length-matched random corpora (it
   holds fewer rows than the config, or more than a tenth of the config's rows needed a wider length
-  window; *widened* counts them): the random columns mean little, and the config is left out of
+  window; *widened* counts them): the random columns mean little, so no star and no random τ
+  percentile is printed for it (its heat-map column is hatched grey), and the config is left out of
   trends and summaries. A trend over fewer than three usable configs is *n/a*, never "not worsening".
 - *p (BH)*: the p-value corrected across the configs of the run (Benjamini–Hochberg, scipy's
-  `false_discovery_control`; the trends' across every phenomenon and system of the metric). A result
-  with a corrected p ≥ {ALPHA} is marked *{EXPLORATORY}*: a lead to confirm on another test set
-  (docs/method.md, "Choose on one test set, confirm on another"). The full test set is one test and
-  keeps its raw p.
+  `false_discovery_control`; the trends' across every phenomenon and system of the metric); the
+  header gives the family's size, its distinct tests: a *same rows as* config repeats its
+  original's test and is counted once, a *small* one is left out (no corrected p, and
+  *{EXPLORATORY}*). A result with a corrected p ≥ {ALPHA} is marked *{EXPLORATORY}*: a lead to
+  confirm on another test set (docs/method.md, "Choose on one test set, confirm on another"). The
+  full test set is one test and keeps its raw p.
 - Segment level (`--human-seg`), per config over the (system, sentence) pairs with a human z:
   Kendall's τ-b of each metric's sentence score with z; with targeted accuracy, over its judged
   instances, the mean z of instances judged correct minus wrong with a 95% bootstrap interval, and
@@ -30,14 +35,27 @@ LEGEND = f"""\
 
 
 def corrected_cell(p: float | None, exploratory: bool | None) -> str:
-    """The corrected p, and the label when it does not survive."""
+    """The corrected p, and the label when it does not survive (or was left out: a small config)."""
     if p is None:
-        return "-"
+        return "-" + (f" ({EXPLORATORY})" if exploratory else "")
     return ("<0.001" if p < 0.001 else f"{p:.3f}") + (f" ({EXPLORATORY})" if exploratory else "")
 
 
-def config_label(name: str, config: ConfigResult) -> str:
-    return f"{name} ({DEGENERATE})" if config.degenerate_baseline else name
+def config_label(name: str, config: ConfigResult, short: bool = False) -> str:
+    """A config's name with its marks (:meth:`ConfigResult.flags`), as every table and plot shows it."""
+    flags = config.flags(short)
+    return f"{name} ({', '.join(flags)})" if flags else name
+
+
+def family_size(results: Iterable[Any]) -> int | None:
+    """The family size of one column's corrected p's (a column is one family): the distinct tests BH counted."""
+    return next((r.family_size for r in results if r is not None and r.family_size is not None), None)
+
+
+def family_header(label: str, results: Iterable[Any]) -> str:
+    """A corrected p's column header, ``p (BH, 39 tests)``: the family size printed with the p."""
+    size = family_size(results)
+    return f"{label} (BH)" if size is None else f"{label} (BH, {size} tests)"
 
 
 def _tau(found: SegmentAgreement | None) -> list[str]:
@@ -63,9 +81,11 @@ def segment_table(evaluation: Evaluation, metric: str, markdown: bool = False) -
     correct − wrong z difference and τ-b beside it (when scored)."""
     label = report_name(metric_class(metric).label, markdown)
     targeted = any(c.segment_targeted is not None for c in evaluation.configs.values())
-    header = ["config", "pairs", f"{label} τ-b", "p", "p (BH)"]
+    found_all = [(c.segment or {}).get(metric) for c in evaluation.configs.values()]
+    header = ["config", "pairs", f"{label} τ-b", "p", family_header("p", found_all)]
     if targeted:
-        header += ["judged c/w", "z correct − wrong", "95% CI", "targeted τ-b", "p", "p (BH)"]
+        header += ["judged c/w", "z correct − wrong", "95% CI", "targeted τ-b", "p",
+                   family_header("p", (c.segment_targeted for c in evaluation.configs.values()))]
     rows = []
     full = (evaluation.segment_full or {}).get(metric)
     if full is not None:
