@@ -406,6 +406,7 @@ def test_the_targeted_section_in_both_forms(evaluation):
 def test_the_text_report_whole(evaluation):
     """Every line of the printed report, configs in config_sort_key's order whatever the run's
     order; each table as its own test above checks it."""
+    from auto_challenge_sets.evaluation.full_test_report import full_test_section
     from auto_challenge_sets.evaluation.report import targeted_section
 
     result, _ = evaluation
@@ -413,7 +414,8 @@ def test_the_text_report_whole(evaluation):
     full = _plain_cells(text_report(shuffled).split("\n\n")[1].split("\n", 1)[1])
     assert full == _full_cells(result)
     lines = [f"signature: {result.signature}", "baseline system: ref", "", "full corpus",
-             text_report(shuffled).split("\n\n")[1].split("\n", 1)[1], ""]
+             text_report(shuffled).split("\n\n")[1].split("\n", 1)[1], "", *full_test_section(shuffled)]
+    assert full_test_section(shuffled)[0] == "full test set: ranking and significance clusters"
     for name in CONFIGS:
         lines += [config_heading(result, name), config_table(result, name), ""]
     for _, label, _, _ in METRICS:
@@ -455,6 +457,7 @@ def _headings_in_order(text: str) -> list[str]:
 def test_the_markdown_report_whole(evaluation):
     from pathlib import Path
 
+    from auto_challenge_sets.evaluation.full_test_report import full_test_section
     from auto_challenge_sets.evaluation.report import LEGEND, markdown_report, targeted_section
 
     result, _ = evaluation
@@ -465,7 +468,8 @@ def test_the_markdown_report_whole(evaluation):
              f"- **dataset / pair / split**: `{result.dataset}` / de-en / toytest (full corpus: de-en.baseline, 90 rows)",
              "- **systems**: ref, better, good, lower, worse (baseline of the paired tests: ref)",
              "- **note**: first note", "- **note**: Δ second note", "", "## How to read this report", "", LEGEND,
-             "## Full corpus", "", _markdown_table(_full_cells(result)), ""]
+             "## Full corpus", "", _markdown_table(_full_cells(result)), "",
+             *full_test_section(result, markdown=True)]
     for _, label, _, _ in METRICS:
         lines += [f"## Summary, {label}", "", summary_table(result, label.lower(), markdown=True), ""]
     for _, label, _, _ in METRICS:

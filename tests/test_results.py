@@ -148,11 +148,11 @@ def test_the_json_document_is_plain_and_leaves_the_verdicts_out():
                 "b": {"scores": {"bleu": {"score": 30.0, "random": random,
                                           "vs_baseline": {"delta": -1.5, "p_value": None}}}, "targeted": None}},
             "human": None, "human_targeted": None, "degenerate_baseline": False, "segment": None,
-            "segment_targeted": None, "flags": ["small"]}},
+            "segment_targeted": None, "flags": ["small"], "random_unavailable": None}},
         "trends": {"bleu": {"de-en.particle": {"a": {"n": 2, "spearman": None, "p_value": None, "p_corrected": None,
                                                      "family_size": None}}}},
         "summary": {"bleu": {}}, "human_full": None, "human_unmatched": {"table": ["x.1"], "systems": []},
-        "targeted": None, "notes": ["a note"], "segment_full": None}
+        "targeted": None, "notes": ["a note"], "segment_full": None, "full_test": None}
     assert SCHEMA == "acs-evaluation/2"
     document = evaluation.to_json()
     assert document == expected and list(document) == list(expected)

@@ -28,7 +28,7 @@ import numpy as np
 from auto_challenge_sets.configs import parse_config_name
 from auto_challenge_sets.corpus import ReadReport
 from auto_challenge_sets.errors import InputError
-from auto_challenge_sets.evaluation import multiple_testing, segments, targeted_scores
+from auto_challenge_sets.evaluation import full_test, multiple_testing, segments, targeted_scores
 from auto_challenge_sets.evaluation.human import HumanScores, correlation
 from auto_challenge_sets.evaluation.inputs import ConfigRows, Corpus, SystemOutput, read_corpus, read_systems
 from auto_challenge_sets.evaluation.progress import progress_bar as _progress
@@ -103,9 +103,13 @@ def random_baseline(samples: np.ndarray, score: float, higher_is_better: bool) -
 def _score_config(request: EvaluationRequest, corpus: Corpus, config: ConfigRows, metrics: dict[str, Metric],
                   stats: dict[str, dict[str, np.ndarray]],
                   samples_out: dict[str, dict[str, np.ndarray]]) -> tuple[dict[str, dict[str, MetricScore]], int]:
-    """Every system's score per metric on one config, each with the config's one random baseline."""
+    """Every system's score per metric on one config, each with the config's one random baseline
+    (none when no row of the pool lies outside the config: the full corpus itself)."""
     exclude = np.zeros(len(corpus.base["line"]), dtype=bool)
     exclude[config.positions] = True
+    if exclude.all():
+        return {system: {name: MetricScore(metric.corpus_score(per_metric[name][config.positions]), None)
+                         for name, metric in metrics.items()} for system, per_metric in stats.items()}, 0
     drawn = sample_length_matched(config.lengths, corpus.pool_lengths, request.n_samples, request.length_tolerance,
                                   exclude, np.random.default_rng([request.seed, 0]))
     scores: dict[str, dict[str, MetricScore]] = {}
@@ -219,20 +223,23 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
     pick = max if primary.higher_is_better else min
     baseline = request.baseline or pick(systems, key=lambda s: full[s][primary.name])
 
+    tested = full_test.full_test(outputs, metrics, stats, full, baseline, request.paired_test, request.paired_samples)
     configs: dict[str, ConfigResult] = {}
     random_samples: dict[str, dict[str, dict[str, np.ndarray]]] = {}  # config -> metric -> system -> samples
     for config in _progress(corpus.configs, progress, "configs (random baseline, paired tests)", unit="config"):
         samples: dict[str, dict[str, np.ndarray]] = {}
         scores, widened = _score_config(request, corpus, config, metrics, stats, samples)
         random_samples[config.name] = samples
+        drawn = bool(samples)  # no random corpora for the full corpus itself
         parsed = parse_config_name(config.name)
         configs[config.name] = ConfigResult(
             n=int(len(config.positions)), phenomenon=f"{parsed.pair}.{parsed.phenomenon}",
             min_distance=parsed.min_distance, small=config.small, same_rows_as=config.same_rows_as,
             widened=int(widened), degenerate_baseline=is_degenerate(len(config.positions),
                                                                     len(corpus.pool_lengths) - len(config.positions),
-                                                                    widened),
-            systems=_with_paired_tests(request, config, outputs, metrics, baseline, scores, stats))
+                                                                    widened) and drawn,
+            systems=_with_paired_tests(request, config, outputs, metrics, baseline, scores, stats),
+            random_unavailable=None if drawn else full_test.NO_RANDOM)
 
     targeted = None
     verdicts: dict[str, dict[str, list[list[str]]]] = {}  # config -> system -> per row (the page, --human-seg)
@@ -275,7 +282,7 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
         full=full, configs=configs, trends=trends,
         summary={name: _summary(configs, full, metric, trends[name]) for name, metric in metrics.items()},
         human_full=human_full, human_unmatched=human_unmatched, targeted=targeted, notes=tuple(notes),
-        segment_full=segment_full, verdicts=verdicts or None)
+        segment_full=segment_full, verdicts=verdicts or None, full_test=tested)
 
 
 def _sources(corpus: Corpus) -> list[str]:
@@ -300,7 +307,9 @@ def _with_human(config: ConfigResult, metrics: dict[str, Metric], human: HumanSc
     per_metric = {}
     for name, metric in metrics.items():
         auto = _oriented(metric, {s: r.scores[name].score for s, r in config.systems.items()})
-        random = samples[name] if metric.higher_is_better else {s: -v for s, v in samples[name].items()}
+        random = samples.get(name)  # none without a random baseline (the full corpus)
+        if random is not None and not metric.higher_is_better:
+            random = {s: -v for s, v in random.items()}
         per_metric[name] = correlation(auto, human, random, seed=seed)
     accuracy = {s: r.targeted.accuracy for s, r in config.systems.items()
                 if r.targeted is not None and r.targeted.accuracy is not None}

@@ -24,6 +24,7 @@ from auto_challenge_sets.evaluation.plots import (
     DEGENERATE_GREY,
     FEW_JUDGED,
     flag_suffix,
+    heatmap_configs,
     human_panels,
     in_trends,
 )
@@ -126,7 +127,7 @@ def heatmap(evaluation: Evaluation, metric: str) -> SvgPlot:
 
     label = isolate(metric_class(metric).label)  # a plug-in's label is a name too: see name_text
     higher = evaluation.higher_is_better[metric]
-    configs = sorted(evaluation.configs, key=config_sort_key)
+    configs = heatmap_configs(evaluation)
     systems = list(evaluation.systems)
     names = [_short(c) + flag_suffix(evaluation.configs[c]) for c in configs]
     cell_w, cell_h = 20, 16
@@ -313,7 +314,8 @@ def svg_plots(evaluation: Evaluation, human: dict[str, float] | None = None) -> 
     without data has an empty list)."""
     found: dict[str, list[SvgPlot]] = {"heatmap": [], "trend": [], "human": [], "targeted": []}
     for metric in evaluation.metrics:
-        found["heatmap"].append(heatmap(evaluation, metric))
+        if heatmap_configs(evaluation):
+            found["heatmap"].append(heatmap(evaluation, metric))
         found["trend"] += trend_plots(evaluation, metric)
         if human:
             scatter = human_scatter(evaluation, metric, human)

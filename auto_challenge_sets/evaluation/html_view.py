@@ -36,11 +36,11 @@ class Cell:
     system: str
     metric: MetricView
     score: float
-    random_mean: float
-    random_p5: float
-    random_p95: float
-    percentile: float | None  # None on a degenerate baseline: a percentile among unusable samples
-    delta_random: float
+    random_mean: float | None  # None: no random baseline (random_unavailable says why)
+    random_p5: float | None
+    random_p95: float | None
+    percentile: float | None  # None on a degenerate baseline (a percentile among unusable samples) or without one
+    delta_random: float | None
     worse_than_band: bool
     delta_baseline: float | None
     paired_p: float | None
@@ -48,6 +48,7 @@ class Cell:
     same_rows_as: str | None
     degenerate_baseline: bool
     flags: tuple[str, ...] = ()  # ConfigResult.flags
+    random_unavailable: str | None = None
 
 
 def metric_views(evaluation: Evaluation) -> list[MetricView]:
@@ -73,12 +74,13 @@ def cells(evaluation: Evaluation) -> list[Cell]:
                 score = result.scores[metric.name]
                 random, test = score.random, score.vs_baseline
                 worse = config.starred(score, metric.higher_is_better)
+                band = (None,) * 5 if random is None else (
+                    random.mean, random.p5, random.p95, None if config.degenerate_baseline else random.percentile,
+                    score.score - random.mean)
                 out.append(Cell(name, config.phenomenon, config.min_distance, config.n, system, metric,
-                                score.score, random.mean, random.p5, random.p95,
-                                None if config.degenerate_baseline else random.percentile,
-                                score.score - random.mean, worse, None if test is None else test.delta,
+                                score.score, *band, worse, None if test is None else test.delta,
                                 None if test is None else test.p_value, config.small, config.same_rows_as,
-                                config.degenerate_baseline, config.flags()))
+                                config.degenerate_baseline, config.flags(), config.random_unavailable))
     return out
 
 

@@ -50,13 +50,18 @@ def flag_suffix(config: ConfigResult) -> str:
     return f" ({', '.join(flags)})" if flags else ""
 
 
+def heatmap_configs(evaluation: Evaluation) -> list[str]:
+    """The heat maps' columns: the configs with a random baseline (not the full corpus itself), in D order."""
+    return sorted((n for n, c in evaluation.configs.items() if c.random_unavailable is None), key=config_sort_key)
+
+
 def _label(metric: str) -> str:
     return metric_class(metric).label
 
 
 def heatmap(evaluation: Evaluation, metric: str, path: Path) -> Path:
     plt = pyplot()
-    configs = sorted(evaluation.configs, key=config_sort_key)
+    configs = heatmap_configs(evaluation)
     systems = evaluation.systems
     higher = evaluation.higher_is_better[metric]
     cells = [[evaluation.configs[c].systems[s].scores[metric] for c in configs] for s in systems]
@@ -220,7 +225,8 @@ def all_plots(evaluation: Evaluation, out: Path, human: dict[str, float] | None 
 
     paths = []
     for metric in progress_bar(evaluation.metrics, progress, "plots per metric", unit="metric"):
-        paths.append(heatmap(evaluation, metric, out / HEATMAP.format(pair=evaluation.pair, metric=metric)))
+        if heatmap_configs(evaluation):
+            paths.append(heatmap(evaluation, metric, out / HEATMAP.format(pair=evaluation.pair, metric=metric)))
         paths += trend_plots(evaluation, metric, out)
         if human:
             paths.append(human_scatter(evaluation, metric, human, out / HUMAN.format(pair=evaluation.pair, metric=metric)))

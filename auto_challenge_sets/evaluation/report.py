@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 
 from auto_challenge_sets.configs import BASELINE, config_sort_key
+from auto_challenge_sets.evaluation.full_test_report import LEGEND as FULL_TEST_LEGEND
+from auto_challenge_sets.evaluation.full_test_report import full_test_section
 from auto_challenge_sets.evaluation.name_text import markdown_code, report_name
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.results import Evaluation, HumanCorrelation
@@ -45,7 +47,7 @@ LEGEND = """\
   bootstrap interval of τ over systems, and *random τ pct*: where the config's τ falls among the τ
   of its random corpora (a set that ranks systems no better than random sentences of its lengths
   sits near 50).
-""" + VALIDITY_LEGEND
+""" + VALIDITY_LEGEND + FULL_TEST_LEGEND
 
 
 def full_corpus_label(evaluation: Evaluation) -> str:
@@ -80,8 +82,9 @@ def config_table(evaluation: Evaluation, config: str, markdown: bool = False) ->
         for metric in evaluation.metrics:
             score, digits = result.scores[metric], _digits(metric)
             worse = entry.starred(score, evaluation.higher_is_better[metric])
-            row += [_num(score.score, digits) + ("*" if worse else ""), _num(score.random.mean, digits),
-                    _num(score.random.p5, digits)]
+            random = score.random
+            row += [_num(score.score, digits) + ("*" if worse else ""),
+                    *(["n/a", "n/a"] if random is None else [_num(random.mean, digits), _num(random.p5, digits)])]
         for metric in evaluation.metrics:
             test = result.scores[metric].vs_baseline
             row.append("-" if test is None else f"{test.delta:+.{_digits(metric)}f} ({test.p_value:.3f})")
@@ -94,6 +97,8 @@ def config_heading(evaluation: Evaluation, config: str) -> str:
     flags = list(entry.flags())
     if entry.widened:
         flags.append(f"widened {entry.widened}")
+    if entry.random_unavailable:
+        flags.append(f"random baseline n/a: {entry.random_unavailable}")
     return f"{config} (n = {entry.n})" + (f" [{'; '.join(flags)}]" if flags else "")
 
 
@@ -246,6 +251,7 @@ def text_report(evaluation: Evaluation) -> str:
     lines = [f"signature: {evaluation.signature}", f"baseline system: {evaluation.baseline_system}", ""]
     label = full_corpus_label(evaluation)
     lines += ["full corpus" if label == "full test set" else label, _full_table(evaluation), ""]
+    lines += full_test_section(evaluation)
     for config in sorted(evaluation.configs, key=config_sort_key):
         lines += [config_heading(evaluation, config), config_table(evaluation, config), ""]
     for metric in evaluation.metrics:
@@ -277,6 +283,7 @@ def markdown_report(evaluation: Evaluation, plots: list[Path]) -> str:
              f"- **systems**: {', '.join(map(name, evaluation.systems))} (baseline of the paired tests: "
              f"{name(evaluation.baseline_system)})", *(f"- **note**: {name(note)}" for note in evaluation.notes),
              "", "## How to read this report", "", LEGEND, "## Full corpus", "", _full_table(evaluation, True), ""]
+    lines += full_test_section(evaluation, markdown=True)
     for metric in evaluation.metrics:
         lines += [f"## Summary, {name(_label(metric))}", "", summary_table(evaluation, metric, markdown=True), ""]
     for metric in evaluation.metrics:

@@ -53,12 +53,14 @@ class PairedResult:
 @dataclass(frozen=True)
 class MetricScore:
     score: float
-    random: RandomBaseline
+    random: RandomBaseline | None  # None ("n/a"): no row outside the config to draw from (the full corpus)
     vs_baseline: PairedResult | None = None  # None for the baseline system itself
 
     def worse_than_random_band(self, higher_is_better: bool) -> bool:
         """Below the random corpora's 5th percentile (above their 95th where lower is better):
-        what the tables' star and the summary's share count."""
+        what the tables' star and the summary's share count; never without a random baseline."""
+        if self.random is None:
+            return False
         return self.score < self.random.p5 if higher_is_better else self.score > self.random.p95
 
 
@@ -175,6 +177,8 @@ class ConfigResult:
     degenerate_baseline: bool = False
     segment: Mapping[str, SegmentAgreement | None] | None = None  # metric -> agreement (--human-seg)
     segment_targeted: SegmentAgreement | None = None
+    # why the scores have no random baseline ("n/a"), e.g. the config is the full corpus; None: they have one
+    random_unavailable: str | None = None
 
     def flags(self, short: bool = False) -> tuple[str, ...]:
         """The config's marks in this order: ``small`` (fewer than ``min_rows`` rows),
@@ -246,6 +250,54 @@ class TargetedRun:
 
 
 @dataclass(frozen=True)
+class RankedSystem:
+    """One system in a metric's ranking of the full test set (:mod:`.full_test`)."""
+
+    system: str
+    score: float
+    rank: int  # by score, 1 = best; systems with the very same score share the better rank
+    cluster: int  # significance cluster, 1 = the top one (see FullTest.cluster_rule)
+    vs_baseline: PairedResult | None  # sacrebleu's paired test against the baseline system; None for it
+
+
+@dataclass(frozen=True)
+class PairwiseResult:
+    """sacrebleu's paired test of two systems on the full test set, ``better`` ranked above
+    ``worse``: ``delta`` = better − worse (the test is symmetric: the same p either way round)."""
+
+    better: str
+    worse: str
+    delta: float
+    p_value: float
+
+
+@dataclass(frozen=True)
+class FullTestRanking:
+    """One metric's ranking of the systems on the full test set, with its significance clusters."""
+
+    systems: tuple[RankedSystem, ...]  # in rank order
+    pairs: tuple[PairwiseResult, ...]  # every pair of systems, tested once
+    clusters: int
+
+
+@dataclass(frozen=True)
+class FullTest:
+    """The full test set as a first-class row: every system against the baseline system (paired
+    test), and per metric a ranking by score grouped into clusters of systems not significantly
+    different (:mod:`.full_test`). It has no random baseline: no sentence lies outside it."""
+
+    rows: int
+    baseline_system: str
+    paired_test: str  # ar / bs, sacrebleu's
+    paired_samples: int
+    alpha: float
+    correction: str  # of the pairwise p-values behind the clusters ("none", as WMT)
+    cluster_rule: str
+    random_unavailable: str
+    rankings: Mapping[str, FullTestRanking]  # metric -> ranking
+
+
+@dataclass(frozen=True)
 class Settings:
     n_samples: int
     length_tolerance: int
@@ -281,6 +333,7 @@ class Evaluation:
     targeted: TargetedRun | None = None
     notes: tuple[str, ...] = field(default=())
     segment_full: Mapping[str, SegmentAgreement | None] | None = None  # metric -> agreement on the full corpus
+    full_test: FullTest | None = None  # paired tests and significance clusters on the full corpus
     # with targeted accuracy: config -> system -> per row (the config's order) each instance's
     # verdict, as judged; for the HTML page's sentences, not in results.json (tens of MB on WMT21)
     verdicts: Mapping[str, Mapping[str, list[list[str]]]] | None = field(default=None, repr=False, compare=False)
@@ -312,13 +365,19 @@ class Evaluation:
                 for metric, score in result.scores.items():
                     test = score.vs_baseline
                     rows.append({"system": system, **common, "metric": metric, "score": score.score,
-                                 **{f"random_{k}": v for k, v in dataclasses.asdict(score.random).items()},
+                                 **_random_columns(score.random),
                                  "delta_vs_baseline": None if test is None else test.delta,
                                  "paired_p_value": None if test is None else test.p_value})
                 if result.targeted is not None:
                     rows.append({"system": system, **common, "metric": "targeted", "score": result.targeted.accuracy,
                                  "targeted_judged": result.targeted.correct + result.targeted.wrong})
         return pd.DataFrame(rows)
+
+
+def _random_columns(random: RandomBaseline | None) -> dict[str, float | None]:
+    """The long table's random_* columns (None without a random baseline)."""
+    return {f"random_{f.name}": None if random is None else getattr(random, f.name)
+            for f in dataclasses.fields(RandomBaseline)}
 
 
 def _plain(value: Any) -> Any:

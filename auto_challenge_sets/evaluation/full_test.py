@@ -1,0 +1,111 @@
+"""The full test set as a first-class row: every system against the baseline system, and per
+metric a ranking by score grouped into significance clusters, as the WMT findings group systems.
+
+The paired tests are sacrebleu's (:func:`.significance.paired_tests`: approximate randomization
+on the engine's statistics, or sacrebleu's own paired bootstrap), on every row of the full corpus,
+so each p-value equals ``sacrebleu --paired-ar`` / ``--paired-bs`` on the whole test set with the
+same seed and trials. Both tests are symmetric (they compare |score(a) − score(b)| over the same
+trials), so one test per pair of systems serves both orders.
+
+The cluster rule (:func:`significance_clusters`), as the WMT findings state it under their
+ranking tables (WMT17–WMT20): clusters are formed so that every system of a cluster is
+significantly better than every system of every lower cluster. With the systems ordered by score,
+a boundary falls between positions k and k + 1 exactly when each of the first k systems is
+significantly better (p < ``alpha``, here sacrebleu's paired test instead of WMT's Wilcoxon test
+on human scores) than each of the others; the clusters are the runs between boundaries, the finest
+grouping with that property. The pairwise p-values are not corrected for the N(N − 1)/2 tests, as
+WMT does not: the clusters are labelled so (``correction: none``). A greedier rule — start a new
+cluster as soon as a system is significantly worse than the one above, or than every system of
+the cluster so far — can split systems that the first of them does not significantly beat; this
+one does not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
+
+from auto_challenge_sets.evaluation.inputs import SystemOutput
+from auto_challenge_sets.evaluation.multiple_testing import ALPHA
+from auto_challenge_sets.evaluation.results import (
+    FullTest,
+    FullTestRanking,
+    PairedResult,
+    PairwiseResult,
+    RankedSystem,
+)
+from auto_challenge_sets.evaluation.significance import paired_tests
+from auto_challenge_sets.scoring.metric import Metric
+
+CLUSTER_RULE = ("WMT's: systems ordered by score; a cluster boundary between positions k and k+1 when each of "
+                "the first k systems is significantly better (paired test, p < alpha) than each of the others")
+CORRECTION = "none"  # as WMT: the pairwise p-values are not corrected for the number of pairs
+NO_RANDOM = "no sentence lies outside the full corpus to draw length-matched random corpora from"
+
+
+def ranks(scores: Sequence[float], higher_is_better: bool = True) -> list[int]:
+    """Each score's rank (1 = best); equal scores share the better rank (1, 2, 2, 4)."""
+    sign = 1 if higher_is_better else -1
+    return [1 + sum(sign * other > sign * score for other in scores) for score in scores]
+
+
+def significance_clusters(order: Sequence[str], better: Callable[[str, str], bool]) -> list[int]:
+    """The cluster (1 = top) of each system of ``order`` (best first): a boundary after position k
+    when ``better(order[i], order[j])`` for every i <= k < j (see the module docstring)."""
+    clusters, current = [], 1
+    for k in range(len(order)):
+        clusters.append(current)
+        if k + 1 < len(order) and all(better(a, b) for a in order[:k + 1] for b in order[k + 1:]):
+            current += 1
+    return clusters
+
+
+def _pairwise(order: list[str], outputs: Mapping[str, SystemOutput], metrics: Mapping[str, Metric],
+              test_type: str, samples: int, stats: Mapping[str, Mapping[str, np.ndarray]]
+              ) -> dict[str, dict[tuple[str, str], PairedResult]]:
+    """metric -> (a, b) -> the paired test of b against a, for every a ranked above b in ``order``."""
+    text = test_type != "ar"  # approximate randomization runs on the statistics alone
+    references = outputs[order[0]].references if text else []
+    found: dict[str, dict[tuple[str, str], PairedResult]] = {name: {} for name in metrics}
+    for k, first in enumerate(order[:-1]):
+        named = [(name, outputs[name].predictions if text else []) for name in order[k:]]
+        tests = paired_tests(named, references, metrics, test_type, samples, stats)
+        for other, per_metric in tests.items():
+            for name, result in per_metric.items():
+                found[name][first, other] = result
+    return found
+
+
+def full_test(outputs: Sequence[SystemOutput], metrics: Mapping[str, Metric],
+              stats: Mapping[str, Mapping[str, np.ndarray]], full: Mapping[str, Mapping[str, float]],
+              baseline: str, test_type: str, samples: int, alpha: float = ALPHA) -> FullTest:
+    """The paired test of every system against ``baseline`` on the full corpus and, per metric,
+    the ranking with its significance clusters (``stats``: every system's statistics of every
+    row, the engine's)."""
+    by_name = {output.name: output for output in outputs}
+    systems = list(by_name)
+    rows = len(outputs[0].predictions)
+    ordered = [baseline, *[s for s in systems if s != baseline]]
+    text = test_type != "ar"
+    named = [(s, by_name[s].predictions if text else []) for s in ordered]
+    vs_baseline = paired_tests(named, by_name[baseline].references if text else [], metrics, test_type, samples,
+                               stats)
+    rankings = {}
+    for name, metric in metrics.items():
+        sign = 1 if metric.higher_is_better else -1
+        order = sorted(systems, key=lambda s: -sign * full[s][name])  # stable: ties keep the input order
+        pairwise = _pairwise(order, by_name, {name: metric}, test_type, samples, stats)[name] if len(order) > 1 else {}
+
+        def better(a: str, b: str, pairwise=pairwise, name=name, sign=sign) -> bool:
+            return pairwise[a, b].p_value < alpha and sign * (full[a][name] - full[b][name]) > 0
+
+        clusters = significance_clusters(order, better)
+        rank = ranks([full[s][name] for s in order], metric.higher_is_better)
+        rankings[name] = FullTestRanking(
+            systems=tuple(RankedSystem(s, full[s][name], r, c, vs_baseline.get(s, {}).get(name))
+                          for s, r, c in zip(order, rank, clusters)),
+            pairs=tuple(PairwiseResult(a, b, -result.delta, result.p_value) for (a, b), result in pairwise.items()),
+            clusters=max(clusters, default=0))
+    return FullTest(rows=rows, baseline_system=baseline, paired_test=test_type, paired_samples=samples, alpha=alpha,
+                    correction=CORRECTION, cluster_rule=CLUSTER_RULE, random_unavailable=NO_RANDOM, rankings=rankings)

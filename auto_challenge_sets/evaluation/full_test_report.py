@@ -1,0 +1,51 @@
+"""The full test set's ranking in the text and markdown reports: per metric, every system by score
+with its rank, its significance cluster and its paired test against the baseline system
+(:mod:`.full_test`)."""
+
+from __future__ import annotations
+
+from auto_challenge_sets.evaluation.name_text import report_name
+from auto_challenge_sets.evaluation.results import Evaluation, FullTest
+from auto_challenge_sets.scoring.metric import metric_class
+from auto_challenge_sets.tables import render_table
+
+LEGEND = """\
+- Full test set, *ranking*: the systems by their score on the whole test set; *cluster*: systems
+  not significantly different share one. As the WMT findings group systems: a boundary falls
+  between two neighbours when every system above it is significantly better than every system
+  below it (sacrebleu's paired test, p < 0.05, not corrected for the number of pairs, as WMT).
+  *Δ baseline (p)*: the paired test against the baseline system on every row. The full test set
+  has no random baseline (*n/a*): no sentence lies outside it.
+"""
+
+
+def ranking_table(full_test: FullTest, metric: str, markdown: bool = False) -> str:
+    """One row per system, best first: rank, cluster, score, Δ baseline (p)."""
+    digits = metric_class(metric).digits
+    rows = []
+    for entry in full_test.rankings[metric].systems:
+        test = entry.vs_baseline
+        name = report_name(entry.system, markdown) + (" (baseline)" if entry.system == full_test.baseline_system else "")
+        rows.append([str(entry.rank), str(entry.cluster), name, f"{entry.score:.{digits}f}",
+                     "-" if test is None else f"{test.delta:+.{digits}f} ({test.p_value:.3f})"])
+    label = report_name(metric_class(metric).label, markdown)  # a plug-in's label is a name too
+    return render_table(["rank", "cluster", "system", label, "Δ baseline (p)"], rows,
+                        markdown=markdown)
+
+
+def full_test_section(evaluation: Evaluation, markdown: bool = False) -> list[str]:
+    """The report's section (empty for a run without it)."""
+    found = evaluation.full_test
+    if found is None:
+        return []
+    test = "approximate randomization" if found.paired_test == "ar" else "paired bootstrap"
+    lines = ["## Full test set: ranking and significance clusters" if markdown
+             else "full test set: ranking and significance clusters", "",
+             f"{found.rows} rows; sacrebleu's paired {test} ({found.paired_samples} samples) against "
+             f"{report_name(found.baseline_system, markdown)} and between every pair; clusters at p < {found.alpha} "
+             f"(correction: {found.correction}, as WMT); random baseline: n/a ({found.random_unavailable})", ""]
+    for metric, ranking in found.rankings.items():
+        label = report_name(metric_class(metric).label, markdown)
+        heading = f"{label}: {ranking.clusters} cluster(s) of {len(ranking.systems)} systems"
+        lines += [f"### {heading}" if markdown else heading, "", ranking_table(found, metric, markdown), ""]
+    return lines
