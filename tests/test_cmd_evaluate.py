@@ -95,6 +95,35 @@ def test_one_config_and_an_extra_reference(dataset, capsys):
     assert payload["configs"]["de-en.particle.d1"]["systems"]["toy.hyp.good"]["scores"]["bleu"]["score"] == pytest.approx(100.0)
 
 
+def test_the_full_corpus_config_is_scored_with_its_random_baseline_na(dataset, capsys):
+    """--config de-en.baseline: the full corpus scored, ranked and tested, its random baseline n/a
+    (null and the reason in results.json), alone and beside a challenge set."""
+    out_dir = dataset["tmp"] / "report"
+    systems = [f"{name}={path}" for name, path in dataset["hyps"].items()]
+    rc, out, err = _run(capsys, "--dataset", str(dataset["root"]), "--config", "de-en.baseline", "--hyp", *systems,
+                        "--human", str(dataset["human"]), "--paired-samples", "100", "--quiet", "--out", str(out_dir))
+    assert rc == 0, err
+    payload = _valid(json.loads((out_dir / "results.json").read_text(encoding="utf-8")))
+    entry = payload["configs"]["de-en.baseline"]
+    reason = entry["random_unavailable"]
+    assert reason == payload["full_test"]["random_unavailable"] and "no sentence lies outside" in reason
+    assert entry["n"] == N and not entry["degenerate_baseline"] and not entry["small"]
+    for system, result in entry["systems"].items():
+        for metric, score in result["scores"].items():
+            assert score["random"] is None and score["score"] == payload["full"][system][metric]
+    assert payload["summary"] == {"bleu": {}, "chrf": {}, "ribes": {}} and payload["trends"]["bleu"] == {}
+    assert f"de-en.baseline (n = {N}) [random baseline n/a: {reason}]" in out
+    assert "full test set: ranking and significance clusters" in out
+    assert not list(out_dir.glob("*.heatmap.png"))  # nothing to compare with random corpora
+    assert 'id="full-test"' in (out_dir / "index.html").read_text(encoding="utf-8")
+    rc, out, _ = _run(capsys, "--dataset", str(dataset["root"]), "--config", "de-en.baseline,de-en.particle.d2",
+                      "--hyp", *systems, "--json", "--n-samples", "10", "--paired-samples", "50")
+    payload = _valid(json.loads(out))
+    assert rc == 0 and payload["configs"]["de-en.particle.d2"]["random_unavailable"] is None
+    assert payload["configs"]["de-en.baseline"]["systems"]["good"]["scores"]["bleu"]["random"] is None
+    assert payload["configs"]["de-en.particle.d2"]["systems"]["good"]["scores"]["bleu"]["random"]["mean"] > 0
+
+
 def test_hyp_with_wrong_line_count_is_an_error(dataset, capsys):
     short = dataset["tmp"] / "short.en"
     short.write_text("\n".join(dataset["corpus"]["outputs"]["good"][:-3]) + "\n", encoding="utf-8")

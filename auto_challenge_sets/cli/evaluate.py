@@ -16,10 +16,12 @@ Score one or many systems' translations of a test corpus on LDD challenge sets, 
 every metric of --metrics (BLEU, chrF and TER from sacrebleu, RIBES as NTT defines it, or any
 metric a package registers) on every config, each compared with length-matched random corpora
 drawn from the full corpus (the {pair}.baseline config); sacrebleu's paired test of every system
-against a baseline system; per metric and phenomenon the trend of the score with D (Spearman over
-the distinct configs with at least --min-rows rows, the paper's Table 5) and a summary; with
---human, how each metric ranks the systems against human scores; with --targeted, whether each
-dependency's head and dependent were translated as the reference translates them.
+against a baseline system; on the full test set, per metric a ranking with WMT's significance
+clusters (`--config {pair}.baseline` scores the full corpus alone, its random baseline n/a); per
+metric and phenomenon the trend of the score with D (Spearman over the distinct configs with at
+least --min-rows rows, the paper's Table 5) and a summary; with --human, how each metric ranks the
+systems against human scores; with --targeted, whether each dependency's head and dependent were
+translated as the reference translates them.
 
 HYP has one line per line of the corpus the split was built from (line N of HYP translates the
 row whose `line` is N), so its line count must equal the corpus's line count as `acs build`

@@ -5,7 +5,10 @@ The paired tests are sacrebleu's (:func:`.significance.paired_tests`: approximat
 on the engine's statistics, or sacrebleu's own paired bootstrap), on every row of the full corpus,
 so each p-value equals ``sacrebleu --paired-ar`` / ``--paired-bs`` on the whole test set with the
 same seed and trials. Both tests are symmetric (they compare |score(a) − score(b)| over the same
-trials), so one test per pair of systems serves both orders.
+trials), so one test per pair of systems serves both orders, and each system's test against the
+baseline is read off its pair with it. Approximate randomization runs all N(N − 1)/2 pairs at once
+(:func:`~auto_challenge_sets.scoring.paired.pairwise_approximate_randomization`); the bootstrap
+calls sacrebleu once per system, each in turn the baseline of those ranked after it.
 
 The cluster rule (:func:`significance_clusters`), as the WMT findings state it under their
 ranking tables (WMT17–WMT20): clusters are formed so that every system of a cluster is
@@ -37,6 +40,7 @@ from auto_challenge_sets.evaluation.results import (
 )
 from auto_challenge_sets.evaluation.significance import paired_tests
 from auto_challenge_sets.scoring.metric import Metric
+from auto_challenge_sets.scoring.paired import pairwise_approximate_randomization, sacrebleu_seed
 
 CLUSTER_RULE = ("WMT's: systems ordered by score; a cluster boundary between positions k and k+1 when each of "
                 "the first k systems is significantly better (paired test, p < alpha) than each of the others")
@@ -61,19 +65,43 @@ def significance_clusters(order: Sequence[str], better: Callable[[str, str], boo
     return clusters
 
 
-def _pairwise(order: list[str], outputs: Mapping[str, SystemOutput], metrics: Mapping[str, Metric],
+def _pairwise(systems: list[str], outputs: Mapping[str, SystemOutput], metrics: Mapping[str, Metric],
               test_type: str, samples: int, stats: Mapping[str, Mapping[str, np.ndarray]]
-              ) -> dict[str, dict[tuple[str, str], PairedResult]]:
-    """metric -> (a, b) -> the paired test of b against a, for every a ranked above b in ``order``."""
-    text = test_type != "ar"  # approximate randomization runs on the statistics alone
-    references = outputs[order[0]].references if text else []
-    found: dict[str, dict[tuple[str, str], PairedResult]] = {name: {} for name in metrics}
-    for k, first in enumerate(order[:-1]):
-        named = [(name, outputs[name].predictions if text else []) for name in order[k:]]
-        tests = paired_tests(named, references, metrics, test_type, samples, stats)
-        for other, per_metric in tests.items():
-            for name, result in per_metric.items():
-                found[name][first, other] = result
+              ) -> dict[tuple[str, str], dict[str, PairedResult]]:
+    """(a, b) -> metric -> the paired test of b against a, for every a before b in ``systems``."""
+    if test_type == "ar":  # on the engine's statistics, each system's product with the coins once
+        found = pairwise_approximate_randomization(stats, systems, metrics, samples, sacrebleu_seed())
+        return {pair: {m: PairedResult(*value) for m, value in per.items()} for pair, per in found.items()}
+    pairs: dict[tuple[str, str], dict[str, PairedResult]] = {}
+    references = outputs[systems[0]].references
+    for k, first in enumerate(systems[:-1]):  # sacrebleu's bootstrap, each system in turn the baseline
+        named = [(name, outputs[name].predictions) for name in systems[k:]]
+        for other, per_metric in paired_tests(named, references, metrics, test_type, samples, stats).items():
+            pairs[first, other] = per_metric
+    return pairs
+
+
+def _oriented(pairwise: Mapping[tuple[str, str], Mapping[str, PairedResult]], metric: str,
+              place: Mapping[str, int]) -> dict[tuple[str, str], tuple[float, float]]:
+    """(ranked above, ranked below) -> (above − below, p) for ``metric``, in rank order: the tests
+    are symmetric, so the one of each pair serves whichever ranks first."""
+    tested = {}
+    for (a, b), per_metric in pairwise.items():
+        result = per_metric[metric]  # delta: b − a
+        above, below = (a, b) if place[a] < place[b] else (b, a)
+        tested[above, below] = (-result.delta if above == a else result.delta, result.p_value)
+    return dict(sorted(tested.items(), key=lambda item: (place[item[0][0]], place[item[0][1]])))
+
+
+def _against(pairwise: Mapping[tuple[str, str], Mapping[str, PairedResult]], baseline: str
+             ) -> dict[str, dict[str, PairedResult]]:
+    """system -> metric -> its test against ``baseline`` (delta: system − baseline), read off the
+    pairs: the test of a pair is symmetric, so it is sacrebleu's with either as the baseline."""
+    found: dict[str, dict[str, PairedResult]] = {}
+    for (a, b), per_metric in pairwise.items():
+        if baseline in (a, b):
+            sign = 1 if a == baseline else -1
+            found[b if a == baseline else a] = {m: PairedResult(sign * r.delta, r.p_value) for m, r in per_metric.items()}
     return found
 
 
@@ -86,26 +114,24 @@ def full_test(outputs: Sequence[SystemOutput], metrics: Mapping[str, Metric],
     by_name = {output.name: output for output in outputs}
     systems = list(by_name)
     rows = len(outputs[0].predictions)
-    ordered = [baseline, *[s for s in systems if s != baseline]]
-    text = test_type != "ar"
-    named = [(s, by_name[s].predictions if text else []) for s in ordered]
-    vs_baseline = paired_tests(named, by_name[baseline].references if text else [], metrics, test_type, samples,
-                               stats)
+    pairwise = _pairwise(systems, by_name, metrics, test_type, samples, stats)
+    vs_baseline = _against(pairwise, baseline)
     rankings = {}
     for name, metric in metrics.items():
         sign = 1 if metric.higher_is_better else -1
         order = sorted(systems, key=lambda s: -sign * full[s][name])  # stable: ties keep the input order
-        pairwise = _pairwise(order, by_name, {name: metric}, test_type, samples, stats)[name] if len(order) > 1 else {}
+        place = {s: k for k, s in enumerate(order)}
+        tested = _oriented(pairwise, name, place)
 
-        def better(a: str, b: str, pairwise=pairwise, name=name, sign=sign) -> bool:
-            return pairwise[a, b].p_value < alpha and sign * (full[a][name] - full[b][name]) > 0
+        def better(a: str, b: str, tested=tested, name=name, sign=sign) -> bool:
+            return tested[a, b][1] < alpha and sign * (full[a][name] - full[b][name]) > 0
 
         clusters = significance_clusters(order, better)
         rank = ranks([full[s][name] for s in order], metric.higher_is_better)
         rankings[name] = FullTestRanking(
             systems=tuple(RankedSystem(s, full[s][name], r, c, vs_baseline.get(s, {}).get(name))
                           for s, r, c in zip(order, rank, clusters)),
-            pairs=tuple(PairwiseResult(a, b, -result.delta, result.p_value) for (a, b), result in pairwise.items()),
+            pairs=tuple(PairwiseResult(a, b, delta, p) for (a, b), (delta, p) in tested.items()),
             clusters=max(clusters, default=0))
     return FullTest(rows=rows, baseline_system=baseline, paired_test=test_type, paired_samples=samples, alpha=alpha,
                     correction=CORRECTION, cluster_rule=CLUSTER_RULE, random_unavailable=NO_RANDOM, rankings=rankings)

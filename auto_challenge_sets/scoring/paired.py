@@ -26,7 +26,7 @@ The paired bootstrap (``bs``) still goes through sacrebleu (:mod:`auto_challenge
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -52,14 +52,20 @@ def coins(rows: int, trials: int, seed: int | None) -> np.ndarray:
     return np.random.default_rng(seed).integers(2, size=(trials, rows), dtype=bool)
 
 
+def _products(swap: np.ndarray, stats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``swap @ stats`` and ``keep @ stats``: each trial's sum of a system's rows where the coin is
+    True, and where it is False. Integer counts are multiplied in float64, where numpy uses BLAS
+    (its integer product does not) and every sum stays exact (far below 2**53); other statistics
+    are float64 already, as sacrebleu multiplies them."""
+    stats = stats.astype(np.float64) if stats.dtype.kind in "iub" else stats
+    return swap @ stats, ~swap @ stats
+
+
 def _swapped_sums(swap: np.ndarray, baseline: np.ndarray, system: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Column sums of the two pseudo-systems of every trial: ``a`` takes the baseline's row where
-    the coin is True, ``b`` the other one — sacrebleu's expressions. Integer counts are multiplied
-    in float64, where numpy uses BLAS (its integer product does not) and every sum stays exact
-    (far below 2**53); other statistics are float64 already, as sacrebleu multiplies them."""
-    baseline, system = (x.astype(np.float64) if x.dtype.kind in "iub" else x for x in (baseline, system))
-    keep = ~swap
-    return swap @ baseline + keep @ system, keep @ baseline + swap @ system
+    the coin is True, ``b`` the other one — sacrebleu's expressions."""
+    (swapped, kept), (system_swapped, system_kept) = _products(swap, baseline), _products(swap, system)
+    return swapped + system_kept, kept + system_swapped
 
 
 def _count_above(metric: Metric, a: np.ndarray, b: np.ndarray, real: float) -> int:
@@ -91,4 +97,32 @@ def approximate_randomization(baseline: Mapping[str, np.ndarray], systems: Mappi
             real = abs(bl_score - sys_score)
             a, b = _swapped_sums(swap, bl, sys)
             out[system][name] = (sys_score - bl_score, (_count_above(metric, a, b, real) + 1) / (trials + 1))
+    return out
+
+
+def pairwise_approximate_randomization(statistics: Mapping[str, Mapping[str, np.ndarray]], order: Sequence[str],
+                                       metrics: Mapping[str, Metric], trials: int,
+                                       seed: int | None = None) -> dict[tuple[str, str], dict[str, tuple[float, float]]]:
+    """``{(a, b): {metric: (delta, p_value)}}`` for every ``a`` before ``b`` in ``order``: sacrebleu's
+    test of ``b`` against the baseline ``a`` (``delta`` = b − a), as :func:`approximate_randomization`
+    gives it, for all N(N − 1)/2 pairs.
+
+    Every pair has the same coins (one seed, one shape): drawn once. A pair's swapped sums are sums
+    of two products of the coins with one system's rows (:func:`_swapped_sums`), so each system's
+    products are computed once (2N matrix products, not 2N(N − 1)) and added pair by pair: the very
+    numbers sacrebleu adds, hence its p-values."""
+    pairs = [(a, b) for k, a in enumerate(order) for b in order[k + 1:]]
+    out: dict[tuple[str, str], dict[str, tuple[float, float]]] = {pair: {} for pair in pairs}
+    if not pairs:
+        return out
+    rows = len(next(iter(statistics[order[0]].values())))
+    swap = coins(rows, trials, seed)
+    for name, metric in metrics.items():
+        stats = {s: np.asarray(metric.paired_statistics(statistics[s][name])) for s in order}
+        scores = {s: metric.score_of_totals(x.sum(axis=0)) for s, x in stats.items()}
+        products = {s: _products(swap, x) for s, x in stats.items()}
+        for a, b in pairs:
+            (a_swapped, a_kept), (b_swapped, b_kept) = products[a], products[b]
+            count = _count_above(metric, a_swapped + b_kept, a_kept + b_swapped, abs(scores[a] - scores[b]))
+            out[a, b][name] = (scores[b] - scores[a], (count + 1) / (trials + 1))
     return out
