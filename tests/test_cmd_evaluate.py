@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import jsonschema
@@ -115,7 +116,12 @@ def test_the_full_corpus_config_is_scored_with_its_random_baseline_na(dataset, c
     assert f"de-en.baseline (n = {N}) [random baseline n/a: {reason}]" in out
     assert "full test set: ranking and significance clusters" in out
     assert not list(out_dir.glob("*.heatmap.png"))  # nothing to compare with random corpora
-    assert 'id="full-test"' in (out_dir / "index.html").read_text(encoding="utf-8")
+    page = (out_dir / "index.html").read_text(encoding="utf-8")
+    for metric, ranking in payload["full_test"]["rankings"].items():  # the page's table is results.json's
+        table = page.split(f'<table class="sortable full-test" data-metric="{metric}">')[1].split("</table>")[0]
+        assert re.findall(r'<tr data-system="([^"]+)" data-cluster="(\d+)">', table) == [
+            (r["system"], str(r["cluster"])) for r in ranking["systems"]]
+        assert f'data-value="{ranking["systems"][0]["score"]!r}"' in table
     rc, out, _ = _run(capsys, "--dataset", str(dataset["root"]), "--config", "de-en.baseline,de-en.particle.d2",
                       "--hyp", *systems, "--json", "--n-samples", "10", "--paired-samples", "50")
     payload = _valid(json.loads(out))

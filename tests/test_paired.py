@@ -10,7 +10,12 @@ import sacrebleu
 from sacrebleu.significance import PairedTest
 
 from auto_challenge_sets.scoring.metric import AveragedMetric, create_metric
-from auto_challenge_sets.scoring.paired import approximate_randomization, coins, sacrebleu_seed
+from auto_challenge_sets.scoring.paired import (
+    approximate_randomization,
+    coins,
+    pairwise_approximate_randomization,
+    sacrebleu_seed,
+)
 
 from toy_dataset import corpus
 
@@ -92,3 +97,23 @@ def test_the_seed_is_sacrebleus(monkeypatch, value, seed):
     else:
         monkeypatch.setenv("SACREBLEU_SEED", value)
     assert sacrebleu_seed() == seed
+
+
+def test_every_pair_is_sacrebleus_own_test_with_the_first_as_baseline():
+    """All N(N − 1)/2 pairs at once: each equals sacrebleu's PairedTest of the two systems, the
+    first as baseline, for integer statistics (BLEU, chrF) and float ones (RIBES, TER)."""
+    systems, refs = _systems(slice(0, 40))
+    per_row = [(r,) for r in refs]
+    metrics = {name: create_metric(name) for name in ("bleu", "chrf", "ribes", "ter")}
+    stats = {s: {m: metric.statistics(hyps, per_row) for m, metric in metrics.items()} for s, hyps in systems.items()}
+    names = list(systems)
+    found = pairwise_approximate_randomization(stats, names, metrics, 200, sacrebleu_seed())
+    assert list(found) == [(a, b) for k, a in enumerate(names) for b in names[k + 1:]] and len(found) == 6
+    objects = {"BLEU": sacrebleu.BLEU(), "chrF2": sacrebleu.CHRF(), "RIBES": metrics["ribes"].sacrebleu_metric(),
+               "TER": metrics["ter"].sacrebleu_metric()}
+    for (a, b), per_metric in found.items():
+        theirs = _sacrebleu({a: systems[a], b: systems[b]}, [refs], dict(objects), 200)
+        for metric, key in zip(metrics, objects):
+            assert per_metric[metric][1] == theirs[key][1].p_value, (a, b, metric)
+            assert per_metric[metric][0] == pytest.approx(theirs[key][1].score - theirs[key][0].score)
+    assert pairwise_approximate_randomization(stats, names[:1], metrics, 200) == {}
