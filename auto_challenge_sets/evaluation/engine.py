@@ -320,11 +320,15 @@ def _with_segments(corpus: Corpus, metrics: dict[str, Metric], stats: dict[str, 
     pool_z = {system: human_seg.z(system, corpus.base["line"]) for system in stats}
     scores = {name: {s: segments.sentence_scores(metric, stats[s][name]) for s in stats}
               for name, metric in metrics.items()}  # a sentence's score does not depend on the config
-    full = {name: segments.metric_agreement(scores[name], np.arange(len(corpus.base["line"])), pool_z)
+    full = {name: segments.metric_agreement(scores[name], np.arange(len(corpus.base["line"])), pool_z, seed)
             for name in metrics}
     out = {}
     for config in corpus.configs:
-        per_metric = {name: segments.metric_agreement(scores[name], config.positions, pool_z) for name in metrics}
+        twin = out.get(config.same_rows_as or "")
+        # the very same rows give the same metric numbers: not permuted twice (not targeted
+        # accuracy's: a config at D holds only the instances at distance D or more)
+        per_metric = twin.segment if twin is not None else {
+            name: segments.metric_agreement(scores[name], config.positions, pool_z, seed) for name in metrics}
         judged = verdicts.get(config.name)
         out[config.name] = replace(configs[config.name], segment=per_metric, segment_targeted=None if judged is None
                                    else segments.targeted_agreement(judged, config.positions, pool_z, seed))
