@@ -8,7 +8,12 @@ import numpy as np
 import pytest
 from scipy.stats import bootstrap, kendalltau
 
-from auto_challenge_sets.evaluation.segments import metric_agreement, targeted_agreement
+from auto_challenge_sets.evaluation.segments import (
+    ConfigTask,
+    config_agreements,
+    metric_agreement,
+    targeted_agreement,
+)
 
 from segments_by_hand import cluster_bootstrap_by_hand, exact_permutation_p
 
@@ -109,3 +114,14 @@ def test_the_targeted_tau_p_permutes_whole_sentences():
 def test_one_sentence_has_no_interval_and_no_p():
     found = targeted_agreement({"s": [["correct", "wrong", "correct", "wrong"]]}, np.arange(1), {"s": np.array([0.3])})
     assert found.segments == 4 and found.ci is None and found.difference_p_value is None and found.p_value is None
+
+
+def test_configs_spread_over_workers_give_the_same_numbers():
+    scores = {"chrf": {"a": np.array([3.0, 1.0, 2.0, 5.0, 4.0, 0.5]), "b": np.array([2.5, 0.5, 4.5, 1.5, 3.5, 1.0])}}
+    tasks = [ConfigTask(np.arange(6), VERDICTS), ConfigTask(np.array([0, 2, 3, 4]), None),
+             ConfigTask(np.arange(6), VERDICTS, metrics=False)]
+    alone = config_agreements(tasks, scores, POOL_Z, seed=3, jobs=1)
+    assert config_agreements(tasks, scores, POOL_Z, seed=3, jobs=2) == alone
+    assert alone[0][1] == targeted_agreement(VERDICTS, np.arange(6), POOL_Z, seed=3)
+    assert alone[1] == ({"chrf": metric_agreement(scores["chrf"], np.array([0, 2, 3, 4]), POOL_Z, seed=3)}, None)
+    assert alone[2][0] is None and alone[2][1] == alone[0][1]
