@@ -12,10 +12,11 @@ from auto_challenge_sets.evaluation.segments import (
     ConfigTask,
     config_agreements,
     metric_agreement,
+    sentence_permutation_p,
     targeted_agreement,
 )
 
-from segments_by_hand import cluster_bootstrap_by_hand, exact_permutation_p
+from segments_by_hand import cluster_bootstrap_by_hand, exact_permutation_p, sequential_permutation_p
 
 # two systems, six pool rows; "a" has no z for row 4; row 5 has no judged instance
 POOL_Z = {"a": np.array([0.9, -0.2, 0.4, -1.1, np.nan, 0.3]), "b": np.array([0.5, 0.1, -0.6, -0.9, 1.2, 0.0])}
@@ -78,16 +79,19 @@ def test_the_permutation_p_of_a_perfect_order_by_hand():
         assert found.kendall == 1 and found.p_value == pytest.approx(expected)
 
 
+def _tau_of(x: dict, z: dict, n: int):
+    def tau(order) -> float:  # sentence k takes the z of sentence order[k], system by system
+        xs = [x[s][k] for s in x for k in range(n) if np.isfinite(z[s][order[k]])]
+        zs = [z[s][order[k]] for s in x for k in range(n) if np.isfinite(z[s][order[k]])]
+        return kendalltau(xs, zs).statistic
+    return tau
+
+
 def test_the_metric_p_permutes_whole_sentences_each_system_keeping_its_own_z():
     x = {"a": np.array([3.0, 1.0, 2.0, 5.0, 4.0]), "b": np.array([2.5, 0.5, 4.5, 1.5, 3.5])}
     z = {"a": np.array([0.2, -0.4, 0.1, np.nan, 0.6]), "b": np.array([0.3, -0.8, 0.9, -0.1, 0.0])}
     found = metric_agreement(x, np.arange(5), z)
-
-    def tau(order) -> float:  # sentence k takes the z of sentence order[k], system by system
-        xs = [x[s][k] for s in x for k in range(5) if np.isfinite(z[s][order[k]])]
-        zs = [z[s][order[k]] for s in x for k in range(5) if np.isfinite(z[s][order[k]])]
-        return kendalltau(xs, zs).statistic
-
+    tau = _tau_of(x, z, 5)
     assert found.segments == 9 and found.kendall == pytest.approx(tau(range(5)))
     assert found.p_value == pytest.approx(exact_permutation_p(tau, 5))
 
@@ -125,3 +129,28 @@ def test_configs_spread_over_workers_give_the_same_numbers():
     assert alone[0][1] == targeted_agreement(VERDICTS, np.arange(6), POOL_Z, seed=3)
     assert alone[1] == ({"chrf": metric_agreement(scores["chrf"], np.array([0, 2, 3, 4]), POOL_Z, seed=3)}, None)
     assert alone[2][0] is None and alone[2][1] == alone[0][1]
+
+
+@pytest.mark.parametrize("strength", [0.0, 0.3, 3.0])
+def test_above_six_sentences_random_orders_stop_once_the_p_is_settled(strength):
+    rng = np.random.default_rng(5)
+    n = 40
+    x = {s: rng.normal(size=n) for s in ("a", "b", "c")}
+    z = {s: strength * x[s] + rng.normal(size=n) for s in x}
+    found = metric_agreement(x, np.arange(n), z, seed=2)
+    expected = sequential_permutation_p(_tau_of(x, z, n), n, seed=2)
+    assert found.p_value == pytest.approx(expected)
+    if strength == 0:
+        assert found.p_value > 0.2  # settled after a few dozen orders
+    if strength == 3:
+        assert found.p_value == pytest.approx(2 / 1000)  # no order of 999 reaches τ: the smallest p
+
+
+def test_a_statistic_every_order_reaches_stops_after_ten_orders():
+    calls = []
+
+    def constant(order) -> float:
+        calls.append(order)
+        return 0.5
+
+    assert sentence_permutation_p(constant, 50) == 1.0 and len(calls) == 1 + 10
