@@ -88,7 +88,7 @@ def measure(dataset: Path, wmt21: Path, seed: int, jobs: int = 1) -> str:
         chrf = config.segment["chrf"]
         flags = [f for f, on in (("small", config.small), (f"= {config.same_rows_as}", config.same_rows_as)) if on]
         corrected = "-" if found.difference_p_corrected is None else (
-            f"{_p(found.difference_p_corrected)} (of {found.difference_family})")
+            f"{_p(found.difference_p_corrected)} (of {found.difference_family_size})")
         if found.difference_exploratory:
             corrected += " exploratory"
         table.append("| " + " | ".join([

@@ -219,13 +219,20 @@ def test_corrected_p_values_equal_scipys_across_the_configs(run):
     targeted = [evaluation.configs[n].human_targeted for n in names if evaluation.configs[n].human_targeted]
     assert [t.p_corrected for t in targeted] == pytest.approx(
         list(false_discovery_control([t.p_value for t in targeted], method="bh")))
-    # segment level: each distinct row set once, small configs left out (tests/test_multiple_testing.py)
-    family = [n for n in names if not evaluation.configs[n].small and evaluation.configs[n].same_rows_as is None]
-    segment = [evaluation.configs[n].segment["chrf"] for n in family]
+    # segment level: the same family, its size carried
+    segment = [evaluation.configs[n].segment["chrf"] for n in names]
     assert [s.p_corrected for s in segment] == pytest.approx(
         list(false_discovery_control([s.p_value for s in segment], method="bh")))
-    assert {s.family for s in segment} == {len(family)} and len(family) < len(names)
-    assert all(evaluation.configs[n].segment["chrf"].exploratory for n in names if evaluation.configs[n].small)
+    assert {s.family_size for s in segment} == {len(names)}
+    # targeted correct − wrong, a family of its own: its interval's label (a repeat whose instances
+    # differ is a member of its own)
+    found = {n: c.segment_targeted for n, c in evaluation.configs.items() if c.segment_targeted is not None}
+    members = [n for n, t in found.items() if not (n == "de-en.particle.d5" and t.difference_p_value
+                                                   == found["de-en.particle.d4"].difference_p_value)]
+    expected = false_discovery_control([found[n].difference_p_value for n in members], method="bh")
+    for name, p in zip(members, expected):
+        assert found[name].difference_p_corrected == pytest.approx(p)
+        assert found[name].difference_exploratory == (p >= 0.05) and found[name].difference_family_size == len(members)
 
 
 def test_trends_over_usable_configs_and_their_corrected_p(toy, run):
@@ -277,12 +284,13 @@ def test_the_report_labels_exploratory_results_and_degenerate_configs(run):
     report = markdown_report(evaluation, [])
     assert "Benjamini–Hochberg" in report and "## Segment-level agreement with human z, chrF" in report
     assert "z correct − wrong" in report
-    # each corrected segment p with its family's size; the interval with its own label (issue 34)
+    # the interval with its own label and its family's size in the header (issue 34)
+    table = segment_table(evaluation, "chrf")
+    sizes = {c.segment_targeted.difference_family_size for c in evaluation.configs.values() if c.segment_targeted}
+    assert len(sizes) == 1 and f"p (BH, {sizes.pop()} tests)" in table.splitlines()[0]
     for name, config in evaluation.configs.items():
-        chrf, targeted = config.segment["chrf"], config.segment_targeted
-        row = next(line for line in segment_table(evaluation, "chrf").splitlines() if line.startswith(name))
-        if chrf.family is not None:
-            assert f"(of {chrf.family}" in row
+        targeted = config.segment_targeted
+        row = next(line for line in table.splitlines() if line.startswith(name))
         if targeted is not None and targeted.ci is not None:
             ci = f"[{targeted.ci[0]:+.3f}, {targeted.ci[1]:+.3f}]"
             assert (f"{ci} (exploratory)" in row) == targeted.difference_exploratory, row
@@ -365,9 +373,8 @@ def test_the_html_page_shows_the_segment_tables_and_surviving_trends_as_in_resul
                 assert float(cells[5].get("data-value")) == targeted["z_correct_minus_wrong"]
                 assert "".join(cells[4].itertext()) == f"{targeted['correct']} / {targeted['wrong']}"
                 # the interval's own corrected p, its family's size and its label (issue 34)
-                assert (f"of {found['family']}" in "".join(cells[3].itertext())) == (found["family"] is not None)
                 assert float(cells[7].get("data-value")) == targeted["difference_p_corrected"]
-                assert f"of {targeted['difference_family']}" in "".join(cells[7].itertext())
+                assert ("exploratory" in "".join(cells[7].itertext())) == targeted["difference_exploratory"]
                 assert ("exploratory" in "".join(cells[6].itertext())) == targeted["difference_exploratory"]
     summary = next(e for e in document.iter("section") if e.get("id") == "summary")
     for metric, table in zip(evaluation.metrics, summary.findall(".//table")):
