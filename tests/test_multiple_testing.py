@@ -138,3 +138,27 @@ def test_surviving_trends_are_counted_on_the_corrected_p():
     assert surviving_worsening(evaluation, "bleu", "de-en.particle") == 1
     assert surviving_worsening(evaluation, "bleu", "de-en.reflexive") == 1  # a: ρ −0.7, BH 0.04
     assert surviving_worsening(evaluation, "ter", "de-en.particle") == 0  # lower is better: a falling ρ improves
+
+
+def test_the_targeted_difference_is_a_family_of_its_own():
+    """Issue 34: targeted accuracy's segment-level correct − wrong difference (its interval) carries
+    its own corrected p, label and family size, by the same rules: a repeat with the same p counted
+    once, a small config left out."""
+
+    def config(p: float, small: bool = False, same_rows_as: str | None = None) -> ConfigResult:
+        found = SegmentAgreement(100, 0.1, 0.5, difference_p_value=p)
+        return replace(_config(0.5, small=small, same_rows_as=same_rows_as), segment_targeted=found)
+
+    configs = {"de-en.particle.d0": config(0.01), "de-en.particle.d1": config(0.01, same_rows_as="de-en.particle.d0"),
+               "de-en.particle.d2": config(0.04), "de-en.particle.d3": config(0.001, small=True),
+               "de-en.particle.d4": config(0.03)}
+    found = {name: c.segment_targeted for name, c in correct_configs(configs, ["bleu"]).items()}
+    # by hand: sorted 0.01, 0.03, 0.04 times 3 / rank: 0.03, 0.045, 0.04; running minimum from the top
+    for name, p in (("de-en.particle.d0", 0.03), ("de-en.particle.d1", 0.03), ("de-en.particle.d2", 0.04),
+                    ("de-en.particle.d4", 0.04)):
+        assert found[name].difference_p_corrected == pytest.approx(p) and found[name].difference_family_size == 3
+        assert found[name].difference_exploratory is False
+    small = found["de-en.particle.d3"]
+    assert (small.difference_p_corrected, small.difference_family_size, small.difference_exploratory) == (None, None, True)
+    # the τ of the same results is its own family: all five p of 0.5, the repeat's equal to its original's
+    assert {t.family_size for t in found.values() if t.family_size} == {3}

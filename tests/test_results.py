@@ -181,3 +181,28 @@ def test_a_configs_flags_in_their_one_order_and_what_they_leave_out(small, degen
     # the star: worse than the band, never on a degenerate baseline
     assert config.starred(_score(5.0), True) is not degenerate and config.starred(_score(25.0), False) is not degenerate
     assert not config.starred(_score(15.0), True)
+
+
+def test_a_segment_result_carries_its_family_and_the_differences_own_label():
+    """Issue 34: a segment-level result records its BH family's size, and the correct − wrong
+    difference its own p, corrected p and label; the schema holds them all."""
+    import dataclasses
+    import json
+
+    import jsonschema
+    import numpy as np
+
+    from auto_challenge_sets.evaluation.results import SCHEMA_PATH, SegmentAgreement, _plain
+
+    found = SegmentAgreement(segments=40, kendall=0.2, p_value=0.01, correct=30, wrong=10, z_correct_minus_wrong=0.3,
+                             ci=(np.float64(-0.1), 0.6), p_corrected=0.04, exploratory=False, family_size=np.int64(12),
+                             difference_p_value=0.2, difference_p_corrected=0.4, difference_exploratory=True,
+                             difference_family_size=12)
+    document = _plain(dataclasses.asdict(found))
+    assert document["family_size"] == 12 and type(document["family_size"]) is int and document["ci"] == [-0.1, 0.6]
+    assert (document["difference_p_corrected"], document["difference_exploratory"]) == (0.4, True)
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    segment = {"$defs": schema["$defs"], "$ref": "#/$defs/segment"}
+    jsonschema.validate(document, segment, cls=jsonschema.Draft202012Validator)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({**document, "family_size": 0}, segment, cls=jsonschema.Draft202012Validator)

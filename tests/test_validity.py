@@ -11,7 +11,7 @@ import jsonschema
 import numpy as np
 import pytest
 import sacrebleu
-from scipy.stats import bootstrap, false_discovery_control, kendalltau, spearmanr
+from scipy.stats import false_discovery_control, kendalltau, spearmanr
 
 from auto_challenge_sets.cli import main
 from auto_challenge_sets.configs import config_sort_key
@@ -30,11 +30,13 @@ from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.results import SCHEMA_PATH
 from auto_challenge_sets.evaluation.segments import read_human_seg
 from auto_challenge_sets.evaluation.targeted import TargetedRequest
+from auto_challenge_sets.evaluation.validity_report import segment_table
 from auto_challenge_sets.pharaoh import parse_pharaoh
 from auto_challenge_sets.scoring.length_baseline import is_degenerate
 from auto_challenge_sets.scoring.targeted import targeted_accuracy
 
 from mutation_scope import per_test_under_mutmut
+from segments_by_hand import cluster_bootstrap_by_hand
 from toy_dataset import SPLIT, N, make
 
 SKIPPED = {"worse": {3, 4, 5}}  # lines the table has no score for: left out, never guessed
@@ -135,14 +137,17 @@ def test_sentence_chrf_tau_is_scipys_over_the_pairs_with_a_score(toy, run):
     found = run["evaluation"].configs[config].segment["chrf"]
     assert found.segments == len(xs) == 5 * len(lines) - len(SKIPPED["worse"] & set(lines))
     expected = kendalltau(xs, zs)
-    assert found.kendall == pytest.approx(expected.statistic) and found.p_value == pytest.approx(expected.pvalue)
-    assert found.kendall > 0  # the made-up z rises with the share of reference words kept
+    assert found.kendall == pytest.approx(expected.statistic)
+    assert found.kendall > 0  # the made-up z rises with the system's quality, as chrF does
+    # ... and with nothing about the sentence: the pairs look dependent (p ~ 1e-19) only while their
+    # sentences are counted as independent; shuffling whole sentences' z keeps the system effect
+    assert expected.pvalue < 1e-10 and found.p_value > 0.05
     full = run["evaluation"].segment_full["ter"]  # lower is better: negated, so agreeing is positive
     assert full.segments == 5 * N - 3 and full.kendall > 0
 
 
-def _z_right_and_wrong(toy, config: str) -> tuple[list[float], list[float]]:
-    """The human z of every judged instance of ``config``, correct ones and wrong ones, judged here."""
+def _judged(toy, config: str) -> list[tuple[int, float, bool]]:
+    """(corpus line, human z, judged correct) of every judged instance of ``config`` with a z, judged here."""
     lines = toy["configs"][config]
     rows = {n: i for i, n in enumerate(range(1, N + 1))}
     refs, outputs = toy["corpus"]["refs"], toy["corpus"]["outputs"]
@@ -150,7 +155,7 @@ def _z_right_and_wrong(toy, config: str) -> tuple[list[float], list[float]]:
 
     table = pq.read_table(toy["root"] / "data" / config / f"{SPLIT}-00000-of-00001.parquet").to_pylist()
     instances = [r["instances"] for r in table]
-    right, wrong = [], []
+    judged = []
     for system in toy["hyps"]:
         verdicts: list[list[str]] = []
         targeted_accuracy(instances, [refs[rows[n]] for n in lines], [outputs[system][rows[n]] for n in lines],
@@ -158,25 +163,26 @@ def _z_right_and_wrong(toy, config: str) -> tuple[list[float], list[float]]:
         for line, row in zip(lines, verdicts):
             if line in SKIPPED.get(system, ()):
                 continue
-            for verdict in row:
-                (right if verdict == "correct" else wrong if verdict == "wrong" else []).append(_z(system, line))
-    return right, wrong
+            judged += [(line, _z(system, line), verdict == "correct") for verdict in row if verdict in ("correct", "wrong")]
+    return judged
 
 
-def _bootstrap_interval(right: list[float], wrong: list[float], seed: int) -> tuple[float, float]:
-    ci = bootstrap((np.array(right), np.array(wrong)), lambda a, b, axis: a.mean(axis) - b.mean(axis),
-                   n_resamples=1000, method="percentile", vectorized=True,
-                   rng=np.random.default_rng([seed, 3])).confidence_interval
-    return ci.low, ci.high
+def _by_sentence(toy, config: str, judged: list[tuple[int, float, bool]]) -> list[tuple[int, float, bool]]:
+    """The instances with their sentences numbered 0 … n − 1 in the config's row order."""
+    order = [line for line in toy["configs"][config] if any(line == at for at, _, _ in judged)]
+    return [(order.index(line), z, good) for line, z, good in judged]
 
 
-def test_targeted_correct_minus_wrong_with_scipys_bootstrap(toy, run):
+def test_targeted_correct_minus_wrong_with_a_cluster_bootstrap_by_hand(toy, run):
     config = "de-en.particle.d1"
-    right, wrong = _z_right_and_wrong(toy, config)
+    judged = _judged(toy, config)
+    right = [z for _, z, good in judged if good]
+    wrong = [z for _, z, good in judged if not good]
     found = run["evaluation"].configs[config].segment_targeted
     assert (found.correct, found.wrong) == (len(right), len(wrong)) and found.segments == len(right) + len(wrong)
     assert found.z_correct_minus_wrong == pytest.approx(np.mean(right) - np.mean(wrong))
-    assert found.ci == pytest.approx(_bootstrap_interval(right, wrong, seed=1))
+    ci, p = cluster_bootstrap_by_hand(_by_sentence(toy, config, judged), seed=1)
+    assert found.ci == pytest.approx(ci) and found.difference_p_value == pytest.approx(p)
     tau = kendalltau([1.0] * len(right) + [0.0] * len(wrong), right + wrong)
     assert found.kendall == pytest.approx(tau.statistic)
 
@@ -187,9 +193,9 @@ def test_the_runs_seed_draws_the_bootstrap_interval(toy, run):
                                 paired_samples=20, min_rows=10, seed=5, targeted=TargetedRequest("present"))
     systems = list(toy["hyps"])
     found = evaluate(request, read_human(toy["human"], systems), human_seg=run["seg"]).configs[config].segment_targeted
-    right, wrong = _z_right_and_wrong(toy, config)
-    assert found.ci == pytest.approx(_bootstrap_interval(right, wrong, seed=5))
-    assert found.ci != pytest.approx(_bootstrap_interval(right, wrong, seed=1))
+    instances = _by_sentence(toy, config, _judged(toy, config))
+    assert found.ci == pytest.approx(cluster_bootstrap_by_hand(instances, seed=5)[0])
+    assert found.ci != pytest.approx(cluster_bootstrap_by_hand(instances, seed=1)[0])
 
 
 # corrected p-values and exploratory labels
@@ -213,9 +219,20 @@ def test_corrected_p_values_equal_scipys_across_the_configs(run):
     targeted = [evaluation.configs[n].human_targeted for n in names if evaluation.configs[n].human_targeted]
     assert [t.p_corrected for t in targeted] == pytest.approx(
         list(false_discovery_control([t.p_value for t in targeted], method="bh")))
+    # segment level: the same family, its size carried
     segment = [evaluation.configs[n].segment["chrf"] for n in names]
     assert [s.p_corrected for s in segment] == pytest.approx(
         list(false_discovery_control([s.p_value for s in segment], method="bh")))
+    assert {s.family_size for s in segment} == {len(names)}
+    # targeted correct − wrong, a family of its own: its interval's label (a repeat whose instances
+    # differ is a member of its own)
+    found = {n: c.segment_targeted for n, c in evaluation.configs.items() if c.segment_targeted is not None}
+    members = [n for n, t in found.items() if not (n == "de-en.particle.d5" and t.difference_p_value
+                                                   == found["de-en.particle.d4"].difference_p_value)]
+    expected = false_discovery_control([found[n].difference_p_value for n in members], method="bh")
+    for name, p in zip(members, expected):
+        assert found[name].difference_p_corrected == pytest.approx(p)
+        assert found[name].difference_exploratory == (p >= 0.05) and found[name].difference_family_size == len(members)
 
 
 def test_trends_over_usable_configs_and_their_corrected_p(toy, run):
@@ -267,6 +284,16 @@ def test_the_report_labels_exploratory_results_and_degenerate_configs(run):
     report = markdown_report(evaluation, [])
     assert "Benjamini–Hochberg" in report and "## Segment-level agreement with human z, chrF" in report
     assert "z correct − wrong" in report
+    # the interval with its own label and its family's size in the header (issue 34)
+    table = segment_table(evaluation, "chrf")
+    sizes = {c.segment_targeted.difference_family_size for c in evaluation.configs.values() if c.segment_targeted}
+    assert len(sizes) == 1 and f"p (BH, {sizes.pop()} tests)" in table.splitlines()[0]
+    for name, config in evaluation.configs.items():
+        targeted = config.segment_targeted
+        row = next(line for line in table.splitlines() if line.startswith(name))
+        if targeted is not None and targeted.ci is not None:
+            ci = f"[{targeted.ci[0]:+.3f}, {targeted.ci[1]:+.3f}]"
+            assert (f"{ci} (exploratory)" in row) == targeted.difference_exploratory, row
     row = next(line for line in summary_table(evaluation, "bleu").splitlines() if line.startswith("de-en.particle"))
     assert "BH < 0.05" in row
 
@@ -345,6 +372,10 @@ def test_the_html_page_shows_the_segment_tables_and_surviving_trends_as_in_resul
                     continue
                 assert float(cells[5].get("data-value")) == targeted["z_correct_minus_wrong"]
                 assert "".join(cells[4].itertext()) == f"{targeted['correct']} / {targeted['wrong']}"
+                # the interval's own corrected p, its family's size and its label (issue 34)
+                assert float(cells[7].get("data-value")) == targeted["difference_p_corrected"]
+                assert ("exploratory" in "".join(cells[7].itertext())) == targeted["difference_exploratory"]
+                assert ("exploratory" in "".join(cells[6].itertext())) == targeted["difference_exploratory"]
     summary = next(e for e in document.iter("section") if e.get("id") == "summary")
     for metric, table in zip(evaluation.metrics, summary.findall(".//table")):
         sign = 1 if results["higher_is_better"][metric] else -1

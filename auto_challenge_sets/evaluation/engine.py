@@ -262,7 +262,8 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
     segment_full = None
     if human_seg is not None:
         human_seg.check_lines(corpus.total_lines)
-        segment_full, configs = _with_segments(corpus, metrics, stats, human_seg, verdicts, configs, request.seed)
+        segment_full, configs = _with_segments(corpus, metrics, stats, human_seg, verdicts, configs, request.seed,
+                                               request.jobs)
     configs = multiple_testing.correct_configs(configs, list(metrics))
     trends = {name: multiple_testing.correct_trends(_trends(configs, systems, name)) for name in metrics}
     notes = [*corpus.notes, *report.messages()]
@@ -321,7 +322,7 @@ def _with_human(config: ConfigResult, metrics: dict[str, Metric], human: HumanSc
 
 def _with_segments(corpus: Corpus, metrics: dict[str, Metric], stats: dict[str, dict[str, np.ndarray]],
                    human_seg: segments.SegmentScores, verdicts: dict[str, dict[str, list[list[str]]]],
-                   configs: dict[str, ConfigResult], seed: int,
+                   configs: dict[str, ConfigResult], seed: int, jobs: int = 1,
                    ) -> tuple[dict[str, Any], dict[str, ConfigResult]]:
     """Sentence-level agreement with the human segment scores: on the full corpus, and per config."""
     from dataclasses import replace
@@ -329,12 +330,15 @@ def _with_segments(corpus: Corpus, metrics: dict[str, Metric], stats: dict[str, 
     pool_z = {system: human_seg.z(system, corpus.base["line"]) for system in stats}
     scores = {name: {s: segments.sentence_scores(metric, stats[s][name]) for s in stats}
               for name, metric in metrics.items()}  # a sentence's score does not depend on the config
-    full = {name: segments.metric_agreement(scores[name], np.arange(len(corpus.base["line"])), pool_z)
-            for name in metrics}
+    # the very same rows give the same metric numbers: an earlier config's are copied, not permuted
+    # again (not targeted accuracy's: a config at D holds only the instances at distance D or more)
+    (full, _), *done = segments.config_agreements(
+        [segments.ConfigTask(np.arange(len(corpus.base["line"])), None)]
+        + [segments.ConfigTask(config.positions, verdicts.get(config.name), metrics=config.same_rows_as is None)
+           for config in corpus.configs], scores, pool_z, seed, jobs)
     out = {}
-    for config in corpus.configs:
-        per_metric = {name: segments.metric_agreement(scores[name], config.positions, pool_z) for name in metrics}
-        judged = verdicts.get(config.name)
-        out[config.name] = replace(configs[config.name], segment=per_metric, segment_targeted=None if judged is None
-                                   else segments.targeted_agreement(judged, config.positions, pool_z, seed))
+    for config, (per_metric, targeted) in zip(corpus.configs, done):
+        twin = config.same_rows_as
+        out[config.name] = replace(configs[config.name], segment=per_metric if twin is None else out[twin].segment,
+                                   segment_targeted=targeted)
     return full, out

@@ -13,7 +13,8 @@ rows give the same scores, so the same p) and takes X's correction instead of co
 targeted family, where a repeat's instances may differ from X's, only when its p equals X's. A
 ``small`` config is left out of every family (its p is noise the correction must not dilute):
 no corrected p, and exploratory. Each corrected result carries ``family_size``, the members
-counted, which the reports print beside the corrected p.
+counted, which the reports print beside the corrected p. Targeted accuracy's segment-level
+correct − wrong difference is a family of its own (``difference_*``): its interval's label.
 """
 
 from __future__ import annotations
@@ -83,7 +84,21 @@ def correct_configs(configs: Mapping[str, ConfigResult], metrics: Sequence[str])
     for key in ("human_targeted", "segment_targeted"):
         for name, value in zip(names, _corrected([getattr(configs[n], key) for n in names], entries, names)):
             fields[name][key] = value
+    differences = _difference_corrected([fields[n]["segment_targeted"] for n in names], entries, names)  # type: ignore[misc]
+    for name, value in zip(names, differences):
+        fields[name]["segment_targeted"] = value
     return {name: replace(configs[name], **fields[name]) for name in names}  # type: ignore[arg-type]
+
+
+def _difference_corrected(results: list[SegmentAgreement | None], configs: Sequence[ConfigResult],
+                          names: Sequence[str]) -> list[SegmentAgreement | None]:
+    """Targeted accuracy's correct − wrong difference as a family of its own (its interval's
+    label, issue 34): :func:`_corrected` on its p, written back to the ``difference_*`` fields."""
+    as_tested = [None if r is None else SegmentAgreement(r.segments, None, r.difference_p_value) for r in results]
+    corrected = _corrected(as_tested, configs, names)
+    return [r if r is None or c is None else replace(
+        r, difference_p_corrected=c.p_corrected, difference_exploratory=c.exploratory,
+        difference_family_size=c.family_size) for r, c in zip(results, corrected)]
 
 
 def correct_trends(trends: Mapping[str, Mapping[str, Trend]]) -> dict[str, dict[str, Trend]]:

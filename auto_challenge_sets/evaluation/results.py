@@ -145,7 +145,8 @@ class SegmentAgreement:
     """Sentence-level agreement with human segment scores (z) on a config's sentences, over
     (system, sentence) pairs that have a human score: Kendall's τ-b of the metric's sentence score
     with z; for targeted accuracy over judged instances, τ-b of the verdict (1 correct, 0 wrong)
-    with z, and the mean z of instances judged correct minus wrong with a 95% bootstrap interval."""
+    with z, and the mean z of instances judged correct minus wrong with a 95% bootstrap interval.
+    Intervals resample, p-values permute, whole sentences (:mod:`.segments`)."""
 
     segments: int  # pairs (a metric) or judged instances (targeted accuracy) with a human z
     kendall: float | None
@@ -157,6 +158,11 @@ class SegmentAgreement:
     p_corrected: float | None = None
     exploratory: bool | None = None
     family_size: int | None = None
+    # the correct − wrong difference (its interval ci) tested on its own, corrected the same way
+    difference_p_value: float | None = None
+    difference_p_corrected: float | None = None
+    difference_exploratory: bool | None = None
+    difference_family_size: int | None = None
 
 
 @dataclass(frozen=True)

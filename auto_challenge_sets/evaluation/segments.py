@@ -13,26 +13,43 @@ Per config, over the (system, sentence) pairs of its rows that have a human z:
   sentence, :meth:`~auto_challenge_sets.scoring.metric.Metric.sample_scores`; negated where lower is
   better) with z (``scipy.stats.kendalltau``);
 - targeted accuracy, over the judged instances of those sentences: τ-b of the verdict (1 correct,
-  0 wrong) with z, and the mean z of instances judged correct minus wrong with a 95% percentile
-  bootstrap interval (``scipy.stats.bootstrap``, seeded, the two groups resampled independently).
-  A sentence with several instances counts once per instance, so the interval is somewhat narrower
-  than one resampling sentences would give.
+  0 wrong) with z, and the mean z of instances judged correct minus wrong with a 95% interval.
+
+Every system's instances of one sentence share that sentence's z and its difficulty, so they are
+not independent: the sentence is the unit. The interval is a cluster bootstrap (whole sentences
+drawn with replacement, each with all its pairs and instances), and the difference's own p is the
+one that inverts it. The p-values of τ come from a permutation test over sentences
+(:func:`sentence_permutation_p`): the human z of whole sentences are shuffled among the config's
+sentences, each system's z staying with that system. With the systems fixed that is the exact test
+of independence; it asks whether the sentence-level judgement agrees with humans beyond which
+systems are good (a flattened τ is positive from the system effects alone; the system level has its
+own τ). Treating instances as independent gave intervals 1.4–2.1× too narrow on WMT21 de-en
+(issue 34, benchmarks/segment_intervals.py).
 """
 
 from __future__ import annotations
 
+import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation.human import match_system, numbered_table_rows
 from auto_challenge_sets.evaluation.results import SegmentAgreement
+from auto_challenge_sets.scoring.forked import can_fork, forked_pool
 from auto_challenge_sets.scoring.metric import Metric
 
 BOOTSTRAP = 1000
+# Random sentence orders of a permutation p-value: its smallest value is 1/1000, below the 0.05/30
+# that a result must reach to survive Benjamini–Hochberg over a run's 30 or so configs.
+PERMUTATIONS = 999
+# Orders reaching the observed statistic after which a permutation p is settled (Besag & Clifford
+# 1991): its p is then at least 2 · 10 / 999 = 0.02 and known to about a third of itself.
+STOP_AFTER = 10
 COLUMNS = ("SYS", "SID", "Z.SCR")
 CORRECT, WRONG = "correct", "wrong"
 
@@ -103,14 +120,76 @@ def read_human_seg(path: str | os.PathLike[str], systems: Sequence[str],
     return out
 
 
-def _kendall(xs: np.ndarray, ys: np.ndarray) -> tuple[float | None, float | None]:
+def _tau(xs: np.ndarray, ys: np.ndarray) -> float:
+    """Kendall's τ-b (scipy's default variant); NaN below 3 pairs or where a side is constant."""
     from scipy.stats import kendalltau
 
     if len(xs) < 3:
-        return None, None
-    result = kendalltau(xs, ys)  # τ-b, scipy's default variant
-    tau, p = float(result.statistic), float(result.pvalue)
-    return (tau if np.isfinite(tau) else None), (p if np.isfinite(p) else None)
+        return float("nan")
+    return float(kendalltau(xs, ys).statistic)
+
+
+def _finite(value: float) -> float | None:
+    return float(value) if np.isfinite(value) else None
+
+
+def sentence_permutation_p(statistic: Callable[[np.ndarray], float], sentences: int, seed: int = 1) -> float | None:
+    """Two-sided permutation p of ``statistic(order)``: a statistic of the config's sentences when
+    sentence k takes the human z of sentence ``order[k]`` (``arange``: as observed); None when the
+    observed statistic is undefined. Up to 6 sentences over every order
+    (``scipy.stats.permutation_test``, exact). Above, over at most :data:`PERMUTATIONS` seeded
+    random orders, stopping once :data:`STOP_AFTER` orders reach the observed value in the less
+    extreme tail (Besag & Clifford 1991; p = 2 · STOP_AFTER / orders drawn), else
+    2 · (orders reaching it + 1) / (PERMUTATIONS + 1) as scipy counts. Hand-written there because
+    scipy cannot stop early: a τ over 15,000 pairs takes milliseconds, and most configs' p is
+    settled after a few dozen orders."""
+    from scipy.stats import permutation_test
+
+    observed = statistic(np.arange(sentences))
+    if sentences < 2 or not np.isfinite(observed):
+        return None
+    if math.factorial(sentences) <= PERMUTATIONS:
+        found = permutation_test((np.arange(sentences),), statistic, permutation_type="pairings", vectorized=False,
+                                 n_resamples=PERMUTATIONS, alternative="two-sided")
+        return _finite(found.pvalue)
+    rng = np.random.default_rng([seed, 4])
+    slack = 1e-12 * max(1.0, abs(observed))  # a value equal but for rounding reaches the observed one
+    at_least = at_most = 0
+    for drawn in range(1, PERMUTATIONS + 1):
+        value = statistic(rng.permutation(sentences))
+        at_least += bool(value >= observed - slack)
+        at_most += bool(value <= observed + slack)
+        if min(at_least, at_most) >= STOP_AFTER:
+            return min(1.0, 2 * STOP_AFTER / drawn)
+    return min(1.0, 2 * (min(at_least, at_most) + 1) / (PERMUTATIONS + 1))
+
+
+def cluster_bootstrap(sentence_of: np.ndarray, z: np.ndarray, good: np.ndarray, sentences: int,
+                      seed: int = 1) -> tuple[tuple[float, float], float] | None:
+    """The 95% percentile interval of mean z of correct minus wrong instances over
+    :data:`BOOTSTRAP` resamples of whole sentences (``sentence_of``: each instance's sentence,
+    0 … ``sentences`` − 1; a sentence drawn twice brings its instances twice), and the p of
+    "the difference is 0" that inverts it: twice (the resamples on the smaller side of 0, plus one)
+    over (the resamples, plus one). Hand-written, not
+    ``scipy.stats.bootstrap``: a resample that draws no correct (or no wrong) instance has no
+    difference, which turns scipy's whole interval NaN; here such a resample is left out."""
+    if sentences < 2:
+        return None
+    # per sentence: z summed over its correct instances, their count, the same for wrong ones
+    sums = np.column_stack([np.bincount(sentence_of, weights=w, minlength=sentences)
+                            for w in (z * good, good, z * ~good, ~good)]).astype(np.float64)
+    draws = np.random.default_rng([seed, 3]).integers(0, sentences, (BOOTSTRAP, sentences))
+    counts = np.zeros((BOOTSTRAP, sentences))
+    np.add.at(counts, (np.repeat(np.arange(BOOTSTRAP), sentences), draws.ravel()), 1)
+    totals = counts @ sums
+    with np.errstate(invalid="ignore", divide="ignore"):
+        differences = totals[:, 0] / totals[:, 1] - totals[:, 2] / totals[:, 3]
+    differences = differences[np.isfinite(differences)]
+    if not len(differences):
+        return None
+    low, high = np.quantile(differences, [0.025, 0.975])
+    side = min((differences <= 0).sum(), (differences >= 0).sum())
+    return (float(low), float(high)), min(1.0, 2 * (side + 1) / (len(differences) + 1))
 
 
 def sentence_scores(metric: Metric, stats: np.ndarray) -> np.ndarray:
@@ -120,56 +199,118 @@ def sentence_scores(metric: Metric, stats: np.ndarray) -> np.ndarray:
     return scores if metric.higher_is_better else -scores
 
 
+def _scored(z: np.ndarray) -> np.ndarray:
+    """The sentences (rows of a sentences x systems z matrix) with a human z: the permutation's units."""
+    return np.isfinite(z).any(axis=1)
+
+
 def metric_agreement(scores: Mapping[str, np.ndarray], positions: np.ndarray,
-                     pool_z: Mapping[str, np.ndarray]) -> SegmentAgreement | None:
+                     pool_z: Mapping[str, np.ndarray], seed: int = 1) -> SegmentAgreement | None:
     """τ-b of sentence scores (``scores``: each system's :func:`sentence_scores`) with z over the
     pool rows ``positions`` of every system (``pool_z``: each system's z per pool row,
-    :meth:`SegmentScores.z`); None when fewer than 3 pairs have a human score."""
-    xs, zs = [], []
-    for system, per_sentence in scores.items():
-        z = pool_z[system][positions]
-        keep = np.isfinite(z)
-        xs.append(per_sentence[positions][keep])
-        zs.append(z[keep])
-    x, z = np.concatenate(xs), np.concatenate(zs)
-    if len(x) < 3:
+    :meth:`SegmentScores.z`), its p over sentence orders; None when fewer than 3 pairs have a
+    human score."""
+    systems = list(scores)
+    x = np.column_stack([scores[s][positions] for s in systems])  # sentences x systems
+    z = np.column_stack([pool_z[s][positions] for s in systems])
+    x, z = x[_scored(z)], z[_scored(z)]
+    pairs = int(np.isfinite(z).sum())
+    if pairs < 3:
         return None
-    tau, p = _kendall(x, z)
-    return SegmentAgreement(segments=len(x), kendall=tau, p_value=p)
+
+    def tau(order: np.ndarray) -> float:
+        taken = z[order]
+        keep = np.isfinite(taken)
+        return _tau(x[keep], taken[keep])
+
+    found = _finite(tau(np.arange(len(z))))
+    return SegmentAgreement(segments=pairs, kendall=found,
+                            p_value=None if found is None else sentence_permutation_p(tau, len(z), seed))
 
 
 def targeted_agreement(verdicts: Mapping[str, Sequence[Sequence[str]]], positions: np.ndarray,
                        pool_z: Mapping[str, np.ndarray], seed: int = 1) -> SegmentAgreement | None:
     """Over the judged instances (``verdicts``: system -> per pool row of ``positions`` the
-    instances' verdicts) with a human z: τ-b of verdict with z, and correct − wrong in mean z with
-    its bootstrap interval. None when fewer than 3 judged instances have a human score."""
-    from scipy.stats import bootstrap
-
-    judged, zs = [], []
-    for system, rows in verdicts.items():
-        z = pool_z[system][positions]
-        for row, z_row in zip(rows, z, strict=True):
-            if not np.isfinite(z_row):
-                continue
-            for verdict in row:
+    instances' verdicts) with a human z: τ-b of verdict with z and its p over sentence orders, and
+    correct − wrong in mean z with its cluster-bootstrap interval and p. None when fewer than 3
+    judged instances have a human score."""
+    systems = list(verdicts)
+    z = np.column_stack([pool_z[s][positions] for s in systems])  # sentences x systems
+    sentence, system, good = [], [], []
+    for column, s in enumerate(systems):
+        for row, judged in enumerate(verdicts[s]):
+            for verdict in judged:
                 if verdict in (CORRECT, WRONG):
-                    judged.append(verdict == CORRECT)
-                    zs.append(z_row)
-    if len(judged) < 3:
+                    sentence.append(row)
+                    system.append(column)
+                    good.append(verdict == CORRECT)
+    at, by, good_all = np.asarray(sentence, dtype=np.intp), np.asarray(system, dtype=np.intp), np.asarray(good, bool)
+    present = np.isfinite(z[at, by]) if len(at) else np.zeros(0, bool)
+    if present.sum() < 3:
         return None
-    good, z = np.asarray(judged), np.asarray(zs)
-    tau, p = _kendall(good.astype(np.float64), z)
-    right, wrong = z[good], z[~good]
-    diff = ci = None
-    if len(right) and len(wrong):
-        diff = float(right.mean() - wrong.mean())
-    if len(right) > 1 and len(wrong) > 1:
-        found = bootstrap((right, wrong), _mean_difference, n_resamples=BOOTSTRAP, method="percentile",
-                          vectorized=True, rng=np.random.default_rng([seed, 3]))
-        ci = (float(found.confidence_interval.low), float(found.confidence_interval.high))
-    return SegmentAgreement(segments=len(z), kendall=tau, p_value=p, correct=int(good.sum()),
-                            wrong=int((~good).sum()), z_correct_minus_wrong=diff, ci=ci)
+    # the units: sentences with a judged instance that has a human z; their instances without one
+    # stay, since a shuffled order may give them a z
+    units = np.unique(at[present])
+    inside = np.isin(at, units)
+    at, by, good_all, z = np.searchsorted(units, at[inside]), by[inside], good_all[inside], z[units]
+
+    def taken(order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        values = z[order[at], by]
+        keep = np.isfinite(values)
+        return values[keep], good_all[keep]
+
+    def tau(order: np.ndarray) -> float:
+        values, good = taken(order)
+        return _tau(good.astype(np.float64), values)
+
+    observed = np.arange(len(units))
+    values, good = taken(observed)
+    found = _finite(tau(observed))
+    diff = float(values[good].mean() - values[~good].mean()) if good.any() and not good.all() else None
+    keep = np.isfinite(z[at, by])
+    interval = None if diff is None else cluster_bootstrap(at[keep], z[at, by][keep], good_all[keep], len(units), seed)
+    return SegmentAgreement(
+        segments=len(values), kendall=found, p_value=None if found is None else sentence_permutation_p(tau, len(units), seed),
+        correct=int(good.sum()), wrong=int((~good).sum()), z_correct_minus_wrong=diff,
+        ci=None if interval is None else interval[0], difference_p_value=None if interval is None else interval[1])
 
 
-def _mean_difference(right: np.ndarray, wrong: np.ndarray, axis: int = -1) -> np.ndarray:
-    return np.mean(right, axis=axis) - np.mean(wrong, axis=axis)
+# The run's sentence scores (metric -> system -> per pool row), z (system -> per pool row) and seed,
+# in each forked worker of :func:`config_agreements`
+_INHERITED: dict[str, Any] = {}
+
+
+@dataclass(frozen=True)
+class ConfigTask:
+    """One config's segment-level work: its pool rows, its verdicts (system -> per row; None: not
+    judged) and whether the metrics' agreement is wanted (not when an earlier config has the rows)."""
+
+    positions: np.ndarray
+    verdicts: Mapping[str, Sequence[Sequence[str]]] | None
+    metrics: bool = True
+
+
+def _agreements(task: ConfigTask, scores: Mapping[str, Mapping[str, np.ndarray]], pool_z: Mapping[str, np.ndarray],
+                seed: int) -> tuple[dict[str, SegmentAgreement | None] | None, SegmentAgreement | None]:
+    per_metric = {name: metric_agreement(per_system, task.positions, pool_z, seed)
+                  for name, per_system in scores.items()} if task.metrics else None
+    targeted = None if task.verdicts is None else targeted_agreement(task.verdicts, task.positions, pool_z, seed)
+    return per_metric, targeted
+
+
+def _inherited_agreements(task: ConfigTask) -> tuple[dict[str, SegmentAgreement | None] | None,
+                                                     SegmentAgreement | None]:
+    return _agreements(task, _INHERITED["scores"], _INHERITED["pool_z"], _INHERITED["seed"])
+
+
+def config_agreements(tasks: Sequence[ConfigTask], scores: Mapping[str, Mapping[str, np.ndarray]],
+                      pool_z: Mapping[str, np.ndarray], seed: int = 1, jobs: int = 1,
+                      ) -> list[tuple[dict[str, SegmentAgreement | None] | None, SegmentAgreement | None]]:
+    """Every task's metric agreements (``scores``: metric -> :func:`sentence_scores` per system) and
+    targeted agreement. The permutations make this the slow part of ``--human-seg``, so the configs
+    spread over ``jobs`` forked workers; each config's numbers depend on its seed alone, not on the
+    process."""
+    if jobs > 1 and len(tasks) > 1 and can_fork():
+        with forked_pool(min(jobs, len(tasks)), _INHERITED, {"scores": scores, "pool_z": pool_z, "seed": seed}) as pool:
+            return list(pool.map(_inherited_agreements, tasks))
+    return [_agreements(task, scores, pool_z, seed) for task in tasks]

@@ -30,7 +30,10 @@ LEGEND = f"""\
 - Segment level (`--human-seg`), per config over the (system, sentence) pairs with a human z:
   Kendall's τ-b of each metric's sentence score with z; with targeted accuracy, over its judged
   instances, the mean z of instances judged correct minus wrong with a 95% bootstrap interval, and
-  τ-b of the verdict with z.
+  τ-b of the verdict with z. Whole sentences are the unit: the interval resamples them (cluster
+  bootstrap), the τ p-values permute their human z. The difference has its own p (the one that
+  inverts its interval), corrected like the rest: the interval is marked *{EXPLORATORY}* when that
+  does not survive.
 """
 
 
@@ -47,14 +50,14 @@ def config_label(name: str, config: ConfigResult, short: bool = False) -> str:
     return f"{name} ({', '.join(flags)})" if flags else name
 
 
-def family_size(results: Iterable[Any]) -> int | None:
+def family_size(results: Iterable[Any], field: str = "family_size") -> int | None:
     """The family size of one column's corrected p's (a column is one family): the distinct tests BH counted."""
-    return next((r.family_size for r in results if r is not None and r.family_size is not None), None)
+    return next((getattr(r, field) for r in results if r is not None and getattr(r, field) is not None), None)
 
 
-def family_header(label: str, results: Iterable[Any]) -> str:
+def family_header(label: str, results: Iterable[Any], field: str = "family_size") -> str:
     """A corrected p's column header, ``p (BH, 39 tests)``: the family size printed with the p."""
-    size = family_size(results)
+    size = family_size(results, field)
     return f"{label} (BH)" if size is None else f"{label} (BH, {size} tests)"
 
 
@@ -67,9 +70,12 @@ def _tau(found: SegmentAgreement | None) -> list[str]:
 
 def _difference(found: SegmentAgreement | None) -> list[str]:
     if found is None or found.z_correct_minus_wrong is None:
-        return ["-", "-", "-"]
+        return ["-", "-", "-", "-"]
     ci = "-" if found.ci is None else f"[{found.ci[0]:+.3f}, {found.ci[1]:+.3f}]"
-    return [f"{found.correct}/{found.wrong}", f"{found.z_correct_minus_wrong:+.3f}", ci]
+    if found.ci is not None and found.difference_exploratory:
+        ci += f" ({EXPLORATORY})"
+    return [f"{found.correct}/{found.wrong}", f"{found.z_correct_minus_wrong:+.3f}", ci,
+            corrected_cell(found.difference_p_corrected, found.difference_exploratory)]
 
 
 def has_segments(evaluation: Evaluation) -> bool:
@@ -84,13 +90,14 @@ def segment_table(evaluation: Evaluation, metric: str, markdown: bool = False) -
     found_all = [(c.segment or {}).get(metric) for c in evaluation.configs.values()]
     header = ["config", "pairs", f"{label} τ-b", "p", family_header("p", found_all)]
     if targeted:
-        header += ["judged c/w", "z correct − wrong", "95% CI", "targeted τ-b", "p",
-                   family_header("p", (c.segment_targeted for c in evaluation.configs.values()))]
+        targeted_all = [c.segment_targeted for c in evaluation.configs.values()]
+        header += ["judged c/w", "z correct − wrong", "95% CI", family_header("p", targeted_all, "difference_family_size"),
+                   "targeted τ-b", "p", family_header("p", targeted_all)]
     rows = []
     full = (evaluation.segment_full or {}).get(metric)
     if full is not None:
         cells = _tau(full)
-        rows.append(["(full test set)", str(full.segments), *cells[:2], "-", *(["-"] * 6 if targeted else [])])
+        rows.append(["(full test set)", str(full.segments), *cells[:2], "-", *(["-"] * 7 if targeted else [])])
     for name, config in evaluation.configs.items():
         found = (config.segment or {}).get(metric)
         if found is None and config.segment_targeted is None:
