@@ -20,7 +20,8 @@ scales, so a pair of systems from two runs is never a pair.
   :data:`BOOTSTRAP` resamples. A resample with fewer than 3 distinct systems in a run is dropped (as
   :func:`.human.correlate` does), and a pair made of one system and its own copy is not a pair.
 - **p of agreement**: human scores permuted within each run (:data:`PERMUTATIONS` times), two-sided:
-  τ against 0, pairwise accuracy against the permutations' mean (below 0.5 when the measure ties).
+  τ against 0, pairwise accuracy against its exact mean under those permutations (:func:`chance`:
+  0.5, less where the measure ties systems).
 - **Difference to a reference measure** (full-test BLEU): the statistic of the measure minus the
   reference's on the same systems; its interval from the same bootstrap resamples; its p from a
   paired permutation test (the PERM-BOTH test of Deutsch et al. 2021 on within-run ranks: each
@@ -118,6 +119,21 @@ def pooled_kendall(runs: Sequence[RunScores]) -> float | None:
     return _finite(_pooled([r.measure for r in runs], [r.human for r in runs])[1][0])
 
 
+def chance(runs: Sequence[RunScores]) -> float:
+    """The pairwise accuracy expected when the human scores are permuted within each run: a pair
+    the measure ties agrees only when the humans tie it too (probability: the share of tied human
+    pairs), any other pair with half the probability of a human pair that is not tied. The exact
+    centre of the permutation distribution: one estimated from the permutations themselves would
+    shift which of two values symmetric about it counts as extreme."""
+    expected = total = 0.0
+    for run in runs:
+        sx, sy = pair_signs(run.measure)[0], pair_signs(run.human)[0]
+        human_ties = float(np.mean(sy == 0)) if len(sy) else 0.0
+        expected += np.sum(np.where(sx == 0, human_ties, (1 - human_ties) / 2))
+        total += len(sx)
+    return float(expected / total)
+
+
 def _bootstrap_picks(sizes: Sequence[int], seed: int, resamples: int) -> list[np.ndarray]:
     """Per run, resamples x systems indices; rows where some run has fewer than 3 distinct
     systems are left out of every run."""
@@ -169,8 +185,7 @@ def agreement(runs: Sequence[RunScores], reference: Sequence[RunScores] | None =
     differences = (None, None) if reference is None else difference(runs, reference, seed, resamples, permutations)
     return Agreement(
         tuple(len(r.human) for r in runs),
-        Estimate(_finite(accuracy), _interval(boot_accuracy),
-                 _two_sided(null_accuracy, accuracy, float(np.nanmean(null_accuracy)))),
+        Estimate(_finite(accuracy), _interval(boot_accuracy), _two_sided(null_accuracy, accuracy, chance(runs))),
         Estimate(_finite(kendall), _interval(boot_kendall), _two_sided(null_kendall, kendall, 0.0)),
         *differences)
 

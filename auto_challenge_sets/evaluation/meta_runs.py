@@ -129,7 +129,7 @@ def meta_evaluate(paths: Sequence[str | os.PathLike[str]], reference: str = REFE
     for run in runs:
         if ref_key not in run.measures:
             raise InputError(f"has no full-test {reference} scores (metrics: {', '.join(run.metrics)}): choose "
-                             "the reference among them", run.path, field="reference")
+                             "reference among them", run.path, field="reference")
     keys = sorted({k for run in runs for k in run.measures},
                   key=lambda k: (k[0] != FULL, () if k[0] == FULL else config_sort_key(k[0]), k[1] == TARGETED, k[1]))
     rows, left_out = [], []

@@ -1,0 +1,94 @@
+"""Each run's τ(config) − τ(full-test BLEU) (evaluation/versus_full.py) on the hand-made toy
+folder: the difference from scipy's kendalltau, the p from every one of the 2^5 rank swaps written
+out by hand, the BH correction from scipy's false_discovery_control, and the τ the run needs."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from scipy.stats import false_discovery_control, kendalltau, rankdata
+
+from mutation_scope import per_test_under_mutmut
+from toy_dataset import HUMAN, evaluated
+
+
+@pytest.fixture(scope=per_test_under_mutmut)
+def evaluation(tmp_path_factory):
+    return evaluated(tmp_path_factory.mktemp("toy"))[2]
+
+
+def _swap_p(mine: np.ndarray, reference: np.ndarray, human: np.ndarray) -> float:
+    """Every one of the 2^n swaps of the two measures' ranks, with scipy's τ."""
+    a, b = rankdata(mine), rankdata(reference)
+    observed = kendalltau(mine, human).statistic - kendalltau(reference, human).statistic
+    extreme = 0
+    masks = list(itertools.product([False, True], repeat=len(human)))
+    for mask in masks:
+        m = np.asarray(mask)
+        delta = kendalltau(np.where(m, b, a), human).statistic - kendalltau(np.where(m, a, b), human).statistic
+        extreme += abs(delta) >= abs(observed) - 1e-12
+    return extreme / len(masks)
+
+
+def test_every_correlation_carries_its_difference_to_full_test_bleu(evaluation):
+    systems = list(evaluation.systems)
+    human = np.asarray([HUMAN[s] for s in systems])
+    bleu = np.asarray([evaluation.full[s]["bleu"] for s in systems])
+    assert evaluation.human_full["bleu"].vs_full_test is None  # the reference itself
+    checked = 0
+    for metric in evaluation.metrics:
+        sign = 1 if evaluation.higher_is_better[metric] else -1
+        full = sign * np.asarray([evaluation.full[s][metric] for s in systems])
+        cases = [(evaluation.human_full[metric], full)] if metric != "bleu" else []
+        for config in evaluation.configs.values():
+            cases.append((config.human[metric],
+                          sign * np.asarray([config.systems[s].scores[metric].score for s in systems])))
+        for found, scores in cases:
+            test = found.vs_full_test
+            assert test.reference == "bleu"
+            expected = kendalltau(scores, human).statistic - kendalltau(bleu, human).statistic
+            assert test.delta == pytest.approx(expected, abs=1e-12)
+            assert test.p_value == pytest.approx(_swap_p(scores, bleu, human))
+            assert test.ci[0] <= test.delta <= test.ci[1] or test.ci[0] == test.ci[1]
+            checked += 1
+    assert checked == 2 + 3 * 7  # TER and RIBES on the full test set; three metrics on seven configs
+    assert any(c.human["ter"].vs_full_test.delta != 0 for c in evaluation.configs.values())
+
+
+def test_the_differences_are_corrected_per_metric_across_the_configs(evaluation):
+    for metric in evaluation.metrics:
+        tests = [c.human[metric].vs_full_test for c in evaluation.configs.values()]
+        adjusted = false_discovery_control([t.p_value for t in tests], method="bh")
+        assert [t.p_corrected for t in tests] == pytest.approx(list(adjusted))
+        assert [t.exploratory for t in tests] == [p >= 0.05 for p in adjusted]
+        assert evaluation.human_full[metric].vs_full_test is None or \
+            evaluation.human_full[metric].vs_full_test.p_corrected is None  # the full test set keeps its raw p
+    targeted = [(name, c.human_targeted.vs_full_test) for name, c in evaluation.configs.items()
+                if c.human_targeted is not None]
+    assert len(targeted) == 6  # the particle configs
+    adjusted = false_discovery_control([t.p_value for _, t in targeted], method="bh")
+    assert [t.p_corrected for _, t in targeted] == pytest.approx(list(adjusted))
+    for name, test in targeted:
+        accuracy = np.asarray([evaluation.configs[name].systems[s].targeted.accuracy for s in evaluation.systems])
+        human = np.asarray([HUMAN[s] for s in evaluation.systems])
+        bleu = np.asarray([evaluation.full[s]["bleu"] for s in evaluation.systems])
+        assert test.delta == pytest.approx(kendalltau(accuracy, human).statistic - kendalltau(bleu, human).statistic)
+
+
+def test_results_json_carries_the_human_scores_and_the_differences(evaluation):
+    document = evaluation.to_json()
+    assert document["human_scores"] == HUMAN
+    entry = document["configs"]["de-en.particle.d1"]["human"]["ter"]["vs_full_test"]
+    assert set(entry) == {"reference", "delta", "ci", "p_value", "p_corrected", "exploratory"}
+    assert document["human_full"]["bleu"]["vs_full_test"] is None
+
+
+def test_the_run_power_counts_its_systems_and_its_family(evaluation):
+    from auto_challenge_sets.evaluation.versus_full import run_power
+
+    found = run_power(evaluation, "bleu")
+    assert (found.systems, found.family) == ((5,), 7)
+    assert found.single == 1.0 and found.alone is None  # 5 systems: p = 1/60 at best, 0.05/7 is below it
+    assert run_power(evaluation, None).family == 6
