@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from meta_runs_data import RUN_1, write_runs
 from scipy.stats import kendalltau
 
 from auto_challenge_sets.cli import main
 
 from conftest import shared_path
-from meta_runs_data import RUN_1, write_runs
 
 
 @pytest.fixture
