@@ -99,6 +99,10 @@ def _pooled(measures: Sequence[np.ndarray], humans: Sequence[np.ndarray],
     agree = total = tau_sum = weight = 0.0
     for k, (xs, ys) in enumerate(zip(measures, humans)):
         sx, sy = pair_signs(xs), pair_signs(ys)
+        if len(sy) == 1 < len(sx):  # one human row for every measure row: its signs computed once
+            sy = np.broadcast_to(sy, sx.shape)
+        elif len(sx) == 1 < len(sy):
+            sx = np.broadcast_to(sx, sy.shape)
         counted = np.ones(sx.shape, dtype=bool) if valid is None else valid[k]
         agree = agree + ((sx == sy) & counted).sum(axis=1)
         total = total + counted.sum(axis=1)
@@ -180,8 +184,7 @@ def agreement(runs: Sequence[RunScores], reference: Sequence[RunScores] | None =
     boot_accuracy, boot_kendall = _resampled(runs, _bootstrap_picks([len(r.human) for r in runs], seed, resamples))
     rng = np.random.default_rng([seed, _PERMUTATION_STREAM])
     shuffled = [rng.permuted(np.broadcast_to(r.human, (permutations, len(r.human))), axis=1) for r in runs]
-    null_accuracy, null_kendall = _pooled([np.broadcast_to(r.measure, s.shape) for r, s in zip(runs, shuffled)],
-                                          shuffled)
+    null_accuracy, null_kendall = _pooled([r.measure[None, :] for r in runs], shuffled)
     differences = (None, None) if reference is None else difference(runs, reference, seed, resamples, permutations)
     return Agreement(
         tuple(len(r.human) for r in runs),
@@ -233,7 +236,7 @@ def _swapped(runs: Sequence[RunScores], reference: Sequence[RunScores], seed: in
         a, b = rankdata(run.measure), rankdata(other.measure)
         mine.append(np.where(mask, b, a))
         theirs.append(np.where(mask, a, b))
-        humans.append(np.broadcast_to(run.human, mask.shape))
+        humans.append(run.human[None, :])
     accuracy, kendall = _pooled(mine, humans)
     ref_accuracy, ref_kendall = _pooled(theirs, humans)
     return (accuracy - ref_accuracy, kendall - ref_kendall), exact
