@@ -125,12 +125,14 @@ def pair_signs(values: np.ndarray) -> np.ndarray:
 
 
 def tau_b(sx: np.ndarray, sy: np.ndarray) -> np.ndarray:
-    """Kendall's τ-b of each row from the two sides' :func:`pair_signs` (NaN where a side is constant)."""
-    total = sx.shape[1]
+    """Kendall's τ-b of each row from the two sides' :func:`pair_signs` (NaN where a side is constant);
+    a side of one row stands for every row of the other (its ties counted once)."""
+    total, rows = sx.shape[1], max(len(sx), len(sy))
     con_minus_dis = (sx * sy).sum(axis=1)
-    x_ties, y_ties = (sx == 0).sum(axis=1), (sy == 0).sum(axis=1)
+    x_ties = np.broadcast_to((sx == 0).sum(axis=1), (rows,))
+    y_ties = np.broadcast_to((sy == 0).sum(axis=1), (rows,))
     defined = (x_ties < total) & (y_ties < total)
-    taus = np.full(len(sx), np.nan)
+    taus = np.full(rows, np.nan)
     taus[defined] = (con_minus_dis[defined] / np.sqrt(total - x_ties[defined])) / np.sqrt(total - y_ties[defined])
     return np.clip(taus, -1.0, 1.0)  # scipy limits τ to [-1, 1] too (rounding can pass 1)
 
