@@ -92,3 +92,21 @@ def test_the_run_power_counts_its_systems_and_its_family(evaluation):
     assert (found.systems, found.family) == ((5,), 7)
     assert found.single == 1.0 and found.alone is None  # 5 systems: p = 1/60 at best, 0.05/7 is below it
     assert run_power(evaluation, None).family == 6
+
+
+def test_the_page_and_report_md_show_the_difference_and_the_power(evaluation, tmp_path):
+    from auto_challenge_sets.evaluation.html_report import write_html
+    from auto_challenge_sets.evaluation.report import markdown_report
+    from auto_challenge_sets.evaluation.versus_full import power_line
+
+    from markupsafe import escape  # Jinja's own escaping
+
+    page = write_html(tmp_path, evaluation)[0].read_text(encoding="utf-8")
+    power = str(escape(power_line(evaluation, "bleu")))
+    assert page.count(power) == len(evaluation.metrics)  # under each metric's human table
+    assert str(escape(power_line(evaluation, None))) in page  # under the targeted table
+    test = evaluation.configs["de-en.particle.d1"].human["ter"].vs_full_test
+    assert f'data-value="{test.delta!r}"' in page and f'data-value="{test.p_corrected!r}"' in page
+    assert page.count("Δτ vs full BLEU") >= 4  # three metric tables, the targeted table (and the glossary)
+    report = markdown_report(evaluation, [])
+    assert report.count(power_line(evaluation, "bleu")) == 3 and "Δτ vs full BLEU [95% CI]" in report

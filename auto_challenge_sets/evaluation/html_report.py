@@ -121,6 +121,7 @@ def write_html(out_dir: str | Path, evaluation: Evaluation, human_scores: dict[s
         cells=html_view.cells(evaluation), phenomena=html_view.phenomena(evaluation),
         human={m: html_view.human_rows(evaluation, m) for m in evaluation.metrics},
         human_power={m: power_line(evaluation, m) for m in evaluation.metrics},
+        targeted_power=power_line(evaluation, None) if evaluation.human_full is not None else None,
         versus_label=metric_class(reference_metric(evaluation.metrics)).label,
         targeted=html_view.targeted_tables(evaluation), targeted_configs=html_view.targeted_configs(evaluation),
         segments={m: html_view.segment_rows(evaluation, m) for m in evaluation.metrics},
