@@ -95,11 +95,11 @@ def test_the_run_power_counts_its_systems_and_its_family(evaluation):
 
 
 def test_the_page_and_report_md_show_the_difference_and_the_power(evaluation, tmp_path):
+    from markupsafe import escape  # Jinja's own escaping
+
     from auto_challenge_sets.evaluation.html_report import write_html
     from auto_challenge_sets.evaluation.report import markdown_report
     from auto_challenge_sets.evaluation.versus_full import power_line
-
-    from markupsafe import escape  # Jinja's own escaping
 
     page = write_html(tmp_path, evaluation)[0].read_text(encoding="utf-8")
     power = str(escape(power_line(evaluation, "bleu")))
