@@ -390,10 +390,9 @@ def test_has_human_looks_at_the_full_corpus_and_every_config(evaluation):
     assert not _has_human(replace(result, human_full=None, configs=one), "ribes")
 
 
-# 5 systems: only τ = 1 (p = 2/120) reaches p < 0.05, and BH over 6 configs needs p < 0.05/6 alone
-POWER_5_OF_6 = ("Power: with 5 systems, a τ of 1.00 is needed for p < 0.05; no τ is enough to survive Benjamini–Hochberg "
-                "over 6 configs alone (exact null distribution of Kendall's τ, no ties).")
-POWER_5_OF_7 = POWER_5_OF_6.replace("over 6 configs", "over 7 configs")  # a metric's family: reorder.d5 too
+# 5 systems: only τ = 1 (p = 2/120) reaches p < 0.05, and BH over 4 configs needs p < 0.05/4 alone
+POWER_5_OF_4 = ("Power: with 5 systems, a τ of 1.00 is needed for p < 0.05; no τ is enough to survive Benjamini–Hochberg "
+                "over 4 configs alone (exact null distribution of Kendall's τ, no ties).")  # every family: d0..d3
 
 
 def test_the_targeted_section_in_both_forms(evaluation):
@@ -406,11 +405,11 @@ def test_the_targeted_section_in_both_forms(evaluation):
     assert targeted_section(result, markdown=True) == [
         "## Targeted accuracy", "", signature, "",
         f"### {tables[0][0]}", "", tables[0][1], "", f"### {tables[1][0]}", "", tables[1][1], "",
-        "### Correlation with human scores", "", targeted_human_table(result, markdown=True), "", POWER_5_OF_6, ""]
+        "### Correlation with human scores", "", targeted_human_table(result, markdown=True), "", POWER_5_OF_4, ""]
     plain = targeted_tables(result)
     assert targeted_section(result) == [
         "targeted accuracy", "", signature, "", plain[0][0], "", plain[0][1], "", plain[1][0], "", plain[1][1], "",
-        "correlation with human scores (Kendall τ)", "", targeted_human_table(result), "", POWER_5_OF_6, ""]
+        "correlation with human scores (Kendall τ)", "", targeted_human_table(result), "", POWER_5_OF_4, ""]
     assert signature.startswith("alignment: present (") and "; signature: targeted:present|" in signature
     assert targeted_section(replace(result, human_full=None)) == targeted_section(result)[:12]
     assert targeted_section(replace(result, targeted=None), markdown=True) == []
@@ -434,10 +433,10 @@ def test_the_text_report_whole(evaluation):
         lines += [f"summary, {label} (distinct configs with enough rows; * in the tables: worse than the random 5th "
                   "percentile)", summary_table(result, label.lower()), ""]
     for _, label, _, _ in METRICS:
-        lines += [f"correlation with human scores, {label}", human_table(shuffled, label.lower()), "", POWER_5_OF_7, ""]
+        lines += [f"correlation with human scores, {label}", human_table(shuffled, label.lower()), "", POWER_5_OF_4, ""]
     lines += targeted_section(shuffled)
     assert text_report(shuffled) == "\n".join(lines).rstrip("\n")
-    assert text_report(shuffled).endswith(POWER_5_OF_6)  # no trailing newline
+    assert text_report(shuffled).endswith(POWER_5_OF_4)  # no trailing newline
     # another full corpus is named; without human scores or targeted accuracy their sections go
     bare = replace(result, full_corpus_config="de-en.particle.d0", human_full=None, targeted=None,
                    configs={name: replace(result.configs[name], human=None) for name in CONFIGS})
@@ -447,7 +446,7 @@ def test_the_text_report_whole(evaluation):
     assert text.endswith(summary_table(result, "ribes"))
     only_ter = replace(bare, human_full={"ter": result.human_full["ter"]})
     assert text_report(only_ter) == (text + "\n\ncorrelation with human scores, TER\n" + human_table(only_ter, "ter")
-                                     + "\n\n" + POWER_5_OF_6.split(";")[0] + " (exact null distribution of Kendall's "
+                                     + "\n\n" + POWER_5_OF_4.split(";")[0] + " (exact null distribution of Kendall's "
                                      "τ, no ties).")  # the full test set alone: no family to correct
     assert _headings_in_order(text_report(_with_d10(result))) == [*CONFIGS[:2], *D10_ORDER]
 
@@ -486,7 +485,7 @@ def test_the_markdown_report_whole(evaluation):
         lines += [f"## Summary, {label}", "", summary_table(result, label.lower(), markdown=True), ""]
     for _, label, _, _ in METRICS:
         lines += [f"## Correlation with human scores, {label}", "", human_table(shuffled, label.lower(), markdown=True), "",
-                  POWER_5_OF_7, ""]
+                  POWER_5_OF_4, ""]
     lines += targeted_section(shuffled, markdown=True)
     lines += ["![de-en.bleu.heatmap](de-en.bleu.heatmap.png)", "![de-en.targeted](de-en.targeted.png)", ""]
     for name in CONFIGS:

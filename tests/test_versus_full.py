@@ -58,30 +58,39 @@ def test_every_correlation_carries_its_difference_to_full_test_bleu(evaluation):
 
 
 def test_the_differences_are_corrected_per_metric_across_the_configs(evaluation):
+    # the τ's own family: one member per distinct row set, small configs left out (d4, d5 and reorder.d5)
+    members = [name for name, c in evaluation.configs.items() if not c.small and c.same_rows_as is None]
+    assert members == ["de-en.particle.d0", "de-en.particle.d1", "de-en.particle.d2", "de-en.particle.d3"]
     for metric in evaluation.metrics:
-        tests = [c.human[metric].vs_full_test for c in evaluation.configs.values()]
+        tests = [evaluation.configs[name].human[metric].vs_full_test for name in members]
         adjusted = false_discovery_control([t.p_value for t in tests], method="bh")
         assert [t.p_corrected for t in tests] == pytest.approx(list(adjusted))
         assert [t.exploratory for t in tests] == [p >= 0.05 for p in adjusted]
-        assert evaluation.human_full[metric].vs_full_test is None or \
-            evaluation.human_full[metric].vs_full_test.p_corrected is None  # the full test set keeps its raw p
-    targeted = [(name, c.human_targeted.vs_full_test) for name, c in evaluation.configs.items()
-                if c.human_targeted is not None]
-    assert len(targeted) == 6  # the particle configs
+        assert {t.family_size for t in tests} == {4}
+        for name, config in evaluation.configs.items():
+            if config.small:  # left out: no corrected p, exploratory
+                test = config.human[metric].vs_full_test
+                assert (test.p_corrected, test.exploratory, test.family_size) == (None, True, None)
+        full = evaluation.human_full[metric].vs_full_test
+        assert full is None or full.p_corrected is None  # the full test set keeps its raw p
+    targeted = [(name, evaluation.configs[name].human_targeted.vs_full_test) for name in members]
     adjusted = false_discovery_control([t.p_value for _, t in targeted], method="bh")
     assert [t.p_corrected for _, t in targeted] == pytest.approx(list(adjusted))
-    for name, test in targeted:
-        accuracy = np.asarray([evaluation.configs[name].systems[s].targeted.accuracy for s in evaluation.systems])
-        human = np.asarray([HUMAN[s] for s in evaluation.systems])
-        bleu = np.asarray([evaluation.full[s]["bleu"] for s in evaluation.systems])
-        assert test.delta == pytest.approx(kendalltau(accuracy, human).statistic - kendalltau(bleu, human).statistic)
+    human = np.asarray([HUMAN[s] for s in evaluation.systems])
+    bleu = np.asarray([evaluation.full[s]["bleu"] for s in evaluation.systems])
+    for name, config in evaluation.configs.items():
+        if config.human_targeted is None:
+            continue
+        accuracy = np.asarray([config.systems[s].targeted.accuracy for s in evaluation.systems])
+        assert config.human_targeted.vs_full_test.delta == pytest.approx(
+            kendalltau(accuracy, human).statistic - kendalltau(bleu, human).statistic)
 
 
 def test_results_json_carries_the_human_scores_and_the_differences(evaluation):
     document = evaluation.to_json()
     assert document["human_scores"] == HUMAN
     entry = document["configs"]["de-en.particle.d1"]["human"]["ter"]["vs_full_test"]
-    assert set(entry) == {"reference", "delta", "ci", "p_value", "p_corrected", "exploratory"}
+    assert set(entry) == {"reference", "delta", "ci", "p_value", "p_corrected", "exploratory", "family_size"}
     assert document["human_full"]["bleu"]["vs_full_test"] is None
 
 
@@ -89,9 +98,9 @@ def test_the_run_power_counts_its_systems_and_its_family(evaluation):
     from auto_challenge_sets.evaluation.versus_full import run_power
 
     found = run_power(evaluation, "bleu")
-    assert (found.systems, found.family) == ((5,), 7)
-    assert found.single == 1.0 and found.alone is None  # 5 systems: p = 1/60 at best, 0.05/7 is below it
-    assert run_power(evaluation, None).family == 6
+    assert (found.systems, found.family) == ((5,), 4)  # the family the correction counted: d0..d3
+    assert found.single == 1.0 and found.alone is None  # 5 systems: p = 1/60 at best, 0.05/4 is below it
+    assert run_power(evaluation, None).family == 4
 
 
 def test_the_page_and_report_md_show_the_difference_and_the_power(evaluation, tmp_path):
@@ -103,10 +112,11 @@ def test_the_page_and_report_md_show_the_difference_and_the_power(evaluation, tm
 
     page = write_html(tmp_path, evaluation)[0].read_text(encoding="utf-8")
     power = str(escape(power_line(evaluation, "bleu")))
-    assert page.count(power) == len(evaluation.metrics)  # under each metric's human table
-    assert str(escape(power_line(evaluation, None))) in page  # under the targeted table
+    # under each metric's human table and the targeted table: every family has the same 4 members here
+    assert power_line(evaluation, None) == power_line(evaluation, "bleu")
+    assert page.count(power) == len(evaluation.metrics) + 1
     test = evaluation.configs["de-en.particle.d1"].human["ter"].vs_full_test
     assert f'data-value="{test.delta!r}"' in page and f'data-value="{test.p_corrected!r}"' in page
     assert page.count("Δτ vs full BLEU") >= 4  # three metric tables, the targeted table (and the glossary)
     report = markdown_report(evaluation, [])
-    assert report.count(power_line(evaluation, "bleu")) == 3 and "Δτ vs full BLEU [95% CI]" in report
+    assert report.count(power_line(evaluation, "bleu")) == 4 and "Δτ vs full BLEU [95% CI]" in report

@@ -152,18 +152,15 @@ def meta_evaluate(paths: Sequence[str | os.PathLike[str]], reference: str = REFE
 
 
 def _flags(runs: Sequence[Run], config: str) -> tuple[str, ...]:
-    """A config's marks: small in any run; the rows of another config in every run (counted once)."""
+    """A config's marks, in the order every report prints them (``ConfigResult.flags``): small in
+    any run, a degenerate baseline in any run, the rows of another config in every run (counted once)."""
     if config == FULL:
         return ()
     marks = [run.flags.get(config, ()) for run in runs]
-    out = []
-    if any("small" in m for m in marks):
-        out.append("small")
+    out = [mark for mark in ("small", "degenerate baseline") if any(mark in m for m in marks)]
     same = [next((f for f in m if f.startswith("same rows")), None) for m in marks]
     if all(same):
         out.append(same[0])  # type: ignore[arg-type]
-    if any("degenerate baseline" in m for m in marks):
-        out.append("degenerate baseline")
     return tuple(out)
 
 

@@ -75,14 +75,14 @@ def add_versus_full_test(configs: Mapping[str, ConfigResult], human_full: Mappin
 
 def run_power(evaluation: Evaluation, metric: str | None) -> Power | None:
     """The τ one metric's (None: targeted accuracy's) correlations of the run need: its systems,
-    and its BH family, the configs with a corrected p."""
+    and its BH family (the distinct tests the correction counted)."""
     found = [c.human_targeted if metric is None else (c.human or {}).get(metric) for c in evaluation.configs.values()]
     found = [f for f in found if f is not None]
     full = None if metric is None else (evaluation.human_full or {}).get(metric)
     systems = [f.systems for f in [full, *found] if f is not None]
     if not systems:
         return None
-    return power([max(systems)], sum(f.p_corrected is not None for f in found))
+    return power([max(systems)], next((f.family_size for f in found if f.family_size), 0))
 
 
 def power_line(evaluation: Evaluation, metric: str | None) -> str | None:
