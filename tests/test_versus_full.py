@@ -67,7 +67,7 @@ def test_the_differences_are_corrected_per_metric_across_the_configs(evaluation)
         assert [t.p_corrected for t in tests] == pytest.approx(list(adjusted))
         assert [t.exploratory for t in tests] == [p >= 0.05 for p in adjusted]
         assert {t.family_size for t in tests} == {4}
-        for name, config in evaluation.configs.items():
+        for config in evaluation.configs.values():
             if config.small:  # left out: no corrected p, exploratory
                 test = config.human[metric].vs_full_test
                 assert (test.p_corrected, test.exploratory, test.family_size) == (None, True, None)
@@ -78,7 +78,7 @@ def test_the_differences_are_corrected_per_metric_across_the_configs(evaluation)
     assert [t.p_corrected for _, t in targeted] == pytest.approx(list(adjusted))
     human = np.asarray([HUMAN[s] for s in evaluation.systems])
     bleu = np.asarray([evaluation.full[s]["bleu"] for s in evaluation.systems])
-    for name, config in evaluation.configs.items():
+    for config in evaluation.configs.values():
         if config.human_targeted is None:
             continue
         accuracy = np.asarray([config.systems[s].targeted.accuracy for s in evaluation.systems])
