@@ -105,6 +105,11 @@ LABELS = {"de-en.particle.d0": "de-en.particle.d0 (degenerate baseline)",
           "de-en.reorder.d5": "de-en.reorder.d5 (small)"}
 
 
+def _versus(test) -> list[str]:
+    ci = f" [{test.ci[0]:+.2f}, {test.ci[1]:+.2f}]"
+    return [f"{test.delta:+.3f}{ci}", f"{test.p_value:.3f}", _corrected(test.p_corrected, test.exploratory)]
+
+
 def test_the_targeted_human_table_puts_each_tau_in_its_column(evaluation):
     """Every cell of the targeted-vs-human table, from the Evaluation's numbers (which
     test_engine.py checks against scipy): the first metric's τ beside targeted accuracy's."""
@@ -115,9 +120,10 @@ def test_the_targeted_human_table_puts_each_tau_in_its_column(evaluation):
                           for c in result.configs.values())
     assert (bleu_family, targeted_family) == (4, 4)  # d0..d3: d4, d5 and reorder.d5 are small
     expected = [["config", "BLEU τ", "BLEU p", f"BLEU p (BH, {bleu_family} tests)", "targeted τ", "targeted p",
-                 f"targeted p (BH, {targeted_family} tests)", "systems", "τ pct (random pairs)"],
+                 f"targeted p (BH, {targeted_family} tests)", "systems", "τ pct (random pairs)",
+                 "Δ targeted τ vs full BLEU [95% CI]", "p", f"p (BH, {targeted_family} tests)"],
                 ["(full test set)", f"{full.kendall:.3f}", f"{full.p_value:.3f}", "-", "-", "-", "-", str(full.systems),
-                 "-"]]
+                 "-", "-", "-", "-"]]
     for name, config in result.configs.items():
         targeted, auto = config.human_targeted, config.human["bleu"]
         if targeted is None:
@@ -125,12 +131,12 @@ def test_the_targeted_human_table_puts_each_tau_in_its_column(evaluation):
         expected.append([LABELS[name], f"{auto.kendall:.3f}", f"{auto.p_value:.3f}", _corrected(auto.p_corrected, auto.exploratory),
                          f"{targeted.kendall:.3f}", f"{targeted.p_value:.3f}",
                          _corrected(targeted.p_corrected, targeted.exploratory), str(targeted.systems),
-                         f"{targeted.random_kendall_percentile:.0f}"])
+                         f"{targeted.random_kendall_percentile:.0f}", *_versus(targeted.vs_full_test)])
     assert _markdown_cells(targeted_human_table(result, markdown=True)) == expected
     assert len(expected) == 2 + 6  # header, full corpus, particle d0..d5; reorder.d5 has no targeted accuracy
     plain = targeted_human_table(result).splitlines()
     assert plain[0].split()[:3] == ["config", "BLEU", "τ"] and set(plain[1]) <= {"-", " "}
-    assert [line.split()[-1] for line in plain[3:]] == [row[-1] for row in expected[2:]]
+    assert [line.split()[-1] for line in plain[3:]] == [row[-1].split()[-1] for row in expected[2:]]
 
 
 def test_the_targeted_tables_count_each_distance_by_hand(evaluation):
@@ -309,10 +315,12 @@ def _human_row(label: str, n: int, h, percentile: bool = True) -> list[str]:
     """``percentile``: False on a degenerate baseline, whose random τ percentile is a dash."""
     return [label, str(n), str(h.systems), f"{h.spearman:.3f}", f"{h.kendall:.3f}", f"{h.p_value:.3f}",
             _corrected(h.p_corrected, h.exploratory), f"[{h.ci[0]:.2f}, {h.ci[1]:.2f}]",
-            "-" if h.random_kendall_percentile is None or not percentile else f"{h.random_kendall_percentile:.0f}"]
+            "-" if h.random_kendall_percentile is None or not percentile else f"{h.random_kendall_percentile:.0f}",
+            *(["-", "-", "-"] if h.vs_full_test is None else _versus(h.vs_full_test))]
 
 
-HUMAN_HEADER = ["config", "n", "systems", "Spearman", "Kendall", "p", "p (BH, 4 tests)", "95% CI", "random τ pct"]
+HUMAN_HEADER = ["config", "n", "systems", "Spearman", "Kendall", "p", "p (BH, 4 tests)", "95% CI", "random τ pct",
+                "Δτ vs full BLEU [95% CI]", "p", "p (BH, 4 tests)"]
 
 
 def test_the_human_table_shows_every_cell(evaluation):
@@ -382,6 +390,11 @@ def test_has_human_looks_at_the_full_corpus_and_every_config(evaluation):
     assert not _has_human(replace(result, human_full=None, configs=one), "ribes")
 
 
+# 5 systems: only τ = 1 (p = 2/120) reaches p < 0.05, and BH over 4 configs needs p < 0.05/4 alone
+POWER_5_OF_4 = ("Power: with 5 systems, a τ of 1.00 is needed for p < 0.05; no τ is enough to survive Benjamini–Hochberg "
+                "over 4 configs alone (exact null distribution of Kendall's τ, no ties).")  # every family: d0..d3
+
+
 def test_the_targeted_section_in_both_forms(evaluation):
     from auto_challenge_sets.evaluation.report import targeted_section
 
@@ -392,11 +405,11 @@ def test_the_targeted_section_in_both_forms(evaluation):
     assert targeted_section(result, markdown=True) == [
         "## Targeted accuracy", "", signature, "",
         f"### {tables[0][0]}", "", tables[0][1], "", f"### {tables[1][0]}", "", tables[1][1], "",
-        "### Correlation with human scores", "", targeted_human_table(result, markdown=True), ""]
+        "### Correlation with human scores", "", targeted_human_table(result, markdown=True), "", POWER_5_OF_4, ""]
     plain = targeted_tables(result)
     assert targeted_section(result) == [
         "targeted accuracy", "", signature, "", plain[0][0], "", plain[0][1], "", plain[1][0], "", plain[1][1], "",
-        "correlation with human scores (Kendall τ)", "", targeted_human_table(result), ""]
+        "correlation with human scores (Kendall τ)", "", targeted_human_table(result), "", POWER_5_OF_4, ""]
     assert signature.startswith("alignment: present (") and "; signature: targeted:present|" in signature
     assert targeted_section(replace(result, human_full=None)) == targeted_section(result)[:12]
     assert targeted_section(replace(result, targeted=None), markdown=True) == []
@@ -422,10 +435,10 @@ def test_the_text_report_whole(evaluation):
         lines += [f"summary, {label} (distinct configs with enough rows; * in the tables: worse than the random 5th "
                   "percentile)", summary_table(result, label.lower()), ""]
     for _, label, _, _ in METRICS:
-        lines += [f"correlation with human scores, {label}", human_table(shuffled, label.lower()), ""]
+        lines += [f"correlation with human scores, {label}", human_table(shuffled, label.lower()), "", POWER_5_OF_4, ""]
     lines += targeted_section(shuffled)
     assert text_report(shuffled) == "\n".join(lines).rstrip("\n")
-    assert text_report(shuffled).endswith(targeted_human_table(shuffled).splitlines()[-1])  # no trailing newline
+    assert text_report(shuffled).endswith(POWER_5_OF_4)  # no trailing newline
     # another full corpus is named; without human scores or targeted accuracy their sections go
     bare = replace(result, full_corpus_config="de-en.particle.d0", human_full=None, targeted=None,
                    configs={name: replace(result.configs[name], human=None) for name in CONFIGS})
@@ -434,7 +447,9 @@ def test_the_text_report_whole(evaluation):
     assert "correlation with human scores" not in text and "targeted accuracy" not in text
     assert text.endswith(summary_table(result, "ribes"))
     only_ter = replace(bare, human_full={"ter": result.human_full["ter"]})
-    assert text_report(only_ter) == text + "\n\ncorrelation with human scores, TER\n" + human_table(only_ter, "ter")
+    assert text_report(only_ter) == (text + "\n\ncorrelation with human scores, TER\n" + human_table(only_ter, "ter")
+                                     + "\n\n" + POWER_5_OF_4.split(";")[0] + " (exact null distribution of Kendall's "
+                                     "τ, no ties).")  # the full test set alone: no family to correct
     assert _headings_in_order(text_report(_with_d10(result))) == [*CONFIGS[:2], *D10_ORDER]
 
 
@@ -473,7 +488,8 @@ def test_the_markdown_report_whole(evaluation):
     for _, label, _, _ in METRICS:
         lines += [f"## Summary, {label}", "", summary_table(result, label.lower(), markdown=True), ""]
     for _, label, _, _ in METRICS:
-        lines += [f"## Correlation with human scores, {label}", "", human_table(shuffled, label.lower(), markdown=True), ""]
+        lines += [f"## Correlation with human scores, {label}", "", human_table(shuffled, label.lower(), markdown=True), "",
+                  POWER_5_OF_4, ""]
     lines += targeted_section(shuffled, markdown=True)
     lines += ["![de-en.bleu.heatmap](de-en.bleu.heatmap.png)", "![de-en.targeted](de-en.targeted.png)", ""]
     for name in CONFIGS:

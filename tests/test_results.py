@@ -152,7 +152,7 @@ def test_the_json_document_is_plain_and_leaves_the_verdicts_out():
         "trends": {"bleu": {"de-en.particle": {"a": {"n": 2, "spearman": None, "p_value": None, "p_corrected": None,
                                                      "family_size": None}}}},
         "summary": {"bleu": {}}, "human_full": None, "human_unmatched": {"table": ["x.1"], "systems": []},
-        "targeted": None, "notes": ["a note"], "segment_full": None, "full_test": None}
+        "targeted": None, "notes": ["a note"], "segment_full": None, "full_test": None, "human_scores": None}
     assert SCHEMA == "acs-evaluation/2"
     document = evaluation.to_json()
     assert document == expected and list(document) == list(expected)

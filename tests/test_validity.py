@@ -273,7 +273,8 @@ def test_the_report_labels_exploratory_results_and_degenerate_configs(run):
     for name, config in evaluation.configs.items():
         human = config.human["bleu"]
         row = next(line for line in table.splitlines() if line.startswith(name))
-        assert ("exploratory" in row) == bool(human.exploratory), row
+        versus = human.vs_full_test  # its own column: the τ difference to full-test BLEU, its own family
+        assert row.count("exploratory") == bool(human.exploratory) + bool(versus and versus.exploratory), row
         assert ("degenerate baseline" in row) == config.degenerate_baseline, row
     text = text_report(evaluation)
     assert "p (BH, " in text and "degenerate baseline" in text

@@ -47,6 +47,7 @@ FIELD_FLAGS = {
     "targeted.hyp_alignments": "--hyp-alignment",
     "targeted.chrf_threshold": "--targeted-chrf",
     "targeted.random_pairs": "--targeted-random-pairs",
+    "reference": "--reference",  # acs meta-evaluate
 }
 
 

@@ -44,6 +44,7 @@ from auto_challenge_sets.evaluation.results import (
     Trend,
 )
 from auto_challenge_sets.evaluation.significance import paired_tests
+from auto_challenge_sets.evaluation.versus_full import add_versus_full_test
 from auto_challenge_sets.scoring.bleu_stats import count_references
 from auto_challenge_sets.scoring.forked import can_fork, forked_pool
 from auto_challenge_sets.scoring.length_baseline import is_degenerate, sample_length_matched, summarize
@@ -258,6 +259,8 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
                                      pair_samples.get(name))
                    for name, config in configs.items()}
         human_unmatched = {"table": tuple(human.unmatched_table), "systems": tuple(human.unmatched_systems)}
+        human_full, configs = add_versus_full_test(configs, human_full, full, {n: m.higher_is_better for n, m in
+                                                                               metrics.items()}, human.scores, request.seed)
 
     segment_full = None
     if human_seg is not None:
@@ -283,7 +286,8 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
         full=full, configs=configs, trends=trends,
         summary={name: _summary(configs, full, metric, trends[name]) for name, metric in metrics.items()},
         human_full=human_full, human_unmatched=human_unmatched, targeted=targeted, notes=tuple(notes),
-        segment_full=segment_full, verdicts=verdicts or None, full_test=tested)
+        segment_full=segment_full, verdicts=verdicts or None, full_test=tested,
+        human_scores=None if human is None else dict(human.scores))
 
 
 def _sources(corpus: Corpus) -> list[str]:

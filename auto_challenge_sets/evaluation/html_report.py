@@ -21,7 +21,9 @@ from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.results import Evaluation
 from auto_challenge_sets.evaluation.sentences import Sentences, collect
 from auto_challenge_sets.evaluation.validity_report import family_size, surviving_worsening
+from auto_challenge_sets.evaluation.versus_full import power_line, reference_metric
 from auto_challenge_sets.scoring.length_baseline import DEGENERATE_COMPLEMENT_RATIO, DEGENERATE_WIDENED_SHARE
+from auto_challenge_sets.scoring.metric import metric_class
 
 INDEX = "index.html"
 SIDECAR_DIR = "sentences"
@@ -118,6 +120,9 @@ def write_html(out_dir: str | Path, evaluation: Evaluation, human_scores: dict[s
         ev=evaluation, metrics=html_view.metric_views(evaluation), configs=html_view.ordered_configs(evaluation),
         cells=html_view.cells(evaluation), phenomena=html_view.phenomena(evaluation),
         human={m: html_view.human_rows(evaluation, m) for m in evaluation.metrics},
+        human_power={m: power_line(evaluation, m) for m in evaluation.metrics},
+        targeted_power=power_line(evaluation, None) if evaluation.human_full is not None else None,
+        versus_label=metric_class(reference_metric(evaluation.metrics)).label,
         targeted=html_view.targeted_tables(evaluation), targeted_configs=html_view.targeted_configs(evaluation),
         segments={m: html_view.segment_rows(evaluation, m) for m in evaluation.metrics},
         surviving_trends=surviving_worsening, family_size=family_size, few=html_view.FEW_JUDGED,

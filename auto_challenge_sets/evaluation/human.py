@@ -114,16 +114,25 @@ def kendall_taus(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     thousand bootstrap rows at once. scipy's function takes one pair of vectors per call, and the
     call costs a third of a millisecond: the bootstrap and the random control of every config and
     metric made most of a many-system run's time outside the paired tests."""
-    xs, ys = np.atleast_2d(xs), np.atleast_2d(ys)
-    n = xs.shape[1]
-    upper = np.triu_indices(n, 1)
-    sx = np.sign(xs[:, :, None] - xs[:, None, :])[:, upper[0], upper[1]].astype(np.int64)
-    sy = np.sign(ys[:, :, None] - ys[:, None, :])[:, upper[0], upper[1]].astype(np.int64)
-    total = n * (n - 1) // 2
+    return tau_b(pair_signs(xs), pair_signs(ys))
+
+
+def pair_signs(values: np.ndarray) -> np.ndarray:
+    """Rows x system pairs (i < j, ``numpy.triu_indices`` order): the sign of value i − value j."""
+    values = np.atleast_2d(values)
+    upper = np.triu_indices(values.shape[1], 1)
+    return np.sign(values[:, upper[0]] - values[:, upper[1]]).astype(np.int64)
+
+
+def tau_b(sx: np.ndarray, sy: np.ndarray) -> np.ndarray:
+    """Kendall's τ-b of each row from the two sides' :func:`pair_signs` (NaN where a side is constant);
+    a side of one row stands for every row of the other (its ties counted once)."""
+    total, rows = sx.shape[1], max(len(sx), len(sy))
     con_minus_dis = (sx * sy).sum(axis=1)
-    x_ties, y_ties = (sx == 0).sum(axis=1), (sy == 0).sum(axis=1)
+    x_ties = np.broadcast_to((sx == 0).sum(axis=1), (rows,))
+    y_ties = np.broadcast_to((sy == 0).sum(axis=1), (rows,))
     defined = (x_ties < total) & (y_ties < total)
-    taus = np.full(len(xs), np.nan)
+    taus = np.full(rows, np.nan)
     taus[defined] = (con_minus_dis[defined] / np.sqrt(total - x_ties[defined])) / np.sqrt(total - y_ties[defined])
     return np.clip(taus, -1.0, 1.0)  # scipy limits τ to [-1, 1] too (rounding can pass 1)
 

@@ -5,7 +5,9 @@ by chance alone (issue 23: 5 of 30 random-pair controls did on WMT21).
 A family is every p-value of one kind and one metric in the run: Kendall's p of the human
 correlation over the configs; the targeted τ over the configs; the segment-level τ over the
 configs; the trends over every (phenomenon, system). The full test set is one pre-specified test,
-not a choice among configs, and keeps its raw p. A result whose corrected p is at or above
+not a choice among configs, and keeps its raw p. The τ difference of each config to full-test
+BLEU (``vs_full_test``) is a family of its own per metric, and one for targeted accuracy, with the
+same members. A result whose corrected p is at or above
 :data:`ALPHA` is *exploratory*: a lead to confirm on another test set, not a finding.
 
 One family member per distinct row set: a config with ``same_rows_as`` X repeats X's test (the same
@@ -23,12 +25,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
-from auto_challenge_sets.evaluation.results import ConfigResult, HumanCorrelation, SegmentAgreement, Trend
+from auto_challenge_sets.evaluation.results import (
+    ConfigResult,
+    HumanCorrelation,
+    SegmentAgreement,
+    Trend,
+    VersusFullTest,
+)
 
 ALPHA = 0.05
 METHOD = "Benjamini–Hochberg (scipy.stats.false_discovery_control, method='bh')"
 
-_Tested = TypeVar("_Tested", HumanCorrelation, SegmentAgreement)
+_Tested = TypeVar("_Tested", HumanCorrelation, SegmentAgreement, VersusFullTest)
 
 
 def benjamini_hochberg(p_values: Sequence[float | None]) -> list[float | None]:
@@ -69,6 +77,14 @@ def _corrected(results: list[_Tested | None], configs: Sequence[ConfigResult],
     return out
 
 
+def _versus_corrected(results: list[HumanCorrelation | None], configs: Sequence[ConfigResult],
+                      names: Sequence[str]) -> list[HumanCorrelation | None]:
+    """The τ differences to full-test BLEU (``vs_full_test``) corrected as one family, with the
+    members :func:`_corrected` counts."""
+    tests = _corrected([None if r is None else r.vs_full_test for r in results], configs, names)
+    return [r if r is None or t is None else replace(r, vs_full_test=t) for r, t in zip(results, tests)]
+
+
 def correct_configs(configs: Mapping[str, ConfigResult], metrics: Sequence[str]) -> dict[str, ConfigResult]:
     """Every config's human and segment-level results with their corrected p, exploratory label
     and family size (see the module docstring for who is in a family)."""
@@ -78,11 +94,16 @@ def correct_configs(configs: Mapping[str, ConfigResult], metrics: Sequence[str])
     for metric in metrics:
         for key in ("human", "segment"):
             column = _corrected([(getattr(configs[n], key) or {}).get(metric) for n in names], entries, names)
+            if key == "human":
+                column = _versus_corrected(column, entries, names)  # type: ignore[arg-type]
             for name, value in zip(names, column):
                 if getattr(configs[name], key) is not None:
                     fields[name].setdefault(key, dict(getattr(configs[name], key)))[metric] = value  # type: ignore[index]
     for key in ("human_targeted", "segment_targeted"):
-        for name, value in zip(names, _corrected([getattr(configs[n], key) for n in names], entries, names)):
+        column = _corrected([getattr(configs[n], key) for n in names], entries, names)
+        if key == "human_targeted":
+            column = _versus_corrected(column, entries, names)  # type: ignore[arg-type]
+        for name, value in zip(names, column):
             fields[name][key] = value
     differences = _difference_corrected([fields[n]["segment_targeted"] for n in names], entries, names)  # type: ignore[misc]
     for name, value in zip(names, differences):

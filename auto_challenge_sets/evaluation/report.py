@@ -5,6 +5,7 @@ tables printed by ``acs evaluate``, and with ``--out`` the folder of ``results.j
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 
 from auto_challenge_sets.configs import BASELINE, config_sort_key
@@ -22,6 +23,7 @@ from auto_challenge_sets.evaluation.validity_report import (
     segment_section,
     surviving_worsening,
 )
+from auto_challenge_sets.evaluation.versus_full import power_line, reference_metric
 from auto_challenge_sets.scoring.metric import metric_class
 from auto_challenge_sets.tables import render_table
 
@@ -46,7 +48,12 @@ LEGEND = """\
   means agreeing with humans): Spearman's ρ and Kendall's τ over systems, Kendall's p-value, a 95%
   bootstrap interval of τ over systems, and *random τ pct*: where the config's τ falls among the τ
   of its random corpora (a set that ranks systems no better than random sentences of its lengths
-  sits near 50).
+  sits near 50). *Δτ vs full BLEU*: the config's τ minus full-test BLEU's over the same systems
+  (BLEU unless it is not among the metrics: then the first metric), a 95% paired bootstrap
+  interval over systems, the p of a paired permutation test (the two measures' ranks swapped per
+  system) and its BH correction across the configs: does the config agree with humans better than
+  the full test set's BLEU? *Power*, under each table: the τ needed for p < 0.05 with this many
+  systems and to survive BH over this many configs (exact null distribution of Kendall's τ).
 """ + VALIDITY_LEGEND + FULL_TEST_LEGEND
 
 
@@ -131,20 +138,41 @@ def _human_cells(human: HumanCorrelation, random_means_something: bool = True) -
             _num(human.random_kendall_percentile if random_means_something else None, 0)]
 
 
+def _versus_cells(human: HumanCorrelation | None) -> list[str]:
+    """τ minus full-test BLEU's, its interval, raw and corrected p (see :mod:`.versus_full`)."""
+    test = None if human is None else human.vs_full_test
+    if test is None or test.delta is None:
+        return ["-", "-", "-"]
+    ci = "" if test.ci is None else f" [{test.ci[0]:+.2f}, {test.ci[1]:+.2f}]"
+    return [f"{test.delta:+.3f}{ci}", _num(test.p_value, 3), corrected_cell(test.p_corrected, test.exploratory)]
+
+
+def versus_header(evaluation: Evaluation, found: Iterable[HumanCorrelation | None], what: str = "τ") -> list[str]:
+    """The Δτ columns' headers; ``found``: the correlations whose differences the column holds (their family)."""
+    return [f"Δ{what} vs full {_label(reference_metric(evaluation.metrics))} [95% CI]", "p",
+            family_header("p", (None if h is None else h.vs_full_test for h in found))]
+
+
 def human_table(evaluation: Evaluation, metric: str, markdown: bool = False) -> str:
     found = [(c.human or {}).get(metric) for c in evaluation.configs.values()]
     header = ["config", "n", "systems", "Spearman", "Kendall", "p", family_header("p", found), "95% CI",
-              "random τ pct"]
+              "random τ pct", *versus_header(evaluation, found)]
     rows = []
     full = (evaluation.human_full or {}).get(metric)
     if full is not None:
-        rows.append([f"({full_corpus_label(evaluation)})", str(evaluation.full_corpus_rows), *_human_cells(full)])
+        rows.append([f"({full_corpus_label(evaluation)})", str(evaluation.full_corpus_rows), *_human_cells(full),
+                     *_versus_cells(full)])
     for name, config in evaluation.configs.items():
         human = (config.human or {}).get(metric)
         if human is not None:
             rows.append([config_label(name, config), str(config.n),
-                         *_human_cells(human, not config.degenerate_baseline)])
+                         *_human_cells(human, not config.degenerate_baseline), *_versus_cells(human)])
     return render_table(header, rows, markdown=markdown)
+
+
+def _power(evaluation: Evaluation, metric: str | None) -> list[str]:
+    line = power_line(evaluation, metric)
+    return [] if line is None else [line, ""]
 
 
 def _pct(value: float | None) -> str:
@@ -207,12 +235,13 @@ def targeted_human_table(evaluation: Evaluation, markdown: bool = False) -> str:
     header = ["config", f"{label} τ", f"{label} p", family_header(f"{label} p", ((c.human or {}).get(metric)
                                                                                     for c in configs)),
               "targeted τ", "targeted p", family_header("targeted p", (c.human_targeted for c in configs)),
-              "systems", "τ pct (random pairs)"]
+              "systems", "τ pct (random pairs)",
+              *versus_header(evaluation, [c.human_targeted for c in configs], " targeted τ")]
     rows = []
     full = (evaluation.human_full or {}).get(metric)
     if full is not None:
         rows.append([f"({full_corpus_label(evaluation)})", _num(full.kendall, 3), _num(full.p_value, 3), "-", "-", "-", "-",
-                     str(full.systems), "-"])
+                     str(full.systems), "-", "-", "-", "-"])
     for name, config in evaluation.configs.items():
         targeted, auto = config.human_targeted, (config.human or {}).get(metric)
         if targeted is None:
@@ -222,7 +251,7 @@ def targeted_human_table(evaluation: Evaluation, markdown: bool = False) -> str:
                      "-" if auto is None else corrected_cell(auto.p_corrected, auto.exploratory),
                      _num(targeted.kendall, 3), _num(targeted.p_value, 3),
                      corrected_cell(targeted.p_corrected, targeted.exploratory), str(targeted.systems),
-                     _num(targeted.random_kendall_percentile, 0)])
+                     _num(targeted.random_kendall_percentile, 0), *_versus_cells(targeted)])
     return render_table(header, rows, markdown=markdown)
 
 
@@ -237,7 +266,7 @@ def targeted_section(evaluation: Evaluation, markdown: bool = False) -> list[str
         lines += [f"### {heading}" if markdown else heading, "", table, ""]
     if evaluation.human_full is not None:
         lines += ["### Correlation with human scores" if markdown else "correlation with human scores (Kendall τ)",
-                  "", targeted_human_table(evaluation, markdown), ""]
+                  "", targeted_human_table(evaluation, markdown), "", *_power(evaluation, None)]
     return lines
 
 
@@ -259,7 +288,8 @@ def text_report(evaluation: Evaluation) -> str:
                   "the random 5th percentile)", summary_table(evaluation, metric), ""]
     for metric in evaluation.metrics:
         if _has_human(evaluation, metric):
-            lines += [f"correlation with human scores, {_label(metric)}", human_table(evaluation, metric), ""]
+            lines += [f"correlation with human scores, {_label(metric)}", human_table(evaluation, metric), "",
+                      *_power(evaluation, metric)]
     lines += targeted_section(evaluation)
     lines += segment_section(evaluation)
     return "\n".join(lines).rstrip("\n")
@@ -289,7 +319,7 @@ def markdown_report(evaluation: Evaluation, plots: list[Path]) -> str:
     for metric in evaluation.metrics:
         if _has_human(evaluation, metric):
             lines += [f"## Correlation with human scores, {name(_label(metric))}", "",
-                      human_table(evaluation, metric, markdown=True), ""]
+                      human_table(evaluation, metric, markdown=True), "", *_power(evaluation, metric)]
     lines += targeted_section(evaluation, markdown=True)
     lines += segment_section(evaluation, markdown=True)
     lines += [f"![{p.stem}]({p.name})" for p in plots] + [""]

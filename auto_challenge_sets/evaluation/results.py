@@ -121,6 +121,23 @@ class SystemResult:
 
 
 @dataclass(frozen=True)
+class VersusFullTest:
+    """Does this measure rank the systems as humans do better than the full test set's BLEU?
+    Kendall's τ of the measure minus the ``reference`` metric's full-test τ over the same systems
+    (:func:`.meta_evaluation.difference`): a 95% paired bootstrap interval over systems, the p of a
+    paired permutation test (the two measures' ranks swapped per system), and on a config the p
+    corrected across the run's configs (BH) with its exploratory label."""
+
+    reference: str  # the metric whose full-test score is compared: bleu, else the run's first metric
+    delta: float | None  # τ(measure) − τ(reference on the full test set)
+    ci: tuple[float, float] | None
+    p_value: float | None
+    p_corrected: float | None = None
+    exploratory: bool | None = None
+    family_size: int | None = None  # the distinct tests the correction counted (None: left out of it)
+
+
+@dataclass(frozen=True)
 class HumanCorrelation:
     """How a score ranks the systems against human scores (scipy's Spearman and Kendall), a 95%
     bootstrap interval of Kendall's τ over systems, and the config's τ among the τ of its random
@@ -138,6 +155,7 @@ class HumanCorrelation:
     p_corrected: float | None = None
     exploratory: bool | None = None  # corrected p >= 0.05: a lead to confirm on another test set
     family_size: int | None = None  # the distinct tests the correction counted (None: left out of it)
+    vs_full_test: VersusFullTest | None = None  # None for the reference itself
 
 
 @dataclass(frozen=True)
@@ -343,6 +361,7 @@ class Evaluation:
     # with targeted accuracy: config -> system -> per row (the config's order) each instance's
     # verdict, as judged; for the HTML page's sentences, not in results.json (tens of MB on WMT21)
     verdicts: Mapping[str, Mapping[str, list[list[str]]]] | None = field(default=None, repr=False, compare=False)
+    human_scores: Mapping[str, float] | None = None  # system -> human score (--human), for acs meta-evaluate
 
     def to_json(self) -> dict[str, Any]:
         """The ``results.json`` document: plain JSON types, NaN as null."""

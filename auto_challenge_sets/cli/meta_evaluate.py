@@ -1,0 +1,65 @@
+"""``acs meta-evaluate``: agreement with humans pooled over several runs of ``acs evaluate --human``
+(the work is :mod:`auto_challenge_sets.evaluation.meta_runs`'s; this module parses flags and prints)."""
+
+from __future__ import annotations
+
+import argparse
+
+from auto_challenge_sets.cli.help import HelpFormatter, non_empty
+
+DESCRIPTION = """\
+Does a challenge set rank MT systems as humans do, and better than BLEU on the full test set?
+Reads the results.json of several `acs evaluate --human ... --out DIR` runs, each with its own human
+system scores (two years of one language pair, or two halves of one year's systems), and reports
+per measure (every metric on every config, targeted accuracy, every metric on the full test set):
+
+- pairwise accuracy, the WMT metrics task's system-level meta-evaluation: the share of system pairs
+  the measure orders as humans do, pooled over the runs' pairs;
+- Kendall's τ pooled within run: each run's τ-b, averaged with the run's system pairs as weights;
+- each with a 95% bootstrap interval over systems (resampled within each run) and a p-value from
+  permuting the human scores within each run;
+- its difference to full-test BLEU on the same systems, with an interval and the p of a paired
+  permutation test (the two measures' ranks swapped per system), Benjamini–Hochberg corrected per
+  metric across the configs and labelled exploratory where the corrected p is 0.05 or more;
+- the power the pool has: the τ needed for p < 0.05, and to survive BH over this many configs.
+
+Systems are never compared across runs. Configs are matched by name; a measure some run does not
+score on at least 3 human-scored systems is left out and listed. Same files and seed, same numbers.
+Choosing a config on these runs and reporting it on them is in-sample: confirm it on another run."""
+
+EPILOG = """\
+examples:
+  acs evaluate --dataset sets --config all --hyp out/*.en --human ad-sys-scores-2021.csv --out run2021
+  acs evaluate --dataset sets22 --config all --hyp out22/*.en --human ad-sys-scores-2022.csv --out run2022
+  acs meta-evaluate run2021/results.json run2022/results.json
+  acs meta-evaluate run2021/results.json run2022/results.json --markdown > meta.md"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "meta-evaluate",
+        help="pool several runs' agreement with human scores; compare each config with full-test BLEU",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=HelpFormatter,
+    )
+    parser.add_argument("results", nargs="+", metavar="RESULTS_JSON",
+                        help="results.json of `acs evaluate --human ... --out DIR` (one per run; one run is allowed)")
+    parser.add_argument("--reference", default="bleu", type=non_empty, metavar="METRIC",
+                        help="the metric whose full-test scores every measure is compared with")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the bootstrap and the permutations")
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--markdown", action="store_true", help="print Markdown tables")
+    output.add_argument("--json", action="store_true", help="print the numbers as JSON")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+
+    from auto_challenge_sets.evaluation.meta_report import render, to_json
+    from auto_challenge_sets.evaluation.meta_runs import meta_evaluate
+
+    found = meta_evaluate(args.results, reference=args.reference, seed=args.seed)
+    print(json.dumps(to_json(found), indent=2, ensure_ascii=False) if args.json else render(found, args.markdown))
+    return 0

@@ -1,0 +1,328 @@
+"""Agreement with humans pooled over runs, and whether a measure agrees better than full-test BLEU.
+
+A *run* is one evaluation with its own human system scores (one year of a language pair, or
+one half of a year's systems); a *measure* gives every system of a run one score, oriented so
+that higher is better (a metric on a config, targeted accuracy, a metric on the full test set).
+Systems are compared only within their run: the human scores of two runs are on different
+scales, so a pair of systems from two runs is never a pair.
+
+- **Pairwise accuracy** (the WMT metrics task's system-level meta-evaluation, Kocmi et al. 2021):
+  the share of system pairs that the measure orders as humans do, ``sign(Δmeasure) ==
+  sign(Δhuman)``; a tie of the measure where humans differ counts as a disagreement. Pooled: the
+  agreeing pairs of every run over the pairs of every run.
+- **Pooled Kendall τ**: the mean of the within-run τ-b weighted by each run's system pairs
+  ``n(n−1)/2``. Pair-weighted, not a plain mean, because a pair of systems is the unit of evidence
+  (as in pairwise accuracy): a run of 19 systems (171 pairs) tells more than one of 10 (45 pairs).
+  Without ties it is Σ(concordant − discordant) / Σ pairs over the runs, and pairwise accuracy is
+  then (τ + 1) / 2.
+- **95% intervals**: a percentile bootstrap over systems, each run's systems resampled with
+  replacement on their own (a run keeps its size), the pooled statistic computed on the union;
+  :data:`BOOTSTRAP` resamples. A resample with fewer than 3 distinct systems in a run is dropped (as
+  :func:`.human.correlate` does), and a pair made of one system and its own copy is not a pair.
+- **p of agreement**: human scores permuted within each run (:data:`PERMUTATIONS` times), two-sided:
+  τ against 0, pairwise accuracy against its exact mean under those permutations (:func:`chance`:
+  0.5, less where the measure ties systems).
+- **Difference to a reference measure** (full-test BLEU): the statistic of the measure minus the
+  reference's on the same systems; its interval from the same bootstrap resamples; its p from a
+  paired permutation test (the PERM-BOTH test of Deutsch et al. 2021 on within-run ranks: each
+  system's ranks under the two measures swapped with probability 1/2; ranks because the two
+  measures' scores are on different scales and both statistics read orders only). Every one of the
+  2^N swaps where there are at most :data:`PERMUTATIONS` + 1 of them (p exact), else
+  :data:`PERMUTATIONS` seeded random ones.
+- **Power**: the τ needed for p < 0.05 from the exact null distribution of Kendall's τ (no ties;
+  pooled: the runs' distributions convolved), and the τ needed to survive Benjamini–Hochberg over
+  a family of m configs: p < 0.05/m when the config passes alone, p < 0.05·k/m when k =
+  ⌈m/10⌉ configs (a tenth) pass together. With 10 systems: 0.51, and 0.78 / 0.69 over 30 configs.
+
+Seeds: every resampling draws from ``numpy.random.default_rng([seed, stream])``, seed 1 unless
+given (the run's ``--seed``), one stream per kind: 5 the bootstrap, 6 the human permutations, 7 the
+swaps. Same inputs and seed, same numbers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from auto_challenge_sets.evaluation.human import BOOTSTRAP, PERMUTATIONS, pair_signs, tau_b
+from auto_challenge_sets.evaluation.multiple_testing import ALPHA
+
+SEED = 1
+_BOOTSTRAP_STREAM, _PERMUTATION_STREAM, _SWAP_STREAM = 5, 6, 7
+_EPS = 1e-12  # a resampled statistic equal to the observed one counts as at least as extreme
+
+
+@dataclass(frozen=True)
+class RunScores:
+    """One run's systems, in one order: a measure's scores (higher is better) and the human scores."""
+
+    measure: np.ndarray
+    human: np.ndarray
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A pooled statistic, its 95% bootstrap interval and its p-value (None where undefined)."""
+
+    value: float | None
+    ci: tuple[float, float] | None
+    p_value: float | None
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """A measure's pooled pairwise accuracy and Kendall τ, and their differences to the reference."""
+
+    systems: tuple[int, ...]  # per run
+    accuracy: Estimate
+    kendall: Estimate
+    accuracy_difference: Estimate | None = None  # measure − reference
+    kendall_difference: Estimate | None = None
+
+
+def pairs(n: int) -> int:
+    return n * (n - 1) // 2
+
+
+def _stack(values: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return [np.atleast_2d(np.asarray(v, dtype=np.float64)) for v in values]
+
+
+def _pooled(measures: Sequence[np.ndarray], humans: Sequence[np.ndarray],
+            valid: Sequence[np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Pooled pairwise accuracy and pair-weighted τ-b of each row (rows x systems per run);
+    ``valid``: per run, rows x pairs, the pairs that count for accuracy (all when None)."""
+    return _pooled_signs([pair_signs(x) for x in _stack(measures)], [pair_signs(y) for y in _stack(humans)], valid)
+
+
+def _pooled_signs(measures: Sequence[np.ndarray], humans: Sequence[np.ndarray],
+                  valid: Sequence[np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_pooled` from each run's :func:`.human.pair_signs` (rows x pairs; one row on a side
+    stands for every row of the other)."""
+    agree = total = tau_sum = weight = 0.0
+    for k, (sx, sy) in enumerate(zip(measures, humans)):
+        same = sx == sy  # one row on a side broadcasts
+        if valid is None:
+            agree, total = agree + same.sum(axis=1), total + same.shape[1]
+        else:
+            agree, total = agree + (same & valid[k]).sum(axis=1), total + valid[k].sum(axis=1)
+        tau_sum = tau_sum + sx.shape[1] * tau_b(sx, sy)  # NaN (a constant side) stays NaN
+        weight += sx.shape[1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.asarray(agree / total, dtype=np.float64), np.asarray(tau_sum / weight, dtype=np.float64)
+
+
+def pooled_accuracy(runs: Sequence[RunScores]) -> float:
+    """The share of within-run system pairs the measure orders as humans do (see the module)."""
+    return float(_pooled([r.measure for r in runs], [r.human for r in runs])[0][0])
+
+
+def pooled_kendall(runs: Sequence[RunScores]) -> float | None:
+    """The within-run Kendall τ-b, averaged with each run's system pairs as weights (None when a
+    run's measure or human scores are constant)."""
+    return _finite(_pooled([r.measure for r in runs], [r.human for r in runs])[1][0])
+
+
+def chance(runs: Sequence[RunScores]) -> float:
+    """The pairwise accuracy expected when the human scores are permuted within each run: a pair
+    the measure ties agrees only when the humans tie it too (probability: the share of tied human
+    pairs), any other pair with half the probability of a human pair that is not tied. The exact
+    centre of the permutation distribution: one estimated from the permutations themselves would
+    shift which of two values symmetric about it counts as extreme."""
+    expected = total = 0.0
+    for run in runs:
+        sx, sy = pair_signs(run.measure)[0], pair_signs(run.human)[0]
+        human_ties = float(np.mean(sy == 0)) if len(sy) else 0.0
+        expected += np.sum(np.where(sx == 0, human_ties, (1 - human_ties) / 2))
+        total += len(sx)
+    return float(expected / total)
+
+
+def _bootstrap_picks(sizes: Sequence[int], seed: int, resamples: int) -> list[np.ndarray]:
+    """Per run, resamples x systems indices; rows where some run has fewer than 3 distinct
+    systems are left out of every run."""
+    rng = np.random.default_rng([seed, _BOOTSTRAP_STREAM])
+    picks = [rng.integers(0, n, (resamples, n)) for n in sizes]
+    keep = np.ones(resamples, dtype=bool)
+    for pick in picks:
+        ordered = np.sort(pick, axis=1)
+        keep &= (ordered[:, 1:] != ordered[:, :-1]).sum(axis=1) + 1 >= 3
+    return [pick[keep] for pick in picks]
+
+
+def _resampled(runs: Sequence[RunScores], picks: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    valid = []
+    for pick in picks:
+        upper = np.triu_indices(pick.shape[1], 1)
+        valid.append(pick[:, upper[0]] != pick[:, upper[1]])  # a system and its own copy are no pair
+    return _pooled([r.measure[p] for r, p in zip(runs, picks)], [r.human[p] for r, p in zip(runs, picks)],
+                   valid)
+
+
+def _interval(samples: np.ndarray) -> tuple[float, float] | None:
+    samples = samples[np.isfinite(samples)]
+    if not len(samples):
+        return None
+    return float(np.percentile(samples, 2.5)), float(np.percentile(samples, 97.5))
+
+
+def _two_sided(null: np.ndarray, observed: float, centre: float, exact: bool = False) -> float | None:
+    null = null[np.isfinite(null)]
+    if not np.isfinite(observed) or not len(null):
+        return None
+    extreme = int(np.count_nonzero(np.abs(null - centre) >= abs(observed - centre) - _EPS))
+    # the permutations drawn at random are a sample: the observed order counts as one of them
+    return extreme / len(null) if exact else (1 + extreme) / (len(null) + 1)
+
+
+def agreement(runs: Sequence[RunScores], reference: Sequence[RunScores] | None = None, seed: int = SEED,
+              resamples: int = BOOTSTRAP, permutations: int = PERMUTATIONS) -> Agreement:
+    """A measure's pooled pairwise accuracy and τ with intervals and permutation p (see the
+    module), and with ``reference`` (the same systems in the same order, e.g. full-test BLEU) the
+    differences measure − reference (:func:`difference`)."""
+    accuracy, kendall = (float(v[0]) for v in _pooled([r.measure for r in runs], [r.human for r in runs]))
+    boot_accuracy, boot_kendall = _resampled(runs, _bootstrap_picks([len(r.human) for r in runs], seed, resamples))
+    rng = np.random.default_rng([seed, _PERMUTATION_STREAM])
+    shuffled = [rng.permuted(np.broadcast_to(r.human, (permutations, len(r.human))), axis=1) for r in runs]
+    null_accuracy, null_kendall = _pooled([r.measure[None, :] for r in runs], shuffled)
+    differences = (None, None) if reference is None else difference(runs, reference, seed, resamples, permutations)
+    return Agreement(
+        tuple(len(r.human) for r in runs),
+        Estimate(_finite(accuracy), _interval(boot_accuracy), _two_sided(null_accuracy, accuracy, chance(runs))),
+        Estimate(_finite(kendall), _interval(boot_kendall), _two_sided(null_kendall, kendall, 0.0)),
+        *differences)
+
+
+def difference(runs: Sequence[RunScores], reference: Sequence[RunScores], seed: int = SEED,
+               resamples: int = BOOTSTRAP, permutations: int = PERMUTATIONS) -> tuple[Estimate, Estimate]:
+    """Pooled pairwise accuracy and τ of the measure minus the reference's on the same systems (the
+    same order, the same human scores), each with its paired bootstrap interval and swap-permutation
+    p (see the module)."""
+    for run, other in zip(runs, reference, strict=True):
+        if not np.array_equal(run.human, other.human):
+            raise ValueError("the measure and the reference must score the same systems with the same human scores")
+    observed = [_pooled([r.measure for r in side], [r.human for r in side]) for side in (runs, reference)]
+    picks = _bootstrap_picks([len(r.human) for r in runs], seed, resamples)
+    mine, theirs = _resampled(runs, picks), _resampled(reference, picks)
+    null, exact = _swapped(runs, reference, seed, permutations)
+    found = []
+    for k in range(2):  # accuracy, τ
+        delta = float(observed[0][k][0] - observed[1][k][0])
+        found.append(Estimate(_finite(delta), _interval(mine[k] - theirs[k]), _two_sided(null[k], delta, 0.0, exact)))
+    return found[0], found[1]
+
+
+def swap_masks(total: int, seed: int = SEED, permutations: int = PERMUTATIONS) -> tuple[np.ndarray, bool]:
+    """Rows x ``total`` systems: True where a system's two measures swap. Every one of the 2^total
+    rows when there are at most ``permutations`` + 1 (exact), else ``permutations`` random rows."""
+    if 2 ** total <= permutations + 1:
+        return (np.arange(2 ** total)[:, None] >> np.arange(total) & 1).astype(bool), True
+    return np.random.default_rng([seed, _SWAP_STREAM]).random((permutations, total)) < 0.5, False
+
+
+def _swapped(runs: Sequence[RunScores], reference: Sequence[RunScores], seed: int,
+             permutations: int) -> tuple[tuple[np.ndarray, np.ndarray], bool]:
+    """The null distribution of (measure − reference) accuracy and τ under within-run rank swaps,
+    and whether it holds every swap."""
+    from scipy.stats import rankdata
+
+    masks, exact = swap_masks(sum(len(r.human) for r in runs), seed, permutations)
+    mine, theirs, humans = [], [], []
+    start = 0
+    for run, other in zip(runs, reference):
+        n = len(run.human)
+        mask = masks[:, start:start + n].astype(np.int64)
+        start += n
+        i, j = np.triu_indices(n, 1)
+        ranks = np.stack([rankdata(run.measure), rankdata(other.measure)])  # 0: the measure's, 1: the reference's
+        # a pair's sign takes one of four values, as each side of the pair swapped or not: a table of
+        # them, read per row, costs a fraction of the rows' own differences (9,999 rows x 171 pairs)
+        table = np.stack([np.sign(ranks[u, i] - ranks[v, j]) for u in (0, 1) for v in (0, 1)]).astype(np.int64)
+        which = 2 * mask[:, i] + mask[:, j]  # the measure's side: rank u = swapped i, v = swapped j
+        column = np.arange(len(i))
+        mine.append(table.ravel().take(which * len(i) + column))  # a flat take: 3x a 2-D fancy index
+        theirs.append(table.ravel().take((3 - which) * len(i) + column))  # the reference: both swaps reversed
+        humans.append(pair_signs(run.human))
+    accuracy, kendall = _pooled_signs(mine, humans)
+    ref_accuracy, ref_kendall = _pooled_signs(theirs, humans)
+    return (accuracy - ref_accuracy, kendall - ref_kendall), exact
+
+
+def _finite(value: float) -> float | None:
+    return float(value) if np.isfinite(value) else None
+
+
+# --- power: the τ a given number of systems needs --------------------------------------------
+
+def _inversions(n: int) -> np.ndarray:
+    """P(a uniformly random order of n items has k inversions), k = 0 … n(n−1)/2: the Mahonian
+    numbers over n!. Hand-written because scipy exposes the exact null of Kendall's τ only as the
+    p-value of one observed τ (``kendalltau(method="exact")``), and the pooled τ needs the whole
+    distribution of every run, convolved."""
+    distribution = np.ones(1)
+    for j in range(2, n + 1):
+        distribution = np.convolve(distribution, np.full(j, 1.0 / j))
+    return distribution
+
+
+def _null(systems: Sequence[int]) -> tuple[np.ndarray, np.ndarray, int]:
+    """The exact null of Σ(concordant − discordant) over runs of ``systems`` systems: its values,
+    their probabilities, and the pairs in all."""
+    total = sum(pairs(n) for n in systems)
+    distribution = np.ones(1)
+    for n in systems:
+        distribution = np.convolve(distribution, _inversions(n))
+    return total - 2 * np.arange(len(distribution)), distribution, total
+
+
+def exact_p(systems: Sequence[int], tau: float) -> float:
+    """The two-sided p of a pooled (pair-weighted) τ without ties, from the exact null."""
+    statistic, distribution, total = _null(systems)
+    return float(distribution[np.abs(statistic) >= abs(tau) * total - 1e-9].sum())
+
+
+def critical_tau(systems: Sequence[int], alpha: float = ALPHA) -> float | None:
+    """The smallest pooled τ whose exact two-sided p is below ``alpha`` with runs of ``systems``
+    systems (one run: the τ a single evaluation needs); None when no τ reaches it (3 systems)."""
+    statistic, distribution, total = _null(systems)
+    for s in range(total % 2, total + 1, 2):  # the attainable values of concordant − discordant
+        if distribution[np.abs(statistic) >= s].sum() < alpha:
+            return s / total
+    return None
+
+
+@dataclass(frozen=True)
+class Power:
+    """The τ needed for p < 0.05, and to survive Benjamini–Hochberg over ``family`` configs when the
+    config passes alone (``alone``) or with a tenth of the family (``with_tenth``)."""
+
+    systems: tuple[int, ...]
+    family: int
+    single: float | None
+    alone: float | None
+    with_tenth: float | None
+
+
+def power(systems: Sequence[int], family: int, alpha: float = ALPHA) -> Power:
+    together = max(1, math.ceil(family / 10))
+    return Power(tuple(systems), family, critical_tau(systems, alpha),
+                 critical_tau(systems, alpha / family) if family else None,
+                 critical_tau(systems, alpha * together / family) if family else None)
+
+
+def power_note(found: Power) -> str:
+    """One sentence for a reader beside τ values."""
+    def needs(value: float | None, what: str) -> str:
+        return f"no τ is enough {what}" if value is None else f"a τ of {value:.2f} is needed {what}"
+
+    who = (f"{found.systems[0]} systems" if len(found.systems) == 1 else
+           f"runs of {' + '.join(map(str, found.systems))} systems ({sum(pairs(n) for n in found.systems)} pairs)")
+    text = f"Power: with {who}, {needs(found.single, f'for p < {ALPHA}')}"
+    if found.family > 1:
+        text += f"; {needs(found.alone, f'to survive Benjamini–Hochberg over {found.family} configs alone')}"
+        if found.with_tenth != found.alone:
+            text += f" ({found.with_tenth:.2f} when a tenth of them pass together)"
+    return text + " (exact null distribution of Kendall's τ, no ties)."

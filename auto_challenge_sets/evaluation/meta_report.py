@@ -1,0 +1,156 @@
+"""What ``acs meta-evaluate`` prints: a :class:`~.meta_runs.MetaEvaluation` as text, Markdown or
+JSON, its method and its power stated beside the numbers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from auto_challenge_sets.evaluation.human import BOOTSTRAP, PERMUTATIONS
+from auto_challenge_sets.evaluation.meta_evaluation import Estimate, pairs, power_note
+from auto_challenge_sets.evaluation.meta_runs import TARGETED, MetaEvaluation, MetaRow, exploratory
+from auto_challenge_sets.evaluation.multiple_testing import ALPHA
+from auto_challenge_sets.tables import render_table
+
+
+def label(metric: str) -> str:
+    if metric == TARGETED:
+        return "targeted accuracy"
+    from auto_challenge_sets.scoring.metric import metric_class
+
+    try:
+        return metric_class(metric).label
+    except Exception:  # a metric of a package not installed here: its name is all the file says
+        return metric
+
+
+def method(found: MetaEvaluation) -> str:
+    ref = label(found.reference)
+    return (
+        "Systems are compared only within their run (each run has its own human scores). Pairwise accuracy: the "
+        "share of system pairs a measure orders as humans do, agreeing pairs over all pairs of every run (a tie of "
+        "the measure counts as a disagreement). Kendall τ: the within-run τ-b averaged with each run's system pairs "
+        "as weights (a pair is the unit of evidence, as in pairwise accuracy). 95% intervals: percentile bootstrap "
+        f"over systems, each run resampled on its own ({BOOTSTRAP} resamples, seed {found.seed}). p: human scores "
+        f"permuted within each run ({PERMUTATIONS} permutations, two-sided). Δ: the measure minus full-test {ref} "
+        "on the same systems, interval from the same resamples, p from swapping the two measures' within-run ranks "
+        f"per system (exact where there are at most {PERMUTATIONS + 1} swaps). p (BH): Benjamini–Hochberg per "
+        "metric across the configs (the full test set keeps its raw p; small and duplicate configs are left out); "
+        f"exploratory: a corrected p ≥ {ALPHA}. The measures were chosen on these same runs: every difference here "
+        "is in-sample, a lead to confirm on runs not used to choose them.")
+
+
+def _num(value: float | None, digits: int = 3, sign: bool = False) -> str:
+    return "-" if value is None else f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
+
+
+def _with_ci(estimate: Estimate | None, sign: bool = False) -> str:
+    if estimate is None or estimate.value is None:
+        return "-"
+    ci = "" if estimate.ci is None else f" [{_num(estimate.ci[0], 2, sign)}, {_num(estimate.ci[1], 2, sign)}]"
+    return _num(estimate.value, 3, sign) + ci
+
+
+def _p(value: float | None) -> str:
+    return "-" if value is None else "<0.001" if value < 0.001 else f"{value:.3f}"
+
+
+def _bh(value: float | None, in_family: bool) -> str:
+    if not in_family or value is None:
+        return "-"
+    return _p(value) + (" (exploratory)" if exploratory(value) else "")
+
+
+def _config(row: MetaRow) -> str:
+    return row.config + (f" [{'; '.join(row.flags)}]" if row.flags else "")
+
+
+def agreement_table(found: MetaEvaluation, metric: str, markdown: bool = False) -> str:
+    header = ["config", "systems", "pairwise accuracy [95% CI]", "p", "p (BH)", "Kendall τ [95% CI]", "p", "p (BH)"]
+    rows = [[_config(r), "+".join(map(str, r.found.systems)), _with_ci(r.found.accuracy), _p(r.found.accuracy.p_value),
+             _bh(r.corrected[0], r.in_family), _with_ci(r.found.kendall), _p(r.found.kendall.p_value),
+             _bh(r.corrected[1], r.in_family)] for r in found.rows if r.metric == metric]
+    return render_table(header, rows, markdown=markdown)
+
+
+def difference_table(found: MetaEvaluation, metric: str, markdown: bool = False) -> str:
+    ref = label(found.reference)
+    header = ["config", f"Δ pairwise accuracy vs full {ref} [95% CI]", "p", "p (BH)", f"Δτ vs full {ref} [95% CI]", "p",
+              "p (BH)"]
+    rows = []
+    for r in found.rows:
+        if r.metric != metric:
+            continue
+        acc, tau = r.found.accuracy_difference, r.found.kendall_difference
+        if acc is None or tau is None:
+            rows.append([_config(r), "(the reference)", "-", "-", "-", "-", "-"])
+            continue
+        rows.append([_config(r), _with_ci(acc, True), _p(acc.p_value), _bh(r.corrected[2], r.in_family),
+                     _with_ci(tau, True), _p(tau.p_value), _bh(r.corrected[3], r.in_family)])
+    return render_table(header, rows, markdown=markdown)
+
+
+def _metrics(found: MetaEvaluation) -> list[str]:
+    return list(dict.fromkeys(r.metric for r in found.rows))
+
+
+def summary_lines(found: MetaEvaluation) -> list[str]:
+    """How many configs agree with humans better than full-test BLEU, per metric, before and after BH."""
+    lines = []
+    for metric in _metrics(found):
+        rows = [r for r in found.rows if r.metric == metric and r.in_family and r.found.kendall_difference is not None]
+        above = [r for r in rows if (r.found.kendall_difference.value or 0) > 0]
+        raw = [r for r in above if (r.found.kendall_difference.p_value or 1) < ALPHA]
+        kept = [r for r in above if r.corrected[3] is not None and r.corrected[3] < ALPHA]
+        lines.append(f"{label(metric)}: {len(above)} of {len(rows)} configs have a pooled τ above full-test "
+                     f"{label(found.reference)}'s; {len(raw)} with p < {ALPHA}, {len(kept)} after BH")
+    return lines
+
+
+def render(found: MetaEvaluation, markdown: bool = False) -> str:
+    runs = [f"run {k}: {run.path} ({run.pair} {run.split}): {n} systems with human scores, {pairs(n)} pairs"
+            for k, (run, n) in enumerate(zip(found.runs, found.systems), start=1)]
+    title = f"Meta-evaluation of {len(found.runs)} run(s) against their human scores (pooled within run)"
+    lines = [f"# {title}" if markdown else title, ""]
+    lines += [f"- {line}" if markdown else f"  {line}" for line in runs]
+    lines += ["", method(found), ""]
+    for metric in _metrics(found):
+        heading = f"{label(metric)}: agreement with humans"
+        lines += [f"## {heading}" if markdown else heading, "", agreement_table(found, metric, markdown), ""]
+        if metric in found.power:
+            lines += [power_note(found.power[metric]), ""]
+        heading = f"{label(metric)}: difference to full-test {label(found.reference)}"
+        lines += [f"## {heading}" if markdown else heading, "", difference_table(found, metric, markdown), ""]
+    heading = f"Configs above full-test {label(found.reference)} (in-sample, exploratory)"
+    lines += [f"## {heading}" if markdown else heading, ""]
+    lines += [f"- {line}" if markdown else f"  {line}" for line in summary_lines(found)]
+    if found.left_out:
+        lines += ["", f"left out (a run scores fewer than 3 of its human-scored systems on them): "
+                  f"{', '.join(found.left_out)}"]
+    return "\n".join(lines).rstrip("\n")
+
+
+def _estimate(estimate: Estimate | None, corrected: float | None) -> dict[str, Any] | None:
+    if estimate is None:
+        return None
+    return {"value": estimate.value, "ci": None if estimate.ci is None else list(estimate.ci),
+            "p_value": estimate.p_value, "p_corrected": corrected,
+            "exploratory": None if corrected is None else exploratory(corrected)}
+
+
+def to_json(found: MetaEvaluation) -> dict[str, Any]:
+    """The machine-readable form (``acs meta-evaluate --json``)."""
+    return {
+        "runs": [{"path": run.path, "pair": run.pair, "split": run.split, "human_systems": len(run.human)}
+                 for run in found.runs],
+        "reference": found.reference, "seed": found.seed, "method": method(found),
+        "power": {metric: {"systems": list(p.systems), "family": p.family, "tau_p05": p.single,
+                           "tau_bh_alone": p.alone, "tau_bh_tenth": p.with_tenth}
+                  for metric, p in found.power.items()},
+        "rows": [{"config": r.config, "metric": r.metric, "flags": list(r.flags), "in_family": r.in_family,
+                  "systems": list(r.found.systems),
+                  "accuracy": _estimate(r.found.accuracy, r.corrected[0]),
+                  "kendall": _estimate(r.found.kendall, r.corrected[1]),
+                  "accuracy_difference": _estimate(r.found.accuracy_difference, r.corrected[2]),
+                  "kendall_difference": _estimate(r.found.kendall_difference, r.corrected[3])} for r in found.rows],
+        "left_out": list(found.left_out),
+    }

@@ -1,0 +1,185 @@
+"""``acs meta-evaluate``'s work: read several runs' ``results.json`` (each with its own human
+scores, ``--human``), and per measure pool their agreement with humans within run
+(:mod:`.meta_evaluation`), with the difference to full-test BLEU.
+
+A measure is a metric on a config, targeted accuracy on a config, or a metric on the full test set
+(config :data:`FULL`); it is pooled when every run scores at least 3 of its human-scored systems
+on it, and listed as left out otherwise. The runs are matched by config name (``de-en.particle.d1``
+in every year of a pair). Benjamini–Hochberg corrects each kind of p-value per metric across the
+pooled configs (the full test set is one pre-specified test and keeps its raw p), leaving out a
+config small in any run or holding the rows of another config in every run (counted once)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from auto_challenge_sets.configs import config_sort_key
+from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.evaluation.meta_evaluation import SEED, Agreement, Power, RunScores, agreement, power
+from auto_challenge_sets.evaluation.multiple_testing import ALPHA, benjamini_hochberg
+from auto_challenge_sets.evaluation.versus_full import REFERENCE, oriented
+
+FULL = "(full test set)"
+TARGETED = "targeted"
+
+
+@dataclass(frozen=True)
+class Run:
+    """One results.json: its human scores and every measure's oriented score per system."""
+
+    path: str
+    pair: str
+    split: str
+    human: Mapping[str, float]
+    measures: Mapping[tuple[str, str], Mapping[str, float]]  # (config, metric) -> system -> score
+    flags: Mapping[str, tuple[str, ...]]  # config -> its marks in this run
+    metrics: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MetaRow:
+    config: str
+    metric: str
+    flags: tuple[str, ...]
+    in_family: bool  # corrected with the metric's configs (not the full test set, small or a duplicate)
+    found: Agreement
+    # BH-corrected p of accuracy, τ, Δaccuracy, Δτ (None outside the family or untested)
+    corrected: tuple[float | None, float | None, float | None, float | None] = (None, None, None, None)
+
+
+@dataclass(frozen=True)
+class MetaEvaluation:
+    runs: tuple[Run, ...]
+    reference: str  # the metric whose full-test scores every measure is compared with
+    seed: int
+    rows: tuple[MetaRow, ...]
+    power: Mapping[str, Power]  # metric -> the τ its pooled rows need
+    systems: tuple[int, ...] = ()  # per run, the human-scored systems with a full-test reference score
+    left_out: tuple[str, ...] = field(default=())  # measures some run does not score on 3 systems
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def read_run(path: str | os.PathLike[str]) -> Run:
+    """One ``results.json`` of ``acs evaluate --human``; an error names the file and what is missing."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            document = json.load(handle)
+    except json.JSONDecodeError as error:
+        raise InputError(f"is not JSON ({error.msg})", path, error.lineno) from None
+    except UnicodeDecodeError:
+        raise InputError("is not UTF-8 text: give the results.json that `acs evaluate --out` wrote", path) from None
+    if not isinstance(document, dict) or not str(document.get("schema", "")).startswith("acs-evaluation/"):
+        raise InputError("is not a results.json of `acs evaluate` (no \"schema\": \"acs-evaluation/…\")", path)
+    human = document.get("human_scores")
+    if not isinstance(human, dict) or not human:
+        raise InputError("has no human_scores: run `acs evaluate --human FILE --out DIR` (this version or later) "
+                         "and give DIR/results.json", path)
+    try:
+        better = {m: bool(document["higher_is_better"][m]) for m in document["metrics"]}
+        measures: dict[tuple[str, str], dict[str, float]] = {}
+        for metric in better:
+            measures[(FULL, metric)] = oriented(
+                {s: v for s, scores in document["full"].items() if (v := _number(scores.get(metric))) is not None},
+                better[metric])
+        flags: dict[str, tuple[str, ...]] = {}
+        for name, config in document["configs"].items():
+            flags[name] = tuple(mark for mark, on in (
+                ("small", config.get("small")), (f"same rows as {config.get('same_rows_as')}", config.get("same_rows_as")),
+                ("degenerate baseline", config.get("degenerate_baseline"))) if on)
+            for metric in better:
+                measures[(name, metric)] = oriented(
+                    {s: v for s, result in config["systems"].items()
+                     if (v := _number(result["scores"].get(metric, {}).get("score"))) is not None}, better[metric])
+            targeted = {s: v for s, result in config["systems"].items()
+                        if (v := _number((result.get("targeted") or {}).get("accuracy"))) is not None}
+            if targeted:
+                measures[(name, TARGETED)] = targeted
+    except (KeyError, TypeError, AttributeError) as error:
+        raise InputError(f"is not a complete results.json of `acs evaluate` ({type(error).__name__}: {error})",
+                         path) from None
+    scores = {s: v for s, value in human.items() if (v := _number(value)) is not None}
+    return Run(str(path), str(document.get("pair", "")), str(document.get("split", "")), scores, measures, flags,
+               tuple(better))
+
+
+def _scores(run: Run, key: tuple[str, str], systems: Sequence[str]) -> RunScores:
+    return RunScores(np.asarray([run.measures[key][s] for s in systems], dtype=np.float64),
+                     np.asarray([run.human[s] for s in systems], dtype=np.float64))
+
+
+def _systems(run: Run, key: tuple[str, str], reference: tuple[str, str]) -> list[str]:
+    """The run's systems with a human score, a score on the measure and one on the reference."""
+    scored, ref = run.measures.get(key, {}), run.measures.get(reference, {})
+    return [s for s in run.human if s in scored and s in ref]
+
+
+def meta_evaluate(paths: Sequence[str | os.PathLike[str]], reference: str = REFERENCE, seed: int = SEED) -> MetaEvaluation:
+    """Every measure the runs share, pooled (see the module)."""
+    runs = tuple(read_run(p) for p in paths)
+    ref_key = (FULL, reference)
+    for run in runs:
+        if ref_key not in run.measures:
+            raise InputError(f"has no full-test {reference} scores (metrics: {', '.join(run.metrics)}): choose "
+                             "reference among them", run.path, field="reference")
+    keys = sorted({k for run in runs for k in run.measures},
+                  key=lambda k: (k[0] != FULL, () if k[0] == FULL else config_sort_key(k[0]), k[1] == TARGETED, k[1]))
+    rows, left_out = [], []
+    for key in keys:
+        chosen = [_systems(run, key, ref_key) for run in runs]
+        if any(len(systems) < 3 for systems in chosen):
+            left_out.append(f"{key[0]} {key[1]}")
+            continue
+        measure = [_scores(run, key, systems) for run, systems in zip(runs, chosen)]
+        base = None if key == ref_key else [_scores(run, ref_key, systems) for run, systems in zip(runs, chosen)]
+        flags = _flags(runs, key[0])
+        in_family = key[0] != FULL and not any(f == "small" or f.startswith("same rows") for f in flags)
+        rows.append(MetaRow(key[0], key[1], flags, in_family, agreement(measure, base, seed)))
+    rows = _corrected(rows)
+    systems = [len(_systems(run, ref_key, ref_key)) for run in runs]
+    family = {metric: sum(r.in_family and r.metric == metric for r in rows) for metric in {r.metric for r in rows}}
+    return MetaEvaluation(runs, reference, seed, tuple(rows),
+                          {metric: power(systems, size) for metric, size in sorted(family.items())}, tuple(systems),
+                          tuple(left_out))
+
+
+def _flags(runs: Sequence[Run], config: str) -> tuple[str, ...]:
+    """A config's marks, in the order every report prints them (``ConfigResult.flags``): small in
+    any run, a degenerate baseline in any run, the rows of another config in every run (counted once)."""
+    if config == FULL:
+        return ()
+    marks = [run.flags.get(config, ()) for run in runs]
+    out = [mark for mark in ("small", "degenerate baseline") if any(mark in m for m in marks)]
+    same = [next((f for f in m if f.startswith("same rows")), None) for m in marks]
+    if all(same):
+        out.append(same[0])  # type: ignore[arg-type]
+    return tuple(out)
+
+
+def _corrected(rows: list[MetaRow]) -> list[MetaRow]:
+    """BH per metric and kind of p across the family's rows."""
+    from dataclasses import replace
+
+    out = list(rows)
+    for metric in {r.metric for r in rows}:
+        at = [k for k, r in enumerate(rows) if r.metric == metric and r.in_family]
+        columns = []
+        for pick in (lambda a: a.accuracy, lambda a: a.kendall, lambda a: a.accuracy_difference,
+                     lambda a: a.kendall_difference):
+            columns.append(benjamini_hochberg([None if pick(rows[k].found) is None else pick(rows[k].found).p_value
+                                               for k in at]))
+        for j, k in enumerate(at):
+            out[k] = replace(rows[k], corrected=tuple(column[j] for column in columns))  # type: ignore[arg-type]
+    return out
+
+
+def exploratory(p: float | None) -> bool:
+    return p is None or p >= ALPHA

@@ -1,0 +1,91 @@
+"""Per run: does a config's ranking of the systems agree with humans better than the full test
+set's BLEU? Every human correlation of the run (each metric on each config, targeted accuracy,
+the other metrics on the full test set) gets the τ difference to full-test BLEU
+(:func:`.meta_evaluation.difference` on one run); :mod:`.multiple_testing` corrects the configs'
+p-values across the run. Without BLEU among the metrics, the reference is the run's first metric."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+import numpy as np
+
+from auto_challenge_sets.evaluation.meta_evaluation import (
+    SEED,
+    Power,
+    RunScores,
+    difference,
+    power,
+    power_note,
+)
+from auto_challenge_sets.evaluation.results import ConfigResult, Evaluation, HumanCorrelation, VersusFullTest
+
+REFERENCE = "bleu"
+
+
+def reference_metric(metrics: tuple[str, ...] | list[str]) -> str:
+    return REFERENCE if REFERENCE in metrics else metrics[0]
+
+
+def oriented(scores: Mapping[str, float], higher_is_better: bool) -> dict[str, float]:
+    """Scores turned so that higher is better (as the correlations read them)."""
+    return dict(scores) if higher_is_better else {s: -v for s, v in scores.items()}
+
+
+def versus(auto: Mapping[str, float | None], reference: Mapping[str, float], human: Mapping[str, float],
+           name: str, seed: int = SEED) -> VersusFullTest | None:
+    """τ(auto) − τ(reference) over the systems with all three scores; None below 3 systems."""
+    systems = [s for s, v in auto.items() if v is not None and s in reference and s in human]
+    if len(systems) < 3:
+        return None
+    truth = np.asarray([human[s] for s in systems], dtype=np.float64)
+    run = RunScores(np.asarray([auto[s] for s in systems], dtype=np.float64), truth)
+    other = RunScores(np.asarray([reference[s] for s in systems], dtype=np.float64), truth)
+    _, kendall = difference([run], [other], seed)
+    return VersusFullTest(name, kendall.value, kendall.ci, kendall.p_value)
+
+
+def _with(found: HumanCorrelation | None, auto: Mapping[str, float | None], reference: Mapping[str, float],
+          human: Mapping[str, float], name: str, seed: int) -> HumanCorrelation | None:
+    return None if found is None else replace(found, vs_full_test=versus(auto, reference, human, name, seed))
+
+
+def add_versus_full_test(configs: Mapping[str, ConfigResult], human_full: Mapping[str, HumanCorrelation | None],
+                         full: Mapping[str, Mapping[str, float]], higher_is_better: Mapping[str, bool],
+                         human: Mapping[str, float], seed: int = SEED,
+                         ) -> tuple[dict[str, HumanCorrelation | None], dict[str, ConfigResult]]:
+    """``human_full`` and ``configs`` with every correlation's ``vs_full_test`` filled in."""
+    name = reference_metric(list(higher_is_better))
+    reference = oriented({s: full[s][name] for s in full}, higher_is_better[name])
+    new_full = {metric: found if metric == name else
+                _with(found, oriented({s: full[s][metric] for s in full}, higher_is_better[metric]), reference, human,
+                      name, seed) for metric, found in human_full.items()}
+    new_configs = {}
+    for config_name, config in configs.items():
+        per_metric = None if config.human is None else {
+            metric: _with(found, oriented({s: r.scores[metric].score for s, r in config.systems.items()},
+                                          higher_is_better[metric]), reference, human, name, seed)
+            for metric, found in config.human.items()}
+        accuracy = {s: None if r.targeted is None else r.targeted.accuracy for s, r in config.systems.items()}
+        new_configs[config_name] = replace(config, human=per_metric, human_targeted=_with(
+            config.human_targeted, accuracy, reference, human, name, seed))
+    return new_full, new_configs
+
+
+def run_power(evaluation: Evaluation, metric: str | None) -> Power | None:
+    """The τ one metric's (None: targeted accuracy's) correlations of the run need: its systems,
+    and its BH family (the distinct tests the correction counted)."""
+    found = [c.human_targeted if metric is None else (c.human or {}).get(metric) for c in evaluation.configs.values()]
+    found = [f for f in found if f is not None]
+    full = None if metric is None else (evaluation.human_full or {}).get(metric)
+    systems = [f.systems for f in [full, *found] if f is not None]
+    if not systems:
+        return None
+    return power([max(systems)], next((f.family_size for f in found if f.family_size), 0))
+
+
+def power_line(evaluation: Evaluation, metric: str | None) -> str | None:
+    """The sentence a reader sees under a table of τ values (None without human scores)."""
+    found = run_power(evaluation, metric)
+    return None if found is None else power_note(found)
