@@ -238,3 +238,27 @@ def test_without_simaligns_model_the_default_aligner_is_eflomal(tmp_path: Path, 
                  "--target", str(demo_file("sample.en")), "--source-conllu", str(demo_file("sample.de.conllu")),
                  "--out", str(tmp_path / "other"), "--quiet", "--aligner", "simalign"]) == 2
     assert "bert-base-multilingual-cased" in capsys.readouterr().err
+
+
+def test_jobs_goes_with_the_local_executor(tmp_path: Path, capsys) -> None:
+    argv = ["build", "--pair", "de-en", "--corpus", "sample", "--source", str(demo_file("sample.de")),
+            "--target", str(demo_file("sample.en")), "--source-conllu", str(demo_file("sample.de.conllu")),
+            "--aligner", "none", "--quiet", "--out", str(tmp_path / "sets")]
+    assert main(argv + ["--executor", "ray", "--jobs", "2"]) == 2
+    assert capsys.readouterr().err.strip() == "acs build: error: --jobs goes with --executor local (Ray's are --workers)"
+    assert main(argv + ["--jobs", "2"]) == 0
+
+
+def test_the_executor_follows_jobs() -> None:
+    import argparse
+
+    from auto_challenge_sets.builder.pipeline.executors import ProcessExecutor
+    from auto_challenge_sets.cli.build import _executor
+    from auto_challenge_sets.scoring.forked import cores
+
+    def executor(**flags):
+        return _executor(argparse.Namespace(**{"executor": "local", "ray_address": None, "jobs": None, **flags}))
+
+    assert executor(jobs=1) is None
+    assert executor(jobs=3) == ProcessExecutor(jobs=3)
+    assert executor() == (ProcessExecutor(jobs=cores()) if cores() > 1 else None)
