@@ -63,6 +63,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "though the source's white-space tokens differ (e.g. made with `acs align` on `acs parse`'s "
                         "tokens); build with a warning instead of refusing the file")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    parser.add_argument("--timings", action="store_true",
+                        help="print where the time went, one line per stage (read, parse, align, select and "
+                        "write, record and card): wall and CPU seconds (workers and eflomal included) and "
+                        "what the stage handled")
     scale = parser.add_argument_group("executor")
     scale.add_argument("--executor", choices=("local", "ray"), default="local",
                        help="where the parse and alignment shards run: on this machine (--jobs processes), or "
@@ -237,9 +241,15 @@ def run(args: argparse.Namespace) -> int:
     )
     _system_memory_pool()
     _collect_garbage_rarely()
-    result = build_into_folder(spec, args.out, license=args.license, progress=not args.quiet)
+    from auto_challenge_sets.builder.pipeline.timings import recording
+
+    with recording() as timings:
+        result = build_into_folder(spec, args.out, license=args.license, progress=not args.quiet)
     print(f"\n{args.pair} {args.corpus}: {result.pairs} sentence pairs of {result.lines} lines → {args.out}")
     for message in result.report.messages() + result.warnings:
         print(f"note: {message}", file=sys.stderr)
     print(distance_table({name: {args.corpus: rows} for name, rows in result.sizes.items()}))
+    if args.timings:
+        for line in timings.lines():
+            print(f"timing: {line}", file=sys.stderr)
     return 0
