@@ -238,3 +238,49 @@ def test_without_simaligns_model_the_default_aligner_is_eflomal(tmp_path: Path, 
                  "--target", str(demo_file("sample.en")), "--source-conllu", str(demo_file("sample.de.conllu")),
                  "--out", str(tmp_path / "other"), "--quiet", "--aligner", "simalign"]) == 2
     assert "bert-base-multilingual-cased" in capsys.readouterr().err
+
+
+def test_jobs_goes_with_the_local_executor(tmp_path: Path, capsys) -> None:
+    argv = ["build", "--pair", "de-en", "--corpus", "sample", "--source", str(demo_file("sample.de")),
+            "--target", str(demo_file("sample.en")), "--source-conllu", str(demo_file("sample.de.conllu")),
+            "--aligner", "none", "--quiet", "--out", str(tmp_path / "sets")]
+    assert main(argv + ["--executor", "ray", "--jobs", "2"]) == 2
+    assert capsys.readouterr().err.strip() == "acs build: error: --jobs goes with --executor local (Ray's are --workers)"
+    assert main(argv + ["--jobs", "2"]) == 0
+
+
+def test_the_executor_follows_jobs() -> None:
+    import argparse
+
+    from auto_challenge_sets.builder.pipeline.executors import ProcessExecutor
+    from auto_challenge_sets.cli.build import _executor
+    from auto_challenge_sets.scoring.forked import cores
+
+    def executor(**flags):
+        return _executor(argparse.Namespace(**{"executor": "local", "ray_address": None, "jobs": None, **flags}))
+
+    assert executor(jobs=1) is None
+    assert executor(jobs=3) == ProcessExecutor(jobs=3)
+    assert executor() == (ProcessExecutor(jobs=cores()) if cores() > 1 else None)
+
+
+def test_timings_say_where_the_time_went_one_line_per_stage(tmp_path: Path, capsys) -> None:
+    argv = ["build", "--pair", "de-en", "--corpus", "sample", "--source", str(demo_file("sample.de")),
+            "--target", str(demo_file("sample.en")), "--source-conllu", str(demo_file("sample.de.conllu")),
+            "--alignment", str(demo_file("sample.de-en.pharaoh")), "--quiet", "--timings",
+            "--out", str(tmp_path / "sets")]
+    assert main(argv) == 0
+    lines = [line.removeprefix("timing: ") for line in capsys.readouterr().err.splitlines()
+             if line.startswith("timing: ")]
+    names = [line.split("  ")[0].strip() for line in lines]
+    assert names == ["read", "parse", "align", "select and write", "record and card", "total"]
+    assert lines[0].endswith(" 29 lines") and lines[1].endswith(" 29 sentences") and lines[2].endswith(" 29 pairs")
+    import json
+
+    files = sum(1 for _ in (tmp_path / "sets" / "data").rglob("*.parquet"))  # a file per config with rows
+    empty = json.loads((tmp_path / "sets" / "acs_build.json").read_text(encoding="utf-8"))["builds"][0]["empty_configs"]
+    assert int(lines[4].split()[-2]) == files + len(empty)
+    walls = [float(line.split(" s wall")[0].split()[-1]) for line in lines]
+    assert all(w >= 0 for w in walls) and abs(sum(walls[:-1]) - walls[-1]) < 0.02  # the total adds the stages
+    assert main(argv[:-3] + ["--out", str(tmp_path / "other")]) == 0
+    assert "timing:" not in capsys.readouterr().err  # only when asked

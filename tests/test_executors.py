@@ -11,7 +11,13 @@ from pathlib import Path
 import pytest
 
 from auto_challenge_sets.builder.pipeline.build import BuildSpec
-from auto_challenge_sets.builder.pipeline.executors import RAY_MISSING, LocalExecutor, RayExecutor, ShardWork
+from auto_challenge_sets.builder.pipeline.executors import (
+    RAY_MISSING,
+    LocalExecutor,
+    ProcessExecutor,
+    RayExecutor,
+    ShardWork,
+)
 from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec
 from auto_challenge_sets.builder.pipeline.stage_cache import run_sharded
 from auto_challenge_sets.dataset.writer import build_into_folder
@@ -196,12 +202,15 @@ def _folder_bytes(out: Path) -> dict[str, bytes]:
 
 
 def _build_both(tmp_path: Path, **spec) -> tuple[dict[str, bytes], dict[str, bytes]]:
+    """The folders of this process's build and of Ray's; the build on two worker processes
+    (``--jobs 2``) must equal the first too."""
     folders = []
-    for name, executor in (("local", None), ("ray", RayExecutor(workers=2))):
+    for name, executor in (("local", None), ("ray", RayExecutor(workers=2)), ("processes", ProcessExecutor(jobs=2))):
         out = tmp_path / name
         build_into_folder(BuildSpec(**spec, cache_dir=tmp_path / f"cache-{name}", executor=executor), out,
                           license="other", progress=False)
         folders.append(_folder_bytes(out))
+    assert folders[2] == folders[0], "the build on worker processes differs from the build in this process"
     return folders[0], folders[1]
 
 
@@ -233,3 +242,64 @@ def test_ray_builds_the_sample_and_gold_pud_as_the_local_executor(ray_cluster, t
     local, ray = _build_both(tmp_path / "pud", pair="de-en", corpus="pud", source=tmp_path / "pud.de",
                              target=tmp_path / "pud.en", source_conllu=pud, aligner=AlignerSpec("eflomal", {"seed": 1}))
     assert local == ray and len(local) > 30
+
+
+class CountingBackend:
+    """A stand-in backend that says which process ran it and how many it was made there."""
+
+    made = 0
+
+    def __init__(self) -> None:
+        CountingBackend.made += 1
+
+    def run(self, shard: list) -> list:
+        if "boom" in shard:
+            raise ValueError("the backend cannot read 'boom'")
+        return [f"{item}:{os.getpid()}:{CountingBackend.made}" for item in shard]
+
+
+def _apply(backend: CountingBackend, shard: list) -> list:
+    return backend.run(shard)
+
+
+def test_worker_processes_give_every_shard_each_worker_making_its_backend_once():
+    shards = [(number, [f"s{number}-{i}" for i in range(3)]) for number in range(12)]
+    work = ShardWork(CountingBackend, _apply, ready=CountingBackend())  # the parent's own backend is ready
+    got = dict(ProcessExecutor(jobs=2).map_shards(work, iter(shards)))
+    assert sorted(got) == list(range(12))
+    items = [item.split(":") for number in range(12) for item in got[number]]
+    assert [name for name, _, _ in items] == [name for _, shard in shards for name in shard]
+    pids = {pid for _, pid, _ in items}
+    assert str(os.getpid()) not in pids and 1 <= len(pids) <= 2
+    # made once per worker, not per shard: in each worker its second backend (the first is the
+    # parent's ready one, copied by fork and put aside for a backend of the worker's own)
+    assert {made for _, _, made in items} == {"2"}
+
+
+def test_one_job_or_one_shard_runs_here():
+    work = ShardWork(CountingBackend, _apply)
+    for executor, shards in ((ProcessExecutor(jobs=1), [(0, ["a"]), (1, ["b"])]), (ProcessExecutor(jobs=2), [(0, ["a"])])):
+        got = dict(executor.map_shards(work, iter(shards)))
+        assert {item.split(":")[1] for items in got.values() for item in items} == {str(os.getpid())}
+    assert list(ProcessExecutor(jobs=2).map_shards(work, iter([]))) == []
+
+
+def test_a_workers_error_is_raised_here_with_its_message():
+    work = ShardWork(CountingBackend, _apply)
+    with pytest.raises(ValueError, match="the backend cannot read 'boom'"):
+        list(ProcessExecutor(jobs=2).map_shards(work, iter([(0, ["a"]), (1, ["boom"]), (2, ["c"])])))
+
+
+def test_a_udpipe_build_on_two_processes_is_the_build_in_this_one(tmp_path):
+    """``acs build --jobs 2`` against ``--jobs 1`` without Ray: the same folder, byte for byte."""
+    model = shared_path("models", "german.udpipe")
+    folders = []
+    for name, executor in (("one", None), ("two", ProcessExecutor(jobs=2))):
+        out = tmp_path / name
+        build_into_folder(BuildSpec(pair="de-en", corpus="sample", source=demo_file("sample.de"),
+                                    target=demo_file("sample.en"), shard_size=5, cache_dir=tmp_path / f"cache-{name}",
+                                    parser=ParserSpec("udpipe", {"udpipe_model": model}),
+                                    alignment=demo_file("sample.de-en.pharaoh"), executor=executor),
+                          out, license="other", progress=False)
+        folders.append(_folder_bytes(out))
+    assert folders[0] == folders[1] and len(folders[0]) > 20

@@ -150,3 +150,16 @@ def test_parse_source_for_build_with_conllu_returns_the_checked_file(tmp_path):
     source = PreParsedSource(DEMO / "sample.de.conllu")
     assert parse_source_for_build(lines, "de", source, cache_dir=tmp_path) == DEMO / "sample.de.conllu"
     assert not (tmp_path / "parsed").exists()  # a file is read, not parsed again or cached
+
+
+def test_the_default_shard_size_gives_every_worker_two_shards() -> None:
+    from auto_challenge_sets.builder.pipeline.executors import ProcessExecutor
+    from auto_challenge_sets.builder.pipeline.parse_stage import default_shard_size
+    from auto_challenge_sets.builder.pipeline.stage_cache import PARSE_SHARD_SIZE
+
+    assert default_shard_size(1000, None) == PARSE_SHARD_SIZE
+    assert default_shard_size(1000, ProcessExecutor(jobs=1)) == PARSE_SHARD_SIZE
+    assert default_shard_size(1000, ProcessExecutor(jobs=2)) == 250
+    assert default_shard_size(1001, ProcessExecutor(jobs=2)) == 251  # four shards, the last one short
+    assert default_shard_size(100_000, ProcessExecutor(jobs=2)) == PARSE_SHARD_SIZE
+    assert default_shard_size(3, ProcessExecutor(jobs=2)) == 1

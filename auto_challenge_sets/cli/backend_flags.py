@@ -118,8 +118,10 @@ def add_parser_arguments(parser: argparse.ArgumentParser, *, default: str | None
                        help="trankit (XLM-R, the default), udpipe (UDPipe 1, --udpipe-model), or conllu (a "
                        "pre-parsed file with one sentence per line)")
     add_backend_flags(group, PARSER)
-    group.add_argument("--shard-size", type=int_at_least(1), default=PARSE_SHARD_SIZE, metavar="N",
-                       help="lines per cached parse shard: a killed run resumes at the first unfinished shard")
+    group.add_argument("--shard-size", type=int_at_least(1), default=None, metavar="N",
+                       help=f"lines per cached parse shard: a killed run resumes at the first unfinished shard "
+                       f"(default: {PARSE_SHARD_SIZE:,}, or fewer so that each of acs build's --jobs workers gets "
+                       "two)")
     group.add_argument("--cache-dir", metavar="DIR", type=_path,
                        help="stage cache (default: $ACS_CACHE_DIR, else ~/.cache/auto_challenge_sets)")
 

@@ -63,11 +63,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "though the source's white-space tokens differ (e.g. made with `acs align` on `acs parse`'s "
                         "tokens); build with a warning instead of refusing the file")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    parser.add_argument("--timings", action="store_true",
+                        help="print where the time went, one line per stage (read, parse, align, select and "
+                        "write, record and card): wall and CPU seconds (workers and eflomal included) and "
+                        "what the stage handled")
     scale = parser.add_argument_group("executor")
     scale.add_argument("--executor", choices=("local", "ray"), default="local",
-                       help="where the parse and alignment shards run: here, or on a Ray cluster (Ray Data "
-                       "actors, each loading the model once; pip install \"auto-challenge-sets[ray]\"); the "
-                       "folder is the same either way")
+                       help="where the parse and alignment shards run: on this machine (--jobs processes), or "
+                       "on a Ray cluster (Ray Data actors, each loading the model once; pip install "
+                       "\"auto-challenge-sets[ray]\"); the folder is the same either way")
+    scale.add_argument("--jobs", type=int_at_least(1, 4096), default=None, metavar="N",
+                       help="with --executor local: worker processes for the parse shards, each loading the "
+                       "parser once (default: the cores this process may use; 1: all in this process); the "
+                       "folder is the same for any N")
     scale.add_argument("--ray-address", metavar="ADDR",
                        help="with --executor ray: auto (the cluster `ray start` runs here) or ray://HOST:10001; "
                        "default: a local cluster started for this build")
@@ -170,13 +178,20 @@ def _collect_garbage_rarely() -> None:
 
 
 def _executor(args: argparse.Namespace):
-    """--executor ray: a RayExecutor, a GPU per actor when the parser or aligner runs on CUDA."""
+    """--executor ray: a RayExecutor, a GPU per actor when the parser or aligner runs on CUDA; else
+    --jobs worker processes (ProcessExecutor), or None: this process."""
     from auto_challenge_sets.errors import AcsError
 
     if args.executor != "ray":
         if args.ray_address:
             raise AcsError("--ray-address goes with --executor ray")
-        return None
+        from auto_challenge_sets.builder.pipeline.executors import ProcessExecutor
+        from auto_challenge_sets.scoring.forked import cores
+
+        jobs = args.jobs or cores()
+        return ProcessExecutor(jobs=jobs) if jobs > 1 else None
+    if args.jobs is not None:
+        raise AcsError("--jobs goes with --executor local (Ray's are --workers)")
     from auto_challenge_sets.builder.pipeline.executors import RayExecutor
 
     devices = [getattr(args, name, None) or "" for name in ("parser_device", "aligner_device")]
@@ -226,9 +241,15 @@ def run(args: argparse.Namespace) -> int:
     )
     _system_memory_pool()
     _collect_garbage_rarely()
-    result = build_into_folder(spec, args.out, license=args.license, progress=not args.quiet)
+    from auto_challenge_sets.builder.pipeline.timings import recording
+
+    with recording() as timings:
+        result = build_into_folder(spec, args.out, license=args.license, progress=not args.quiet)
     print(f"\n{args.pair} {args.corpus}: {result.pairs} sentence pairs of {result.lines} lines → {args.out}")
     for message in result.report.messages() + result.warnings:
         print(f"note: {message}", file=sys.stderr)
     print(distance_table({name: {args.corpus: rows} for name, rows in result.sizes.items()}))
+    if args.timings:
+        for line in timings.lines():
+            print(f"timing: {line}", file=sys.stderr)
     return 0

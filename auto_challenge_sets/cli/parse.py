@@ -42,6 +42,7 @@ def run(args: argparse.Namespace) -> int:
     from auto_challenge_sets.builder.backends.parsers import ParserError
     from auto_challenge_sets.builder.pipeline.inputs import PreParsedSource
     from auto_challenge_sets.builder.pipeline.parse_stage import parse_file
+    from auto_challenge_sets.builder.pipeline.stage_cache import PARSE_SHARD_SIZE
     from auto_challenge_sets.cli.backend_flags import parser_spec_from_args
 
     spec = parser_spec_from_args(args)
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         source = spec
     summary = parse_file(args.input, args.output, lang=args.lang, parser=source, cache_dir=args.cache_dir,
-                         shard_size=args.shard_size, progress=not args.quiet)
+                         shard_size=args.shard_size or PARSE_SHARD_SIZE, progress=not args.quiet)
     where = "stdout" if args.output == "-" else args.output
     messages = summary.messages()
     print(f"{messages[0]} → {where}", file=sys.stderr)

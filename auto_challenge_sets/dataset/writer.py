@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from auto_challenge_sets.builder.pipeline.build import BuildOutput, BuildSpec, build
+from auto_challenge_sets.builder.pipeline.timings import stage
 from auto_challenge_sets.configs import config_sort_key, parse_config_name
 from auto_challenge_sets.corpus import ReadReport
 from auto_challenge_sets.dataset.arrow_rows import config_tables
@@ -228,7 +229,11 @@ def write_build(output: BuildOutput, out: str | os.PathLike[str], license: str |
 def _write_build_into(output: BuildOutput, out: Path, license: str | None) -> dict[str, int]:
     spec = output.spec
     conflicts = _rule_conflicts(spec, out)  # again under the lock: another build may have come between
-    sizes = _write_configs(output, out)
+    # selection streams into the Parquet writers: one stage (the analyses are made as the rows are written)
+    with stage("select and write", unit="rows") as timed:
+        sizes = _write_configs(output, out)
+        if timed is not None:
+            timed.count = sum(sizes.values())
     # A rebuild of this pair and corpus replaces it whole: configs it no longer has (another
     # --aligner, fewer --phenomena) must not keep rows of the earlier build.
     wanted = set(output.config_names)
@@ -236,11 +241,12 @@ def _write_build_into(output: BuildOutput, out: Path, license: str | None) -> di
         if spec.corpus in splits and name not in wanted and parse_config_name(name).pair == spec.pair:
             remove_split(out, name, spec.corpus)
     _drop_replaced(out, conflicts)
-    record = {**output.record, "empty_configs": sorted((name for name, rows in sizes.items() if not rows),
-                                                           key=config_sort_key),
-              FILES: describe_files(out, spec.pair, spec.corpus)}
-    update_build_record(out, record, license)
-    render_readme(out)
+    with stage("record and card", len(sizes), "configs"):  # the files' sha256 among it
+        record = {**output.record, "empty_configs": sorted((name for name, rows in sizes.items() if not rows),
+                                                               key=config_sort_key),
+                  FILES: describe_files(out, spec.pair, spec.corpus)}
+        update_build_record(out, record, license)
+        render_readme(out)
     return sizes
 
 

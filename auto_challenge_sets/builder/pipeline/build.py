@@ -22,6 +22,7 @@ from auto_challenge_sets.builder.pipeline.executors import Executor
 from auto_challenge_sets.builder.pipeline.inputs import AlignmentFile, PreParsedSource
 from auto_challenge_sets.builder.pipeline.parse_stage import cached_parse_notes, parse_source_for_build
 from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec
+from auto_challenge_sets.builder.pipeline.timings import stage
 from auto_challenge_sets.configs import (
     BASELINE,
     LEXICAL_DISTANCES,
@@ -314,12 +315,16 @@ def build(spec: BuildSpec, progress: bool = True) -> BuildOutput:
     """Read, parse, align and analyse one (pair, corpus)."""
     parse_pair(spec.pair)
     check_split_name(spec.corpus)
-    corpus = stream_parallel(spec.source, spec.target, spec.corpus)
+    with stage("read", unit="lines") as timed:
+        corpus = stream_parallel(spec.source, spec.target, spec.corpus)
+        if timed is not None:
+            timed.count = corpus.total_lines
     if not corpus.pairs:
         raise CorpusError(f"has no sentence pair with both sides non-empty ({corpus.total_lines} lines, "
                           f"{len(corpus.report.empty_lines)} with an empty side, target {spec.target})", spec.source)
     aligner = _prepare_aligner(spec, corpus)
-    parse = _source_parse(spec, corpus, progress)
+    with stage("parse", len(corpus.pairs), "sentences"):
+        parse = _source_parse(spec, corpus, progress)
     analyses = AnalysedPairs(corpus, parse, list(spec.phenomena or lexical_phenomena()), progress)
     # the parse's own notes (lines merged into one tree, ...), the same whether this run parsed or
     # read the cache: they go into the record and the card
@@ -332,8 +337,10 @@ def build(spec: BuildSpec, progress: bool = True) -> BuildOutput:
         forms = [sentence.forms for _, sentence in analyses.matched()]
         words = [len(f) for f in forms]
         warnings += _check_tokenization(spec, corpus, words)
-        analyses.alignments = align_corpus(forms, [target_tokens(pair.target) for pair in corpus.pairs], aligner,
-                                           cache_dir=spec.cache_dir, progress=progress, executor=spec.executor)
+        with stage("align", len(forms), "pairs"):
+            analyses.alignments = align_corpus(forms, [target_tokens(pair.target) for pair in corpus.pairs],
+                                               aligner, cache_dir=spec.cache_dir, progress=progress,
+                                               executor=spec.executor)
         warnings += _truncation_warnings(aligner, corpus, words)
         warnings += _priors_note(aligner, len(corpus.pairs))
     record = _record(spec, corpus, aligner) | ({"parse_notes": parse_notes} if parse_notes else {})

@@ -1,11 +1,13 @@
-"""Where the shards of a stage run: here, one after another, or on a Ray cluster.
+"""Where the shards of a stage run: here, one after another, on worker processes, or on a Ray cluster.
 
 An executor maps a stage's work over the pending shards and yields ``(shard, result)`` as each
 one finishes, in any order; the stage cache writes each result as it comes, so a killed run keeps
 every finished shard whichever executor ran it, and the assembled output does not depend on the
 order (byte-identical folders from either executor).
 
-- :class:`LocalExecutor`, the default: in this process, in order.
+- :class:`LocalExecutor`: in this process, in order.
+- :class:`ProcessExecutor`, ``acs build``'s default (``--jobs N``, the cores this process may use):
+  worker processes forked from this one, each making the stage's backend once.
 - :class:`RayExecutor`: the shards as a Ray Data dataset, mapped by ``workers`` actors
   (``map_batches`` with a callable class), each holding the stage's backend, its model loaded once
   per actor (a GPU each with ``gpus_per_worker``). Ray is the optional extra ``[ray]``.
@@ -57,6 +59,70 @@ class LocalExecutor:
     def map_shards(self, process: Callable[[T], R], shards: Iterable[tuple[int, T]]) -> Iterator[tuple[int, R]]:
         for number, shard in shards:
             yield number, process(shard)
+
+
+# What the workers of a ProcessExecutor run: the stage's work, handed over by fork (scoring.forked)
+# rather than pickled with every shard, so each worker makes its backend (loads its model) once.
+_INHERITED: dict[str, Any] = {}
+
+
+def _run_inherited(shard: list) -> list:
+    work = _INHERITED["process"]
+    if "own" not in _INHERITED:  # this worker's first shard (the dict is the worker's own copy after fork)
+        _INHERITED["own"] = True
+        if isinstance(work, ShardWork) and work.make is not None:
+            # its own backend, not the parent's copied by fork: a model whose library keeps threads
+            # (torch's OpenMP pool) may hang in a forked copy
+            work._backend = None
+    return work(shard)
+
+
+@dataclass
+class ProcessExecutor:
+    """The shards on ``jobs`` worker processes forked from this one (``acs build --jobs N``). Each
+    worker inherits the stage's work and makes its backend once, on its first shard (a
+    :class:`ShardWork` whose backend is ready in this process inherits that one, copied by fork).
+    At most two shards per worker are in flight, so the inputs are read as the workers need them.
+    One job, one shard, or a platform without fork: in this process, as :class:`LocalExecutor`."""
+
+    jobs: int = 2
+
+    def map_shards(self, process: Callable[[T], R], shards: Iterable[tuple[int, T]]) -> Iterator[tuple[int, R]]:
+        from concurrent.futures import FIRST_COMPLETED, wait
+
+        from auto_challenge_sets.scoring.forked import can_fork, forked_pool
+
+        shards = iter(shards)
+        first = next(shards, None)
+        if first is None:
+            return
+        second = next(shards, None)
+        if self.jobs <= 1 or second is None or not can_fork():
+            yield from LocalExecutor().map_shards(process, [first] + ([] if second is None else [second]))
+            yield from LocalExecutor().map_shards(process, shards)
+            return
+        waiting = _chain(first, second, shards)
+        with forked_pool(self.jobs, _INHERITED, {"process": process}) as pool:
+            running: dict[Any, int] = {}
+            for number, shard in waiting:
+                running[pool.submit(_run_inherited, shard)] = number
+                if len(running) >= 2 * self.jobs:
+                    yield from _finished(running, wait(running, return_when=FIRST_COMPLETED).done)
+            while running:
+                yield from _finished(running, wait(running, return_when=FIRST_COMPLETED).done)
+
+
+def _chain(first: Any, second: Any, rest: Iterator[Any]) -> Iterator[Any]:
+    yield first
+    yield second
+    yield from rest
+
+
+def _finished(running: dict[Any, int], done: set[Any]) -> Iterator[tuple[int, Any]]:
+    """The finished futures' results in shard order (a worker's error raised here, in this process)."""
+    for future in sorted(done, key=running.__getitem__):
+        number = running.pop(future)
+        yield number, future.result()
 
 
 def _quiet_ray() -> None:

@@ -186,6 +186,17 @@ def parse_file(
     return summary
 
 
+def default_shard_size(lines: int, executor: Executor | None) -> int:
+    """:data:`PARSE_SHARD_SIZE`, or fewer lines where an executor of ``jobs`` workers would
+    otherwise leave some idle: two shards per worker (a test set of 1,000 lines is one shard of
+    1,000, which one worker parses while the others wait). Only the cache's shards change: the
+    output is the same for every size."""
+    jobs = getattr(executor, "jobs", 1)
+    if jobs <= 1:
+        return PARSE_SHARD_SIZE
+    return max(1, min(PARSE_SHARD_SIZE, -(-lines // (2 * jobs))))
+
+
 def parse_source_for_build(
     source_lines: Sequence[str],
     lang: str,
@@ -203,7 +214,7 @@ def parse_source_for_build(
     Otherwise the file lives in the cache, named by the parse key and the line numbers, and is
     written once; the shards behind it make a killed build resume.
     """
-    shard_size = shard_size or PARSE_SHARD_SIZE
+    shard_size = shard_size or default_shard_size(len(source_lines), executor)
     if isinstance(parser, PreParsedSource):
         parse_lines(source_lines, lang=lang, parser=parser, line_numbers=line_numbers, progress=False)
         return parser.path

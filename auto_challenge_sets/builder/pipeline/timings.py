@@ -1,0 +1,74 @@
+"""Where a build's time went (``acs build --timings``): wall and CPU seconds per stage, and what the
+stage handled, so that a user who finds a build slow can see which part to blame.
+
+A stage is timed only while a recording is active (:func:`recording`), so the build's own code
+marks its stages with :func:`stage` at no cost otherwise. CPU time is this process's and its
+children's (``getrusage``): worker processes of ``--jobs`` and the eflomal binary are counted once
+they have exited, which they have by the end of their stage.
+"""
+
+from __future__ import annotations
+
+import resource
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+
+
+@dataclass
+class StageTime:
+    name: str
+    wall: float = 0.0
+    cpu: float = 0.0
+    count: int | None = None  # what the stage handled, in ``unit``
+    unit: str = ""
+
+
+@dataclass
+class Timings:
+    stages: list[StageTime] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        """One line per stage, then the total: ``parse  12.3 s wall  20.1 s CPU  1,000 lines``."""
+        width = max((len(s.name) for s in self.stages), default=5)
+        rows = [*self.stages, StageTime("total", sum(s.wall for s in self.stages), sum(s.cpu for s in self.stages))]
+        return [f"{s.name:<{max(width, 5)}}  {s.wall:7.2f} s wall  {s.cpu:7.2f} s CPU"
+                + (f"  {s.count:,} {s.unit}" if s.count is not None else "") for s in rows]
+
+
+_ACTIVE: ContextVar[Timings | None] = ContextVar("acs_build_timings", default=None)
+
+
+def _cpu_seconds() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+@contextmanager
+def recording() -> Iterator[Timings]:
+    """Record the stages run inside the block."""
+    timings = Timings()
+    token = _ACTIVE.set(timings)
+    try:
+        yield timings
+    finally:
+        _ACTIVE.reset(token)
+
+
+@contextmanager
+def stage(name: str, count: int | None = None, unit: str = "") -> Iterator[StageTime | None]:
+    """Time the block as stage ``name`` when a recording is active (the block may set ``count``
+    on what it yields once it knows it); otherwise nothing."""
+    timings = _ACTIVE.get()
+    if timings is None:
+        yield None
+        return
+    timed = StageTime(name, count=count, unit=unit)
+    wall, cpu = time.perf_counter(), _cpu_seconds()
+    try:
+        yield timed
+    finally:
+        timed.wall, timed.cpu = time.perf_counter() - wall, _cpu_seconds() - cpu
+        timings.stages.append(timed)
