@@ -275,7 +275,7 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
         full=full, configs=configs, trends=trends,
         summary={name: _summary(configs, full, metric, trends[name]) for name, metric in metrics.items()},
         human_full=human_full, human_unmatched=human_unmatched, targeted=targeted, notes=tuple(notes),
-        segment_full=segment_full, verdicts=verdicts or None)
+        segment_full=segment_full, provenance=corpus.provenance, verdicts=verdicts or None)
 
 
 def _sources(corpus: Corpus) -> list[str]:

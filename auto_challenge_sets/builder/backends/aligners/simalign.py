@@ -37,6 +37,7 @@ from typing import Any
 
 from auto_challenge_sets.builder.backends import Option
 from auto_challenge_sets.builder.backends.aligners import Aligner, AlignerError, Pair, register_aligner
+from auto_challenge_sets.builder.backends.provenance import file_checksum
 from auto_challenge_sets.pharaoh import Link
 
 DEFAULT_MODEL = "bert-base-multilingual-cased"
@@ -118,6 +119,30 @@ def check_model_available(model: str) -> None:
             f"fetched from the Hub ({type(error).__name__}); {_how_to_supply(model)}") from None
 
 
+# the weights files transformers loads, in the order it looks for them
+_WEIGHTS = ("model.safetensors", "pytorch_model.bin")
+
+
+def model_weights(model: str) -> Path | None:
+    """The weights file behind ``model`` on this machine: in a local folder, or in the Hugging Face
+    cache for a Hub name; None when it is not here (or is split into shards)."""
+    path = Path(model).expanduser()
+    if path.is_dir():
+        return next((path / name for name in _WEIGHTS if (path / name).is_file()), None)
+    try:
+        from huggingface_hub import try_to_load_from_cache
+    except ImportError:
+        return None
+    for name in _WEIGHTS:
+        try:
+            cached = try_to_load_from_cache(model, name)
+        except Exception:  # noqa: BLE001 - a bad name or an odd cache: the record says None
+            return None
+        if isinstance(cached, str):
+            return Path(cached)
+    return None
+
+
 def model_fingerprint(model: str) -> str:
     """Identifies the weights behind ``model`` for the stage cache: a local folder's files (name,
     size, mtime), or the cached Hub snapshot's revision."""
@@ -149,6 +174,7 @@ class SimalignAligner(Aligner):
     """
 
     requires = ("torch", "transformers", "simalign")
+    package = "simalign"
 
     options = (
         Option("model", str, DEFAULT_MODEL, "simalign: a Hugging Face model name or a local folder (save_pretrained)",
@@ -232,6 +258,16 @@ class SimalignAligner(Aligner):
             "distortion": self.distortion,
             "device": self.device.split(":")[0],
         }
+
+    def provenance(self) -> dict[str, Any]:
+        """The model by name (or a local folder's base name) and the sha256 of its weights file where
+        it is on disk; ``symmetrization`` is the method (``argmax``: the intersection of both
+        directions' argmax)."""
+        weights = model_weights(self.model)
+        return {**super().provenance(), "model": Path(self.model).name if _looks_like_path(self.model) else self.model,
+                "sha256": None if weights is None else file_checksum(weights), "symmetrization": self.method,
+                "options": {"weights": model_fingerprint(self.model), "layer": self.layer, "token_type": self.token_type,
+                            "distortion": self.distortion, "device": self.device.split(":")[0]}}
 
     def align(self, pairs: Sequence[Pair]) -> list[list[Link]]:
         return self.align_methods(pairs, (self.method,))[self.method]
