@@ -22,6 +22,7 @@ from auto_challenge_sets.builder.pipeline.provenance import (
     weak_alignment,
 )
 from auto_challenge_sets.demo_data import demo_file
+
 from conftest import shared_path
 
 

@@ -59,7 +59,7 @@ def _made_with(build: dict) -> list[str]:
     """The build's provenance in one line (models by name and sha256, versions), and the warning
     of an alignment too small to trust."""
     provenance = build.get("provenance")
-    lines = [f"  - made with: {summary_line(provenance, build.get('parser'), build.get('aligner'))}"]
+    lines = [f"  - made with: {summary_line(provenance)}"]  # the build's line above has the labels
     weak = weak_alignment((provenance or {}).get("aligner"))
     if weak is not None:
         lines.append(f"  - warning: {weak}; the `reorder` configs and the `alignment` column rest on these links")
