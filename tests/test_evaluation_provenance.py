@@ -170,3 +170,14 @@ def test_wmt21_targeted_verdicts_on_its_1000_pair_eflomal_alignment_carry_the_wa
     assert f"warning: {evaluation.targeted.alignment_warning}" in text[text.index("targeted accuracy\n"):]
     write_report(tmp_path / "out", evaluation, request=request)
     check_results_json(tmp_path / "out" / "results.json")
+
+
+def test_acs_evaluate_prints_the_one_line_in_its_terminal_summary(demo, capsys) -> None:
+    from auto_challenge_sets.cli import main
+
+    assert main(["evaluate", "--dataset", str(demo), "--pair", "de-en", "--config", "de-en.particle.d0",
+                 "--hyp", str(demo_file("sample.en")), "--n-samples", "3", "--metrics", "bleu", "--quiet"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    made = [line for line in out if line.startswith("sets made by: ")]
+    assert len(made) == 1 and made[0].startswith("sets made by: parser conllu (sample.de.conllu, sha256 ")
+    assert out.index(made[0]) < 4  # in the header, above the tables

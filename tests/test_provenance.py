@@ -169,3 +169,32 @@ def test_the_wmt21_build_records_udpipe_and_eflomal_and_warns_of_its_1000_pairs(
     assert provenance["packages"]["eflomal"] == version("eflomal")
     card = (wmt21_de_en / "README.md").read_text(encoding="utf-8")
     assert f"  - warning: eflomal aligned {build['pairs']:,} pairs without priors" in card
+
+
+def test_simalign_records_its_model_and_the_sha256_of_its_weights_file(tmp_path: Path) -> None:
+    pytest.importorskip("simalign")
+    from auto_challenge_sets.builder.backends.aligners import get_aligner
+
+    from tiny_bert import make_tiny_bert
+
+    lines = demo_file("sample.de").read_text(encoding="utf-8").splitlines()
+    model = make_tiny_bert(tmp_path / "tiny-bert", lines + demo_file("sample.en").read_text(encoding="utf-8").splitlines(),
+                           vocab_size=300, layers=1)
+    weights = next(model / name for name in ("model.safetensors", "pytorch_model.bin") if (model / name).is_file())
+    found = get_aligner("simalign", model=str(model), layer=1).provenance()
+    assert {key: found[key] for key in ("backend", "package", "version", "model", "file", "sha256", "symmetrization",
+                                        "priors", "priors_used")} == {
+        "backend": "simalign", "package": "simalign", "version": version("simalign"), "model": "tiny-bert",
+        "file": None, "sha256": _sha256(weights), "symmetrization": "argmax", "priors": None, "priors_used": None}
+    assert found["options"]["layer"] == 1 and found["options"]["token_type"] == "bpe"
+
+
+def test_trankit_records_its_language_folder_and_the_checksum_of_its_files(tiny_cache) -> None:
+    from auto_challenge_sets.builder.backends.parsers import get_parser
+
+    parser = get_parser("trankit", lang="de", trankit_cache=tiny_cache, download=False)
+    found = parser.provenance()
+    assert found["backend"] == "trankit" and found["model"] == "xlm-roberta-base/german"
+    assert found["version"] == version("trankit") and found["file"] is None
+    assert found["sha256"] == parser.signature()["models"] and len(found["sha256"]) == 64
+    assert found["options"] == {"xlmr": parser.signature()["xlmr"], "pretokenized": False, "lemmatize": True}
