@@ -181,3 +181,20 @@ def test_acs_evaluate_prints_the_one_line_in_its_terminal_summary(demo, capsys) 
     made = [line for line in out if line.startswith("sets made by: ")]
     assert len(made) == 1 and made[0].startswith("sets made by: parser conllu (sample.de.conllu, sha256 ")
     assert out.index(made[0]) < 4  # in the header, above the tables
+
+
+@pytest.mark.parametrize("broken", [
+    "a string",
+    {"parser": None, "aligner": None},
+    {"parser": {"backend": "udpipe"}, "aligner": {"pairs": 3}},
+    {"parser": {"backend": "udpipe"}, "aligner": {"backend": "eflomal", "priors": {"sha256": "x"}}},
+])
+def test_a_provenance_a_build_never_writes_is_an_error_naming_the_record(demo, tmp_path, broken) -> None:
+    from auto_challenge_sets.errors import InputError
+
+    folder = _copy(demo, tmp_path, lambda build: build.update(provenance=broken))
+    with pytest.raises(InputError) as raised:
+        _run(folder, targeted=False)
+    assert str(raised.value) == (f"{folder / 'acs_build.json'}: the provenance of build de-en/sample is not what acs "
+                                 "build records (a parser and an aligner or null, each naming its backend): build "
+                                 "again to record it")
