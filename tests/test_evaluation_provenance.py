@@ -16,6 +16,7 @@ from markupsafe import escape
 
 from auto_challenge_sets.demo_data import demo_file
 from auto_challenge_sets.evaluation.engine import evaluate
+from auto_challenge_sets.evaluation.name_text import markdown_text
 from auto_challenge_sets.evaluation.report import markdown_report, text_report, write_report
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.targeted import TargetedRequest
@@ -74,9 +75,9 @@ def test_the_one_line_is_in_the_text_report_md_html_and_results_json(demo, tmp_p
     assert f"sets made by: {line}" in text_report(evaluation).splitlines()[:4]
     written = write_report(tmp_path / "out", evaluation, request=request)
     markdown = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
-    assert f"- **sets made by**: {line}\n" in markdown.split("## How to read")[0]  # the header
+    assert f"- **sets made by**: {markdown_text(line)}\n" in markdown.split("## How to read")[0]  # the header
     page = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
-    assert f'<dt>sets made by</dt><dd class="provenance">{escape(line)}</dd>' in page
+    assert f'<dt>sets made by</dt><dd class="provenance"><bdi>{escape(line)}</bdi></dd>' in page
     results = tmp_path / "out" / "results.json"
     assert results in written
     check_results_json(results)

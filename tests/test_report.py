@@ -460,6 +460,7 @@ def _headings_in_order(text: str) -> list[str]:
 def test_the_markdown_report_whole(evaluation):
     from pathlib import Path
 
+    from auto_challenge_sets.evaluation.name_text import markdown_text
     from auto_challenge_sets.evaluation.report import LEGEND, markdown_report, targeted_section
 
     result, _ = evaluation
@@ -469,7 +470,8 @@ def test_the_markdown_report_whole(evaluation):
     lines = ["# LDD challenge sets: evaluation", "", f"- **signature**: `{result.signature}`",
              f"- **dataset / pair / split**: `{result.dataset}` / de-en / toytest (full corpus: de-en.baseline, 90 rows)",
              "- **systems**: ref, better, good, lower, worse (baseline of the paired tests: ref)",
-             f"- **sets made by**: {result.provenance.summary}", "- **note**: first note", "- **note**: Δ second note", "", "## How to read this report", "", LEGEND,
+             f"- **sets made by**: {markdown_text(result.provenance.summary)}", "- **note**: first note",
+             "- **note**: Δ second note", "", "## How to read this report", "", LEGEND,
              "## Full corpus", "", _markdown_table(_full_cells(result)), ""]
     for _, label, _, _ in METRICS:
         lines += [f"## Summary, {label}", "", summary_table(result, label.lower(), markdown=True), ""]
