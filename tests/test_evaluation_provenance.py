@@ -25,13 +25,9 @@ from auto_challenge_sets.evaluation.targeted_scores import alignment_warning
 from conftest import check_results_json
 
 
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory) -> Path:
-    from auto_challenge_sets.dataset.demo import build_demo
-
-    out = tmp_path_factory.mktemp("demo") / "sets"
-    build_demo(out)
-    return out
+@pytest.fixture
+def demo(demo_sets) -> Path:
+    return demo_sets
 
 
 def _copy(demo: Path, tmp_path: Path, edit=None) -> Path:

@@ -75,13 +75,9 @@ def test_the_one_line_names_models_by_name_and_short_sha256_and_says_when_nothin
     assert summary_line(None) == NOT_RECORDED and NOT_RECORDED.startswith("provenance not recorded (built before")
 
 
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory) -> Path:
-    from auto_challenge_sets.dataset.demo import build_demo
-
-    out = tmp_path_factory.mktemp("demo") / "sets"
-    build_demo(out)
-    return out
+@pytest.fixture
+def demo(demo_sets) -> Path:
+    return demo_sets
 
 
 def test_the_demo_records_its_pre_parsed_and_pre_aligned_files_by_name_and_sha256(demo) -> None:
