@@ -208,6 +208,15 @@ def wmt21_de_en(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return built_once(tmp_path_factory, "wmt21", build) / "sets"
 
 
+@pytest.fixture(scope="session")
+def demo_sets(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``acs demo``'s folder (both directions of the packaged sample: hand-checked trees, hand
+    alignments), built once: tests read it, or copy it to change it."""
+    from auto_challenge_sets.dataset.demo import build_demo
+
+    return built_once(tmp_path_factory, "demo", build_demo) / "sets"
+
+
 def built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build) -> Path:
     """A folder ``name`` holding ``build(folder / "sets")``'s output, built once per test run: with
     pytest-xdist every worker has its own session, so the workers share the run's temporary root and

@@ -207,7 +207,8 @@ def test_a_pair_too_long_for_eflomal_is_reported_by_line(tmp_path: Path) -> None
 def test_eflomal_without_priors_on_a_test_set_sized_corpus_says_how_to_get_them(tmp_path: Path) -> None:
     pytest.importorskip("eflomal")
     from auto_challenge_sets.builder.backends.aligners.eflomal import make_priors
-    from auto_challenge_sets.builder.pipeline.build import EFLOMAL_PRIORS_ADVISED_BELOW, build
+    from auto_challenge_sets.builder.pipeline.build import build
+    from auto_challenge_sets.builder.pipeline.provenance import EFLOMAL_PRIORS_ADVISED_BELOW
     from auto_challenge_sets.builder.pipeline.specs import AlignerSpec
     from auto_challenge_sets.demo_data import demo_file
 

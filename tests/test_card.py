@@ -5,6 +5,7 @@ values are literals counted by hand, or read from the written files by pyarrow, 
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -13,7 +14,9 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
+from auto_challenge_sets import __version__
 from auto_challenge_sets.builder.pipeline.build import BuildSpec
+from auto_challenge_sets.builder.pipeline.provenance import NOT_RECORDED
 from auto_challenge_sets.dataset.card import (
     PRETTY_NAME,
     _data_path,
@@ -86,16 +89,24 @@ def test_provenance_names_every_build_with_its_defaults_and_the_last_version() -
         "  - phenomenon `zz`, added by the user: last\n"
         "  - parse: n1\n"
         "  - parse: n2\n"
+        f"  - made with: {NOT_RECORDED}\n"
         "- `de-en`, split `b`: source `?`; target `?`; parser: ?; aligner: eflomal; ? pairs of 4 lines; "
         "license: cc-by-4.0\n"
+        f"  - made with: {NOT_RECORDED}\n"
         "- `en-de`, split `c`: source `?`; target `?`; parser: ?; aligner: none; ? pairs of 5 lines; license: mit\n"
+        f"  - made with: {NOT_RECORDED}\n"
         "\nBuilt with auto_challenge_sets 2.0.")
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def test_provenance_without_a_license_or_version_or_builds() -> None:
     record = {"license": None, "builds": [{"pair": "de-en", "corpus": "a", "lines": 1}]}
     assert _provenance(record) == ("- `de-en`, split `a`: source `?`; target `?`; parser: ?; aligner: none; "
-                                   "? pairs of 1 lines; license: other\n\nBuilt with auto_challenge_sets ?.")
+                                   f"? pairs of 1 lines; license: other\n  - made with: {NOT_RECORDED}\n"
+                                   "\nBuilt with auto_challenge_sets ?.")
     assert _provenance({"license": "mit", "builds": []}) == ""
 
 
@@ -234,10 +245,15 @@ def test_the_generated_text_of_the_card(mixed: Path) -> None:
     assert "\n# Long-distance dependency challenge sets for MT\n" in body
     assert "the viewer and `load_dataset` without a config name open) is `de-en.particle`.\n" in body
     assert 'challenge = load_dataset("PATH_OR_REPO", "de-en.particle.d3", split="first")\n' in body
+    parse = f"parser conllu (sample.de.conllu, sha256 {_sha256(demo_file('sample.de.conllu'))[:12]})"
+    tokens = f"tokens: the words of sample.de.conllu (source), white space (target); auto_challenge_sets {__version__}"
     assert ("\n- `de-en`, split `first`: source `sample.de`; target `sample.en`; parser: conllu; aligner: none; "
             "29 pairs of 29 lines; license: cc-by-4.0\n"
+            f"  - made with: {parse}; not aligned; {tokens}\n"
             "- `de-en`, split `second`: source `sample.de`; target `sample.en`; parser: conllu; "
             "aligner: pharaoh (path=sample.de-en.pharaoh); 29 pairs of 29 lines; license: mit\n"
+            f"  - made with: {parse}; aligner pharaoh (sample.de-en.pharaoh, sha256 "
+            f"{_sha256(demo_file('sample.de-en.pharaoh'))[:12]}, 29 pairs); {tokens}\n"
             "\nBuilt with auto_challenge_sets ") in body
     assert ("(`de-en/first: cc-by-4.0; de-en/second: mit` as declared for this\nfolder)") in body
     assert ("Empty here: `de-en.prep_stranding.d0` (first), `de-en.prep_stranding.d1` (first), "

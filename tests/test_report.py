@@ -426,7 +426,11 @@ def test_the_text_report_whole(evaluation):
     shuffled = replace(result, configs={name: result.configs[name] for name in reversed(CONFIGS)})
     full = _plain_cells(text_report(shuffled).split("\n\n")[1].split("\n", 1)[1])
     assert full == _full_cells(result)
-    lines = [f"signature: {result.signature}", "baseline system: ref", "", "full corpus",
+    # the toy folder has no build record: the sets' provenance says so in one line
+    assert result.provenance.summary == ("provenance not recorded (the folder's acs_build.json has no build of "
+                                         "de-en, split toytest)")
+    lines = [f"signature: {result.signature}", "baseline system: ref", f"sets made by: {result.provenance.summary}",
+             "", "full corpus",
              text_report(shuffled).split("\n\n")[1].split("\n", 1)[1], "", *full_test_section(shuffled)]
     assert full_test_section(shuffled)[0] == "full test set: ranking and significance clusters"
     for name in CONFIGS:
@@ -443,7 +447,8 @@ def test_the_text_report_whole(evaluation):
     bare = replace(result, full_corpus_config="de-en.particle.d0", human_full=None, targeted=None,
                    configs={name: replace(result.configs[name], human=None) for name in CONFIGS})
     text = text_report(bare)
-    assert text.split("\n")[3] == "full corpus: de-en.particle.d0"
+    assert text.split("\n")[4] == "full corpus: de-en.particle.d0"
+    assert "sets made by" not in text_report(replace(bare, provenance=None))  # a result made without a folder
     assert "correlation with human scores" not in text and "targeted accuracy" not in text
     assert text.endswith(summary_table(result, "ribes"))
     only_ter = replace(bare, human_full={"ter": result.human_full["ter"]})
@@ -473,6 +478,7 @@ def test_the_markdown_report_whole(evaluation):
     from pathlib import Path
 
     from auto_challenge_sets.evaluation.full_test_report import full_test_section
+    from auto_challenge_sets.evaluation.name_text import markdown_text
     from auto_challenge_sets.evaluation.report import LEGEND, markdown_report, targeted_section
 
     result, _ = evaluation
@@ -482,7 +488,8 @@ def test_the_markdown_report_whole(evaluation):
     lines = ["# LDD challenge sets: evaluation", "", f"- **signature**: `{result.signature}`",
              f"- **dataset / pair / split**: `{result.dataset}` / de-en / toytest (full corpus: de-en.baseline, 90 rows)",
              "- **systems**: ref, better, good, lower, worse (baseline of the paired tests: ref)",
-             "- **note**: first note", "- **note**: Δ second note", "", "## How to read this report", "", LEGEND,
+             f"- **sets made by**: {markdown_text(result.provenance.summary)}", "- **note**: first note",
+             "- **note**: Δ second note", "", "## How to read this report", "", LEGEND,
              "## Full corpus", "", _markdown_table(_full_cells(result)), "",
              *full_test_section(result, markdown=True)]
     for _, label, _, _ in METRICS:

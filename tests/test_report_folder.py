@@ -18,6 +18,7 @@ from filelock import FileLock
 
 from auto_challenge_sets.cli import main
 from auto_challenge_sets.evaluation import html_report, plots
+from auto_challenge_sets.evaluation.report_folder import check_report_folder
 
 from toy_dataset import SPLIT, make
 
@@ -55,6 +56,16 @@ def _one_error_line(capsys) -> str:
     lines = [line for line in err.splitlines() if not line.startswith("note:")]
     assert len(lines) == 1 and "Traceback" not in err, err
     return lines[0]
+
+
+def test_a_report_of_the_schema_before_this_one_is_still_ours(tmp_path):
+    """acs-evaluation/3 added the sets' provenance; a folder of an acs-evaluation/2 run is still
+    an earlier report that --out may replace."""
+    out = tmp_path / "report"
+    out.mkdir()
+    (out / "results.json").write_text(json.dumps({"schema": "acs-evaluation/2"}), encoding="utf-8")
+    check_report_folder(out)  # no error
+    (out / "results.json").unlink()  # not a whole document: conftest validates every results.json left
 
 
 def test_a_report_is_written_whole_and_named_at_the_users_path(toy, tmp_path, capsys):

@@ -135,7 +135,7 @@ def test_the_json_document_is_plain_and_leaves_the_verdicts_out():
         verdicts={"de-en.particle.d3": {"a": [["correct"]]}})
     random = {"mean": 15.0, "std": 1.0, "p5": 10.0, "p95": 20.0, "percentile": 50.0, "p_value": 0.5}
     expected = {
-        "schema": "acs-evaluation/2", "signature": "sig", "dataset": "data", "pair": "de-en", "split": "test",
+        "schema": "acs-evaluation/3", "signature": "sig", "dataset": "data", "pair": "de-en", "split": "test",
         "full_corpus_config": "de-en.baseline", "full_corpus_rows": 90, "systems": ["a", "b"], "baseline_system": "a",
         "metrics": ["bleu"], "higher_is_better": {"bleu": True},
         "settings": {"n_samples": 5, "length_tolerance": 1, "seed": 3, "paired_test": "ar", "paired_samples": 20,
@@ -152,8 +152,9 @@ def test_the_json_document_is_plain_and_leaves_the_verdicts_out():
         "trends": {"bleu": {"de-en.particle": {"a": {"n": 2, "spearman": None, "p_value": None, "p_corrected": None,
                                                      "family_size": None}}}},
         "summary": {"bleu": {}}, "human_full": None, "human_unmatched": {"table": ["x.1"], "systems": []},
-        "targeted": None, "notes": ["a note"], "segment_full": None, "full_test": None, "human_scores": None}
-    assert SCHEMA == "acs-evaluation/2"
+        "targeted": None, "notes": ["a note"], "segment_full": None, "full_test": None, "provenance": None,
+        "human_scores": None}
+    assert SCHEMA == "acs-evaluation/3"
     document = evaluation.to_json()
     assert document == expected and list(document) == list(expected)
     assert json.loads(json.dumps(document, allow_nan=False)) == expected  # plain types only, no NaN

@@ -12,6 +12,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from auto_challenge_sets.builder.pipeline.provenance import summary_line, weak_alignment
 from auto_challenge_sets.configs import KIND_LEXICAL, config_sort_key, parse_config_name
 from auto_challenge_sets.dataset.card_blocks import merge_body, read_card_segments, read_segments
 from auto_challenge_sets.dataset.layout import (
@@ -48,9 +49,21 @@ def _provenance(record: dict) -> str:
         for name, description in sorted(build.get("user_rules", {}).items()):
             lines.append(f"  - phenomenon `{name}`, added by the user: {description}")
         lines += [f"  - parse: {note}" for note in build.get("parse_notes", ())]
+        lines += _made_with(build)
     version = record["builds"][-1].get("version", "?") if record["builds"] else None
     lines.append(f"\nBuilt with auto_challenge_sets {version}." if version else "")
     return "\n".join(lines)
+
+
+def _made_with(build: dict) -> list[str]:
+    """The build's provenance in one line (models by name and sha256, versions), and the warning
+    of an alignment too small to trust."""
+    provenance = build.get("provenance")
+    lines = [f"  - made with: {summary_line(provenance)}"]  # the build's line above has the labels
+    weak = weak_alignment((provenance or {}).get("aligner"))
+    if weak is not None:
+        lines.append(f"  - warning: {weak}; the `reorder` configs and the `alignment` column rest on these links")
+    return lines
 
 
 def default_config(names: list[str]) -> str | None:

@@ -18,7 +18,9 @@ from auto_challenge_sets.text_io import IN_A_DATASET, atomic_write_text, require
 BUILD_RECORD = "acs_build.json"
 # 2: each build records its data files (bytes, rows, sha256; dataset/integrity.py). A record
 # without this field is older and its files are read unchecked, with a note.
-RECORD_FORMAT = 2
+# 3: each build records its provenance (parser, aligner, tokenization, package versions;
+# builder/pipeline/provenance.py). A build without it is older: readers say it was not recorded.
+RECORD_FORMAT = 3
 _BUILD_KEYS = ("pair", "corpus", "lines")
 
 
@@ -90,9 +92,15 @@ def empty_selections(record: dict) -> dict[str, dict[str, int]]:
     return empty
 
 
-def corpus_lines(out_dir: str | os.PathLike[str], pair: str, corpus: str) -> int | None:
-    """How many lines the corpus of ``(pair, corpus)`` had, empty ones included (None: not recorded)."""
+def build_entry(out_dir: str | os.PathLike[str], pair: str, corpus: str) -> dict | None:
+    """The record of the build of ``(pair, corpus)`` (None: the folder records no such build)."""
     for build in read_build_record(out_dir)["builds"]:
         if build["pair"] == pair and build["corpus"] == corpus:
-            return build["lines"]
+            return build
     return None
+
+
+def corpus_lines(out_dir: str | os.PathLike[str], pair: str, corpus: str) -> int | None:
+    """How many lines the corpus of ``(pair, corpus)`` had, empty ones included (None: not recorded)."""
+    build = build_entry(out_dir, pair, corpus)
+    return None if build is None else build["lines"]

@@ -286,7 +286,7 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
         full=full, configs=configs, trends=trends,
         summary={name: _summary(configs, full, metric, trends[name]) for name, metric in metrics.items()},
         human_full=human_full, human_unmatched=human_unmatched, targeted=targeted, notes=tuple(notes),
-        segment_full=segment_full, verdicts=verdicts or None, full_test=tested,
+        segment_full=segment_full, provenance=corpus.provenance, verdicts=verdicts or None, full_test=tested,
         human_scores=None if human is None else dict(human.scores))
 
 

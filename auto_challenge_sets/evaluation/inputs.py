@@ -9,22 +9,30 @@ their ``line`` column, and its length must be the corpus's line count as the bui
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from auto_challenge_sets.builder.pipeline.provenance import summary_line, weak_alignment
 from auto_challenge_sets.configs import BASELINE, KIND_LEXICAL, config_sort_key, parse_config_name
 from auto_challenge_sets.corpus import STDIN, ReadReport, read_lines, read_stream_lines
 from auto_challenge_sets.dataset.integrity import check_folder
 from auto_challenge_sets.dataset.layout import README, DatasetFolder
-from auto_challenge_sets.dataset.record import corpus_lines
+from auto_challenge_sets.dataset.record import BUILD_RECORD, build_entry, corpus_lines
 from auto_challenge_sets.errors import CorpusError, InputError
 from auto_challenge_sets.evaluation.request import ALL, EvaluationRequest
+from auto_challenge_sets.evaluation.results import (
+    AlignerProvenance,
+    FileDigest,
+    ParserProvenance,
+    Provenance,
+)
 from auto_challenge_sets.evaluation.targeted import read_pool
 from auto_challenge_sets.scoring.bleu_stats import BleuStatistics
 from auto_challenge_sets.scoring.line_limit import MAX_TOKENS, line_excess
@@ -115,6 +123,7 @@ class Corpus:
     total_lines: int  # the corpus's line count as the build recorded it (empty lines included)
     configs: list[ConfigRows]
     notes: list[str] = field(default_factory=list)
+    provenance: Provenance | None = None  # how the split's sets were made (the build record)
 
     @property
     def pool_lengths(self) -> np.ndarray:
@@ -189,7 +198,55 @@ def read_corpus(request: EvaluationRequest) -> Corpus:
     if not configs:
         raise InputError(f"none of the chosen configs has rows in split {split!r}", folder.root / README)
     notes = integrity_notes + ([f"no rows in split {split} (not exported): {', '.join(absent)}"] if absent else [])
-    return Corpus(folder, pair, split, base_name, base, total, configs, notes)
+    return Corpus(folder, pair, split, base_name, base, total, configs, notes,
+                  read_provenance(build_entry(folder.root, pair, split), pair, split, folder.root / BUILD_RECORD))
+
+
+def read_provenance(build: Mapping[str, Any] | None, pair: str, split: str, where: Path | None = None) -> Provenance:
+    """The typed provenance of one build's record entry (None: the folder records no build of
+    ``pair``/``split``); an entry of a record written before provenance was recorded gives
+    ``recorded=False`` and its labels, not an error; one that is not what a build writes is an
+    InputError naming the record (``where``)."""
+    if build is None:
+        return Provenance(False, f"provenance not recorded (the folder's acs_build.json has no build of {pair}, "
+                                 f"split {split})")
+    labels = {"parser_label": build.get("parser"), "aligner_label": build.get("aligner")}
+    recorded = build.get("provenance")
+    if recorded is None:
+        return Provenance(False, summary_line(None, labels["parser_label"], labels["aligner_label"]), **labels)
+    _check_provenance(recorded, f"{pair}/{split}", where)
+    summary = summary_line(recorded)
+    aligner = recorded.get("aligner")
+    return Provenance(
+        True, summary, **labels, parser=ParserProvenance(**_known(ParserProvenance, recorded["parser"])),
+        aligner=None if aligner is None else AlignerProvenance(**{
+            **_known(AlignerProvenance, aligner),
+            "priors": None if aligner.get("priors") is None else FileDigest(**_known(FileDigest, aligner["priors"]))}),
+        tokenization=recorded.get("tokenization"), packages=recorded.get("packages"), warning=weak_alignment(aligner))
+
+
+def _check_provenance(recorded: Any, build: str, where: Path | None) -> None:
+    """The shape the reports rely on: a parser and an aligner (or null) naming their backend, and
+    priors (or null) naming their file."""
+    def names_backend(entry: Any) -> bool:
+        return isinstance(entry, Mapping) and isinstance(entry.get("backend"), str)
+
+    aligner = recorded.get("aligner") if isinstance(recorded, Mapping) else None
+    priors = aligner.get("priors") if isinstance(aligner, Mapping) else None
+    if not (isinstance(recorded, Mapping) and names_backend(recorded.get("parser"))
+            and (aligner is None or names_backend(aligner))
+            and (priors is None or (isinstance(priors, Mapping) and isinstance(priors.get("file"), str)))):
+        raise InputError(f"the provenance of build {build} is not what acs build records (a parser and an aligner "
+                         "or null, each naming its backend): build again to record it", where)
+
+
+def _known(cls: type, entry: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of ``cls`` that ``entry`` has, the others None: a record of a later version may
+    add keys, and an older one may lack some."""
+    known = {f.name: entry.get(f.name) for f in dataclasses.fields(cls)}
+    if "options" in known:
+        known["options"] = dict(known["options"] or {})
+    return known
 
 
 @dataclass

@@ -262,6 +262,9 @@ def targeted_section(evaluation: Evaluation, markdown: bool = False) -> list[str
         return []
     lines = ["## Targeted accuracy" if markdown else "targeted accuracy", "",
              f"alignment: {targeted.aligner}; signature: {targeted.signature}", ""]
+    if targeted.alignment_warning:
+        lines += [f"> **warning**: {targeted.alignment_warning}" if markdown else f"warning: {targeted.alignment_warning}",
+                  ""]
     for heading, table in targeted_tables(evaluation, markdown):
         lines += [f"### {heading}" if markdown else heading, "", table, ""]
     if evaluation.human_full is not None:
@@ -276,8 +279,15 @@ def _has_human(evaluation: Evaluation, metric: str) -> bool:
     return any((c.human or {}).get(metric) is not None for c in evaluation.configs.values())
 
 
+def made_by(evaluation: Evaluation) -> str | None:
+    """The one line of the sets' provenance (None for a result made without one)."""
+    return None if evaluation.provenance is None else evaluation.provenance.summary
+
+
 def text_report(evaluation: Evaluation) -> str:
-    lines = [f"signature: {evaluation.signature}", f"baseline system: {evaluation.baseline_system}", ""]
+    lines = [f"signature: {evaluation.signature}", f"baseline system: {evaluation.baseline_system}"]
+    lines += [f"sets made by: {made_by(evaluation)}"] if made_by(evaluation) else []
+    lines.append("")
     label = full_corpus_label(evaluation)
     lines += ["full corpus" if label == "full test set" else label, _full_table(evaluation), ""]
     lines += full_test_section(evaluation)
@@ -311,7 +321,9 @@ def markdown_report(evaluation: Evaluation, plots: list[Path]) -> str:
              f"- **dataset / pair / split**: {markdown_code(evaluation.dataset)} / {evaluation.pair} / {evaluation.split} "
              f"(full corpus: {evaluation.full_corpus_config}, {evaluation.full_corpus_rows} rows)",
              f"- **systems**: {', '.join(map(name, evaluation.systems))} (baseline of the paired tests: "
-             f"{name(evaluation.baseline_system)})", *(f"- **note**: {name(note)}" for note in evaluation.notes),
+             f"{name(evaluation.baseline_system)})",
+             *([f"- **sets made by**: {name(made_by(evaluation))}"] if made_by(evaluation) else []),
+             *(f"- **note**: {name(note)}" for note in evaluation.notes),
              "", "## How to read this report", "", LEGEND, "## Full corpus", "", _full_table(evaluation, True), ""]
     lines += full_test_section(evaluation, markdown=True)
     for metric in evaluation.metrics:

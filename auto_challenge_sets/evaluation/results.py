@@ -1,7 +1,7 @@
 """The typed results of an evaluation, and their one JSON form (``results.json``).
 
 Frozen dataclasses from the whole run down to one number; :meth:`Evaluation.to_json` is the
-document that ``results.json`` holds (``"schema": "acs-evaluation/2"``, described by the JSON
+document that ``results.json`` holds (``"schema": "acs-evaluation/3"``, described by the JSON
 Schema shipped beside this module, :data:`SCHEMA_PATH`), and :meth:`Evaluation.to_pandas` one
 long table (a row per system, config and metric) for notebooks. docs/method.md, "Reading
 results.json", says what each field means.
@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-SCHEMA = "acs-evaluation/2"
+# 3: the sets' provenance (``provenance``) and the targeted section's alignment warning
+# (``targeted.alignment_warning``); docs/method.md, "Reading results.json", says what changed from 2
+SCHEMA = "acs-evaluation/3"
 SCHEMA_PATH = Path(__file__).resolve().parent / "results.schema.json"
 
 # A config's marks, as every table, plot, page and results.json writes them (ConfigResult.flags)
@@ -271,6 +273,60 @@ class TargetedRun:
     aligner: str
     signature: str
     by_distance: Mapping[str, TargetedByDistance]
+    # the verdicts rest on eflomal links of too few pairs without priors (pipeline/provenance.py)
+    alignment_warning: str | None = None
+
+
+@dataclass(frozen=True)
+class FileDigest:
+    """A file by its base name and sha256 (eflomal's priors)."""
+
+    file: str
+    sha256: str | None
+
+
+@dataclass(frozen=True)
+class ParserProvenance:
+    """The parse as the build recorded it: the backend (``conllu``: a pre-parsed ``file``), its
+    package and version, its model (a file or a name) and the sha256 of the model or the file."""
+
+    backend: str
+    package: str | None
+    version: str | None
+    model: str | None
+    file: str | None
+    sha256: str | None
+    options: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class AlignerProvenance(ParserProvenance):
+    """The alignment as the build recorded it (``pharaoh``: a precomputed ``file``), with how its
+    directions were combined, the pairs aligned and the priors (``priors_used`` None: the backend
+    takes none)."""
+
+    symmetrization: str | None = None
+    pairs: int | None = None
+    priors: FileDigest | None = None
+    priors_used: bool | None = None
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """How the evaluated split's sets were made (``acs_build.json``): ``summary`` is the one line
+    every report shows; ``recorded`` False for a folder built before the record kept it (then
+    only the old labels, ``parser_label`` and ``aligner_label``); ``warning``: the alignment is
+    eflomal's on too few pairs without priors."""
+
+    recorded: bool
+    summary: str
+    parser_label: str | None = None
+    aligner_label: str | None = None
+    parser: ParserProvenance | None = None
+    aligner: AlignerProvenance | None = None  # None: not aligned (or not recorded)
+    tokenization: Mapping[str, str] | None = None
+    packages: Mapping[str, str] | None = None
+    warning: str | None = None
 
 
 @dataclass(frozen=True)
@@ -358,6 +414,7 @@ class Evaluation:
     notes: tuple[str, ...] = field(default=())
     segment_full: Mapping[str, SegmentAgreement | None] | None = None  # metric -> agreement on the full corpus
     full_test: FullTest | None = None  # paired tests and significance clusters on the full corpus
+    provenance: Provenance | None = None  # how the sets were made (the build record)
     # with targeted accuracy: config -> system -> per row (the config's order) each instance's
     # verdict, as judged; for the HTML page's sentences, not in results.json (tens of MB on WMT21)
     verdicts: Mapping[str, Mapping[str, list[list[str]]]] | None = field(default=None, repr=False, compare=False)

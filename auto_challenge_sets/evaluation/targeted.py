@@ -94,6 +94,9 @@ class TargetedAlignments:
     reference: list[list[Link]]
     systems: dict[str, list[list[Link]]] | None  # None: the ``present`` match
     extra: list[list[list[Link]]] = field(default_factory=list)  # per extra reference, per pool row
+    # the aligner run here (eflomal, simalign) as the build record keeps one, with the pairs it
+    # aligned; None: the reference side is the build's alignment column (stored, present)
+    provenance: dict[str, Any] | None = None
 
     def inputs(self, system: str, positions: list[int]) -> dict[str, list[list[Link]] | None]:
         """``compute``'s alignment arguments for the rows at these pool positions."""
@@ -131,10 +134,11 @@ def _read_hyp_alignment(path: str | os.PathLike[str], base: dict[str, list[Any]]
             for line, tokens, output in zip(base["line"], base["source_tokens"], outputs)]
 
 
-def _align_jointly(aligner: AlignerSpec, base: dict[str, list[Any]],
-                   outputs: dict[str, list[str]]) -> tuple[list[list[Link]], dict[str, list[list[Link]]]]:
+def _align_jointly(aligner: AlignerSpec, base: dict[str, list[Any]], outputs: dict[str, list[str]],
+                   ) -> tuple[list[list[Link]], dict[str, list[list[Link]]], dict[str, Any]]:
     """Every (source, reference) and (source, output) pair, each distinct pair once, in one run
-    (``outputs`` may hold extra references too: they are aligned as outputs are)."""
+    (``outputs`` may hold extra references too: they are aligned as outputs are), and the aligner's
+    provenance with the pairs it aligned."""
     from auto_challenge_sets.builder.pipeline.align_stage import align_pairs
 
     unique: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
@@ -147,8 +151,10 @@ def _align_jointly(aligner: AlignerSpec, base: dict[str, list[Any]],
                for name, lines in outputs.items()}
     print(f"targeted accuracy: aligning {len(unique):,} distinct sentence pairs with {aligner.name}",
           file=sys.stderr)
-    links = align_pairs(list(unique), aligner=aligner, progress=True)
-    return [links[k] for k in reference], {name: [links[k] for k in slots] for name, slots in systems.items()}
+    made = aligner.create()
+    links = align_pairs(list(unique), aligner=made, progress=True)
+    return ([links[k] for k in reference], {name: [links[k] for k in slots] for name, slots in systems.items()},
+            {**made.provenance(), "pairs": len(unique)})
 
 
 def _extra_key(k: int) -> str:
@@ -161,7 +167,7 @@ def _align_extra(request: TargetedRequest, base: dict[str, list[Any]],
     if not extra:
         return [], ""
     aligner = AlignerSpec("eflomal", request.options)
-    _, links = _align_jointly(aligner, base, {_extra_key(k): lines for k, lines in enumerate(extra)})
+    _, links, _ = _align_jointly(aligner, base, {_extra_key(k): lines for k, lines in enumerate(extra)})
     return [links[_extra_key(k)] for k in range(len(extra))], f"; extra references: {aligner.describe()}"
 
 
@@ -188,11 +194,11 @@ def align_outputs(request: TargetedRequest, base: dict[str, list[Any]], outputs:
         return TargetedAlignments(f"stored (the dataset's alignment column and --hyp-alignment files){how}",
                                   _stored_reference(base, where), systems, extra_links)
     aligner = AlignerSpec(name, request.options)
-    reference, systems = _align_jointly(aligner, base, {**outputs, **{_extra_key(k): lines
-                                                                      for k, lines in enumerate(extra)}})
+    reference, systems, made = _align_jointly(aligner, base, {**outputs, **{_extra_key(k): lines
+                                                                            for k, lines in enumerate(extra)}})
     extra_links = [systems.pop(_extra_key(k)) for k in range(len(extra))]
     return TargetedAlignments(f"{aligner.describe()}: references and outputs aligned together", reference, systems,
-                              extra_links)
+                              extra_links, made)
 
 
 def read_pool(folder: DatasetFolder, base_name: str, split: str, columns: list[str],

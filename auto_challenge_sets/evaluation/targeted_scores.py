@@ -11,11 +11,12 @@ from __future__ import annotations
 import bisect
 import zlib
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from auto_challenge_sets.evaluation.results import TargetedByDistance, TargetedRun, TargetedScore
+from auto_challenge_sets.builder.pipeline.provenance import weak_alignment
+from auto_challenge_sets.evaluation.results import Provenance, TargetedByDistance, TargetedRun, TargetedScore
 from auto_challenge_sets.evaluation.targeted import TargetedRequest, align_outputs, lemma_language
 from auto_challenge_sets.scoring.targeted import CORRECT, WRONG, accuracy, part_table, signature, tally
 from auto_challenge_sets.scoring.targeted_control import draw_pairs, pair_accuracies, percentile
@@ -69,8 +70,22 @@ def score(request: TargetedRequest, corpus: Corpus, outputs: list[SystemOutput],
             per_config[config.name][output.name] = TargetedScore.from_dict(found)
     judgement = signature(request.chrf_threshold, alignments.systems is not None, lang, n_refs)
     control = f"|control:random-pairs:{request.random_pairs}|seed:{seed}" if request.random_pairs else ""
-    run = TargetedRun(alignments.aligner, judgement + control, {})
+    run = TargetedRun(alignments.aligner, judgement + control, {},
+                      alignment_warning=alignment_warning(alignments.provenance, corpus.provenance))
     return run, per_config, controls
+
+
+def alignment_warning(made_here: dict[str, Any] | None, provenance: Provenance | None) -> str | None:
+    """The warning the targeted numbers carry when the links they rest on are eflomal's on too few
+    pairs without priors: the aligner run here (``made_here``), else the build's, whose alignment
+    column is the reference side (``stored``, ``present``)."""
+    if made_here is not None:
+        weak = weak_alignment(made_here)
+        rests_on = "the links of the references and outputs aligned for this run"
+    else:
+        weak = None if provenance is None else provenance.warning
+        rests_on = "the dataset's alignment column (the build's links)"
+    return None if weak is None else f"these verdicts rest on {rests_on}: {weak}"
 
 
 def _tables(output: SystemOutput, alignments, wanted: dict[int, set[int] | None], lengths: list[int],

@@ -21,6 +21,7 @@ from auto_challenge_sets.builder.pipeline.defaults import AUTO_ALIGNER, NO_ALIGN
 from auto_challenge_sets.builder.pipeline.executors import Executor
 from auto_challenge_sets.builder.pipeline.inputs import AlignmentFile, PreParsedSource
 from auto_challenge_sets.builder.pipeline.parse_stage import cached_parse_notes, parse_source_for_build
+from auto_challenge_sets.builder.pipeline.provenance import build_provenance, weak_alignment
 from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec
 from auto_challenge_sets.builder.pipeline.timings import stage
 from auto_challenge_sets.configs import (
@@ -266,23 +267,23 @@ def _truncation_warnings(aligner: Aligner | AlignmentFile | None, corpus: Parall
             f"line {format_line_numbers(long)}"]
 
 
-# eflomal learns from the corpus it aligns. Measured (docs/method.md, "Reordering measures"; README,
-# targeted accuracy): newstest2013's 3,000 pairs align with a seed-to-seed overlap of the selected
-# sets of 0.90 / 0.79 / 0.71 (reorder, reorder_norm, crossing), 0.96 / 0.91 / 0.85 with priors; WMT21's
-# 1,000 were too noisy for targeted accuracy. Both are well below this bound, a test set's size.
-EFLOMAL_PRIORS_ADVISED_BELOW = 10_000
-
-
-def _priors_note(aligner: Aligner | AlignmentFile | None, pairs: int) -> list[str]:
+def _priors_note(provenance: dict[str, Any]) -> list[str]:
     """A note when eflomal aligned a test-set-sized corpus on its own, without priors."""
-    from auto_challenge_sets.builder.backends.aligners.eflomal import EflomalAligner
-
-    if not isinstance(aligner, EflomalAligner) or aligner.priors is not None or pairs >= EFLOMAL_PRIORS_ADVISED_BELOW:
+    weak = weak_alignment(provenance["aligner"])
+    if weak is None:
         return []
-    return [f"eflomal aligned {pairs:,} pairs without priors (fewer than {EFLOMAL_PRIORS_ADVISED_BELOW:,}): "
-            "its links, and the reorder configs, are noisy at this size (docs/method.md, Reordering measures). "
-            "Learn priors from every parallel text of the pair you have (`acs align --aligner eflomal --source "
-            "all.SRC --target all.TGT --make-priors PAIR.priors`) and build with `--eflomal-priors PAIR.priors`"]
+    return [f"{weak}, and so are the reorder configs and the alignment column that targeted accuracy judges by "
+            "(docs/method.md, Reordering measures). Learn priors from every parallel text of the pair you have "
+            "(`acs align --aligner eflomal --source all.SRC --target all.TGT --make-priors PAIR.priors`) and "
+            "build with `--eflomal-priors PAIR.priors`"]
+
+
+def _parse_provenance(spec: BuildSpec) -> Any:
+    """The parser as the record names it: the backend (made again, cheaply: it loads no model to
+    say which one it has) or the pre-parsed file."""
+    if spec.source_conllu is not None:
+        return PreParsedSource(spec.source_conllu)
+    return spec.parser.create(parse_pair(spec.pair)[0], spec.cache_dir)
 
 
 def _record(spec: BuildSpec, corpus: ParallelCorpus, aligner: Aligner | AlignmentFile | None) -> dict[str, Any]:
@@ -303,6 +304,7 @@ def _record(spec: BuildSpec, corpus: ParallelCorpus, aligner: Aligner | Alignmen
         **_user_rules(spec),
         "skipped_empty_lines": len(corpus.report.empty_lines),
         "version": __version__,
+        "provenance": build_provenance(_parse_provenance(spec), aligner, len(corpus.pairs)),
     }
 
 
@@ -342,7 +344,7 @@ def build(spec: BuildSpec, progress: bool = True) -> BuildOutput:
                                                aligner, cache_dir=spec.cache_dir, progress=progress,
                                                executor=spec.executor)
         warnings += _truncation_warnings(aligner, corpus, words)
-        warnings += _priors_note(aligner, len(corpus.pairs))
     record = _record(spec, corpus, aligner) | ({"parse_notes": parse_notes} if parse_notes else {})
+    warnings += _priors_note(record["provenance"])
     return BuildOutput(spec, analyses, spec.config_names(), record, lines=corpus.total_lines,
                        pairs=len(corpus.pairs), report=corpus.report, warnings=warnings)

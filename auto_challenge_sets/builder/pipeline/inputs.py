@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from auto_challenge_sets.builder.backends.aligners import Pair
-from auto_challenge_sets.builder.backends.parsers import file_checksum
+from auto_challenge_sets.builder.backends.provenance import file_checksum, file_entry
 from auto_challenge_sets.conllu_io import read_conllu_with_lines
 from auto_challenge_sets.corpus import ReadReport, read_lines
 from auto_challenge_sets.errors import AlignmentError, ConlluError, InputError
@@ -54,6 +54,11 @@ class PreParsedSource:
 
     def check_ready(self) -> None:
         _check_file(self.path, ConlluError, "file")
+
+    def provenance(self) -> dict[str, Any]:
+        """The build record's parser entry of a pre-parsed source: the file by name and sha256."""
+        return {"backend": self.name, "package": None, "version": None, "model": None, **self.signature(),
+                "options": {}}
 
     def signature(self) -> dict:
         self.check_ready()
@@ -115,6 +120,16 @@ class AlignmentFile:
     def describe(self) -> str:
         # a file is named by its base name: the card must not depend on where the build ran
         return f"{self.name} (path={self.path.name})"
+
+    def provenance(self) -> dict[str, Any]:
+        """The build record's aligner entry of precomputed links: the file by name and sha256 (who
+        made the links the file does not say)."""
+        try:
+            found = file_entry(self.path)
+        except OSError as error:
+            raise AlignmentError(f"cannot read: {error.strerror or error}", str(self.path)) from None
+        return {"backend": self.name, "package": None, "version": None, "model": None, **found, "symmetrization": None,
+                "priors": None, "priors_used": None, "options": {}}
 
     def cache_key(self) -> dict[str, Any]:
         try:

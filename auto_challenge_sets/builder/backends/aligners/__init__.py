@@ -29,6 +29,7 @@ from auto_challenge_sets.builder.backends import (
     create_backend,
     register_backend,
 )
+from auto_challenge_sets.builder.backends.provenance import package_entry
 from auto_challenge_sets.pharaoh import Link
 
 Pair = tuple[Sequence[str], Sequence[str]]
@@ -48,6 +49,7 @@ class Aligner:
     name: ClassVar[str] = ""
     options: ClassVar[tuple[Option, ...]] = ()
     corpus_level: ClassVar[bool] = False
+    package: ClassVar[str | None] = None  # the distribution that runs it, whose version the record keeps
 
     def align(self, pairs: Sequence[Pair]) -> list[list[Link]]:
         raise NotImplementedError
@@ -58,6 +60,15 @@ class Aligner:
 
     def check(self) -> None:
         """Fail now, with a clear message, if ``align`` cannot run (e.g. no model offline)."""
+
+    def provenance(self) -> dict[str, Any]:
+        """What the build record keeps of this aligner (``acs_build.json``, docs/method.md): backend,
+        package and version, model and its sha256, how the two directions were combined
+        (``symmetrization``), the priors file (``{file, sha256}``) and whether there was one
+        (``priors_used``; None where the backend takes none), and the options that change the links.
+        The build adds the number of pairs aligned."""
+        return {"backend": self.name, **package_entry(self.package), "model": None, "file": None,
+                "sha256": None, "symmetrization": None, "priors": None, "priors_used": None, "options": {}}
 
 
 def register_aligner(name: str) -> Callable[[type[Aligner]], type[Aligner]]:

@@ -44,6 +44,7 @@ from auto_challenge_sets.builder.backends import Option
 from auto_challenge_sets.builder.backends.aligners import Aligner, AlignerError, Pair, register_aligner
 from auto_challenge_sets.builder.backends.aligners.eflomal_priors import check_priors
 from auto_challenge_sets.builder.backends.aligners.symmetrize import SYMMETRIZATIONS, symmetrize
+from auto_challenge_sets.builder.backends.provenance import file_entry
 from auto_challenge_sets.pharaoh import Link, format_pharaoh, parse_pharaoh
 
 _URANDOM = b"/dev/urandom\x00"
@@ -120,6 +121,7 @@ class EflomalAligner(Aligner):
     """eflomal in both directions, symmetrized; ``seed`` makes reruns identical."""
 
     requires = ("eflomal",)
+    package = "eflomal"
     corpus_level = True
     max_tokens = MAX_TOKENS  # longer pairs are aligned on their first MAX_TOKENS tokens per side
     options = (
@@ -186,6 +188,12 @@ class EflomalAligner(Aligner):
             "max_tokens": MAX_TOKENS,  # longer pairs are cut, no longer left without links
             **({} if self.priors is None else {"priors": hashlib.sha256(self.priors.read_bytes()).hexdigest()}),
         }
+
+    def provenance(self) -> dict[str, Any]:
+        return {**super().provenance(), "symmetrization": self.symmetrization,
+                "priors": None if self.priors is None else file_entry(self.priors), "priors_used": self.priors is not None,
+                "options": {"seed": self.seed, "model": self.model, "n_samplers": self.n_samplers,
+                            "rel_iterations": self.rel_iterations, "null_prior": self.null_prior, "max_tokens": MAX_TOKENS}}
 
     def align(self, pairs: Sequence[Pair]) -> list[list[Link]]:
         forward, reverse = self.align_directions(pairs)

@@ -26,7 +26,6 @@ an empty set of vectors into NaN and raises).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import os
@@ -37,6 +36,9 @@ from typing import Any
 
 from auto_challenge_sets.builder.backends import Option
 from auto_challenge_sets.builder.backends.aligners import Aligner, AlignerError, Pair, register_aligner
+from auto_challenge_sets.builder.backends.aligners.simalign_model import looks_like_path as _looks_like_path
+from auto_challenge_sets.builder.backends.aligners.simalign_model import model_fingerprint, model_weights
+from auto_challenge_sets.builder.backends.provenance import file_checksum
 from auto_challenge_sets.pharaoh import Link
 
 DEFAULT_MODEL = "bert-base-multilingual-cased"
@@ -68,12 +70,6 @@ def _how_to_supply(model: str) -> str:
             "or pass a local folder written by `save_pretrained` (model and tokenizer): "
             "`acs align --model PATH` / `acs build --align-model PATH`; or align with eflomal "
             "(`--aligner eflomal`, CPU, no model), or build without reordering configs (`--aligner none`)")
-
-
-def _looks_like_path(model: str) -> bool:
-    # Hub names are "name" or "owner/name"; anything else that could be a path is taken as one
-    return (model.startswith((".", "/", "~")) or model.count("/") > 1 or (os.sep != "/" and os.sep in model)
-            or Path(model).expanduser().exists())
 
 
 def check_model_available(model: str) -> None:
@@ -118,26 +114,6 @@ def check_model_available(model: str) -> None:
             f"fetched from the Hub ({type(error).__name__}); {_how_to_supply(model)}") from None
 
 
-def model_fingerprint(model: str) -> str:
-    """Identifies the weights behind ``model`` for the stage cache: a local folder's files (name,
-    size, mtime), or the cached Hub snapshot's revision."""
-    path = Path(model).expanduser()
-    digest = hashlib.sha256()
-    if path.is_dir():
-        for item in sorted(path.iterdir()):
-            if item.is_file():
-                stat = item.stat()
-                digest.update(f"{item.name}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
-        return digest.hexdigest()[:16]
-    try:
-        from huggingface_hub import try_to_load_from_cache
-
-        cached = try_to_load_from_cache(model, "config.json")
-    except Exception:  # noqa: BLE001 - a fingerprint is best effort; the name still keys the cache
-        cached = None
-    return Path(cached).parent.name if isinstance(cached, str) else "hub"
-
-
 @register_aligner("simalign")
 class SimalignAligner(Aligner):
     """simalign over pre-tokenized pairs, embedding ``batch_size`` sentences per forward pass.
@@ -149,6 +125,7 @@ class SimalignAligner(Aligner):
     """
 
     requires = ("torch", "transformers", "simalign")
+    package = "simalign"
 
     options = (
         Option("model", str, DEFAULT_MODEL, "simalign: a Hugging Face model name or a local folder (save_pretrained)",
@@ -232,6 +209,16 @@ class SimalignAligner(Aligner):
             "distortion": self.distortion,
             "device": self.device.split(":")[0],
         }
+
+    def provenance(self) -> dict[str, Any]:
+        """The model by name (or a local folder's base name) and the sha256 of its weights file where
+        it is on disk; ``symmetrization`` is the method (``argmax``: the intersection of both
+        directions' argmax)."""
+        weights = model_weights(self.model)
+        return {**super().provenance(), "model": Path(self.model).name if _looks_like_path(self.model) else self.model,
+                "sha256": None if weights is None else file_checksum(weights), "symmetrization": self.method,
+                "options": {"weights": model_fingerprint(self.model), "layer": self.layer, "token_type": self.token_type,
+                            "distortion": self.distortion, "device": self.device.split(":")[0]}}
 
     def align(self, pairs: Sequence[Pair]) -> list[list[Link]]:
         return self.align_methods(pairs, (self.method,))[self.method]

@@ -14,7 +14,6 @@ the count survives the stage cache. The parse stage sets ``# sent_id`` and ``# t
 
 from __future__ import annotations
 
-import hashlib
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -30,6 +29,7 @@ from auto_challenge_sets.builder.backends import (
     create_backend,
     register_backend,
 )
+from auto_challenge_sets.builder.backends.provenance import package_entry
 from auto_challenge_sets.corpus import format_line_numbers
 from auto_challenge_sets.ud import EmptyNode, MultiwordToken, Sentence, Token
 
@@ -81,6 +81,7 @@ class Parser(ABC):
 
     name: ClassVar[str] = ""
     options: ClassVar[tuple[Option, ...]] = ()
+    package: ClassVar[str | None] = None  # the distribution that runs it, whose version the record keeps
 
     @abstractmethod
     def parse(self, lines: list[str]) -> list[Sentence]:
@@ -92,6 +93,13 @@ class Parser(ABC):
 
     def cache_key(self) -> dict:
         return {"parser": self.name, **self.signature()}
+
+    def provenance(self) -> dict[str, Any]:
+        """What the build record keeps of this parser (``acs_build.json``, docs/method.md): backend,
+        package and version, model (a file name or a name) and its sha256, and the options that
+        change the trees. A backend with a model file overrides it."""
+        return {"backend": self.name, **package_entry(self.package), "model": None, "file": None, "sha256": None,
+                "options": {}}
 
     def check_ready(self) -> None:
         """Fail before any work when the model is missing (default: nothing to check)."""
@@ -124,15 +132,6 @@ def get_parser(name: str, *, lang: str = "en", cache_dir: str | os.PathLike[str]
                **options: Any) -> Parser:
     """An instance of the parser ``name`` for ``lang``; ``options`` are its declared options."""
     return create_backend(PARSER, name, {"lang": lang, "cache_dir": cache_dir}, error=ParserError, **options)
-
-
-def file_checksum(path: str | os.PathLike[str]) -> str:
-    """SHA-256 of a model file: the cache key must change when the model does."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _shift_deps(deps: str, offset: int, root_target: int | None) -> str:

@@ -44,7 +44,6 @@ from auto_challenge_sets.builder.backends.parsers import (
     PRETOKENIZED,
     Parser,
     ParserError,
-    file_checksum,
     flat_sentence,
     merge_sentences,
     register_parser,
@@ -60,6 +59,7 @@ from auto_challenge_sets.builder.backends.parsers.trankit_models import (
     trankit_language,
     xlmr_snapshot,
 )
+from auto_challenge_sets.builder.backends.provenance import file_checksum
 from auto_challenge_sets.ud import Sentence
 
 MAX_PIECES = 500  # subwords per parsed unit: 512 minus <s>, </s> and a margin
@@ -82,6 +82,7 @@ class _Unit:
 @register_parser("trankit")
 class TrankitParser(Parser):
     requires = ("torch", "transformers", "adapters", "trankit")
+    package = "trankit"
     # trankit 1.1.2 pins torch<=2.0.1, so it goes in alone; the extra brings what it really needs
     install = 'pip install "auto-challenge-sets[build]" && pip install --no-deps trankit==1.1.2'
     options = (
@@ -153,6 +154,14 @@ class TrankitParser(Parser):
                 "batch_size": self.batch_size, "pretokenized": self.pretokenized, "lemmatize": self.lemmatize,
             }
         return self._signature
+
+    def provenance(self) -> dict:
+        """The model is trankit's folder of the language (``xlm-roberta-base/german``); its sha256 is
+        over each file's name and sha256 there (the parse stage's key), the XLM-R weights are named
+        by their Hub snapshot and size."""
+        signature = self.signature()
+        return {**super().provenance(), "model": f"{self.embedding}/{self.language}", "sha256": signature["models"],
+                "options": {"xlmr": signature["xlmr"], "pretokenized": self.pretokenized, "lemmatize": self.lemmatize}}
 
     # -- the pipeline ---------------------------------------------------------------------------
 

@@ -17,10 +17,10 @@ from auto_challenge_sets.builder.backends.parsers import (
     Parser,
     ParserError,
     ParserUnavailableError,
-    file_checksum,
     merge_sentences,
     register_parser,
 )
+from auto_challenge_sets.builder.backends.provenance import file_checksum
 from auto_challenge_sets.conllu_io import parse_conllu
 from auto_challenge_sets.ud import Sentence
 
@@ -28,6 +28,7 @@ from auto_challenge_sets.ud import Sentence
 @register_parser("udpipe")
 class UDPipeParser(Parser):
     requires = ("ufal.udpipe",)
+    package = "ufal.udpipe"
     options = (
         Option("udpipe_model", Path, None, "UDPipe 1 model file (--parser udpipe)", metavar="FILE"),
         PRETOKENIZED,
@@ -58,6 +59,11 @@ class UDPipeParser(Parser):
         self.check_ready()
         return {"model": self.model_path.name, "sha256": file_checksum(self.model_path),
                 "pretokenized": self.pretokenized}
+
+    def provenance(self) -> dict:
+        signature = self.signature()
+        return {**super().provenance(), "model": signature["model"], "sha256": signature["sha256"],
+                "options": {"pretokenized": self.pretokenized}}
 
     def _load(self):
         if self._pipeline is None:
