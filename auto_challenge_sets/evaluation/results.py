@@ -321,11 +321,14 @@ class Evaluation:
     # with targeted accuracy: config -> system -> per row (the config's order) each instance's
     # verdict, as judged; for the HTML page's sentences, not in results.json (tens of MB on WMT21)
     verdicts: Mapping[str, Mapping[str, list[list[str]]]] | None = field(default=None, repr=False, compare=False)
+    # with an aligning targeted judge: system -> per pool row its source-output links, the other
+    # side of the links the verdicts rest on (the page's sentences; not in results.json either)
+    output_links: Mapping[str, list[list[tuple[int, int]]]] | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         """The ``results.json`` document: plain JSON types, NaN as null."""
-        document = dataclasses.asdict(dataclasses.replace(self, verdicts=None))  # not copied: the page's only
-        del document["verdicts"]
+        document = dataclasses.asdict(dataclasses.replace(self, verdicts=None, output_links=None))  # the page's only
+        del document["verdicts"], document["output_links"]
         for name, config in self.configs.items():  # the marks the pages print, in their words
             document["configs"][name]["flags"] = list(config.flags())
         return {"schema": SCHEMA, **_plain(document)}

@@ -37,18 +37,24 @@ from auto_challenge_sets.scoring.targeted_control import LEVELS, draw_pairs, pai
 MEASURED, UNMEASURED = "measured", "unmeasured"
 
 if TYPE_CHECKING:
-    from auto_challenge_sets.evaluation.inputs import Corpus, SystemOutput
+    from collections.abc import Callable
+
+    from auto_challenge_sets.evaluation.inputs import ConfigRows, Corpus, SystemOutput
     from auto_challenge_sets.evaluation.results import ConfigResult
+    from auto_challenge_sets.evaluation.targeted import TargetedAlignments
+    from auto_challenge_sets.scoring.targeted import Reference
 
 
 def score(request: TargetedRequest, corpus: Corpus, outputs: list[SystemOutput],
           verdicts: dict[str, dict[str, list[list[str]]]] | None = None, seed: int = 1,
+          output_links: dict[str, list] | None = None,
           ) -> tuple[TargetedRun, dict[str, dict[str, TargetedScore]], dict[str, dict[str, np.ndarray]]]:
     """Each system's targeted accuracy on each lexical config (config -> system -> score), the
     run's description (its ``by_distance`` filled in by :func:`run_summary`; the judge measured on
     any extra reference, :func:`judge_check`), and each system's accuracies on the random-pair
     draws (config -> system -> draws; empty without the control). ``verdicts``, when given,
-    receives config -> system -> per row the instances' verdicts."""
+    receives config -> system -> per row the instances' verdicts; ``output_links`` system -> per
+    pool row the source-output links they rest on (nothing with the ``present`` match)."""
     predictions = {output.name: output.predictions for output in outputs}
     references = outputs[0].references
     n_extra = len(references[0]) - 1 if references else 0
@@ -62,6 +68,8 @@ def score(request: TargetedRequest, corpus: Corpus, outputs: list[SystemOutput],
                                corpus.folder.where(corpus.base_name, corpus.split),
                                extra if joint or request.all_references else [])
     judging = len(alignments.extra) if request.all_references else 0  # the extra references that judge
+    if output_links is not None and alignments.systems is not None:
+        output_links.update(alignments.systems)
     lang = lemma_language(corpus.pair) if request.lemma else None
     lexical = [config for config in corpus.configs if config.instances is not None]
     lengths = [len(tokens) for tokens in corpus.base["source_tokens"]]
@@ -74,7 +82,7 @@ def score(request: TargetedRequest, corpus: Corpus, outputs: list[SystemOutput],
             elif wanted.get(p, set()) is not None:
                 wanted[p] = wanted.get(p, set()) | _words(row)
 
-    def references_of(p: int, leave_out: int | None = None) -> list[tuple[list[str], list]]:
+    def references_of(p: int, leave_out: int | None = None) -> list[Reference]:
         """Pool row ``p``'s judging references: the dataset's, then the judging extra ones (the
         extra reference ``leave_out``, 0-based, left out)."""
         return [(references[p][0].split(), alignments.reference[p]),
@@ -120,9 +128,9 @@ def _words(row: list[dict[str, int]]) -> set[int]:
     return {x[k] - 1 for x in row for k in ("head", "dependent")}
 
 
-def judge_check(aligner: str, n_extra: int, lexical: list, references: list[tuple[str, ...]],
-                alignments, references_of, lengths: list[int], chrf_threshold: float, lang: str | None,
-                all_references: bool) -> JudgeCheck:
+def judge_check(aligner: str, n_extra: int, lexical: list[ConfigRows], references: list[tuple[str, ...]],
+                alignments: TargetedAlignments, references_of: Callable[[int, int | None], list[Reference]],
+                lengths: list[int], chrf_threshold: float, lang: str | None, all_references: bool) -> JudgeCheck:
     """The judge on each extra reference as on a system's output (:class:`JudgeCheck`), on
     every lexical config's instances; unmeasured without one, or with the aligner ``stored``
     (the extra reference has no alignment file of its own)."""
@@ -136,7 +144,7 @@ def judge_check(aligner: str, n_extra: int, lexical: list, references: list[tupl
     for config in lexical:
         for p, row in zip(config.positions.tolist(), config.instances):
             wanted[p] = (wanted.get(p) or set()) | _words(row)
-    by_config: dict[str, Counter] = {}
+    by_config: dict[str, dict] = {}
     per_ref: list[dict[str, dict]] = []
     distinct: dict[tuple[int, int, int, int], str] = {}  # (reference, pool row, head, dependent) -> verdict
     for k in range(n_extra):
@@ -176,7 +184,8 @@ def _pooled(entries: list[dict]) -> dict:
             "by_distance": [{"distance": d, **c, "accuracy": accuracy(Counter(c))} for d, c in sorted(distances.items())]}
 
 
-def _tables(predictions: list[str], links: list | None, references_of, wanted: dict[int, set[int] | None],
+def _tables(predictions: list[str], links: list | None, references_of: Callable[[int], list[Reference]],
+            wanted: dict[int, set[int] | None],
             lengths: list[int], chrf_threshold: float, lang: str | None) -> dict[int, np.ndarray]:
     """One output's :func:`part_table` of every wanted pool row (``links``: the output's
     source-output links per pool row, None for the ``present`` match), against
