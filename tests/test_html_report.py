@@ -320,7 +320,7 @@ def test_the_page_says_what_targeted_accuracy_is_and_how_far_its_judge_was_measu
         expected = judge.by_config[row.find("th").text.strip()].accuracy
         assert float(cells[-2].get("data-value")) == expected  # the same rows as "good"'s own accuracy
         assert cells[-1].get("data-value") == ""  # the toy has no source_upos: no matching to show
-    by_distance = next(t for t in section.iter("table") if "(from de-en.particle.d0)" in "".join(t.find("caption").itertext()))
+    by_distance = next(t for t in section.iter("table") if "(from de-en.particle.d0" in "".join(t.find("caption").itertext()))
     second = next(r for r in by_distance.find("tfoot").findall("tr") if r.find("th").text == "2nd human translation")
     summary = evaluation.targeted.by_distance["de-en.particle"]
     assert [c.get("data-value") for c in second.findall("td")] == [
