@@ -97,6 +97,7 @@ class LineAnalysis:
     target_tokens: list[str]
     lexical: dict[str, list[Instance]] = field(default_factory=dict)
     links: list[Link] | None = None
+    source_upos: list[str] = field(default_factory=list)  # the parse's UPOS of each word of source_tokens
 
 
 def matched_pairs(corpus: ParallelCorpus, numbered: Iterable[tuple[int | None, Sentence]], conllu_path: str,
@@ -177,6 +178,7 @@ def analyse_pair(pair: SentencePair, sentence: Sentence, links: Sequence[Link] |
         target_tokens=target_tokens(pair.target),
         lexical=lexical,
         links=None if links is None else list(links),
+        source_upos=[word.upos for word in sentence.words],
     )
 
 
@@ -235,6 +237,7 @@ def shared_columns(analysis: LineAnalysis, corpus: str) -> dict:
         "source": analysis.source,
         "reference": analysis.reference,
         "source_tokens": analysis.source_tokens,
+        "source_upos": analysis.source_upos or None,
         "alignment": None if analysis.links is None else format_pharaoh(analysis.links),
         "length": len(analysis.source_tokens),
     }

@@ -175,6 +175,16 @@ def test_help_mentions_the_interface(capsys):
         assert option in out
 
 
+def test_help_says_what_targeted_accuracy_is_and_how_its_judge_is_measured(capsys):
+    with pytest.raises(SystemExit, match="^0$"):
+        main(["evaluate", "--help"])
+    out = " ".join(capsys.readouterr().out.split())  # argparse wraps lines
+    assert "A diagnostic of reference-word recall, not a ranking measure" in out
+    assert "Give one with --ref and the run measures this judge's pass rate on it" in out
+    assert "the report says the judge is unmeasured" in out
+    assert "with the instance's head and dependent UPOS where the sentence has such a pair" in out
+
+
 def test_on_a_folder_built_by_acs_build(tmp_path, capsys):
     """The real export layout: the sample built by `acs demo`'s code, scored with its own references."""
     from auto_challenge_sets.dataset.demo import build_demo, demo_file

@@ -243,17 +243,22 @@ def verdict_counts(out: Path, data: dict, config: str, k: int) -> tuple[int, int
     return counts["correct"], counts["wrong"], counts["unaligned"], counts["absorbed"]
 
 
+def shifted_alignments(corpus: dict, folder: Path) -> dict[str, Path]:
+    """A Pharaoh file per system: source word i to output word (i + k) % n for the k-th system (a
+    different alignment per system)."""
+    files = {}
+    for k, (system, lines) in enumerate(corpus["outputs"].items()):
+        links = [" ".join(f"{i}-{(i + k) % len(out.split())}" for i in range(len(src)))
+                 for src, out in zip(corpus["sources"], lines)]
+        files[system] = folder / f"{system}.pharaoh"
+        files[system].write_text("\n".join(links) + "\n", encoding="utf-8")
+    return files
+
+
 def test_stored_output_alignments_give_the_runs_verdicts(report, tmp_path):
     """With --hyp-alignment files the page judges with the same links as the run."""
     toy = report["toy"]
-    corpus = toy["corpus"]
-    files = {}
-    for k, (system, lines) in enumerate(corpus["outputs"].items()):
-        # source word i to output word (i + k) % n: a different alignment per system
-        links = [" ".join(f"{i}-{(i + k) % len(out.split())}" for i in range(len(src)))
-                 for src, out in zip(corpus["sources"], lines)]
-        files[system] = tmp_path / f"{system}.pharaoh"
-        files[system].write_text("\n".join(links) + "\n", encoding="utf-8")
+    files = shifted_alignments(toy["corpus"], tmp_path)
     request = EvaluationRequest(toy["root"], toy["hyps"], metrics=("bleu",), n_samples=5, paired_samples=10,
                                 config="de-en.particle.d0", targeted=TargetedRequest("stored", hyp_alignments=files))
     evaluation = evaluate(request)
@@ -286,6 +291,80 @@ def test_the_page_names_whatever_metrics_the_run_has_and_works_without_a_request
     assert not any(e.get("id") == "acs-sentences" for e in document.iter("script"))
     table = next(t for t in document.iter("table") if t.get("id") == "cells")
     assert {r.get("data-metric") for r in table.find("tbody").findall("tr")} == {"chrf"}
+
+
+def test_the_page_says_what_targeted_accuracy_is_and_how_far_its_judge_was_measured(report, tmp_path):
+    """Issue 34: beside the targeted tables, the page says the measure is a diagnostic of
+    reference-word recall, not a ranking measure, and gives the judge's pass rate on a second
+    human translation ("good"'s output given as --ref): in the header, the section, a by-distance
+    row and a column per config equal to results.json; without --ref it says unmeasured."""
+    text = (report["out"] / "index.html").read_text(encoding="utf-8")
+    assert "targeted accuracy is a diagnostic of reference-word recall, not a ranking measure" in text
+    assert "this judge is unmeasured (no second human translation (--ref)" in text
+    toy = report["toy"]
+    request = EvaluationRequest(toy["root"], toy["hyps"], metrics=("bleu",), n_samples=5, paired_samples=10,
+                                references=(toy["hyps"]["good"],), targeted=TargetedRequest("present"))
+    evaluation = evaluate(request)
+    write_html(tmp_path, evaluation, request=request)
+    document, errors = parse(tmp_path / "index.html")
+    assert errors == []
+    judge = evaluation.targeted.judge
+    note = "".join(next(e for e in document.iter("p") if e.get("id") == "targeted-judge").itertext())
+    assert f"this judge passes {100 * judge.pass_rate:.0f}% of a second human translation ({judge.judged} " in note
+    section = next(e for e in document.iter("section") if e.get("id") == "targeted")
+    table = next(t for t in section.iter("table") if "random-pair control" in "".join(t.find("caption").itertext()))
+    header = ["".join(th.itertext()).strip() for th in table.find("thead").iter("th")]
+    assert header[-2:] == ["2nd human translation", "pairs matched on UPOS"]
+    for row in table.find("tbody").findall("tr"):
+        cells = row.findall("td")
+        expected = judge.by_config[row.find("th").text.strip()].accuracy
+        assert float(cells[-2].get("data-value")) == expected  # the same rows as "good"'s own accuracy
+        assert cells[-1].get("data-value") == ""  # the toy has no source_upos: no matching to show
+    by_distance = next(t for t in section.iter("table") if "(from de-en.particle.d0" in "".join(t.find("caption").itertext()))
+    second = next(r for r in by_distance.find("tfoot").findall("tr") if r.find("th").text == "2nd human translation")
+    summary = evaluation.targeted.by_distance["de-en.particle"]
+    assert [c.get("data-value") for c in second.findall("td")] == [
+        "" if summary.second_reference[b] is None else repr(summary.second_reference[b]) for b in summary.buckets]
+
+
+def test_without_targeted_the_verdict_filter_says_why_it_has_nothing(report, tmp_path):
+    toy = report["toy"]
+    request = EvaluationRequest(toy["root"], toy["hyps"], metrics=("bleu",), n_samples=5, paired_samples=10,
+                                config="de-en.particle.d3")
+    write_html(tmp_path, evaluate(request), request=request)
+    document, _ = parse(tmp_path / "index.html")
+    select = next(e for e in document.iter("select") if e.get("id") == "sentence-verdict")
+    assert select.get("disabled") is not None
+    why = next(e for e in document.iter("span") if e.get("id") == "no-verdicts")
+    assert "this run did not score targeted accuracy (run acs evaluate with --targeted)" in why.text
+    with_targeted, _ = parse(report["out"] / "index.html")
+    select = next(e for e in with_targeted.iter("select") if e.get("id") == "sentence-verdict")
+    assert select.get("disabled") is None and [o.get("value") for o in select.iter("option")] == [
+        "", "correct", "wrong", "unaligned", "absorbed"]
+
+
+def test_each_verdict_carries_the_output_words_its_links_give(report, tmp_path):
+    """With stored alignments (system k links source word i to output word (i + k) mod n), each
+    row's ``o`` holds per system and instance the output tokens aligned to the head and to the
+    dependent, as the hand-made links say; the present match (the report fixture) has none."""
+    toy = report["toy"]
+    corpus = toy["corpus"]
+    files = shifted_alignments(corpus, tmp_path)
+    request = EvaluationRequest(toy["root"], toy["hyps"], metrics=("bleu",), n_samples=5, paired_samples=10,
+                                config="de-en.particle.d2", targeted=TargetedRequest("stored", hyp_alignments=files))
+    out = tmp_path / "report"
+    write_html(out, evaluate(request), request=request)
+    data = page_sentences(parse(out / "index.html")[0])
+    order = list(corpus["outputs"])
+    rows = all_rows(out, data, "de-en.particle.d2")
+    assert rows
+    for row in rows:
+        for s, system in enumerate(data["systems"]):
+            k, n = order.index(system), len(row["out"][s].split())
+            expected = [[[(i["src"][0][0] + k) % n], [(i["src"][1][0] + k) % n]] for i in row["inst"]]
+            assert row["o"][s] == expected, (row["line"], system)
+    plain = page_sentences(parse(report["out"] / "index.html")[0])
+    assert all("o" not in row for c in plain["configs"].values() for row in c["rows"])
 
 
 # ---- in a real browser ------------------------------------------------------------------------
@@ -418,6 +497,36 @@ def test_a_marked_word_is_in_view_after_following_a_config_link(report, browser)
         "const m = document.querySelector('#sentences-de-en\\\\.particle\\\\.d3 .sentence mark.head');"
         "if (!m) return false; const r = m.getBoundingClientRect();"
         "return r.width > 0 && r.top >= 0 && r.bottom <= window.innerHeight;"))
+    assert severe(driver) == []
+
+
+@pytest.mark.browser
+def test_a_verdict_shows_its_links_and_an_empty_verdict_filter_says_why(report, browser):
+    """Under each verdict, the words it rests on: the head's and dependent's source words and the
+    reference words aligned to them (the present match looks for them in the whole output). A
+    verdict chosen in a config that has none (reorder) says why the config shows no row."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    driver = open_page(browser, report["out"], "#sentences-de-en.particle.d3")
+    first = driver.find_element(By.CSS_SELECTOR, "#sentences-de-en\\.particle\\.d3 .sentence")
+    links = [e.get_attribute("textContent") for e in first.find_elements(By.CSS_SELECTOR, "small.links")]
+    line = int(first.get_attribute("data-line"))
+    corpus = report["toy"]["corpus"]
+    src = corpus["sources"][line - 1]
+    head = min(max(corpus["distances"][line - 1], 0) + 2, len(src))  # the toy's instance: dependent 1, head d + 2
+    assert len(links) == len(report["evaluation"].systems)  # one instance, one verdict per system
+    assert all(text.startswith(f"head “{src[head - 1]}” → reference “") for text in links)
+    assert all(f"dependent “{src[0]}” → reference “" in text and "looked for in the whole output" in text
+               for text in links)
+    Select(driver.find_element(By.ID, "sentence-verdict")).select_by_value("correct")
+    reorder = driver.find_element(By.ID, "sentences-de-en.reorder.d5")
+    driver.execute_script("arguments[0].open = true;", reorder)
+    note = reorder.find_element(By.CSS_SELECTOR, "p.filter-note")
+    assert note.get_attribute("textContent") == ("No verdicts here: targeted accuracy judges the instances of "
+                                                 "lexical configs only.")
+    Select(driver.find_element(By.ID, "sentence-verdict")).select_by_value("")
+    assert reorder.find_elements(By.CSS_SELECTOR, "p.filter-note") == []
     assert severe(driver) == []
 
 

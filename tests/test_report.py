@@ -171,7 +171,8 @@ def test_the_targeted_tables_count_each_distance_by_hand(evaluation):
     assert _markdown_cells(by_distance_table) == expected
     assert expected[-1][5] == "0" and expected[-2][5] == "-"  # no line of the toy has distance 4
     assert control_heading == ("de-en.particle: targeted accuracy (%) per config [its percentile among random word "
-                               "pairs at the same distances in the same sentences]")
+                               "pairs at the same distances in the same sentences, matched on part of speech where "
+                               "the sentence allows]")
     particle = [name for name, c in result.configs.items() if c.phenomenon == "de-en.particle"]
     control = [["system", *(LABELS[n] for n in particle)]]
     for system in result.systems:
@@ -402,16 +403,22 @@ def test_the_targeted_section_in_both_forms(evaluation):
     tables = targeted_tables(result, markdown=True)
     assert len(tables) == 2
     signature = f"alignment: {result.targeted.aligner}; signature: {result.targeted.signature}"
+    # what the measure is, its judge unmeasured (no --ref), its control unmatched (no source_upos)
+    label = ("targeted accuracy is a diagnostic of reference-word recall, not a ranking measure: it credits the "
+             "words of the dataset's reference, and a correct translation in other words fails; this judge is "
+             "unmeasured (no second human translation (--ref): the judge's pass rate on one is unknown)")
+    control = ("random-pair control: not matched on part of speech (the dataset has no source_upos column; rebuild "
+               "it with this acs to match)")
     assert targeted_section(result, markdown=True) == [
-        "## Targeted accuracy", "", signature, "",
+        "## Targeted accuracy", "", signature, "", label, "", control, "",
         f"### {tables[0][0]}", "", tables[0][1], "", f"### {tables[1][0]}", "", tables[1][1], "",
         "### Correlation with human scores", "", targeted_human_table(result, markdown=True), "", POWER_5_OF_4, ""]
     plain = targeted_tables(result)
     assert targeted_section(result) == [
-        "targeted accuracy", "", signature, "", plain[0][0], "", plain[0][1], "", plain[1][0], "", plain[1][1], "",
-        "correlation with human scores (Kendall τ)", "", targeted_human_table(result), "", POWER_5_OF_4, ""]
+        "targeted accuracy", "", signature, "", label, "", control, "", plain[0][0], "", plain[0][1], "", plain[1][0], "",
+        plain[1][1], "", "correlation with human scores (Kendall τ)", "", targeted_human_table(result), "", POWER_5_OF_4, ""]
     assert signature.startswith("alignment: present (") and "; signature: targeted:present|" in signature
-    assert targeted_section(replace(result, human_full=None)) == targeted_section(result)[:12]
+    assert targeted_section(replace(result, human_full=None)) == targeted_section(result)[:16]
     assert targeted_section(replace(result, targeted=None), markdown=True) == []
     assert targeted_section(replace(result, targeted=None)) == []
 
@@ -590,7 +597,8 @@ def test_the_random_pairs_table_shows_dashes_where_a_system_or_its_control_has_n
     changed = replace(result, configs=configs)
     tables = dict(targeted_tables(changed, markdown=True))
     table = _markdown_cells(tables["de-en.particle: targeted accuracy (%) per config [its percentile among random "
-                                   "word pairs at the same distances in the same sentences]"])
+                                   "word pairs at the same distances in the same sentences, matched on part of "
+                                   "speech where the sentence allows]"])
     assert [c.split(" (")[0] for c in table[0][1:]] == [f"de-en.particle.d{d}" for d in (0, 1, 2, 3, 5)]
     d2, d3 = table[0].index("de-en.particle.d2"), table[0].index("de-en.particle.d3")
     rows = {row[0]: row for row in table[1:]}

@@ -3,6 +3,7 @@ cell against the Evaluation's own fields, on the hand-made toy folder with targe
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -207,3 +208,51 @@ def test_a_segment_result_carries_its_family_and_the_differences_own_label():
     jsonschema.validate(document, segment, cls=jsonschema.Draft202012Validator)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({**document, "family_size": 0}, segment, cls=jsonschema.Draft202012Validator)
+
+
+def test_the_targeted_run_writes_its_judge_and_its_controls_matching_and_leaves_the_links_out():
+    """TargetedRun's judge (measured or not), control_upos and control, and by_distance's
+    second_reference: in results.json as the schema describes them; the output links (the
+    page's only) are not in it. A field the schema does not know fails validation."""
+    import jsonschema
+
+    from auto_challenge_sets.evaluation.results import (
+        SCHEMA_PATH,
+        ConfigResult,
+        ControlMatching,
+        Evaluation,
+        JudgeCheck,
+        Settings,
+        SystemResult,
+        TargetedByDistance,
+        TargetedRun,
+        TargetedScore,
+    )
+
+    counts = {"instances": 12, "correct": 7, "wrong": 3, "unaligned": 2, "absorbed": 1, "accuracy": 0.7}
+    score = TargetedScore.from_dict({**counts, "by_distance": [{**counts, "distance": 2}]})
+    judge = JudgeCheck("measured", "1 extra reference judged as a system's output", 1, 10, 7, 0.7, {"c.d2": score})
+    by_distance = {"de-en.particle": TargetedByDistance("c.d2", ("2",), {"a": {"2": 0.5}}, {"a": {"2": 4}},
+                                                        {"2": 0.5}, {"2": 0.7})}
+    run = TargetedRun("present", "targeted:present", by_distance, judge, True, {"c.d2": ControlMatching(12, 2, 5, 4, 1)})
+    evaluation = Evaluation(
+        signature="sig", dataset="data", pair="de-en", split="test", full_corpus_config="de-en.baseline",
+        full_corpus_rows=90, systems=("a",), baseline_system="a", metrics=("bleu",), higher_is_better={"bleu": True},
+        settings=Settings(5, 1, 3, "ar", 20, 20, "13a", True), full={"a": {"bleu": 1.0}}, trends={},
+        configs={"c.d2": ConfigResult(12, "de-en.particle", 2, True, None, 0, {"a": SystemResult({"bleu": _score(3.0)},
+                                                                                             score)})},
+        summary={}, targeted=run, output_links={"a": [[(0, 0)]]})
+    document = evaluation.to_json()
+    targeted = document["targeted"]
+    assert targeted["judge"]["pass_rate"] == 0.7 and targeted["judge"]["by_config"]["c.d2"]["accuracy"] == 0.7
+    assert targeted["control"] == {"c.d2": {"instances": 12, "matched": 2, "head_only": 5, "unmatched": 4, "itself": 1}}
+    assert targeted["control_upos"] is True and targeted["by_distance"]["de-en.particle"]["second_reference"] == {"2": 0.7}
+    assert "output_links" not in document and "verdicts" not in document
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    jsonschema.validate(document, schema, cls=jsonschema.Draft202012Validator)
+    unmeasured = {**targeted, "judge": {**targeted["judge"], "status": "unmeasured", "pass_rate": None}}
+    jsonschema.validate({**document, "targeted": unmeasured}, schema, cls=jsonschema.Draft202012Validator)
+    for bad in ({**targeted["judge"], "status": "guessed"}, {**targeted["judge"], "extra": 1}):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({**document, "targeted": {**targeted, "judge": bad}}, schema,
+                                cls=jsonschema.Draft202012Validator)

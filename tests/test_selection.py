@@ -129,6 +129,8 @@ def test_rows_of_each_kind_of_config(corpus) -> None:
     assert baseline[0] == {"id": "toy:1", "corpus": "toy", "src_lang": "de", "tgt_lang": "en", "line": 1,
                            "source": "Er ruft zum Essen an.", "reference": "He calls for dinner.",
                            "source_tokens": ["Er", "ruft", "zu", "dem", "Essen", "an", "."],
+                           # the parse's UPOS of each word, the multiword token's words too
+                           "source_upos": ["PRON", "VERB", "ADP", "DET", "NOUN", "ADP", "PUNCT"],
                            "alignment": "0-0 1-1 5-2", "length": 7,
                            "phenomenon": "baseline", "distance": 0, "instances": []}
     particle = list(challenge_rows(analyses, parse_config_name("de-en.particle.d3"), "toy"))

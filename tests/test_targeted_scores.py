@@ -310,3 +310,123 @@ def test_a_configs_accuracy_does_not_depend_on_the_other_configs(tmp_path):
         scored[name] = score(request, folder_corpus, outputs)[1]["de-en.particle.d0"]
     assert scored["all"] == scored["d0"]
     assert all(s.instances == 2 * len(lines["de-en.particle.d0"]) for s in scored["d0"].values())
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    """The packaged sample (hand-checked trees and alignment) and a second translation of it, the
+    dataset's reference with the particle verb of lines 3, 5 and 13 reworded: "calls" -> "phones",
+    "switches" -> "turns", "picked up" -> "lifted"."""
+    from auto_challenge_sets.dataset.demo import build_demo
+    from auto_challenge_sets.demo_data import demo_file
+
+    root = tmp_path_factory.mktemp("demo")
+    build_demo(root / "sets")
+    lines = demo_file("sample.en").read_text(encoding="utf-8").splitlines()
+    lines[2], lines[4], lines[12] = "She phones him .", "He turns the old television off .", "She lifted the heavy box ."
+    second = root / "second.en"
+    second.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return {"sets": root / "sets", "second": second, "first": demo_file("sample.en")}
+
+
+def _demo_run(demo, out, *flags: str) -> tuple[dict, str]:
+    """acs evaluate on de-en.particle.d1 and .d3 of the sample with the second translation as system
+    B (and the dataset's reference as system A): results.json and report.md."""
+    import contextlib
+    import io
+    import json
+
+    from auto_challenge_sets.cli import main
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["evaluate", "--dataset", str(demo["sets"]), "--pair", "de-en", "--config",
+                     "de-en.particle.d1,de-en.particle.d3", "--hyp", f"B={demo['second']}", f"A={demo['first']}",
+                     "--targeted", "--n-samples", "3", "--quiet", "--out", str(out), *flags]) == 0
+    return json.loads((out / "results.json").read_text(encoding="utf-8")), (out / "report.md").read_text(encoding="utf-8")
+
+
+def test_the_judge_passes_a_second_translation_as_counted_by_hand(demo, tmp_path):
+    """de-en.particle.d1 holds 10 particle instances (lines 3-7 and 9-13), each a sentence's verb and
+    its particle, the reference's verb aligned to both: the second translation keeps the verb of 7
+    and rewords 3, so the judge passes 7 of 10; of d3's 7 (lines 5-7, 9, 10, 12, 13) it passes 5,
+    and over both configs each instance counts once: 7 of 10. Without --ref: unmeasured, and said."""
+    found, report = _demo_run(demo, tmp_path / "with", "--ref", str(demo["second"]))
+    judge = found["targeted"]["judge"]
+    assert (judge["status"], judge["references"], judge["judged"], judge["correct"]) == ("measured", 1, 10, 7)
+    assert judge["pass_rate"] == 0.7
+    by_config = {name: (c["correct"], c["wrong"]) for name, c in judge["by_config"].items()}
+    assert by_config == {"de-en.particle.d1": (7, 3), "de-en.particle.d3": (5, 2)}
+    # the second translation as a system is judged exactly so: the judge reads it as it reads a system
+    systems = {name: c["systems"]["B"]["targeted"] for name, c in found["configs"].items()}
+    assert {name: (s["correct"], s["wrong"]) for name, s in systems.items()} == by_config
+    assert "this judge passes 70% of a second human translation (10 instances judged;" in report
+    assert "targeted accuracy is a diagnostic of reference-word recall, not a ranking measure" in report
+    assert "| 2nd human translation | 70 | 71 |" in report  # beside the systems, per config
+    alone, report = _demo_run(demo, tmp_path / "without")
+    judge = alone["targeted"]["judge"]
+    assert (judge["status"], judge["pass_rate"], judge["judged"], judge["by_config"]) == ("unmeasured", None, 0, {})
+    assert "this judge is unmeasured (no second human translation (--ref)" in report
+    assert "2nd human translation" not in report
+
+
+def test_all_refs_changes_the_systems_accuracy_and_never_lets_the_second_translation_judge_itself(demo, tmp_path):
+    """--targeted-all-refs: the second translation given as --ref also judges, so B (the same text)
+    is right on its 3 reworded instances too (10 of 10, was 7); its own pass rate stays 7 of 10, it
+    is judged against the dataset's reference alone, never against itself."""
+    plain, _ = _demo_run(demo, tmp_path / "plain", "--ref", str(demo["second"]))
+    every, report = _demo_run(demo, tmp_path / "every", "--ref", str(demo["second"]), "--targeted-all-refs")
+    for found, expected in ((plain, (7, 3)), (every, (10, 0))):
+        b = found["configs"]["de-en.particle.d1"]["systems"]["B"]["targeted"]
+        assert (b["correct"], b["wrong"]) == expected
+    assert "|refs:2|" in every["targeted"]["signature"] and "|refs:" not in plain["targeted"]["signature"]
+    assert every["targeted"]["judge"] == plain["targeted"]["judge"]
+
+
+def test_the_control_reads_the_parts_of_speech_and_counts_how_it_matched(demo, tmp_path):
+    """The sample's rows carry source_upos; each particle sentence has one VERB, the instance's
+    head, so no other pair has a VERB head and all 10 (7) instances fall back: counted, and said.
+    The toy folder has no source_upos column: the control says it is not matched."""
+    found, report = _demo_run(demo, tmp_path / "demo")
+    assert found["targeted"]["control_upos"] is True
+    assert found["targeted"]["control"] == {
+        "de-en.particle.d1": {"instances": 10, "matched": 0, "head_only": 0, "unmatched": 10, "itself": 0},
+        "de-en.particle.d3": {"instances": 7, "matched": 0, "head_only": 0, "unmatched": 7, "itself": 0}}
+    assert ("random-pair control: pairs with the instance's head and dependent UPOS for 0% of 10 instances, with "
+            "the head's UPOS only for 0%, with neither (no such pair in the sentence) for 100%") in report
+    toy = _evaluate(make(tmp_path / "toy"))
+    assert toy.targeted.control_upos is False and sum(m.instances for m in toy.targeted.control.values()) > 0
+    assert all(m.unmatched + m.itself == m.instances for m in toy.targeted.control.values())
+
+
+def test_the_targeted_tau_is_placed_among_the_random_pair_draws(tmp_path):
+    """The targeted τ's percentile and mean are among the τ (scipy's) of the random-pair draws of
+    score() over the systems, not among the metric's random corpora: with no draws it has none,
+    while BLEU's τ keeps its own."""
+    import numpy as np
+    from scipy.stats import kendalltau
+
+    from auto_challenge_sets.evaluation.engine import evaluate
+    from auto_challenge_sets.evaluation.human import read_human
+    from auto_challenge_sets.evaluation.request import EvaluationRequest
+    from auto_challenge_sets.evaluation.targeted import TargetedRequest
+    from auto_challenge_sets.evaluation.targeted_scores import score
+
+    from toy_dataset import HUMAN
+
+    toy = make(tmp_path)
+    human = read_human(toy["human"], list(toy["hyps"]))
+    config = "de-en.particle.d2"
+    request = EvaluationRequest(toy["root"], toy["hyps"], config=config, metrics=("bleu",), n_samples=5,
+                                paired_samples=20, seed=6, targeted=TargetedRequest("present", random_pairs=40))
+    found = evaluate(request, human).configs[config].human_targeted
+    targeted, corpus, outputs = _inputs(toy, random_pairs=40)
+    draws = score(targeted, corpus, outputs, seed=6)[2][config]
+    systems = list(HUMAN)
+    taus = np.array([kendalltau([draws[s][k] for s in systems], [HUMAN[s] for s in systems]).statistic
+                     for k in range(40)])
+    taus = taus[np.isfinite(taus)]
+    assert len(taus) > 30 and found.random_kendall_percentile == 100 * np.count_nonzero(taus <= found.kendall) / len(taus)
+    assert found.random_kendall_mean == pytest.approx(taus.mean())
+    none = evaluate(dataclasses.replace(request, targeted=TargetedRequest("present", random_pairs=0)), human)
+    assert none.configs[config].human_targeted.random_kendall_percentile is None
+    assert none.configs[config].human["bleu"].random_kendall_percentile is not None

@@ -248,7 +248,7 @@ def test_the_default_row_groups_and_files(tmp_path: Path) -> None:
     columns = {"id": pa.array(["s:1"] * n), "corpus": pa.array(["s"] * n), "line": pa.array(range(n), pa.int32()),
                "src_lang": pa.array(["de"] * n), "tgt_lang": pa.array(["en"] * n), "source": pa.array(["a"] * n),
                "reference": pa.array(["b"] * n), "source_tokens": pa.array([["a"]] * n),
-               "alignment": pa.nulls(n, pa.string()), "length": pa.array([1] * n, pa.int32()),
+               "source_upos": pa.array([["X"]] * n), "alignment": pa.nulls(n, pa.string()), "length": pa.array([1] * n, pa.int32()),
                "phenomenon": pa.array(["baseline"] * n), "distance": pa.array([0] * n, pa.int32()),
                "instances": pa.array([[]] * n, sink.schema.field("instances").type)}
     sink.add(pa.Table.from_pydict(columns, schema=sink.schema))

@@ -28,7 +28,8 @@ def features_for(kind: str) -> datasets.Features:
     """The row schema of a config: lexical and baseline rows share it; reorder rows add
     ``target_tokens`` and carry alignment instances. ``alignment`` (every kind): the pair's
     source-reference links, a Pharaoh line over ``source_tokens`` x the white-space-split
-    reference, null when the build had no alignment."""
+    reference, null when the build had no alignment. ``source_upos``: the parse's UPOS of each word of
+    ``source_tokens`` (what the targeted accuracy's random-pair control matches on)."""
     columns = {
         "id": datasets.Value("string"),
         "corpus": datasets.Value("string"),
@@ -38,6 +39,7 @@ def features_for(kind: str) -> datasets.Features:
         "source": datasets.Value("string"),
         "reference": datasets.Value("string"),
         "source_tokens": [datasets.Value("string")],
+        "source_upos": [datasets.Value("string")],
         "alignment": datasets.Value("string"),
         "length": datasets.Value("int32"),
         "phenomenon": datasets.Value("string"),

@@ -244,10 +244,11 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
 
     targeted = None
     verdicts: dict[str, dict[str, list[list[str]]]] = {}  # config -> system -> per row (the page, --human-seg)
+    output_links: dict[str, list] = {}  # system -> per pool row, the links its verdicts rest on (the page)
     pair_samples: dict[str, dict[str, np.ndarray]] = {}  # config -> system -> random-pair accuracies
     if request.targeted is not None:
         targeted, per_config, pair_samples = targeted_scores.score(request.targeted, corpus, outputs, verdicts,
-                                                                   seed=request.seed)
+                                                                   seed=request.seed, output_links=output_links)
         configs = {name: _replace_systems(config, per_config.get(name)) for name, config in configs.items()}
         targeted = targeted_scores.run_summary(targeted, configs, systems)
 
@@ -287,7 +288,7 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
         summary={name: _summary(configs, full, metric, trends[name]) for name, metric in metrics.items()},
         human_full=human_full, human_unmatched=human_unmatched, targeted=targeted, notes=tuple(notes),
         segment_full=segment_full, provenance=corpus.provenance, verdicts=verdicts or None, full_test=tested,
-        human_scores=None if human is None else dict(human.scores))
+        human_scores=None if human is None else dict(human.scores), output_links=output_links or None)
 
 
 def _sources(corpus: Corpus) -> list[str]:

@@ -124,6 +124,7 @@ def write_html(out_dir: str | Path, evaluation: Evaluation, human_scores: dict[s
         targeted_power=power_line(evaluation, None) if evaluation.human_full is not None else None,
         versus_label=metric_class(reference_metric(evaluation.metrics)).label,
         targeted=html_view.targeted_tables(evaluation), targeted_configs=html_view.targeted_configs(evaluation),
+        targeted_notes=html_view.targeted_notes(evaluation),
         segments={m: html_view.segment_rows(evaluation, m) for m in evaluation.metrics},
         surviving_trends=surviving_worsening, family_size=family_size, few=html_view.FEW_JUDGED,
         plots=svg_plots(evaluation, human_scores),

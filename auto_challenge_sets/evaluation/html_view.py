@@ -14,6 +14,7 @@ from typing import Any
 from auto_challenge_sets.configs import config_sort_key
 from auto_challenge_sets.evaluation.plots import FEW_JUDGED
 from auto_challenge_sets.evaluation.results import Evaluation, HumanCorrelation, SegmentAgreement
+from auto_challenge_sets.evaluation.targeted_labels import DIAGNOSTIC, control_line, judge_line, matched_share
 from auto_challenge_sets.scoring.metric import metric_class
 
 
@@ -124,8 +125,19 @@ def targeted_tables(evaluation: Evaluation) -> list[dict[str, Any]]:
             "rows": [{"system": s, "accuracy": [summary.accuracy[s][b] for b in summary.buckets],
                       "judged": [summary.judged[s][b] for b in summary.buckets]} for s in evaluation.systems],
             "mean": [summary.mean[b] for b in summary.buckets],
+            "second_reference": None if summary.second_reference is None
+            else [summary.second_reference[b] for b in summary.buckets],
         })
     return tables
+
+
+def targeted_notes(evaluation: Evaluation) -> list[str]:
+    """What the page says beside targeted accuracy: what it measures, its judge's pass rate on a
+    second human translation (or unmeasured), and the control's part-of-speech matching."""
+    if evaluation.targeted is None:
+        return []
+    control = control_line(evaluation)
+    return [DIAGNOSTIC, judge_line(evaluation.targeted), *([control] if control else [])]
 
 
 def phenomena(evaluation: Evaluation) -> list[str]:
@@ -145,6 +157,8 @@ class TargetedConfigRow:
     below_control: int  # ... below its 5th
     systems: int
     human: HumanCorrelation | None  # targeted accuracy's correlation with the human scores
+    second_reference: float | None = None  # the judge's pass rate on a second human translation
+    matched: float | None = None  # share of instances whose control pairs have both UPOS
 
 
 def _mean(values: list[float]) -> float | None:
@@ -170,8 +184,19 @@ def targeted_configs(evaluation: Evaluation) -> list[TargetedConfigRow]:
                 for s in judged),
             sum(s.random_pairs is not None and s.random_pairs.p5 is not None and s.accuracy < s.random_pairs.p5
                 for s in judged),
-            len(judged), config.human_targeted))
+            len(judged), config.human_targeted, *_judge_and_control(evaluation, name)))
     return rows
+
+
+def _judge_and_control(evaluation: Evaluation, config: str) -> tuple[float | None, float | None]:
+    """The judge's pass rate on a second human translation and the control's UPOS-matched share
+    on ``config`` (None where unmeasured or unmatched)."""
+    run = evaluation.targeted
+    if run is None:
+        return None, None
+    found = None if run.judge is None else run.judge.by_config.get(config)
+    return (None if found is None else found.accuracy,
+            matched_share(run.control.get(config)) if run.control_upos else None)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from auto_challenge_sets.evaluation.full_test_report import full_test_section
 from auto_challenge_sets.evaluation.name_text import markdown_code, report_name
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.results import Evaluation, HumanCorrelation
+from auto_challenge_sets.evaluation.targeted_labels import DIAGNOSTIC, control_line, judge_line, matched_share
 from auto_challenge_sets.evaluation.validity_report import LEGEND as VALIDITY_LEGEND
 from auto_challenge_sets.evaluation.validity_report import (
     config_label,
@@ -175,6 +176,9 @@ def _power(evaluation: Evaluation, metric: str | None) -> list[str]:
     return [] if line is None else [line, ""]
 
 
+SECOND_REFERENCE = "2nd human translation"  # the judge's pass rate on it, beside the systems'
+
+
 def _pct(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.0f}"
 
@@ -191,6 +195,8 @@ def targeted_tables(evaluation: Evaluation, markdown: bool = False) -> list[tupl
         rows = [[report_name(system, markdown), *(_pct(summary.accuracy[system][b]) for b in buckets)]
                 for system in systems]
         rows.append(["mean", *(_pct(summary.mean[b]) for b in buckets)])
+        if summary.second_reference is not None:
+            rows.append([SECOND_REFERENCE, *(_pct(summary.second_reference[b]) for b in buckets)])
         judged = [sum(summary.judged[s][b] for s in systems) / len(systems) for b in buckets]
         rows.append(["judged (mean)", *(f"{n:.0f}" for n in judged)])
         heading = (f"{phenomenon}: targeted accuracy (%) by distance d "
@@ -199,7 +205,7 @@ def targeted_tables(evaluation: Evaluation, markdown: bool = False) -> list[tupl
         control = _random_pairs_table(evaluation, phenomenon, markdown)
         if control is not None:
             out.append((f"{phenomenon}: targeted accuracy (%) per config [its percentile among random word pairs "
-                        "at the same distances in the same sentences]", control))
+                        "at the same distances in the same sentences, matched on part of speech where the sentence allows]", control))
     return out
 
 
@@ -224,6 +230,12 @@ def _random_pairs_table(evaluation: Evaluation, phenomenon: str, markdown: bool)
               if r.targeted is not None and r.targeted.random_pairs is not None
               and r.targeted.random_pairs.mean is not None] for c in configs.values()]
     rows.append(["random pairs (mean)", *(_pct(sum(m) / len(m)) if m else "-" for m in means)])
+    targeted = evaluation.targeted
+    if targeted.control_upos:
+        rows.append(["pairs matched on UPOS", *(_pct(matched_share(targeted.control.get(name))) for name in configs)])
+    if targeted.judge is not None and targeted.judge.by_config:
+        rows.append([SECOND_REFERENCE, *(_pct(getattr(targeted.judge.by_config.get(name), "accuracy", None))
+                                         for name in configs)])
     return render_table(["system", *(config_label(name, c) for name, c in configs.items())], rows, markdown=markdown)
 
 
@@ -265,6 +277,10 @@ def targeted_section(evaluation: Evaluation, markdown: bool = False) -> list[str
     if targeted.alignment_warning:
         lines += [f"> **warning**: {targeted.alignment_warning}" if markdown else f"warning: {targeted.alignment_warning}",
                   ""]
+    lines += [f"{DIAGNOSTIC}; {judge_line(targeted)}", ""]
+    control = control_line(evaluation)
+    if control is not None:
+        lines += [control, ""]
     for heading, table in targeted_tables(evaluation, markdown):
         lines += [f"### {heading}" if markdown else heading, "", table, ""]
     if evaluation.human_full is not None:

@@ -266,6 +266,40 @@ class TargetedByDistance:
     accuracy: Mapping[str, Mapping[str, float | None]]  # system -> bucket -> accuracy
     judged: Mapping[str, Mapping[str, int]]  # system -> bucket -> instances judged
     mean: Mapping[str, float | None]  # bucket -> mean accuracy over systems
+    # bucket -> the judge's pass rate on a second human translation (None: unmeasured)
+    second_reference: Mapping[str, float | None] | None = None
+
+
+@dataclass(frozen=True)
+class ControlMatching:
+    """How one config's random-pair control drew each instance's pairs
+    (:func:`auto_challenge_sets.scoring.targeted_control.draw_pairs`): with the head's and the
+    dependent's UPOS (``matched``), the head's only, neither (``unmatched``: no such pair in the
+    sentence at that distance, or no UPOS in the dataset), or the instance itself (no other pair fits)."""
+
+    instances: int
+    matched: int
+    head_only: int
+    unmatched: int
+    itself: int
+
+
+@dataclass(frozen=True)
+class JudgeCheck:
+    """The targeted judge measured on a second human translation (``--ref``): each extra reference
+    judged as a system's output is, against the run's other references (the dataset's, and with
+    ``--targeted-all-refs`` the other extra ones), never against itself. A human translation is
+    right, so ``pass_rate`` is the share of correct translations the judge recognises; ``judged``
+    counts distinct instances (correct + wrong) over every lexical config. ``status``
+    ``unmeasured`` (``pass_rate`` None): no second translation, or the aligner cannot align it."""
+
+    status: str  # "measured" or "unmeasured"
+    reason: str  # what was judged against what, or why it is unmeasured
+    references: int  # the human translations judged
+    judged: int
+    correct: int
+    pass_rate: float | None
+    by_config: Mapping[str, TargetedScore] = field(default_factory=dict)  # config -> its counts
 
 
 @dataclass(frozen=True)
@@ -273,6 +307,9 @@ class TargetedRun:
     aligner: str
     signature: str
     by_distance: Mapping[str, TargetedByDistance]
+    judge: JudgeCheck | None = None  # always set by the engine: measured, or unmeasured and why
+    control_upos: bool = False  # the dataset has source_upos: the control could match part of speech
+    control: Mapping[str, ControlMatching] = field(default_factory=dict)  # config -> matching (empty: no control)
     # the verdicts rest on eflomal links of too few pairs without priors (pipeline/provenance.py)
     alignment_warning: str | None = None
 
@@ -419,11 +456,14 @@ class Evaluation:
     # verdict, as judged; for the HTML page's sentences, not in results.json (tens of MB on WMT21)
     verdicts: Mapping[str, Mapping[str, list[list[str]]]] | None = field(default=None, repr=False, compare=False)
     human_scores: Mapping[str, float] | None = None  # system -> human score (--human), for acs meta-evaluate
+    # with an aligning targeted judge: system -> per pool row its source-output links, the other
+    # side of the links the verdicts rest on (the page's sentences; not in results.json either)
+    output_links: Mapping[str, list[list[tuple[int, int]]]] | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         """The ``results.json`` document: plain JSON types, NaN as null."""
-        document = dataclasses.asdict(dataclasses.replace(self, verdicts=None))  # not copied: the page's only
-        del document["verdicts"]
+        document = dataclasses.asdict(dataclasses.replace(self, verdicts=None, output_links=None))  # the page's only
+        del document["verdicts"], document["output_links"]
         for name, config in self.configs.items():  # the marks the pages print, in their words
             document["configs"][name]["flags"] = list(config.flags())
         return {"schema": SCHEMA, **_plain(document)}

@@ -87,9 +87,12 @@ def _text(line: int, source_tokens: list[str], reference: str, systems: list[str
 
 
 def _row(line: int, distance: int, instances: list[dict[str, Any]] | None, links: list[Link],
-         verdicts: list[list[str]] | None) -> dict[str, Any]:
+         verdicts: list[list[str]] | None, output_links: list[list[Link] | None] | None = None) -> dict[str, Any]:
     """A row's marks and, given the run's verdicts (per system, one per instance), their codes;
-    its words are in :attr:`Sentences.texts` (:func:`_text`)."""
+    its words are in :attr:`Sentences.texts` (:func:`_text`). ``output_links``: per system, the
+    row's source-output links (an aligning judge): ``o`` then holds, per system and instance, the
+    output tokens aligned to the head and to the dependent, the other side of what a verdict
+    rests on (the reference side is each instance's ``ref`` marks)."""
     instances = instances or []
     entry: dict[str, Any] = {"line": line, "d": distance, "inst": [_marks(i, links) for i in instances]}
     if verdicts is not None:
@@ -97,6 +100,9 @@ def _row(line: int, distance: int, instances: list[dict[str, Any]] | None, links
         absorbed = [not _aligned(links, i["dependent"] - 1) for i in instances]
         entry["v"] = [None if found is None else "".join(
             VERDICT_CODES[v].upper() if a else VERDICT_CODES[v] for v, a in zip(found, absorbed)) for found in verdicts]
+        if output_links is not None:
+            entry["o"] = [None if out is None else [[_aligned(out, i["head"] - 1), _aligned(out, i["dependent"] - 1)]
+                                                    for i in instances] for out in output_links]
     return entry
 
 
@@ -135,9 +141,12 @@ def collect(request: EvaluationRequest, evaluation: Evaluation) -> Sentences:
                 # "" is a row without links (every instance unaligned), None a row without the column
                 links_of[line] = None if alignment is None else parse_pharaoh(alignment) if alignment else []
             links = links_of[line]
-            verdicts = None
+            verdicts = out_links = None
             if per_system is not None and links is not None:
                 verdicts = [None if outputs[s] is None else per_system[s][k] for s in systems]
-            found.append(_row(line, rows["distance"][k], rows["instances"][k], links or [], verdicts))
+                if evaluation.output_links is not None:
+                    out_links = [None if outputs[s] is None else evaluation.output_links[s][by_line[line]]
+                                 for s in systems]
+            found.append(_row(line, rows["distance"][k], rows["instances"][k], links or [], verdicts, out_links))
         configs[name] = ConfigSentences(name, found, per_system is not None)
     return Sentences(systems, texts, configs, notes)

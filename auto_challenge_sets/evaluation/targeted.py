@@ -44,6 +44,7 @@ AUTO, STORED, PRESENT = "auto", "stored", "present"
 RANDOM_PAIRS = 100  # draws of the random-pair control per config
 ALIGNERS = (AUTO, "eflomal", "simalign", STORED, PRESENT)
 COLUMNS = ["source_tokens", "alignment"]
+UPOS = "source_upos"
 
 
 @dataclass(frozen=True)
@@ -207,10 +208,25 @@ def read_pool(folder: DatasetFolder, base_name: str, split: str, columns: list[s
     dataset built before the ``alignment`` column existed is then an error saying so)."""
     if not targeted:
         return folder.read(base_name, split, columns)
+    # source_upos matches the control's pairs on part of speech; a folder built before it has
+    # none, and its control is then unmatched (and says so)
+    optional = [UPOS] if _has_column(folder, base_name, split, UPOS) and UPOS not in columns else []
     try:
-        return folder.read(base_name, split, [*columns, *(c for c in COLUMNS if c not in columns)])
+        return folder.read(base_name, split, [*columns, *(c for c in COLUMNS if c not in columns), *optional])
     except InputError as error:
         if "alignment" in str(error):
             raise InputError("has no alignment column (built by an older acs): rebuild the dataset to score "
                              "targeted accuracy", folder.where(base_name, split)) from None
         raise
+
+
+def _has_column(folder: DatasetFolder, config: str, split: str, column: str) -> bool:
+    """Whether every Parquet file of the config's split has ``column`` (read from the footers)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    files = folder.files.get(config, {}).get(split) or []
+    try:
+        return bool(files) and all(column in pq.read_schema(path).names for path in files)
+    except (pa.ArrowException, OSError):
+        return False  # unreadable: the read that follows names the file

@@ -16,48 +16,96 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from auto_challenge_sets.builder.pipeline.provenance import weak_alignment
-from auto_challenge_sets.evaluation.results import Provenance, TargetedByDistance, TargetedRun, TargetedScore
-from auto_challenge_sets.evaluation.targeted import TargetedRequest, align_outputs, lemma_language
+from auto_challenge_sets.evaluation.results import (
+    ControlMatching,
+    JudgeCheck,
+    Provenance,
+    TargetedByDistance,
+    TargetedRun,
+    TargetedScore,
+)
+from auto_challenge_sets.evaluation.targeted import (
+    PRESENT,
+    STORED,
+    UPOS,
+    TargetedRequest,
+    align_outputs,
+    choose_aligner,
+    lemma_language,
+)
 from auto_challenge_sets.scoring.targeted import CORRECT, WRONG, accuracy, part_table, signature, tally
-from auto_challenge_sets.scoring.targeted_control import draw_pairs, pair_accuracies, percentile
+from auto_challenge_sets.scoring.targeted_control import LEVELS, draw_pairs, pair_accuracies, percentile
+
+MEASURED, UNMEASURED = "measured", "unmeasured"
 
 if TYPE_CHECKING:
-    from auto_challenge_sets.evaluation.inputs import Corpus, SystemOutput
+    from collections.abc import Callable
+
+    from auto_challenge_sets.evaluation.inputs import ConfigRows, Corpus, SystemOutput
     from auto_challenge_sets.evaluation.results import ConfigResult
+    from auto_challenge_sets.evaluation.targeted import TargetedAlignments
+    from auto_challenge_sets.scoring.targeted import Reference
 
 
 def score(request: TargetedRequest, corpus: Corpus, outputs: list[SystemOutput],
           verdicts: dict[str, dict[str, list[list[str]]]] | None = None, seed: int = 1,
+          output_links: dict[str, list] | None = None,
           ) -> tuple[TargetedRun, dict[str, dict[str, TargetedScore]], dict[str, dict[str, np.ndarray]]]:
     """Each system's targeted accuracy on each lexical config (config -> system -> score), the
-    run's description (its ``by_distance`` filled in by :func:`run_summary`), and each system's
-    accuracies on the random-pair draws (config -> system -> draws; empty without the control).
-    ``verdicts``, when given, receives config -> system -> per row the instances' verdicts."""
+    run's description (its ``by_distance`` filled in by :func:`run_summary`; the judge measured on
+    any extra reference, :func:`judge_check`), and each system's accuracies on the random-pair
+    draws (config -> system -> draws; empty without the control). ``verdicts``, when given,
+    receives config -> system -> per row the instances' verdicts; ``output_links`` system -> per
+    pool row the source-output links they rest on (nothing with the ``present`` match)."""
     predictions = {output.name: output.predictions for output in outputs}
-    n_refs = len(outputs[0].references[0]) if outputs[0].references and request.all_references else 1
-    extra = [[refs[k] for refs in outputs[0].references] for k in range(1, n_refs)]
+    references = outputs[0].references
+    n_extra = len(references[0]) - 1 if references else 0
+    extra = [[refs[k] for refs in references] for k in range(1, n_extra + 1)]
+    aligner = choose_aligner(request)
+    # eflomal and simalign align the extra references as outputs, so that the judge check reads
+    # them as it reads a system (one more output in the joint run, as one more system would be);
+    # stored and present align them (with eflomal) only to judge against them
+    joint = aligner not in (STORED, PRESENT)
     alignments = align_outputs(request, corpus.base, predictions, corpus.total_lines,
-                               corpus.folder.where(corpus.base_name, corpus.split), extra)
+                               corpus.folder.where(corpus.base_name, corpus.split),
+                               extra if joint or request.all_references else [])
+    judging = len(alignments.extra) if request.all_references else 0  # the extra references that judge
+    if output_links is not None and alignments.systems is not None:
+        output_links.update(alignments.systems)
     lang = lemma_language(corpus.pair) if request.lemma else None
     lexical = [config for config in corpus.configs if config.instances is not None]
     lengths = [len(tokens) for tokens in corpus.base["source_tokens"]]
+    upos = corpus.base.get(UPOS)
     wanted: dict[int, set[int] | None] = {}  # pool row -> its source words to match (None: all, for the control)
     for config in lexical:
         for p, row in zip(config.positions.tolist(), config.instances):
             if request.random_pairs:
                 wanted[p] = None
             elif wanted.get(p, set()) is not None:
-                wanted[p] = wanted.get(p, set()) | {x[k] - 1 for x in row for k in ("head", "dependent")}
-    tables = {output.name: _tables(output, alignments, wanted, lengths, request.chrf_threshold, lang)
+                wanted[p] = wanted.get(p, set()) | _words(row)
+
+    def references_of(p: int, leave_out: int | None = None) -> list[Reference]:
+        """Pool row ``p``'s judging references: the dataset's, then the judging extra ones (the
+        extra reference ``leave_out``, 0-based, left out)."""
+        return [(references[p][0].split(), alignments.reference[p]),
+                *((references[p][k + 1].split(), alignments.extra[k][p]) for k in range(judging) if k != leave_out)]
+
+    tables = {output.name: _tables(output.predictions, None if alignments.systems is None
+                                   else alignments.systems[output.name], references_of, wanted, lengths,
+                                   request.chrf_threshold, lang)
               for output in outputs}
     per_config: dict[str, dict[str, TargetedScore]] = {}
     controls: dict[str, dict[str, np.ndarray]] = {}
+    matching: dict[str, ControlMatching] = {}
     for config in lexical:
         positions = config.positions.tolist()
         pairs = None
         if request.random_pairs:
             rng = np.random.default_rng([seed, 3, zlib.crc32(config.name.encode())])  # one stream per config
-            pairs = draw_pairs(config.instances, [lengths[p] for p in positions], request.random_pairs, rng)
+            levels: Counter = Counter()
+            pairs = draw_pairs(config.instances, [lengths[p] for p in positions], request.random_pairs, rng,
+                               None if upos is None else [upos[p] for p in positions], levels)
+            matching[config.name] = ControlMatching(sum(levels.values()), *(levels[level] for level in LEVELS))
         per_config[config.name], controls[config.name] = {}, {}
         for output in outputs:
             rows = [tables[output.name][p] for p in positions]
@@ -68,9 +116,13 @@ def score(request: TargetedRequest, corpus: Corpus, outputs: list[SystemOutput],
                 controls[config.name][output.name] = samples
                 found["random_pairs"] = percentile(samples, found["accuracy"])
             per_config[config.name][output.name] = TargetedScore.from_dict(found)
+    n_refs = 1 + judging
     judgement = signature(request.chrf_threshold, alignments.systems is not None, lang, n_refs)
     control = f"|control:random-pairs:{request.random_pairs}|seed:{seed}" if request.random_pairs else ""
-    run = TargetedRun(alignments.aligner, judgement + control, {},
+    check = judge_check(aligner, n_extra, lexical, references, alignments, references_of, lengths,
+                        request.chrf_threshold, lang, request.all_references)
+    run = TargetedRun(alignments.aligner, judgement + control, {}, judge=check, control_upos=upos is not None,
+                      control=matching,
                       alignment_warning=alignment_warning(alignments.provenance, corpus.provenance))
     return run, per_config, controls
 
@@ -88,17 +140,79 @@ def alignment_warning(made_here: dict[str, Any] | None, provenance: Provenance |
     return None if weak is None else f"these verdicts rest on {rests_on}: {weak}"
 
 
-def _tables(output: SystemOutput, alignments, wanted: dict[int, set[int] | None], lengths: list[int],
-            chrf_threshold: float, lang: str | None) -> dict[int, np.ndarray]:
-    """One system's :func:`part_table` of every wanted pool row, against every reference."""
+def _words(row: list[dict[str, int]]) -> set[int]:
+    """The 0-based source words of a row's instances."""
+    return {x[k] - 1 for x in row for k in ("head", "dependent")}
+
+
+def judge_check(aligner: str, n_extra: int, lexical: list[ConfigRows], references: list[tuple[str, ...]],
+                alignments: TargetedAlignments, references_of: Callable[[int, int | None], list[Reference]],
+                lengths: list[int], chrf_threshold: float, lang: str | None, all_references: bool) -> JudgeCheck:
+    """The judge on each extra reference as on a system's output (:class:`JudgeCheck`), on
+    every lexical config's instances; unmeasured without one, or with the aligner ``stored``
+    (the extra reference has no alignment file of its own)."""
+    if not n_extra:
+        return JudgeCheck(UNMEASURED, "no second human translation (--ref): the judge's pass rate on one is "
+                          "unknown", 0, 0, 0, None)
+    if aligner == STORED:
+        return JudgeCheck(UNMEASURED, "the aligner stored has no alignment of the second human translation "
+                          "to judge it by", 0, 0, 0, None)
+    wanted: dict[int, set[int] | None] = {}
+    for config in lexical:
+        for p, row in zip(config.positions.tolist(), config.instances):
+            wanted[p] = (wanted.get(p) or set()) | _words(row)
+    by_config: dict[str, dict] = {}
+    per_ref: list[dict[str, dict]] = []
+    distinct: dict[tuple[int, int, int, int], str] = {}  # (reference, pool row, head, dependent) -> verdict
+    for k in range(n_extra):
+        texts = [refs[k + 1] for refs in references]
+        links = alignments.extra[k] if alignments.systems is not None else None
+        tables = _tables(texts, links, lambda p, k=k: references_of(p, k), wanted, lengths, chrf_threshold, lang)
+        found = {}
+        for config in lexical:
+            positions = config.positions.tolist()
+            kept: list[list[str]] = []
+            found[config.name] = tally(config.instances, [tables[p] for p in positions], kept)
+            for p, row, row_verdicts in zip(positions, config.instances, kept):
+                for x, verdict in zip(row, row_verdicts):
+                    distinct[(k, p, x["head"], x["dependent"])] = verdict
+        per_ref.append(found)
+    for config in lexical:  # the extra references pooled, as one more system's counts
+        by_config[config.name] = _pooled([found[config.name] for found in per_ref])
+    counts = Counter(distinct.values())
+    against = "the dataset's reference" + (" and the other extra references" if all_references and n_extra > 1 else "")
+    reason = (f"{n_extra} extra reference{'s' if n_extra > 1 else ''} judged as a system's output, "
+              f"against {against}")
+    return JudgeCheck(MEASURED, reason, n_extra, counts[CORRECT] + counts[WRONG], counts[CORRECT],
+                      accuracy(counts), {name: TargetedScore.from_dict(entry) for name, entry in by_config.items()})
+
+
+def _pooled(entries: list[dict]) -> dict:
+    """:func:`tally`'s results of several references summed, accuracy and by distance recomputed."""
+    keys = ("instances", "correct", "wrong", "unaligned", "absorbed")
+    total = {k: sum(e[k] for e in entries) for k in keys}
+    distances: dict[int, dict[str, int]] = {}
+    for entry in entries:
+        for item in entry["by_distance"]:
+            slot = distances.setdefault(item["distance"], dict.fromkeys(keys, 0))
+            for k in keys:
+                slot[k] += item[k]
+    return {**total, "accuracy": accuracy(Counter(total)),
+            "by_distance": [{"distance": d, **c, "accuracy": accuracy(Counter(c))} for d, c in sorted(distances.items())]}
+
+
+def _tables(predictions: list[str], links: list | None, references_of: Callable[[int], list[Reference]],
+            wanted: dict[int, set[int] | None],
+            lengths: list[int], chrf_threshold: float, lang: str | None) -> dict[int, np.ndarray]:
+    """One output's :func:`part_table` of every wanted pool row (``links``: the output's
+    source-output links per pool row, None for the ``present`` match), against
+    ``references_of(row)``."""
     tables = {}
     for p, positions in wanted.items():
-        refs = [(output.references[p][0].split(), alignments.reference[p]),
-                *((output.references[p][k + 1].split(), links[p]) for k, links in enumerate(alignments.extra))]
-        out_links = None if alignments.systems is None else alignments.systems[output.name][p]
-        n_source = max([lengths[p]] + [i + 1 for _, links in refs for i, _ in links])
-        tables[p] = part_table(refs, out_links, output.predictions[p].split(), n_source, chrf_threshold, lang,
-                               positions)
+        refs = references_of(p)
+        n_source = max([lengths[p]] + [i + 1 for _, ref_links in refs for i, _ in ref_links])
+        tables[p] = part_table(refs, None if links is None else links[p], predictions[p].split(), n_source,
+                               chrf_threshold, lang, positions)
     return tables
 
 
@@ -128,16 +242,25 @@ def run_summary(run: TargetedRun, configs: dict[str, ConfigResult], systems: lis
         labels = [_bucket_label(edges, k) for k in range(len(edges))]
         table, judged = {}, {}
         for system in systems:
-            counts = [Counter() for _ in edges]
-            for item in configs[smallest].systems[system].targeted.by_distance:
-                k = bisect.bisect_right(edges, item.distance) - 1  # the bucket whose lower edge is at or below d
-                if k >= 0:
-                    counts[k].update({CORRECT: item.correct, WRONG: item.wrong})
+            counts = _buckets(configs[smallest].systems[system].targeted, edges)
             table[system] = {label: accuracy(c) for label, c in zip(labels, counts)}
             judged[system] = {label: c[CORRECT] + c[WRONG] for label, c in zip(labels, counts)}
         means = {label: _mean([table[s][label] for s in systems]) for label in labels}
-        out[phenomenon] = TargetedByDistance(smallest, tuple(labels), table, judged, means)
+        second = None
+        if run.judge is not None and smallest in run.judge.by_config:
+            second = {label: accuracy(c) for label, c in zip(labels, _buckets(run.judge.by_config[smallest], edges))}
+        out[phenomenon] = TargetedByDistance(smallest, tuple(labels), table, judged, means, second)
     return replace(run, by_distance=out)
+
+
+def _buckets(score: TargetedScore, edges: list[int]) -> list[Counter]:
+    """Correct and wrong of ``score`` per bucket: the bucket whose lower edge is at or below d."""
+    counts = [Counter() for _ in edges]
+    for item in score.by_distance:
+        k = bisect.bisect_right(edges, item.distance) - 1
+        if k >= 0:
+            counts[k].update({CORRECT: item.correct, WRONG: item.wrong})
+    return counts
 
 
 def _mean(values: list[float | None]) -> float | None:

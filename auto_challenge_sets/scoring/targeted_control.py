@@ -8,10 +8,25 @@ accuracy is then judged exactly as the real instances are (:func:`.targeted.verd
 row's :func:`.targeted.part_table`). If a system's accuracy on the real dependencies is no higher
 than on random pairs, the measure tracks how much of the reference's wording the output shares,
 not the dependency.
+
+The pairs are matched on part of speech where the sentence allows (issue 34): every phenomenon has
+a verb as head, and verbs are matched less often than the nouns and function words an unmatched
+pair mostly lands on, so an unmatched control is easier than the instances and a low percentile
+would reflect the control, not the system. Per instance, the draws come from the most specific of
+these sets of places that is not empty, the row's own instances left out of each:
+
+- ``matched``: head and dependent with the instance's head's and dependent's UPOS;
+- ``head_only``: the head with the head's UPOS (no pair has both);
+- ``unmatched``: any pair (no pair has the head's UPOS, or the row has no UPOS: a dataset built
+  before the ``source_upos`` column);
+- ``itself``: no other pair fits the sentence at that distance: the instance itself.
+
+How many instances fell to each is counted (:data:`LEVELS`), for the report to say so.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -19,25 +34,54 @@ import numpy as np
 
 from auto_challenge_sets.scoring.targeted import verdicts
 
+MATCHED, HEAD_ONLY, UNMATCHED, ITSELF = "matched", "head_only", "unmatched", "itself"
+LEVELS = (MATCHED, HEAD_ONLY, UNMATCHED, ITSELF)  # most specific first
+NO_UPOS = "_"  # CoNLL-U's empty field: a tag that matches nothing
+
 
 def draw_pairs(instances: Sequence[Sequence[Mapping[str, Any]]], lengths: Sequence[int], draws: int,
-               rng: np.random.Generator) -> list[np.ndarray]:
-    """Per row, an int array (draws, instances, 2) of 0-based (head, dependent) source positions."""
+               rng: np.random.Generator, upos: Sequence[Sequence[str] | None] | None = None,
+               levels: Counter | None = None) -> list[np.ndarray]:
+    """Per row, an int array (draws, instances, 2) of 0-based (head, dependent) source positions.
+    ``upos``: per row, the UPOS of each source word (None, or a row whose tags do not number its
+    words: unmatched); ``levels``, when given, counts the instances drawn at each of :data:`LEVELS`."""
     rows = []
-    for row_instances, length in zip(instances, lengths, strict=True):
+    for r, (row_instances, length) in enumerate(zip(instances, lengths, strict=True)):
+        tags = None if upos is None else upos[r]
+        tags = np.asarray(tags, dtype=object) if tags is not None and len(tags) == length else None
+        own = {(x["head"] - 1, x["dependent"] - 1) for x in row_instances}
         pairs = np.empty((draws, len(row_instances), 2), dtype=np.int64)
         for k, instance in enumerate(row_instances):
-            gap = int(instance["distance"]) + 1  # distance counts the words between the two
-            side = 1 if instance["dependent"] > instance["head"] else -1
-            places = length - gap
-            if places <= 0:  # cannot happen for a row's own instance; kept as the instance itself
-                pairs[:, k] = (instance["head"] - 1, instance["dependent"] - 1)
-                continue
-            low = rng.integers(0, places, size=draws)  # the pair's left word
-            heads = low if side > 0 else low + gap
-            pairs[:, k, 0], pairs[:, k, 1] = heads, heads + side * gap
+            level, heads, dependents = _places(instance, length, tags, own)
+            if levels is not None:
+                levels[level] += 1
+            pick = rng.integers(0, len(heads), size=draws)  # uniform among the level's places
+            pairs[:, k, 0], pairs[:, k, 1] = heads[pick], dependents[pick]
         rows.append(pairs)
     return rows
+
+
+def _places(instance: Mapping[str, Any], length: int, tags: np.ndarray | None,
+            own: set[tuple[int, int]]) -> tuple[str, np.ndarray, np.ndarray]:
+    """The instance's level and its places (0-based heads and dependents): every pair of the row
+    with ``distance`` words between, the dependent on the instance's side of the head."""
+    head, dependent = instance["head"] - 1, instance["dependent"] - 1
+    gap = int(instance["distance"]) + 1  # distance counts the words between the two
+    side = 1 if dependent > head else -1
+    low = np.arange(max(length - gap, 0))  # the pair's left word
+    heads = low if side > 0 else low + gap
+    dependents = heads + side * gap
+    other = np.fromiter(((h, d) not in own for h, d in zip(heads.tolist(), dependents.tolist())), dtype=bool,
+                        count=len(heads))
+    if tags is not None and 0 <= head < length and 0 <= dependent < length and tags[head] != NO_UPOS:
+        same_head = other & (tags[heads] == tags[head])
+        both = same_head & (tags[dependents] == tags[dependent]) & (tags[dependent] != NO_UPOS)
+        for level, keep in ((MATCHED, both), (HEAD_ONLY, same_head)):
+            if keep.any():
+                return level, heads[keep], dependents[keep]
+    if other.any():
+        return UNMATCHED, heads[other], dependents[other]
+    return ITSELF, np.array([head]), np.array([dependent])
 
 
 def pair_accuracies(pairs: Sequence[np.ndarray], tables: Sequence[np.ndarray]) -> np.ndarray:

@@ -124,6 +124,22 @@
     return words.join(", ") + ", d = " + instance.d;
   }
 
+  // what a verdict rests on: each part's source word, the reference words aligned to it and,
+  // with an aligning judge, the output words aligned to it (the present match looks for the
+  // reference words anywhere in the output)
+  function evidence(text, instance, out, outputWords) {
+    return ["head", "dependent"].map(function (role, r) {
+      var src = instance.src.filter(function (mark) { return mark[1] === role; })[0];
+      var ref = instance.ref.filter(function (mark) { return mark[1] === role; })
+        .map(function (mark) { return text.ref[mark[0]]; });
+      var said = role + " “" + (src ? text.src[src[0]] : "?") + "” → reference “" + (ref.join(" ") || "–") + "”";
+      if (!ref.length) return said + (r ? " (judged with its head)" : " (no expected translation)");
+      if (!out) return said + ", looked for in the whole output";
+      var got = out[r].map(function (j) { return outputWords[j]; }).join(" ");
+      return said + ", output “" + (got || "–") + "”";
+    }).join("; ");
+  }
+
   function renderRow(row) {
     var text = texts[row.line] || window.ACS_TEXTS[row.line];
     var box = element("div", "sentence");
@@ -145,7 +161,8 @@
       var codes = row.v ? row.v[s] : null;
       var seen = [];
       if (codes) {
-        codes.split("").forEach(function (code) {
+        var words = output === null ? [] : output.trim().split(/\s+/);
+        codes.split("").forEach(function (code, k) {
           var verdict = VERDICTS[code.toLowerCase()];
           body.appendChild(element("span", "verdict " + verdict, verdict));
           seen.push(verdict);
@@ -153,6 +170,8 @@
             body.appendChild(element("span", "verdict absorbed", "absorbed"));
             seen.push("absorbed");
           }
+          body.appendChild(element("small", "links", evidence(text, row.inst[k], row.o && row.o[s] ? row.o[s][k] : null,
+                                                              words)));
         });
       }
       item.setAttribute("data-verdicts", seen.join(" "));
@@ -175,6 +194,27 @@
       });
       box.hidden = !any;
     });
+    var configs = scope.matches && scope.matches("details.config") ? [scope] : scope.querySelectorAll("details.config");
+    Array.prototype.forEach.call(configs, function (details) { explainEmpty(details, verdict); });
+  }
+
+  // a verdict filter that hides every row says why, instead of leaving the config blank
+  function explainEmpty(details, verdict) {
+    var note = details.querySelector("p.filter-note");
+    var shown = details.querySelector(".sentence:not([hidden])");
+    var message = "";
+    if (verdict && !data.configs[details.getAttribute("data-config")].verdicts) {
+      message = "No verdicts here: targeted accuracy judges the instances of lexical configs only.";
+    } else if (verdict && !shown && details.getAttribute("data-rendered")) {
+      message = "No row shown here has the verdict " + verdict + (systemSelect && systemSelect.value
+        ? " for " + systemSelect.value : "") + " (rows not loaded yet are not searched).";
+    }
+    if (!message) { if (note) note.remove(); return; }
+    if (!note) {
+      note = element("p", "note filter-note");
+      details.querySelector(".rows").before(note);
+    }
+    note.textContent = message;
   }
 
   function append(details, rows) {
