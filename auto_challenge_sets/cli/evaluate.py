@@ -7,7 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from auto_challenge_sets.cli.help import HelpFormatter, int_at_least, non_empty
+from auto_challenge_sets.cli.help import HelpFormatter, ascii_real, int_at_least, non_empty
 
 MAX_SAMPLES = 100_000  # 10**9 samples would not fit in memory; a run that asks for them is a typo
 
@@ -68,9 +68,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="NAME",
         help="split (source corpus, e.g. newstest2021); default: the baseline config's only split",
     )
-    parser.add_argument("--hyp", nargs="+", metavar="FILE",
+    parser.add_argument("--hyp", nargs="+", action="extend", metavar="FILE",
                         help="system output, one line per corpus line; several files (NAME=FILE to name one, "
-                        "`-` for stdin) for the many-system evaluation")
+                        "`-` for stdin) for the many-system evaluation; repeated --hyp flags add up")
     parser.add_argument("--testset", metavar="NAME",
                         help="the corpus is sacrebleu's test set NAME, built with `acs build --testset NAME`: "
                         "the split defaults to its name, and --system takes outputs from it (needs --pair)")
@@ -160,7 +160,7 @@ def _add_targeted_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--hyp-alignment", action="append", default=[], metavar="[NAME=]FILE",
                        help="a system's output aligned to the source (Pharaoh, one line per corpus line, source "
                        "words x white-space tokens of the output); NAME as the system's (repeatable)")
-    group.add_argument("--targeted-chrf", type=float, default=CHRF_THRESHOLD, metavar="X",
+    group.add_argument("--targeted-chrf", type=ascii_real, default=CHRF_THRESHOLD, metavar="X",
                        help="a part whose words differ still matches at sentence chrF >= X (inflection; "
                        f"default: {CHRF_THRESHOLD:g})")
     group.add_argument("--targeted-lemma", action=argparse.BooleanOptionalAction, default=True,

@@ -21,6 +21,7 @@ left out of trends and summaries; a config holding the very rows of another is f
 from __future__ import annotations
 
 from collections import defaultdict
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import numpy as np
@@ -29,6 +30,7 @@ from auto_challenge_sets.configs import parse_config_name
 from auto_challenge_sets.corpus import ReadReport
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation import multiple_testing, segments, targeted_scores
+from auto_challenge_sets.evaluation.finite import MetricFailure, check_samples, check_score, check_statistics, run_metric
 from auto_challenge_sets.evaluation.human import HumanScores, correlation
 from auto_challenge_sets.evaluation.inputs import ConfigRows, Corpus, SystemOutput, read_corpus, read_systems
 from auto_challenge_sets.evaluation.progress import progress_bar as _progress
@@ -69,8 +71,9 @@ _WORKER_METRICS: dict[str, Metric] = {}  # the metrics of the run, in each worke
 
 
 def _system_statistics(predictions: list[str], references: list[tuple[str, ...]],
-                       names: tuple[str, ...]) -> dict[str, np.ndarray]:
-    return {name: _WORKER_METRICS[name].statistics(predictions, references) for name in names}
+                       names: tuple[str, ...], system: str = "") -> dict[str, np.ndarray]:
+    return {name: run_metric(name, system, lambda metric=_WORKER_METRICS[name]: metric.statistics(predictions, references))
+            for name in names}
 
 
 def _statistics(outputs: list[SystemOutput], metrics: dict[str, Metric], sources: list[str] | None,
@@ -83,13 +86,19 @@ def _statistics(outputs: list[SystemOutput], metrics: dict[str, Metric], sources
     spread = tuple(name for name, metric in metrics.items() if metric.parallel_safe) if jobs > 1 and can_fork() else ()
     if spread:
         with forked_pool(min(jobs, len(outputs)), _WORKER_METRICS, metrics) as pool:
-            tasks = [pool.submit(_system_statistics, o.predictions, o.references, spread) for o in outputs]
-            for output, task in _progress(zip(outputs, tasks), progress, "statistics per system", len(outputs), "system"):
-                stats[output.name].update(task.result())
+            tasks = [pool.submit(_system_statistics, o.predictions, o.references, spread, o.name) for o in outputs]
+            try:
+                for output, task in _progress(zip(outputs, tasks), progress, "statistics per system", len(outputs),
+                                              "system"):
+                    stats[output.name].update(task.result())
+            except BrokenProcessPool:  # a worker died (os._exit, a crash in a plug-in's extension): name the suspects
+                raise MetricFailure(f"a worker process died computing the statistics of metric(s) {', '.join(spread)}; "
+                                    "run with --jobs 1 to see which metric fails and why") from None
     rest = [name for name in metrics if name not in spread]
     for output in _progress(outputs if rest else [], progress, "statistics per system", unit="system"):
         for name in rest:
-            stats[output.name][name] = metrics[name].statistics(output.predictions, output.references, sources)
+            stats[output.name][name] = run_metric(name, output.name, lambda metric=metrics[name]: metric.statistics(
+                output.predictions, output.references, sources))
     return {output.name: {name: stats[output.name][name] for name in metrics} for output in outputs}
 
 
@@ -106,14 +115,17 @@ def _score_config(request: EvaluationRequest, corpus: Corpus, config: ConfigRows
     """Every system's score per metric on one config, each with the config's one random baseline."""
     exclude = np.zeros(len(corpus.base["line"]), dtype=bool)
     exclude[config.positions] = True
+    # a config of every row has no complement to draw from: its corpora come from the whole pool,
+    # and the config is flagged degenerate_baseline (complement 0 < rows) rather than sinking the run
     drawn = sample_length_matched(config.lengths, corpus.pool_lengths, request.n_samples, request.length_tolerance,
-                                  exclude, np.random.default_rng([request.seed, 0]))
+                                  None if exclude.all() else exclude, np.random.default_rng([request.seed, 0]))
     scores: dict[str, dict[str, MetricScore]] = {}
     for system, per_metric in stats.items():
         scores[system] = {}
         for name, metric in metrics.items():
-            value = metric.corpus_score(per_metric[name][config.positions])
-            samples = metric.sample_scores(per_metric[name], drawn.index)
+            value = check_score(metric.corpus_score(per_metric[name][config.positions]), name, system,
+                                f"config {config.name}")
+            samples = check_samples(metric.sample_scores(per_metric[name], drawn.index), name, system, config.name)
             samples_out.setdefault(name, {})[system] = samples
             scores[system][name] = MetricScore(value, random_baseline(samples, value, metric.higher_is_better))
     return scores, drawn.widened
@@ -213,8 +225,10 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
         stats = _statistics(outputs, metrics, sources, progress, request.jobs)
     except ValueError as error:
         raise InputError(str(error), corpus.folder.where(corpus.base_name, corpus.split)) from None
+    check_statistics(stats, request.hypotheses, corpus.base["line"])
     systems = [output.name for output in outputs]
-    full = {s: {name: metric.corpus_score(stats[s][name]) for name, metric in metrics.items()} for s in systems}
+    full = {s: {name: check_score(metric.corpus_score(stats[s][name]), name, s, f"the full corpus ({corpus.base_name})")
+                for name, metric in metrics.items()} for s in systems}
     primary = metrics[request.metrics[0]]
     pick = max if primary.higher_is_better else min
     baseline = request.baseline or pick(systems, key=lambda s: full[s][primary.name])

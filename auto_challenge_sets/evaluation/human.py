@@ -34,6 +34,7 @@ import numpy as np
 from auto_challenge_sets.corpus import read_lines
 from auto_challenge_sets.errors import CorpusError, InputError
 from auto_challenge_sets.evaluation.results import HumanCorrelation
+from auto_challenge_sets.text_io import ascii_float
 
 BOOTSTRAP = 1000
 SMALL_N = 10  # up to this many systems, p-values from permutations or the exact distribution
@@ -79,10 +80,9 @@ def read_human(path: str | os.PathLike[str], systems: list[str], system_column: 
         if len(row) <= max(name_at, score_at):
             raise InputError(f"has {len(row)} columns, the header {len(header)}", path, number)
         name = row[name_at]
-        try:
-            score = float(row[score_at])
-        except ValueError:
-            raise InputError(f"score {row[score_at]!r} is not a number", path, number) from None
+        score = ascii_float(row[score_at])
+        if score is None:
+            raise InputError(f"score {row[score_at]!r} is not a number (in ASCII: -0.25, 1e-3)", path, number)
         if not np.isfinite(score):
             raise InputError(f"score {row[score_at]!r} is not a finite number", path, number)
         target = match_system(name, systems, aliases)

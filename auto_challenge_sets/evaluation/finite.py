@@ -1,0 +1,79 @@
+"""What a metric hands the engine, checked before any statistic is built on it: a plug-in metric
+that fails or returns NaN, ±inf or None is an error naming the metric and where it happened.
+
+NaN passes through numpy quietly: a ``null`` score, a percentile of 0 or 100 among the random
+corpora, a paired p for a ``null`` difference, a correlation of −1 and an arbitrary baseline system
+would follow, and results.json would fail its own schema. So the statistics are checked row by
+row (the error names the system's file and line), every corpus score where it is computed (the
+error names the system and the config).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from auto_challenge_sets.corpus import STDIN
+from auto_challenge_sets.errors import AcsError, InputError
+
+
+class MetricFailure(AcsError):
+    """A metric (a plug-in's code) raised while scoring: the message names the metric and system.
+    Built from its message alone, so that it crosses from a worker process intact."""
+
+
+def run_metric(name: str, system: str, compute: Callable[[], Any]) -> Any:
+    """``compute()``, its failure named: a ValueError keeps its type (the engine names the corpus
+    file for it) with the metric's name in front; any other error becomes a :class:`MetricFailure`."""
+    try:
+        return compute()
+    except ValueError as error:
+        text = str(error)
+        raise ValueError(text if text.startswith(f"metric {name}") else f"metric {name}: {text}") from None
+    except Exception as error:  # noqa: BLE001 - a plug-in's code: any failure is its own, named
+        raise MetricFailure(f"metric {name} failed on the output of system {system}: "
+                            f"{type(error).__name__}: {error}") from None
+
+
+def check_statistics(stats: Mapping[str, Mapping[str, Any]], hypotheses: Mapping[str, str | os.PathLike[str]],
+                     lines: Sequence[int]) -> None:
+    """Every system's statistics per metric are finite numbers; else an InputError naming the
+    metric, the system's file and the corpus line of the first bad row (``lines[row]``)."""
+    for system, per_metric in stats.items():
+        path = STDIN if str(hypotheses[system]) == "-" else hypotheses[system]
+        for metric, rows in per_metric.items():
+            try:
+                array = np.asarray(rows, dtype=np.float64)
+            except (TypeError, ValueError):
+                raise InputError(f"metric {metric} returned statistics that are not numbers for system "
+                                 f"{system}", path) from None
+            flat = array.reshape(len(array), -1) if array.ndim else array.reshape(1, 1)
+            bad = ~np.isfinite(flat).all(axis=1)
+            if bad.any():
+                row = int(np.argmax(bad))
+                value = flat[row].tolist()
+                raise InputError(f"metric {metric} gave the non-finite statistic {value[0] if len(value) == 1 else value} "
+                                 f"for system {system} on this line: a metric's statistics must be finite numbers",
+                                 path, int(lines[row]))
+
+
+def check_score(value: float, metric: str, system: str, where: str) -> float:
+    """``value`` if it is a finite number; else an error naming the metric, system and ``where``
+    (``config de-en.particle.d3``, ``the full corpus``)."""
+    if not isinstance(value, int | float | np.number) or not np.isfinite(value):
+        raise AcsError(f"metric {metric} scored system {system} {value!r} on {where}: a corpus score must be a "
+                       "finite number")
+    return float(value)
+
+
+def check_samples(samples: np.ndarray, metric: str, system: str, config: str) -> np.ndarray:
+    """The random corpora's scores, all finite; else an error naming the metric, system and config."""
+    array = np.asarray(samples, dtype=np.float64)
+    if not np.isfinite(array).all():
+        value = array[~np.isfinite(array)][0]
+        raise AcsError(f"metric {metric} scored system {system} {value!r} on a random corpus of config {config}: "
+                       "a corpus score must be a finite number")
+    return array
