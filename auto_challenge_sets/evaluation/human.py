@@ -82,7 +82,7 @@ def read_human(path: str | os.PathLike[str], systems: list[str], system_column: 
         name = row[name_at]
         score = ascii_float(row[score_at])
         if score is None:
-            raise InputError(f"score {row[score_at]!r} is not a number (in ASCII: -0.25, 1e-3)", path, number)
+            raise InputError(f"score {row[score_at]!r} is not a number", path, number)
         if not np.isfinite(score):
             raise InputError(f"score {row[score_at]!r} is not a finite number", path, number)
         target = match_system(name, systems, aliases)

@@ -79,12 +79,12 @@ def read_human_seg(path: str | os.PathLike[str], systems: Sequence[str],
             raise InputError(f"has {len(row)} columns, the header {len(header)}", path, number)
         sid = ascii_int(row[at["SID"]])
         if sid is None:
-            raise InputError(f"SID {row[at['SID']]!r} is not a line number (ASCII digits)", path, number)
+            raise InputError(f"SID {row[at['SID']]!r} is not a line number", path, number)
         if sid < 1:
             raise InputError(f"SID {sid} is not a 1-based line number", path, number)
         z = ascii_float(row[at["Z.SCR"]])
         if z is None:
-            raise InputError(f"Z.SCR {row[at['Z.SCR']]!r} is not a number (in ASCII: -0.25, 1e-3)", path, number)
+            raise InputError(f"Z.SCR {row[at['Z.SCR']]!r} is not a number", path, number)
         if not np.isfinite(z):
             raise InputError(f"Z.SCR {row[at['Z.SCR']]!r} is not a finite number", path, number)
         name = row[at["SYS"]]
