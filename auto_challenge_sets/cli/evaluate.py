@@ -191,7 +191,7 @@ def _targeted_request(args: argparse.Namespace, systems: list[str]):
     files = {}
     for item in args.hyp_alignment:
         name, sep, path = item.partition("=")
-        if not sep or Path(item).exists():
+        if not sep or _exists(item):
             if len(systems) != 1:
                 raise AcsError(f"--hyp-alignment {item}: name the system (NAME=FILE) when there are several")
             name, path = systems[0], item
@@ -206,12 +206,21 @@ def _targeted_request(args: argparse.Namespace, systems: list[str]):
                            args.targeted_random_pairs, args.targeted_all_refs)
 
 
+def _exists(item: str) -> bool:
+    """Whether ``item`` is a path that exists: a NAME=FILE whose name is over the file-name limit
+    (ENAMETOOLONG) is not one, and must not end the run with a 5,000-character OSError."""
+    try:
+        return Path(item).exists()
+    except OSError:
+        return False
+
+
 def name_systems(items: list[str]) -> dict[str, str]:
     """System names for ``--hyp`` items: ``NAME=FILE`` as given, otherwise the part of the file
     names that differs between the files (``newstest2021.de-en.hyp.Facebook-AI.en`` →
     ``Facebook-AI``); one file alone is named by its stem (``-``, standard input: ``stdin``)."""
     named: dict[str, str] = {}
-    plain = [item for item in items if "=" not in item or Path(item).exists()]
+    plain = [item for item in items if "=" not in item or _exists(item)]
     for item in items:
         if item not in plain:
             name, _, path = item.partition("=")

@@ -219,10 +219,14 @@ def all_plots(evaluation: Evaluation, out: Path, human: dict[str, float] | None 
     from auto_challenge_sets.evaluation.progress import progress_bar
 
     paths = []
-    for metric in progress_bar(evaluation.metrics, progress, "plots per metric", unit="metric"):
-        paths.append(heatmap(evaluation, metric, out / HEATMAP.format(pair=evaluation.pair, metric=metric)))
-        paths += trend_plots(evaluation, metric, out)
-        if human:
-            paths.append(human_scatter(evaluation, metric, human, out / HUMAN.format(pair=evaluation.pair, metric=metric)))
-    accuracy = targeted_plot(evaluation, out / TARGETED.format(pair=evaluation.pair))
+    # names are plain text: `$\\foo$` as a system name is not mathtext (a ValueError after all the
+    # scoring), nor LaTeX where a matplotlibrc turns usetex on
+    with pyplot().rc_context({"text.parse_math": False, "text.usetex": False}):
+        for metric in progress_bar(evaluation.metrics, progress, "plots per metric", unit="metric"):
+            paths.append(heatmap(evaluation, metric, out / HEATMAP.format(pair=evaluation.pair, metric=metric)))
+            paths += trend_plots(evaluation, metric, out)
+            if human:
+                paths.append(human_scatter(evaluation, metric, human,
+                                           out / HUMAN.format(pair=evaluation.pair, metric=metric)))
+        accuracy = targeted_plot(evaluation, out / TARGETED.format(pair=evaluation.pair))
     return paths + ([accuracy] if accuracy is not None else [])
