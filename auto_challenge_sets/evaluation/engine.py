@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from concurrent.futures.process import BrokenProcessPool
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -30,7 +31,13 @@ from auto_challenge_sets.configs import parse_config_name
 from auto_challenge_sets.corpus import ReadReport
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation import multiple_testing, segments, targeted_scores
-from auto_challenge_sets.evaluation.finite import MetricFailure, check_samples, check_score, check_statistics, run_metric
+from auto_challenge_sets.evaluation.finite import (
+    MetricFailure,
+    check_samples,
+    check_score,
+    check_statistics,
+    run_metric,
+)
 from auto_challenge_sets.evaluation.human import HumanScores, correlation
 from auto_challenge_sets.evaluation.inputs import ConfigRows, Corpus, SystemOutput, read_corpus, read_systems
 from auto_challenge_sets.evaluation.progress import progress_bar as _progress
@@ -72,7 +79,7 @@ _WORKER_METRICS: dict[str, Metric] = {}  # the metrics of the run, in each worke
 
 def _system_statistics(predictions: list[str], references: list[tuple[str, ...]],
                        names: tuple[str, ...], system: str = "") -> dict[str, np.ndarray]:
-    return {name: run_metric(name, system, lambda metric=_WORKER_METRICS[name]: metric.statistics(predictions, references))
+    return {name: run_metric(name, system, partial(_WORKER_METRICS[name].statistics, predictions, references))
             for name in names}
 
 
@@ -97,8 +104,8 @@ def _statistics(outputs: list[SystemOutput], metrics: dict[str, Metric], sources
     rest = [name for name in metrics if name not in spread]
     for output in _progress(outputs if rest else [], progress, "statistics per system", unit="system"):
         for name in rest:
-            stats[output.name][name] = run_metric(name, output.name, lambda metric=metrics[name]: metric.statistics(
-                output.predictions, output.references, sources))
+            stats[output.name][name] = run_metric(name, output.name, partial(
+                metrics[name].statistics, output.predictions, output.references, sources))
     return {output.name: {name: stats[output.name][name] for name in metrics} for output in outputs}
 
 

@@ -36,6 +36,8 @@ from auto_challenge_sets.errors import CorpusError, InputError
 from auto_challenge_sets.evaluation.results import HumanCorrelation
 from auto_challenge_sets.text_io import ascii_float
 
+# 3 systems: every resample with 3 distinct systems is the 3 themselves, so the "interval" is τ, zero wide
+MIN_CI_SYSTEMS = 4
 BOOTSTRAP = 1000
 SMALL_N = 10  # up to this many systems, p-values from permutations or the exact distribution
 PERMUTATIONS = 9999  # random orders of a permutation test, when n! is more (n > 7)
@@ -164,7 +166,8 @@ def correlate(auto: dict[str, float], human: HumanScores, random_auto: dict[str,
     result: dict[str, Any] = {
         "systems": len(names), "spearman": _finite(rho.statistic), "spearman_p": _finite(rho_p),
         "kendall": _finite(tau.statistic), "p_value": _finite(tau_p),
-        "ci": [float(np.percentile(boot_array, 2.5)), float(np.percentile(boot_array, 97.5))] if len(boot_array) else None,
+        "ci": [float(np.percentile(boot_array, 2.5)), float(np.percentile(boot_array, 97.5))]
+        if len(boot_array) and len(names) >= MIN_CI_SYSTEMS else None,
         "random_kendall_percentile": None,
     }
     if random_auto is not None and result["kendall"] is not None:
