@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +19,6 @@ import pytest
 from auto_challenge_sets.cli import main
 from auto_challenge_sets.scoring import metric as registry
 from auto_challenge_sets.scoring.metric import AveragedMetric, SummedMetric
-from auto_challenge_sets.text_io import ascii_float, ascii_int, strict_bool
 
 from toy_dataset import SPLIT, N, config_lines, corpus, write_folder, write_human, write_outputs
 
@@ -159,33 +160,6 @@ def test_a_plugin_that_kills_its_worker_is_named(toy, previous, capsys, monkeypa
 
 # -- numbers in ASCII only --------------------------------------------------------------------
 
-@pytest.mark.parametrize("text", ["٣", "１２", "+12", "1_2", " 12", "12 ", "", "-", "0x1", "1" * 19])
-def test_integers_are_ascii_digits_only(text):
-    assert ascii_int(text) is None
-
-
-@pytest.mark.parametrize("text, value", [("12", 12), ("-3", -3), ("007", 7), ("9" * 18, 10**18 - 1)])
-def test_ascii_integers_are_read(text, value):
-    assert ascii_int(text) == value
-
-
-@pytest.mark.parametrize("text", ["０.５", "٣", "+0.5", "1_0.5", "0.5.1", ".", "e3", "0,5", "½"])
-def test_floats_are_ascii_only(text):
-    assert ascii_float(text) is None
-
-
-@pytest.mark.parametrize("text, value", [("0.5", 0.5), ("-.25", -0.25), ("1e-3", 0.001), ("2.", 2.0), ("-1E+2", -100.0)])
-def test_ascii_floats_are_read(text, value):
-    assert ascii_float(text) == value
-
-
-@pytest.mark.parametrize("value, expected", [("true", True), ("False", False), ("1", True), ("0", False),
-                                             ("YES", True), ("no", False), (True, True), ("maybe", None),
-                                             ("", None), ("2", None), (2, None), ("ｔｒｕｅ", None)])
-def test_booleans_are_parsed_strictly(value, expected):
-    assert strict_bool(value) is expected
-
-
 def _seg_table(rows: list[str]) -> str:
     return "SYS SID RAW.SCR Z.SCR N\n" + "".join(f"{row}\n" for row in rows)
 
@@ -260,3 +234,104 @@ def test_a_config_of_every_row_is_flagged_degenerate_and_the_rest_scored(tmp_pat
     assert everything["n"] == N and everything["degenerate_baseline"] is True
     assert payload["configs"]["de-en.particle.d3"]["degenerate_baseline"] is False
     assert set(payload["configs"]) == {f"de-en.particle.d{d}" for d in range(6)}
+
+
+# -- item 11: messages that name what and where --------------------------------------------------
+
+BROKEN = '''\
+from auto_challenge_sets.scoring.builtin_metrics import Bleu
+
+
+class Dotted(Bleu):
+    name, label = "a/../b", "dotted"  # would reach a file name: de-en.a/../b.heatmap.png
+'''
+
+
+def _acs(argv: list[str], site: Path | None = None, **kwargs) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    if site is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(site), env.get("PYTHONPATH", "")])
+    return subprocess.run([sys.executable, "-m", "auto_challenge_sets.cli", *argv], text=True, env=env, timeout=600,
+                          **{"capture_output": True, **kwargs})
+
+
+def test_each_broken_plugin_is_one_warning_line_naming_it(toy, tmp_path):
+    site = tmp_path / "site"
+    (site / "broken-0.1.dist-info").mkdir(parents=True)
+    (site / "broken_metrics.py").write_text(BROKEN, encoding="utf-8")
+    (site / "broken-0.1.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: broken\nVersion: 0.1\n")
+    (site / "broken-0.1.dist-info" / "entry_points.txt").write_text(
+        "[auto_challenge_sets.metrics]\nmissing = no_such_module:Nothing\na/../b = broken_metrics:Dotted\n"
+        "[auto_challenge_sets.phenomena]\nlost = no_such_phenomena:X\n", encoding="utf-8")
+    run = _acs([*_base(toy, metrics="bleu,a/../b"), "--hyp", str(toy["hyps"]["good"])], site)
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert sorted(run.stderr.splitlines()) == sorted([
+        "acs: warning: phenomenon 'lost' from no_such_phenomena:X is not loaded: ModuleNotFoundError: No module "
+        "named 'no_such_phenomena'",
+        "acs: warning: metric 'missing' from no_such_module:Nothing is not loaded: ModuleNotFoundError: No module "
+        "named 'no_such_module'",
+        "acs: warning: metric 'a/../b' from broken_metrics:Dotted is not loaded: ValueError: a metric needs a "
+        "lower-case name: ASCII letters, digits, _ and - (starting with a letter, at most 64 characters), got 'a/../b'",
+        "acs evaluate: error: --metrics: unknown metric 'a/../b' (known: bleu, chrf, ter, ribes, comet)",
+    ]), run.stderr
+
+
+def test_hostile_system_names_score_and_plot(toy, tmp_path, capsys):
+    """A 5,000-character name (a NAME=FILE over the file-name limit) and a mathtext one, `$\\foo$`."""
+    long, math = "x" * 5000, "$\\foo$"
+    out = tmp_path / "report"
+    capsys.readouterr()
+    assert main([*_base(toy), "--hyp", f"{long}={toy['hyps']['good']}", f"{math}={toy['hyps']['better']}",
+                 "--out", str(out)]) == 0
+    assert capsys.readouterr().err == ""
+    assert json.loads((out / "results.json").read_text(encoding="utf-8"))["systems"] == [long, math]
+    assert (out / "de-en.bleu.heatmap.png").stat().st_size > 0 and (out / "de-en.particle.bleu.trend.png").is_file()
+
+
+@pytest.mark.parametrize("command", ["stats", "evaluate"])
+def test_a_deeply_nested_build_record_is_one_line(toy, tmp_path, command):
+    import shutil
+
+    folder = tmp_path / "ldd"
+    shutil.copytree(toy["root"], folder)
+    (folder / "acs_build.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    argv = [command, str(folder)] if command == "stats" else [*_base(toy), "--dataset", str(folder), "--hyp",
+                                                                   str(toy["hyps"]["good"])]
+    run = _acs(argv)
+    assert run.returncode == 2 and run.stderr == (f"acs {command}: error: {folder / 'acs_build.json'}: is not a build "
+                                                  "record of auto_challenge_sets (nested too deep to read)\n")
+
+
+def test_three_systems_have_no_interval(toy, capsys):
+    capsys.readouterr()
+    argv = [*_base(toy), "--hyp", *(f"{s}={toy['hyps'][s]}" for s in ("good", "better", "worse")),
+            "--human", str(toy["human"])]
+    assert main(argv) == 0
+    shown = capsys.readouterr().out
+    assert shown.count("n/a: too few systems") == 2, shown  # the full test set and the config
+    assert main([*argv, "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["human_full"]["bleu"]["ci"] is None and payload["human_full"]["bleu"]["systems"] == 3
+
+
+@pytest.mark.parametrize("flags, expected", [
+    (["--corpus", "c" * 300], "corpus (split) names have at most 100 characters (they name files), got 300: "
+                              "'cccccccccccccccccccc'..."),
+    (["--corpus", "sample", "--pair", "de-en\n"], "language pair must look like 'de-en', got 'de-en\\n'"),
+])
+def test_build_names_are_one_line(tmp_path, flags, expected):
+    from auto_challenge_sets import demo_data
+
+    data = Path(demo_data.__file__).parent
+    argv = ["build", "--source", str(data / "sample.de"), "--target", str(data / "sample.en"), "--source-conllu",
+            str(data / "sample.de.conllu"), "--parser", "conllu", "--aligner", "pharaoh", "--alignment",
+            str(data / "sample.de-en.pharaoh"), "--quiet", "--out", str(tmp_path / "out")]
+    run = _acs([*argv, *flags] if "--pair" in flags else [*argv, "--pair", "de-en", *flags])
+    assert run.returncode == 2 and run.stderr == f"acs build: error: {expected}\n", run.stderr
+    assert [p.name for p in tmp_path.iterdir() if p.name != ".out.lock"] == []  # no folder, no half-built one
+
+
+def test_a_full_standard_output_is_one_line(toy):
+    with open("/dev/full", "w") as full:
+        run = _acs([*_base(toy), "--hyp", str(toy["hyps"]["good"])], stdout=full, stderr=-1, capture_output=False)
+    assert run.returncode == 2 and run.stderr == "acs evaluate: error: No space left on device\n"

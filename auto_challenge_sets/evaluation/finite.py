@@ -60,12 +60,17 @@ def check_statistics(stats: Mapping[str, Mapping[str, Any]], hypotheses: Mapping
                                  path, int(lines[row]))
 
 
+def _shown(value: object) -> str:
+    """A number as Python writes a float (``nan``, ``-inf``, not ``np.float64(nan)``), anything else as its repr."""
+    return repr(float(value)) if isinstance(value, int | float | np.number) and not isinstance(value, bool) else repr(value)
+
+
 def check_score(value: float, metric: str, system: str, where: str) -> float:
     """``value`` if it is a finite number; else an error naming the metric, system and ``where``
     (``config de-en.particle.d3``, ``the full corpus``)."""
     if not isinstance(value, int | float | np.number) or not np.isfinite(value):
-        raise AcsError(f"metric {metric} scored system {system} {value!r} on {where}: a corpus score must be a "
-                       "finite number")
+        raise MetricFailure(f"metric {metric} scored system {system} {_shown(value)} on {where}: a corpus score must "
+                            "be a finite number")
     return float(value)
 
 
@@ -74,6 +79,6 @@ def check_samples(samples: np.ndarray, metric: str, system: str, config: str) ->
     array = np.asarray(samples, dtype=np.float64)
     if not np.isfinite(array).all():
         value = array[~np.isfinite(array)][0]
-        raise AcsError(f"metric {metric} scored system {system} {value!r} on a random corpus of config {config}: "
-                       "a corpus score must be a finite number")
+        raise MetricFailure(f"metric {metric} scored system {system} {_shown(value)} on a random corpus of config "
+                            f"{config}: a corpus score must be a finite number")
     return array
