@@ -20,26 +20,14 @@ from auto_challenge_sets.cli import main
 from auto_challenge_sets.scoring import metric as registry
 from auto_challenge_sets.scoring.metric import AveragedMetric, SummedMetric
 
-from toy_dataset import SPLIT, N, config_lines, corpus, write_folder, write_human, write_outputs
+from toy_dataset import SPLIT, N, config_lines, corpus, make, write_folder, write_outputs
 
 BAD_ROW = 6  # 0-based pool row the hostile metrics spoil; the toy's pool holds every line, so line 7
 
 
-def _folder(tmp: Path, every_row: str | None = None) -> dict:
-    """The toy's folder and outputs, without reorder.d5 (whose rows' distances are below its D, which
-    the integrity check refuses), ``every_row`` holding every row of the corpus."""
-    c = corpus()
-    configs = {name: lines for name, lines in config_lines(c).items() if "reorder" not in name}
-    if every_row:
-        configs[every_row] = list(configs["de-en.baseline"])
-    tmp.mkdir(parents=True, exist_ok=True)
-    return {"root": write_folder(tmp / "ldd", c, configs), "hyps": write_outputs(tmp, c),
-            "human": write_human(tmp / "human.txt"), "tmp": tmp}
-
-
 @pytest.fixture(scope="module")
 def toy(tmp_path_factory) -> dict:
-    return _folder(tmp_path_factory.mktemp("values"))
+    return make(tmp_path_factory.mktemp("values"))
 
 
 @pytest.fixture(scope="module")
@@ -222,9 +210,11 @@ def test_repeated_hyp_flags_add_up(toy, capsys):
 
 
 def test_a_config_of_every_row_is_flagged_degenerate_and_the_rest_scored(tmp_path, capsys):
-    assert config_lines(corpus())["de-en.particle.d0"] != list(range(1, N + 1))
-    made = _folder(tmp_path, every_row="de-en.particle.d0")
-    root, hyps = made["root"], made["hyps"]
+    c = corpus()
+    configs = config_lines(c)
+    assert configs["de-en.particle.d0"] != configs["de-en.baseline"]
+    configs["de-en.particle.d0"] = list(configs["de-en.baseline"])  # every row of the corpus
+    root, hyps = write_folder(tmp_path / "ldd", c, configs), write_outputs(tmp_path, c)
     capsys.readouterr()
     assert main(["evaluate", "--dataset", str(root), "--config", "all", "--split", SPLIT, "--n-samples", "5",
                  "--paired-samples", "10", "--metrics", "bleu", "--jobs", "1", "--quiet", "--json",
@@ -233,7 +223,7 @@ def test_a_config_of_every_row_is_flagged_degenerate_and_the_rest_scored(tmp_pat
     everything = payload["configs"]["de-en.particle.d0"]
     assert everything["n"] == N and everything["degenerate_baseline"] is True
     assert payload["configs"]["de-en.particle.d3"]["degenerate_baseline"] is False
-    assert set(payload["configs"]) == {f"de-en.particle.d{d}" for d in range(6)}
+    assert set(payload["configs"]) == {f"de-en.particle.d{d}" for d in range(6)} | {"de-en.reorder.d5"}
 
 
 # -- item 11: messages that name what and where --------------------------------------------------
