@@ -325,3 +325,14 @@ def test_a_full_standard_output_is_one_line(toy):
     with open("/dev/full", "w") as full:
         run = _acs([*_base(toy), "--hyp", str(toy["hyps"]["good"])], stdout=full, stderr=-1, capture_output=False)
     assert run.returncode == 2 and run.stderr == "acs evaluate: error: No space left on device\n"
+
+
+@pytest.mark.parametrize("option, value", [("comet_batch_size", "１６"), ("comet_batch_size", "0"),
+                                           ("comet_gpus", "+1"), ("comet_gpus", "1_0")])
+def test_comets_integer_options_are_ascii(toy, previous, capsys, option, value):
+    """COMET's options are checked when the metric is made, before its model is loaded (none here)."""
+    argv = [*_base(toy, metrics="bleu,comet"), "--hyp", f"good={toy['hyps']['good']}", "--metric-option",
+            f"{option}={value}"]
+    low = 1 if option == "comet_batch_size" else 0
+    assert _one_error(capsys, argv, previous) == (f"acs evaluate: error: --metric-option: {option}={value}: must be an "
+                                                  f"integer >= {low} in ASCII digits, got {value!r}")
