@@ -292,13 +292,15 @@ def test_a_deeply_nested_build_record_is_one_line(toy, tmp_path, command):
                                                   "record of auto_challenge_sets (nested too deep to read)\n")
 
 
-def test_three_systems_have_no_interval(toy, capsys):
+def test_three_systems_have_no_interval(toy, capsys, tmp_path):
     capsys.readouterr()
     argv = [*_base(toy), "--hyp", *(f"{s}={toy['hyps'][s]}" for s in ("good", "better", "worse")),
             "--human", str(toy["human"])]
-    assert main(argv) == 0
+    assert main([*argv, "--out", str(tmp_path / "report")]) == 0
     shown = capsys.readouterr().out
     assert shown.count("n/a: too few systems") == 2, shown  # the full test set and the config
+    for page in ("report.md", "index.html"):
+        assert (tmp_path / "report" / page).read_text(encoding="utf-8").count("n/a: too few systems") == 2, page
     assert main([*argv, "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
     assert payload["human_full"]["bleu"]["ci"] is None and payload["human_full"]["bleu"]["systems"] == 3
