@@ -69,3 +69,7 @@ def test_a_plugins_exception_names_the_metric_and_crosses_processes():
     with pytest.raises(ValueError, match=r"^metric m: shape \(3,\)$"):  # named already: not twice
         run_metric("m", "A", lambda: (_ for _ in ()).throw(ValueError("metric m: shape (3,)")))
     assert run_metric("m", "A", lambda: 7) == 7
+    for raised in (ValueError("no"), KeyError("no")):  # scoring a corpus: every failure is the metric's, named
+        with pytest.raises(MetricFailure, match=rf"^metric m failed on config c\.d1 for system A: "
+                                                rf"{type(raised).__name__}: "):
+            run_metric("m", "A", lambda raised=raised: (_ for _ in ()).throw(raised), "config c.d1")

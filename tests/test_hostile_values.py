@@ -136,6 +136,24 @@ def test_a_failing_plugin_names_the_metric_and_system(toy, previous, capsys, mon
                     "out of range")
 
 
+class _FailingScore(_WholeOnly):
+    """Finite statistics, a score that raises on any corpus but the whole one (a config, a random corpus)."""
+
+    name, label = "failingscore", "FailingScore"
+
+    def score_of_totals(self, totals):
+        if totals[1] != N:
+            raise RuntimeError("no score for a part of the corpus")
+        return float(totals[0])
+
+
+def test_a_plugin_failing_on_a_config_names_metric_system_and_config(toy, previous, capsys, monkeypatch):
+    monkeypatch.setitem(registry._REGISTRY, _FailingScore.name, _FailingScore)
+    line = _one_error(capsys, [*_base(toy, metrics="failingscore"), "--hyp", f"good={toy['hyps']['good']}"], previous)
+    assert line == ("acs evaluate: error: metric failingscore failed on config de-en.particle.d2 for system good: "
+                    "RuntimeError: no score for a part of the corpus")
+
+
 def test_a_plugin_that_kills_its_worker_is_named(toy, previous, capsys, monkeypatch):
     monkeypatch.setitem(registry._REGISTRY, _Failing.name, _Failing)
     monkeypatch.setattr(_Failing, "how", "exit")

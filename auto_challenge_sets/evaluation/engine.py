@@ -33,10 +33,10 @@ from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation import multiple_testing, segments, targeted_scores
 from auto_challenge_sets.evaluation.finite import (
     MetricFailure,
-    check_samples,
-    check_score,
     check_statistics,
+    corpus_score,
     run_metric,
+    sample_scores,
 )
 from auto_challenge_sets.evaluation.human import HumanScores, correlation
 from auto_challenge_sets.evaluation.inputs import ConfigRows, Corpus, SystemOutput, read_corpus, read_systems
@@ -130,9 +130,8 @@ def _score_config(request: EvaluationRequest, corpus: Corpus, config: ConfigRows
     for system, per_metric in stats.items():
         scores[system] = {}
         for name, metric in metrics.items():
-            value = check_score(metric.corpus_score(per_metric[name][config.positions]), name, system,
-                                f"config {config.name}")
-            samples = check_samples(metric.sample_scores(per_metric[name], drawn.index), name, system, config.name)
+            value = corpus_score(metric, system, per_metric[name][config.positions], f"config {config.name}")
+            samples = sample_scores(metric, system, per_metric[name], drawn.index, config.name)
             samples_out.setdefault(name, {})[system] = samples
             scores[system][name] = MetricScore(value, random_baseline(samples, value, metric.higher_is_better))
     return scores, drawn.widened
@@ -234,7 +233,7 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
         raise InputError(str(error), corpus.folder.where(corpus.base_name, corpus.split)) from None
     check_statistics(stats, request.hypotheses, corpus.base["line"])
     systems = [output.name for output in outputs]
-    full = {s: {name: check_score(metric.corpus_score(stats[s][name]), name, s, f"the full corpus ({corpus.base_name})")
+    full = {s: {name: corpus_score(metric, s, stats[s][name], f"the full corpus ({corpus.base_name})")
                 for name, metric in metrics.items()} for s in systems}
     primary = metrics[request.metrics[0]]
     pick = max if primary.higher_is_better else min

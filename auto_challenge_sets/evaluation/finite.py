@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -25,17 +26,33 @@ class MetricFailure(AcsError):
     Built from its message alone, so that it crosses from a worker process intact."""
 
 
-def run_metric(name: str, system: str, compute: Callable[[], Any]) -> Any:
-    """``compute()``, its failure named: a ValueError keeps its type (the engine names the corpus
-    file for it) with the metric's name in front; any other error becomes a :class:`MetricFailure`."""
+def run_metric(name: str, system: str, compute: Callable[[], Any], where: str | None = None) -> Any:
+    """``compute()``, its failure named. The statistics (``where`` None): a ValueError keeps its
+    type (the engine names the corpus file for it) with the metric's name in front. A score on
+    ``where`` (``config de-en.particle.d3``), and any other error: a :class:`MetricFailure`."""
     try:
         return compute()
     except ValueError as error:
+        if where is not None:
+            raise MetricFailure(f"metric {name} failed on {where} for system {system}: ValueError: {error}") from None
         text = str(error)
         raise ValueError(text if text.startswith(f"metric {name}") else f"metric {name}: {text}") from None
     except Exception as error:  # noqa: BLE001 - a plug-in's code: any failure is its own, named
-        raise MetricFailure(f"metric {name} failed on the output of system {system}: "
-                            f"{type(error).__name__}: {error}") from None
+        place = f"the output of system {system}" if where is None else f"{where} for system {system}"
+        raise MetricFailure(f"metric {name} failed on {place}: {type(error).__name__}: {error}") from None
+
+
+def corpus_score(metric: Any, system: str, rows: np.ndarray, where: str) -> float:
+    """``metric.corpus_score(rows)``: a failure or a non-finite score named by metric, system and ``where``."""
+    return check_score(run_metric(metric.name, system, partial(metric.corpus_score, rows), where), metric.name,
+                       system, where)
+
+
+def sample_scores(metric: Any, system: str, rows: np.ndarray, index: np.ndarray, config: str) -> np.ndarray:
+    """``metric.sample_scores(rows, index)``, the random corpora of ``config``, checked like :func:`corpus_score`."""
+    found = run_metric(metric.name, system, partial(metric.sample_scores, rows, index),
+                       f"a random corpus of config {config}")
+    return check_samples(found, metric.name, system, config)
 
 
 def check_statistics(stats: Mapping[str, Mapping[str, Any]], hypotheses: Mapping[str, str | os.PathLike[str]],
