@@ -144,9 +144,15 @@ def parse_config_name(name: str) -> ConfigName:
     return ConfigName(src, tgt, phenomenon, int(distance))
 
 
+MAX_SPLIT = 100  # a split names files ({split}-00000-of-00001.parquet): a file name has at most 255 bytes
+
+
 def check_split_name(name: str) -> str:
     if not _SPLIT.fullmatch(name):
         raise BadNameError(f"corpus (split) names must match \\w+ (ASCII letters, digits and _), got {name!r}")
+    if len(name) > MAX_SPLIT:
+        raise BadNameError(f"corpus (split) names have at most {MAX_SPLIT} characters (they name files), got "
+                           f"{len(name)}: {name[:20]!r}...")
     return name
 
 

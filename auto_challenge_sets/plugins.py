@@ -8,6 +8,11 @@ from collections.abc import Callable, Container
 from typing import Any
 
 
+class PluginWarning(UserWarning):
+    """A plug-in that is not loaded; the command line prints it as one line naming the plug-in
+    (without the location in this package that Python's warning format adds)."""
+
+
 def load_plugins(group: str, known: Container[str], register: Callable[[Any, Any], None], kind: str) -> list[str]:
     """Load every entry point of ``group`` whose name is not in ``known`` (a built-in is never
     replaced) and hand it to ``register(entry point, loaded object)``; one that fails to load or register
@@ -22,8 +27,9 @@ def load_plugins(group: str, known: Container[str], register: Callable[[Any, Any
         try:
             register(entry, entry.load())
         except Exception as error:  # noqa: BLE001 - a user's package: any failure is theirs, reported
-            warnings.warn(f"{kind} {entry.name!r} from {entry.value} is not loaded: {type(error).__name__}: {error}",
-                          stacklevel=3)
+            reason = str(error).strip().splitlines()[0] if str(error).strip() else ""
+            warnings.warn(f"{kind} {entry.name!r} from {entry.value} is not loaded: {type(error).__name__}"
+                          + (f": {reason}" if reason else ""), PluginWarning, stacklevel=3)
             continue
         loaded.append(entry.name)
     return loaded

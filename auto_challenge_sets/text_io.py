@@ -64,6 +64,40 @@ def ascii_number(text: str) -> int | None:
     return None
 
 
+# a decimal number in ASCII as a person writes one: float() and int() also take '٣', '１２', '+12',
+# '1_2' and '０.５', which the files and flags here never mean as numbers
+_FLOAT = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_NON_FINITE = re.compile(r"-?(?:nan|inf|infinity)", re.IGNORECASE)  # read, so that callers can say "not finite"
+_TRUE, _FALSE = ("true", "1", "yes"), ("false", "0", "no")
+
+
+def ascii_int(text: str) -> int | None:
+    """The integer ``text`` spells: an optional ``-`` and at most :data:`MAX_DIGITS` ASCII digits,
+    else None (the one parser of integers in files and flags; callers name the file and line)."""
+    digits = text[1:] if text.startswith("-") else text
+    value = ascii_number(digits)
+    return None if value is None else (-value if digits is not text else value)
+
+
+def ascii_float(text: str) -> float | None:
+    """The number ``text`` spells in ASCII (``-0.5``, ``.5``, ``1e-3``; ``nan`` and ``inf`` too, so
+    that a caller can refuse them as not finite), else None."""
+    if _FLOAT.fullmatch(text) or _NON_FINITE.fullmatch(text):
+        return float(text)
+    return None
+
+
+def strict_bool(value: object) -> bool | None:
+    """A boolean given as one (``True``) or as text: true/false, 1/0, yes/no (any case); anything
+    else None. ``bool('false')`` is True, which no option value means."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    text = value.strip().lower() if isinstance(value, str) else None
+    return True if text in _TRUE else False if text in _FALSE else None
+
+
 def decode_line(raw: bytes, path: str, number: int, error: type[InputError] = InputError) -> str:
     """One line's bytes as text; invalid UTF-8 raises ``error`` naming the file, line and byte."""
     try:

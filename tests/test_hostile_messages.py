@@ -34,6 +34,8 @@ PRIORS = {
     "empty": "HMMF\t1\t1.0\n\n",
     "negative": "FERF\tder\t1\t-2\n",
     "utf8": b"LEX\tder\tthe\t1\n\xff\n",
+    "digits": "HMMF\t1\t1.0\nHMMR\t٣\t1.0\n",  # eflomal reads ASCII digits only
+    "wide": "FERF\tder\t1\t０.５\n",
 }
 
 
@@ -195,6 +197,8 @@ CASES: list[tuple[str, Callable[[Situation], list[str]], str]] = [
     ("priors-empty-line", lambda s: _eflomal_build(s, "empty"), r"empty\.priors:2: "),
     ("priors-negative", lambda s: _eflomal_build(s, "negative"), r"negative\.priors:1: .*>= 0"),
     ("priors-not-utf8", lambda s: _eflomal_build(s, "utf8"), r"utf8\.priors:2: not UTF-8"),
+    ("priors-arabic-digit", lambda s: _eflomal_build(s, "digits"), r"digits\.priors:2: .*whole number.*'٣'"),
+    ("priors-fullwidth-alpha", lambda s: _eflomal_build(s, "wide"), r"wide\.priors:1: .*must be a number.*'０\.５'"),
     ("align-priors", lambda s: ["align", "--aligner", "eflomal", "--source", _sample("sample.de"), "--target",
                                 _sample("sample.en"), "--priors", str(s.priors("alpha")), "--output", "-"],
      r"alpha\.priors:1: "),

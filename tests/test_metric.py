@@ -78,6 +78,9 @@ def test_the_adapter_gives_sacrebleus_paired_test_what_it_reads():
 def test_registering_checks_the_class():
     with pytest.raises(ValueError, match="lower-case name"):
         register_metric(type("Bad", (AveragedMetric,), {"name": "Bad"}))
+    for name in ("a/../b", "..", "a,b", "é", "x" * 65, "1st", " bleu", "a.b"):  # each would reach a file name
+        with pytest.raises(ValueError, match=r"lower-case name: ASCII letters, digits, _ and -"):
+            register_metric(type("Bad", (AveragedMetric,), {"name": name}))
     with pytest.raises(TypeError, match="subclass"):
         register_metric(type("Plain", (), {"name": "plain"}))  # type: ignore[arg-type]
     assert issubclass(metric_class("bleu"), Metric)

@@ -12,11 +12,14 @@ import pytest
 from auto_challenge_sets.errors import ConlluError, InputError
 from auto_challenge_sets.text_io import (
     MAX_DIGITS,
+    ascii_float,
+    ascii_int,
     ascii_number,
     atomic_write_text,
     decode_line,
     is_ascii_digits,
     numbered_lines,
+    strict_bool,
 )
 
 
@@ -73,3 +76,32 @@ def test_a_write_that_cannot_start_raises_its_own_error(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="No such file or directory") as caught:
         atomic_write_text(tmp_path / "missing" / "out.txt", "x")
     assert caught.value.__context__ is None and not (tmp_path / "missing").exists()
+
+
+# -- numbers and booleans: ASCII only, strictly (issue 38 item 9) ---------------------------------
+
+@pytest.mark.parametrize("text", ["٣", "１２", "+12", "1_2", " 12", "12 ", "", "-", "0x1", "1" * 19])
+def test_integers_are_ascii_digits_only(text):
+    assert ascii_int(text) is None
+
+
+@pytest.mark.parametrize("text, value", [("12", 12), ("-3", -3), ("007", 7), ("9" * 18, 10**18 - 1)])
+def test_ascii_integers_are_read(text, value):
+    assert ascii_int(text) == value
+
+
+@pytest.mark.parametrize("text", ["０.５", "٣", "+0.5", "1_0.5", "0.5.1", ".", "e3", "0,5", "½"])
+def test_floats_are_ascii_only(text):
+    assert ascii_float(text) is None
+
+
+@pytest.mark.parametrize("text, value", [("0.5", 0.5), ("-.25", -0.25), ("1e-3", 0.001), ("2.", 2.0), ("-1E+2", -100.0)])
+def test_ascii_floats_are_read(text, value):
+    assert ascii_float(text) == value
+
+
+@pytest.mark.parametrize("value, expected", [("true", True), ("False", False), ("1", True), ("0", False),
+                                             ("YES", True), ("no", False), (True, True), ("maybe", None),
+                                             ("", None), ("2", None), (2, None), ("ｔｒｕｅ", None)])
+def test_booleans_are_parsed_strictly(value, expected):
+    assert strict_bool(value) is expected

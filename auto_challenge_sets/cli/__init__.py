@@ -112,8 +112,34 @@ def _printable_streams() -> None:
             reconfigure(errors="backslashreplace")
 
 
+def _one_line_warnings() -> None:
+    """Show a plug-in that is not loaded as one line, ``acs: warning: ...``, once a run; any other
+    warning as Python shows it."""
+    import warnings
+
+    from auto_challenge_sets.plugins import PluginWarning
+
+    shown = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):  # noqa: ANN001, ANN202 - warnings' hook
+        if issubclass(category, PluginWarning):
+            print(f"acs: warning: {message}", file=sys.stderr)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    import warnings
+
     _printable_streams()
+    with warnings.catch_warnings():  # restores the warning hooks: main() runs inside tests and other programs too
+        _one_line_warnings()
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args, extras = parser.parse_known_args(argv)
     if extras:

@@ -7,7 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from auto_challenge_sets.cli.help import HelpFormatter, int_at_least, non_empty
+from auto_challenge_sets.cli.help import HelpFormatter, ascii_real, int_at_least, non_empty
 
 MAX_SAMPLES = 100_000  # 10**9 samples would not fit in memory; a run that asks for them is a typo
 
@@ -70,9 +70,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="NAME",
         help="split (source corpus, e.g. newstest2021); default: the baseline config's only split",
     )
-    parser.add_argument("--hyp", nargs="+", metavar="FILE",
+    parser.add_argument("--hyp", nargs="+", action="extend", metavar="FILE",
                         help="system output, one line per corpus line; several files (NAME=FILE to name one, "
-                        "`-` for stdin) for the many-system evaluation")
+                        "`-` for stdin) for the many-system evaluation; repeated --hyp flags add up")
     parser.add_argument("--testset", metavar="NAME",
                         help="the corpus is sacrebleu's test set NAME, built with `acs build --testset NAME`: "
                         "the split defaults to its name, and --system takes outputs from it (needs --pair)")
@@ -167,7 +167,7 @@ def _add_targeted_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--hyp-alignment", action="append", default=[], metavar="[NAME=]FILE",
                        help="a system's output aligned to the source (Pharaoh, one line per corpus line, source "
                        "words x white-space tokens of the output); NAME as the system's (repeatable)")
-    group.add_argument("--targeted-chrf", type=float, default=CHRF_THRESHOLD, metavar="X",
+    group.add_argument("--targeted-chrf", type=ascii_real, default=CHRF_THRESHOLD, metavar="X",
                        help="a part whose words differ still matches at sentence chrF >= X (inflection; "
                        f"default: {CHRF_THRESHOLD:g})")
     group.add_argument("--targeted-lemma", action=argparse.BooleanOptionalAction, default=True,
@@ -200,7 +200,7 @@ def _targeted_request(args: argparse.Namespace, systems: list[str]):
     files = {}
     for item in args.hyp_alignment:
         name, sep, path = item.partition("=")
-        if not sep or Path(item).exists():
+        if not sep or _exists(item):
             if len(systems) != 1:
                 raise AcsError(f"--hyp-alignment {item}: name the system (NAME=FILE) when there are several")
             name, path = systems[0], item
@@ -215,12 +215,21 @@ def _targeted_request(args: argparse.Namespace, systems: list[str]):
                            args.targeted_random_pairs, args.targeted_all_refs)
 
 
+def _exists(item: str) -> bool:
+    """Whether ``item`` is a path that exists: a NAME=FILE whose name is over the file-name limit
+    (ENAMETOOLONG) is not one, and must not end the run with a 5,000-character OSError."""
+    try:
+        return Path(item).exists()
+    except OSError:
+        return False
+
+
 def name_systems(items: list[str]) -> dict[str, str]:
     """System names for ``--hyp`` items: ``NAME=FILE`` as given, otherwise the part of the file
     names that differs between the files (``newstest2021.de-en.hyp.Facebook-AI.en`` →
     ``Facebook-AI``); one file alone is named by its stem (``-``, standard input: ``stdin``)."""
     named: dict[str, str] = {}
-    plain = [item for item in items if "=" not in item or Path(item).exists()]
+    plain = [item for item in items if "=" not in item or _exists(item)]
     for item in items:
         if item not in plain:
             name, _, path = item.partition("=")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from auto_challenge_sets.text_io import ascii_float, ascii_int
+
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
     """Keeps the description's line breaks, and shows a default where there is one to show and the
@@ -20,10 +22,9 @@ def int_at_least(minimum: int, maximum: int | None = None):
     """An argparse type: an integer in ``[minimum, maximum]``, else argparse's own one-line error."""
 
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        value = ascii_int(text)
+        if value is None:
+            raise argparse.ArgumentTypeError(f"expected an integer in ASCII digits, got {text!r}")
         if value < minimum or (maximum is not None and value > maximum):
             bound = f">= {minimum}" if maximum is None else f"between {minimum} and {maximum}"
             raise argparse.ArgumentTypeError(f"must be {bound}, got {value}")
@@ -31,6 +32,14 @@ def int_at_least(minimum: int, maximum: int | None = None):
 
     parse.__name__ = "integer"
     return parse
+
+
+def ascii_real(text: str) -> float:
+    """An argparse type: a finite number in ASCII (``0.5``, ``-1e-3``), as the files are read."""
+    value = ascii_float(text)
+    if value is None or value != value or value in (float("inf"), float("-inf")):
+        raise argparse.ArgumentTypeError(f"expected a finite number in ASCII, got {text!r}")
+    return value
 
 
 def non_empty(text: str) -> str:

@@ -36,6 +36,8 @@ def read_build_record(out_dir: str | os.PathLike[str]) -> dict:
         raise InputError(f"cannot read the build record: {error}", path) from None
     except json.JSONDecodeError as error:
         raise InputError(f"the build record is not valid JSON ({error.msg})", path, error.lineno) from None
+    except RecursionError:  # json's parser recurses once per bracket: 100,000 of them is no build record
+        raise InputError("is not a build record of auto_challenge_sets (nested too deep to read)", path) from None
     builds = record.get("builds") if isinstance(record, dict) else None
     if not isinstance(builds, list) or not all(isinstance(b, dict) and all(k in b for k in _BUILD_KEYS)
                                                for b in builds):

@@ -21,6 +21,8 @@ left out of trends and summaries; a config holding the very rows of another is f
 from __future__ import annotations
 
 from collections import defaultdict
+from concurrent.futures.process import BrokenProcessPool
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -29,6 +31,13 @@ from auto_challenge_sets.configs import parse_config_name
 from auto_challenge_sets.corpus import ReadReport
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation import full_test, multiple_testing, segments, targeted_scores
+from auto_challenge_sets.evaluation.finite import (
+    MetricFailure,
+    check_statistics,
+    corpus_score,
+    run_metric,
+    sample_scores,
+)
 from auto_challenge_sets.evaluation.human import HumanScores, correlation
 from auto_challenge_sets.evaluation.inputs import ConfigRows, Corpus, SystemOutput, read_corpus, read_systems
 from auto_challenge_sets.evaluation.progress import progress_bar as _progress
@@ -70,8 +79,9 @@ _WORKER_METRICS: dict[str, Metric] = {}  # the metrics of the run, in each worke
 
 
 def _system_statistics(predictions: list[str], references: list[tuple[str, ...]],
-                       names: tuple[str, ...]) -> dict[str, np.ndarray]:
-    return {name: _WORKER_METRICS[name].statistics(predictions, references) for name in names}
+                       names: tuple[str, ...], system: str = "") -> dict[str, np.ndarray]:
+    return {name: run_metric(name, system, partial(_WORKER_METRICS[name].statistics, predictions, references))
+            for name in names}
 
 
 def _statistics(outputs: list[SystemOutput], metrics: dict[str, Metric], sources: list[str] | None,
@@ -84,13 +94,19 @@ def _statistics(outputs: list[SystemOutput], metrics: dict[str, Metric], sources
     spread = tuple(name for name, metric in metrics.items() if metric.parallel_safe) if jobs > 1 and can_fork() else ()
     if spread:
         with forked_pool(min(jobs, len(outputs)), _WORKER_METRICS, metrics) as pool:
-            tasks = [pool.submit(_system_statistics, o.predictions, o.references, spread) for o in outputs]
-            for output, task in _progress(zip(outputs, tasks), progress, "statistics per system", len(outputs), "system"):
-                stats[output.name].update(task.result())
+            tasks = [pool.submit(_system_statistics, o.predictions, o.references, spread, o.name) for o in outputs]
+            try:
+                for output, task in _progress(zip(outputs, tasks), progress, "statistics per system", len(outputs),
+                                              "system"):
+                    stats[output.name].update(task.result())
+            except BrokenProcessPool:  # a worker died (os._exit, a crash in a plug-in's extension): name the suspects
+                raise MetricFailure(f"a worker process died computing the statistics of metric(s) {', '.join(spread)}; "
+                                    "run with --jobs 1 to see which metric fails and why") from None
     rest = [name for name in metrics if name not in spread]
     for output in _progress(outputs if rest else [], progress, "statistics per system", unit="system"):
         for name in rest:
-            stats[output.name][name] = metrics[name].statistics(output.predictions, output.references, sources)
+            stats[output.name][name] = run_metric(name, output.name, partial(
+                metrics[name].statistics, output.predictions, output.references, sources))
     return {output.name: {name: stats[output.name][name] for name in metrics} for output in outputs}
 
 
@@ -109,7 +125,8 @@ def _score_config(request: EvaluationRequest, corpus: Corpus, config: ConfigRows
     exclude = np.zeros(len(corpus.base["line"]), dtype=bool)
     exclude[config.positions] = True
     if exclude.all():
-        return {system: {name: MetricScore(metric.corpus_score(per_metric[name][config.positions]), None)
+        return {system: {name: MetricScore(corpus_score(metric, system, per_metric[name][config.positions],
+                                                        f"config {config.name}"), None)
                          for name, metric in metrics.items()} for system, per_metric in stats.items()}, 0
     drawn = sample_length_matched(config.lengths, corpus.pool_lengths, request.n_samples, request.length_tolerance,
                                   exclude, np.random.default_rng([request.seed, 0]))
@@ -117,8 +134,8 @@ def _score_config(request: EvaluationRequest, corpus: Corpus, config: ConfigRows
     for system, per_metric in stats.items():
         scores[system] = {}
         for name, metric in metrics.items():
-            value = metric.corpus_score(per_metric[name][config.positions])
-            samples = metric.sample_scores(per_metric[name], drawn.index)
+            value = corpus_score(metric, system, per_metric[name][config.positions], f"config {config.name}")
+            samples = sample_scores(metric, system, per_metric[name], drawn.index, config.name)
             samples_out.setdefault(name, {})[system] = samples
             scores[system][name] = MetricScore(value, random_baseline(samples, value, metric.higher_is_better))
     return scores, drawn.widened
@@ -218,8 +235,10 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
         stats = _statistics(outputs, metrics, sources, progress, request.jobs)
     except ValueError as error:
         raise InputError(str(error), corpus.folder.where(corpus.base_name, corpus.split)) from None
+    check_statistics(stats, request.hypotheses, corpus.base["line"])
     systems = [output.name for output in outputs]
-    full = {s: {name: metric.corpus_score(stats[s][name]) for name, metric in metrics.items()} for s in systems}
+    full = {s: {name: corpus_score(metric, s, stats[s][name], f"the full corpus ({corpus.base_name})")
+                for name, metric in metrics.items()} for s in systems}
     primary = metrics[request.metrics[0]]
     pick = max if primary.higher_is_better else min
     baseline = request.baseline or pick(systems, key=lambda s: full[s][primary.name])
@@ -236,9 +255,11 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
         configs[config.name] = ConfigResult(
             n=int(len(config.positions)), phenomenon=f"{parsed.pair}.{parsed.phenomenon}",
             min_distance=parsed.min_distance, small=config.small, same_rows_as=config.same_rows_as,
+            # a challenge config of every row has no random corpora (n/a) and is flagged degenerate
+            # (issue 38 item 10: it sank --config all); the full corpus itself is no challenge set
             widened=int(widened), degenerate_baseline=is_degenerate(len(config.positions),
                                                                     len(corpus.pool_lengths) - len(config.positions),
-                                                                    widened) and drawn,
+                                                                    widened) and (drawn or not parsed.is_baseline),
             systems=_with_paired_tests(request, config, outputs, metrics, baseline, scores, stats),
             random_unavailable=None if drawn else full_test.NO_RANDOM)
 

@@ -34,7 +34,10 @@ import numpy as np
 from auto_challenge_sets.corpus import read_lines
 from auto_challenge_sets.errors import CorpusError, InputError
 from auto_challenge_sets.evaluation.results import HumanCorrelation
+from auto_challenge_sets.text_io import ascii_float
 
+# 3 systems: every resample with 3 distinct systems is the 3 themselves, so the "interval" is τ, zero wide
+MIN_CI_SYSTEMS = 4
 BOOTSTRAP = 1000
 SMALL_N = 10  # up to this many systems, p-values from permutations or the exact distribution
 PERMUTATIONS = 9999  # random orders of a permutation test, when n! is more (n > 7)
@@ -79,10 +82,9 @@ def read_human(path: str | os.PathLike[str], systems: list[str], system_column: 
         if len(row) <= max(name_at, score_at):
             raise InputError(f"has {len(row)} columns, the header {len(header)}", path, number)
         name = row[name_at]
-        try:
-            score = float(row[score_at])
-        except ValueError:
-            raise InputError(f"score {row[score_at]!r} is not a number", path, number) from None
+        score = ascii_float(row[score_at])
+        if score is None:
+            raise InputError(f"score {row[score_at]!r} is not a number", path, number)
         if not np.isfinite(score):
             raise InputError(f"score {row[score_at]!r} is not a finite number", path, number)
         target = match_system(name, systems, aliases)
@@ -173,7 +175,8 @@ def correlate(auto: dict[str, float], human: HumanScores, random_auto: dict[str,
     result: dict[str, Any] = {
         "systems": len(names), "spearman": _finite(rho.statistic), "spearman_p": _finite(rho_p),
         "kendall": _finite(tau.statistic), "p_value": _finite(tau_p),
-        "ci": [float(np.percentile(boot_array, 2.5)), float(np.percentile(boot_array, 97.5))] if len(boot_array) else None,
+        "ci": [float(np.percentile(boot_array, 2.5)), float(np.percentile(boot_array, 97.5))]
+        if len(boot_array) and len(names) >= MIN_CI_SYSTEMS else None,
         "random_kendall_percentile": None,
     }
     if random_auto is not None and result["kendall"] is not None:

@@ -33,6 +33,14 @@ def pyplot() -> Any:
     return plt
 
 
+PLOT_NAME = 40  # characters of a system name a plot shows: a 5,000-character name leaves no room for the axes
+
+
+def plot_name(name: str) -> str:
+    """A system's name as a plot labels it: whole up to :data:`PLOT_NAME` characters, cut with … after."""
+    return name if len(name) <= PLOT_NAME else name[:PLOT_NAME - 1] + "…"
+
+
 def in_trends(config: ConfigResult) -> bool:
     """Whether a config is a point of the trend and human plots: it has a distance and is a point
     of the trends (:attr:`ConfigResult.usable`: not small, not degenerate, not a repeat)."""
@@ -69,14 +77,15 @@ def heatmap(evaluation: Evaluation, metric: str, path: Path) -> Path:
     degenerate = [evaluation.configs[c].degenerate_baseline for c in configs]
     grid[:, degenerate] = np.nan  # no colour where the random band means nothing
     limit = float(np.nanmax(np.abs(grid), initial=0.0)) or 1.0
-    fig, ax = plt.subplots(figsize=(2.5 + 0.45 * len(configs), 1.8 + 0.32 * len(systems)))
+    longest = max(len(plot_name(s)) for s in systems)  # the system labels' width, about 0.07 inch a character
+    fig, ax = plt.subplots(figsize=(2.5 + 0.45 * len(configs) + 0.07 * max(0, longest - 12), 1.8 + 0.32 * len(systems)))
     image = ax.imshow(grid, cmap="RdBu" if higher else "RdBu_r", vmin=-limit, vmax=limit, aspect="auto")
     for j in (j for j, on in enumerate(degenerate) if on):
         ax.add_patch(plt.Rectangle((j - 0.5, -0.5), 1, len(systems), facecolor=DEGENERATE_GREY, hatch="///",
                                    edgecolor="#999999", linewidth=0))
     labels = [c.split(".", 1)[1] + flag_suffix(evaluation.configs[c]) for c in configs]
     ax.set_xticks(range(len(configs)), labels, rotation=70, fontsize=8, ha="right", rotation_mode="anchor")
-    ax.set_yticks(range(len(systems)), systems, fontsize=8)
+    ax.set_yticks(range(len(systems)), [plot_name(s) for s in systems], fontsize=8)
     for i, row in enumerate(cells):
         for j, cell in enumerate(row):
             if evaluation.configs[configs[j]].starred(cell, higher):
@@ -110,8 +119,8 @@ def trend_plots(evaluation: Evaluation, metric: str, out: Path) -> list[Path]:
         for k, system in enumerate(evaluation.systems):
             ys = [evaluation.configs[n].systems[system].scores[metric].score for n in names]
             style = "-" if k < 10 else "--"
-            (line,) = ax.plot(ds, ys, style, marker="o", ms=3, lw=0.9, alpha=0.8, label=system)
-            ax.annotate(system, (ds[-1], ys[-1]), xytext=(4, 0), textcoords="offset points", fontsize=6,
+            (line,) = ax.plot(ds, ys, style, marker="o", ms=3, lw=0.9, alpha=0.8, label=plot_name(system))
+            ax.annotate(plot_name(system), (ds[-1], ys[-1]), xytext=(4, 0), textcoords="offset points", fontsize=6,
                         color=line.get_color(), va="center")
         cells = [[evaluation.configs[n].systems[s].scores[metric].random for s in evaluation.systems] for n in names]
         lows = [np.mean([r.p5 for r in row]) for row in cells]
@@ -167,7 +176,7 @@ def human_scatter(evaluation: Evaluation, metric: str, human: dict[str, float], 
         xs, ys = [human[s] for s in names], [scores[s] for s in names]
         ax.scatter(xs, ys, s=14)
         for name, x, y in zip(names, xs, ys):
-            ax.annotate(name, (x, y), xytext=(3, 2), textcoords="offset points", fontsize=6)
+            ax.annotate(plot_name(name), (x, y), xytext=(3, 2), textcoords="offset points", fontsize=6)
         tau = "" if correlation is None or correlation.kendall is None else (
             f" (Kendall τ {correlation.kendall:+.2f}{', exploratory' if correlation.exploratory else ''})")
         ax.set_title(title + tau, fontsize=9)
@@ -193,7 +202,7 @@ def targeted_plot(evaluation: Evaluation, path: Path) -> Path | None:
         xs = range(len(summary.buckets))
         for k, system in enumerate(evaluation.systems):
             ys = [float("nan") if y is None else 100 * y for y in (summary.accuracy[system][b] for b in summary.buckets)]
-            (line,) = ax.plot(xs, ys, "-" if k < 10 else "--", lw=0.8, alpha=0.7, label=system)
+            (line,) = ax.plot(xs, ys, "-" if k < 10 else "--", lw=0.8, alpha=0.7, label=plot_name(system))
             few = [x for x, b in zip(xs, summary.buckets) if summary.judged[system][b] < FEW_JUDGED]
             ax.plot(few, [ys[x] for x in few], "o", ms=4, mfc="none", color=line.get_color(), alpha=0.7)
         mean = [float("nan") if y is None else 100 * y for y in (summary.mean[b] for b in summary.buckets)]
@@ -224,11 +233,15 @@ def all_plots(evaluation: Evaluation, out: Path, human: dict[str, float] | None 
     from auto_challenge_sets.evaluation.progress import progress_bar
 
     paths = []
-    for metric in progress_bar(evaluation.metrics, progress, "plots per metric", unit="metric"):
-        if heatmap_configs(evaluation):
-            paths.append(heatmap(evaluation, metric, out / HEATMAP.format(pair=evaluation.pair, metric=metric)))
-        paths += trend_plots(evaluation, metric, out)
-        if human:
-            paths.append(human_scatter(evaluation, metric, human, out / HUMAN.format(pair=evaluation.pair, metric=metric)))
-    accuracy = targeted_plot(evaluation, out / TARGETED.format(pair=evaluation.pair))
+    # names are plain text: `$\\foo$` as a system name is not mathtext (a ValueError after all the
+    # scoring), nor LaTeX where a matplotlibrc turns usetex on
+    with pyplot().rc_context({"text.parse_math": False, "text.usetex": False}):
+        for metric in progress_bar(evaluation.metrics, progress, "plots per metric", unit="metric"):
+            if heatmap_configs(evaluation):
+                paths.append(heatmap(evaluation, metric, out / HEATMAP.format(pair=evaluation.pair, metric=metric)))
+            paths += trend_plots(evaluation, metric, out)
+            if human:
+                paths.append(human_scatter(evaluation, metric, human,
+                                           out / HUMAN.format(pair=evaluation.pair, metric=metric)))
+        accuracy = targeted_plot(evaluation, out / TARGETED.format(pair=evaluation.pair))
     return paths + ([accuracy] if accuracy is not None else [])

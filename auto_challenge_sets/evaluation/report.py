@@ -11,6 +11,7 @@ from pathlib import Path
 from auto_challenge_sets.configs import BASELINE, config_sort_key
 from auto_challenge_sets.evaluation.full_test_report import LEGEND as FULL_TEST_LEGEND
 from auto_challenge_sets.evaluation.full_test_report import full_test_section
+from auto_challenge_sets.evaluation.human import MIN_CI_SYSTEMS
 from auto_challenge_sets.evaluation.name_text import markdown_code, report_name
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.results import Evaluation, HumanCorrelation
@@ -135,7 +136,7 @@ def _human_cells(human: HumanCorrelation, random_means_something: bool = True) -
     ci = human.ci
     return [str(human.systems), _num(human.spearman, 3), _num(human.kendall, 3), _num(human.p_value, 3),
             corrected_cell(human.p_corrected, human.exploratory),
-            "-" if not ci else f"[{ci[0]:.2f}, {ci[1]:.2f}]",
+            ("n/a: too few systems" if human.systems < MIN_CI_SYSTEMS else "-") if not ci else f"[{ci[0]:.2f}, {ci[1]:.2f}]",
             _num(human.random_kendall_percentile if random_means_something else None, 0)]
 
 

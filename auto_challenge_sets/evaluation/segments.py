@@ -42,6 +42,7 @@ from auto_challenge_sets.evaluation.human import match_system, numbered_table_ro
 from auto_challenge_sets.evaluation.results import SegmentAgreement
 from auto_challenge_sets.scoring.forked import can_fork, forked_pool
 from auto_challenge_sets.scoring.metric import Metric
+from auto_challenge_sets.text_io import ascii_float, ascii_int
 
 BOOTSTRAP = 1000
 # Random sentence orders of a permutation p-value: its smallest value is 1/1000, below the 0.05/30
@@ -93,16 +94,14 @@ def read_human_seg(path: str | os.PathLike[str], systems: Sequence[str],
     for number, row in numbered[1:]:
         if len(row) != len(header):
             raise InputError(f"has {len(row)} columns, the header {len(header)}", path, number)
-        try:
-            sid = int(row[at["SID"]])
-        except ValueError:
-            raise InputError(f"SID {row[at['SID']]!r} is not a line number", path, number) from None
+        sid = ascii_int(row[at["SID"]])
+        if sid is None:
+            raise InputError(f"SID {row[at['SID']]!r} is not a line number", path, number)
         if sid < 1:
             raise InputError(f"SID {sid} is not a 1-based line number", path, number)
-        try:
-            z = float(row[at["Z.SCR"]])
-        except ValueError:
-            raise InputError(f"Z.SCR {row[at['Z.SCR']]!r} is not a number", path, number) from None
+        z = ascii_float(row[at["Z.SCR"]])
+        if z is None:
+            raise InputError(f"Z.SCR {row[at['Z.SCR']]!r} is not a number", path, number)
         if not np.isfinite(z):
             raise InputError(f"Z.SCR {row[at['Z.SCR']]!r} is not a finite number", path, number)
         name = row[at["SYS"]]

@@ -14,11 +14,13 @@ from typing import Any
 
 import numpy as np
 
+from auto_challenge_sets.errors import RequestError
 from auto_challenge_sets.scoring.bleu_stats import BleuStatistics
 from auto_challenge_sets.scoring.chrf_stats import ChrfStatistics
 from auto_challenge_sets.scoring.metric import AveragedMetric, References, SummedMetric, register_metric
 from auto_challenge_sets.scoring.ribes import ALPHA, BETA, sentence_ribes, words
 from auto_challenge_sets.scoring.segment_stats import SegmentStatistics
+from auto_challenge_sets.text_io import strict_bool
 
 DEFAULT_METRICS = ("bleu", "chrf", "ribes")
 
@@ -169,7 +171,10 @@ class Ribes(AveragedMetric):
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.tokens = _bleu_rows(options.get("tokenize", "13a"))
-        self.lowercase = bool(options.get("lowercase_ribes", True))
+        self.lowercase = strict_bool(options.get("lowercase_ribes", True))
+        if self.lowercase is None:
+            raise RequestError("lowercase_ribes", f"must be true or false (also 1/0, yes/no), got "
+                               f"{options['lowercase_ribes']!r}")
 
     def sentence_scores(self, hypotheses: Sequence[str], references: References,
                         sources: Sequence[str] | None = None) -> np.ndarray:

@@ -24,6 +24,7 @@ adapter over :meth:`Metric.paired_statistics` otherwise.
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -200,14 +201,18 @@ class _Signature:
 # -- the registry -------------------------------------------------------------------------------
 
 _REGISTRY: dict[str, type[Metric]] = {}
+_NAME = re.compile(r"[a-z][a-z0-9_-]{0,63}", re.ASCII)
 _entry_points_loaded = False
 
 
 def register_metric(cls: type[Metric]) -> type[Metric]:
     """Class decorator: make ``cls`` available under ``cls.name``."""
     name = getattr(cls, "name", None)
-    if not isinstance(name, str) or not name or name != name.strip().lower() or "," in name:
-        raise ValueError(f"a metric needs a lower-case name without commas, got {name!r}")
+    # the name becomes part of file names (de-en.{name}.heatmap.png) and a --metrics item: `a/../b`
+    # would write outside the report folder
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise ValueError(f"a metric needs a lower-case name: ASCII letters, digits, _ and - (starting with a "
+                         f"letter, at most 64 characters), got {name!r}")
     if not (isinstance(cls, type) and issubclass(cls, Metric)):
         raise TypeError(f"metric {name!r} must be a subclass of auto_challenge_sets.scoring.metric.Metric")
     _REGISTRY[name] = cls

@@ -27,8 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.errors import InputError, RequestError
 from auto_challenge_sets.scoring.metric import AveragedMetric, References
+from auto_challenge_sets.text_io import ascii_int
 
 DEFAULT_MODEL = "Unbabel/wmt22-comet-da"
 
@@ -44,6 +45,16 @@ def _load(model: str) -> Any:
     return load_from_checkpoint(str(checkpoint))
 
 
+def _count(options: dict[str, Any], key: str, default: int, low: int) -> int:
+    """An integer option (given as text by --metric-option): ASCII digits, at least ``low``;
+    int() would take '１６' and '+1_6'."""
+    value = options.get(key, default)
+    number = value if isinstance(value, int) and not isinstance(value, bool) else ascii_int(str(value))
+    if number is None or number < low:
+        raise RequestError(key, f"must be an integer >= {low} in ASCII digits, got {value!r}")
+    return number
+
+
 class Comet(AveragedMetric):
     """COMET segment scores, averaged (scale of the model: about 0-1 for wmt22-comet-da)."""
 
@@ -54,8 +65,8 @@ class Comet(AveragedMetric):
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.model = str(options.get("comet_model", DEFAULT_MODEL))
-        self.batch_size = int(options.get("comet_batch_size", 16))
-        self.gpus = int(options.get("comet_gpus", 0))
+        self.batch_size = _count(options, "comet_batch_size", 16, 1)
+        self.gpus = _count(options, "comet_gpus", 0, 0)
 
     def sentence_scores(self, hypotheses: Sequence[str], references: References,
                         sources: Sequence[str] | None = None) -> np.ndarray:

@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.text_io import ascii_float, ascii_int
 
 # kind -> what follows it before alpha ("word" or "int"), as eflomal.read_priors accepts it
 _LAYOUT = {
@@ -33,14 +34,10 @@ def _line_error(fields: list[str]) -> str | None:
     if len(fields) != len(layout) + 2:
         return f"a {kind} line has {len(layout) + 2} tab-separated fields, not {len(fields)}"
     for kind_of_field, value in zip(layout, fields[1:-1]):
-        if kind_of_field == "int":
-            try:
-                int(value)
-            except ValueError:
-                return f"a {kind} line needs a whole number in place of {value[:40]!r}"
-    try:
-        alpha = float(fields[-1])
-    except ValueError:
+        if kind_of_field == "int" and ascii_int(value) is None:  # eflomal reads ASCII digits: not '٣'
+            return f"a {kind} line needs a whole number in place of {value[:40]!r}"
+    alpha = ascii_float(fields[-1])
+    if alpha is None:
         return f"the prior (last field) must be a number, not {fields[-1][:40]!r}"
     if not math.isfinite(alpha) or alpha < 0:
         return f"the prior (last field) must be a finite number >= 0, not {fields[-1][:40]!r}"
