@@ -150,3 +150,18 @@ def test_parse_source_for_build_with_conllu_returns_the_checked_file(tmp_path):
     source = PreParsedSource(DEMO / "sample.de.conllu")
     assert parse_source_for_build(lines, "de", source, cache_dir=tmp_path) == DEMO / "sample.de.conllu"
     assert not (tmp_path / "parsed").exists()  # a file is read, not parsed again or cached
+
+
+def test_the_builds_parse_file_is_keyed_by_the_line_numbers(tiny_model, tmp_path):
+    """The same lines at other corpus lines (a corpus with one more empty line) get a file of their
+    own: a file named by the lines alone would hand the new build the old sent_ids."""
+    lines = [x for x in (DEMO / "sample.de").read_text(encoding="utf-8").splitlines() if x.strip()]
+    spec = ParserSpec("udpipe", {"udpipe_model": tiny_model})
+    cache = tmp_path / "cache"
+    first = parse_source_for_build(lines, "de", spec, line_numbers=range(1, 1 + len(lines)), cache_dir=cache,
+                                   progress=False)
+    shifted = list(range(2, 2 + len(lines)))
+    second = parse_source_for_build(lines, "de", spec, line_numbers=shifted, cache_dir=cache, progress=False)
+    assert second != first
+    assert [int(s.sent_id) for s in read_conllu(second)] == shifted
+    assert [int(s.sent_id) for s in read_conllu(first)] == list(range(1, 1 + len(lines)))
