@@ -43,9 +43,9 @@ def test_small_means_fewer_rows_than_min_rows(tmp_path, extra, small):
 def test_each_corpus_of_a_pair_has_its_own_line_count(tmp_path):
     """Two corpora of one pair (the wide toy: toytest 120 lines with empty ones, toydev 40): each
     split's corpus lines are its own build's, not the first build of the pair's."""
-    from toy_dataset import make_wide
-
     from auto_challenge_sets.dataset.record import corpus_lines
+
+    from toy_dataset import make_wide
 
     toy = make_wide(tmp_path)
     for split, lines in toy["lines"].items():

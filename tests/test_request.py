@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from auto_challenge_sets.evaluation.request import MAX_PAIRED_SAMPLES, MAX_SAMPLES, EvaluationRequest, RequestError
+from auto_challenge_sets.evaluation.request import (
+    MAX_PAIRED_SAMPLES,
+    MAX_SAMPLES,
+    EvaluationRequest,
+    RequestError,
+)
 
 BOUNDS = {"n_samples": (1, MAX_SAMPLES), "paired_samples": (1, MAX_PAIRED_SAMPLES), "jobs": (1, 1024),
           "min_rows": (0, None), "length_tolerance": (0, None), "seed": (0, None)}
