@@ -345,3 +345,22 @@ def test_with_simaligns_model_cached_both_choose_simalign_without_a_note(tmp_pat
     args = command_line.parse_args([])
     assert aligner_spec_from_args(args) == spec.aligner == AlignerSpec("simalign")
     assert getattr(args, "aligner_note", None) is None and spec.aligner_note is None
+
+
+def test_the_truncation_warning_names_pairs_too_long_on_either_side():
+    """eflomal reads 1,023 tokens a sentence: a source or a target over that is aligned on its first
+    1,023 tokens, and the build says which corpus lines; exactly 1,023 fits."""
+    from auto_challenge_sets.builder.backends.aligners.eflomal import MAX_TOKENS, EflomalAligner
+    from auto_challenge_sets.builder.pipeline.build import _truncation_warnings
+    from auto_challenge_sets.corpus import ParallelCorpus, ReadReport, SentencePair
+
+    def words(n: int) -> str:
+        return " ".join(f"w{k}" for k in range(n))
+
+    pairs = [SentencePair(2, "a", "b"), SentencePair(3, "a", words(MAX_TOKENS + 1)), SentencePair(5, "a", "b"),
+             SentencePair(6, "a", words(MAX_TOKENS)), SentencePair(8, "a", "b")]
+    corpus = ParallelCorpus("toy", "s", "t", pairs, 8, ReadReport())
+    source_words = [1, 1, MAX_TOKENS + 1, 1, MAX_TOKENS]  # the parse's word counts, per pair
+    assert _truncation_warnings(EflomalAligner(), corpus, source_words) == [
+        "2 pair(s) longer than 1,023 tokens were aligned on their first 1,023 tokens: line 3, 5"]
+    assert _truncation_warnings(None, corpus, source_words) == []

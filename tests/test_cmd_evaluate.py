@@ -205,3 +205,20 @@ def test_system_names():
     with pytest.raises(AcsError, match="same system name"):
         name_systems(["s=a", "s=b"])
     assert name_systems(["-"]) == {"stdin": "-"}
+
+
+def test_case_sensitive_ribes_keeps_the_case(dataset, capsys, tmp_path):
+    """The references in upper case: RIBES lower-cases both sides by default (a perfect 1.0), and
+    with --case-sensitive-ribes no word matches (only the periods); BLEU is not RIBES's option's business."""
+    upper = tmp_path / "upper.en"
+    upper.write_text("\n".join(r.upper() for r in dataset["corpus"]["refs"]) + "\n", encoding="utf-8")
+    scores = {}
+    for extra in ((), ("--case-sensitive-ribes",)):
+        rc, out, err = _run(capsys, "--dataset", str(dataset["root"]), "--config", "de-en.particle.d2", "--split",
+                            SPLIT, "--hyp", f"upper={upper}", "--metrics", "ribes,bleu", "--json", "--n-samples", "5",
+                            *extra)
+        assert rc == 0, err
+        scores[extra] = _valid(json.loads(out))["full"]["upper"]
+    assert scores[()]["ribes"] == pytest.approx(1.0)
+    assert scores[("--case-sensitive-ribes",)]["ribes"] < 0.1  # only the final periods match
+    assert scores[()]["bleu"] == scores[("--case-sensitive-ribes",)]["bleu"]

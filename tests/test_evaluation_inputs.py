@@ -38,3 +38,20 @@ def test_small_means_fewer_rows_than_min_rows(tmp_path, extra, small):
     rows = len(LINES)
     (config,) = read_corpus(EvaluationRequest(root, hyps, n_samples=5, min_rows=rows + extra)).configs
     assert len(config.positions) == rows > 5 and config.small is small
+
+
+def test_each_corpus_of_a_pair_has_its_own_line_count(tmp_path):
+    """Two corpora of one pair (the wide toy: toytest 120 lines with empty ones, toydev 40): each
+    split's corpus lines are its own build's, not the first build of the pair's."""
+    from auto_challenge_sets.dataset.record import corpus_lines
+
+    from toy_dataset import make_wide
+
+    toy = make_wide(tmp_path)
+    for split, lines in toy["lines"].items():
+        assert corpus_lines(toy["root"], "de-en", split) == lines
+        corpus = read_corpus(EvaluationRequest(toy["root"], {"a": "a.txt"}, config="de-en.particle.d3", split=split,
+                                               metrics=("bleu",), n_samples=5))
+        assert corpus.total_lines == lines
+        assert max(corpus.base["line"]) > lines - 13 and len(corpus.base["line"]) < lines  # empty lines have no row
+    assert corpus_lines(toy["root"], "en-de", "toytest") is None

@@ -264,3 +264,26 @@ def test_on_wmt21_the_judge_is_measured_on_reference_b_and_the_control_matches_p
         with_upos = np.nanmean([matched[name][s] for s in SYSTEMS])
         without = np.nanmean([unmatched[name][s] for s in SYSTEMS])
         assert with_upos < without, name
+
+
+def test_extra_references_are_aligned_with_the_aligners_options(tmp_path) -> None:
+    """With the present aligner the extra references still go through eflomal, with the given
+    options: intersection's links are a subset of union's, strictly fewer over the toy corpus."""
+    from auto_challenge_sets.evaluation.targeted import align_outputs
+
+    from toy_dataset import corpus
+
+    c = corpus()
+    lines = list(range(1, len(c["sources"]) + 1))
+    base = {"id": [f"t:{n}" for n in lines], "line": lines, "source_tokens": c["sources"], "reference": c["refs"],
+            "alignment": [" ".join(f"{k}-{k}" for k in range(min(len(s), len(r.split()))))
+                          for s, r in zip(c["sources"], c["refs"])]}
+    extra = [c["outputs"]["worse"]]
+    links = {}
+    for way in ("intersection", "union"):
+        aligned = align_outputs(TargetedRequest("present", {"symmetrization": way}), base, {}, len(lines),
+                                tmp_path / "rows.parquet", extra)
+        assert aligned.aligner.endswith(f"; extra references: eflomal (symmetrization={way})")
+        (links[way],) = aligned.extra
+    assert all(set(i) <= set(u) for i, u in zip(links["intersection"], links["union"]))
+    assert sum(map(len, links["intersection"])) < sum(map(len, links["union"]))

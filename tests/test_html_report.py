@@ -623,3 +623,68 @@ def test_results_report_and_page_agree_on_every_flag(report):
                                                                                     "de-en.particle.d1"]
     # every config in the page's big table (a row per system and metric), human tables and heat maps
     assert all(seen["index.html"][n] > 3 * 5 for n in flags)
+
+
+# the wide toy: 120 corpus lines (two files of words), particle.d0 … d12, a system name outside ASCII
+
+@pytest.fixture(scope=per_test_under_mutmut)
+def wide_page(tmp_path_factory):
+    from toy_dataset import make_wide
+
+    toy = make_wide(tmp_path_factory.mktemp("wide"))
+    request = EvaluationRequest(toy["root"], toy["hyps"], split=SPLIT, metrics=("bleu",), n_samples=5,
+                                paired_samples=10, min_rows=10)
+    evaluation = evaluate(request)
+    out = tmp_path_factory.mktemp("wide-page")
+    write_html(out, evaluation, None, request)
+    return {"out": out, "toy": toy, "evaluation": evaluation}
+
+
+def test_each_line_is_in_the_words_file_of_its_hundred_and_each_config_names_the_files_it_needs(wide_page):
+    """Lines 1–100 in lines-00000.js, 101–200 in lines-00001.js; a config's sidecar lists exactly the
+    words files of its rows beyond the page's."""
+    out = wide_page["out"]
+    document, _ = parse(out / "index.html")
+    data = page_sentences(document)
+    inline = {int(k) for k in data["texts"]}
+    placed = {}
+    for path in sorted((out / "sentences").glob("lines-*.js")):
+        _, entries = load_sidecar(path)
+        placed.update({int(line): path.name for line in entries})
+    assert placed and all(name == f"lines-{(line - 1) // 100:05d}.js" for line, name in placed.items())
+    assert placed.get(100) == "lines-00000.js" and placed.get(101) == "lines-00001.js"  # the boundary
+    for config, entry in data["configs"].items():
+        if entry["sidecar"]:
+            _, entries = load_sidecar(out / entry["sidecar"])
+            needed = {placed[r["line"]] for r in entries[config]["rows"] if r["line"] not in inline}
+            assert sorted(f"sentences/{name}" for name in needed) == entries[config]["texts"], config
+    texts = {**{int(k): v for k, v in data["texts"].items()}, **all_texts(out, data)}
+    sources = wide_page["toy"]["corpus"]["sources"]
+    assert all(texts[line]["src"] == sources[line - 1] for line in (100, 101))
+
+
+def test_configs_are_shown_by_distance_d2_before_d10(wide_page):
+    document, _ = parse(wide_page["out"] / "index.html")
+    expected = [f"de-en.particle.d{d}" for d in range(13)]
+    shown = [e.get("data-config") for e in document.iter("details") if e.get("data-config")]
+    assert shown == expected
+    table = next(t for t in document.iter("table") if t.get("id") == "cells")
+    rows = [tr.get("data-config") for tr in table.iter("tr") if tr.get("data-config")]
+    assert list(dict.fromkeys(rows)) == expected
+
+
+def test_a_configs_sidecar_names_the_words_file_of_line_100_as_the_hundred_before_it():
+    """Lines 1–100 share a words file: a config whose only line beyond the page's is line 100 loads
+    lines-00000.js, where line 100's words are."""
+    from auto_challenge_sets.evaluation.html_report import _sentence_data
+    from auto_challenge_sets.evaluation.sentences import ConfigSentences, Sentences
+
+    lines = [*range(1, INLINE_ROWS + 1), 100, 101]
+    rows = [{"line": line, "d": 0, "inst": []} for line in lines]
+    texts = {line: {"src": [str(line)], "ref": [], "out": [""]} for line in lines}
+    page, sidecars = _sentence_data(Sentences(["a"], texts, {"x": ConfigSentences("x", rows, False)}, []))
+    assert sidecars["sentences/x.js"]["entries"]["x"]["texts"] == ["sentences/lines-00000.js",
+                                                                  "sentences/lines-00001.js"]
+    assert list(sidecars["sentences/lines-00000.js"]["entries"]) == [100]
+    assert list(sidecars["sentences/lines-00001.js"]["entries"]) == [101]
+    assert sorted(map(int, page["texts"])) == list(range(1, INLINE_ROWS + 1))

@@ -402,3 +402,15 @@ def test_a_pipe_listed_by_the_card_is_refused(tmp_path: Path) -> None:
     assert _message(DatasetFolder, root) == (
         f"{root / 'data' / 'p' / 'x.parquet'}: is a pipe (a FIFO, or a process substitution such as <(...)), "
         + REGULAR)
+
+
+def test_a_card_reads_where_pyyaml_has_no_libyaml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PyYAML built without libyaml (a source install, some platforms' wheels) has no CSafeLoader:
+    the pure-Python SafeLoader reads the card, whole or one block of it."""
+    import yaml
+
+    readme = tmp_path / "README.md"
+    readme.write_text("---\nconfigs:\n- config_name: de-en.baseline\nlicense: mit\n---\n# card\n", encoding="utf-8")
+    monkeypatch.delattr(yaml, "CSafeLoader", raising=False)
+    assert front_matter(readme) == {"configs": [{"config_name": "de-en.baseline"}], "license": "mit"}
+    assert front_matter(readme, only="configs") == {"configs": [{"config_name": "de-en.baseline"}]}

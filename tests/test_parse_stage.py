@@ -163,3 +163,18 @@ def test_the_default_shard_size_gives_every_worker_two_shards() -> None:
     assert default_shard_size(1001, ProcessExecutor(jobs=2)) == 251  # four shards, the last one short
     assert default_shard_size(100_000, ProcessExecutor(jobs=2)) == PARSE_SHARD_SIZE
     assert default_shard_size(3, ProcessExecutor(jobs=2)) == 1
+
+
+def test_the_builds_parse_file_is_keyed_by_the_line_numbers(tiny_model, tmp_path):
+    """The same lines at other corpus lines (a corpus with one more empty line) get a file of their
+    own: a file named by the lines alone would hand the new build the old sent_ids."""
+    lines = [x for x in (DEMO / "sample.de").read_text(encoding="utf-8").splitlines() if x.strip()]
+    spec = ParserSpec("udpipe", {"udpipe_model": tiny_model})
+    cache = tmp_path / "cache"
+    first = parse_source_for_build(lines, "de", spec, line_numbers=range(1, 1 + len(lines)), cache_dir=cache,
+                                   progress=False)
+    shifted = list(range(2, 2 + len(lines)))
+    second = parse_source_for_build(lines, "de", spec, line_numbers=shifted, cache_dir=cache, progress=False)
+    assert second != first
+    assert [int(s.sent_id) for s in read_conllu(second)] == shifted
+    assert [int(s.sent_id) for s in read_conllu(first)] == list(range(1, 1 + len(lines)))

@@ -685,3 +685,27 @@ def test_each_distinct_word_is_tokenized_once(hand_model):
     finally:
         del tokenizer.tokenize
     assert sorted(calls) == sorted({word for src, tgt in HAND_PAIRS for word in src + tgt})
+
+
+def test_batches_go_to_the_device_without_a_transformers_warning(tiny_model, news_pairs):
+    """Each batch is moved to the aligner's device: ``BatchEncoding.to(None)`` would leave it where
+    it is on a CPU, but log "Attempting to cast a BatchEncoding to type None" once per batch."""
+    import logging
+
+    records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    library = logging.getLogger("transformers")
+    handler, level = Keep(logging.WARNING), library.level
+    library.addHandler(handler)
+    library.setLevel(logging.WARNING)
+    try:
+        links = get_aligner("simalign", model=tiny_model, layer=2, batch_size=8).align(news_pairs[:10])
+    finally:
+        library.removeHandler(handler)
+        library.setLevel(level)
+    assert any(links)
+    assert [r.getMessage() for r in records if "BatchEncoding" in r.getMessage()] == []

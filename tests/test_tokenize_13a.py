@@ -31,3 +31,12 @@ def test_same_tokens_as_sacrebleu_on_every_wmt21_line() -> None:
                 assert tokenize_13a(line) == sacre(line), (path.name, line)
                 checked += 1
     assert checked > 10_000
+
+
+def test_escaped_entities_unescape_in_sacrebleus_order() -> None:
+    """sacrebleu replaces &quot; before &amp;, so an escaped entity (``&amp;quot;``) stays an entity;
+    the random soup above draws single characters and never spells one."""
+    sacre = Tokenizer13a()
+    for line in ("&amp;quot;", "a &amp;quot;b&amp;quot; c", "&amp;lt;x&amp;gt;", "&amp;amp;", "&quot;&amp;&lt;&gt;"):
+        assert tokenize_13a(line) == sacre(line), line
+    assert tokenize_13a("&amp;quot;") == "& quot ;"

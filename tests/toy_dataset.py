@@ -139,3 +139,114 @@ def evaluated(tmp: Path) -> tuple:
                                 paired_samples=50, targeted=TargetedRequest("present"))
     human = read_human(toy["human"], list(toy["hyps"]))
     return toy, request, evaluate(request, human), human
+
+
+# The wide toy: what the default toy cannot show (issue 38, item 14: most surviving bugs sat in its
+# blind spots). A separate builder, so that the default toy's numbers, which many tests pin, stay.
+# - two corpora of one pair (WIDE_SPLITS: the build record orders toydev before toytest, so a
+#   lookup on the pair alone finds toydev's line count for toytest);
+# - empty corpus lines (every EMPTY_EVERY-th line: no row in any config, an empty output line), so
+#   the corpus has more lines than the baseline has rows;
+# - several instances per row (a row's distance is its largest instance's);
+# - distances up to WIDE_D (particle.d10 after particle.d2, not before);
+# - a system name outside ASCII (NON_ASCII);
+# - an acs_build.json recording each corpus's lines and files, as `acs build` writes it.
+WIDE_SPLITS = {"toytest": 120, "toydev": 40}  # corpus -> lines, empty ones included
+EMPTY_EVERY = 13
+WIDE_D = 12
+NON_ASCII = "Übersetzer-β"
+# lines around the page's words-file boundary (100 lines a file) with one instance at distance 0:
+# only particle.d0 holds them, past its first 50 rows, so their words go to sidecar files
+BOUNDARY = range(96, 106)
+WIDE_SYSTEMS = {"ref": 1.0, "better": 0.85, NON_ASCII: 0.7, "worse": 0.5}
+
+
+def wide_corpus(split: str = SPLIT) -> dict:
+    """Like :func:`corpus`, for one corpus of the wide toy: ``instances`` per line (a list of
+    distances, empty for an empty line) and ``empty`` (the 1-based empty lines)."""
+    rng = random.Random(f"wide-{split}")
+    n = WIDE_SPLITS[split]
+    empty = {line for line in range(1, n + 1) if line % EMPTY_EVERY == 0}
+    sources, refs, distances, instances = [], [], [], []
+    for line in range(1, n + 1):
+        if line in empty:
+            sources.append([])
+            refs.append("")
+            distances.append(-1)
+            instances.append([])
+            continue
+        src = [rng.choice(WORDS) for _ in range(rng.randint(3, 16))]
+        ref = [rng.choice(WORDS) for _ in range(len(src) + rng.randint(-1, 2))]
+        sources.append(src)
+        refs.append(" ".join(ref).capitalize() + ".")
+        found = sorted(rng.sample(range(WIDE_D + 1), rng.randint(0, 3)))
+        if line in BOUNDARY:
+            found = [0]
+        instances.append(found)
+        distances.append(found[-1] if found else -1)
+    outputs = {}
+    for k, (name, keep) in enumerate(WIDE_SYSTEMS.items()):
+        rng = random.Random(200 + k)
+        lines = []
+        for ref in refs:
+            words = ref[:-1].lower().split()
+            lines.append(" ".join(w if rng.random() < keep else rng.choice(WORDS) for w in words).capitalize()
+                         + ("." if words else ""))
+        outputs[name] = refs if name == "ref" else lines
+    return {"sources": sources, "refs": refs, "distances": distances, "instances": instances, "empty": empty,
+            "outputs": outputs}
+
+
+def wide_config_lines(c: dict) -> dict[str, list[int]]:
+    lines = [n for n in range(1, len(c["sources"]) + 1) if n not in c["empty"]]
+    configs = {"de-en.baseline": lines}
+    for d in range(WIDE_D + 1):
+        configs[f"de-en.particle.d{d}"] = [n for n in lines if c["distances"][n - 1] >= d]
+    return configs
+
+
+def _wide_rows(c: dict, split: str, lines: list[int], phenomenon: str) -> pa.Table:
+    table = rows_table(c, lines, phenomenon).to_pydict()
+    table["id"] = [f"{split}:{line}" for line in lines]
+    table["corpus"] = [split] * len(lines)
+    if phenomenon != "baseline":  # one instance per distance the line holds, heads to the right
+        table["instances"] = [
+            [{"dependent": 1, "head": min(d + 2, len(c["sources"][line - 1])), "dependent_form": "x",
+              "head_form": "y", "distance": d} for d in c["instances"][line - 1]] for line in lines]
+    return pa.Table.from_pydict(table, schema=SCHEMA)
+
+
+def make_wide(tmp: Path) -> dict:
+    """The wide toy's folder (both corpora, with acs_build.json) and toytest's outputs: like
+    :func:`make`, plus ``corpora`` (split -> wide_corpus) and ``lines`` (split -> corpus lines)."""
+    import json
+
+    from auto_challenge_sets.dataset.integrity import describe_files
+
+    tmp.mkdir(parents=True, exist_ok=True)
+    root = tmp / "ldd"
+    corpora = {split: wide_corpus(split) for split in WIDE_SPLITS}
+    configs = {split: wide_config_lines(c) for split, c in corpora.items()}
+    card = ["---", "configs:"]
+    for name in configs[SPLIT]:
+        folder = root / "data" / name
+        folder.mkdir(parents=True)
+        card += [f"- config_name: {name}", "  data_files:"]
+        for split, c in corpora.items():
+            if configs[split][name]:  # an empty selection is no file (as `acs build` writes it)
+                pq.write_table(_wide_rows(c, split, configs[split][name], name.split(".")[1]),
+                               folder / f"{split}-00000-of-00001.parquet")
+                card += [f"  - split: {split}", f"    path: data/{name}/{split}-*"]
+    card += ["---", "", "# A wide toy LDD dataset", ""]
+    (root / "README.md").write_text("\n".join(card), encoding="utf-8")
+    builds = [{"pair": "de-en", "corpus": split, "lines": WIDE_SPLITS[split],
+               "files": describe_files(root, "de-en", split)} for split in sorted(WIDE_SPLITS)]
+    (root / "acs_build.json").write_text(json.dumps({"format": 2, "license": "other", "builds": builds}, indent=2),
+                                          encoding="utf-8")
+    c = corpora[SPLIT]
+    hyps = {}
+    for name, lines in c["outputs"].items():
+        hyps[name] = tmp / f"wide.hyp.{name}.en"
+        hyps[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return {"root": root, "hyps": hyps, "corpus": c, "corpora": corpora, "configs": configs[SPLIT],
+            "lines": dict(WIDE_SPLITS), "tmp": tmp}
