@@ -260,7 +260,8 @@ def _light_verb(word: Token, head: Token) -> bool:
 
 
 def _ba_bei(word: Token, head: Token) -> bool:
-    return head.upos == "VERB"
+    # a 把 tagged VERB is a verb of its own (Chinese PUD has one: 'xcomp'), not a marker
+    return word.upos != "VERB" and head.upos == "VERB"
 
 
 def _marked_verb(word: Token, words: list[Token]) -> Token | None:
@@ -297,6 +298,13 @@ def _reflexive_lemma(lemma: str) -> Callable[[Token], bool]:
     return reflexive
 
 
+def _reflexive_of_verb(word: Token, head: Token) -> bool:
+    # Spanish PUD attaches the se of a copular or idiomatic verb to the predicative word ('se declaró
+    # reserva'), Icelandic PUD the sig of an idiom to its noun ('hefur orð á sér'): read on PUD, those
+    # pairs were no reflexive and its verb (extraction_precision.tsv), so only a verb head counts
+    return head.upos == "VERB" and (word.has_feature("Reflex", "Yes") or word.lemma == "sig")
+
+
 def _subj_verb_hi(word: Token, head: Token) -> bool:
     # a Hindi verb agrees with an unmarked (nominative) subject; an ergative or dative one blocks it
     return head.upos == "VERB" and word.deprel_base == "nsubj" and word.has_feature("Case", "Nom")
@@ -304,10 +312,34 @@ def _subj_verb_hi(word: Token, head: Token) -> bool:
 
 register_language_rule("reflexive", "cs", "a reflexive pronoun (se, si, sebe): FEATS Reflex=Yes without Poss=Yes",
                        WordTest("feats", "contains", "Reflex="))(_reflexive_cs)
-for _language, _lemma in (("fr", "se"), ("is", "sig"), ("ru", "себя")):
+for _language, _lemma in (("fr", "se"), ("ru", "себя")):
     register_language_rule("reflexive", _language, f"a reflexive pronoun: LEMMA {_lemma}, UPOS PRON "
                            "(the treebank does not mark Reflex=Yes)", WordTest("lemma", "equals", _lemma))(
         _reflexive_lemma(_lemma))
+# Words these treebanks tag SCONJ mark that subordinate nothing: the correlative of a conditional or
+# temporal clause standing in the main clause (Hindi 'jab ... to', Russian 'esli ..., to'), and
+# connectives and coordinators ('islie' therefore, 'lekin' but); read on PUD (extraction_precision.tsv)
+NOT_SUBORDINATORS = {"hi": frozenset({"तो", "तब", "तबतक", "इसलिए", "ऐसा", "वैसे", "लेकिन", "या", "बल्कि"}),
+                     "ru": frozenset({"то", "тем"})}
+
+
+def _verb_final_without(language: str) -> Callable[[Token, Token], bool]:
+    excluded = NOT_SUBORDINATORS[language]
+
+    def verb_final(word: Token, head: Token) -> bool:
+        return _verb_final(word, head) and word.lemma not in excluded
+    return verb_final
+
+
+for _language in NOT_SUBORDINATORS:
+    register_language_rule("verb_final", _language, "a subordinating conjunction and its clause's verb: UPOS SCONJ, "
+                           "DEPREL mark, a VERB head, not a main clause's correlative or connective "
+                           f"({', '.join(sorted(NOT_SUBORDINATORS[_language]))})",
+                           WordTest("upos", "equals", "SCONJ"))(_verb_final_without(_language))
+register_language_rule("reflexive", "es", "a reflexive pronoun of a verb: FEATS Reflex=Yes, a VERB head",
+                       WordTest("feats", "contains", "Reflex="))(_reflexive_of_verb)
+register_language_rule("reflexive", "is", "a reflexive pronoun of a verb: LEMMA sig (the treebank does not mark "
+                       "Reflex=Yes), a VERB head", WordTest("lemma", "equals", "sig"))(_reflexive_of_verb)
 register_language_rule("subj_verb", "hi", "a nominative subject and its verb: DEPREL nsubj or nsubj:*, FEATS "
                        "Case=Nom, a VERB head (Hindi verbs agree with unmarked subjects)",
                        WordTest("deprel", "startswith", "nsubj"))(_subj_verb_hi)
