@@ -54,7 +54,7 @@ class Phenomenon:
     # phenomenon's are in auto_challenge_sets.language_profiles, the one table of them)
     languages: frozenset[str] | None = None
     # the word the instance runs to when not the dependent's own head (a 把 marker's verb is its
-    # object's head): None when there is no such word; a rule with one has a word test
+    # object's head), or None for the dependent's head; it returns None where there is no such word
     head_of: Callable[[Token, list[Token]], Token | None] | None = None
     language: str | None = None  # the source language of a language's own rule (see register_language_rule)
 
@@ -92,7 +92,6 @@ def register_phenomenon(name: str, description: str, word_test: WordTest | None 
     every word it matches passes, if it has one (see the module), and the source languages it
     applies to (None: any)."""
     _check_name(name)
-    _check_head_of(name, word_test, head_of)
     declared = None if languages is None else frozenset(languages)
 
     def decorate(rule: TokenRule) -> TokenRule:
@@ -111,7 +110,6 @@ def register_language_rule(name: str, language: str, description: str, word_test
     """Register ``language``'s own rule for the registered phenomenon ``name``: a build from that
     source language finds the phenomenon with it instead of the generic rule
     (:func:`phenomenon_for`)."""
-    _check_head_of(name, word_test, head_of)
 
     def decorate(rule: TokenRule) -> TokenRule:
         if name not in PHENOMENA or PHENOMENA[name].rule is None:
@@ -123,12 +121,6 @@ def register_language_rule(name: str, language: str, description: str, word_test
         return rule
 
     return decorate
-
-
-def _check_head_of(name: str, word_test: WordTest | None, head_of: Callable | None) -> None:
-    # a rule with its own head is run only over the words its test passes (find_instances_in_block)
-    if head_of is not None and word_test is None:
-        raise ValueError(f"{name!r}: a rule with head_of needs a word test")
 
 
 def phenomenon_for(name: str, language: str | None) -> Phenomenon:
@@ -248,20 +240,20 @@ CZECH_CLITIC_AUXILIARIES = frozenset({"jsem", "jsi", "jsme", "jste", "bych", "by
 
 
 def _aux_clitic(word: Token) -> bool:
-    return word.form.lower() in CZECH_CLITIC_AUXILIARIES
+    return word.deprel == "aux" and word.form.lower() in CZECH_CLITIC_AUXILIARIES
 
 
 def _negation(word: Token) -> bool:
-    return word.upos == "ADV"
+    return word.lemma == "ne" and word.upos == "ADV" and word.deprel == "advmod"
 
 
 def _light_verb(word: Token, head: Token) -> bool:
-    return head.upos == "VERB"
+    return head.upos == "VERB" and word.deprel == "compound:lvc"
 
 
 def _ba_bei(word: Token, head: Token) -> bool:
     # a 把 tagged VERB is a verb of its own (Chinese PUD has one: 'xcomp'), not a marker
-    return word.upos != "VERB" and head.upos == "VERB"
+    return head.upos == "VERB" and word.form in ("把", "被") and word.upos != "VERB"
 
 
 def _marked_verb(word: Token, words: list[Token]) -> Token | None:
@@ -275,9 +267,9 @@ def _marked_verb(word: Token, words: list[Token]) -> Token | None:
 
 register_phenomenon("aux_clitic", "a Czech second-position auxiliary clitic (jsem, jsi, jsme, jste, bych, by, ...) "
                     "and its verb: DEPREL aux", WordTest("deprel", "equals", "aux"))(_aux_clitic)
-register_phenomenon("negation", "the first part of a discontinuous negation (French 'ne ... pas') and its "
+register_phenomenon("ne_pas", "the first part of a discontinuous negation (French 'ne ... pas') and its "
                     "predicate: LEMMA ne, DEPREL advmod", WordTest("lemma", "equals", "ne"))(_negation)
-register_phenomenon("light_verb", "the noun or adjective of a light-verb compound and its verb (Hindi "
+register_phenomenon("light_verb_compound", "the noun or adjective of a light-verb compound and its verb (Hindi "
                     "'shuru kiya'): DEPREL compound:lvc, a VERB head",
                     WordTest("deprel", "equals", "compound:lvc"))(_light_verb)
 register_phenomenon("ba_bei", "a Chinese 把 or 被 marker and its verb (the head of the marked noun, or the verb "
@@ -293,7 +285,7 @@ def _reflexive_cs(word: Token) -> bool:
 
 def _reflexive_lemma(lemma: str) -> Callable[[Token], bool]:
     def reflexive(word: Token) -> bool:
-        return word.upos == "PRON"
+        return word.lemma == lemma and word.upos == "PRON"
     reflexive.__doc__ = f"a reflexive pronoun: LEMMA {lemma}, UPOS PRON"
     return reflexive
 
@@ -396,6 +388,15 @@ def _instances(words: list[Token], matches: Iterable[Token]) -> list[Instance]:
     return [_instance(word, words[word.head - 1]) for word in matches]
 
 
+def _own_head_instances(rule: Phenomenon, words: list[Token], dependents: list[Token]) -> list[Instance]:
+    found = []
+    for word in dependents:
+        head = rule.head_of(word, words)
+        if head is not None and (rule.rule(word, head) if rule.takes_head else rule.rule(word)):
+            found.append(_instance(word, head))
+    return found
+
+
 def find_instances(sentence: Sentence, phenomenon: str | Phenomenon) -> list[Instance]:
     """Every word of ``sentence`` matching the phenomenon (root excluded), in word order."""
     found_by = _rule_of(phenomenon)
@@ -448,6 +449,9 @@ def find_instances_in_block(sentences: Sequence[Sentence],
         dependents = [word for word in words if word.head != 0]
         heads = [words[word.head - 1] for word in dependents] if any(r.takes_head for r in untested) else []
         for rule in untested:
+            if rule.head_of is not None:  # rare (every built-in rule with one has a word test): word by word
+                by_name[rule.name] = _own_head_instances(rule, words, dependents)
+                continue
             by_name[rule.name] = _instances(words, compress(dependents, map(rule.rule, dependents, heads))
                                             if rule.takes_head else filter(rule.rule, dependents))
     return found
