@@ -12,7 +12,8 @@ auto_challenge_sets/dataset/extraction_precision.tsv with the reader's verdict (
 empty while unjudged) and, for a wrong one, the reason. ``--draw`` adds the instances of the sample
 that file lacks and keeps every verdict given. The table (counts of sentences selected per D,
 precision of the judged instances) is auto_challenge_sets/dataset/extraction_precision.md; a dataset
-card shows its source languages' rows; ``--check`` exits 1 when that file differs from a fresh count.
+card shows its source languages' rows; ``--check`` exits 1 when that file differs from a fresh count
+or the verdicts file from a fresh draw (the test suite runs it).
 """
 
 from __future__ import annotations
@@ -160,6 +161,11 @@ def main() -> int:
     if args.draw:
         write_verdicts(merge(draw(args.shared), read_verdicts()))
         return 0
+    if args.check and [_key(row) for row in draw(args.shared)] != [_key(row) for row in read_verdicts()]:
+        # a rule or profile changed since the sample was judged: its instances are no longer the draw
+        print(f"{VERDICTS} is not the sample the rules draw now: run with --draw and judge the new rows",
+              file=sys.stderr)
+        return 1
     return store_or_check(render(counts(args.shared), read_verdicts()), TABLE, write=args.write, check=args.check)
 
 
