@@ -50,6 +50,13 @@ class Phenomenon:
     measure: Callable[..., Measured] | None = None  # an alignment phenomenon's (see reordering.py)
     distances: tuple[int, ...] = ()  # an alignment phenomenon's scale of D
     word_test: WordTest | None = None  # passed by every word the rule matches (see the module)
+    # the source languages it applies to, None for any: a user's rule may declare them (a built-in
+    # phenomenon's are in auto_challenge_sets.language_profiles, the one table of them)
+    languages: frozenset[str] | None = None
+    # the word the instance runs to when not the dependent's own head (a 把 marker's verb is its
+    # object's head), or None for the dependent's head; it returns None where there is no such word
+    head_of: Callable[[Token, list[Token]], Token | None] | None = None
+    language: str | None = None  # the source language of a language's own rule (see register_language_rule)
 
 
 class Instance(NamedTuple):
@@ -72,21 +79,54 @@ class Instance(NamedTuple):
 
 
 PHENOMENA: dict[str, Phenomenon] = {}
+# (phenomenon, source language) -> that language's own rule for the phenomenon, where the generic UD
+# query does not fit the language's annotation or grammar (French 'se' has no Reflex=Yes)
+LANGUAGE_RULES: dict[tuple[str, str], Phenomenon] = {}
 
 
-def register_phenomenon(name: str, description: str,
-                        word_test: WordTest | None = None) -> Callable[[TokenRule], TokenRule]:
+def register_phenomenon(name: str, description: str, word_test: WordTest | None = None,
+                        languages: Iterable[str] | None = None,
+                        head_of: Callable[[Token, list[Token]], Token | None] | None = None,
+                        ) -> Callable[[TokenRule], TokenRule]:
     """Register a token rule under ``name`` (a config-name component: ``\\w+``), with the word test
-    every word it matches passes, if it has one (see the module)."""
+    every word it matches passes, if it has one (see the module), and the source languages it
+    applies to (None: any)."""
     _check_name(name)
+    declared = None if languages is None else frozenset(languages)
 
     def decorate(rule: TokenRule) -> TokenRule:
         if name in PHENOMENA:
             raise ValueError(f"phenomenon {name!r} is already registered")
-        PHENOMENA[name] = Phenomenon(name, description, rule, takes_head=_arity(rule) == 2, word_test=word_test)
+        PHENOMENA[name] = Phenomenon(name, description, rule, takes_head=_arity(rule) == 2, word_test=word_test,
+                                     languages=declared, head_of=head_of)
         return rule
 
     return decorate
+
+
+def register_language_rule(name: str, language: str, description: str, word_test: WordTest | None = None,
+                           head_of: Callable[[Token, list[Token]], Token | None] | None = None,
+                           ) -> Callable[[TokenRule], TokenRule]:
+    """Register ``language``'s own rule for the registered phenomenon ``name``: a build from that
+    source language finds the phenomenon with it instead of the generic rule
+    (:func:`phenomenon_for`)."""
+
+    def decorate(rule: TokenRule) -> TokenRule:
+        if name not in PHENOMENA or PHENOMENA[name].rule is None:
+            raise ValueError(f"{name!r} is no phenomenon found on the tree: register it before its language rules")
+        if (name, language) in LANGUAGE_RULES:
+            raise ValueError(f"{language!r} has a rule for {name!r} already")
+        LANGUAGE_RULES[name, language] = Phenomenon(name, description, rule, takes_head=_arity(rule) == 2,
+                                                    word_test=word_test, head_of=head_of, language=language)
+        return rule
+
+    return decorate
+
+
+def phenomenon_for(name: str, language: str | None) -> Phenomenon:
+    """The phenomenon ``name`` as a build from source ``language`` finds it: the language's own
+    rule where it has one, else the generic one."""
+    return LANGUAGE_RULES.get((name, language or ""), None) or get_phenomenon(name)
 
 
 def _check_name(name: str) -> None:
@@ -185,6 +225,117 @@ register_phenomenon("subj_verb", "a subject and its verb: DEPREL nsubj or nsubj:
 register_phenomenon("verb_final", "a subordinating conjunction and its clause's verb: UPOS SCONJ, DEPREL mark, "
                     "a VERB head (German verb-final clauses)", WordTest("upos", "equals", "SCONJ"))(_verb_final)
 
+
+
+def _relative_clause(word: Token) -> bool:
+    return word.deprel == "acl:relcl"
+
+
+register_phenomenon("relative_clause", "a relative clause and the word it modifies: DEPREL acl:relcl, from the "
+                    "clause's head to the relativized word", WordTest("deprel", "equals", "acl:relcl"))(_relative_clause)
+
+
+# Phenomena of one language's grammar (see auto_challenge_sets.language_profiles for where each applies).
+CZECH_CLITIC_AUXILIARIES = frozenset({"jsem", "jsi", "jsme", "jste", "bych", "bys", "by", "bychom", "byste", "bysme"})
+
+
+def _aux_clitic(word: Token) -> bool:
+    return word.deprel == "aux" and word.form.lower() in CZECH_CLITIC_AUXILIARIES
+
+
+def _negation(word: Token) -> bool:
+    return word.lemma == "ne" and word.upos == "ADV" and word.deprel == "advmod"
+
+
+def _light_verb(word: Token, head: Token) -> bool:
+    return head.upos == "VERB" and word.deprel == "compound:lvc"
+
+
+def _ba_bei(word: Token, head: Token) -> bool:
+    # a 把 tagged VERB is a verb of its own (Chinese PUD has one: 'xcomp'), not a marker
+    return head.upos == "VERB" and word.form in ("把", "被") and word.upos != "VERB"
+
+
+def _marked_verb(word: Token, words: list[Token]) -> Token | None:
+    """把 and an agent's 被 are the case markers of a noun whose head is the verb; a passive 被 is the
+    verb's own auxiliary."""
+    head = words[word.head - 1]
+    if not word.deprel.startswith(("case", "mark")):
+        return head
+    return words[head.head - 1] if head.head else None
+
+
+register_phenomenon("aux_clitic", "a Czech second-position auxiliary clitic (jsem, jsi, jsme, jste, bych, by, ...) "
+                    "and its verb: DEPREL aux", WordTest("deprel", "equals", "aux"))(_aux_clitic)
+register_phenomenon("ne_pas", "the first part of a discontinuous negation (French 'ne ... pas') and its "
+                    "predicate: LEMMA ne, DEPREL advmod", WordTest("lemma", "equals", "ne"))(_negation)
+register_phenomenon("light_verb_compound", "the noun or adjective of a light-verb compound and its verb (Hindi "
+                    "'shuru kiya'): DEPREL compound:lvc, a VERB head",
+                    WordTest("deprel", "equals", "compound:lvc"))(_light_verb)
+register_phenomenon("ba_bei", "a Chinese 把 or 被 marker and its verb (the head of the marked noun, or the verb "
+                    "a passive 被 is the auxiliary of)", WordTest("form", "equals", ("把", "被")),
+                    head_of=_marked_verb)(_ba_bei)
+
+
+# Language rules: the generic phenomenon where the language annotates it otherwise.
+def _reflexive_cs(word: Token) -> bool:
+    # the reflexive clitics se/si and sebe; not the possessive svůj (Reflex=Yes too)
+    return word.has_feature("Reflex", "Yes") and not word.has_feature("Poss", "Yes")
+
+
+def _reflexive_lemma(lemma: str) -> Callable[[Token], bool]:
+    def reflexive(word: Token) -> bool:
+        return word.lemma == lemma and word.upos == "PRON"
+    reflexive.__doc__ = f"a reflexive pronoun: LEMMA {lemma}, UPOS PRON"
+    return reflexive
+
+
+def _reflexive_of_verb(word: Token, head: Token) -> bool:
+    # Spanish PUD attaches the se of a copular or idiomatic verb to the predicative word ('se declaró
+    # reserva'), Icelandic PUD the sig of an idiom to its noun ('hefur orð á sér'): read on PUD, those
+    # pairs were no reflexive and its verb (extraction_precision.tsv), so only a verb head counts
+    return head.upos == "VERB" and (word.has_feature("Reflex", "Yes") or word.lemma == "sig")
+
+
+def _subj_verb_hi(word: Token, head: Token) -> bool:
+    # a Hindi verb agrees with an unmarked (nominative) subject; an ergative or dative one blocks it
+    return head.upos == "VERB" and word.deprel_base == "nsubj" and word.has_feature("Case", "Nom")
+
+
+register_language_rule("reflexive", "cs", "a reflexive pronoun (se, si, sebe): FEATS Reflex=Yes without Poss=Yes",
+                       WordTest("feats", "contains", "Reflex="))(_reflexive_cs)
+for _language, _lemma in (("fr", "se"), ("ru", "себя")):
+    register_language_rule("reflexive", _language, f"a reflexive pronoun: LEMMA {_lemma}, UPOS PRON "
+                           "(the treebank does not mark Reflex=Yes)", WordTest("lemma", "equals", _lemma))(
+        _reflexive_lemma(_lemma))
+# Words these treebanks tag SCONJ mark that subordinate nothing: the correlative of a conditional or
+# temporal clause standing in the main clause (Hindi 'jab ... to', Russian 'esli ..., to'), and
+# connectives and coordinators ('islie' therefore, 'lekin' but); read on PUD (extraction_precision.tsv)
+NOT_SUBORDINATORS = {"hi": frozenset({"तो", "तब", "तबतक", "इसलिए", "ऐसा", "वैसे", "लेकिन", "या", "बल्कि"}),
+                     "ru": frozenset({"то", "тем"})}
+
+
+def _verb_final_without(language: str) -> Callable[[Token, Token], bool]:
+    excluded = NOT_SUBORDINATORS[language]
+
+    def verb_final(word: Token, head: Token) -> bool:
+        return _verb_final(word, head) and word.lemma not in excluded
+    return verb_final
+
+
+for _language in NOT_SUBORDINATORS:
+    register_language_rule("verb_final", _language, "a subordinating conjunction and its clause's verb: UPOS SCONJ, "
+                           "DEPREL mark, a VERB head, not a main clause's correlative or connective "
+                           f"({', '.join(sorted(NOT_SUBORDINATORS[_language]))})",
+                           WordTest("upos", "equals", "SCONJ"))(_verb_final_without(_language))
+register_language_rule("reflexive", "es", "a reflexive pronoun of a verb: FEATS Reflex=Yes, a VERB head",
+                       WordTest("feats", "contains", "Reflex="))(_reflexive_of_verb)
+register_language_rule("reflexive", "is", "a reflexive pronoun of a verb: LEMMA sig (the treebank does not mark "
+                       "Reflex=Yes), a VERB head", WordTest("lemma", "equals", "sig"))(_reflexive_of_verb)
+register_language_rule("subj_verb", "hi", "a nominative subject and its verb: DEPREL nsubj or nsubj:*, FEATS "
+                       "Case=Nom, a VERB head (Hindi verbs agree with unmarked subjects)",
+                       WordTest("deprel", "startswith", "nsubj"))(_subj_verb_hi)
+
 register_alignment_phenomenon(
     "reorder", "an aligned source/target word pair far apart: |i - j| >= D on token indices (the paper's)")
 register_alignment_phenomenon(
@@ -201,8 +352,9 @@ ENTRY_POINT_GROUP = "auto_challenge_sets.phenomena"
 def load_entry_point_phenomena() -> list[str]:
     """Register the rules other installed packages declare in the entry point group
     ``auto_challenge_sets.phenomena`` (``light_verb = my_rules:light_verb``): the entry point's
-    name is the phenomenon's, the function's first docstring line its description, and a
-    :class:`WordTest` set as its ``word_test`` attribute its word test. A rule that cannot be loaded
+    name is the phenomenon's, the function's first docstring line its description, a
+    :class:`WordTest` set as its ``word_test`` attribute its word test, and a ``languages``
+    attribute (source language codes) the languages it applies to (default: any). A rule that cannot be loaded
     is skipped with a warning naming it, so one broken package breaks no build."""
     from importlib.metadata import EntryPoint
 
@@ -213,7 +365,10 @@ def load_entry_point_phenomena() -> list[str]:
         word_test = getattr(rule, "word_test", None)
         if word_test is not None and not isinstance(word_test, WordTest):
             raise TypeError(f"its word_test is a {type(word_test).__name__}, not a WordTest")
-        register_phenomenon(entry.name, doc[0] if doc else f"a rule from {entry.value}", word_test)(rule)
+        languages = getattr(rule, "languages", None)
+        if languages is not None and (isinstance(languages, str) or not all(isinstance(x, str) for x in languages)):
+            raise TypeError("its languages attribute is not a collection of language codes")
+        register_phenomenon(entry.name, doc[0] if doc else f"a rule from {entry.value}", word_test, languages)(rule)
 
     return load_plugins(ENTRY_POINT_GROUP, PHENOMENA, register, "phenomenon")
 
@@ -226,11 +381,20 @@ def _rule_of(phenomenon: str | Phenomenon) -> Phenomenon:
 
 
 def _instance(word: Token, head: Token) -> Instance:
-    return Instance(word.id, word.head, word.form, head.form, abs(word.id - word.head) - 1)
+    return Instance(word.id, head.id, word.form, head.form, abs(word.id - head.id) - 1)
 
 
 def _instances(words: list[Token], matches: Iterable[Token]) -> list[Instance]:
     return [_instance(word, words[word.head - 1]) for word in matches]
+
+
+def _own_head_instances(rule: Phenomenon, words: list[Token], dependents: list[Token]) -> list[Instance]:
+    found = []
+    for word in dependents:
+        head = rule.head_of(word, words)
+        if head is not None and (rule.rule(word, head) if rule.takes_head else rule.rule(word)):
+            found.append(_instance(word, head))
+    return found
 
 
 def find_instances(sentence: Sentence, phenomenon: str | Phenomenon) -> list[Instance]:
@@ -268,13 +432,15 @@ def find_instances_in_block(sentences: Sequence[Sentence],
         owner = list(chain.from_iterable(repeat(k, len(sentence.words)) for k, sentence in enumerate(sentences)))
         columns = JoinedColumns(words)
         for rule in tested:
-            name, matches, takes_head = rule.name, rule.rule, rule.takes_head
+            name, matches, takes_head, head_of = rule.name, rule.rule, rule.takes_head, rule.head_of
             for index in rule.word_test.indices(words, columns):
                 word = words[index]
                 if not word.head:
                     continue
                 k = owner[index]
-                head = sentences[k].words[word.head - 1]
+                head = sentences[k].words[word.head - 1] if head_of is None else head_of(word, sentences[k].words)
+                if head is None:
+                    continue
                 if matches(word, head) if takes_head else matches(word):
                     found[k][name].append(_instance(word, head))
     untested = [rule for rule in rules if rule.word_test is None]
@@ -283,6 +449,9 @@ def find_instances_in_block(sentences: Sequence[Sentence],
         dependents = [word for word in words if word.head != 0]
         heads = [words[word.head - 1] for word in dependents] if any(r.takes_head for r in untested) else []
         for rule in untested:
+            if rule.head_of is not None:  # rare (every built-in rule with one has a word test): word by word
+                by_name[rule.name] = _own_head_instances(rule, words, dependents)
+                continue
             by_name[rule.name] = _instances(words, compress(dependents, map(rule.rule, dependents, heads))
                                             if rule.takes_head else filter(rule.rule, dependents))
     return found

@@ -6,7 +6,8 @@
 is ``FIELD=VALUE`` (equal) or ``FIELD~VALUE`` (starts with: ``deprel~obl`` takes ``obl`` and
 ``obl:tmod``), on a field of the word (``form lemma upos xpos feats deprel misc``) or of its head
 (``head.upos``, …). ``feats=Reflex=Yes`` means the FEATS contain that feature. All terms must hold;
-the distance is the paper's, ``|i − h| − 1``. A bad query is a :class:`RuleQueryError` that says
+the distance is the paper's, ``|i − h| − 1``. ``lang=cs,sk`` declares the source languages the rule
+applies to (default: any; a build from another source language makes no configs of it). A bad query is a :class:`RuleQueryError` that says
 which term and why.
 """
 
@@ -23,6 +24,7 @@ from auto_challenge_sets.word_tests import WordTest
 FIELDS = ("form", "lemma", "upos", "xpos", "feats", "deprel", "misc")
 _TERM = re.compile(r"(?P<field>(?:head\.)?[a-z]+)(?P<op>[=~])(?P<value>\S+)", re.ASCII)
 _NAME = re.compile(r"[a-z][a-z0-9_]*", re.ASCII)
+_LANGUAGES = re.compile(r"[a-z]{2,3}(?:_[A-Za-z]+)?(?:,[a-z]{2,3}(?:_[A-Za-z]+)?)*", re.ASCII)
 
 
 class RuleQueryError(AcsError):
@@ -58,6 +60,7 @@ class RuleQuery:
     name: str
     conditions: tuple[Condition, ...]
     text: str
+    languages: frozenset[str] | None = None  # lang=: the source languages it applies to (None: any)
 
     def rule(self) -> Callable[[Token, Token], bool]:
         conditions = self.conditions
@@ -81,8 +84,16 @@ class RuleQuery:
 def parse_rule_query(text: str) -> RuleQuery:
     """Read a query (see the module docstring)."""
     name = None
+    languages: frozenset[str] | None = None
     conditions = []
     for term in text.split():
+        if term.startswith("lang="):
+            if languages is not None:
+                raise RuleQueryError(f"rule {text!r}: lang= is given twice")
+            if not _LANGUAGES.fullmatch(term[len("lang="):]):
+                raise RuleQueryError(f"rule {text!r}: {term!r} must list language codes, e.g. lang=cs,sk")
+            languages = frozenset(term[len("lang="):].split(","))
+            continue
         if term.startswith("name="):
             if name is not None:
                 raise RuleQueryError(f"rule {text!r}: name= is given twice")
@@ -105,4 +116,4 @@ def parse_rule_query(text: str) -> RuleQuery:
         raise RuleQueryError(f"rule {text!r}: give the phenomenon a name, e.g. name=light_verb")
     if not conditions:
         raise RuleQueryError(f"rule {text!r}: give at least one condition, e.g. deprel=compound:lvc")
-    return RuleQuery(name, tuple(conditions), text)
+    return RuleQuery(name, tuple(conditions), text, languages)

@@ -20,7 +20,8 @@ from stored_table import store_or_check
 
 from auto_challenge_sets.builder.backends.parsers import get_parser
 from auto_challenge_sets.conllu_io import read_conllu
-from auto_challenge_sets.phenomena import find_instances, lexical_phenomena
+from auto_challenge_sets.language_profiles import source_phenomena
+from auto_challenge_sets.phenomena import find_instances, phenomenon_for
 
 REPO = Path(__file__).resolve().parent.parent
 TABLE = REPO / "auto_challenge_sets" / "dataset" / "extraction_quality.md"
@@ -28,15 +29,17 @@ LANGUAGES = {"de": "german.udpipe", "en": "english.udpipe"}
 DISTANCES = (0, 1, 3, 5)
 
 
-def selected(sentences: list) -> dict[tuple[str, int], set[int]]:
-    """``(phenomenon, D) -> indices of the sentences selected``."""
-    chosen: dict[tuple[str, int], set[int]] = {(p, d): set() for p in lexical_phenomena() for d in DISTANCES}
+def selected(sentences: list, lang: str) -> dict[tuple[str, int], set[int]]:
+    """``(phenomenon, D) -> indices of the sentences selected``, for the phenomena of the language's
+    profile (auto_challenge_sets/language_profiles.py)."""
+    phenomena = [phenomenon_for(name, lang) for name in source_phenomena(lang)]
+    chosen: dict[tuple[str, int], set[int]] = {(p.name, d): set() for p in phenomena for d in DISTANCES}
     for index, sentence in enumerate(sentences):
-        for phenomenon in lexical_phenomena():
+        for phenomenon in phenomena:
             top = max((i.distance for i in find_instances(sentence, phenomenon)), default=None)
             for d in DISTANCES:
                 if top is not None and top >= d:
-                    chosen[phenomenon, d].add(index)
+                    chosen[phenomenon.name, d].add(index)
     return chosen
 
 
@@ -47,7 +50,7 @@ def measure(shared: Path) -> list[dict]:
         parser = get_parser("udpipe", lang=lang, udpipe_model=shared / "models" / model)
         parsed = parser.parse([sentence.text for sentence in gold])
         parser.close()
-        truth, found = selected(gold), selected(parsed)
+        truth, found = selected(gold, lang), selected(parsed, lang)
         for (phenomenon, d), wanted in truth.items():
             got = found[phenomenon, d]
             hit = len(wanted & got)

@@ -77,7 +77,7 @@ def test_expected_sizes_on_gold_pud(pud_folder: Path, tmp_path: Path) -> None:
     assert built["de-en.particle.d0"] == {"pud": 112} == {"pud": sizes["particle", 0]}
     assert built["de-en.reflexive.d0"] == {"pud": 131} == {"pud": sizes["reflexive", 0]}
     assert built["de-en.baseline"] == {"pud": 1000}
-    assert "de-en.prep_stranding.d0" not in built and sizes["prep_stranding", 0] == 0  # empty: not exported
+    assert "de-en.prep_stranding.d0" not in built and sizes["prep_stranding", 0] == 0  # not in German's profile
     particles = load_dataset(str(pud_folder), "de-en.particle.d0", split="pud", cache_dir=str(tmp_path / "hf"))
     assert particles.num_rows == 112
     assert sum(len(row["instances"]) for row in particles) == 119
@@ -131,13 +131,17 @@ def test_card_sizes_are_the_files_real_sizes(pud_folder: Path) -> None:
 
 
 def test_an_empty_selection_is_named_in_the_card_and_the_record(pud_folder: Path) -> None:
-    """datasets cannot load an empty split, so an empty selection is no config; the card says which."""
+    """datasets cannot load an empty split, so an empty selection is no config; the card says which.
+    German has no stranded prepositions: its profile has no such config (language_profiles.py), and
+    English PUD's four are all at D 0."""
     record = json.loads((pud_folder / "acs_build.json").read_text(encoding="utf-8"))
-    de_en = next(b for b in record["builds"] if b["pair"] == "de-en")
-    assert de_en["empty_configs"][:2] == ["de-en.prep_stranding.d0", "de-en.prep_stranding.d1"]
+    builds = {b["pair"]: b for b in record["builds"]}
+    assert builds["de-en"]["empty_configs"] == []
+    assert builds["en-de"]["empty_configs"][:4] == ["en-de.particle.d4", "en-de.particle.d5", "en-de.prep_stranding.d1",
+                                                     "en-de.prep_stranding.d2"]
     text = (pud_folder / "README.md").read_text(encoding="utf-8")
-    assert "`de-en.prep_stranding.d0` (pud)" in text
-    assert "| de-en | prep_stranding | pud | 1000 | 0 | 0 | 0 | 0 | 0 | 0 |" in text
+    assert "`en-de.prep_stranding.d1` (pud)" in text and "de-en.prep_stranding" not in text
+    assert "| en-de | prep_stranding | pud | 1000 | 4 | 0 | 0 | 0 | 0 | 0 |" in text
 
 
 def test_rebuild_is_byte_identical(pud_folder: Path, tmp_path: Path) -> None:

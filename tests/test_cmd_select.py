@@ -47,3 +47,14 @@ def test_bad_conllu_is_one_line_of_error_not_a_traceback(tmp_path) -> None:
                              "--phenomenon", "particle"], capture_output=True, text=True)
     assert result.returncode == 2
     assert result.stderr.strip() == f"acs select: error: {bad}:1: HEAD must be a non-negative integer in ASCII digits (at most 18), found 'x'"
+
+
+def test_select_with_a_language_uses_its_rule(capsys: pytest.CaptureFixture) -> None:
+    """French PUD marks no Reflex=Yes: the generic reflexive finds nothing, French's own rule (LEMMA
+    se) the sentences with a reflexive 'se' (counted with grep: 136 sentences at D >= 0)."""
+    path = shared_path("data", "pud", "fr_pud-ud-test.conllu")
+    assert main(["select", "--conllu", str(path), "--phenomenon", "reflexive", "--min-distance", "0"]) == 0
+    assert capsys.readouterr().out == ""
+    assert main(["select", "--conllu", str(path), "--phenomenon", "reflexive", "--min-distance", "0",
+                 "--lang", "fr"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 136

@@ -33,8 +33,9 @@ def pud() -> dict[str, dict]:
 
 def test_registry_has_the_papers_phenomena() -> None:
     assert {"reflexive", "particle", "prep_stranding"} <= set(PHENOMENA)
-    with pytest.raises(KeyError, match=r"unknown phenomenon 'nope' \(known: aux_bracket, crossing, particle, "
-                                        r"prep_stranding, reflexive, reorder, reorder_norm, subj_verb, verb_final\)"):
+    with pytest.raises(KeyError, match=r"unknown phenomenon 'nope' \(known: aux_bracket, aux_clitic, ba_bei, "
+                                        r"crossing, light_verb_compound, ne_pas, particle, prep_stranding, reflexive, "
+                                        r"relative_clause, reorder, reorder_norm, subj_verb, verb_final\)"):
         get_phenomenon("nope")
 
 

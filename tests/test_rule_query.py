@@ -108,6 +108,16 @@ def test_a_rule_from_the_command_line_builds_configs(tmp_path: Path, capsys) -> 
     assert any(line.split()[:2] == ["de-en", "det_noun"] for line in capsys.readouterr().out.splitlines())
 
 
+def test_a_rule_for_other_source_languages_makes_no_config(tmp_path: Path) -> None:
+    out = tmp_path / "sets"
+    try:
+        assert main([*_sample(out), "--rule", "name=test_hindi_det deprel=det lang=hi"]) == 0
+    finally:
+        unregister_phenomenon("test_hindi_det")
+    sizes = folder_sizes(out)
+    assert "de-en.particle.d0" in sizes and not [name for name in sizes if ".test_hindi_det." in name]
+
+
 def test_a_rule_may_not_take_a_built_in_name(tmp_path: Path, capsys) -> None:
     assert main([*_sample(tmp_path / "sets"), "--rule", "name=particle deprel=det"]) == 2
     assert "'particle' is a built-in phenomenon; choose another name" in capsys.readouterr().err
@@ -122,6 +132,7 @@ def _installed_plugin(site: Path) -> None:
         "    return word.deprel in ('obj', 'compound:lvc') and head.upos == 'VERB'\n"
         "from auto_challenge_sets.word_tests import WordTest\n"
         "light_verb.word_test = WordTest('deprel', 'equals', ('obj', 'compound:lvc'))\n"
+        "light_verb.languages = ('de', 'hi')\n"
         "def not_a_test(word):\n"
         "    return True\n"
         "not_a_test.word_test = 'deprel=obj'\n", encoding="utf-8")
@@ -142,6 +153,7 @@ def test_an_entry_point_rule_brings_its_word_test(tmp_path: Path, monkeypatch: p
             loaded = load_entry_point_phenomena()
         assert loaded == ["light_verb"]
         assert PHENOMENA["light_verb"].word_test == WordTest("deprel", "equals", ("obj", "compound:lvc"))
+        assert PHENOMENA["light_verb"].languages == frozenset({"de", "hi"})  # its languages attribute
         assert any("'bad_test'" in str(w.message) and "not a WordTest" in str(w.message) for w in warned)
     finally:
         unregister_phenomenon("light_verb")

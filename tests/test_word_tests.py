@@ -1,7 +1,7 @@
 """Word tests (auto_challenge_sets/word_tests.py): the search over a block's joined column finds
 exactly the words the test passes one by one (fuzzed, tabs and values inside values included);
 every built-in rule's word test is passed by every word the rule matches, on the gold PUD
-treebanks of four languages and the demo sample; and the one pass with word tests, a block of
+treebanks of the nine PUD languages and the demo sample; and the one pass with word tests, a block of
 sentences at a time, finds the same instances as every rule called on every dependent."""
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ SAMPLE = REPO / "auto_challenge_sets" / "demo_data" / "sample.de.conllu"
 
 
 def _treebanks() -> list[Path]:
-    return [shared_path("data", "pud", f"{lang}_pud-ud-test.conllu") for lang in ("de", "en", "fr", "ru")]
+    return [shared_path("data", "pud", f"{lang}_pud-ud-test.conllu") for lang in ("cs", "de", "en", "es", "fr", "hi", "is", "ru", "zh")]
 
 
 @pytest.fixture(scope="module")

@@ -47,11 +47,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--license", help="license of the corpus, for the dataset card (e.g. cc-by-sa-4.0); "
                         "default: keep the folder's, else 'other'")
     parser.add_argument("--phenomena", nargs="+", choices=sorted(lexical_phenomena()), metavar="NAME",
-                        help=f"lexical phenomena to build (default: all: {', '.join(sorted(lexical_phenomena()))})")
+                        help="lexical phenomena to build (default: those of the source language's profile, "
+                        f"auto_challenge_sets/language_profiles.py; known: {', '.join(sorted(lexical_phenomena()))})")
     parser.add_argument("--rule", action="append", default=[], metavar="QUERY",
                         help="add a phenomenon of your own (repeatable): 'name=light_verb deprel=compound:lvc "
                         "head.upos=VERB'; FIELD=VALUE or FIELD~PREFIX on the word's form, lemma, upos, xpos, "
-                        "feats, deprel, misc, or head.FIELD on its head's; all must hold. The name may not be "
+                        "feats, deprel, misc, or head.FIELD on its head's; all must hold; lang=cs,sk limits it to those source "
+                        "languages. The name may not be "
                         "baseline nor a built-in phenomenon's, and means one rule in a folder: a rule of that name "
                         "recorded for another split with another definition is an error, unless --replace-rule")
     parser.add_argument("--replace-rule", action="append", default=[], metavar="NAME",
@@ -148,7 +150,7 @@ def _register_rules(queries: list[RuleQuery]) -> list[str]:
 
     for query in queries:
         if query.name not in PHENOMENA:
-            register_phenomenon(query.name, query.description(), query.word_test())(query.rule())
+            register_phenomenon(query.name, query.description(), query.word_test(), query.languages)(query.rule())
     return [query.name for query in queries]
 
 

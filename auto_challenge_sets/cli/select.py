@@ -25,15 +25,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--min-distance", type=int_at_least(0), default=1, metavar="D",
                         help="least number of words between dependent and head (0 = every instance)")
     parser.add_argument("--exact", action="store_true", help="select instances at distance exactly D")
+    parser.add_argument("--lang", metavar="CODE", help="the treebank's language: a phenomenon with a rule of its "
+                        "own for the language (auto_challenge_sets/language_profiles.py) is found with it "
+                        "(default: the generic rule)")
     parser.set_defaults(func=run)
 
 
-def select_sent_ids(sentences, phenomenon: str, min_distance: int, exact: bool = False):
-    """Yield the sent_id (or 1-based position) of every selected sentence."""
-    from auto_challenge_sets.phenomena import find_instances, is_selected
+def select_sent_ids(sentences, phenomenon: str, min_distance: int, exact: bool = False, lang: str | None = None):
+    """Yield the sent_id (or 1-based position) of every selected sentence; ``lang``'s own rule for
+    the phenomenon where it has one."""
+    from auto_challenge_sets.phenomena import find_instances, is_selected, phenomenon_for
 
+    rule = phenomenon_for(phenomenon, lang)
     for position, sentence in enumerate(sentences, start=1):
-        if is_selected(find_instances(sentence, phenomenon), min_distance, exact):
+        if is_selected(find_instances(sentence, rule), min_distance, exact):
             if sentence.sent_id is None:
                 yield str(position)
             else:  # an empty id as its comment: a blank line would read as no sentence at all
@@ -52,6 +57,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         sentences = read_conllu(args.conllu)
     out = sys.stdout
-    for sent_id in select_sent_ids(sentences, args.phenomenon, args.min_distance, args.exact):
+    for sent_id in select_sent_ids(sentences, args.phenomenon, args.min_distance, args.exact, args.lang):
         out.write(sent_id + "\n")
     return 0

@@ -123,6 +123,17 @@ def _included(name: str) -> str:
     return resources.files("auto_challenge_sets.dataset").joinpath(name).read_text(encoding="utf-8")
 
 
+def _precision_rows(sources: set[str]) -> str:
+    """The judged precision table (benchmarks/language_precision.py) cut to the rows of the build's
+    source languages: its lead paragraph, header and those rows, or a line saying none was measured."""
+    lead, _, table = _included("extraction_precision.md").partition("\n\n")
+    lines = table.strip().splitlines()
+    rows = [line for line in lines[2:] if line.split("|")[1].strip() in sources]
+    if not rows:
+        return f"No phenomenon of {', '.join(sorted(sources))} as a source language was judged on PUD yet.\n"
+    return lead + "\n\n" + "\n".join(lines[:2] + rows) + "\n"
+
+
 def _data_path(files: list[Path], out_dir: str | os.PathLike[str]) -> str | list[str]:
     """A split's ``data_files`` path: its file, or the list of its files in order."""
     paths = [path.relative_to(out_dir).as_posix() for path in files]
@@ -152,6 +163,7 @@ def render_readme(out_dir: str | os.PathLike[str]) -> Path:
     metadata_configs = MetadataConfigs()
     infos = DatasetInfosDict()
     languages: set[str] = set()
+    sources: set[str] = set()  # the source languages, whose phenomena's judged precision the card shows
 
     def add(config_name: str, source_name: str) -> None:
         per_split = found[source_name]
@@ -176,6 +188,7 @@ def render_readme(out_dir: str | os.PathLike[str]) -> Path:
     for name in names:
         config = parse_config_name(name)
         languages.update((config.src, config.tgt))
+        sources.add(config.src)
         add(name, name)
         # The short name is the kind's default D (lexical 1, reorder 5), over the same files.
         if config.default_distance is not None and config.min_distance == config.default_distance:
@@ -206,6 +219,7 @@ def render_readme(out_dir: str | os.PathLike[str]) -> Path:
         empty_note=_empty_note(empty),
         default_config=f"`{default}`" if default else "none (no config has the default D)",
         extraction_quality=_included("extraction_quality.md"),
+        extraction_precision=_precision_rows(sources),
         reorder_quality=_included("reorder_quality.md"),
         example_config=example,
         example_split=next(iter(found[example])),

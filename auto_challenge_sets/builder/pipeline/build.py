@@ -43,13 +43,14 @@ from auto_challenge_sets.corpus import (
     stream_parallel,
 )
 from auto_challenge_sets.errors import AcsError, AlignmentError, CorpusError
+from auto_challenge_sets.language_profiles import source_phenomena
 from auto_challenge_sets.pharaoh import Link
 from auto_challenge_sets.phenomena import (
     BUILTIN,
     PHENOMENA,
     alignment_phenomena,
-    get_phenomenon,
     lexical_phenomena,
+    phenomenon_for,
 )
 from auto_challenge_sets.selection import LineAnalysis, analyse_pairs, matched_pairs, target_tokens
 from auto_challenge_sets.ud import Sentence
@@ -81,7 +82,8 @@ class BuildSpec:
     alignment: Path | None = None  # a Pharaoh file instead of an aligner
     cache_dir: Path | None = None  # the stage cache (default: auto_challenge_sets.paths.default_cache_dir)
     shard_size: int | None = None  # lines per cached parse shard
-    phenomena: tuple[str, ...] = ()  # lexical phenomena to build (default: every registered one)
+    # lexical phenomena to build (default: those of the source language's profile, language_profiles.py)
+    phenomena: tuple[str, ...] = ()
     lexical_distances: tuple[int, ...] = LEXICAL_DISTANCES
     reorder_distances: tuple[int, ...] = REORDER_DISTANCES
     provenance: str | None = None  # how the dataset card describes the parse, if not the parser's label
@@ -123,10 +125,15 @@ class BuildSpec:
     def aligned(self) -> bool:
         return self.aligner is not None or self.alignment is not None
 
+    def built_phenomena(self) -> tuple[str, ...]:
+        """The lexical phenomena this build makes configs for: those given, else the source
+        language's (:func:`~auto_challenge_sets.language_profiles.source_phenomena`)."""
+        return self.phenomena or tuple(source_phenomena(parse_pair(self.pair)[0]))
+
     def config_names(self) -> list[str]:
         src, tgt = parse_pair(self.pair)
         names = [config_name(src, tgt, BASELINE)]
-        for phenomenon in self.phenomena or tuple(lexical_phenomena()):
+        for phenomenon in self.built_phenomena():
             names += [config_name(src, tgt, phenomenon, d) for d in self.lexical_distances]
         if self.aligned:
             for phenomenon in alignment_phenomena():
@@ -137,7 +144,7 @@ class BuildSpec:
     def user_rules(self) -> dict[str, str]:
         """The phenomena of this build that a user added (entry points, --rule): name → their
         description, as the build record and the card give it."""
-        built = self.phenomena or tuple(lexical_phenomena())
+        built = self.built_phenomena()
         return {name: PHENOMENA[name].description for name in built if name not in BUILTIN}
 
     def parser_label(self) -> str:
@@ -211,8 +218,10 @@ class AnalysedPairs:
     once analysed. A pre-parsed file may hold one sentence per non-empty *source* line (what
     ``acs parse`` writes): the sentences of pairs with an empty target are then skipped."""
 
-    def __init__(self, corpus: ParallelCorpus, path: Path, names: list[str], progress: bool):
+    def __init__(self, corpus: ParallelCorpus, path: Path, names: list[str], progress: bool,
+                 language: str | None = None):
         self.corpus, self.path, self.names, self.progress = corpus, path, names, progress
+        self.language = language  # the source's: a phenomenon is found with its rule for the language
         self.alignments: list[list[Link]] | None = None
         self.count: int | None = None  # sentences in the file, when needed to tell its layout
         if len(corpus.source_lines) != len(corpus.pairs):
@@ -224,7 +233,7 @@ class AnalysedPairs:
     def __iter__(self) -> Iterator[LineAnalysis]:
         matched = _progress(self.matched(), self.progress, total=len(self.corpus.pairs), desc="reading parse",
                             unit="sent")
-        phenomena = [get_phenomenon(name) for name in self.names]  # looked up once, not per pair
+        phenomena = [phenomenon_for(name, self.language) for name in self.names]  # looked up once, not per pair
         yield from analyse_pairs(matched, self.alignments, phenomena)
 
 
@@ -327,7 +336,7 @@ def build(spec: BuildSpec, progress: bool = True) -> BuildOutput:
     aligner = _prepare_aligner(spec, corpus)
     with stage("parse", len(corpus.pairs), "sentences"):
         parse = _source_parse(spec, corpus, progress)
-    analyses = AnalysedPairs(corpus, parse, list(spec.phenomena or lexical_phenomena()), progress)
+    analyses = AnalysedPairs(corpus, parse, list(spec.built_phenomena()), progress, parse_pair(spec.pair)[0])
     # the parse's own notes (lines merged into one tree, ...), the same whether this run parsed or
     # read the cache: they go into the record and the card
     parse_notes = cached_parse_notes(parse) if spec.source_conllu is None else []

@@ -1,0 +1,194 @@
+"""Language profiles (auto_challenge_sets/language_profiles.py): which phenomena a build from each
+source language makes configs for, the language rules, a user's rule that declares its languages;
+on the nine gold PUD treebanks, every phenomenon of a profile occurs (no config empty by
+construction), and a build from each of the nine as source writes exactly its profile's configs
+and shows its own precision rows in the card."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import conllu
+import pytest
+
+from auto_challenge_sets.cli import main
+from auto_challenge_sets.conllu_io import read_conllu
+from auto_challenge_sets.language_profiles import ANY, PROFILES, check_profiles, source_phenomena
+from auto_challenge_sets.phenomena import (
+    LANGUAGE_RULES,
+    PHENOMENA,
+    find_all_instances,
+    iter_instances,
+    phenomenon_for,
+    register_phenomenon,
+    unregister_phenomenon,
+)
+from auto_challenge_sets.rule_query import RuleQueryError, parse_rule_query
+from auto_challenge_sets.ud import Sentence, Token
+
+from conftest import REPO, shared_path
+
+PUD_LANGUAGES = ("cs", "de", "en", "es", "fr", "hi", "is", "ru", "zh")
+
+
+def _sentence(*words: Token) -> Sentence:
+    return Sentence(words=list(words))
+
+
+def test_the_table_covers_the_nine_pud_languages_and_checks_itself() -> None:
+    assert set(PUD_LANGUAGES) | {ANY} == set(PROFILES)
+    check_profiles()  # every name a built-in lexical phenomenon, every language rule in its profile
+
+
+def test_a_phenomenon_that_cannot_occur_is_no_config_of_the_language() -> None:
+    assert "prep_stranding" not in source_phenomena("de") and "prep_stranding" in source_phenomena("en")
+    assert "particle" not in source_phenomena("es")  # Spanish compound:prt is reflexive 'se'
+    assert "subj_verb" not in source_phenomena("zh")  # no agreement
+    assert source_phenomena("zh") == ["aux_bracket", "relative_clause", "ba_bei"]
+    assert source_phenomena("xx") == list(PROFILES[ANY])  # a language the table does not name
+
+
+def test_a_language_rule_replaces_the_generic_one_for_its_language_only() -> None:
+    # French PUD: 'se' has no Reflex=Yes
+    se = Token(1, "se", lemma="se", upos="PRON", feats="Person=3|PronType=Prs", head=3, deprel="obj")
+    sentence = _sentence(se, Token(2, "est", head=3, deprel="aux"), Token(3, "inscrit", upos="VERB"))
+    assert find_all_instances(sentence, [phenomenon_for("reflexive", "fr")])["reflexive"] == [(1, 3, "se", "inscrit", 1)]
+    assert find_all_instances(sentence, [phenomenon_for("reflexive", "de")])["reflexive"] == []
+    assert phenomenon_for("reflexive", "de") is PHENOMENA["reflexive"]
+    assert ("reflexive", "fr") in LANGUAGE_RULES
+
+
+def test_a_czech_possessive_reflexive_is_no_reflexive_clitic() -> None:
+    svou = Token(1, "svou", upos="DET", feats="Poss=Yes|PronType=Prs|Reflex=Yes", head=2, deprel="det")
+    se = Token(3, "se", upos="PRON", feats="PronType=Prs|Reflex=Yes|Variant=Short", head=4, deprel="expl:pv")
+    sentence = _sentence(svou, Token(2, "práci", upos="NOUN", head=4, deprel="obj"), se, Token(4, "vrátil", upos="VERB"))
+    assert [i.dependent for i in find_all_instances(sentence, [phenomenon_for("reflexive", "cs")])["reflexive"]] == [3]
+    assert len(find_all_instances(sentence, ["reflexive"])["reflexive"]) == 2  # the generic rule takes both
+
+
+def test_ba_runs_from_the_marker_to_the_verb_over_its_object() -> None:
+    # 把 時間 快進: 把 is the case marker of 時間, whose head is the verb
+    words = [Token(1, "把", upos="ADP", head=2, deprel="case"), Token(2, "時間", upos="NOUN", head=3, deprel="obj"),
+             Token(3, "快進", upos="VERB")]
+    assert find_all_instances(_sentence(*words), ["ba_bei"])["ba_bei"] == [(1, 3, "把", "快進", 1)]
+    passive = [Token(1, "被", upos="AUX", head=3, deprel="aux:pass"), Token(2, "完全", upos="ADV", head=3,
+               deprel="advmod"), Token(3, "燒毀", upos="VERB")]
+    assert find_all_instances(_sentence(*passive), ["ba_bei"])["ba_bei"] == [(1, 3, "被", "燒毀", 1)]
+
+
+def test_a_user_rule_declares_its_languages() -> None:
+    query = parse_rule_query("name=test_lvc deprel=compound:lvc lang=hi,ur")
+    assert query.languages == frozenset({"hi", "ur"}) and len(query.conditions) == 1
+    register_phenomenon(query.name, query.description(), query.word_test(), query.languages)(query.rule())
+    register_phenomenon("test_anywhere", "any language")(lambda word: False)
+    try:
+        assert "test_lvc" in source_phenomena("hi") and "test_lvc" not in source_phenomena("de")
+        assert "test_anywhere" in source_phenomena("de") and "test_anywhere" in source_phenomena("xx")
+    finally:
+        unregister_phenomenon("test_lvc")
+        unregister_phenomenon("test_anywhere")
+
+
+@pytest.mark.parametrize("text", ["name=x deprel=aux lang=", "name=x deprel=aux lang=de lang=en", "name=x lang=DE"])
+def test_a_bad_lang_term_is_named(text: str) -> None:
+    with pytest.raises(RuleQueryError, match="lang="):
+        parse_rule_query(text)
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("language", PUD_LANGUAGES)
+def test_every_phenomenon_of_a_profile_occurs_on_its_gold_pud(language: str) -> None:
+    """No config of a language is empty by construction: each phenomenon of its profile is found on
+    its gold treebank, at D >= 1 too (English stranded prepositions excepted: PUD's four are at D 0),
+    and every word a language rule matches passes the rule's word test."""
+    names = source_phenomena(language)
+    found = {name: [] for name in names}
+    sentences = list(read_conllu(shared_path("data", "pud", f"{language}_pud-ud-test.conllu")))
+    for _, by_name in iter_instances(sentences, [phenomenon_for(name, language) for name in names]):
+        for name, instances in by_name.items():
+            found[name] += instances
+    for name in names:
+        assert found[name], f"{language}: {name} finds nothing on gold PUD"
+        if (language, name) != ("en", "prep_stranding"):
+            assert any(i.distance >= 1 for i in found[name]), f"{language}: {name} finds nothing at D >= 1"
+    for (name, rule_language), rule in LANGUAGE_RULES.items():
+        if rule_language != language:
+            continue
+        for sentence in sentences:
+            for word in sentence.words:
+                if word.head and (rule.rule(word, sentence.words[word.head - 1]) if rule.takes_head else rule.rule(word)):
+                    assert rule.word_test.passes(word), f"{language} {name}: {word} fails the word test"
+
+
+def _pud_texts(root: Path, language: str) -> Path:
+    path = root / f"pud.{language}"
+    if not path.exists():
+        with open(shared_path("data", "pud", f"{language}_pud-ud-test.conllu"), encoding="utf-8") as handle:
+            lines = [t.metadata["text"] for t in conllu.parse_incr(handle)]
+        path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("language", PUD_LANGUAGES)
+def test_a_build_from_each_pud_language_writes_its_profiles_configs(language: str, tmp_path: Path) -> None:
+    """Gold trees as the source (--source-conllu), English PUD as the target (German for English),
+    no aligner: the configs are the baseline and the profile's phenomena, none empty at D 0, and the
+    card shows the judged precision of this source language's phenomena only."""
+    target = "de" if language == "en" else "en"
+    out = tmp_path / "out"
+    assert main(["build", "--pair", f"{language}-{target}", "--corpus", "pud",
+                 "--source", str(_pud_texts(tmp_path, language)), "--target", str(_pud_texts(tmp_path, target)),
+                 "--source-conllu", str(shared_path("data", "pud", f"{language}_pud-ud-test.conllu")),
+                 "--parser", "conllu", "--aligner", "none", "--out", str(out), "--quiet"]) == 0
+    built = {path.name for path in (out / "data").iterdir()}
+    families = {name.split(".")[1] for name in built}
+    assert families == {"baseline", *source_phenomena(language)}
+    assert all(f"{language}-{target}.{name}.d0" in built for name in source_phenomena(language))
+    record = json.loads((out / "acs_build.json").read_text(encoding="utf-8"))
+    empty = record["builds"][0]["empty_configs"]
+    assert all(name.split(".")[1] in source_phenomena(language) for name in empty)
+    card = (out / "README.md").read_text(encoding="utf-8")
+    lines = card.splitlines()
+    start = lines.index("| lang | phenomenon | D≥0 | D≥1 | D≥2 | D≥3 | D≥5 | judged | precision |") + 2
+    end = next(k for k in range(start, len(lines)) if not lines[k].startswith("| "))
+    precision = [line.split("|") for line in lines[start:end]]
+    assert {cells[1].strip() for cells in precision} == {language}
+    assert {cells[2].strip() for cells in precision} == set(source_phenomena(language))
+
+
+def test_the_precision_table_is_the_verdicts_file_counted(tmp_path: Path) -> None:
+    """Every judged instance has a verdict and a wrong one its reason; the stored table's judged
+    counts and precision are those of the verdicts file."""
+    from collections import Counter
+
+    lines = (REPO / "auto_challenge_sets" / "dataset" / "extraction_precision.tsv").read_text(encoding="utf-8").splitlines()
+    header = lines[0].split("\t")
+    rows = [dict(zip(header, line.split("\t"))) for line in lines[1:]]
+    assert all(row["verdict"] in ("ok", "wrong") for row in rows)
+    assert all(row["reason"] for row in rows if row["verdict"] == "wrong")
+    judged: Counter = Counter((row["lang"], row["phenomenon"]) for row in rows)
+    ok: Counter = Counter((row["lang"], row["phenomenon"]) for row in rows if row["verdict"] == "ok")
+    table = (REPO / "auto_challenge_sets" / "dataset" / "extraction_precision.md").read_text(encoding="utf-8")
+    for language in PUD_LANGUAGES:
+        for name in source_phenomena(language):
+            n = judged[language, name]
+            assert n >= 4, (language, name)
+            line = next(line for line in table.splitlines() if line.startswith(f"| {language} | {name} |"))
+            cells = [cell.strip() for cell in line.split("|")[1:-1]]
+            assert cells[-2:] == [str(n), f"{100 * ok[language, name] / n:.1f}"]
+
+
+@pytest.mark.shared
+def test_the_stored_precision_table_equals_a_fresh_count() -> None:
+    """benchmarks/language_precision.py --check: the counts per D on gold PUD and the judged
+    precision from the verdicts file give the stored table; every sampled instance is still drawn."""
+    import subprocess
+    import sys
+
+    shared = shared_path("data", "pud", "cs_pud-ud-test.conllu").parent.parent.parent
+    done = subprocess.run([sys.executable, str(REPO / "benchmarks" / "language_precision.py"), "--check",
+                           "--shared", str(shared)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "| cs | aux_clitic | 115 | 75 | 38 | 19 | 2 | 30 | 100.0 |" in done.stdout
