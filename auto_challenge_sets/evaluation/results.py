@@ -16,6 +16,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+# the parts kept in modules of their own, re-exported: every reader imports them from here
+from auto_challenge_sets.evaluation.result_full_test import FullTest as FullTest
+from auto_challenge_sets.evaluation.result_full_test import FullTestRanking as FullTestRanking
+from auto_challenge_sets.evaluation.result_full_test import PairwiseResult as PairwiseResult
+from auto_challenge_sets.evaluation.result_full_test import RankedSystem as RankedSystem
+from auto_challenge_sets.evaluation.result_provenance import AlignerProvenance as AlignerProvenance
+from auto_challenge_sets.evaluation.result_provenance import FileDigest as FileDigest
+from auto_challenge_sets.evaluation.result_provenance import ParserProvenance as ParserProvenance
+from auto_challenge_sets.evaluation.result_provenance import Provenance as Provenance
+from auto_challenge_sets.evaluation.result_scores import MetricScore as MetricScore
+from auto_challenge_sets.evaluation.result_scores import PairedResult as PairedResult
+from auto_challenge_sets.evaluation.result_scores import RandomBaseline as RandomBaseline
+
 # 3: the sets' provenance (``provenance``) and the targeted section's alignment warning
 # (``targeted.alignment_warning``); docs/method.md, "Reading results.json", says what changed from 2
 SCHEMA = "acs-evaluation/3"
@@ -25,45 +38,6 @@ SCHEMA_PATH = Path(__file__).resolve().parent / "results.schema.json"
 SMALL = "small"
 DEGENERATE = "degenerate baseline"
 SAME_ROWS = "same rows as"
-
-
-@dataclass(frozen=True)
-class RandomBaseline:
-    """Where a score falls among the scores of length-matched random corpora (one per sample).
-
-    ``percentile``: share of random corpora scoring at or worse than the set (%); ``p_value``: the
-    one-sided empirical p-value of "the set scores worse than random", (1 + that count) /
-    (samples + 1) (:func:`auto_challenge_sets.scoring.length_baseline.summarize`); worse means lower
-    for a metric where higher is better, higher otherwise."""
-
-    mean: float
-    std: float
-    p5: float
-    p95: float
-    percentile: float
-    p_value: float
-
-
-@dataclass(frozen=True)
-class PairedResult:
-    """sacrebleu's paired test of a system against the baseline system on one config."""
-
-    delta: float  # system − baseline
-    p_value: float
-
-
-@dataclass(frozen=True)
-class MetricScore:
-    score: float
-    random: RandomBaseline | None  # None ("n/a"): no row outside the config to draw from (the full corpus)
-    vs_baseline: PairedResult | None = None  # None for the baseline system itself
-
-    def worse_than_random_band(self, higher_is_better: bool) -> bool:
-        """Below the random corpora's 5th percentile (above their 95th where lower is better):
-        what the tables' star and the summary's share count; never without a random baseline."""
-        if self.random is None:
-            return False
-        return self.score < self.random.p5 if higher_is_better else self.score > self.random.p95
 
 
 @dataclass(frozen=True)
@@ -312,106 +286,6 @@ class TargetedRun:
     control: Mapping[str, ControlMatching] = field(default_factory=dict)  # config -> matching (empty: no control)
     # the verdicts rest on eflomal links of too few pairs without priors (pipeline/provenance.py)
     alignment_warning: str | None = None
-
-
-@dataclass(frozen=True)
-class FileDigest:
-    """A file by its base name and sha256 (eflomal's priors)."""
-
-    file: str
-    sha256: str | None
-
-
-@dataclass(frozen=True)
-class ParserProvenance:
-    """The parse as the build recorded it: the backend (``conllu``: a pre-parsed ``file``), its
-    package and version, its model (a file or a name) and the sha256 of the model or the file."""
-
-    backend: str
-    package: str | None
-    version: str | None
-    model: str | None
-    file: str | None
-    sha256: str | None
-    options: Mapping[str, Any]
-
-
-@dataclass(frozen=True)
-class AlignerProvenance(ParserProvenance):
-    """The alignment as the build recorded it (``pharaoh``: a precomputed ``file``), with how its
-    directions were combined, the pairs aligned and the priors (``priors_used`` None: the backend
-    takes none)."""
-
-    symmetrization: str | None = None
-    pairs: int | None = None
-    priors: FileDigest | None = None
-    priors_used: bool | None = None
-
-
-@dataclass(frozen=True)
-class Provenance:
-    """How the evaluated split's sets were made (``acs_build.json``): ``summary`` is the one line
-    every report shows; ``recorded`` False for a folder built before the record kept it (then
-    only the old labels, ``parser_label`` and ``aligner_label``); ``warning``: the alignment is
-    eflomal's on too few pairs without priors."""
-
-    recorded: bool
-    summary: str
-    parser_label: str | None = None
-    aligner_label: str | None = None
-    parser: ParserProvenance | None = None
-    aligner: AlignerProvenance | None = None  # None: not aligned (or not recorded)
-    tokenization: Mapping[str, str] | None = None
-    packages: Mapping[str, str] | None = None
-    warning: str | None = None
-
-
-@dataclass(frozen=True)
-class RankedSystem:
-    """One system in a metric's ranking of the full test set (:mod:`.full_test`)."""
-
-    system: str
-    score: float
-    rank: int  # by score, 1 = best; systems with the very same score share the better rank
-    cluster: int  # significance cluster, 1 = the top one (see FullTest.cluster_rule)
-    vs_baseline: PairedResult | None  # sacrebleu's paired test against the baseline system; None for it
-
-
-@dataclass(frozen=True)
-class PairwiseResult:
-    """sacrebleu's paired test of two systems on the full test set, ``better`` ranked above
-    ``worse``: ``delta`` = better − worse (the test is symmetric: the same p either way round)."""
-
-    better: str
-    worse: str
-    delta: float
-    p_value: float
-
-
-@dataclass(frozen=True)
-class FullTestRanking:
-    """One metric's ranking of the systems on the full test set, with its significance clusters."""
-
-    systems: tuple[RankedSystem, ...]  # in rank order
-    pairs: tuple[PairwiseResult, ...]  # every pair of systems, tested once
-    clusters: int
-
-
-@dataclass(frozen=True)
-class FullTest:
-    """The full test set as a first-class row: every system against the baseline system (paired
-    test), and per metric a ranking by score grouped into clusters of systems not significantly
-    different (:mod:`.full_test`). It has no random baseline: no sentence lies outside it."""
-
-    rows: int
-    baseline_system: str
-    paired_test: str  # ar / bs, sacrebleu's
-    paired_samples: int
-    alpha: float
-    correction: str  # of the pairwise p-values behind the clusters ("none", as WMT)
-    cluster_rule: str
-    random_unavailable: str
-    rankings: Mapping[str, FullTestRanking]  # metric -> ranking
 
 
 @dataclass(frozen=True)
