@@ -258,13 +258,13 @@ class CountingBackend:
         return [f"{item}:{os.getpid()}:{CountingBackend.made}" for item in shard]
 
 
-def _apply(backend: CountingBackend, shard: list) -> list:
+def _run_counting(backend: CountingBackend, shard: list) -> list:
     return backend.run(shard)
 
 
 def test_worker_processes_give_every_shard_each_worker_making_its_backend_once():
     shards = [(number, [f"s{number}-{i}" for i in range(3)]) for number in range(12)]
-    work = ShardWork(CountingBackend, _apply, ready=CountingBackend())  # the parent's own backend is ready
+    work = ShardWork(CountingBackend, _run_counting, ready=CountingBackend())  # the parent's own backend is ready
     got = dict(ProcessExecutor(jobs=2).map_shards(work, iter(shards)))
     assert sorted(got) == list(range(12))
     items = [item.split(":") for number in range(12) for item in got[number]]
@@ -277,7 +277,7 @@ def test_worker_processes_give_every_shard_each_worker_making_its_backend_once()
 
 
 def test_one_job_or_one_shard_runs_here():
-    work = ShardWork(CountingBackend, _apply)
+    work = ShardWork(CountingBackend, _run_counting)
     for executor, shards in ((ProcessExecutor(jobs=1), [(0, ["a"]), (1, ["b"])]), (ProcessExecutor(jobs=2), [(0, ["a"])])):
         got = dict(executor.map_shards(work, iter(shards)))
         assert {item.split(":")[1] for items in got.values() for item in items} == {str(os.getpid())}
@@ -285,7 +285,7 @@ def test_one_job_or_one_shard_runs_here():
 
 
 def test_a_workers_error_is_raised_here_with_its_message():
-    work = ShardWork(CountingBackend, _apply)
+    work = ShardWork(CountingBackend, _run_counting)
     with pytest.raises(ValueError, match="the backend cannot read 'boom'"):
         list(ProcessExecutor(jobs=2).map_shards(work, iter([(0, ["a"]), (1, ["boom"]), (2, ["c"])])))
 

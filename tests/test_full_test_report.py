@@ -47,7 +47,7 @@ def test_the_ranking_table_cell_by_cell():
 
 
 def test_the_section_in_both_forms():
-    evaluation = SimpleNamespace(full_test=_full_test())
+    evaluation = SimpleNamespace(full_test=_full_test(), pair="de-en", full_corpus_config="de-en.baseline")
     plain = full_test_section(evaluation)
     assert plain[0] == "full test set: ranking and significance clusters"
     assert plain[2] == ("90 rows; sacrebleu's paired approximate randomization (1000 samples) against a and between "
@@ -60,3 +60,10 @@ def test_the_section_in_both_forms():
     assert markdown[4] == "### BLEU: 2 cluster(s) of 3 systems"
     assert markdown[6] == ranking_table(evaluation.full_test, "bleu", markdown=True)
     assert full_test_section(SimpleNamespace(full_test=None)) == []
+
+
+def test_the_section_names_a_reference_config_that_stands_for_the_full_corpus() -> None:
+    evaluation = SimpleNamespace(full_test=_full_test(), pair="de-en", full_corpus_config="de-en.reorder.d0")
+    assert full_test_section(evaluation)[0] == "full corpus: de-en.reorder.d0: ranking and significance clusters"
+    assert full_test_section(evaluation, markdown=True)[0] == (
+        "## Full corpus: de-en.reorder.d0: ranking and significance clusters")

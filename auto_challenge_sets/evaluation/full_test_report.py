@@ -4,6 +4,7 @@ with its rank, its significance cluster and its paired test against the baseline
 
 from __future__ import annotations
 
+from auto_challenge_sets.configs import BASELINE
 from auto_challenge_sets.evaluation.name_text import report_name
 from auto_challenge_sets.evaluation.results import Evaluation, FullTest
 from auto_challenge_sets.scoring.metric import metric_class
@@ -33,14 +34,22 @@ def ranking_table(full_test: FullTest, metric: str, markdown: bool = False) -> s
                         markdown=markdown)
 
 
+def full_corpus_label(evaluation: Evaluation) -> str:
+    """What the tables call the run's full corpus: its config by name when a ``ref_config``
+    other than the pair's baseline replaced it (the reader must see which rows those are)."""
+    config = evaluation.full_corpus_config
+    return "full test set" if config == f"{evaluation.pair}.{BASELINE}" else f"full corpus: {config}"
+
+
 def full_test_section(evaluation: Evaluation, markdown: bool = False) -> list[str]:
     """The report's section (empty for a run without it)."""
     found = evaluation.full_test
     if found is None:
         return []
     test = "approximate randomization" if found.paired_test == "ar" else "paired bootstrap"
-    lines = ["## Full test set: ranking and significance clusters" if markdown
-             else "full test set: ranking and significance clusters", "",
+    name = full_corpus_label(evaluation)
+    lines = [f"## {name[0].upper()}{name[1:]}: ranking and significance clusters" if markdown
+             else f"{name}: ranking and significance clusters", "",
              f"{found.rows} rows; sacrebleu's paired {test} ({found.paired_samples} samples) against "
              f"{report_name(found.baseline_system, markdown)} and between every pair; clusters at p < {found.alpha} "
              f"(correction: {found.correction}, as WMT); random baseline: n/a ({found.random_unavailable})", ""]

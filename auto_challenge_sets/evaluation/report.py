@@ -8,8 +8,9 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
-from auto_challenge_sets.configs import BASELINE, config_sort_key
+from auto_challenge_sets.configs import config_sort_key
 from auto_challenge_sets.evaluation.full_test_report import LEGEND as FULL_TEST_LEGEND
+from auto_challenge_sets.evaluation.full_test_report import full_corpus_label as full_corpus_label
 from auto_challenge_sets.evaluation.full_test_report import full_test_section
 from auto_challenge_sets.evaluation.human import MIN_CI_SYSTEMS
 from auto_challenge_sets.evaluation.name_text import markdown_code, report_name
@@ -57,13 +58,6 @@ LEGEND = """\
   the full test set's BLEU? *Power*, under each table: the τ needed for p < 0.05 with this many
   systems and to survive BH over this many configs (exact null distribution of Kendall's τ).
 """ + VALIDITY_LEGEND + FULL_TEST_LEGEND
-
-
-def full_corpus_label(evaluation: Evaluation) -> str:
-    """What the tables call the run's full corpus: its config by name when a ``ref_config``
-    other than the pair's baseline replaced it (the reader must see which rows those are)."""
-    config = evaluation.full_corpus_config
-    return "full test set" if config == f"{evaluation.pair}.{BASELINE}" else f"full corpus: {config}"
 
 
 def _num(value: float | None, digits: int) -> str:

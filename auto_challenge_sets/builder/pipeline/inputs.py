@@ -21,6 +21,7 @@ from auto_challenge_sets.corpus import ReadReport, read_lines
 from auto_challenge_sets.errors import AlignmentError, ConlluError, InputError
 from auto_challenge_sets.pharaoh import Link, parse_pharaoh
 from auto_challenge_sets.selection import text_mismatch
+from auto_challenge_sets.text_io import require_regular_file
 from auto_challenge_sets.ud import Sentence
 
 
@@ -32,6 +33,7 @@ def _check_file(path: Path, error: type[InputError], what: str) -> None:
         raise error(f"is a folder, not {'an' if what[0] in 'aeiou' else 'a'} {what}", str(path))
     if not os.access(path, os.R_OK):
         raise error(f"cannot read this {what}: permission denied", str(path))
+    require_regular_file(path, error)  # a FIFO would block the checksum the build record takes of it
 
 
 def read_with_lines(path: str | os.PathLike[str]) -> tuple[list[Sentence], list[int]]:
