@@ -14,7 +14,8 @@ with eflomal alignments:
     python benchmarks/reorder_measures.py [--shared ../shared] [--write | --check]
 
 ``--write`` stores the tables in auto_challenge_sets/dataset/reorder_quality.md, which every dataset
-card includes; ``--check`` exits 1 when that file differs from a fresh measurement (``--check-pud``:
+card includes, and the pairs `reorder` selects at each D (seed 1, grow-diag-final-and) in its block
+of docs/method.md; ``--check`` exits 1 when either differs from a fresh measurement (``--check-pud``:
 the PUD table only, what the test suite runs). eflomal runs with fixed seeds, so the figures
 repeat exactly.
 """
@@ -25,7 +26,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from stored_table import store_or_check
+from stored_table import store_block_or_check, store_or_check
 
 from auto_challenge_sets.builder.backends.aligners.eflomal import EflomalAligner, make_priors
 from auto_challenge_sets.builder.backends.aligners.symmetrize import symmetrize
@@ -35,6 +36,7 @@ from auto_challenge_sets.phenomena import PHENOMENA, alignment_phenomena
 REPO = Path(__file__).resolve().parent.parent
 TABLE = REPO / "auto_challenge_sets" / "dataset" / "reorder_quality.md"
 PUD_LANGUAGES = ("de", "fr", "ru")
+NAME, SCRIPT = "reorder-counts", "reorder_measures.py"
 
 
 def scores(measure: str, pairs: list[tuple[list[str], list[str]]], alignments: list[list]) -> list[int]:
@@ -98,13 +100,26 @@ def pud_table(shared: Path) -> list[str]:
     return lines
 
 
-def stability_table(shared: Path) -> list[str]:
+def reorder_counts(pairs: list, alignments: list[list]) -> str:
+    """docs/method.md's table: the pairs with some link |i − j| ≥ D, for each of `reorder`'s D."""
+    distances = PHENOMENA["reorder"].distances
+    top = scores("reorder", pairs, alignments)
+    return "\n".join([
+        "| D | " + " | ".join(map(str, distances)) + " |", "|---" * (len(distances) + 1) + "|",
+        f"| pairs with some `\\|i − j\\| ≥ D` (of {len(pairs):,}) | "
+        + " | ".join(f"{sum(s >= d for s in top):,}" for d in distances) + " |"]) + "\n"
+
+
+def stability_table(shared: Path, counts: list[str] | None = None) -> list[str]:
+    """The stability table; ``counts`` gets ``reorder_counts`` of seed 1, gdfa (one alignment for both)."""
     import tempfile
 
     pairs = newstest_pairs(shared)
     runs = {seed: EflomalAligner(seed=seed).align_directions(pairs) for seed in (1, 2)}
     gdfa = {seed: [symmetrize(f, r) for f, r in zip(*runs[seed])] for seed in runs}
     inter = [symmetrize(f, r, "intersection") for f, r in zip(*runs[1])]
+    if counts is not None:
+        counts.append(reorder_counts(pairs, gdfa[1]))
     with tempfile.TemporaryDirectory() as work:
         priors = Path(work) / "de-en.priors"
         learned = make_priors(german_english_at_hand(shared), priors)
@@ -120,7 +135,7 @@ def stability_table(shared: Path) -> list[str]:
     return lines
 
 
-def render(shared: Path) -> str:
+def render(shared: Path, counts: list[str] | None = None) -> str:
     return "\n".join([
         "Measured with eflomal (seeded, grow-diag-final-and unless said) by `benchmarks/reorder_measures.py`.",
         "",
@@ -135,7 +150,7 @@ def render(shared: Path) -> str:
         "seeds with eflomal priors learned from every German–English text at hand (newstest2013 and WMT21 "
         "both ways; `acs align --make-priors`).",
         "",
-        *stability_table(shared),
+        *stability_table(shared, counts),
         "",
     ])
 
@@ -157,7 +172,9 @@ def main() -> int:
             return 1
         print("\n".join(lines))
         return 0
-    return store_or_check(render(args.shared), TABLE, write=args.write, check=args.check)
+    counts: list[str] = []
+    card = store_or_check(render(args.shared, counts), TABLE, write=args.write, check=args.check)
+    return card or store_block_or_check(counts[0], NAME, SCRIPT, write=args.write, check=args.check)
 
 
 if __name__ == "__main__":

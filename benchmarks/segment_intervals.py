@@ -14,7 +14,9 @@ engine's permutation over sentences (after), with chrF's sentence-level τ the s
 
     .venv/bin/python benchmarks/segment_intervals.py --dataset DIR [--wmt21 DIR] [--seed 1] [--jobs N]
 
-prints a markdown table; DIR is a WMT21 de-en folder built with an aligner, e.g.
+prints a markdown table, and with ``--write`` writes its summary (how many intervals exclude 0 before
+and after, the widening, the differences that survive BH) into its block of docs/method.md
+(``--check``: exit 1 when that block differs); DIR is a WMT21 de-en folder built with an aligner, e.g.
 ``acs build --pair de-en --corpus newstest2021 --source …src.de --target …ref.A.en --parser udpipe
 --udpipe-model german.udpipe --aligner eflomal --seed 1 --out DIR`` (as tests/conftest.py builds it).
 """
@@ -28,6 +30,7 @@ from pathlib import Path
 import numpy as np
 import sacrebleu
 from scipy.stats import bootstrap, kendalltau
+from stored_table import store_block_or_check
 
 from auto_challenge_sets.corpus import read_lines
 from auto_challenge_sets.dataset.layout import DatasetFolder
@@ -38,6 +41,7 @@ from auto_challenge_sets.evaluation.targeted import TargetedRequest
 
 SPLIT = "newstest2021"
 ALIASES = {"Nemo.7": "NVIDIA-NeMo"}  # WMT's segment table names one system differently
+NAME, SCRIPT = "segment-intervals", "segment_intervals.py"
 
 
 def _instances(verdicts: dict[str, list[list[str]]], lines: list[int], seg) -> tuple[list[float], list[float]]:
@@ -60,7 +64,8 @@ def _p(p) -> str:
     return "-" if p is None else ("<0.001" if p < 0.001 else f"{p:.3f}")
 
 
-def measure(dataset: Path, wmt21: Path, seed: int, jobs: int = 1) -> str:
+def measure(dataset: Path, wmt21: Path, seed: int, jobs: int = 1) -> tuple[str, list[dict]]:
+    """The per-config table, and per config its two intervals, their width ratio and the BH p."""
     outputs = wmt21 / "system-outputs"
     hyps = {path.name.split(".hyp.")[1][: -len(".en")]: path for path in sorted(outputs.glob("newstest2021.de-en.hyp.*.en"))}
     seg = read_human_seg(wmt21 / "humaneval" / "ad-seg-scores-de-en.csv", list(hyps), ALIASES)
@@ -74,6 +79,7 @@ def measure(dataset: Path, wmt21: Path, seed: int, jobs: int = 1) -> str:
     head = ["config", "rows", "judged c/w", "z c − w", "CI instances (before)", "CI sentences (after)", "width ×",
             "p (BH) of the difference", "targeted τ p before", "after", "chrF τ p before", "after"]
     table = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    rows: list[dict] = []
     for name, config in evaluation.configs.items():
         found = config.segment_targeted
         if found is None or found.ci is None:
@@ -89,6 +95,8 @@ def measure(dataset: Path, wmt21: Path, seed: int, jobs: int = 1) -> str:
         flags = [f for f, on in (("small", config.small), (f"= {config.same_rows_as}", config.same_rows_as)) if on]
         corrected = "-" if found.difference_p_corrected is None else (
             f"{_p(found.difference_p_corrected)} (of {found.difference_family_size})")
+        rows.append({"config": name, "before": (before.low, before.high), "after": found.ci, "ratio": ratio,
+                     "p_corrected": found.difference_p_corrected, "family": found.difference_family_size})
         if found.difference_exploratory:
             corrected += " exploratory"
         table.append("| " + " | ".join([
@@ -97,7 +105,25 @@ def measure(dataset: Path, wmt21: Path, seed: int, jobs: int = 1) -> str:
             corrected, _p(tau_before), _p(found.p_value), _p(_independent_pairs_p(sentence_chrf, lines, seg)), _p(chrf.p_value)]) + " |")
     ratios = [float(r.split(" | ")[6]) for r in table[2:]]
     return "\n".join(table) + (f"\n\nwidth ratio after/before: {min(ratios):.2f}–{max(ratios):.2f} (median "
-                               f"{np.median(ratios):.2f}); evaluate() with the segment level took {seconds:.0f} s\n")
+                               f"{np.median(ratios):.2f}); evaluate() with the segment level took {seconds:.0f} s\n"), rows
+
+
+def summary(rows: list[dict]) -> str:
+    """docs/method.md's table: the intervals before (instances) and after (whole sentences)."""
+    def excluding(key: str) -> str:
+        names = [r["config"].split(".", 1)[1] for r in rows if r[key][0] > 0 or r[key][1] < 0]
+        return f"{len(names)}" + (f": {', '.join(names)}" if names else "")
+
+    ratios = [r["ratio"] for r in rows]
+    tested = [r for r in rows if r["p_corrected"] is not None]
+    families = sorted({r["family"] for r in tested})
+    return "\n".join([
+        f"| WMT21 de-en, {len(rows)} configs | instances resampled (before) | whole sentences resampled (after) |",
+        "|---|---|---|",
+        f"| intervals that exclude 0 | {excluding('before')} | {excluding('after')} |",
+        f"| width, after ÷ before | – | {min(ratios):.2f}–{max(ratios):.2f} (median {np.median(ratios):.2f}) |",
+        f"| differences with a BH-corrected p < 0.05 | – | {sum(r['p_corrected'] < 0.05 for r in tested)} of "
+        f"{', '.join(map(str, families)) or 0} |"]) + "\n"
 
 
 def _sentence_chrf(hyps: dict[str, Path], reference: Path) -> dict[str, list[float]]:
@@ -128,9 +154,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--wmt21", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "data" / "wmt21")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (the numbers do not depend on it)")
+    action = parser.add_mutually_exclusive_group()
+    action.add_argument("--write", action="store_true", help="write the summary into docs/method.md")
+    action.add_argument("--check", action="store_true", help="exit 1 if docs/method.md's summary differs")
     args = parser.parse_args(argv)
-    print(measure(args.dataset, args.wmt21, args.seed, args.jobs))
-    return 0
+    table, rows = measure(args.dataset, args.wmt21, args.seed, args.jobs)
+    print(table)
+    return store_block_or_check(summary(rows), NAME, SCRIPT, write=args.write, check=args.check)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,14 @@
-"""A measured table kept in the repository (and included in every dataset card): write it anew, or
-check that a fresh measurement still gives it. Shared by the measurement scripts here."""
+"""A measured table kept in the repository (and included in every dataset card, or written into a
+marked block of docs/method.md): write it anew, or check that a fresh measurement still gives it.
+Shared by the measurement scripts here."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+METHOD = REPO / "docs" / "method.md"
 
 
 def store_or_check(table: str, path: Path, write: bool = False, check: bool = False) -> int:
@@ -14,6 +18,47 @@ def store_or_check(table: str, path: Path, write: bool = False, check: bool = Fa
         path.write_text(table, encoding="utf-8")
     elif check and path.read_text(encoding="utf-8") != table:
         print(f"{path} differs from a fresh measurement: run with --write", file=sys.stderr)
+        return 1
+    print(table)
+    return 0
+
+
+def markers(name: str, script: str) -> tuple[str, str]:
+    """The two lines around the block ``name`` that ``benchmarks/<script> --write`` writes."""
+    return f"<!-- table {name}: written by benchmarks/{script} --write -->", f"<!-- end of table {name} -->"
+
+
+def stored_block(text: str, name: str, script: str) -> str:
+    """The text between the block's markers (which must occur exactly once each, begin before end)."""
+    begin, end = markers(name, script)
+    if text.count(begin) != 1 or text.count(end) != 1 or text.index(begin) > text.index(end):
+        raise ValueError(f"expected one {begin!r} followed by one {end!r}")
+    return text.split(begin, 1)[1].split(end, 1)[0]
+
+
+def with_block(text: str, name: str, script: str, table: str) -> str:
+    """``text`` with the block ``name`` replaced by ``table`` (blank lines around it, so that Markdown
+    reads the table and the comments apart)."""
+    stored_block(text, name, script)
+    begin, end = markers(name, script)
+    head, rest = text.split(begin, 1)
+    return head + begin + "\n\n" + table.strip("\n") + "\n\n" + end + rest.split(end, 1)[1]
+
+
+def store_block_or_check(table: str, name: str, script: str, write: bool = False, check: bool = False,
+                         path: Path = METHOD) -> int:
+    """``store_or_check`` for a marked block of a Markdown file (docs/method.md unless ``path``)."""
+    text = path.read_text(encoding="utf-8")
+    try:
+        fresh = with_block(text, name, script, table)
+    except ValueError as error:
+        print(f"{path}: {error}", file=sys.stderr)
+        return 2
+    if write:
+        path.write_text(fresh, encoding="utf-8")
+    elif check and fresh != text:
+        print(f"the table {name} of {path} differs from a fresh measurement: run "
+              f"benchmarks/{script} --write", file=sys.stderr)
         return 1
     print(table)
     return 0

@@ -13,7 +13,10 @@ lexical config, for each matching mode:
 
     .venv/bin/python benchmarks/targeted_validity.py [--dataset DIR] [--wmt21 DIR] [--table]
 
-prints markdown tables (the numbers in docs/method.md, "Targeted accuracy: which match").
+prints markdown tables per config; ``--write`` writes their summary (ranges over the configs with
+>= 50 instances; with ``--table`` the translation table's row at θ = 0.05) into its block of
+docs/method.md ("Targeted accuracy: which match"), ``--check`` exits 1 when that block differs.
+Minutes to tens of minutes: every mode evaluates the 19 systems' worth of references.
 
 ``--table`` adds the experiment with a lexical translation table (issue 23's source-side match):
 eflomal aligns the source with reference A and every WMT21 system output (not reference B, so
@@ -32,6 +35,7 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
+from stored_table import store_block_or_check
 
 from auto_challenge_sets.corpus import read_lines
 from auto_challenge_sets.dataset.layout import DatasetFolder
@@ -49,6 +53,8 @@ PAIR = "de-en"
 MIN_INSTANCES = 50
 # (label, lemma step, with reference B for the systems other than B)
 MODES = [("exact", False, False), ("lemma", True, False), ("lemma+B", True, True)]
+NAME, SCRIPT = "targeted-match", "targeted_validity.py"
+SUMMARY_THRESHOLD = 0.05
 
 
 def _instance_tokens(folder: DatasetFolder) -> tuple[dict[int, set[int]], dict[int, set[int]]]:
@@ -107,7 +113,8 @@ def _pct(score) -> str:
     return "–" if score is None or score.accuracy is None else f"{100 * score.accuracy:.0f}"
 
 
-def measure(dataset: Path, wmt21: Path) -> str:
+def measure(dataset: Path, wmt21: Path) -> tuple[dict[str, dict], list[str]]:
+    """Per mode, config and system (B, A, A-deleted, forgot) its targeted score; the signatures."""
     folder = DatasetFolder(dataset)
     ref_a = wmt21 / "references" / "newstest2021.de-en.ref.A.en"
     ref_b = wmt21 / "references" / "newstest2021.de-en.ref.B.en"
@@ -127,6 +134,10 @@ def measure(dataset: Path, wmt21: Path) -> str:
                 alone = {c: {"B": alone[c]["B"], **both[c]} for c in alone}
             found[label] = alone
             print(f"{label}: {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    return found, signatures
+
+
+def render(found: dict[str, dict], signatures: list[str]) -> str:
     configs = list(found["exact"])
     labels = [label for label, _, _ in MODES]
     out = ["Reference B as a system (judged against reference A only), % correct; configs with >= "
@@ -181,7 +192,39 @@ def _lexical_table(base: dict, wmt21: Path) -> tuple[Counter, Counter]:
     return pair_counts, source_counts
 
 
-def table_experiment(dataset: Path, wmt21: Path, systems: dict[str, Path]) -> str:
+def _span(values: list[float | None]) -> str:
+    got = sorted(round(100 * v) for v in values if v is not None)
+    if not got:
+        return "–"
+    return f"{got[0]}%" if got[0] == got[-1] else f"{got[0]}–{got[-1]}%"
+
+
+def summary(found: dict[str, dict], table: dict[str, dict[str, dict[float, float | None]]] | None) -> str:
+    """docs/method.md's table: per mode the range over the configs with >= MIN_INSTANCES instances."""
+    configs = [c for c in found["lemma"] if found["lemma"][c]["B"].instances >= MIN_INSTANCES]
+    particles = [c for c in configs if ".particle." in c]
+
+    def span(mode: str, system: str, among: list[str]) -> str:
+        return _span([found[mode][c][system].accuracy for c in among])
+
+    lines = ["| mode | reference B as a system (target ≥ 80%) | A, instances' words deleted (≤ 10%) | A (100%) "
+             "| particle verb → \"forgot\" |", "|---|---:|---:|---:|---:|",
+             f"| exact + chrF | {span('exact', 'B', configs)} | {span('exact', 'A-deleted', configs)} "
+             f"| {span('exact', 'A', configs)} | {span('exact', 'forgot', particles)} |",
+             f"| + lemma (default) | {span('lemma', 'B', configs)} | {span('lemma', 'A-deleted', configs)} "
+             f"| {span('lemma', 'A', configs)} | {span('lemma', 'forgot', particles)} |",
+             f"| + lemma, references A and B | (B only against A) | {span('lemma+B', 'A-deleted', configs)} "
+             f"| {span('lemma+B', 'A', configs)} | {span('lemma+B', 'forgot', particles)} |"]
+    if table is not None:
+        def tabled(system: str, among: list[str]) -> str:
+            return _span([table[c][system][SUMMARY_THRESHOLD] for c in among if c in table])
+
+        lines.append(f"| + lemma + translation table, θ = {SUMMARY_THRESHOLD:g} | {tabled('B', configs)} "
+                     f"| {tabled('A-deleted', configs)} | – | {tabled('forgot', particles)} |")
+    return "\n".join(lines) + "\n"
+
+
+def table_experiment(dataset: Path, wmt21: Path, systems: dict[str, Path]) -> dict[str, dict[str, dict[float, float | None]]]:
     """Accuracy of each system per lexical config with lemma + table matching, per θ."""
     folder = DatasetFolder(dataset)
     base = folder.read(f"{PAIR}.baseline", SPLIT, ["line", "source_tokens", "reference", "alignment"])
@@ -189,14 +232,13 @@ def table_experiment(dataset: Path, wmt21: Path, systems: dict[str, Path]) -> st
     row_of = {line: k for k, line in enumerate(base["line"])}
     texts = {name: read_lines(path) for name, path in systems.items()}
     configs = [c for c in folder.files if ".d" in c]
-    out = ["| config | " + " | ".join(f"{name} θ={t:g}" for name in systems for t in THRESHOLDS) + " |",
-           "|---|" + "---:|" * (len(systems) * len(THRESHOLDS))]
+    accuracy: dict[str, dict[str, dict[float, float | None]]] = {}
     for config in configs:
         rows = folder.read(config, SPLIT, ["line", "instances"])
         if not any(instances and "head" in instances[0] for instances in rows["instances"]):
             continue  # not a lexical config
-        cells = []
-        for lines in texts.values():
+        accuracy[config] = {}
+        for name, lines in texts.items():
             tables = []
             for line in rows["line"]:
                 k = row_of[line]
@@ -214,9 +256,17 @@ def table_experiment(dataset: Path, wmt21: Path, systems: dict[str, Path]) -> st
                         table[0, i, 1] = any(pair_counts[source, t] >= 2 and
                                              pair_counts[source, t] / source_counts[source] >= threshold for t in have)
                     widened.append(table)
-                found = tally(rows["instances"], widened)
-                cells.append("–" if found["accuracy"] is None else f"{100 * found['accuracy']:.0f}")
-        out.append(f"| {config} | " + " | ".join(cells) + " |")
+                accuracy[config].setdefault(name, {})[threshold] = tally(rows["instances"], widened)["accuracy"]
+    return accuracy
+
+
+def render_table(accuracy: dict[str, dict[str, dict[float, float | None]]]) -> str:
+    systems = list(next(iter(accuracy.values()), {}))
+    out = ["| config | " + " | ".join(f"{name} θ={t:g}" for name in systems for t in THRESHOLDS) + " |",
+           "|---|" + "---:|" * (len(systems) * len(THRESHOLDS))]
+    for config, per_system in accuracy.items():
+        out.append(f"| {config} | " + " | ".join("–" if per_system[s][t] is None else f"{100 * per_system[s][t]:.0f}"
+                                                 for s in systems for t in THRESHOLDS) + " |")
     return "\n".join(out)
 
 
@@ -226,16 +276,23 @@ def main(argv: list[str] | None = None) -> int:
                         help="a WMT21 de-en dataset folder built with an aligner (read only)")
     parser.add_argument("--wmt21", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "data" / "wmt21")
     parser.add_argument("--table", action="store_true", help="also the translation-table experiment")
+    action = parser.add_mutually_exclusive_group()
+    action.add_argument("--write", action="store_true", help="write the summary into docs/method.md")
+    action.add_argument("--check", action="store_true", help="exit 1 if docs/method.md's summary differs")
     args = parser.parse_args(argv)
-    print(measure(args.dataset, args.wmt21))
+    found, signatures = measure(args.dataset, args.wmt21)
+    print(render(found, signatures))
+    table = None
     if args.table:
         ref_a = args.wmt21 / "references" / "newstest2021.de-en.ref.A.en"
         with tempfile.TemporaryDirectory() as tmp:
             systems = {"B": args.wmt21 / "references" / "newstest2021.de-en.ref.B.en",
                        **edited_references(DatasetFolder(args.dataset), ref_a, Path(tmp))}
+            table = table_experiment(args.dataset, args.wmt21, systems)
             print("\nlemma + translation table (reference A only), % correct\n")
-            print(table_experiment(args.dataset, args.wmt21, systems))
-    return 0
+            print(render_table(table))
+    print()
+    return store_block_or_check(summary(found, table), NAME, SCRIPT, write=args.write, check=args.check)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,47 @@
+"""The sentences of gold PUD (../shared/data/pud, 1,000 sentences) that each of the paper's lexical
+phenomena selects at every minimum distance D, de→en: what docs/method.md compares with the paper's
+Table 3. Seconds: the gold trees only, no parser.
+
+    python benchmarks/gold_counts.py [--shared ../shared] [--write | --check]
+
+``--write`` writes the table into its block of docs/method.md; ``--check`` exits 1 when that block
+differs (the test suite runs it where ../shared is present).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from stored_table import REPO, store_block_or_check
+
+from auto_challenge_sets.conllu_io import read_conllu
+from auto_challenge_sets.phenomena import find_instances
+
+NAME, SCRIPT = "gold-pud-counts", "gold_counts.py"
+PHENOMENA = ("particle", "reflexive")
+DISTANCES = range(6)
+
+
+def render(shared: Path) -> str:
+    sentences = list(read_conllu(shared / "data" / "pud" / "de_pud-ud-test.conllu"))
+    lines = ["| phenomenon | " + " | ".join(f"d{d}" for d in DISTANCES) + " |", "|---" * (len(DISTANCES) + 1) + "|"]
+    for phenomenon in PHENOMENA:
+        top = [max((i.distance for i in find_instances(s, phenomenon)), default=-1) for s in sentences]
+        lines.append(f"| `{phenomenon}` | " + " | ".join(str(sum(t >= d for t in top)) for d in DISTANCES) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--shared", type=Path, default=REPO.parent / "shared")
+    action = parser.add_mutually_exclusive_group()
+    action.add_argument("--write", action="store_true", help="write the table into docs/method.md")
+    action.add_argument("--check", action="store_true", help="exit 1 if docs/method.md's table differs")
+    args = parser.parse_args()
+    return store_block_or_check(render(args.shared), NAME, SCRIPT, write=args.write, check=args.check)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+"""docs/method.md's measured tables are written by benchmark scripts (``--write``) into blocks
+between two markers (benchmarks/stored_table.py): every writer's block is there exactly once, and
+the cheap ones regenerate to the committed text (``--check``)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import shared_path
+
+REPO = Path(__file__).resolve().parent.parent
+METHOD = REPO / "docs" / "method.md"
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from stored_table import markers, stored_block, with_block  # noqa: E402
+
+# (block, script): every script whose --write fills a block of docs/method.md
+WRITERS = [
+    ("power", "power_table.py"),
+    ("gold-pud-counts", "gold_counts.py"),
+    ("reorder-counts", "reorder_measures.py"),
+    ("full-test-clusters", "full_test_clusters.py"),
+    ("targeted-match", "targeted_validity.py"),
+    ("segment-intervals", "segment_intervals.py"),
+]
+
+
+def _check(script: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(REPO / "benchmarks" / script), "--check", *args],
+                          capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.parametrize(("name", "script"), WRITERS)
+def test_each_writer_has_its_block_in_method_md_once(name: str, script: str) -> None:
+    text = METHOD.read_text(encoding="utf-8")
+    begin, end = markers(name, script)
+    assert text.count(begin) == 1 and text.count(end) == 1 and text.index(begin) < text.index(end)
+    assert (REPO / "benchmarks" / script).read_text(encoding="utf-8").count(f'"{name}", "{script}"') == 1
+
+
+def test_every_block_of_method_md_has_a_writer() -> None:
+    text = METHOD.read_text(encoding="utf-8")
+    assert text.count("<!-- table ") == len(WRITERS) and text.count("<!-- end of table ") == len(WRITERS)
+
+
+def test_a_block_is_replaced_between_its_markers_only() -> None:
+    begin, end = markers("t", "x.py")
+    text = f"before\n{begin}\n\n| old |\n\n{end}\nafter\n"
+    assert with_block(text, "t", "x.py", "| new |\n") == f"before\n{begin}\n\n| new |\n\n{end}\nafter\n"
+    assert stored_block(with_block(text, "t", "x.py", "| new |"), "t", "x.py") == "\n\n| new |\n\n"
+
+
+@pytest.mark.parametrize("text", ["no markers", "{b}\n{e}\n{b}\n{e}\n", "{e}\n{b}\n"])
+def test_a_missing_repeated_or_reversed_block_is_an_error(text: str) -> None:
+    begin, end = markers("t", "x.py")
+    with pytest.raises(ValueError, match="expected one"):
+        with_block(text.format(b=begin, e=end), "t", "x.py", "| new |")
+
+
+def test_the_power_table_regenerates() -> None:
+    done = _check("power_table.py")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "| 10 | 0.51 | 0.78 | 0.69 |" in done.stdout  # issue 34: 10 systems need τ 0.51, 0.69–0.78 under BH
+
+
+def test_the_gold_pud_counts_regenerate() -> None:
+    shared = shared_path("data", "pud", "de_pud-ud-test.conllu").parents[2]
+    done = _check("gold_counts.py", "--shared", str(shared))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "| `particle` | 112 | 104 | 94 | 72 |" in done.stdout  # as the build test counts them
+
+
+def test_a_changed_table_fails_the_check(tmp_path: Path) -> None:
+    """--check compares with the file: a stale number there is caught (on a copy of method.md)."""
+    from stored_table import store_block_or_check
+
+    copy = tmp_path / "method.md"
+    copy.write_text(METHOD.read_text(encoding="utf-8").replace("| 10 | 0.51 |", "| 10 | 0.50 |"), encoding="utf-8")
+    from power_table import render
+
+    assert store_block_or_check(render(), "power", "power_table.py", check=True, path=copy) == 1
+    assert store_block_or_check(render(), "power", "power_table.py", write=True, path=copy) == 0
+    assert copy.read_text(encoding="utf-8") == METHOD.read_text(encoding="utf-8")
