@@ -271,9 +271,14 @@ def test_worker_processes_give_every_shard_each_worker_making_its_backend_once()
     assert [name for name, _, _ in items] == [name for _, shard in shards for name in shard]
     pids = {pid for _, pid, _ in items}
     assert str(os.getpid()) not in pids and 1 <= len(pids) <= 2
-    # made once per worker, not per shard: in each worker its second backend (the first is the
-    # parent's ready one, copied by fork and put aside for a backend of the worker's own)
-    assert {made for _, _, made in items} == {"2"}
+    # made once per worker, not per shard, in a fresh process (nothing of this one's copied by fork)
+    assert {made for _, _, made in items} == {"1"}
+
+
+def test_work_that_cannot_leave_this_process_runs_here():
+    work = ShardWork(None, _run_counting, ready=CountingBackend())  # only a ready backend: it stays here
+    got = dict(ProcessExecutor(jobs=2).map_shards(work, iter([(0, ["a"]), (1, ["b"])])))
+    assert {item.split(":")[1] for items in got.values() for item in items} == {str(os.getpid())}
 
 
 def test_one_job_or_one_shard_runs_here():

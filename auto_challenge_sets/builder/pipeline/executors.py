@@ -7,7 +7,7 @@ order (byte-identical folders from either executor).
 
 - :class:`LocalExecutor`: in this process, in order.
 - :class:`ProcessExecutor`, ``acs build``'s default (``--jobs N``, the cores this process may use):
-  worker processes forked from this one, each making the stage's backend once.
+  worker processes started by a fork server, each making the stage's backend once.
 - :class:`RayExecutor`: the shards as a Ray Data dataset, mapped by ``workers`` actors
   (``map_batches`` with a callable class), each holding the stage's backend, its model loaded once
   per actor (a GPU each with ``gpus_per_worker``). Ray is the optional extra ``[ray]``.
@@ -61,51 +61,65 @@ class LocalExecutor:
             yield number, process(shard)
 
 
-# What the workers of a ProcessExecutor run: the stage's work, handed over by fork (scoring.forked)
-# rather than pickled with every shard, so each worker makes its backend (loads its model) once.
-_INHERITED: dict[str, Any] = {}
+# What the workers of a ProcessExecutor run: the stage's work, sent once to each worker when it starts
+# (not with every shard), so each worker makes its backend (loads its model) once.
+_INSTALLED: dict[str, Any] = {}
 
 
-def _run_inherited(shard: list) -> list:
-    work = _INHERITED["process"]
-    if "own" not in _INHERITED:  # this worker's first shard (the dict is the worker's own copy after fork)
-        _INHERITED["own"] = True
-        if isinstance(work, ShardWork) and work.make is not None:
-            # its own backend, not the parent's copied by fork: a model whose library keeps threads
-            # (torch's OpenMP pool) may hang in a forked copy
-            work._backend = None
-    return work(shard)
+def _install(work: Any) -> None:
+    _INSTALLED["process"] = work
+
+
+def _run_installed(shard: list) -> list:
+    return _INSTALLED["process"](shard)
+
+
+def _shippable(process: Any) -> bool:
+    """Whether the work can go to a fresh process: a :class:`ShardWork` that makes its backend
+    there (one whose backend exists only in this process, a test's instance, stays here)."""
+    import pickle
+
+    if isinstance(process, ShardWork) and process.make is None:
+        return False
+    try:
+        pickle.dumps(process)
+    except Exception:  # noqa: BLE001 - pickle raises TypeError, AttributeError, PicklingError...
+        return False
+    return True
 
 
 @dataclass
 class ProcessExecutor:
-    """The shards on ``jobs`` worker processes forked from this one (``acs build --jobs N``). Each
-    worker inherits the stage's work and makes its backend once, on its first shard (a
-    :class:`ShardWork` whose backend is ready in this process inherits that one, copied by fork).
-    At most two shards per worker are in flight, so the inputs are read as the workers need them.
-    One job, one shard, or a platform without fork: in this process, as :class:`LocalExecutor`."""
+    """The shards on ``jobs`` worker processes (``acs build --jobs N``), each making the stage's
+    backend once, on its first shard. The workers are started by a fork server, fresh processes
+    that have not imported this one's libraries: a worker forked from a process that ran torch (a
+    trankit parse) hung in torch's thread pool. At most two shards per worker are in flight, so the
+    inputs are read as the workers need them. One job, one shard, or work that cannot leave this
+    process: in this process, as :class:`LocalExecutor`."""
 
     jobs: int = 2
 
     def map_shards(self, process: Callable[[T], R], shards: Iterable[tuple[int, T]]) -> Iterator[tuple[int, R]]:
-        from concurrent.futures import FIRST_COMPLETED, wait
-
-        from auto_challenge_sets.scoring.forked import can_fork, forked_pool
+        import multiprocessing
+        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
         shards = iter(shards)
         first = next(shards, None)
         if first is None:
             return
         second = next(shards, None)
-        if self.jobs <= 1 or second is None or not can_fork():
+        if self.jobs <= 1 or second is None or not _shippable(process):
             yield from LocalExecutor().map_shards(process, [first] + ([] if second is None else [second]))
             yield from LocalExecutor().map_shards(process, shards)
             return
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
         waiting = _chain(first, second, shards)
-        with forked_pool(self.jobs, _INHERITED, {"process": process}) as pool:
+        with ProcessPoolExecutor(max_workers=self.jobs, mp_context=context, initializer=_install,
+                                 initargs=(process,)) as pool:
             running: dict[Any, int] = {}
             for number, shard in waiting:
-                running[pool.submit(_run_inherited, shard)] = number
+                running[pool.submit(_run_installed, shard)] = number
                 if len(running) >= 2 * self.jobs:
                     yield from _finished(running, wait(running, return_when=FIRST_COMPLETED).done)
             while running:
