@@ -7,8 +7,12 @@ every config and metric, trends, summary and the human correlation — ``evaluat
 ``acs evaluate --hyp ...`` runs; then what ``--out`` writes, the HTML page timed apart.
 
 Reference, measured in the same run: ``sacrebleu.corpus_bleu`` + ``sacrebleu.corpus_chrf`` once per
-system on the full test set (the least any evaluation of these systems must do). Prints the ratio
-and where the time goes.
+system on the full test set (the least any evaluation of these systems must do). Prints where the
+time goes, stage by stage in wall and CPU seconds (the stages of ``acs evaluate --timings``: reading
+inputs, statistics, random baselines, paired tests, human, targeted, then each report file), and the
+ratios of issue 37: the evaluation against the floor in wall and in CPU time (target <= 1.5x), the
+report files against the evaluation (target <= 20%), with the load average beside them. CPU time
+is this process's and its children's (the ``--jobs`` workers, counted once they have exited).
 
     python benchmarks/bench_many.py [--shared ../shared] [--dataset DIR] [--metrics bleu,chrf,ribes]
                                     [--paired-samples 1000] [--n-samples 100] [--jobs N] [--targeted]
@@ -21,23 +25,34 @@ benchmark builds one in a temporary folder first (not timed).
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
-import tempfile
+import resource
 import time
-from pathlib import Path
 
-import sacrebleu
 
-from auto_challenge_sets.builder.pipeline.build import BuildSpec
-from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec
-from auto_challenge_sets.corpus import read_lines
-from auto_challenge_sets.dataset.writer import build_into_folder
-from auto_challenge_sets.evaluation import engine
-from auto_challenge_sets.evaluation.human import read_human
-from auto_challenge_sets.evaluation.request import EvaluationRequest
-from auto_challenge_sets.evaluation.targeted import TargetedRequest
+def _cpu() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+_IMPORTS = (time.perf_counter(), _cpu())  # what importing the evaluation costs, before the first import
+
+import argparse  # noqa: E402 -- timed from here on
+import tempfile  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import sacrebleu  # noqa: E402
+
+from auto_challenge_sets.builder.pipeline.build import BuildSpec  # noqa: E402
+from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec  # noqa: E402
+from auto_challenge_sets.corpus import read_lines  # noqa: E402
+from auto_challenge_sets.dataset.writer import build_into_folder  # noqa: E402
+from auto_challenge_sets.evaluation import engine  # noqa: E402
+from auto_challenge_sets.evaluation.human import read_human  # noqa: E402
+from auto_challenge_sets.evaluation.request import EvaluationRequest  # noqa: E402
+from auto_challenge_sets.evaluation.targeted import TargetedRequest  # noqa: E402
+
+_IMPORTS = (time.perf_counter() - _IMPORTS[0], _cpu() - _IMPORTS[1])
 
 
 def _build(wmt: Path, shared: Path, out: Path) -> None:
@@ -48,18 +63,23 @@ def _build(wmt: Path, shared: Path, out: Path) -> None:
         aligner=AlignerSpec("eflomal", {"seed": 1})), out, progress=False)
 
 
-def _floor(outputs: list[Path], reference: list[str]) -> float:
-    start = time.perf_counter()
+def _floor(outputs: list[Path], reference: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds of corpus BLEU and chrF once per system."""
+    start, cpu = time.perf_counter(), _cpu()
     for path in outputs:
         hyp = read_lines(path)
         sacrebleu.corpus_bleu(hyp, [reference])
         sacrebleu.corpus_chrf(hyp, [reference])
-    return time.perf_counter() - start
+    return time.perf_counter() - start, _cpu() - cpu
+
+
+def _load() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def _one_system(args: argparse.Namespace, folder: Path, path: Path, reference: list[str]) -> None:
     """One system on every config against its own floor (the target: <= 1.5x)."""
-    floor = _floor([path], reference)
+    floor, _ = _floor([path], reference)
     request = EvaluationRequest(dataset=folder, hypotheses={"one": path}, split="newstest2021", pair="de-en",
                                 metrics=tuple(args.metrics.split(",")), n_samples=args.n_samples,
                                 paired_samples=args.paired_samples, jobs=1)
@@ -71,66 +91,58 @@ def _one_system(args: argparse.Namespace, folder: Path, path: Path, reference: l
 
 
 def _run(args: argparse.Namespace, folder: Path, wmt: Path) -> None:
-    import resource
+    from auto_challenge_sets.builder.pipeline.timings import recording
 
     outputs = sorted((wmt / "system-outputs").glob("newstest2021.de-en.hyp.*.en"))
     hyps = {p.name.split(".")[3]: p for p in outputs}
     reference = read_lines(wmt / "references" / "newstest2021.de-en.ref.A.en")
-    floor = _floor(outputs, reference)
+    load_before = _load()
+    floor, floor_cpu = _floor(outputs, reference)
 
     request = EvaluationRequest(dataset=folder, hypotheses=hyps, split="newstest2021", pair="de-en",
                                 metrics=tuple(args.metrics.split(",")), n_samples=args.n_samples,
                                 paired_samples=args.paired_samples, jobs=args.jobs,
                                 targeted=TargetedRequest() if args.targeted else None)
     human = read_human(wmt / "humaneval" / "ad-sys-scores-de-en.csv", list(hyps))
-    parts: dict[str, float] = {}
-    original = engine.paired_tests
-
-    def timed_paired_tests(*a, **k):
-        t0 = time.perf_counter()
-        try:
-            return original(*a, **k)
-        finally:
-            parts["paired tests"] = parts.get("paired tests", 0.0) + time.perf_counter() - t0
-
-    engine.paired_tests = timed_paired_tests
-    start = time.perf_counter()
-    evaluation = engine.evaluate(request, human)
-    total = time.perf_counter() - start
-    engine.paired_tests = original
-    paired = parts.get("paired tests", 0.0)
+    start, cpu = time.perf_counter(), _cpu()
+    with recording() as timings:
+        evaluation = engine.evaluate(request, human)
+    total, total_cpu = time.perf_counter() - start, _cpu() - cpu
+    report, report_cpu, report_timings = _report_files(evaluation, request, human.scores)
     print(f"{len(hyps)} systems x {len(evaluation.configs)} configs x {len(request.metrics)} metrics "
-          f"({args.metrics}), {args.n_samples} random samples, paired AR with {args.paired_samples} trials")
-    print(f"corpus_bleu + corpus_chrf once per system (full test set): {floor:.2f} s")
-    print(f"evaluate: {total:.2f} s (paired tests {paired:.2f} s, everything else {total - paired:.2f} s)")
-    print(f"ratio: {total / floor:.1f}x (target <= {5 if args.targeted else 3}x); peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB "
-          f"(target <= 1 GB), {args.jobs} job(s)")
-    _page_cost(evaluation, request, human.scores, total)
+          f"({args.metrics}), {args.n_samples} random samples, paired AR with {args.paired_samples} trials, "
+          f"human scores, {args.jobs} job(s)")
+    print(f"imports (the evaluation's modules)  {_IMPORTS[0]:7.2f} s wall  {_IMPORTS[1]:7.2f} s CPU")
+    print(f"floor: corpus_bleu + corpus_chrf once per system (full test set)  {floor:7.2f} s wall  "
+          f"{floor_cpu:7.2f} s CPU")
+    print("evaluate, stage by stage:")
+    for line in timings.lines():
+        print(f"  {line}")
+    staged = sum(s.wall for s in timings.stages)
+    print(f"  (outside the stages: {total - staged:.2f} s wall: the full-corpus scores, summaries, results)")
+    print("report files (acs evaluate --out), stage by stage:")
+    for line in report_timings.lines():
+        print(f"  {line}")
+    target = 5 if args.targeted else 1.5
+    print(f"ratio evaluate / floor: {total / floor:.2f}x wall, {total_cpu / floor_cpu:.2f}x CPU "
+          f"(target <= {target:g}x); {load_before} before, {_load()} after")
+    print(f"ratio report files / evaluate: {report / total:.0%} wall, {report_cpu / total_cpu:.0%} CPU "
+          f"(target <= 20%); peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB "
+          "(target <= 1 GB)")
     if not args.targeted:
         _one_system(args, folder, outputs[0], reference)
 
 
-def _page_cost(evaluation, request: EvaluationRequest, human: dict[str, float], evaluate_s: float) -> None:
-    """What ``acs evaluate --out`` writes after the evaluation, and what the HTML page adds (the
-    issue's target: the page <= 20% of the evaluation's time)."""
-    from auto_challenge_sets.evaluation import plots
-    from auto_challenge_sets.evaluation.html_report import write_html
-    from auto_challenge_sets.evaluation.report import markdown_report
+def _report_files(evaluation, request: EvaluationRequest, human: dict[str, float]):
+    """What ``acs evaluate --out`` writes after the evaluation (``write_report``: results.json, the
+    figures, report.md, index.html and its sidecars): wall, CPU and the timings of each file kind."""
+    from auto_challenge_sets.builder.pipeline.timings import recording
+    from auto_challenge_sets.evaluation.report import write_report
 
-    with tempfile.TemporaryDirectory() as work:
-        out = Path(work)
-        start = time.perf_counter()
-        (out / "results.json").write_text(json.dumps(evaluation.to_json(), indent=2), encoding="utf-8")
-        pngs = plots.all_plots(evaluation, out, human)
-        (out / "report.md").write_text(markdown_report(evaluation, pngs), encoding="utf-8")
-        files = time.perf_counter() - start
-        start = time.perf_counter()
-        written = write_html(out, evaluation, human, request)
-        page = time.perf_counter() - start
-        size = sum(p.stat().st_size for p in written) / 1e6
-    print(f"report: results.json + report.md + {len(pngs)} PNG plots {files:.2f} s; the HTML page (index.html + "
-          f"{len(written) - 1} sidecars, {size:.1f} MB) {page:.2f} s = {page / evaluate_s:.0%} of evaluate "
-          f"(target <= 20%), {page / (evaluate_s + files):.0%} of evaluate + the other report files")
+    with tempfile.TemporaryDirectory() as work, recording() as timings:
+        start, cpu = time.perf_counter(), _cpu()
+        write_report(Path(work), evaluation, human, request)
+        return time.perf_counter() - start, _cpu() - cpu, timings
 
 
 def main() -> None:

@@ -222,3 +222,32 @@ def test_case_sensitive_ribes_keeps_the_case(dataset, capsys, tmp_path):
     assert scores[()]["ribes"] == pytest.approx(1.0)
     assert scores[("--case-sensitive-ribes",)]["ribes"] < 0.1  # only the final periods match
     assert scores[()]["bleu"] == scores[("--case-sensitive-ribes",)]["bleu"]
+
+
+def test_timings_say_where_the_time_went_one_line_per_stage(dataset, capsys):
+    out_dir = dataset["tmp"] / "timed"
+    argv = ["--dataset", str(dataset["root"]), "--config", "all", "--split", SPLIT, "--hyp",
+            *(f"{name}={path}" for name, path in dataset["hyps"].items()), "--human", str(dataset["human"]),
+            "--n-samples", "10", "--paired-samples", "50", "--quiet", "--targeted"]
+    rc, _, err = _run(capsys, *argv, "--out", str(out_dir), "--timings")
+    assert rc == 0
+    lines = [line.removeprefix("timing: ") for line in err.splitlines() if line.startswith("timing: ")]
+    names = [line.split("  ")[0].strip() for line in lines]
+    assert names == ["read inputs", "statistics", "full test", "random baselines", "paired tests", "targeted",
+                     "human", "trends", "results.json", "figures: heatmap", "figures: trend", "figures: human",
+                     "figures: targeted", "report.md", "page: sentences", "page: figures", "index.html", "sidecars",
+                     "total"]
+    configs = len(dataset["configs"]) - 1  # every config but the baseline
+    counts = dict(zip(names, (line.split(" s CPU")[1].strip() for line in lines)))
+    assert counts["read inputs"] == "5 systems" and counts["statistics"] == "15 system-metrics"
+    assert counts["random baselines"] == counts["paired tests"] == f"{configs} configs"  # one entry per config, added
+    pngs = {kind: len(list(out_dir.glob(pattern))) for kind, pattern in (
+        ("heatmap", "*.heatmap.png"), ("trend", "*.trend.png"), ("human", "*.human.png"), ("targeted", "*.targeted.png"))}
+    assert all(counts[f"figures: {kind}"] == f"{n} files" for kind, n in pngs.items()) and pngs["heatmap"] == 3
+    assert counts["sidecars"] == f"{len(list((out_dir / 'sentences').iterdir()))} files"
+    for unit in (" s wall", " s CPU"):
+        values = [float(line.split(unit)[0].split()[-1]) for line in lines]
+        # the total adds the stages (each printed to 0.01 s)
+        assert all(v >= 0 for v in values) and abs(sum(values[:-1]) - values[-1]) <= 0.005 * len(lines)
+    rc, _, err = _run(capsys, *argv)
+    assert rc == 0 and "timing:" not in err  # only when asked

@@ -100,6 +100,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "or empty folder, or one that holds only an earlier report: it is replaced whole)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON (results.json) instead of tables")
     parser.add_argument("--quiet", action="store_true", help="no progress bars (they show only on a terminal)")
+    parser.add_argument("--timings", action="store_true",
+                        help="print where the time went, one line per stage (reading inputs, statistics, random "
+                        "baselines, paired tests, human, targeted, each report file) on standard error: wall "
+                        "and CPU seconds and what the stage handled")
     parser.add_argument("--jobs", type=int_at_least(1, 1024), default=None, metavar="N",
                         help="worker processes for the systems' statistics; the numbers do not depend on it "
                         "(default: the cores this process may use)")
@@ -323,6 +327,7 @@ def _human_seg(args: argparse.Namespace, systems: list[str]):
 def _evaluate(args: argparse.Namespace) -> int:
     import json
 
+    from auto_challenge_sets.builder.pipeline.timings import recording
     from auto_challenge_sets.evaluation.engine import evaluate
     from auto_challenge_sets.evaluation.report import text_report, write_report
     from auto_challenge_sets.evaluation.report_folder import prepare_report_folder, report_folder
@@ -331,17 +336,22 @@ def _evaluate(args: argparse.Namespace) -> int:
     human = _human(args, list(request.hypotheses))
     if args.out:
         prepare_report_folder(args.out)  # a folder it must not write fails before the scoring
-    evaluation = evaluate(request, human, progress=not args.quiet,
-                          human_seg=_human_seg(args, list(request.hypotheses)))
+    with recording() as timings:
+        evaluation = evaluate(request, human, progress=not args.quiet,
+                              human_seg=_human_seg(args, list(request.hypotheses)))
     for note in evaluation.notes:
         print(f"note: {note}", file=sys.stderr)
     print(json.dumps(evaluation.to_json(), indent=2, ensure_ascii=False) if args.json else text_report(evaluation))
     if args.out:
-        with report_folder(args.out) as work:
+        with report_folder(args.out) as work, recording() as report_timings:
             written = write_report(work, evaluation, None if human is None else human.scores, request,
                                    progress=not args.quiet)
+        timings.stages += report_timings.stages
         if not args.json:
             print(f"wrote {', '.join(str(Path(args.out) / p.relative_to(work)) for p in written)}")
+    if args.timings:
+        for line in timings.lines():
+            print(f"timing: {line}", file=sys.stderr)
     return 0
 
 

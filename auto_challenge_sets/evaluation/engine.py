@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from auto_challenge_sets.builder.pipeline.timings import stage
 from auto_challenge_sets.configs import parse_config_name
 from auto_challenge_sets.corpus import ReadReport
 from auto_challenge_sets.errors import InputError
@@ -225,17 +226,19 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
              human_seg: segments.SegmentScores | None = None) -> Evaluation:
     """Score every system on every chosen config (see the module docstring); ``human_seg``: human
     segment scores, for the sentence-level agreement of every config (:mod:`.segments`)."""
-    metrics = _metrics(request)
-    corpus = read_corpus(request)
-    report = ReadReport()
-    outputs = read_systems(request, corpus, report)
-    needs_sources = any(metric.needs_sources for metric in metrics.values())
-    sources = _sources(corpus) if needs_sources else None
-    try:
-        stats = _statistics(outputs, metrics, sources, progress, request.jobs)
-    except ValueError as error:
-        raise InputError(str(error), corpus.folder.where(corpus.base_name, corpus.split)) from None
-    check_statistics(stats, request.hypotheses, corpus.base["line"])
+    with stage("read inputs", len(request.hypotheses), "systems"):
+        metrics = _metrics(request)
+        corpus = read_corpus(request)
+        report = ReadReport()
+        outputs = read_systems(request, corpus, report)
+        needs_sources = any(metric.needs_sources for metric in metrics.values())
+        sources = _sources(corpus) if needs_sources else None
+    with stage("statistics", len(outputs) * len(metrics), "system-metrics"):
+        try:
+            stats = _statistics(outputs, metrics, sources, progress, request.jobs)
+        except ValueError as error:
+            raise InputError(str(error), corpus.folder.where(corpus.base_name, corpus.split)) from None
+        check_statistics(stats, request.hypotheses, corpus.base["line"])
     systems = [output.name for output in outputs]
     full = {s: {name: corpus_score(metric, s, stats[s][name], f"the full corpus ({corpus.base_name})")
                 for name, metric in metrics.items()} for s in systems}
@@ -243,12 +246,17 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
     pick = max if primary.higher_is_better else min
     baseline = request.baseline or pick(systems, key=lambda s: full[s][primary.name])
 
-    tested = full_test.full_test(outputs, metrics, stats, full, baseline, request.paired_test, request.paired_samples)
+    with stage("full test", len(outputs), "systems"):
+        tested = full_test.full_test(outputs, metrics, stats, full, baseline, request.paired_test,
+                                     request.paired_samples)
     configs: dict[str, ConfigResult] = {}
     random_samples: dict[str, dict[str, dict[str, np.ndarray]]] = {}  # config -> metric -> system -> samples
     for config in _progress(corpus.configs, progress, "configs (random baseline, paired tests)", unit="config"):
         samples: dict[str, dict[str, np.ndarray]] = {}
-        scores, widened = _score_config(request, corpus, config, metrics, stats, samples)
+        with stage("random baselines", 1, "configs"):
+            scores, widened = _score_config(request, corpus, config, metrics, stats, samples)
+        with stage("paired tests", 1, "configs"):
+            paired = _with_paired_tests(request, config, outputs, metrics, baseline, scores, stats)
         random_samples[config.name] = samples
         drawn = bool(samples)  # no random corpora for the full corpus itself
         parsed = parse_config_name(config.name)
@@ -260,7 +268,7 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
             widened=int(widened), degenerate_baseline=is_degenerate(len(config.positions),
                                                                     len(corpus.pool_lengths) - len(config.positions),
                                                                     widened) and (drawn or not parsed.is_baseline),
-            systems=_with_paired_tests(request, config, outputs, metrics, baseline, scores, stats),
+            systems=paired,
             random_unavailable=None if drawn else full_test.NO_RANDOM)
 
     targeted = None
@@ -268,29 +276,34 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
     output_links: dict[str, list] = {}  # system -> per pool row, the links its verdicts rest on (the page)
     pair_samples: dict[str, dict[str, np.ndarray]] = {}  # config -> system -> random-pair accuracies
     if request.targeted is not None:
-        targeted, per_config, pair_samples = targeted_scores.score(request.targeted, corpus, outputs, verdicts,
-                                                                   seed=request.seed, output_links=output_links)
-        configs = {name: _replace_systems(config, per_config.get(name)) for name, config in configs.items()}
-        targeted = targeted_scores.run_summary(targeted, configs, systems)
+        with stage("targeted", len(corpus.configs), "configs"):
+            targeted, per_config, pair_samples = targeted_scores.score(request.targeted, corpus, outputs, verdicts,
+                                                                       seed=request.seed, output_links=output_links)
+            configs = {name: _replace_systems(config, per_config.get(name)) for name, config in configs.items()}
+            targeted = targeted_scores.run_summary(targeted, configs, systems)
 
     human_full = human_unmatched = None
     if human is not None:
-        human_full = {name: correlation(_oriented(metric, {s: full[s][name] for s in systems}), human, seed=request.seed)
-                      for name, metric in metrics.items()}
-        configs = {name: _with_human(config, metrics, human, random_samples[name], request.seed,
-                                     pair_samples.get(name))
-                   for name, config in configs.items()}
-        human_unmatched = {"table": tuple(human.unmatched_table), "systems": tuple(human.unmatched_systems)}
-        human_full, configs = add_versus_full_test(configs, human_full, full, {n: m.higher_is_better for n, m in
-                                                                               metrics.items()}, human.scores, request.seed)
+        with stage("human", len(configs), "configs"):
+            human_full = {name: correlation(_oriented(metric, {s: full[s][name] for s in systems}), human,
+                                            seed=request.seed) for name, metric in metrics.items()}
+            configs = {name: _with_human(config, metrics, human, random_samples[name], request.seed,
+                                         pair_samples.get(name))
+                       for name, config in configs.items()}
+            human_unmatched = {"table": tuple(human.unmatched_table), "systems": tuple(human.unmatched_systems)}
+            human_full, configs = add_versus_full_test(configs, human_full, full, {n: m.higher_is_better for n, m
+                                                                                   in metrics.items()}, human.scores,
+                                                       request.seed)
 
     segment_full = None
     if human_seg is not None:
-        human_seg.check_lines(corpus.total_lines)
-        segment_full, configs = _with_segments(corpus, metrics, stats, human_seg, verdicts, configs, request.seed,
-                                               request.jobs)
-    configs = multiple_testing.correct_configs(configs, list(metrics))
-    trends = {name: multiple_testing.correct_trends(_trends(configs, systems, name)) for name in metrics}
+        with stage("segments", len(configs), "configs"):
+            human_seg.check_lines(corpus.total_lines)
+            segment_full, configs = _with_segments(corpus, metrics, stats, human_seg, verdicts, configs,
+                                                   request.seed, request.jobs)
+    with stage("trends", len(metrics), "metrics"):
+        configs = multiple_testing.correct_configs(configs, list(metrics))
+        trends = {name: multiple_testing.correct_trends(_trends(configs, systems, name)) for name in metrics}
     notes = [*corpus.notes, *report.messages()]
     if human_seg is not None:
         notes += [f"{label}: {', '.join(names)}" for label, names in (

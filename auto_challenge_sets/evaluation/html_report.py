@@ -15,6 +15,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from auto_challenge_sets.builder.pipeline.timings import stage
 from auto_challenge_sets.evaluation import html_view
 from auto_challenge_sets.evaluation.html_plots import svg_plots
 from auto_challenge_sets.evaluation.request import EvaluationRequest
@@ -113,31 +114,40 @@ def write_html(out_dir: str | Path, evaluation: Evaluation, human_scores: dict[s
     written."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    sentences = collect(request, evaluation) if request is not None else None
-    data, sidecars = _sentence_data(sentences)
-    env = environment()
-    page = env.get_template("index.html.j2").render(
-        ev=evaluation, metrics=html_view.metric_views(evaluation), configs=html_view.ordered_configs(evaluation),
-        cells=html_view.cells(evaluation), phenomena=html_view.phenomena(evaluation),
-        human={m: html_view.human_rows(evaluation, m) for m in evaluation.metrics},
-        human_power={m: power_line(evaluation, m) for m in evaluation.metrics},
-        targeted_power=power_line(evaluation, None) if evaluation.human_full is not None else None,
-        versus_label=metric_class(reference_metric(evaluation.metrics)).label,
-        targeted=html_view.targeted_tables(evaluation), targeted_configs=html_view.targeted_configs(evaluation),
-        targeted_notes=html_view.targeted_notes(evaluation),
-        segments={m: html_view.segment_rows(evaluation, m) for m in evaluation.metrics},
-        surviving_trends=surviving_worsening, family_size=family_size, few=html_view.FEW_JUDGED,
-        plots=svg_plots(evaluation, human_scores),
-        sentences=data, sentence_notes=[] if sentences is None else sentences.notes, inline_rows=INLINE_ROWS,
-        degenerate={"ratio": DEGENERATE_COMPLEMENT_RATIO, "share": DEGENERATE_WIDENED_SHARE})
-    index = out / INDEX
-    index.write_text(page, encoding="utf-8")
+    with stage("page: sentences", unit="sidecars") as timed:  # the rows behind each config, read again
+        sentences = collect(request, evaluation) if request is not None else None
+        data, sidecars = _sentence_data(sentences)
+        if timed is not None:
+            timed.count = len(sidecars)
+    with stage("page: figures", unit="metrics") as timed:  # the page's own SVG plots
+        svgs = svg_plots(evaluation, human_scores)
+        if timed is not None:
+            timed.count = len(evaluation.metrics)
+    with stage(INDEX, 1, "files"):
+        env = environment()
+        page = env.get_template("index.html.j2").render(
+            ev=evaluation, metrics=html_view.metric_views(evaluation), configs=html_view.ordered_configs(evaluation),
+            cells=html_view.cells(evaluation), phenomena=html_view.phenomena(evaluation),
+            human={m: html_view.human_rows(evaluation, m) for m in evaluation.metrics},
+            human_power={m: power_line(evaluation, m) for m in evaluation.metrics},
+            targeted_power=power_line(evaluation, None) if evaluation.human_full is not None else None,
+            versus_label=metric_class(reference_metric(evaluation.metrics)).label,
+            targeted=html_view.targeted_tables(evaluation), targeted_configs=html_view.targeted_configs(evaluation),
+            targeted_notes=html_view.targeted_notes(evaluation),
+            segments={m: html_view.segment_rows(evaluation, m) for m in evaluation.metrics},
+            surviving_trends=surviving_worsening, family_size=family_size, few=html_view.FEW_JUDGED,
+            plots=svgs,
+            sentences=data, sentence_notes=[] if sentences is None else sentences.notes, inline_rows=INLINE_ROWS,
+            degenerate={"ratio": DEGENERATE_COMPLEMENT_RATIO, "share": DEGENERATE_WIDENED_SHARE})
+        index = out / INDEX
+        index.write_text(page, encoding="utf-8")
     written = [index]
     if sidecars:
         (out / SIDECAR_DIR).mkdir(exist_ok=True)
         template = env.get_template("sidecar.js.j2")
-        for name, content in sidecars.items():
-            path = out / name
-            path.write_text(template.render(**content), encoding="utf-8")
-            written.append(path)
+        with stage("sidecars", len(sidecars), "files"):
+            for name, content in sidecars.items():
+                path = out / name
+                path.write_text(template.render(**content), encoding="utf-8")
+                written.append(path)
     return written

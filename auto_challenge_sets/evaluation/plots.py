@@ -230,6 +230,7 @@ def targeted_plot(evaluation: Evaluation, path: Path) -> Path | None:
 def all_plots(evaluation: Evaluation, out: Path, human: dict[str, float] | None = None,
               progress: bool = False) -> list[Path]:
     """Every plot of the run, per metric, into ``out``."""
+    from auto_challenge_sets.builder.pipeline.timings import stage
     from auto_challenge_sets.evaluation.progress import progress_bar
 
     paths = []
@@ -238,10 +239,20 @@ def all_plots(evaluation: Evaluation, out: Path, human: dict[str, float] | None 
     with pyplot().rc_context({"text.parse_math": False, "text.usetex": False}):
         for metric in progress_bar(evaluation.metrics, progress, "plots per metric", unit="metric"):
             if heatmap_configs(evaluation):
-                paths.append(heatmap(evaluation, metric, out / HEATMAP.format(pair=evaluation.pair, metric=metric)))
-            paths += trend_plots(evaluation, metric, out)
+                with stage("figures: heatmap", 1, "files"):
+                    paths.append(heatmap(evaluation, metric, out / HEATMAP.format(pair=evaluation.pair,
+                                                                                  metric=metric)))
+            with stage("figures: trend", unit="files") as timed:
+                trends = trend_plots(evaluation, metric, out)
+                if timed is not None:
+                    timed.count = len(trends)
+            paths += trends
             if human:
-                paths.append(human_scatter(evaluation, metric, human,
-                                           out / HUMAN.format(pair=evaluation.pair, metric=metric)))
-        accuracy = targeted_plot(evaluation, out / TARGETED.format(pair=evaluation.pair))
+                with stage("figures: human", 1, "files"):
+                    paths.append(human_scatter(evaluation, metric, human,
+                                               out / HUMAN.format(pair=evaluation.pair, metric=metric)))
+        with stage("figures: targeted", unit="files") as timed:
+            accuracy = targeted_plot(evaluation, out / TARGETED.format(pair=evaluation.pair))
+            if timed is not None:
+                timed.count = int(accuracy is not None)
     return paths + ([accuracy] if accuracy is not None else [])

@@ -367,15 +367,18 @@ def write_report(out_dir: str | Path, evaluation: Evaluation, human_scores: dict
                  request: EvaluationRequest | None = None, progress: bool = False) -> list[Path]:
     """``results.json``, ``report.md``, the plots and ``index.html`` into ``out_dir`` (with the run's
     ``request``, the page shows the sentences behind each config too); return the paths written."""
+    from auto_challenge_sets.builder.pipeline.timings import stage
     from auto_challenge_sets.evaluation import plots as plotting
     from auto_challenge_sets.evaluation.html_report import write_html
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     results = out / RESULTS
-    results.write_text(json.dumps(evaluation.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    with stage(RESULTS, 1, "files"):
+        results.write_text(json.dumps(evaluation.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     plots = plotting.all_plots(evaluation, out, human_scores, progress)
     report = out / MARKDOWN
-    report.write_text(markdown_report(evaluation, plots), encoding="utf-8")
+    with stage(MARKDOWN, 1, "files"):
+        report.write_text(markdown_report(evaluation, plots), encoding="utf-8")
     page = write_html(out, evaluation, human_scores, request)
     return [results, report, *plots, *page]

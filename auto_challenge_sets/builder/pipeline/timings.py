@@ -1,5 +1,6 @@
-"""Where a build's time went (``acs build --timings``): wall and CPU seconds per stage, and what the
-stage handled, so that a user who finds a build slow can see which part to blame.
+"""Where a build's or an evaluation's time went (``acs build --timings``, ``acs evaluate
+--timings``): wall and CPU seconds per stage, and what the stage handled, so that a user who finds
+a run slow can see which part to blame.
 
 A stage is timed only while a recording is active (:func:`recording`), so the build's own code
 marks its stages with :func:`stage` at no cost otherwise. CPU time is this process's and its
@@ -30,10 +31,22 @@ class StageTime:
 class Timings:
     stages: list[StageTime] = field(default_factory=list)
 
+    def merged(self) -> list[StageTime]:
+        """One entry per stage name, in the order of first use: a stage run once per config or per
+        metric (the evaluation's random baselines, its figures) adds up its times and counts."""
+        by_name: dict[str, StageTime] = {}
+        for s in self.stages:
+            total = by_name.setdefault(s.name, StageTime(s.name, unit=s.unit))
+            total.wall, total.cpu = total.wall + s.wall, total.cpu + s.cpu
+            if s.count is not None:
+                total.count = (total.count or 0) + s.count
+        return list(by_name.values())
+
     def lines(self) -> list[str]:
         """One line per stage, then the total: ``parse  12.3 s wall  20.1 s CPU  1,000 lines``."""
-        width = max((len(s.name) for s in self.stages), default=5)
-        rows = [*self.stages, StageTime("total", sum(s.wall for s in self.stages), sum(s.cpu for s in self.stages))]
+        stages = self.merged()
+        width = max((len(s.name) for s in stages), default=5)
+        rows = [*stages, StageTime("total", sum(s.wall for s in stages), sum(s.cpu for s in stages))]
         return [f"{s.name:<{max(width, 5)}}  {s.wall:7.2f} s wall  {s.cpu:7.2f} s CPU"
                 + (f"  {s.count:,} {s.unit}" if s.count is not None else "") for s in rows]
 
