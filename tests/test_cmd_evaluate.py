@@ -72,9 +72,9 @@ def test_report_folder_and_table(dataset, capsys):
                       "--human", str(dataset["human"]), "--out", str(out_dir), "--n-samples", "10",
                       "--paired-samples", "50")
     assert rc == 0
-    assert "de-en.particle.d2 (n = " in out and "full corpus" in out and "baseline system: ref" in out
-    assert "correlation with human scores, TER" in out
+    assert "baseline system: ref" in out and "the full tables: report.md and index.html" in out
     report = (out_dir / "report.md").read_text(encoding="utf-8")
+    assert "de-en.particle.d2 (n = " in report and "Correlation with human scores, TER" in report
     assert "## How to read this report" in report and "## Summary, TER" in report
     for metric in ("bleu", "ter"):
         assert (out_dir / f"de-en.{metric}.heatmap.png").read_bytes()[:4] == b"\x89PNG"
@@ -113,8 +113,9 @@ def test_the_full_corpus_config_is_scored_with_its_random_baseline_na(dataset, c
         for metric, score in result["scores"].items():
             assert score["random"] is None and score["score"] == payload["full"][system][metric]
     assert payload["summary"] == {"bleu": {}, "chrf": {}, "ribes": {}} and payload["trends"]["bleu"] == {}
-    assert f"de-en.baseline (n = {N}) [random baseline n/a: {reason}]" in out
-    assert "full test set: ranking and significance clusters" in out
+    report = (out_dir / "report.md").read_text(encoding="utf-8")  # with --out the terminal has the summary
+    assert f"## de-en.baseline (n = {N}) [random baseline n/a: {reason}]" in report
+    assert "## Full test set: ranking and significance clusters" in report
     assert not list(out_dir.glob("*.heatmap.png"))  # nothing to compare with random corpora
     page = (out_dir / "index.html").read_text(encoding="utf-8")
     for metric, ranking in payload["full_test"]["rankings"].items():  # the page's table is results.json's
@@ -251,3 +252,57 @@ def test_timings_say_where_the_time_went_one_line_per_stage(dataset, capsys):
         assert all(v >= 0 for v in values) and abs(sum(values[:-1]) - values[-1]) <= 0.005 * len(lines)
     rc, _, err = _run(capsys, *argv)
     assert rc == 0 and "timing:" not in err  # only when asked
+
+
+def _systems_in_order(text: str, systems) -> list[str]:
+    """The systems in the order a table's rows name them (the first word of each row)."""
+    return [line.split()[0] for line in text.splitlines() if line.split() and line.split()[0] in systems]
+
+
+def test_out_prints_a_screenful_and_the_full_text_stays_without_out(dataset, capsys):
+    """With --out the terminal gets the summary (the tables are in report.md and index.html) and
+    one short "wrote" line; without it, the full text report as before."""
+    hyps = [f"{name}={path}" for name, path in dataset["hyps"].items()]
+    common = ["--dataset", str(dataset["root"]), "--config", "all", "--hyp", *hyps, "--n-samples", "10",
+              "--paired-samples", "50", "--quiet"]
+    out_dir = dataset["tmp"] / "report"
+    rc, out, _ = _run(capsys, *common, "--out", str(out_dir))
+    assert rc == 0
+    lines = out.splitlines()
+    assert len(lines) <= 60
+    assert "de-en.particle.d2 (n = " not in out  # no config table
+    assert lines[0].startswith("signature: BLEU[") and "sets made by: " in out
+    assert "  BLEU: best ref (100.00); 4 cluster(s) of 5 systems; top cluster: ref" in lines
+    assert "configs: 7 scored, 5 flagged (2 degenerate baseline; 3 small; 1 same rows as another)" in lines
+    written = sorted(p for p in out_dir.rglob("*") if p.is_file())
+    assert lines[-1] == (f"wrote {len(written)} files to {out_dir}: index.html, report.md, results.json, "
+                         f"and {len(written) - 3} more (open {out_dir / 'index.html'})")
+    summary = [line for line in lines if line.startswith("de-en.particle ")]
+    assert len(summary) == 1 and " of 10 " in summary[0]
+    rc, full, _ = _run(capsys, *common)
+    assert rc == 0 and "de-en.particle.d2 (n = " in full and len(full.splitlines()) > 100
+
+
+def test_tables_rank_systems_best_first(dataset, capsys):
+    """The full-corpus table and every config table list systems by the first metric's score
+    (TER: lowest first), whatever the order of --hyp; configs stay in distance order."""
+    c = dataset["corpus"]
+    names = ["worse", "lower", "ref", "good", "better"]
+    rc, out, _ = _run(capsys, "--dataset", str(dataset["root"]), "--config", "all", "--hyp",
+                      *(f"{n}={dataset['hyps'][n]}" for n in names), "--metrics", "ter,bleu",
+                      "--n-samples", "5", "--paired-samples", "20", "--quiet")
+    assert rc == 0
+
+    def ter(lines):
+        return {n: sacrebleu.corpus_ter([c["outputs"][n][i - 1] for i in lines],
+                                        [[c["refs"][i - 1] for i in lines]]).score for n in names}
+
+    def expected(scores):
+        return sorted(names, key=lambda n: (scores[n], n))
+
+    full = out.split("\nfull corpus\n", 1)[1].split("\n\n", 1)[0]
+    assert _systems_in_order(full, names) == expected(ter(range(1, N + 1)))
+    d2 = out.split("\nde-en.particle.d2 (n = ", 1)[1].split("\n\n", 1)[0]
+    assert _systems_in_order(d2, names) == expected(ter(dataset["configs"]["de-en.particle.d2"]))
+    headings = [line.split(" (n = ")[0] for line in out.splitlines() if " (n = " in line]
+    assert headings.index("de-en.particle.d2") < headings.index("de-en.particle.d3") < headings.index("de-en.particle.d5")

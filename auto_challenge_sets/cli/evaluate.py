@@ -331,6 +331,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     from auto_challenge_sets.evaluation.engine import evaluate
     from auto_challenge_sets.evaluation.report import text_report, write_report
     from auto_challenge_sets.evaluation.report_folder import prepare_report_folder, report_folder
+    from auto_challenge_sets.evaluation.terminal_summary import terminal_summary, wrote_line
 
     request = _request(args)
     human = _human(args, list(request.hypotheses))
@@ -341,14 +342,20 @@ def _evaluate(args: argparse.Namespace) -> int:
                               human_seg=_human_seg(args, list(request.hypotheses)))
     for note in evaluation.notes:
         print(f"note: {note}", file=sys.stderr)
-    print(json.dumps(evaluation.to_json(), indent=2, ensure_ascii=False) if args.json else text_report(evaluation))
+    if args.json:
+        print(json.dumps(evaluation.to_json(), indent=2, ensure_ascii=False))
+    elif not args.out:
+        print(text_report(evaluation))
+    else:  # the full tables go to report.md and index.html; the terminal gets a screenful
+        print(terminal_summary(evaluation))
     if args.out:
         with report_folder(args.out) as work, recording() as report_timings:
             written = write_report(work, evaluation, None if human is None else human.scores, request,
                                    progress=not args.quiet)
+            wrote = wrote_line(args.out, written, work)
         timings.stages += report_timings.stages
-        if not args.json:
-            print(f"wrote {', '.join(str(Path(args.out) / p.relative_to(work)) for p in written)}")
+        if not args.json:  # after the swap: the files are in place
+            print(wrote)
     if args.timings:
         for line in timings.lines():
             print(f"timing: {line}", file=sys.stderr)

@@ -5,7 +5,7 @@ tables printed by ``acs evaluate``, and with ``--out`` the folder of ``results.j
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from auto_challenge_sets.configs import config_sort_key
@@ -72,6 +72,18 @@ def _digits(metric: str) -> int:
     return metric_class(metric).digits
 
 
+def ranked_systems(evaluation: Evaluation, score_of: Callable[[str], float | None]) -> list[str]:
+    """The systems best first by the first metric (``score_of`` a system's score with it, per its
+    direction), ties by name, unscored last: tables ranked as WMT's, not alphabetical."""
+    higher = evaluation.higher_is_better[evaluation.metrics[0]]
+
+    def key(system: str) -> tuple[bool, float, str]:
+        score = score_of(system)
+        return (score is None, 0.0 if score is None else (-score if higher else score), system)
+
+    return sorted(evaluation.systems, key=key)
+
+
 def config_table(evaluation: Evaluation, config: str, markdown: bool = False) -> str:
     """One row per system: each metric, its random mean and p5, and the paired test against the baseline."""
     entry = evaluation.configs[config]
@@ -80,7 +92,11 @@ def config_table(evaluation: Evaluation, config: str, markdown: bool = False) ->
         header += [report_name(_label(metric), markdown), "random", "p5"]
     header += [f"Δ{report_name(_label(m), markdown)} (p)" for m in evaluation.metrics]
     rows = []
-    for system, result in entry.systems.items():
+    first = evaluation.metrics[0]
+    for system in ranked_systems(evaluation, lambda s: entry.systems[s].scores[first].score if s in entry.systems else None):
+        if system not in entry.systems:
+            continue
+        result = entry.systems[system]
         row = [report_name(system, markdown) + (" (baseline)" if system == evaluation.baseline_system else "")]
         for metric in evaluation.metrics:
             score, digits = result.scores[metric], _digits(metric)
@@ -319,7 +335,7 @@ def text_report(evaluation: Evaluation) -> str:
 def _full_table(evaluation: Evaluation, markdown: bool = False) -> str:
     header = ["system", *(report_name(_label(m), markdown) for m in evaluation.metrics)]
     rows = [[report_name(system, markdown), *(_num(evaluation.full[system][m], _digits(m)) for m in evaluation.metrics)]
-            for system in evaluation.systems]
+            for system in ranked_systems(evaluation, lambda s: evaluation.full[s][evaluation.metrics[0]])]
     return render_table(header, rows, markdown=markdown)
 
 
