@@ -129,8 +129,10 @@ def test_a_plugin_metric_is_reported_everywhere(tmp_path):
                "de-en.particle.d2", "--hyp", *(f"{n}={p}" for n, p in toy["hyps"].items()), "--metrics", "bleu,recall",
                "--human", str(toy["human"]), "--n-samples", "10", "--paired-samples", "50", "--out", str(out))
     assert run.returncode == 0, run.stderr
-    assert "Recall" in run.stdout and "ΔRecall (p)" in run.stdout and "summary, Recall" in run.stdout
-    assert "correlation with human scores, Recall" in run.stdout
+    assert "\n  Recall: best " in run.stdout and "Recall < random p5" in run.stdout  # the --out summary
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert "ΔRecall (p)" in report and "## Summary, Recall" in report
+    assert "## Correlation with human scores, Recall" in report
     payload = json.loads((out / "results.json").read_text(encoding="utf-8"))
     assert payload["metrics"] == ["bleu", "recall"] and "Recall[recall|nrefs:1]" in payload["signature"]
     c = toy["corpus"]

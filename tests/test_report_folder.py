@@ -72,7 +72,8 @@ def test_a_report_is_written_whole_and_named_at_the_users_path(toy, tmp_path, ca
     out = tmp_path / "report"
     assert main(_argv(toy, out)) == 0
     wrote = [line for line in capsys.readouterr().out.splitlines() if line.startswith("wrote ")]
-    assert wrote and f"{out}/results.json" in wrote[0] and ".acs-new" not in wrote[0]
+    assert wrote and f" files to {out}: " in wrote[0] and f"(open {out}/index.html)" in wrote[0]
+    assert ".acs-new" not in wrote[0]
     assert json.loads((out / "results.json").read_text(encoding="utf-8"))["systems"] == ["good"]
     assert {"results.json", "report.md", "index.html"} <= set(_snapshot(out))
     # a second run replaces the report whole: nothing of the first one stays
