@@ -42,7 +42,9 @@ def _hub_lines() -> list[tuple[bool, str, str, str]]:
         hub = (True, "hub", f"reachable at {constants.ENDPOINT}", "")
     else:
         hub = (False, "hub", f"Hub unreachable at {constants.ENDPOINT} (offline mode is off)",
-               "check the network or HF_ENDPOINT; offline, pass local models (see `acs build --help`)")
+               "check the network or HF_ENDPOINT; offline, set HF_HUB_OFFLINE=1 HF_EVALUATE_OFFLINE=1 (then "
+               "load_dataset and evaluate.load read their caches at once instead of retrying the Hub) and pass "
+               "local models (see `acs build --help`)")
     token = get_token() is not None
     return [
         hub,
