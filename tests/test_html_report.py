@@ -419,11 +419,12 @@ def severe(driver) -> list[dict]:
     return [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 
 
-def column_values(driver, column: int) -> list[float | None]:
+def column_values(driver, column: int, every: bool = False) -> list[float | None]:
+    """The column's values in the rows shown (``every``: in every row, the other pages' too)."""
     return driver.execute_script(
-        "return Array.from(document.querySelectorAll('#cells tbody tr')).filter(r => !r.hidden)"
+        "return Array.from(document.querySelectorAll('#cells tbody tr')).filter(r => arguments[1] || !r.hidden)"
         ".map(r => r.children[arguments[0]].getAttribute('data-value'))"
-        ".map(v => v === '' ? null : parseFloat(v));", column)
+        ".map(v => v === '' ? null : parseFloat(v));", column, every)
 
 
 @pytest.mark.browser
@@ -454,11 +455,12 @@ def test_clicking_a_column_header_sorts_the_table(report, browser):
     button = headers[score].find_element(By.TAG_NAME, "button")
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
     button.click()
-    values = column_values(driver, score)
+    values = column_values(driver, score, every=True)
     assert values == sorted(values) and len(set(values)) > 1
+    assert column_values(driver, score) == values[:100]  # the first page of the new order
     assert headers[score].get_attribute("aria-sort") == "ascending"
     button.click()
-    assert column_values(driver, score) == sorted(values, reverse=True)
+    assert column_values(driver, score, every=True) == sorted(values, reverse=True)
     assert severe(driver) == []
 
 
@@ -688,3 +690,49 @@ def test_a_configs_sidecar_names_the_words_file_of_line_100_as_the_hundred_befor
     assert list(sidecars["sentences/lines-00000.js"]["entries"]) == [100]
     assert list(sidecars["sentences/lines-00001.js"]["entries"]) == [101]
     assert sorted(map(int, page["texts"])) == list(range(1, INLINE_ROWS + 1))
+
+
+def _shown_cells(driver) -> list[tuple[str, str, str]]:
+    return [tuple(row) for row in driver.execute_script(
+        "return Array.from(document.querySelectorAll('#cells tbody tr')).filter(r => !r.hidden)"
+        ".map(r => [r.dataset.config, r.dataset.system, r.dataset.metric]);")]
+
+
+def test_the_big_table_is_paged_by_the_page_size(report):
+    """The all-scores table carries its page size and the pager; every row is in the file (the script pages them)."""
+    from auto_challenge_sets.evaluation.html_report import PAGE_ROWS
+
+    html = (report["out"] / "index.html").read_text(encoding="utf-8")
+    assert f'<form class="filters" data-table="cells" data-page-size="{PAGE_ROWS}"' in html
+    assert '<nav class="pager" data-table="cells"' in html and PAGE_ROWS == 100
+    evaluation = report["evaluation"]
+    assert html.count("<tr data-system=") >= len(evaluation.configs) * len(evaluation.systems) * len(evaluation.metrics)
+
+
+@pytest.mark.browser
+def test_the_big_table_shows_100_rows_a_page_and_filters_before_paging(report, browser):
+    """The toy's 105 rows (7 configs x 5 systems x 3 metrics): the first page shows 100, the next
+    the other 5; a filter applies to every row before paging (good's 21 rows, on one page)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    evaluation = report["evaluation"]
+    total = len(evaluation.configs) * len(evaluation.systems) * len(evaluation.metrics)
+    assert total == 105
+    driver = open_page(browser, report["out"])
+    pager = driver.find_element(By.CSS_SELECTOR, "nav.pager[data-table=cells]")
+    first = _shown_cells(driver)
+    assert len(first) == 100 and pager.find_element(By.CSS_SELECTOR, ".page").text == "page 1 of 2 (rows 1–100)"
+    assert pager.find_element(By.CSS_SELECTOR, "[data-page=prev]").get_attribute("disabled") is not None
+    nxt = pager.find_element(By.CSS_SELECTOR, "[data-page=next]")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", nxt)
+    nxt.click()
+    second = _shown_cells(driver)
+    assert len(second) == 5 and len(set(first) | set(second)) == total
+    assert nxt.get_attribute("disabled") is not None
+    assert driver.find_element(By.CSS_SELECTOR, "form[data-table=cells] .count").text == f"{total} of {total} rows"
+    Select(driver.find_element(By.CSS_SELECTOR, "form[data-table=cells] select[data-filter=system]")).select_by_visible_text("good")
+    shown = _shown_cells(driver)  # back to the first page, of the filtered rows
+    assert len(shown) == len(evaluation.configs) * len(evaluation.metrics) and {s for _, s, _ in shown} == {"good"}
+    assert not pager.is_displayed()
+    assert severe(driver) == []

@@ -35,6 +35,7 @@
     var fragment = document.createDocumentFragment();
     keyed.forEach(function (item) { fragment.appendChild(item.row); });
     body.appendChild(fragment);
+    table.dispatchEvent(new Event("acs-sorted"));  // a paged table shows its new first page
   }
 
   document.querySelectorAll("table.sortable").forEach(function (table) {
@@ -45,11 +46,24 @@
     });
   });
 
-  // ---- filters of a table: selects match the rows' data attributes, text matches the row's text
+  // ---- filters of a table: selects match the rows' data attributes, text matches the row's text;
+  // with data-page-size, the matching rows are shown a page at a time (the filters apply first)
+  function matches(row, wanted, text, worseOnly) {
+    for (var key in wanted) {
+      if (row.getAttribute("data-" + key) !== wanted[key]) return false;
+    }
+    if (worseOnly && !row.hasAttribute("data-worse")) return false;
+    return !text || row.textContent.toLowerCase().indexOf(text) >= 0;
+  }
+
   document.querySelectorAll("form.filters[data-table]").forEach(function (form) {
     var table = document.getElementById(form.getAttribute("data-table"));
     var count = form.querySelector(".count");
-    function apply() {
+    var size = parseInt(form.getAttribute("data-page-size") || "0", 10);
+    var pager = document.querySelector("nav.pager[data-table='" + table.id + "']");
+    var page = 0;
+    function apply(keepPage) {
+      if (keepPage !== true) page = 0;  // a new filter starts at the first page
       var wanted = {}, text = "", worseOnly = false;
       form.querySelectorAll("[data-filter]").forEach(function (input) {
         var key = input.getAttribute("data-filter");
@@ -57,19 +71,30 @@
         else if (key === "worse") worseOnly = input.checked;
         else if (input.value) wanted[key] = input.value;
       });
-      var shown = 0, rows = table.tBodies[0].rows;
+      var matched = 0, rows = table.tBodies[0].rows;
       for (var i = 0; i < rows.length; i++) {
-        var row = rows[i], visible = true;
-        for (var key in wanted) {
-          if (row.getAttribute("data-" + key) !== wanted[key]) { visible = false; break; }
+        var visible = matches(rows[i], wanted, text, worseOnly);
+        if (visible) {
+          visible = !size || (matched >= page * size && matched < (page + 1) * size);
+          matched++;
         }
-        if (visible && worseOnly && !row.hasAttribute("data-worse")) visible = false;
-        if (visible && text && row.textContent.toLowerCase().indexOf(text) < 0) visible = false;
-        row.hidden = !visible;
-        if (visible) shown++;
+        rows[i].hidden = !visible;
       }
-      if (count) count.textContent = shown + " of " + rows.length + " rows";
+      if (count) count.textContent = matched + " of " + rows.length + " rows";
+      if (pager && size) {
+        var pages = Math.max(1, Math.ceil(matched / size));
+        pager.querySelector(".page").textContent = "page " + (page + 1) + " of " + pages + " (rows " +
+          (matched ? page * size + 1 : 0) + "–" + Math.min(matched, (page + 1) * size) + ")";
+        pager.querySelector("[data-page=prev]").disabled = page === 0;
+        pager.querySelector("[data-page=next]").disabled = page >= pages - 1;
+        pager.hidden = pages < 2;
+      }
     }
+    if (pager) {
+      pager.querySelector("[data-page=prev]").addEventListener("click", function () { page--; apply(true); });
+      pager.querySelector("[data-page=next]").addEventListener("click", function () { page++; apply(true); });
+    }
+    table.addEventListener("acs-sorted", function () { apply(); });  // a new order starts at the first page
     form.addEventListener("input", apply);
     form.addEventListener("change", apply);
     apply();
