@@ -28,9 +28,12 @@ row whose `line` is N), so its line count must equal the corpus's line count as 
 recorded it (pairs with an empty side are not rows, but their lines are still in HYP). Give
 several --hyp files (NAME=FILE to name one, `-` reads one from stdin) to compare systems.
 
---out DIR writes results.json (schema acs-evaluation/3, described by the JSON Schema
-auto_challenge_sets/evaluation/results.schema.json), report.md and PNG plots. DIR must be new,
-empty, or an earlier report; the new report replaces it whole, or, if the run fails, not at all."""
+Tables list systems best first by the first metric (its direction; ties by name), configs in
+distance order. --out DIR writes results.json (schema acs-evaluation/3, described by the JSON Schema
+auto_challenge_sets/evaluation/results.schema.json), report.md, PNG plots and index.html, and the
+terminal gets a summary (per metric the full test set's best and clusters, the per-phenomenon
+summary, the flagged configs) instead of the full tables. DIR must be new, empty, or an earlier
+report; the new report replaces it whole, or, if the run fails, not at all."""
 
 EPILOG = """\
 examples:
