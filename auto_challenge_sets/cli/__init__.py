@@ -139,6 +139,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _main(argv)
 
 
+def _flush_stdout() -> None:
+    """Flush standard output; where that fails, drop what is left (standard output then goes to
+    the null device), so that Python's own flush at exit does not fail again and turn the exit
+    status into 120 with a second message."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):  # no file descriptor (a test's capture)
+            pass
+        raise
+
+
 def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args, extras = parser.parse_known_args(argv)
@@ -146,6 +160,7 @@ def _main(argv: Sequence[str] | None) -> int:
         _refuse_extras(args._commands, args.command, extras)
     try:
         result = args.func(args)
+        _flush_stdout()  # a full disk fails here, inside the boundary, not in Python's flush at exit
     except BrokenPipeError:  # `acs select ... | head`
         return 0
     except KeyboardInterrupt:
