@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from test_newcomer import BIN, STEPS  # noqa: E402  (the same steps the test runs)
+from test_newcomer import BIN, STEPS, newcomer_folders  # noqa: E402  (the same steps the test runs)
 
 BASELINES = [
     ("python -c pass", [sys.executable, "-c", "pass"], 0),
@@ -33,12 +33,7 @@ BASELINES = [
 
 
 def _run_all(steps: list, root: Path) -> dict[str, float]:
-    work, home = root / "ldd-work", root / "home"
-    work.mkdir()
-    home.mkdir()
-    keep = {k: v for k, v in os.environ.items()
-            if not k.startswith(("HF_", "TRANSFORMERS_", "ACS_", "XDG_", "SACREBLEU"))}
-    env = {**keep, "HOME": str(home), "HF_ENDPOINT": "http://127.0.0.1:9"}
+    work, env = newcomer_folders(root)
     took = {}
     for name, argv, status in steps:
         started = time.perf_counter()

@@ -31,13 +31,19 @@ STEPS = [
 ]
 
 
-def test_the_quick_start_and_the_default_build_offline(tmp_path: Path) -> None:
-    work, home = tmp_path / "ldd-work", tmp_path / "home"
+def newcomer_folders(root: Path) -> tuple[Path, dict[str, str]]:
+    """An empty working folder and a newcomer's environment: an empty home, no Hugging Face or
+    project settings, the Hub at a closed port (also benchmarks/bench_newcomer.py's)."""
+    work, home = root / "ldd-work", root / "home"
     work.mkdir()
     home.mkdir()
     keep = {k: v for k, v in os.environ.items()
             if not k.startswith(("HF_", "TRANSFORMERS_", "ACS_", "XDG_", "SACREBLEU"))}
-    env = {**keep, "HOME": str(home), "HF_ENDPOINT": "http://127.0.0.1:9"}
+    return work, {**keep, "HOME": str(home), "HF_ENDPOINT": "http://127.0.0.1:9"}
+
+
+def test_the_quick_start_and_the_default_build_offline(tmp_path: Path) -> None:
+    work, env = newcomer_folders(tmp_path)
     outputs, printed = {}, {}
     for name, argv, status in STEPS:
         # the time-out only guards against a hang (Hub retries); how long each step takes is
