@@ -7,11 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import shared_path
 
 REPO = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow  # UDPipe parses raw PUD in two languages: about a minute
 def test_the_stored_table_equals_a_fresh_measurement() -> None:
     shared = shared_path("models", "german.udpipe").parent.parent
     shared_path("data", "pud", "de_pud-ud-test.conllu")

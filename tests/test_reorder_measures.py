@@ -7,11 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import shared_path
 
 REPO = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow  # eflomal aligns three languages of parallel PUD: about a minute
 def test_the_stored_pud_table_equals_a_fresh_measurement() -> None:
     shared = shared_path("data", "pud", "fr_pud-ud-test.conllu").parent.parent.parent
     done = subprocess.run([sys.executable, str(REPO / "studies" / "reorder_measures.py"), "--check-pud",
