@@ -64,7 +64,7 @@ mutation-selection: $(STAMP)
 	$(PY) mutation/select_tests.py
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check auto_challenge_sets builder tests benchmarks examples mutation
+	$(VENV)/bin/ruff check auto_challenge_sets builder tests benchmarks studies examples mutation
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info mutants

@@ -7,7 +7,7 @@ annotates a phenomenon otherwise than the generic rule reads it (French, Iceland
 mark no ``Reflex=Yes``), the phenomenon keeps its name and the language its own rule
 (``register_language_rule`` in :mod:`auto_challenge_sets.phenomena`). Each entry was checked on the
 language's gold PUD treebank; what each finds there, and how precisely, is measured in
-``auto_challenge_sets/dataset/extraction_precision.tsv`` (``benchmarks/language_precision.py``).
+``auto_challenge_sets/dataset/extraction_precision.tsv`` (``studies/language_precision.py``).
 
 A language the table does not name gets the generic rules of :data:`ANY`. A rule a user adds
 (``--rule``, an entry point) applies to the languages it declares, or to every language.

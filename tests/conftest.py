@@ -21,6 +21,7 @@ import pytest
 
 import mutation_scope
 import shared_marker
+from toy_dataset import Toy, make
 
 # Set before anything imports huggingface_hub or transformers: they read these at import time,
 # and without them a load that has every file on disk still asks the Hub (minutes of time-outs).
@@ -108,6 +109,20 @@ def c_locale() -> Iterator[None]:
     locale.setlocale(locale.LC_CTYPE, "C")
     yield
     locale.setlocale(locale.LC_CTYPE, before)
+
+
+@pytest.fixture(scope="module")
+def toy(tmp_path_factory: pytest.TempPathFactory) -> Toy:
+    """The toy dataset folder, its systems' outputs and human table (tests/toy_dataset.py), made once
+    per test module: the tests that use it read it and write only outside ``toy["root"]``."""
+    return make(tmp_path_factory.mktemp("toy"))
+
+
+@pytest.fixture
+def fresh_toy(tmp_path: Path) -> Toy:
+    """The same toy made for one test alone, in ``tmp_path / "project"``: for a test that changes it
+    (moves its folder aside, writes files beside it)."""
+    return make(tmp_path / "project")
 
 
 @pytest.fixture

@@ -5,35 +5,36 @@ matched systems."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from scipy.stats import kendalltau
 
 from auto_challenge_sets.cli import main
 
-from toy_dataset import SPLIT, make
+from toy_dataset import SPLIT, Toy
 
 HUMAN = {"Online-X.3": 0.2, "better": 0.45, "worse": -0.4}  # the table's names and scores
 
 
 @pytest.fixture(scope="module")
-def toy(tmp_path_factory) -> dict:
-    toy = make(tmp_path_factory.mktemp("toy"))
+def human_csv(toy) -> Path:
+    """The toy's human scores as a CSV table (SYS, Z.SCR) naming the systems as WMT does."""
     table = toy["tmp"] / "human.csv"
     table.write_text("SYS,Z.SCR\n" + "".join(f"{name},{score}\n" for name, score in HUMAN.items()), encoding="utf-8")
-    return {**toy, "table": table}
+    return table
 
 
-def _evaluate(toy, capsys, *extra: str) -> tuple[int, dict, str]:
+def _evaluate(toy: Toy, table: Path, capsys, *extra: str) -> tuple[int, dict, str]:
     rc = main(["evaluate", "--dataset", str(toy["root"]), "--config", "de-en.particle.d2", "--split", SPLIT,
                "--hyp", *(f"{s}={toy['hyps'][s]}" for s in ("good", "better", "worse")), "--metrics", "bleu",
-               "--human", str(toy["table"]), "--json", "--n-samples", "5", "--paired-samples", "10", *extra])
+               "--human", str(table), "--json", "--n-samples", "5", "--paired-samples", "10", *extra])
     out, err = capsys.readouterr()
     return rc, json.loads(out) if rc == 0 else {}, err
 
 
-def test_an_alias_maps_the_tables_name_to_the_system(toy, capsys):
-    rc, payload, err = _evaluate(toy, capsys, "--human-alias", "Online-X.3=good")
+def test_an_alias_maps_the_tables_name_to_the_system(toy, human_csv, capsys):
+    rc, payload, err = _evaluate(toy, human_csv, capsys, "--human-alias", "Online-X.3=good")
     assert rc == 0, err
     assert payload["human_unmatched"] == {"table": [], "systems": []} and "matching no system" not in err
     full = payload["human_full"]["bleu"]
@@ -43,8 +44,8 @@ def test_an_alias_maps_the_tables_name_to_the_system(toy, capsys):
     assert full["kendall"] == pytest.approx(kendalltau([payload["full"][s]["bleu"] for s in systems], human).statistic)
 
 
-def test_an_alias_written_the_other_way_matches_nothing_and_says_so(toy, capsys):
-    rc, payload, err = _evaluate(toy, capsys, "--human-alias", "good=Online-X.3")
+def test_an_alias_written_the_other_way_matches_nothing_and_says_so(toy, human_csv, capsys):
+    rc, payload, err = _evaluate(toy, human_csv, capsys, "--human-alias", "good=Online-X.3")
     assert rc == 0, err
     assert payload["human_unmatched"] == {"table": ["Online-X.3"], "systems": ["good"]}
     assert "note: table rows matching no system: Online-X.3" in err

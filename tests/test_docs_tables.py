@@ -1,5 +1,5 @@
 """docs/method.md's measured tables are written by benchmark scripts (``--write``) into blocks
-between two markers (benchmarks/stored_table.py): every writer's block is there exactly once, and
+between two markers (studies/stored_table.py): every writer's block is there exactly once, and
 the cheap ones regenerate to the committed text (``--check``)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from conftest import shared_path
 
 REPO = Path(__file__).resolve().parent.parent
 METHOD = REPO / "docs" / "method.md"
-sys.path.insert(0, str(REPO / "benchmarks"))
+sys.path.insert(0, str(REPO / "studies"))
 
 from stored_table import markers, stored_block, with_block  # noqa: E402
 
@@ -30,7 +30,7 @@ WRITERS = [
 
 
 def _check(script: str, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(REPO / "benchmarks" / script), "--check", *args],
+    return subprocess.run([sys.executable, str(REPO / "studies" / script), "--check", *args],
                           capture_output=True, text=True, timeout=600)
 
 
@@ -39,7 +39,7 @@ def test_each_writer_has_its_block_in_method_md_once(name: str, script: str) -> 
     text = METHOD.read_text(encoding="utf-8")
     begin, end = markers(name, script)
     assert text.count(begin) == 1 and text.count(end) == 1 and text.index(begin) < text.index(end)
-    assert (REPO / "benchmarks" / script).read_text(encoding="utf-8").count(f'"{name}", "{script}"') == 1
+    assert (REPO / "studies" / script).read_text(encoding="utf-8").count(f'"{name}", "{script}"') == 1
 
 
 def test_every_block_of_method_md_has_a_writer() -> None:

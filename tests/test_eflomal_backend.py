@@ -164,6 +164,7 @@ def test_a_pair_longer_than_eflomal_reads_is_aligned_on_its_first_tokens(news_pa
     assert aligner.truncated == []
 
 
+@pytest.mark.slow  # priors from 1,500 pairs, then four alignments: about 30 s
 def test_priors_learned_from_more_text_change_and_steady_a_small_alignment(news_pairs, tmp_path):
     """Priors from half of newstest2013 (eflomal's own calculate_priors), then 200 of its pairs
     aligned with them: seeded reruns stay identical, the links differ from those without priors,

@@ -22,15 +22,10 @@ from auto_challenge_sets.scoring.length_baseline import sample_length_matched
 from auto_challenge_sets.scoring.metric import AveragedMetric
 
 from mutation_scope import per_test_under_mutmut
-from toy_dataset import HUMAN, SPLIT, N, make
+from toy_dataset import HUMAN, SPLIT, N
 
 METRICS = ("bleu", "chrf", "ribes", "ter")
 SACREBLEU = {"bleu": sacrebleu.corpus_bleu, "chrf": sacrebleu.corpus_chrf, "ter": sacrebleu.corpus_ter}
-
-
-@pytest.fixture(scope="module")
-def toy(tmp_path_factory) -> dict:
-    return make(tmp_path_factory.mktemp("toy"))
 
 
 @pytest.fixture(scope=per_test_under_mutmut)

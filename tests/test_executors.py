@@ -217,6 +217,7 @@ def _build_both(tmp_path: Path, processes: bool = False, **spec) -> tuple[dict[s
     return folders[0], folders[1]
 
 
+@pytest.mark.slow  # two builds of 300 lines, one on a Ray cluster: about 50 s
 def test_ray_builds_newstest2013_with_udpipe_and_eflomal_as_the_local_executor(ray_cluster, tmp_path):
     data = shared_path("data", "newstest2013")
     for lang in ("de", "en"):
@@ -229,6 +230,7 @@ def test_ray_builds_newstest2013_with_udpipe_and_eflomal_as_the_local_executor(r
     assert local == ray and len(local) > 30 and "data/de-en.reorder.d5/newstest2013-00000-of-00001.parquet" in local
 
 
+@pytest.mark.slow  # the sample on three executors, then gold PUD on two: about 50 s
 def test_ray_builds_the_sample_and_gold_pud_as_the_local_executor(ray_cluster, tmp_path):
     local, ray = _build_both(tmp_path / "sample", processes=True, pair="de-en", corpus="sample",
                              source=demo_file("sample.de"),

@@ -23,12 +23,7 @@ from auto_challenge_sets.evaluation.human import HumanScores, correlate, read_hu
 from auto_challenge_sets.scoring.challenge import compute
 
 from mutation_scope import per_test_under_mutmut
-from toy_dataset import SPLIT, N, make
-
-
-@pytest.fixture(scope="module")
-def toy(tmp_path_factory) -> dict:
-    return make(tmp_path_factory.mktemp("hostile"))
+from toy_dataset import SPLIT, N, Toy
 
 
 @pytest.fixture(scope=per_test_under_mutmut)
@@ -39,7 +34,7 @@ def previous(toy) -> Path:
     return out
 
 
-def _base(toy: dict) -> list[str]:
+def _base(toy: Toy) -> list[str]:
     return ["evaluate", "--dataset", str(toy["root"]), "--config", "de-en.particle.d2", "--split", SPLIT,
             "--n-samples", "5", "--paired-samples", "10", "--metrics", "bleu", "--jobs", "1", "--quiet"]
 
@@ -51,7 +46,7 @@ def _snapshot(folder: Path) -> dict[str, bytes]:
 class Case:
     """What one row needs: the toy, the test's own folder, and files written there."""
 
-    def __init__(self, toy: dict, tmp: Path):
+    def __init__(self, toy: Toy, tmp: Path):
         self.toy, self.tmp = toy, tmp
         self.lines = [line.encode() for line in toy["corpus"]["outputs"]["good"]]
 

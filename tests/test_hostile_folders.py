@@ -21,18 +21,13 @@ import pytest
 from auto_challenge_sets.cli import main
 from auto_challenge_sets.folder_swap import swap_in
 
-from toy_dataset import SPLIT, make
+from toy_dataset import SPLIT, Toy
 
 FORK = multiprocessing.get_context("fork")
 FOREIGN = "is not a file acs evaluate writes, and a report replaces its folder whole"
 
 
-@pytest.fixture
-def toy(tmp_path: Path) -> dict:
-    return make(tmp_path / "project")
-
-
-def _argv(toy: dict, *extra: str, system: str = "good") -> list[str]:
+def _argv(toy: Toy, *extra: str, system: str = "good") -> list[str]:
     return ["evaluate", "--dataset", str(toy["root"]), "--config", "de-en.particle.d2", "--split", SPLIT,
             "--hyp", f"{system}={toy['hyps'][system]}", "--n-samples", "5", "--paired-samples", "10",
             "--metrics", "bleu", "--jobs", "1", "--quiet", *extra]
@@ -58,7 +53,8 @@ def _one_error_line(err: str) -> str:
 # -- item 1: --out writes only a report's own folder ------------------------------------------------
 
 
-def test_out_dot_in_a_project_folder_with_a_results_json_deletes_nothing(toy, capsys, monkeypatch):
+def test_out_dot_in_a_project_folder_with_a_results_json_deletes_nothing(fresh_toy, capsys, monkeypatch):
+    toy = fresh_toy
     """The issue's repro: ``acs evaluate … --json > results.json`` in a project folder, then ``--out .``."""
     project = toy["tmp"]
     (project / "src").mkdir()
@@ -83,8 +79,9 @@ def test_out_dot_in_a_project_folder_with_a_results_json_deletes_nothing(toy, ca
     (lambda toy: toy["root"], "README.md"),  # a dataset folder holding a copied results.json
     (lambda toy: toy["hyps"]["good"].parent / "hyps", "toy.hyp.good.en"),  # a folder of hypotheses
 ])
-def test_a_folder_holding_a_copied_results_json_is_refused_naming_its_first_other_file(toy, capsys, folder,
+def test_a_folder_holding_a_copied_results_json_is_refused_naming_its_first_other_file(fresh_toy, capsys, folder,
                                                                                     first_foreign):
+    toy = fresh_toy
     out = folder(toy)
     if out.name == "hyps":
         out.mkdir()
@@ -101,11 +98,10 @@ def test_a_folder_holding_a_copied_results_json_is_refused_naming_its_first_othe
 
 
 @pytest.fixture(scope="module")
-def made_report(tmp_path_factory) -> tuple[dict, Path]:
+def made_report(toy) -> Path:
     """A report folder a run made, once per module: several configs, two systems and human scores,
     so it holds every kind of file a report writes (results.json, report.md, index.html, the
     sentence sidecars, heat map, trend and human plots)."""
-    toy = make(tmp_path_factory.mktemp("hostile-folders"))
     out = toy["tmp"] / "report"
     argv = [*_argv(toy, "--out", str(out)), "--hyp", f"better={toy['hyps']['better']}", "--human", str(toy["human"])]
     argv[argv.index("de-en.particle.d2")] = "all"
@@ -115,32 +111,27 @@ def made_report(tmp_path_factory) -> tuple[dict, Path]:
     for kind in (".heatmap.png", ".trend.png", ".human.png"):
         assert any(name.endswith(kind) for name in names), kind
     assert any(name.startswith("sentences/") and name.endswith(".js") for name in names)
-    return toy, out
+    return out
 
 
 @pytest.fixture
 def previous(made_report, tmp_path) -> Path:
     """This test's copy of the module's report folder."""
-    return Path(shutil.copytree(made_report[1], tmp_path / "report"))
+    return Path(shutil.copytree(made_report, tmp_path / "report"))
 
 
-@pytest.fixture
-def shared_toy(made_report) -> dict:
-    return made_report[0]
-
-
-def test_a_folder_holding_exactly_a_previous_report_is_replaced_whole(shared_toy, previous, capsys):
-    assert main(_argv(shared_toy, "--out", str(previous), system="better")) == 0
+def test_a_folder_holding_exactly_a_previous_report_is_replaced_whole(toy, previous, capsys):
+    assert main(_argv(toy, "--out", str(previous), system="better")) == 0
     assert json.loads((previous / "results.json").read_text(encoding="utf-8"))["systems"] == ["better"]
     assert not (previous / "sentences").exists()  # the earlier run's files are gone: one run's report
-    assert main(_argv(shared_toy, "--out", str(previous), system="good")) == 0  # and again
+    assert main(_argv(toy, "--out", str(previous), system="good")) == 0  # and again
 
 
 @pytest.mark.parametrize("name", ["notes.md", "sentences/notes.txt", ".DS_Store", "results.json.bak"])
-def test_a_file_a_user_added_to_a_report_folder_is_named_and_kept(shared_toy, previous, capsys, name):
+def test_a_file_a_user_added_to_a_report_folder_is_named_and_kept(toy, previous, capsys, name):
     (previous / name).write_text("mine\n", encoding="utf-8")
     before = _snapshot(previous)
-    assert main(_argv(shared_toy, "--out", str(previous), system="better")) == 2
+    assert main(_argv(toy, "--out", str(previous), system="better")) == 2
     out, err = capsys.readouterr()
     assert _one_error_line(err).startswith(f"acs evaluate: error: {previous / name}: {FOREIGN}")
     assert out == "" and _snapshot(previous) == before
@@ -150,13 +141,13 @@ def test_a_file_a_user_added_to_a_report_folder_is_named_and_kept(shared_toy, pr
 # -- item 3: a pipe, a device, a folder or a link named like a report file is named, never opened -----
 
 
-def test_a_fifo_named_results_json_is_an_error_at_once(shared_toy, previous):
+def test_a_fifo_named_results_json_is_an_error_at_once(toy, previous):
     (previous / "results.json").unlink()
     os.mkfifo(previous / "results.json")
     before = _snapshot(previous)
     try:
         # a timeout guards the suite against a regression that hangs: it asserts no speed
-        argv = _argv(shared_toy, "--out", str(previous))
+        argv = _argv(toy, "--out", str(previous))
         done = subprocess.run([sys.executable, "-m", "auto_challenge_sets.cli", *argv], cwd=previous.parent,
                               capture_output=True, text=True, timeout=300)
         assert done.returncode == 2, done.stderr
@@ -184,7 +175,7 @@ def _device(path: Path) -> None:
     ("index.html", lambda path: path.symlink_to(path.parent / "report.md"), "a symbolic link"),
     ("sentences", lambda path: path.write_text("x", encoding="utf-8"), "a regular file"),
 ])
-def test_anything_but_a_regular_file_named_like_a_report_file_is_named(shared_toy, previous, capsys, name, make_it,
+def test_anything_but_a_regular_file_named_like_a_report_file_is_named(toy, previous, capsys, name, make_it,
                                                                       kind):
     target = previous / name
     if target.is_dir():
@@ -193,7 +184,7 @@ def test_anything_but_a_regular_file_named_like_a_report_file_is_named(shared_to
         target.unlink()
     make_it(target)
     before = _snapshot(previous)
-    assert main(_argv(shared_toy, "--out", str(previous), system="better")) == 2
+    assert main(_argv(toy, "--out", str(previous), system="better")) == 2
     out, err = capsys.readouterr()
     line = _one_error_line(err)
     assert line.startswith(f"acs evaluate: error: {target}: is {kind}"), line
@@ -219,7 +210,8 @@ def _swap_killed_between_renames(work: str, out: str) -> None:
 
 
 @pytest.mark.parametrize("reader", ["stats", "evaluate"])
-def test_a_folder_left_aside_by_a_swap_killed_between_its_renames_is_read(toy, capsys, reader):
+def test_a_folder_left_aside_by_a_swap_killed_between_its_renames_is_read(fresh_toy, capsys, reader):
+    toy = fresh_toy
     root = toy["root"]
     before = _snapshot(root)
     work = root.parent / f".{root.name}.acs-new-{os.getpid()}"

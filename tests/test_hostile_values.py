@@ -20,14 +20,9 @@ from auto_challenge_sets.cli import main
 from auto_challenge_sets.scoring import metric as registry
 from auto_challenge_sets.scoring.metric import AveragedMetric, SummedMetric
 
-from toy_dataset import SPLIT, N, config_lines, corpus, make, write_folder, write_outputs
+from toy_dataset import SPLIT, N, Toy, config_lines, corpus, write_folder, write_outputs
 
 BAD_ROW = 6  # 0-based pool row the hostile metrics spoil; the toy's pool holds every line, so line 7
-
-
-@pytest.fixture(scope="module")
-def toy(tmp_path_factory) -> dict:
-    return make(tmp_path_factory.mktemp("values"))
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +32,7 @@ def previous(toy) -> Path:
     return out
 
 
-def _base(toy: dict, config: str = "de-en.particle.d2", metrics: str = "bleu") -> list[str]:
+def _base(toy: Toy, config: str = "de-en.particle.d2", metrics: str = "bleu") -> list[str]:
     return ["evaluate", "--dataset", str(toy["root"]), "--config", config, "--split", SPLIT, "--n-samples", "5",
             "--paired-samples", "10", "--metrics", metrics, "--jobs", "1", "--quiet"]
 

@@ -581,6 +581,7 @@ def wmt21_report(wmt21_de_en, tmp_path_factory):
 
 
 @pytest.mark.shared
+@pytest.mark.slow  # wmt21_report evaluates and renders 19 WMT21 systems: about 45 s
 def test_the_wmt21_page_is_valid_and_small(wmt21_report):
     out, evaluation = wmt21_report["out"], wmt21_report["evaluation"]
     assert len(evaluation.systems) == 19
@@ -592,6 +593,7 @@ def test_the_wmt21_page_is_valid_and_small(wmt21_report):
 
 @pytest.mark.shared
 @pytest.mark.browser
+@pytest.mark.slow  # wmt21_report, as above
 def test_the_wmt21_page_shows_a_marked_particle_in_view_without_console_errors(wmt21_report, browser):
     from selenium.webdriver.common.by import By
 

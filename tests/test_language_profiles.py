@@ -182,13 +182,13 @@ def test_the_precision_table_is_the_verdicts_file_counted(tmp_path: Path) -> Non
 
 @pytest.mark.shared
 def test_the_stored_precision_table_equals_a_fresh_count() -> None:
-    """benchmarks/language_precision.py --check: the counts per D on gold PUD and the judged
+    """studies/language_precision.py --check: the counts per D on gold PUD and the judged
     precision from the verdicts file give the stored table; every sampled instance is still drawn."""
     import subprocess
     import sys
 
     shared = shared_path("data", "pud", "cs_pud-ud-test.conllu").parent.parent.parent
-    done = subprocess.run([sys.executable, str(REPO / "benchmarks" / "language_precision.py"), "--check",
+    done = subprocess.run([sys.executable, str(REPO / "studies" / "language_precision.py"), "--check",
                            "--shared", str(shared)], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "| cs | aux_clitic | 115 | 75 | 38 | 19 | 2 | 30 | 100.0 |" in done.stdout

@@ -179,7 +179,7 @@ def test_comet_when_its_model_is_here(tmp_path):
 
 def test_comet_is_registered_by_this_packages_entry_point_without_importing_comet():
     cls = metric_class("comet")
-    assert cls.needs_sources and cls.__module__ == "auto_challenge_sets.builder.backends.comet"
+    assert cls.needs_sources and cls.__module__ == "auto_challenge_sets.metrics.comet"
     with pytest.raises(ValueError, match="needs the source sentences"):
         cls().statistics(["a"], [("a",)])
 

@@ -36,7 +36,7 @@ def test_the_wheel_carries_the_metric_module_and_the_card(wheel: Path) -> None:
     module = "auto_challenge_sets/metrics/ldd_challenge/"
     assert {module + name for name in ("ldd_challenge.py", "README.md", "app.py", "requirements.txt")} <= names
     assert "auto_challenge_sets/dataset/dataset_card.md" in names
-    assert not any(name.startswith(("tests/", "benchmarks/", "mutation/")) for name in names)
+    assert not any(name.startswith(("tests/", "benchmarks/", "studies/", "mutation/")) for name in names)
 
 
 def test_the_metric_loads_by_its_handle_from_the_root_folder(wheel: Path, tmp_path: Path) -> None:

@@ -1,5 +1,5 @@
 """The reordering-measure tables every dataset card includes are a fresh measurement (eflomal, seeded):
-the parallel-PUD part is re-measured here (benchmarks/reorder_measures.py --check-pud)."""
+the parallel-PUD part is re-measured here (studies/reorder_measures.py --check-pud)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import shared_path
 
 REPO = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow  # eflomal aligns three languages of parallel PUD: about a minute
 def test_the_stored_pud_table_equals_a_fresh_measurement() -> None:
     shared = shared_path("data", "pud", "fr_pud-ud-test.conllu").parent.parent.parent
-    done = subprocess.run([sys.executable, str(REPO / "benchmarks" / "reorder_measures.py"), "--check-pud",
+    done = subprocess.run([sys.executable, str(REPO / "studies" / "reorder_measures.py"), "--check-pud",
                            "--shared", str(shared)], capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-2000:]
     rows = {line.split("|")[1].strip(): line for line in done.stdout.splitlines() if line.startswith("| `")}

@@ -20,17 +20,12 @@ from auto_challenge_sets.cli import main
 from auto_challenge_sets.evaluation import html_report, plots
 from auto_challenge_sets.evaluation.report_folder import check_report_folder
 
-from toy_dataset import SPLIT, make
+from toy_dataset import SPLIT, Toy
 
 FORK = multiprocessing.get_context("fork")
 
 
-@pytest.fixture
-def toy(tmp_path: Path) -> dict:
-    return make(tmp_path / "toy")
-
-
-def _argv(toy: dict, out: Path, system: str = "good") -> list[str]:
+def _argv(toy: Toy, out: Path, system: str = "good") -> list[str]:
     return ["evaluate", "--dataset", str(toy["root"]), "--config", "de-en.particle.d2", "--split", SPLIT,
             "--hyp", f"{system}={toy['hyps'][system]}", "--n-samples", "5", "--paired-samples", "10",
             "--metrics", "bleu", "--jobs", "1", "--quiet", "--out", str(out)]
@@ -40,7 +35,7 @@ def _snapshot(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def _previous(toy: dict, tmp_path: Path, capsys) -> tuple[Path, dict[str, bytes]]:
+def _previous(toy: Toy, tmp_path: Path, capsys) -> tuple[Path, dict[str, bytes]]:
     out = tmp_path / "report"
     assert main(_argv(toy, out)) == 0
     capsys.readouterr()

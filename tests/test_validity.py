@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from pathlib import Path
 
 import jsonschema
 import numpy as np
@@ -37,7 +38,7 @@ from auto_challenge_sets.scoring.targeted import targeted_accuracy
 
 from mutation_scope import per_test_under_mutmut
 from segments_by_hand import cluster_bootstrap_by_hand
-from toy_dataset import SPLIT, N, make
+from toy_dataset import SPLIT, N
 
 SKIPPED = {"worse": {3, 4, 5}}  # lines the table has no score for: left out, never guessed
 
@@ -58,28 +59,28 @@ def _write_seg(path, systems) -> None:
 
 
 @pytest.fixture(scope="module")
-def toy(tmp_path_factory) -> dict:
-    toy = make(tmp_path_factory.mktemp("validity"))
-    toy["seg"] = toy["tmp"] / "seg.txt"
-    _write_seg(toy["seg"], list(toy["hyps"]))
-    return toy
+def seg_table(toy) -> Path:
+    """The toy's WMT-like segment-score table."""
+    path = toy["tmp"] / "seg.txt"
+    _write_seg(path, list(toy["hyps"]))
+    return path
 
 
 @pytest.fixture(scope=per_test_under_mutmut)
-def run(toy) -> dict:
+def run(toy, seg_table) -> dict:
     # min_rows 10: particle d2, d3, d4 are usable (d0 and d1 are degenerate), so trends exist
     request = EvaluationRequest(toy["root"], toy["hyps"], metrics=("chrf", "bleu", "ter"), n_samples=20,
                                 paired_samples=20, min_rows=10, targeted=TargetedRequest("present"))
     systems = list(toy["hyps"])
-    seg = read_human_seg(toy["seg"], systems)
+    seg = read_human_seg(seg_table, systems)
     return {"evaluation": evaluate(request, read_human(toy["human"], systems), human_seg=seg), "seg": seg}
 
 
 # the reader
 
 
-def test_the_reader_matches_run_numbers_and_lists_unknown_systems(toy):
-    seg = read_human_seg(toy["seg"], ["ref", "mine", "absent"], aliases={"better.1": "mine"})
+def test_the_reader_matches_run_numbers_and_lists_unknown_systems(seg_table):
+    seg = read_human_seg(seg_table, ["ref", "mine", "absent"], aliases={"better.1": "mine"})
     assert seg.scores["ref"][7] == _z("ref", 7) and seg.scores["mine"][7] == _z("better", 7)
     assert seg.unmatched_table == ["good.2", "lower.3", "worse.4", "HUMAN.0"]
     assert seg.unmatched_systems == ["absent"]
@@ -322,10 +323,10 @@ def test_the_degenerate_rule(rows, complement, widened, expected):
     assert is_degenerate(rows, complement, widened) is expected
 
 
-def test_the_cli_reports_segment_agreement_and_notes_unknown_systems(toy, capsys):
+def test_the_cli_reports_segment_agreement_and_notes_unknown_systems(toy, seg_table, capsys):
     hyps = [f"{name}={path}" for name, path in toy["hyps"].items()]
     rc = main(["evaluate", "--dataset", str(toy["root"]), "--config", "de-en.particle.d2,de-en.particle.d3",
-               "--split", SPLIT, "--hyp", *hyps, "--human-seg", str(toy["seg"]), "--n-samples", "5",
+               "--split", SPLIT, "--hyp", *hyps, "--human-seg", str(seg_table), "--n-samples", "5",
                "--paired-samples", "5", "--quiet", "--json"])
     out, err = capsys.readouterr()
     document = json.loads(out)

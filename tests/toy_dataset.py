@@ -11,9 +11,15 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import TYPE_CHECKING, TypedDict
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+if TYPE_CHECKING:  # the engine is imported by evaluated() alone: make() stays quick to import
+    from auto_challenge_sets.evaluation.human import HumanScores
+    from auto_challenge_sets.evaluation.request import EvaluationRequest
+    from auto_challenge_sets.evaluation.results import Evaluation
 
 SPLIT = "toytest"
 N = 90
@@ -32,7 +38,29 @@ SCHEMA = pa.schema([
 ])
 
 
-def corpus() -> dict:
+class Corpus(TypedDict):
+    """The toy's text: per corpus line (0-based here, 1-based in configs) its source words, its
+    reference and its particle distance (-1: none); each system's output lines."""
+
+    sources: list[list[str]]
+    refs: list[str]
+    distances: list[int]
+    outputs: dict[str, list[str]]
+
+
+class Toy(TypedDict):
+    """What :func:`make` writes and a test reads: a TypedDict, not a dataclass, so that tests index it
+    as they did (``toy["root"]``) and a checker still knows every key."""
+
+    root: Path  # the dataset folder (``acs build``'s layout)
+    hyps: dict[str, Path]  # system -> its output file
+    human: Path  # the WMT-like human-score table
+    corpus: Corpus
+    configs: dict[str, list[int]]  # config -> its 1-based corpus lines
+    tmp: Path  # the folder everything was written into
+
+
+def corpus() -> Corpus:
     rng = random.Random(5)
     sources, refs, distances = [], [], []
     for _ in range(N):
@@ -53,7 +81,7 @@ def corpus() -> dict:
     return {"sources": sources, "refs": refs, "distances": distances, "outputs": outputs}
 
 
-def config_lines(c: dict) -> dict[str, list[int]]:
+def config_lines(c: Corpus) -> dict[str, list[int]]:
     lines = range(1, N + 1)
     configs = {"de-en.baseline": list(lines)}
     for d in range(6):
@@ -118,15 +146,16 @@ def write_human(path: Path) -> Path:
     return path
 
 
-def make(tmp: Path) -> dict:
-    """Everything a test needs: the folder, the outputs, the human table and the corpus."""
+def make(tmp: Path) -> Toy:
+    """Everything a test needs: the folder, the outputs, the human table and the corpus. The one
+    factory of the toy (the ``toy`` and ``fresh_toy`` fixtures of tests/conftest.py call it)."""
     c = corpus()
     tmp.mkdir(parents=True, exist_ok=True)
-    return {"root": write_folder(tmp / "ldd", c), "hyps": write_outputs(tmp, c), "human": write_human(tmp / "human.txt"),
-            "corpus": c, "configs": config_lines(c), "tmp": tmp}
+    return Toy(root=write_folder(tmp / "ldd", c), hyps=write_outputs(tmp, c), human=write_human(tmp / "human.txt"),
+               corpus=c, configs=config_lines(c), tmp=tmp)
 
 
-def evaluated(tmp: Path) -> tuple:
+def evaluated(tmp: Path) -> tuple[Toy, EvaluationRequest, Evaluation, HumanScores]:
     """The toy folder scored as the report tests read it: BLEU, TER and RIBES, targeted accuracy
     (present match), the human table; returns (the folder's make(), request, evaluation, human scores)."""
     from auto_challenge_sets.evaluation.engine import evaluate

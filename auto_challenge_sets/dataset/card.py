@@ -119,12 +119,12 @@ def _empty_note(empty: dict[str, dict[str, int]]) -> str:
 
 
 def _included(name: str) -> str:
-    """A measured table the card includes (written by a script under benchmarks/)."""
+    """A measured table the card includes (written by a script under studies/)."""
     return resources.files("auto_challenge_sets.dataset").joinpath(name).read_text(encoding="utf-8")
 
 
 def _precision_rows(sources: set[str]) -> str:
-    """The judged precision table (benchmarks/language_precision.py) cut to the rows of the build's
+    """The judged precision table (studies/language_precision.py) cut to the rows of the build's
     source languages: its lead paragraph, header and those rows, or a line saying none was measured."""
     lead, _, table = _included("extraction_precision.md").partition("\n\n")
     lines = table.strip().splitlines()

@@ -281,7 +281,7 @@ class TargetedRun:
     aligner: str
     signature: str
     by_distance: Mapping[str, TargetedByDistance]
-    judge: JudgeCheck | None = None  # always set by the engine: measured, or unmeasured and why
+    judge: JudgeCheck  # measured, or unmeasured and why (never null in results.json)
     control_upos: bool = False  # the dataset has source_upos: the control could match part of speech
     control: Mapping[str, ControlMatching] = field(default_factory=dict)  # config -> matching (empty: no control)
     # the verdicts rest on eflomal links of too few pairs without priors (pipeline/provenance.py)

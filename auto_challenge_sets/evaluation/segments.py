@@ -24,7 +24,7 @@ sentences, each system's z staying with that system. With the systems fixed that
 of independence; it asks whether the sentence-level judgement agrees with humans beyond which
 systems are good (a flattened τ is positive from the system effects alone; the system level has its
 own τ). Treating instances as independent gave intervals 1.4–2.1× too narrow on WMT21 de-en
-(issue 34, benchmarks/segment_intervals.py).
+(issue 34, studies/segment_intervals.py).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 phenomena selects at every minimum distance D, de→en: what docs/method.md compares with the paper's
 Table 3. Seconds: the gold trees only, no parser.
 
-    python benchmarks/gold_counts.py [--shared ../shared] [--write | --check]
+    python studies/gold_counts.py [--shared ../shared] [--write | --check]
 
 ``--write`` writes the table into its block of docs/method.md; ``--check`` exits 1 when that block
 differs (the test suite runs it where ../shared is present).

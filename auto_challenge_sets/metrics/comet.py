@@ -1,9 +1,9 @@
 """COMET (Rei et al. 2020, Unbabel's ``unbabel-comet``) as a registered metric: ``--metrics bleu,comet``.
 
-A model-based metric cannot live in the core (it imports torch), so it lives here, on the
-backends floor, and registers like any plug-in: through the entry-point group
-``auto_challenge_sets.metrics`` that this package's own ``pyproject.toml`` declares
-(``comet = auto_challenge_sets.builder.backends.comet:Comet``). ``comet`` is imported only when the
+A model-based metric cannot live in the core (it imports torch), so it lives here, beside the
+evaluate module on the adapters floor (which may import torch, lazily), and registers like any
+plug-in: through the entry-point group ``auto_challenge_sets.metrics`` that this package's own
+``pyproject.toml`` declares (``comet = auto_challenge_sets.metrics.comet:Comet``). ``comet`` is imported only when the
 metric computes something.
 
 COMET does not decompose into summed statistics: the corpus score is the mean of segment scores,

@@ -11,7 +11,7 @@ with eflomal alignments:
    with eflomal priors learned from every German–English text at hand (newstest2013 and WMT21
    de-en and en-de, ../shared/data/wmt21, reference A).
 
-    python benchmarks/reorder_measures.py [--shared ../shared] [--write | --check]
+    python studies/reorder_measures.py [--shared ../shared] [--write | --check]
 
 ``--write`` stores the tables in auto_challenge_sets/dataset/reorder_quality.md, which every dataset
 card includes, and the pairs `reorder` selects at each D (seed 1, grow-diag-final-and) in its block
@@ -137,7 +137,7 @@ def stability_table(shared: Path, counts: list[str] | None = None) -> list[str]:
 
 def render(shared: Path, counts: list[str] | None = None) -> str:
     return "\n".join([
-        "Measured with eflomal (seeded, grow-diag-final-and unless said) by `benchmarks/reorder_measures.py`.",
+        "Measured with eflomal (seeded, grow-diag-final-and unless said) by `studies/reorder_measures.py`.",
         "",
         "Parallel PUD, 1,000 sentences aligned to English on gold UD words: the share selected at each "
         "measure's default D and the mean score. French–English reorders far less than German–English, "

@@ -12,7 +12,7 @@ lexical config: targeted accuracy's mean z of instances judged correct minus wro
 and the targeted τ's p as scipy's ``kendalltau`` gives it over the instances (before) and the
 engine's permutation over sentences (after), with chrF's sentence-level τ the same way.
 
-    .venv/bin/python benchmarks/segment_intervals.py --dataset DIR [--wmt21 DIR] [--seed 1] [--jobs N]
+    .venv/bin/python studies/segment_intervals.py --dataset DIR [--wmt21 DIR] [--seed 1] [--jobs N]
 
 prints a markdown table, and with ``--write`` writes its summary (how many intervals exclude 0 before
 and after, the widening, the differences that survive BH) into its block of docs/method.md

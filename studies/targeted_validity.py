@@ -11,7 +11,7 @@ lexical config, for each matching mode:
 - reference A with a particle verb's words replaced by "forgot" (must stay wrong);
 - reference A itself (target: 100%).
 
-    .venv/bin/python benchmarks/targeted_validity.py [--dataset DIR] [--wmt21 DIR] [--table]
+    .venv/bin/python studies/targeted_validity.py [--dataset DIR] [--wmt21 DIR] [--table]
 
 prints markdown tables per config; ``--write`` writes their summary (ranges over the configs with
 >= 50 instances; with ``--table`` the translation table's row at θ = 0.05) into its block of

@@ -3,7 +3,7 @@
 paired approximate randomization, 1,000 trials, sacrebleu's seed) and how many of the other systems
 the best one beats significantly, through ``acs evaluate --config de-en.baseline``.
 
-    python benchmarks/full_test_clusters.py [--shared ../shared] [--dataset DIR] [--write | --check]
+    python studies/full_test_clusters.py [--shared ../shared] [--dataset DIR] [--write | --check]
 
 ``--dataset DIR``: a WMT21 de-en folder built already; without it one is built first in a temporary
 folder (UDPipe, no aligner: the full test set needs none). ``--write`` writes the table into its

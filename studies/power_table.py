@@ -2,7 +2,7 @@
 survive Benjamini–Hochberg over 30 configs alone (p < 0.05/30) or with a tenth of them
 (p < 0.05·3/30), from τ's exact null distribution (``meta_evaluation.power``). No data needed.
 
-    python benchmarks/power_table.py [--write | --check]
+    python studies/power_table.py [--write | --check]
 
 ``--write`` writes the table into its block of docs/method.md; ``--check`` exits 1 when that block
 differs (the test suite runs it).

@@ -24,8 +24,8 @@ def store_or_check(table: str, path: Path, write: bool = False, check: bool = Fa
 
 
 def markers(name: str, script: str) -> tuple[str, str]:
-    """The two lines around the block ``name`` that ``benchmarks/<script> --write`` writes."""
-    return f"<!-- table {name}: written by benchmarks/{script} --write -->", f"<!-- end of table {name} -->"
+    """The two lines around the block ``name`` that ``studies/<script> --write`` writes."""
+    return f"<!-- table {name}: written by studies/{script} --write -->", f"<!-- end of table {name} -->"
 
 
 def stored_block(text: str, name: str, script: str) -> str:
@@ -58,7 +58,7 @@ def store_block_or_check(table: str, name: str, script: str, write: bool = False
         path.write_text(fresh, encoding="utf-8")
     elif check and fresh != text:
         print(f"the table {name} of {path} differs from a fresh measurement: run "
-              f"benchmarks/{script} --write", file=sys.stderr)
+              f"studies/{script} --write", file=sys.stderr)
         return 1
     print(table)
     return 0

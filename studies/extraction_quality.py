@@ -2,7 +2,7 @@
 each D from UDPipe 1 parses of raw PUD text (../shared/models), against those selected from PUD's
 gold trees (../shared/data/pud), for German and English.
 
-    python benchmarks/extraction_quality.py [--shared ../shared] [--write | --check]
+    python studies/extraction_quality.py [--shared ../shared] [--write | --check]
 
 Selection is compared per sentence, as a config selects: precision = |parsed ∩ gold| / |parsed|,
 recall = |parsed ∩ gold| / |gold|, for every phenomenon and D. ``--write`` stores the table in
@@ -70,7 +70,7 @@ def render(rows: list[dict]) -> str:
     return ("Sentences selected from UDPipe 1 parses of raw PUD text (1,000 sentences per language; models "
             "trained without PUD) against those selected from PUD's gold trees, per phenomenon and minimum "
             "distance D; precision and recall in %, – where nothing was selected "
-            "(`benchmarks/extraction_quality.py`).\n\n" + "\n".join(lines) + "\n")
+            "(`studies/extraction_quality.py`).\n\n" + "\n".join(lines) + "\n")
 
 
 def main() -> int:

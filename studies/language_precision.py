@@ -2,8 +2,8 @@
 counts per D on the nine gold PUD treebanks (../shared/data/pud), and precision judged by a reader
 on a sample of instances.
 
-    python benchmarks/language_precision.py --draw     # add newly drawn instances to the verdicts file
-    python benchmarks/language_precision.py [--write | --check]
+    python studies/language_precision.py --draw     # add newly drawn instances to the verdicts file
+    python studies/language_precision.py [--write | --check]
 
 The sample: for every language and phenomenon of its profile (auto_challenge_sets/language_profiles.py),
 up to 10 instances at each of D = 1, 2 and >= 5 (all where fewer), drawn with a fixed seed: the
@@ -146,7 +146,7 @@ def render(table: dict[tuple[str, str], Counter], verdicts: list[dict]) -> str:
     return ("Phenomena of each source language's profile on its gold PUD treebank (1,000 sentences): sentences "
             "with an instance at distance ≥ D, and the precision (%) of the instances a reader judged (up to 10 "
             "each at D = 1, 2 and ≥ 5; – where none is judged yet). The instances, verdicts and reasons: "
-            "`auto_challenge_sets/dataset/extraction_precision.tsv` (`benchmarks/language_precision.py`).\n\n"
+            "`auto_challenge_sets/dataset/extraction_precision.tsv` (`studies/language_precision.py`).\n\n"
             + "\n".join(lines) + "\n")
 
 
