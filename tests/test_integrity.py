@@ -62,3 +62,16 @@ def test_a_file_listed_twice_in_a_configs_data_files_is_refused(folder):
         check_folder(folder)
     assert "config 'de-en.particle.d2', split 'toytest': data_files match 2 file(s), acs_build.json records 1 " \
            "(the same file twice differs)" in str(error.value)
+
+
+def test_a_config_folder_linked_to_another_configs_is_refused(folder):
+    """The card's files are compared with links followed: particle.d2's folder made a link to
+    d3's reads d3's files under d2's names, which the record does not list for d2."""
+    import os
+
+    d2, d3 = folder / "data" / "de-en.particle.d2", folder / "data" / "de-en.particle.d3"
+    shutil.rmtree(d2)
+    os.symlink(d3.name, d2)
+    with pytest.raises(InputError) as error:
+        check_folder(folder)
+    assert "de-en.particle.d" in str(error.value)

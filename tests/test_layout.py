@@ -414,3 +414,23 @@ def test_a_card_reads_where_pyyaml_has_no_libyaml(tmp_path: Path, monkeypatch: p
     monkeypatch.delattr(yaml, "CSafeLoader", raising=False)
     assert front_matter(readme) == {"configs": [{"config_name": "de-en.baseline"}], "license": "mit"}
     assert front_matter(readme, only="configs") == {"configs": [{"config_name": "de-en.baseline"}]}
+
+
+def test_a_footer_read_once_is_read_again_when_the_file_changes(tmp_path: Path) -> None:
+    """Footers are kept per file identity within a command: a file rewritten in between (another
+    size or mtime) is read afresh, never answered from what it held before."""
+    path = _rows(tmp_path / "data" / "a" / "test-00000-of-00001.parquet", [1, 2])
+    assert parquet_rows([path]) == 2 and parquet_rows([path]) == 2
+    _rows(path, [1, 2, 3, 4, 5])
+    assert parquet_rows([path]) == 5
+
+
+def test_a_link_inside_the_folder_is_followed_for_the_files_path(tmp_path: Path) -> None:
+    """A config folder that is a link to another config's folder names the files it leads to, so
+    the card check sees the other config's files; a plain path keeps its own name."""
+    root = _folder(tmp_path, "- config_name: a\n  data_files: data/a/dev-00000-of-00001.parquet\n"
+                   "- config_name: c\n  data_files: data/c/train-00000-of-00001.parquet\n")
+    (root / "data" / "c").symlink_to(root / "data" / "b")
+    folder = DatasetFolder(root)
+    assert folder.relative(folder.files["a"]["train"][0]) == "data/a/dev-00000-of-00001.parquet"
+    assert folder.relative(folder.files["c"]["train"][0]) == "data/b/train-00000-of-00001.parquet"

@@ -28,16 +28,17 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from auto_challenge_sets.dataset.integrity import check_folder
-    from auto_challenge_sets.dataset.layout import folder_sizes, require_complete
+    from auto_challenge_sets.dataset.layout import require_complete, scan_folder, sizes_of
     from auto_challenge_sets.dataset.record import empty_selections, read_build_record
     from auto_challenge_sets.errors import InputError
     from auto_challenge_sets.tables import distance_table
 
     require_complete(Path(args.dir))
+    found = scan_folder(args.dir)  # once: the check and the table read the same files
     # a lost or changed file would read as a smaller config or an empty selection
-    for note in check_folder(Path(args.dir), verify=args.verify):
+    for note in check_folder(Path(args.dir), verify=args.verify, found=found):
         print(f"note: {note}", file=sys.stderr)
-    sizes = folder_sizes(args.dir)
+    sizes = sizes_of(found)
     if not sizes:
         raise InputError("holds no challenge-set Parquet files (data/{config}/{split}-*.parquet)", args.dir)
     empty = empty_selections(read_build_record(args.dir))

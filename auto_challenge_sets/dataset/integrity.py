@@ -15,6 +15,7 @@ a note.
 from __future__ import annotations
 
 import hashlib
+import stat
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -85,10 +86,15 @@ def _recorded(root: Path, record: dict) -> tuple[dict[str, dict[str, Any]], set[
 
 
 def _check_file(path: Path, entry: dict[str, Any], verify: bool) -> None:
-    require_regular_file(path, hint=IN_A_DATASET)  # a FIFO in a shard's place is no missing file
-    if not path.is_file():
+    try:  # one stat for all three questions: 4,000 files in a folder of 1,000 --rules
+        status = path.stat()
+    except (OSError, ValueError):
+        status = None
+    if status is not None and not stat.S_ISREG(status.st_mode):
+        require_regular_file(path, hint=IN_A_DATASET)  # a FIFO in a shard's place is no missing file
+    if status is None or not stat.S_ISREG(status.st_mode):
         raise InputError(f"is missing: {BUILD_RECORD} records it ({entry['rows']:,} rows); {REBUILD}", path)
-    size = path.stat().st_size
+    size = status.st_size
     if size != entry["bytes"]:
         raise InputError(f"has {size:,} bytes, {BUILD_RECORD} records {entry['bytes']:,}: changed since the "
                          f"build; {REBUILD}", path)
@@ -108,17 +114,18 @@ def _owner(config: str, split: str) -> tuple[str, str] | None:
         return None
 
 
-def check_files(root: Path, verify: bool = False) -> tuple[dict[str, dict[str, Any]], set[tuple[str, str]],
-                                                            list[str]]:
+def check_files(root: Path, verify: bool = False, found: dict[str, dict[str, list[Path]]] | None = None
+                ) -> tuple[dict[str, dict[str, Any]], set[tuple[str, str]], list[str]]:
     """Every recorded file present with its recorded size and rows (and sha256 with ``verify``),
-    and no unrecorded data file in a split whose build recorded its files. Returns the recorded
-    files, the builds that recorded theirs, and notes (a folder of an older version)."""
+    and no unrecorded data file in a split whose build recorded its files (``found``: the folder's
+    :func:`scan_folder`, where the caller has it). Returns the recorded files, the builds that
+    recorded theirs, and notes (a folder of an older version)."""
     record = read_build_record(root)
     files, owners, notes = _recorded(root, record)
     for rel, entry in files.items():
         _check_file(root / rel, entry, verify)
     built = {(build["pair"], build["corpus"]) for build in record["builds"]}
-    for config, splits in scan_folder(root).items():
+    for config, splits in (scan_folder(root) if found is None else found).items():
         for split, paths in splits.items():
             owner = _owner(config, split)
             if owner in built and owner not in owners:
@@ -135,7 +142,6 @@ def check_files(root: Path, verify: bool = False) -> tuple[dict[str, dict[str, A
 def check_card(folder: DatasetFolder, files: dict[str, dict[str, Any]], owners: set[tuple[str, str]]) -> None:
     """Each config's ``data_files`` in the card are exactly the recorded files of its split (an
     alias such as ``de-en.particle`` names the files of ``de-en.particle.d1``)."""
-    root = folder.root.resolve()
     # grouped once: looking each config's files up in the whole record made a folder of 1,000
     # --rules (6,000 configs) cost minutes, configs × files path parses
     recorded: dict[tuple[str, str], list[str]] = {}
@@ -155,7 +161,7 @@ def check_card(folder: DatasetFolder, files: dict[str, dict[str, Any]], owners: 
             if (config.pair, split) not in owners:
                 continue
             wanted = sorted(recorded.get((str(config), split), []))
-            found = sorted(p.resolve().relative_to(root).as_posix() for p in paths)
+            found = sorted(folder.relative(p) for p in paths)
             if found != wanted:
                 extra = sorted(set(found) - set(wanted)) or sorted(set(wanted) - set(found))
                 raise InputError(f"config {name!r}, split {split!r}: data_files match {len(found)} file(s), "
@@ -227,11 +233,13 @@ def check_unrecorded(folder: DatasetFolder, owners: set[tuple[str, str]]) -> Non
                                  f"{name}: not this config's file; {REBUILD}", paths[0])
 
 
-def check_folder(root: str | Path, verify: bool = False, folder: DatasetFolder | None = None) -> list[str]:
+def check_folder(root: str | Path, verify: bool = False, folder: DatasetFolder | None = None,
+                 found: dict[str, dict[str, list[Path]]] | None = None) -> list[str]:
     """The files and the card of a built folder against its record (see the module), and the
-    splits the record does not describe against the card; notes to show."""
+    splits the record does not describe against the card; notes to show. ``folder`` and ``found``
+    (its :func:`scan_folder`) where the caller has them already."""
     root = Path(root)
-    files, owners, notes = check_files(root, verify)
+    files, owners, notes = check_files(root, verify, found)
     folder = folder if folder is not None else DatasetFolder(root)
     if owners:
         check_card(folder, files, owners)

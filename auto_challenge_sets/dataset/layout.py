@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from auto_challenge_sets.configs import config_sort_key
+from auto_challenge_sets.dataset.configs_block import read_configs_block
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.folder_swap import recover_folder
 from auto_challenge_sets.text_io import IN_A_DATASET, require_regular_file
@@ -40,8 +41,14 @@ def shard_path(out_dir: str | os.PathLike[str], config: str, split: str, index: 
 def _files_by_split(folder: Path) -> dict[str, list[Path]]:
     """``{split: its Parquet files, in order}`` in one config's folder."""
     found: dict[str, list[Path]] = defaultdict(list)
-    for path in sorted(folder.glob("*.parquet")):
-        if match := SHARD.fullmatch(path.name):
+    try:  # scandir, not glob: one call per folder, and a folder of 6,000 configs is scanned in each command
+        names = sorted(entry.name for entry in os.scandir(folder))
+    except (NotADirectoryError, FileNotFoundError):
+        return {}
+    for name in names:
+        # glob's `*` never matched a leading dot, and a hidden file is no shard of the build's
+        if not name.startswith(".") and (match := SHARD.fullmatch(name)):
+            path = folder / name
             require_regular_file(path, hint=IN_A_DATASET)
             found[match["split"]].append(path)
     return dict(found)
@@ -59,9 +66,9 @@ def scan_folder(out_dir: str | os.PathLike[str]) -> dict[str, dict[str, list[Pat
     data = Path(out_dir) / DATA_DIR
     found: dict[str, dict[str, list[Path]]] = {}
     if data.is_dir():
-        for folder in sorted(data.iterdir()):
-            if splits := _files_by_split(folder):
-                found[folder.name] = splits
+        for name in sorted(entry.name for entry in os.scandir(data)):
+            if splits := _files_by_split(data / name):
+                found[name] = splits
     for splits in found.values():
         for split, files in splits.items():
             numbers = [SHARD.fullmatch(path.name) for path in files]
@@ -97,20 +104,57 @@ def unreadable_parquet(error: Exception, path: str | os.PathLike[str]) -> InputE
     return InputError(f"not a readable Parquet file ({reason[:120]})", path)
 
 
-def parquet_stats(files: list[Path]) -> tuple[int, int]:
-    """``(rows, bytes)`` of a split's Parquet files from their footers: bytes are the uncompressed
-    size of their row groups, what the Hub's ``dataset_info`` calls ``num_bytes``."""
+# ``(rows, bytes)`` per file read, keyed by the file's identity (path, inode, size, mtime): a command
+# reads a footer once, where the integrity check, the sizes and the card each asked for it (a folder
+# of 1,000 --rules has 4,000 files). A file changed in between has another key.
+_FOOTERS: dict[tuple[str, int, int, int], tuple[int, int]] = {}
+_FOOTERS_KEPT = 100_000
+
+
+def _footer_stats(path: Path) -> tuple[int, int]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    try:
+        status = os.stat(path)
+        key = (os.fspath(path), status.st_ino, status.st_size, status.st_mtime_ns)
+        if key in _FOOTERS:
+            return _FOOTERS[key]
+        metadata = _read_footer(pq, path)
+    except (pa.ArrowException, OSError) as error:
+        raise unreadable_parquet(error, path) from None
+    stats = metadata.num_rows, sum(metadata.row_group(i).total_byte_size for i in range(metadata.num_row_groups))
+    if len(_FOOTERS) >= _FOOTERS_KEPT:
+        _FOOTERS.clear()
+    _FOOTERS[key] = stats
+    return stats
+
+
+def _read_footer(pq: Any, path: Path) -> Any:
+    """A Parquet file's metadata. pyarrow's reader underneath ``read_metadata``, where this pyarrow
+    has it: ``read_metadata`` builds a ``ParquetFile`` (nested column paths, a filesystem lookup)
+    around it, two thirds of the cost, paid 4,000 times in a folder of 1,000 --rules. The public
+    call where the reader is not there (another pyarrow release)."""
+    try:
+        from pyarrow._parquet import ParquetReader as reader_class
+    except ImportError:
+        return pq.read_metadata(path)
+    reader = reader_class()
+    reader.open(os.fspath(path))
+    try:
+        return reader.metadata
+    finally:
+        reader.close()
+
+
+def parquet_stats(files: list[Path]) -> tuple[int, int]:
+    """``(rows, bytes)`` of a split's Parquet files from their footers: bytes are the uncompressed
+    size of their row groups, what the Hub's ``dataset_info`` calls ``num_bytes``."""
     rows = size = 0
     for path in files:
-        try:
-            metadata = pq.read_metadata(path)
-        except (pa.ArrowException, OSError) as error:
-            raise unreadable_parquet(error, path) from None
-        rows += metadata.num_rows
-        size += sum(metadata.row_group(i).total_byte_size for i in range(metadata.num_row_groups))
+        file_rows, file_bytes = _footer_stats(path)
+        rows += file_rows
+        size += file_bytes
     return rows, size
 
 
@@ -162,6 +206,8 @@ def front_matter(readme: Path, only: str | None = None) -> dict[str, Any]:
     # thousands of lines, and the pure-Python loader took a third of a second of every evaluation
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     if only is not None and (block := _top_level_block(text[3:end], only)) is not None:
+        if only == "configs" and (plain := read_configs_block(block)) is not None:
+            return plain
         try:
             data = yaml.load(block, Loader=loader)  # noqa: S506 - a safe loader, C or Python
         except yaml.YAMLError:
@@ -203,6 +249,9 @@ class DatasetFolder:
     def __init__(self, root: str | Path) -> None:
         self.root = Path(root)
         self.readme = require_complete(self.root)
+        self._real_root = self.root.resolve()
+        self._links: dict[tuple[str, ...], bool] = {}
+        self.linked: set[Path] = set()  # matched paths that pass through a link
         self.files: dict[str, dict[str, list[Path]]] = {}
         configs = front_matter(self.readme, only="configs").get("configs")
         if not isinstance(configs, list):
@@ -223,8 +272,27 @@ class DatasetFolder:
             return [(item.get("split", "train"), item.get("path")) for item in data_files]
         return [("train", data_files)]
 
+    def _inside(self, match: Path) -> bool:
+        """Whether a matched path stays in the folder once links are followed. A pattern holds no
+        ``..``, so only a link can lead out; ``resolve`` (a stat per component of the whole path)
+        is kept for the paths that pass through one, since it cost seconds on 6,000 configs."""
+        parts = match.relative_to(self.root).parts
+        for depth in range(1, len(parts) + 1):
+            prefix = parts[:depth]
+            if prefix not in self._links:
+                self._links[prefix] = os.path.islink(self.root.joinpath(*prefix))
+            if self._links[prefix]:
+                self.linked.add(match)
+                return match.resolve().is_relative_to(self._real_root)
+        return True
+
+    def relative(self, path: Path) -> str:
+        """A matched file's path in the folder, links followed (``data/CONFIG/FILE``)."""
+        if path in self.linked:
+            return path.resolve().relative_to(self._real_root).as_posix()
+        return path.relative_to(self.root).as_posix()
+
     def _resolve(self, data_files: Any) -> dict[str, list[Path]]:
-        root = self.root.resolve()
         splits: dict[str, list[Path]] = {}
         for split, patterns in self._patterns(data_files):
             if patterns is not None and not isinstance(patterns, str | list):
@@ -234,8 +302,12 @@ class DatasetFolder:
                         pattern).parts:
                     raise InputError(f"data_files pattern {pattern!r} does not stay inside the dataset folder",
                                      self.readme)
-                matches = sorted(self.root.glob(pattern))
-                outside = [m for m in matches if not m.resolve().is_relative_to(root)]
+                if any(magic in pattern for magic in "*?["):
+                    matches = sorted(self.root.glob(pattern))
+                else:  # a plain path, as the build writes them: glob would list its folder to find it
+                    path = self.root / pattern
+                    matches = [path] if os.path.lexists(path) else []
+                outside = [m for m in matches if not self._inside(m)]
                 if outside:
                     raise InputError(f"data_files pattern {pattern!r} reaches outside the dataset folder "
                                      f"({outside[0]})", self.readme)

@@ -1,0 +1,79 @@
+"""The card's ``configs:`` block read line by line where it has the build's shape, and by YAML
+otherwise: either way the result is YAML's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from auto_challenge_sets.dataset.configs_block import read_configs_block
+from auto_challenge_sets.dataset.layout import _top_level_block, front_matter
+
+BUILT = """configs:
+- config_name: de-en.baseline
+  data_files:
+  - split: newstest2013
+    path: data/de-en.baseline/newstest2013-00000-of-00001.parquet
+- config_name: de-en.particle
+  data_files:
+  - split: newstest2013
+    path: data/de-en.particle.d1/newstest2013-00000-of-00002.parquet
+  - split: newstest2013
+    path: data/de-en.particle.d1/newstest2013-00001-of-00002.parquet
+  - split: wmt21
+    path: data/de-en.particle.d1/wmt21-00000-of-00001.parquet
+  default: true
+"""
+
+
+def test_the_builds_shape_reads_as_yaml_reads_it() -> None:
+    plain = read_configs_block(BUILT)
+    assert plain == yaml.safe_load(BUILT)
+    assert plain["configs"][1]["default"] is True and len(plain["configs"][1]["data_files"]) == 3
+
+
+def test_a_built_cards_block_reads_without_yaml(demo_sets: Path) -> None:
+    text = (demo_sets / "README.md").read_text(encoding="utf-8")
+    block = _top_level_block(text[3:text.find("\n---", 3)], "configs")
+    plain = read_configs_block(block)
+    assert plain is not None and len(plain["configs"]) > 10
+    assert plain == yaml.safe_load(block)
+    assert front_matter(demo_sets / "README.md", only="configs") == plain
+
+
+@pytest.mark.parametrize("change", [
+    ("de-en.baseline\n", "'de-en.baseline'\n"),  # quoted: YAML strips the quotes
+    ("de-en.baseline\n", "true\n"),  # YAML reads a boolean
+    ("de-en.baseline\n", "1.5\n"),  # a float
+    ("de-en.baseline\n", "null\n"),  # None
+    ("de-en.baseline\n", "2001-12-14\n"),  # a date
+    ("de-en.baseline\n", "de-en.baseline # a comment\n"),
+    ("  default: true\n", "  default: false\n"),
+    ("  default: true\n", "  default: true\n  extra: 1\n"),
+    ("00000-of-00001.parquet\n- config_name: de-en.particle", "00000-of-00001.parquet\n    extra: x\n- config_name: de-en.particle"),
+    ("- config_name: de-en.particle\n  data_files:\n", "- config_name: de-en.particle\n  data_files: []\n"),
+    ("configs:\n", "configs: \n"),
+])
+def test_any_other_shape_is_left_to_yaml(change: tuple[str, str]) -> None:
+    old, new = change
+    assert old in BUILT
+    assert read_configs_block(BUILT.replace(old, new, 1)) is None
+
+
+def test_a_config_without_files_is_left_to_yaml() -> None:
+    assert read_configs_block("configs:\n- config_name: a\n  data_files:\n") is None
+    assert read_configs_block("") is None
+    assert read_configs_block("configs:\n") == {"configs": []}
+
+
+def test_front_matter_gives_yamls_reading_of_a_quoted_card(tmp_path: Path) -> None:
+    """The line reader declines, YAML reads: the same configs as an unquoted card's."""
+    quoted = BUILT.replace("de-en.baseline\n", "'de-en.baseline'\n", 1)
+    cards = {}
+    for name, block in (("plain", BUILT), ("quoted", quoted)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "README.md").write_text(f"---\n{block}license: other\n---\n# card\n", encoding="utf-8")
+        cards[name] = front_matter(tmp_path / name / "README.md", only="configs")
+    assert cards["plain"] == cards["quoted"] == yaml.safe_load(BUILT)
