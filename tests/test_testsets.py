@@ -19,7 +19,7 @@ from auto_challenge_sets.builder.pipeline.testsets import (
 from auto_challenge_sets.errors import InputError
 
 from conftest import shared_path
-from sacrebleu_cache import fill_wmt21
+from sacrebleu_cache import PARAGRAPHS, XML_SYSTEMS, fill_wmt21, fill_wmt_xml, system_output
 
 SYSTEMS = ("Facebook-AI", "Online-B")
 
@@ -120,3 +120,56 @@ def test_acs_build_testset_offline(cache: Path, tmp_path: Path) -> None:
         encoding="utf-8").splitlines()
     assert payload["full"]["Online-B"]["bleu"] == pytest.approx(
         sacrebleu.corpus_bleu(hyp, [reference]).score, abs=1e-9)
+
+
+# WMT's recent general directions (issue 35): every one the registry's WMT23 and WMT24 hold
+DIRECTIONS = ("en-cs", "en-ja", "en-zh", "en-ru", "en-uk", "en-is", "en-hi", "en-es", "en-de", "cs-uk", "ja-zh")
+WMT23 = ("cs-uk", "en-cs", "en-de", "en-ja", "en-ru", "en-uk", "en-zh")
+
+
+@pytest.fixture(scope="module")
+def xml_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    cache = tmp_path_factory.mktemp("sacrebleu-xml")
+    for name in ("wmt23", "wmt24"):
+        fill_wmt_xml(cache, name)
+    return cache
+
+
+@pytest.fixture
+def wmt23_24(xml_cache: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    from sacrebleu.dataset import DATASETS
+
+    for name in ("wmt23", "wmt24"):
+        monkeypatch.setattr(DATASETS[name], "_outdir", str(xml_cache / name))
+        monkeypatch.setattr(DATASETS[name], "_rawdir", str(xml_cache / name / "raw"))
+    monkeypatch.setenv("SACREBLEU", str(xml_cache))
+    monkeypatch.setattr("urllib.request.urlopen", _no_network)
+    return xml_cache
+
+
+def test_the_registry_holds_the_recent_directions() -> None:
+    from sacrebleu.dataset import DATASETS
+
+    assert set(DIRECTIONS) <= set(DATASETS["wmt24"].langpairs)
+    assert set(DIRECTIONS) & set(DATASETS["wmt23"].langpairs) == set(WMT23)
+
+
+@pytest.mark.parametrize(("name", "pair"), [("wmt24", pair) for pair in DIRECTIONS] + [("wmt23", p) for p in WMT23])
+def test_wmt23_and_wmt24_paragraphs_by_name(wmt23_24: Path, name: str, pair: str) -> None:
+    """Source, reference A and the outputs the set carries, one paragraph a line (its line break
+    folded by sacrebleu), the test suite's document left out."""
+    src, tgt = pair.split("-")
+    files = resolve_testset(name, pair)
+    assert files.split == name and list(files.references) == ["ref:refA"]
+    expected = [" ".join(line.split()) for line in PARAGRAPHS[src]]
+    assert files.source.read_text(encoding="utf-8").splitlines() == expected
+    assert files.reference.read_text(encoding="utf-8").splitlines() == PARAGRAPHS[tgt]
+    assert sorted(files.systems) == sorted(XML_SYSTEMS)
+    assert resolve_systems(name, pair) == files.systems
+    for system, path in files.systems.items():
+        assert path.read_text(encoding="utf-8").splitlines() == [system_output(system, x) for x in PARAGRAPHS[tgt]]
+
+
+def test_a_pair_missing_from_a_set_names_the_sets_that_have_it(wmt23_24: Path) -> None:
+    with pytest.raises(InputError, match=r"'wmt23' has no pair 'en-hi' \(it has: .*; wmt24(, [^)]+)? ha(s|ve) it\)"):
+        resolve_testset("wmt23", "en-hi")
