@@ -173,3 +173,29 @@ def test_wmt23_and_wmt24_paragraphs_by_name(wmt23_24: Path, name: str, pair: str
 def test_a_pair_missing_from_a_set_names_the_sets_that_have_it(wmt23_24: Path) -> None:
     with pytest.raises(InputError, match=r"'wmt23' has no pair 'en-hi' \(it has: .*; wmt24(, [^)]+)? ha(s|ve) it\)"):
         resolve_testset("wmt23", "en-hi")
+
+
+def test_acs_build_and_evaluate_wmt24_en_zh_offline(wmt23_24: Path, tmp_path: Path) -> None:
+    """`acs build --testset wmt24 --pair en-zh` (paragraph segments, gold-free: UDPipe's English model)
+    and `acs evaluate --system all` with WMT24's own outputs, in fresh processes, offline."""
+    env = {**os.environ, "SACREBLEU": str(wmt23_24), "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
+    done = subprocess.run([sys.executable, "-m", "auto_challenge_sets.cli", "build", "--testset", "wmt24",
+                           "--pair", "en-zh", "--parser", "udpipe", "--udpipe-model",
+                           str(shared_path("models", "english.udpipe")), "--aligner", "none", "--quiet",
+                           "--cache-dir", str(tmp_path / "cache")],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "en-zh wmt24: 3 sentence pairs of 3 lines → auto_challenge_sets" in done.stdout
+    done = subprocess.run([sys.executable, "-m", "auto_challenge_sets.cli", "evaluate", "--testset", "wmt24",
+                           "--pair", "en-zh", "--system", "all", "--config", "en-zh.subj_verb.d0", "--json",
+                           "--tokenize", "zh", "--n-samples", "5", "--paired-samples", "20"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    payload = json.loads(done.stdout)
+    assert sorted(payload["systems"]) == sorted(XML_SYSTEMS) and payload["split"] == "wmt24"
+    import sacrebleu
+
+    hyp = [system_output("IOL-Research", line) for line in PARAGRAPHS["zh"]]
+    assert payload["full"]["IOL-Research"]["bleu"] == pytest.approx(
+        sacrebleu.corpus_bleu(hyp, [PARAGRAPHS["zh"]], tokenize="zh").score, abs=1e-9)
+    assert "+random[n:5|tol:1|rel:0.05|seed:1]+" in payload["signature"]
