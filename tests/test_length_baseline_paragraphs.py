@@ -1,7 +1,7 @@
 """The length-matched baseline on a paragraph-level corpus (issue 35 item 6): WMT21 de-en joined 3–6
 lines at a time (tests/paragraph_corpus.py), built as the WMT21 fixture is (UDPipe, eflomal seed 1)
 and evaluated under ±1 token alone (``length_relative=0``, the rule before) and the default
-relative window. benchmarks/paragraph_baseline.py prints the same figures for more systems."""
+relative window. studies/paragraph_baseline.py prints the same figures for more systems."""
 
 from __future__ import annotations
 
@@ -65,6 +65,7 @@ def _widened_alone(evaluation: Evaluation) -> list[str]:
             and evaluation.full_corpus_rows - c.n >= DEGENERATE_COMPLEMENT_RATIO * c.n]
 
 
+@pytest.mark.slow  # the joined corpus's build (UDPipe, eflomal): one to four minutes
 def test_the_joined_corpus_is_paragraph_level(paragraphs: dict[str, Path]) -> None:
     lines = shared_path("data", "wmt21", "sources", "newstest2021.de-en.src.de").read_text(encoding="utf-8")
     spans = join_pattern(len(lines.splitlines()))
@@ -74,6 +75,7 @@ def test_the_joined_corpus_is_paragraph_level(paragraphs: dict[str, Path]) -> No
     assert np.median(lengths) > 60  # WMT23's median is 24 source tokens, its longest 430: paragraphs, not sentences
 
 
+@pytest.mark.slow  # the same build
 def test_the_relative_window_gives_paragraphs_a_random_baseline(paragraphs: dict[str, Path]) -> None:
     before, after = _run(paragraphs, 0.0), _run(paragraphs, DEFAULT_LENGTH_RELATIVE)
     assert "+random[n:20|tol:1|seed:1]+" in before.signature and before.settings.length_relative == 0

@@ -12,12 +12,13 @@ reason (too many rows widened alone, a complement smaller than the config alone,
 the rule changed: configs whose random baseline moved, the largest move of a random mean, and the
 cells whose star (worse than the random band) flipped.
 
-    python benchmarks/paragraph_baseline.py --work /tmp/paragraphs [--systems 4] [--n-samples 100]
+    python studies/paragraph_baseline.py --work /tmp/paragraphs [--systems 4] [--n-samples 100]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -34,7 +35,7 @@ from auto_challenge_sets.scoring.length_baseline import (
 )
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
+SHARED = Path(os.environ.get("ACS_SHARED_DIR", REPO.parent / "shared"))  # as tests/conftest.py finds it
 sys.path.insert(0, str(REPO / "tests"))
 from paragraph_corpus import write_joined  # noqa: E402 - a test helper, shared with the tests
 
