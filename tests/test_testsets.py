@@ -29,16 +29,20 @@ def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return fill_wmt21(tmp_path_factory.mktemp("sacrebleu"), shared_path("data", "wmt21"), SYSTEMS)
 
 
-@pytest.fixture
-def wmt21(cache: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """sacrebleu's wmt21 entry pointed at the filled cache (sacrebleu reads $SACREBLEU at import)."""
+def point_at(cache: Path, names: tuple[str, ...], monkeypatch: pytest.MonkeyPatch) -> Path:
+    """sacrebleu's entries ``names`` pointed at the filled cache (sacrebleu reads $SACREBLEU at import)."""
     from sacrebleu.dataset import DATASETS
 
-    for name in ("wmt21", "wmt21/systems"):
+    for name in names:
         monkeypatch.setattr(DATASETS[name], "_outdir", str(cache / name))
         monkeypatch.setattr(DATASETS[name], "_rawdir", str(cache / name / "raw"))
     monkeypatch.setenv("SACREBLEU", str(cache))
     return cache
+
+
+@pytest.fixture
+def wmt21(cache: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    return point_at(cache, ("wmt21", "wmt21/systems"), monkeypatch)
 
 
 def test_files_of_a_test_set_are_the_shared_texts(wmt21: Path) -> None:
@@ -137,14 +141,8 @@ def xml_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def wmt23_24(xml_cache: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    from sacrebleu.dataset import DATASETS
-
-    for name in ("wmt23", "wmt24"):
-        monkeypatch.setattr(DATASETS[name], "_outdir", str(xml_cache / name))
-        monkeypatch.setattr(DATASETS[name], "_rawdir", str(xml_cache / name / "raw"))
-    monkeypatch.setenv("SACREBLEU", str(xml_cache))
     monkeypatch.setattr("urllib.request.urlopen", _no_network)
-    return xml_cache
+    return point_at(xml_cache, ("wmt23", "wmt24"), monkeypatch)
 
 
 def test_the_registry_holds_the_recent_directions() -> None:
