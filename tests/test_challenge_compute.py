@@ -159,6 +159,7 @@ _P = {"pool_predictions": ["a b", "c d", "e"], "pool_references": ["a b", "c e",
     ({"lowercase_ribes": 1}, "lowercase_ribes must be True or False, got 1"),
     ({"exclude_challenge": "no"}, "exclude_challenge must be True or False, got 'no'"),
     ({"return_samples": None}, "return_samples must be True or False, got None"),
+    ({"length_relative": 1.5}, "length_relative must be a number from 0 to 1, got 1.5"),
 ])
 def test_each_bad_argument_is_named_in_a_value_error(arguments: dict, message: str) -> None:
     arguments = {"predictions": _H, "references": _R, **arguments}
@@ -174,6 +175,7 @@ def test_the_baseline_defaults_and_its_seeded_stream() -> None:
     got = compute([POOL_HYP[i] for i in rows], [POOL_REF[i] for i in rows], **common)
     baseline = got["random_baseline"]
     assert baseline["n_samples"] == 100 and baseline["length_tolerance"] == 1 and "samples" not in baseline
+    assert baseline["length_relative"] == 0.05 and baseline["signature"] == "random[n:100|tol:1|rel:0.05|seed:9]"
     exclude = np.zeros(40, dtype=bool)
     exclude[rows] = True
     samples = sample_length_matched(common["lengths"], POOL_LEN, 100, 1, exclude, np.random.default_rng([9, 0]))

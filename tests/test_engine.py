@@ -415,15 +415,15 @@ def test_the_evaluation_names_its_run_settings_and_signature(toy, run):
         f"chrF[nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:{version}]",
         "RIBES[nrefs:1|case:lc|tok:13a|alpha:0.25|beta:0.1|version:ntt-1.03.1]",
         f"TER[nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:{version}]",
-        "random[n:40|tol:1|seed:3]", "paired[ar:200|seed:sacrebleu]"])
+        "random[n:40|tol:1|rel:0.05|seed:3]", "paired[ar:200|seed:sacrebleu]"])
     assert (evaluation.dataset, evaluation.pair, evaluation.split) == (str(toy["root"]), "de-en", SPLIT)
     assert (evaluation.full_corpus_config, evaluation.full_corpus_rows) == ("de-en.baseline", N)
     assert evaluation.systems == tuple(toy["hyps"]) and evaluation.metrics == METRICS
     assert evaluation.higher_is_better == {"bleu": True, "chrf": True, "ribes": True, "ter": False}
     settings = evaluation.settings
     assert (settings.n_samples, settings.length_tolerance, settings.seed, settings.paired_test,
-            settings.paired_samples, settings.min_rows, settings.tokenize, settings.lowercase_ribes) == (
-        40, 1, 3, "ar", 200, 20, "13a", True)
+            settings.paired_samples, settings.min_rows, settings.tokenize, settings.lowercase_ribes,
+            settings.length_relative) == (40, 1, 3, "ar", 200, 20, "13a", True, 0.05)
     assert evaluation.human_unmatched == {"table": (), "systems": ()}
     assert evaluation.notes == () and evaluation.targeted is None and evaluation.segment_full is None
     assert evaluation.verdicts is None
@@ -442,7 +442,7 @@ def test_a_named_baseline_and_the_bootstrap_test_are_what_the_run_uses(toy):
     for system in ("ref", "better", "lower", "worse"):
         test = systems[system].scores["bleu"].vs_baseline
         assert test.delta == pytest.approx(systems[system].scores["bleu"].score - systems["good"].scores["bleu"].score)
-    assert evaluation.signature.endswith("+random[n:5|tol:2|seed:9]+paired[bs:20|seed:sacrebleu]")
+    assert evaluation.signature.endswith("+random[n:5|tol:2|rel:0.05|seed:9]+paired[bs:20|seed:sacrebleu]")
     assert (evaluation.settings.paired_test, evaluation.settings.min_rows, evaluation.settings.seed) == ("bs", 7, 9)
     assert evaluation.human_full is None and evaluation.human_unmatched is None  # no human scores given
     assert evaluation.configs["de-en.particle.d3"].human is None

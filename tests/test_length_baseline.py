@@ -6,7 +6,12 @@ import numpy as np
 import pytest
 from scipy.stats import percentileofscore
 
-from auto_challenge_sets.scoring.length_baseline import sample_length_matched, summarize
+from auto_challenge_sets.scoring.length_baseline import (
+    length_window,
+    rule_signature,
+    sample_length_matched,
+    summarize,
+)
 
 POOL = np.array([3, 4, 5, 5, 6, 7, 10, 10, 11, 20], dtype=np.int64)
 
@@ -178,3 +183,51 @@ def test_summarize_reads_samples_as_float64():
     samples = np.array([0.1, 0.2, 0.3], dtype=np.float32)
     assert summarize(samples, 0.1) == summarize(samples.astype(np.float64), 0.1)
     assert summarize(samples, 0.1)["percentile"] == 0.0
+
+
+# the relative window (issue 35, paragraph-level test sets)
+PARAGRAPHS = np.array([100, 104, 106, 150, 200], dtype=np.int64)
+
+
+@pytest.mark.parametrize(("length", "tolerance", "relative", "window"), [
+    (10, 1, 0.05, 1), (39, 1, 0.05, 1), (40, 1, 0.05, 2), (60, 1, 0.05, 3),  # 0.05 × 60 is 3.0000000000000004
+    (100, 1, 0.0, 1), (100, 8, 0.05, 8), (430, 1, 0.05, 21), (29, 0, 0.29, 8), (100, 0, 0.29, 29)])
+def test_the_window_is_the_tolerance_or_a_share_of_the_length(length, tolerance, relative, window):
+    assert length_window(length, tolerance, relative) == window
+
+
+def test_a_paragraph_draws_within_its_share_of_its_length():
+    # 103: ±5 tokens reach 100, 104 and 106; ±1 only 104
+    wide = sample_length_matched([103], PARAGRAPHS, n_samples=200, tolerance=1, rng=1)
+    assert set(PARAGRAPHS[wide.index].ravel().tolist()) == {100, 104, 106} and wide.widened == 0
+    narrow = sample_length_matched([103], PARAGRAPHS, n_samples=200, tolerance=1, rng=1, relative=0)
+    assert set(PARAGRAPHS[narrow.index].ravel().tolist()) == {104} and narrow.widened == 0
+    # 120: nothing within ±6, so it widens to the nearest (106, 14 away) and counts as widened
+    far = sample_length_matched([120, 103], PARAGRAPHS, n_samples=20, tolerance=1, rng=1)
+    assert set(PARAGRAPHS[far.index[:, 0]].tolist()) == {106} and far.widened == 1 and far.max_tolerance == 14
+    # a window within the share of the length is no widening; beyond the tolerance it was
+    assert sample_length_matched([110], PARAGRAPHS, n_samples=5, tolerance=1, rng=1).widened == 0
+    assert sample_length_matched([110], PARAGRAPHS, n_samples=5, tolerance=1, rng=1, relative=0).widened == 1
+
+
+def test_rows_shorter_than_the_relative_reach_draw_as_under_the_tolerance_alone():
+    """Lengths are visited in sorted order: rows under 40 tokens (0.05 × 40 = 2) draw exactly what
+    they drew under ±1 alone, whatever longer rows come after them."""
+    pool = np.arange(1, 80, dtype=np.int64).repeat(3)
+    challenge = [5, 12, 30, 39, 41, 64, 12]
+    before = sample_length_matched(challenge, pool, n_samples=50, tolerance=1, rng=8, relative=0)
+    after = sample_length_matched(challenge, pool, n_samples=50, tolerance=1, rng=8)
+    short = [0, 1, 2, 3, 6]
+    assert np.array_equal(before.index[:, short], after.index[:, short])
+    assert not np.array_equal(before.index[:, [4, 5]], after.index[:, [4, 5]])
+    assert np.abs(pool[after.index[:, 5]] - 64).max() == 3  # floor(0.05 × 64) = 3
+
+
+@pytest.mark.parametrize("relative", [-0.1, 1.5, float("nan"), True, "0.1", None])
+def test_a_relative_share_outside_0_to_1_is_refused(relative):
+    with pytest.raises(ValueError, match=r"^length_relative must be a number from 0 to 1, got "):
+        sample_length_matched([5], POOL, n_samples=2, relative=relative)
+
+
+def test_the_rule_in_a_signature():
+    assert rule_signature(1, 0.05) == "tol:1|rel:0.05" and rule_signature(2, 0.0) == "tol:2"

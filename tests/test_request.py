@@ -29,3 +29,15 @@ def test_a_value_at_either_bound_is_accepted_and_one_past_it_refused(name):
         assert getattr(_request(**{name: high}), name) == high
         with pytest.raises(RequestError, match=f"must be from {low} to {high:,}, got {high + 1}$"):
             _request(**{name: high + 1})
+
+
+@pytest.mark.parametrize("value", [0, 0.05, 1])
+def test_the_relative_length_window_is_a_share_from_0_to_1(value):
+    assert _request(length_relative=value).length_relative == value
+
+
+@pytest.mark.parametrize("value", [-0.01, 1.01, float("nan"), True, "0.1"])
+def test_a_relative_length_window_outside_0_to_1_is_a_request_error(value):
+    with pytest.raises(RequestError, match=r"must be a number from 0 to 1, got ") as error:
+        _request(length_relative=value)
+    assert error.value.field == "length_relative"

@@ -140,7 +140,7 @@ def test_the_json_document_is_plain_and_leaves_the_verdicts_out():
         "full_corpus_config": "de-en.baseline", "full_corpus_rows": 90, "systems": ["a", "b"], "baseline_system": "a",
         "metrics": ["bleu"], "higher_is_better": {"bleu": True},
         "settings": {"n_samples": 5, "length_tolerance": 1, "seed": 3, "paired_test": "ar", "paired_samples": 20,
-                     "min_rows": 20, "tokenize": "13a", "lowercase_ribes": True},
+                     "min_rows": 20, "tokenize": "13a", "lowercase_ribes": True, "length_relative": 0.0},
         "full": {"a": {"bleu": None}, "b": {"bleu": None}},
         "configs": {"de-en.particle.d3": {
             "n": 12, "phenomenon": "de-en.particle", "min_distance": 3, "small": True, "same_rows_as": None,

@@ -32,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--pair", required=True, help="language pair, source first: de-en")
     parser.add_argument("--testset", metavar="NAME",
-                        help="take source and reference from sacrebleu's test set NAME (e.g. wmt21, wmt13), "
+                        help="take source and reference from sacrebleu's test set NAME (e.g. wmt21; wmt24 for en-cs, en-hi, en-zh, ...), "
                         "downloaded once into sacrebleu's cache; instead of --source/--target")
     parser.add_argument("--corpus", help="corpus name, used as the split name (\\w+); default with --testset: "
                         "the test set's name (wmt21)")

@@ -114,6 +114,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="random corpora per config (default: 100)")
     parser.add_argument("--length-tolerance", type=int_at_least(0), default=1, metavar="N",
                         help="largest source-length difference of a random replacement (default: 1)")
+    from auto_challenge_sets.scoring.length_baseline import DEFAULT_LENGTH_RELATIVE
+
+    parser.add_argument("--length-relative", type=ascii_real, default=DEFAULT_LENGTH_RELATIVE, metavar="F",
+                        help="or this share of the row's length where that is wider, for paragraph-level test "
+                             f"sets (default: {DEFAULT_LENGTH_RELATIVE}; 0: the tolerance alone)")
     parser.add_argument("--seed", type=int_at_least(0), default=1, metavar="N", help="random seed (default: 1)")
     parser.add_argument("--tokenize", default="13a", metavar="NAME",
                         help="sacrebleu tokenizer for BLEU and RIBES (default: 13a)")
@@ -272,7 +277,7 @@ def _request(args: argparse.Namespace):
         dataset=args.dataset, hypotheses=hypotheses, config=args.config, split=args.split,
         pair=args.pair, references=tuple(args.ref), ref_config=args.ref_config,
         metrics=tuple(m.strip() for m in args.metrics.split(",")), n_samples=args.n_samples,
-        length_tolerance=args.length_tolerance, seed=args.seed, tokenize=args.tokenize,
+        length_tolerance=args.length_tolerance, length_relative=args.length_relative, seed=args.seed, tokenize=args.tokenize,
         lowercase_ribes=not args.case_sensitive_ribes, min_rows=args.min_rows, baseline=args.baseline,
         paired_test=args.paired_test, paired_samples=args.paired_samples,
         targeted=_targeted_request(args, list(hypotheses)), metric_options=_metric_options(args.metric_option),

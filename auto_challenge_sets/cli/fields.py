@@ -39,6 +39,7 @@ FIELD_FLAGS = {
     "paired_samples": "--paired-samples",
     "min_rows": "--min-rows",
     "length_tolerance": "--length-tolerance",
+    "length_relative": "--length-relative",
     "seed": "--seed",
     "tokenize": "--tokenize",
     "split": "--split",

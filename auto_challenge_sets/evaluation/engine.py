@@ -57,7 +57,12 @@ from auto_challenge_sets.evaluation.significance import paired_tests
 from auto_challenge_sets.evaluation.versus_full import add_versus_full_test
 from auto_challenge_sets.scoring.bleu_stats import count_references
 from auto_challenge_sets.scoring.forked import can_fork, forked_pool
-from auto_challenge_sets.scoring.length_baseline import is_degenerate, sample_length_matched, summarize
+from auto_challenge_sets.scoring.length_baseline import (
+    is_degenerate,
+    rule_signature,
+    sample_length_matched,
+    summarize,
+)
 from auto_challenge_sets.scoring.metric import Metric, create_metric
 
 
@@ -130,7 +135,7 @@ def _score_config(request: EvaluationRequest, corpus: Corpus, config: ConfigRows
                                                         f"config {config.name}"), None)
                          for name, metric in metrics.items()} for system, per_metric in stats.items()}, 0
     drawn = sample_length_matched(config.lengths, corpus.pool_lengths, request.n_samples, request.length_tolerance,
-                                  exclude, np.random.default_rng([request.seed, 0]))
+                                  exclude, np.random.default_rng([request.seed, 0]), request.length_relative)
     scores: dict[str, dict[str, MetricScore]] = {}
     for system, per_metric in stats.items():
         scores[system] = {}
@@ -211,7 +216,8 @@ def _summary(configs: dict[str, ConfigResult], full: dict[str, dict[str, float]]
 
 def _signature(request: EvaluationRequest, metrics: dict[str, Metric], nrefs: int) -> str:
     parts = [f"{metric.label}[{metric.signature(nrefs)}]" for metric in metrics.values()]
-    parts.append(f"random[n:{request.n_samples}|tol:{request.length_tolerance}|seed:{request.seed}]")
+    parts.append(f"random[n:{request.n_samples}|{rule_signature(request.length_tolerance, request.length_relative)}"
+                 f"|seed:{request.seed}]")
     parts.append(f"paired[{request.paired_test}:{request.paired_samples}|seed:sacrebleu]")
     return "+".join(parts)
 
@@ -317,7 +323,8 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
         full_corpus_rows=len(corpus.base["line"]), systems=tuple(systems), baseline_system=baseline,
         metrics=tuple(metrics), higher_is_better={n: m.higher_is_better for n, m in metrics.items()},
         settings=Settings(request.n_samples, request.length_tolerance, request.seed, request.paired_test,
-                          request.paired_samples, request.min_rows, request.tokenize, request.lowercase_ribes),
+                          request.paired_samples, request.min_rows, request.tokenize, request.lowercase_ribes,
+                          request.length_relative),
         full=full, configs=configs, trends=trends,
         summary={name: _summary(configs, full, metric, trends[name]) for name, metric in metrics.items()},
         human_full=human_full, human_unmatched=human_unmatched, targeted=targeted, notes=tuple(notes),

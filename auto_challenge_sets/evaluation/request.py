@@ -16,6 +16,7 @@ from typing import Any
 from auto_challenge_sets.errors import RequestError
 from auto_challenge_sets.evaluation.targeted import TargetedRequest
 from auto_challenge_sets.scoring.builtin_metrics import DEFAULT_METRICS
+from auto_challenge_sets.scoring.length_baseline import DEFAULT_LENGTH_RELATIVE, check_relative
 from auto_challenge_sets.scoring.metric import metric_class
 
 ALL = "all"
@@ -55,6 +56,7 @@ class EvaluationRequest:
     metrics: tuple[str, ...] = DEFAULT_METRICS
     n_samples: int = 100
     length_tolerance: int = 1
+    length_relative: float = DEFAULT_LENGTH_RELATIVE  # the window's share of a row's length (length_baseline)
     seed: int = 1
     tokenize: str = "13a"
     lowercase_ribes: bool = True
@@ -120,6 +122,10 @@ class EvaluationRequest:
             if value < low or (high is not None and value > high):
                 bounds = f">= {low}" if high is None else f"from {low} to {high:,}"
                 raise RequestError(name, f"must be {bounds}, got {value}")
+        try:
+            check_relative(self.length_relative)
+        except ValueError as error:
+            raise RequestError("length_relative", str(error).removeprefix("length_relative ")) from None
         if not isinstance(self.tokenize, str) or not self.tokenize:
             raise RequestError("tokenize", f"must name a sacrebleu tokenizer, got {self.tokenize!r}")
         if self.targeted is not None:

@@ -298,6 +298,9 @@ class Settings:
     min_rows: int
     tokenize: str
     lowercase_ribes: bool
+    # each row's length window is max(length_tolerance, floor(length_relative × length)) tokens
+    # (scoring.length_baseline.length_window); 0: the tolerance alone
+    length_relative: float = 0.0
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,13 @@ import numpy as np
 
 from auto_challenge_sets.scoring.bleu_stats import BleuStatistics
 from auto_challenge_sets.scoring.chrf_stats import ChrfStatistics
-from auto_challenge_sets.scoring.length_baseline import sample_length_matched, summarize
+from auto_challenge_sets.scoring.length_baseline import (
+    DEFAULT_LENGTH_RELATIVE,
+    check_relative,
+    rule_signature,
+    sample_length_matched,
+    summarize,
+)
 from auto_challenge_sets.scoring.line_limit import check_line_lengths
 from auto_challenge_sets.scoring.metric import Metric, create_metric
 from auto_challenge_sets.scoring.ribes import ALPHA, BETA
@@ -89,6 +95,7 @@ class _Sampling:
     tolerance: int
     seed: int | None
     extra: tuple[tuple[Metric, np.ndarray], ...] = ()  # other registered metrics: (metric, pool statistics)
+    relative: float = DEFAULT_LENGTH_RELATIVE  # the window's share of a row's length (length_baseline)
 
     def rng(self, *stream: int) -> np.random.Generator:
         """Independent, reproducible streams: the main baseline, then one per distance slice."""
@@ -101,7 +108,7 @@ class _Sampling:
         """One sampling of length-matched corpora, scored by every metric (``scores``: the
         challenge set's own bleu, ribes and chrf, which the samples are compared with)."""
         samples = sample_length_matched(lengths, self.pool_lengths, self.n_samples, self.tolerance,
-                                        self.exclude, self.rng(*stream))
+                                        self.exclude, self.rng(*stream), self.relative)
         drawn = {
             "bleu": self.scorer.sample_scores(self.pool.stats.bleu, samples.index),
             "ribes": self.pool.stats.ribes[samples.index].mean(axis=1),
@@ -115,6 +122,9 @@ class _Sampling:
             "max_tolerance": samples.max_tolerance,
             "n_samples": self.n_samples,
             "length_tolerance": self.tolerance,
+            "length_relative": self.relative,
+            # the engine's random[…] part of its signature: what makes these numbers
+            "signature": f"random[n:{self.n_samples}|{rule_signature(self.tolerance, self.relative)}|seed:{self.seed}]",
             "pool_size": int(len(self.pool) - self.exclude.sum()),
         })
         if return_samples:
@@ -225,6 +235,7 @@ def compute(
     ids: Sequence[Hashable] | None = None, pool_ids: Sequence[Hashable] | None = None,
     n_samples: int = 100,
     length_tolerance: int = 1,
+    length_relative: float = DEFAULT_LENGTH_RELATIVE,
     seed: int | None = None,
     tokenize: str = "13a",
     lowercase_ribes: bool = True,
@@ -248,6 +259,7 @@ def compute(
     refs = check_references("references", references, len(preds), "predictions")
     check_settings(n_samples, length_tolerance, seed, tokenize, {"lowercase_ribes": lowercase_ribes,
                    "exclude_challenge": exclude_challenge, "return_samples": return_samples})
+    check_relative(length_relative)
     if any(x is not None for x in (pool_predictions, pool_references, pool_lengths)):
         check_sample_size(n_samples, len(preds), return_samples)  # before the pool's statistics
     dist, ds = _checked_distances(distances, min_distances, len(preds))
@@ -266,7 +278,7 @@ def compute(
     extra = _score_others(result, others, preds, refs, stats.nrefs)
     sampling = None if pool is None else _Sampling(
         *scorers, pool, pool_lens, _exclusion(pool, preds, refs, challenge_ids, pids, exclude_challenge),
-        int(n_samples), int(length_tolerance), seed, _pool_statistics(others, pool))
+        int(n_samples), int(length_tolerance), seed, _pool_statistics(others, pool), float(length_relative))
     result["random_baseline"] = None if sampling is None else sampling.baseline(lens, result, (0,), return_samples)
     if dist is not None:
         result["distance_breakdown"] = _breakdown(scorers, stats, dist, lens, sampling, ds, result["random_baseline"], extra)

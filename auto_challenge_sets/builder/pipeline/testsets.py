@@ -70,8 +70,16 @@ def resolve_testset(name: str, pair: str) -> NamedTestSet:
     dataset = _dataset(name)
     if pair not in dataset.langpairs:
         raise InputError(f"sacrebleu's test set {name!r} has no pair {pair!r} "
-                         f"(it has: {', '.join(sorted(dataset.langpairs))})")
+                         f"(it has: {', '.join(sorted(dataset.langpairs))}{_elsewhere(name, pair)})")
     return _files_of(dataset, name, pair)
+
+
+def _elsewhere(name: str, pair: str) -> str:
+    """The newest test sets of the registry that hold ``pair`` (its order is newest first), as a hint."""
+    from sacrebleu.dataset import DATASETS
+
+    others = [other for other, dataset in DATASETS.items() if other != name and pair in dataset.langpairs][:3]
+    return f"; {', '.join(others)} {'has' if len(others) == 1 else 'have'} it" if others else ""
 
 
 def resolve_systems(name: str, pair: str) -> dict[str, Path]:

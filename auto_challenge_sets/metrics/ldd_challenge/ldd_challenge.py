@@ -92,6 +92,8 @@ Args:
         pairs are left out.
     n_samples (`int`, default 100): random corpora to draw.
     length_tolerance (`int`, default 1): largest source-length difference of a replacement.
+    length_relative (`float`, default 0.05): or this share of the row's source length where that
+        is wider (paragraph-level test sets); 0: the tolerance alone.
     seed (`int`, optional): random seed; the same seed gives the same numbers.
     tokenize (`str`, default "13a"): sacrebleu tokenizer, used for BLEU and RIBES alike (chrF
         works on the raw text).
@@ -122,7 +124,9 @@ Returns:
         percentile (share of random corpora scoring at or worse than the challenge set, in %;
         worse is lower, or higher for a metric where lower is better, as TER),
         p_value ((1 + #random at or worse) / (n_samples + 1), one-sided); and widened
-        (challenge rows whose length had no candidate within the tolerance).
+        (challenge rows whose length had no candidate within its window: max(length_tolerance,
+        floor(length_relative × length)) tokens); its length_tolerance, length_relative and
+        signature (`random[n:…|tol:…|rel:…|seed:…]`, the rule that drew it).
     distance_breakdown (`list` of `dict` or None): min_distance, n, bleu, ribes, chrf (and
         random_baseline when a pool is given) for the rows with distance >= D.
     spearman (`dict` or None): rho and p of bleu, ribes and chrf against D.
