@@ -59,8 +59,9 @@ class Option:
         elif kind is int:
             parsed = value if isinstance(value, int) and not isinstance(value, bool) else \
                 ascii_int(value) if isinstance(value, str) else None
-            if parsed is None:
-                raise ValueError(f"must be an integer in ASCII digits, got {value!r}")
+            if parsed is None or (self.minimum is not None and parsed < self.minimum):
+                bound = "" if self.minimum is None else f" >= {self.minimum:g}"
+                raise ValueError(f"must be an integer{bound} in ASCII digits, got {value!r}")
         elif kind is float:
             parsed = float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else \
                 ascii_float(value) if isinstance(value, str) else None
