@@ -63,7 +63,7 @@ def test_an_unknown_or_misspelled_metric_option_is_an_error_before_any_file_is_r
         "acs evaluate: error: --metric-option: no metric of bleu, comet has an option 'comet_gpu' (did you mean "
         "comet_gpus?) (their options: comet_batch_size, comet_gpus, comet_model, tokenize)")
     assert _error(capsys, "--metrics", "chrf", "--case-sensitive-ribes") == (
-        "acs evaluate: error: --metric-option: no metric of chrf has an option 'lowercase_ribes'; it is an option "
+        "acs evaluate: error: --case-sensitive-ribes: no metric of chrf has an option 'lowercase_ribes'; it is an option "
         "of ribes, which is not among the metrics (their options: none)")
     assert _error(capsys, "--tokenize", "intl", "--metric-option", "tokenize=13a") == (
         "acs evaluate: error: --tokenize and --metric-option tokenize=... both set tokenize: give one")

@@ -70,15 +70,19 @@ def metric_options(args: argparse.Namespace) -> dict[str, Any]:
 
 @contextmanager
 def shorthand_flags(args: argparse.Namespace) -> Iterator[None]:
-    """An error about a value that ``--tokenize`` gave names that flag, not --metric-option."""
+    """An error about an option that ``--tokenize`` (``--case-sensitive-ribes``) gave names that
+    flag, not --metric-option."""
     from auto_challenge_sets.errors import AcsError, RequestError
 
     try:
         yield
     except RequestError as error:
-        given = _shorthands(args)
-        flag = next((flag for flag, key in SHORTHANDS.items() if key in given and error.field == "metric_options"
-                     and error.detail.startswith(f"{key}=")), None)
-        if flag is None:
-            raise
-        raise AcsError(f"{flag}: {error.detail.partition(': ')[2]}") from None
+        given = _shorthands(args) if error.field == "metric_options" else {}
+        for flag, key in SHORTHANDS.items():
+            if key not in given:
+                continue
+            if error.detail.startswith(f"{key}="):  # its value: "tokenize=nope: unknown ..."
+                raise AcsError(f"{flag}: {error.detail.partition(': ')[2]}") from None
+            if f"option {key!r}" in error.detail:  # the option itself: no metric of the run has it
+                raise AcsError(f"{flag}: {error.detail}") from None
+        raise
