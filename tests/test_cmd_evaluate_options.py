@@ -62,6 +62,9 @@ def test_an_unknown_or_misspelled_metric_option_is_an_error_before_any_file_is_r
     assert _error(capsys, "--metrics", "bleu,ribes", "--metric-option", "lowercase_ribs=false") == (
         "acs evaluate: error: --metric-option: no metric of bleu, ribes has an option 'lowercase_ribs' (did you mean "
         "lowercase_ribes?) (their options: lowercase_ribes, tokenize)")
+    assert _error(capsys, "--metrics", "bleu,comet", "--metric-option", "comet_gpu=1") == (  # was silently ignored
+        "acs evaluate: error: --metric-option: no metric of bleu, comet has an option 'comet_gpu' (did you mean "
+        "comet_gpus?) (their options: comet_batch_size, comet_gpus, comet_model, tokenize)")
     assert _error(capsys, "--metrics", "chrf", "--case-sensitive-ribes") == (
         "acs evaluate: error: --case-sensitive-ribes: no metric of chrf has an option 'lowercase_ribes'; it is an option "
         "of ribes, which is not among the metrics (their options: none)")
