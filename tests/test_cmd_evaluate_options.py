@@ -30,7 +30,7 @@ def test_every_flag_that_sets_a_request_field_defaults_to_the_dataclass_default(
     # --targeted is the switch that makes a TargetedRequest (its flags' defaults are that class's constants)
     compared = {name for name in defaults if name in flags}
     assert compared == {"n_samples", "length_tolerance", "seed", "min_rows", "paired_test", "paired_samples",
-                        "metrics", "jobs", "verify", "split", "pair", "references", "ref_config", "baseline"}
+                        "metrics", "jobs", "verify", "length_relative", "split", "pair", "references", "ref_config", "baseline"}
     for name in sorted(compared):
         flag = flags[name]
         expected = defaults[name]
