@@ -120,3 +120,14 @@ def test_the_bare_name_loads_when_the_hub_answers_404(empty_folder: Path, tmp_pa
     asked = [r for r in hub.requests if "evaluate-metric/ldd_challenge" in r.path]
     assert asked, [r.path for r in hub.requests]  # evaluate did ask the Hub first ...
     assert all(r.authorization == f"Bearer {TOKEN}" for r in asked)  # ... which answered 404, not 401
+
+
+def test_metric_list_shows_every_metric_and_the_options_it_declares(capsys):
+    assert main(["metric", "list"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("bleu: BLEU, higher is better\n  tokenize (str, default 13a): sacrebleu's tokenizer")
+    assert "\nchrf: chrF, higher is better\n  (no options)\nter: TER, lower is better\n  (no options)\n" in out
+    assert "\n  lowercase_ribes (bool, default true): lowercase before RIBES" in out
+    if "comet: " in out:  # this package's own entry point, where the installed metadata finds its module
+        assert "comet: COMET, higher is better, reads the sources\n" in out
+        assert "\n  comet_gpus (int, default 0): GPUs to use (0: the CPU)\n" in out

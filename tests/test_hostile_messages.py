@@ -280,9 +280,10 @@ CASES: list[tuple[str, Callable[[Situation], list[str]], str]] = [
     # -- --tokenize / --length-tolerance: the argument, never a file
     ("tokenize-unknown", lambda s: _evaluate(s.good, "--tokenize", "nope"),
      r"error: --tokenize: unknown sacrebleu tokenizer 'nope'"),
+    # chrF has no tokenizer: --tokenize there is no option of any metric of the run
     ("tokenize-unknown-chrf-only", lambda s: _evaluate(s.good, "--metrics", "chrf", "--tokenize", "nope"),
-     r"error: --tokenize: unknown sacrebleu tokenizer 'nope'"),
-    ("tokenize-unknown-targeted", lambda s: _evaluate(s.good, "--metrics", "chrf", "--targeted", "--tokenize", "x"),
+     r"error: --tokenize: no metric of chrf has an option 'tokenize'; it is an option of bleu, ribes"),
+    ("tokenize-unknown-targeted", lambda s: _evaluate(s.good, "--metrics", "chrf,bleu", "--targeted", "--tokenize", "x"),
      r"error: --tokenize: unknown sacrebleu tokenizer 'x'"),
     ("tokenize-not-installed", lambda s: (_no_mecab(), _evaluate(s.good, "--tokenize", "ja-mecab"))[1],
      r"error: --tokenize: sacrebleu tokenizer 'ja-mecab' is not available: .*pip install"),

@@ -15,14 +15,19 @@ import pytest
 import sacrebleu
 from scipy.stats import kendalltau
 
+from auto_challenge_sets.errors import RequestError
+from auto_challenge_sets.options import Option
 from auto_challenge_sets.scoring.metric import (
+    _REGISTRY,
     AveragedMetric,
     Metric,
     PairedTestAdapter,
     create_metric,
     metric_class,
     metric_names,
+    option_lines,
     register_metric,
+    route_options,
 )
 
 from toy_dataset import HUMAN, make
@@ -212,3 +217,80 @@ def test_vectorized_scores_of_totals_equal_the_scalar_code(name):
         assert np.allclose(vectorized, scalar, rtol=1e-13, atol=1e-12) and (vectorized == 0).sum() == (scalar == 0).sum()
     else:
         assert (vectorized == scalar).all()
+
+
+# -- declared options -----------------------------------------------------------------------------
+
+def test_the_built_ins_declare_their_options_and_a_run_routes_each_key_to_the_metrics_declaring_it():
+    assert [o.name for o in metric_class("bleu").options] == ["tokenize"]
+    assert [o.name for o in metric_class("ribes").options] == ["tokenize", "lowercase_ribes"]
+    assert metric_class("chrf").options == () and metric_class("ter").options == ()
+    routed = route_options(["bleu", "chrf", "ribes"], {"tokenize": "intl", "lowercase_ribes": "false"})
+    assert routed == {"bleu": {"tokenize": "intl"}, "chrf": {},
+                      "ribes": {"tokenize": "intl", "lowercase_ribes": False}}
+    assert route_options(["ribes"], {}) == {"ribes": {"tokenize": "13a", "lowercase_ribes": True}}
+
+
+def test_a_key_none_of_the_metrics_declares_is_an_error_naming_theirs():
+    """`comet_gpu` (a typo) was silently ignored: now it names the options there are."""
+    with pytest.raises(RequestError) as error:
+        route_options(["bleu", "ribes"], {"lowercase_ribs": "false"})
+    assert (error.value.field, error.value.detail) == (
+        "metric_options", "no metric of bleu, ribes has an option 'lowercase_ribs' (did you mean lowercase_ribes?) "
+        "(their options: lowercase_ribes, tokenize)")
+    with pytest.raises(RequestError, match=r"no metric of chrf has an option 'tokenize'; it is an option of bleu, "
+                       r"ribes, which is not among the metrics \(their options: none\)"):
+        route_options(["chrf"], {"tokenize": "intl"})
+    gpus = type("Gpus", (AveragedMetric,), {"name": "gpus", "options": (Option("comet_gpus", int, 0, "", minimum=0),)})
+    register_metric(gpus)  # COMET's option, without its entry point (installed metadata may name another path)
+    try:
+        with pytest.raises(RequestError, match=r"comet_gpu' \(did you mean comet_gpus\?\)"):
+            route_options(["bleu", "gpus"], {"comet_gpu": "1"})
+        with pytest.raises(RequestError, match=r"metric_options: comet_gpus=１: must be an integer >= 0 in ASCII"):
+            route_options(["gpus"], {"comet_gpus": "１"})
+    finally:
+        _REGISTRY.pop("gpus")
+
+
+def test_an_option_changes_the_signature_that_records_the_run():
+    assert "tok:intl" in create_metric("bleu", tokenize="intl").signature(1)
+    assert "case:mixed" in create_metric("ribes", lowercase_ribes="false").signature(1)
+    assert "case:lc|tok:13a" in create_metric("ribes").signature(1)
+    assert create_metric("ribes", lowercase_ribes=False).values == {"tokenize": "13a", "lowercase_ribes": False}
+
+
+def test_registering_checks_the_declared_options():
+    with pytest.raises(TypeError, match="options must be a tuple of auto_challenge_sets.options.Option"):
+        register_metric(type("Bad", (AveragedMetric,), {"name": "bad", "options": ("tokenize",)}))
+    twice = (Option("x", int, 0, ""), Option("x", int, 1, ""))
+    with pytest.raises(ValueError, match="declares an option twice"):
+        register_metric(type("Bad", (AveragedMetric,), {"name": "bad", "options": twice}))
+    assert "bad" not in metric_names()
+
+
+def test_option_lines_list_a_shared_option_once():
+    assert option_lines(["bleu", "ribes"]) == [
+        "tokenize (str, default 13a; bleu, ribes): sacrebleu's tokenizer for BLEU and RIBES (13a, intl, zh, "
+        "ja-mecab, ...)",
+        "lowercase_ribes (bool, default true; ribes): lowercase before RIBES, as RIBES.py does (false: RIBES.py's "
+        "--case)"]
+
+
+OPTION_PLUGIN = PLUGIN.replace('''    name, label, digits = "recall", "Recall", 3
+''', '''    name, label, digits = "recall", "Recall", 3
+    options = (Option("min_len", int, 0, "words shorter than this are left out"),)
+''').replace("import numpy as np\n", "import numpy as np\nfrom auto_challenge_sets.options import Option\n")
+
+
+def test_a_plugin_declares_options_that_acs_lists_and_checks(tmp_path):
+    site = _plugin(tmp_path)
+    (site / "toy_recall.py").write_text(OPTION_PLUGIN, encoding="utf-8")
+    listed = _acs(site, "metric", "list")
+    assert listed.returncode == 0, listed.stderr
+    assert "recall: Recall, higher is better\n  min_len (int, default 0): words shorter than this" in listed.stdout
+    toy = make(tmp_path / "toy")
+    run = _acs(site, "evaluate", "--dataset", str(toy["root"]), "--config", "de-en.particle.d1", "--hyp",
+               f"good={toy['hyps']['good']}", "--metrics", "recall", "--metric-option", "min_lem=2", "--quiet")
+    assert run.returncode == 2 and run.stderr.strip().splitlines()[-1] == (  # after any other plug-in's warning
+        "acs evaluate: error: --metric-option: no metric of recall has an option 'min_lem' (did you mean min_len?) "
+        "(their options: min_len)")

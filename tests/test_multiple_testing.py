@@ -126,7 +126,7 @@ def _evaluation(trends: dict) -> Evaluation:
     return Evaluation(
         signature="sig", dataset="data", pair="de-en", split="test", full_corpus_config="de-en.baseline",
         full_corpus_rows=90, systems=("a", "b", "c"), baseline_system="a", metrics=("bleu", "ter"),
-        higher_is_better={"bleu": True, "ter": False}, settings=Settings(5, 1, 3, "ar", 20, 20, "13a", True),
+        higher_is_better={"bleu": True, "ter": False}, settings=Settings(5, 1, 3, "ar", 20, 20, {"bleu": {"tokenize": "13a"}}),
         full={}, configs={}, trends=trends, summary={})
 
 

@@ -41,3 +41,23 @@ def test_a_relative_length_window_outside_0_to_1_is_a_request_error(value):
     with pytest.raises(RequestError, match=r"must be a number from 0 to 1, got ") as error:
         _request(length_relative=value)
     assert error.value.field == "length_relative"
+
+
+def test_jobs_default_to_the_cores_as_on_the_command_line():
+    from auto_challenge_sets.scoring.forked import cores
+
+    assert _request().jobs is None and _request().workers == cores()
+    assert _request(jobs=3).workers == 3
+
+
+def test_metric_options_are_checked_when_the_request_is_made_before_any_file_is_read():
+    """The dataset "ldd" does not exist: a typo in an option fails first, naming the options there are."""
+    with pytest.raises(RequestError, match=r"^metric_options: no metric of bleu has an option 'tokenise' "
+                       r"\(did you mean tokenize\?\) \(their options: tokenize\)$"):
+        _request(metric_options={"tokenise": "intl"})
+    with pytest.raises(RequestError, match=r"^metric_options: lowercase_ribes=False: must be true or false"):
+        EvaluationRequest("ldd", {"a": "a.txt"}, metrics=("ribes",), metric_options={"lowercase_ribes": "False"})
+    request = EvaluationRequest("ldd", {"a": "a.txt"}, metrics=("bleu", "ribes", "ter"),
+                                metric_options={"tokenize": "intl", "lowercase_ribes": "false"})
+    assert request.metric_settings() == {"bleu": {"tokenize": "intl"}, "ter": {},
+                                         "ribes": {"tokenize": "intl", "lowercase_ribes": False}}

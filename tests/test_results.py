@@ -129,7 +129,7 @@ def test_the_json_document_is_plain_and_leaves_the_verdicts_out():
     evaluation = Evaluation(
         signature="sig", dataset="data", pair="de-en", split="test", full_corpus_config="de-en.baseline",
         full_corpus_rows=90, systems=("a", "b"), baseline_system="a", metrics=("bleu",),
-        higher_is_better={"bleu": True}, settings=Settings(5, 1, 3, "ar", 20, 20, "13a", True),
+        higher_is_better={"bleu": True}, settings=Settings(5, 1, 3, "ar", 20, 20, {"bleu": {"tokenize": "13a"}}),
         full={"a": {"bleu": float("inf")}, "b": {"bleu": -np.inf}}, configs={"de-en.particle.d3": config},
         trends={"bleu": {"de-en.particle": {"a": Trend(2, None, None)}}}, summary={"bleu": {}},
         human_unmatched={"table": ("x.1",), "systems": ()}, notes=("a note",),
@@ -140,7 +140,8 @@ def test_the_json_document_is_plain_and_leaves_the_verdicts_out():
         "full_corpus_config": "de-en.baseline", "full_corpus_rows": 90, "systems": ["a", "b"], "baseline_system": "a",
         "metrics": ["bleu"], "higher_is_better": {"bleu": True},
         "settings": {"n_samples": 5, "length_tolerance": 1, "seed": 3, "paired_test": "ar", "paired_samples": 20,
-                     "min_rows": 20, "tokenize": "13a", "lowercase_ribes": True, "length_relative": 0.0},
+                     "min_rows": 20, "metric_options": {"bleu": {"tokenize": "13a"}},
+                     "length_relative": 0.0},
         "full": {"a": {"bleu": None}, "b": {"bleu": None}},
         "configs": {"de-en.particle.d3": {
             "n": 12, "phenomenon": "de-en.particle", "min_distance": 3, "small": True, "same_rows_as": None,
@@ -238,7 +239,7 @@ def test_the_targeted_run_writes_its_judge_and_its_controls_matching_and_leaves_
     evaluation = Evaluation(
         signature="sig", dataset="data", pair="de-en", split="test", full_corpus_config="de-en.baseline",
         full_corpus_rows=90, systems=("a",), baseline_system="a", metrics=("bleu",), higher_is_better={"bleu": True},
-        settings=Settings(5, 1, 3, "ar", 20, 20, "13a", True), full={"a": {"bleu": 1.0}}, trends={},
+        settings=Settings(5, 1, 3, "ar", 20, 20, {"bleu": {"tokenize": "13a"}}), full={"a": {"bleu": 1.0}}, trends={},
         configs={"c.d2": ConfigResult(12, "de-en.particle", 2, True, None, 0, {"a": SystemResult({"bleu": _score(3.0)},
                                                                                              score)})},
         summary={}, targeted=run, output_links={"a": [[(0, 0)]]})

@@ -46,13 +46,12 @@ def build_parser() -> argparse.ArgumentParser:
 def _refuse_extras(commands: dict[str, argparse.ArgumentParser], command: str, extras: list[str]) -> None:
     """argparse leaves an unknown flag of a subcommand to the top parser, which prints the top-level
     usage and no hint: say it as the subcommand, with its usage and the flag it resembles."""
-    import difflib
+    from auto_challenge_sets.options import did_you_mean
 
     sub = commands[command]
     flags = sorted({flag for action in sub._actions for flag in action.option_strings if flag.startswith("--")})
     unknown = next((extra.split("=", 1)[0] for extra in extras if extra.startswith("-")), None)
-    near = difflib.get_close_matches(unknown, flags, n=1, cutoff=0.6) if unknown else []
-    hint = f" (did you mean {near[0]}?)" if near else ""
+    hint = did_you_mean(unknown, flags) if unknown else ""
     sub.error(f"unrecognized arguments: {' '.join(extras)}{hint}")
 
 

@@ -9,8 +9,6 @@ from pathlib import Path
 
 from auto_challenge_sets.cli.help import HelpFormatter, ascii_real, int_at_least, non_empty
 
-MAX_SAMPLES = 100_000  # 10**9 samples would not fit in memory; a run that asks for them is a typo
-
 DESCRIPTION = """\
 Score one or many systems' translations of a test corpus on LDD challenge sets, in one engine:
 every metric of --metrics (BLEU, chrF and TER from sacrebleu, RIBES as NTT defines it, or any
@@ -48,6 +46,10 @@ examples:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from auto_challenge_sets.cli.evaluate_options import add_metric_option_flags, request_defaults
+    from auto_challenge_sets.evaluation.request import MAX_JOBS, MAX_PAIRED_SAMPLES, MAX_SAMPLES, PAIRED_TESTS
+
+    default = request_defaults()
     parser = subparsers.add_parser(
         "evaluate",
         help="score MT output on challenge sets against a length-matched random baseline",
@@ -57,7 +59,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--dataset", default="auto_challenge_sets", metavar="DIR",
                         help="a folder written by `acs build` (default: ./auto_challenge_sets, its default --out)")
-    parser.add_argument("--verify", action="store_true",
+    parser.add_argument("--verify", action="store_true", default=default["verify"],
                         help="also check every data file's sha256 against acs_build.json (reads every file; "
                         "sizes and row counts are always checked)")
     parser.add_argument(
@@ -107,38 +109,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="print where the time went, one line per stage (reading inputs, statistics, random "
                         "baselines, paired tests, human, targeted, each report file) on standard error: wall "
                         "and CPU seconds and what the stage handled")
-    parser.add_argument("--jobs", type=int_at_least(1, 1024), default=None, metavar="N",
+    parser.add_argument("--jobs", type=int_at_least(1, MAX_JOBS), default=default["jobs"], metavar="N",
                         help="worker processes for the systems' statistics; the numbers do not depend on it "
                         "(default: the cores this process may use)")
-    parser.add_argument("--n-samples", type=int_at_least(1, MAX_SAMPLES), default=100, metavar="N",
-                        help="random corpora per config (default: 100)")
-    parser.add_argument("--length-tolerance", type=int_at_least(0), default=1, metavar="N",
-                        help="largest source-length difference of a random replacement (default: 1)")
-    from auto_challenge_sets.scoring.length_baseline import DEFAULT_LENGTH_RELATIVE
-
-    parser.add_argument("--length-relative", type=ascii_real, default=DEFAULT_LENGTH_RELATIVE, metavar="F",
+    parser.add_argument("--n-samples", type=int_at_least(1, MAX_SAMPLES), default=default["n_samples"], metavar="N",
+                        help="random corpora per config")
+    parser.add_argument("--length-tolerance", type=int_at_least(0), default=default["length_tolerance"],
+                        metavar="N", help="largest source-length difference of a random replacement")
+    parser.add_argument("--length-relative", type=ascii_real, default=default["length_relative"], metavar="F",
                         help="or this share of the row's length where that is wider, for paragraph-level test "
-                             f"sets (default: {DEFAULT_LENGTH_RELATIVE}; 0: the tolerance alone)")
-    parser.add_argument("--seed", type=int_at_least(0), default=1, metavar="N", help="random seed (default: 1)")
-    parser.add_argument("--tokenize", default="13a", metavar="NAME",
-                        help="sacrebleu tokenizer for BLEU and RIBES (default: 13a)")
-    parser.add_argument("--case-sensitive-ribes", action="store_true",
-                        help="do not lowercase before RIBES (RIBES.py's --case)")
+                             "sets (0: the tolerance alone)")
+    parser.add_argument("--seed", type=int_at_least(0), default=default["seed"], metavar="N", help="random seed")
     many = parser.add_argument_group("metrics, systems and statistics")
-    many.add_argument("--metrics", default="bleu,chrf,ribes", metavar="LIST",
+    many.add_argument("--metrics", default=",".join(default["metrics"]), metavar="LIST",
                       help="comma-separated registered metrics: bleu, chrf, ribes, ter, or one a package adds "
                       "(entry-point group auto_challenge_sets.metrics, e.g. comet with the comet extra); the "
-                      "first chooses the baseline system (default: bleu,chrf,ribes)")
-    many.add_argument("--metric-option", action="append", default=[], metavar="KEY=VALUE",
-                      help="an option every metric sees (repeatable), e.g. comet_model=PATH/model.ckpt, "
-                      "comet_gpus=1")
+                      "first chooses the baseline system")
+    add_metric_option_flags(parser, many)
     many.add_argument("--baseline", metavar="NAME", help="the system the others are tested against "
                       "(default: the best on the full corpus by the first metric)")
-    many.add_argument("--paired-test", choices=("ar", "bs"), default="ar",
+    many.add_argument("--paired-test", choices=PAIRED_TESTS, default=default["paired_test"],
                       help="sacrebleu's approximate randomization or paired bootstrap")
-    many.add_argument("--paired-samples", type=int_at_least(1, 100_000), default=1000, metavar="N",
+    many.add_argument("--paired-samples", type=int_at_least(1, MAX_PAIRED_SAMPLES), default=default["paired_samples"],
+                      metavar="N",
                       help="trials of the paired test")
-    many.add_argument("--min-rows", type=int_at_least(0), default=20, metavar="N",
+    many.add_argument("--min-rows", type=int_at_least(0), default=default["min_rows"], metavar="N",
                       help="configs with fewer rows are scored but flagged small and left out of trends and summaries")
     many.add_argument("--human", metavar="FILE", help="human system scores (CSV or white-space table with a header)")
     many.add_argument("--human-system", default="SYS", metavar="COL", help="the column of system names")
@@ -269,31 +264,19 @@ def name_systems(items: list[str]) -> dict[str, str]:
 
 def _request(args: argparse.Namespace):
     """The flags as one immutable, validated request."""
+    from auto_challenge_sets.cli.evaluate_options import metric_options
     from auto_challenge_sets.evaluation.request import EvaluationRequest
-    from auto_challenge_sets.scoring.forked import cores
 
     hypotheses = name_systems(args.hyp)
     return EvaluationRequest(
         dataset=args.dataset, hypotheses=hypotheses, config=args.config, split=args.split,
         pair=args.pair, references=tuple(args.ref), ref_config=args.ref_config,
         metrics=tuple(m.strip() for m in args.metrics.split(",")), n_samples=args.n_samples,
-        length_tolerance=args.length_tolerance, length_relative=args.length_relative, seed=args.seed, tokenize=args.tokenize,
-        lowercase_ribes=not args.case_sensitive_ribes, min_rows=args.min_rows, baseline=args.baseline,
-        paired_test=args.paired_test, paired_samples=args.paired_samples,
-        targeted=_targeted_request(args, list(hypotheses)), metric_options=_metric_options(args.metric_option),
-        jobs=args.jobs or cores(), verify=args.verify)
-
-
-def _metric_options(items: list[str]) -> dict[str, str]:
-    from auto_challenge_sets.errors import AcsError
-
-    options = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise AcsError(f"--metric-option expects KEY=VALUE, got {item!r}")
-        options[key.strip()] = value
-    return options
+        length_tolerance=args.length_tolerance, length_relative=args.length_relative, seed=args.seed,
+        min_rows=args.min_rows, baseline=args.baseline, paired_test=args.paired_test,
+        paired_samples=args.paired_samples,
+        targeted=_targeted_request(args, list(hypotheses)), metric_options=metric_options(args),
+        jobs=args.jobs, verify=args.verify)
 
 
 def _human(args: argparse.Namespace, systems: list[str]):
@@ -396,5 +379,8 @@ def _testset_inputs(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Errors name request fields (n_samples); the command line shows them as flags (cli/fields.py)."""
+    from auto_challenge_sets.cli.evaluate_options import shorthand_flags
+
     _testset_inputs(args)
-    return _evaluate(args)
+    with shorthand_flags(args):
+        return _evaluate(args)

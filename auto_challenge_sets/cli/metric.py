@@ -1,4 +1,5 @@
-"""``acs metric install``: make ``evaluate.load("ldd_challenge")`` load the packaged module."""
+"""``acs metric install``: make ``evaluate.load("ldd_challenge")`` load the packaged module;
+``acs metric list``: the registered metrics and the options each declares."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from pathlib import Path
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "metric",
-        help="install the ldd_challenge evaluate module so that evaluate.load(\"ldd_challenge\") works",
+        help="list the registered metrics and their options, or install the ldd_challenge evaluate module so "
+        "that evaluate.load(\"ldd_challenge\") works",
         description="The evaluate module ldd_challenge ships inside the package "
         "(auto_challenge_sets.METRIC_PATH). `acs metric install` copies it into evaluate's module "
         "cache (HF_MODULES_CACHE/evaluate_modules/metrics/evaluate-metric--ldd_challenge/HASH/), "
@@ -27,6 +29,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                          help="evaluate's module cache (default: $HF_MODULES_CACHE, else $HF_HOME/modules)")
     install.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     install.set_defaults(func=run_install)
+    listing = actions.add_parser(
+        "list", help="the registered metrics (built-in and from installed packages) and the options each declares",
+        description="Every metric `acs evaluate --metrics` takes: its name, label and direction, and the options it "
+        "declares (`--metric-option KEY=VALUE`), with type, default and help.")
+    listing.set_defaults(func=run_list)
+
+
+def run_list(args: argparse.Namespace) -> int:
+    from auto_challenge_sets.scoring.metric import metric_class, metric_names
+
+    for name in metric_names():
+        cls = metric_class(name)
+        direction = "higher is better" if cls.higher_is_better else "lower is better"
+        print(f"{name}: {cls.label}, {direction}{', reads the sources' if cls.needs_sources else ''}")
+        for option in cls.options:
+            print(f"  {option.describe()}")
+        if not cls.options:
+            print("  (no options)")
+    return 0
 
 
 def run_install(args: argparse.Namespace) -> int:

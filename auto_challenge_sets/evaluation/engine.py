@@ -68,9 +68,9 @@ from auto_challenge_sets.scoring.metric import Metric, create_metric
 
 def _metrics(request: EvaluationRequest) -> dict[str, Metric]:
     metrics = {}
-    for name in request.metrics:
+    for name, options in request.metric_settings().items():
         try:
-            metrics[name] = create_metric(name, **request.options)
+            metrics[name] = create_metric(name, **options)
         except RequestError as error:  # names its field already (a tokenizer that is unknown or cannot run here)
             if error.field in request.metric_options:  # given as a metric option, not by its own field
                 raise RequestError("metric_options", f"{error.field}={request.metric_options[error.field]}: "
@@ -241,7 +241,7 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
         sources = _sources(corpus) if needs_sources else None
     with stage("statistics", len(outputs) * len(metrics), "system-metrics"):
         try:
-            stats = _statistics(outputs, metrics, sources, progress, request.jobs)
+            stats = _statistics(outputs, metrics, sources, progress, request.workers)
         except ValueError as error:
             raise InputError(str(error), corpus.folder.where(corpus.base_name, corpus.split)) from None
         check_statistics(stats, request.hypotheses, corpus.base["line"])
@@ -306,7 +306,7 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
         with stage("segments", len(configs), "configs"):
             human_seg.check_lines(corpus.total_lines)
             segment_full, configs = _with_segments(corpus, metrics, stats, human_seg, verdicts, configs,
-                                                   request.seed, request.jobs)
+                                                   request.seed, request.workers)
     with stage("trends", len(metrics), "metrics"):
         configs = multiple_testing.correct_configs(configs, list(metrics))
         trends = {name: multiple_testing.correct_trends(_trends(configs, systems, name)) for name in metrics}
@@ -323,8 +323,8 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
         full_corpus_rows=len(corpus.base["line"]), systems=tuple(systems), baseline_system=baseline,
         metrics=tuple(metrics), higher_is_better={n: m.higher_is_better for n, m in metrics.items()},
         settings=Settings(request.n_samples, request.length_tolerance, request.seed, request.paired_test,
-                          request.paired_samples, request.min_rows, request.tokenize, request.lowercase_ribes,
-                          request.length_relative),
+                          request.paired_samples, request.min_rows,
+                          {name: dict(metric.values) for name, metric in metrics.items()}, request.length_relative),
         full=full, configs=configs, trends=trends,
         summary={name: _summary(configs, full, metric, trends[name]) for name, metric in metrics.items()},
         human_full=human_full, human_unmatched=human_unmatched, targeted=targeted, notes=tuple(notes),

@@ -35,6 +35,7 @@ from auto_challenge_sets.evaluation.results import (
 )
 from auto_challenge_sets.evaluation.targeted import read_pool
 from auto_challenge_sets.scoring.bleu_stats import BleuStatistics
+from auto_challenge_sets.scoring.builtin_metrics import TOKENIZE
 from auto_challenge_sets.scoring.line_limit import MAX_TOKENS, line_excess
 from auto_challenge_sets.scoring.validation import check_sample_size
 from auto_challenge_sets.text_io import TO_A_FILE, require_regular_file
@@ -281,7 +282,10 @@ def read_systems(request: EvaluationRequest, corpus: Corpus, report: ReadReport)
     """Every system's pool predictions and references, checked against the corpus's line count and
     the longest line the metric scores."""
     expected = corpus.total_lines
-    tokenize = BleuStatistics(tokenize=request.tokenize).preprocess
+    # the limit counts the tokens of the run's BLEU/RIBES tokenizer (line_limit.py), 13a without either
+    tokenizer = next((values["tokenize"] for values in request.metric_settings().values() if "tokenize" in values),
+                     TOKENIZE.default)
+    tokenize = BleuStatistics(tokenize=tokenizer).preprocess
     _check_line_lengths(corpus.base["reference"], corpus.folder.where(corpus.base_name, corpus.split), tokenize,
                         corpus.base["line"], "the reference of this corpus line ")
     extra = []

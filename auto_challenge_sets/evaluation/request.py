@@ -16,13 +16,15 @@ from typing import Any
 from auto_challenge_sets.errors import RequestError
 from auto_challenge_sets.evaluation.targeted import TargetedRequest
 from auto_challenge_sets.scoring.builtin_metrics import DEFAULT_METRICS
+from auto_challenge_sets.scoring.forked import cores
 from auto_challenge_sets.scoring.length_baseline import DEFAULT_LENGTH_RELATIVE, check_relative
-from auto_challenge_sets.scoring.metric import metric_class
+from auto_challenge_sets.scoring.metric import metric_class, route_options
 
 ALL = "all"
 PAIRED_TESTS = ("ar", "bs")
 MAX_SAMPLES = 100_000  # random corpora per config: more would not fit in memory, so it is a typo
 MAX_PAIRED_SAMPLES = 100_000
+MAX_JOBS = 1024
 
 
 def white_space_twins(names: Iterable[str]) -> tuple[str, str] | None:
@@ -44,6 +46,9 @@ class EvaluationRequest:
     ``hypotheses`` maps a system name to its output file: one line per line of the corpus the
     split was built from (``-`` reads standard input). The first of ``metrics`` chooses the
     baseline system of the paired tests when ``baseline`` is None (the best on the full corpus).
+    ``metric_options`` go to the metrics that declare them (``tokenize`` to BLEU and RIBES,
+    ``lowercase_ribes`` to RIBES, ``comet_gpus`` to COMET: :func:`~auto_challenge_sets.scoring.metric.route_options`);
+    a key none of ``metrics`` declares is an error. These defaults are ``acs evaluate``'s too.
     """
 
     dataset: str | os.PathLike[str]
@@ -58,15 +63,14 @@ class EvaluationRequest:
     length_tolerance: int = 1
     length_relative: float = DEFAULT_LENGTH_RELATIVE  # the window's share of a row's length (length_baseline)
     seed: int = 1
-    tokenize: str = "13a"
-    lowercase_ribes: bool = True
     min_rows: int = 20
     baseline: str | None = None  # the system the others are tested against
     paired_test: str = "ar"  # sacrebleu's approximate randomization, or "bs" (paired bootstrap)
     paired_samples: int = 1000
     targeted: TargetedRequest | None = None  # also score the targeted accuracy of lexical configs
-    metric_options: Mapping[str, Any] = field(default_factory=dict)  # extra options every metric sees
-    jobs: int = 1  # worker processes for the systems' statistics (the numbers do not depend on it)
+    metric_options: Mapping[str, Any] = field(default_factory=dict)  # option -> value, for the metrics declaring it
+    jobs: int | None = None  # worker processes for the systems' statistics (None: the cores this process may use;
+    # the numbers do not depend on it)
     verify: bool = False  # also compare each data file's sha256 with the build record (sizes always are)
 
     def __post_init__(self) -> None:
@@ -115,8 +119,10 @@ class EvaluationRequest:
             raise RequestError("paired_test", f"must be ar or bs, not {self.paired_test!r}")
         for name, low, high in (("n_samples", 1, MAX_SAMPLES), ("paired_samples", 1, MAX_PAIRED_SAMPLES),
                                 ("min_rows", 0, None), ("length_tolerance", 0, None), ("seed", 0, None),
-                                ("jobs", 1, 1024)):
+                                ("jobs", 1, MAX_JOBS)):
             value = getattr(self, name)
+            if name == "jobs" and value is None:
+                continue
             if isinstance(value, bool) or not isinstance(value, int):
                 raise RequestError(name, f"must be an integer, got {value!r}")
             if value < low or (high is not None and value > high):
@@ -126,8 +132,10 @@ class EvaluationRequest:
             check_relative(self.length_relative)
         except ValueError as error:
             raise RequestError("length_relative", str(error).removeprefix("length_relative ")) from None
-        if not isinstance(self.tokenize, str) or not self.tokenize:
-            raise RequestError("tokenize", f"must name a sacrebleu tokenizer, got {self.tokenize!r}")
+        for key in self.metric_options:
+            if not isinstance(key, str):
+                raise RequestError("metric_options", f"an option is named by text, got {key!r}")
+        self.metric_settings()  # an unknown option or a value of the wrong type fails here, before any work
         if self.targeted is not None:
             self.targeted.check()
             unknown = sorted(set(self.targeted.hyp_alignments) - set(self.hypotheses))
@@ -135,7 +143,11 @@ class EvaluationRequest:
                 raise RequestError("targeted.hyp_alignments", f"for {', '.join(unknown)}, which is no system "
                                    f"(systems: {', '.join(self.hypotheses)})")
 
+    def metric_settings(self) -> dict[str, dict[str, Any]]:
+        """Per metric, every option it declares: as given in ``metric_options``, else its default."""
+        return route_options(self.metrics, self.metric_options)
+
     @property
-    def options(self) -> dict[str, Any]:
-        """What every metric is created with."""
-        return {"tokenize": self.tokenize, "lowercase_ribes": self.lowercase_ribes, **self.metric_options}
+    def workers(self) -> int:
+        """``jobs``, or the cores this process may use when it is None."""
+        return cores() if self.jobs is None else self.jobs

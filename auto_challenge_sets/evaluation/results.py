@@ -296,8 +296,8 @@ class Settings:
     paired_test: str
     paired_samples: int
     min_rows: int
-    tokenize: str
-    lowercase_ribes: bool
+    # metric -> every option it declares -> the value the run used (Metric.options; defaults filled in)
+    metric_options: Mapping[str, Mapping[str, Any]]
     # each row's length window is max(length_tolerance, floor(length_relative × length)) tokens
     # (scoring.length_baseline.length_window); 0: the tolerance alone
     length_relative: float = 0.0

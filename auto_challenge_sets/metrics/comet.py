@@ -10,12 +10,10 @@ COMET does not decompose into summed statistics: the corpus score is the mean of
 as COMET's own ``system_score`` is (:class:`~auto_challenge_sets.scoring.metric.AveragedMetric`).
 It reads the source sentence, the output and the first reference of each row.
 
-Options (``--metric-option KEY=VALUE``, or ``EvaluationRequest(metric_options=...)``):
-
-- ``comet_model``: a checkpoint file (``.../checkpoints/model.ckpt``) read with
-  ``load_from_checkpoint``, or a Hub name fetched once by ``download_model`` (default
-  ``Unbabel/wmt22-comet-da``; needs the Hub, or the model already in COMET's cache);
-- ``comet_batch_size`` (default 16) and ``comet_gpus`` (default 0: CPU; 1 on a GPU machine).
+Its options (``--metric-option KEY=VALUE``, or ``EvaluationRequest(metric_options=...)``) are
+declared in :attr:`Comet.options`: ``comet_model`` (a checkpoint file read with
+``load_from_checkpoint``, or a Hub name fetched once by ``download_model``), ``comet_batch_size``
+and ``comet_gpus``.
 """
 
 from __future__ import annotations
@@ -27,9 +25,9 @@ from typing import Any
 
 import numpy as np
 
-from auto_challenge_sets.errors import InputError, RequestError
+from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.options import Option
 from auto_challenge_sets.scoring.metric import AveragedMetric, References
-from auto_challenge_sets.text_io import ascii_int
 
 DEFAULT_MODEL = "Unbabel/wmt22-comet-da"
 
@@ -45,28 +43,24 @@ def _load(model: str) -> Any:
     return load_from_checkpoint(str(checkpoint))
 
 
-def _count(options: dict[str, Any], key: str, default: int, low: int) -> int:
-    """An integer option (given as text by --metric-option): ASCII digits, at least ``low``;
-    int() would take '１６' and '+1_6'."""
-    value = options.get(key, default)
-    number = value if isinstance(value, int) and not isinstance(value, bool) else ascii_int(str(value))
-    if number is None or number < low:
-        raise RequestError(key, f"must be an integer >= {low} in ASCII digits, got {value!r}")
-    return number
-
-
 class Comet(AveragedMetric):
     """COMET segment scores, averaged (scale of the model: about 0-1 for wmt22-comet-da)."""
 
     name, label, digits = "comet", "COMET", 4
     needs_sources = True
     parallel_safe = False  # one model in this process, not one per worker
+    options = (
+        Option("comet_model", str, DEFAULT_MODEL, "a checkpoint file (.../checkpoints/model.ckpt), or a Hub name "
+               "fetched once (needs the Hub, or the model already in COMET's cache)", metavar="PATH|NAME"),
+        Option("comet_batch_size", int, 16, "segments per batch", minimum=1),
+        Option("comet_gpus", int, 0, "GPUs to use (0: the CPU)", minimum=0),
+    )
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.model = str(options.get("comet_model", DEFAULT_MODEL))
-        self.batch_size = _count(options, "comet_batch_size", 16, 1)
-        self.gpus = _count(options, "comet_gpus", 0, 0)
+        self.model = self.values["comet_model"]
+        self.batch_size = self.values["comet_batch_size"]
+        self.gpus = self.values["comet_gpus"]
 
     def sentence_scores(self, hypotheses: Sequence[str], references: References,
                         sources: Sequence[str] | None = None) -> np.ndarray:

@@ -3,7 +3,8 @@ sufficient statistics) and RIBES (NTT's definition, a mean of sentence scores).
 
 Each is a thin entry over the statistics modules, so a score equals sacrebleu's ``corpus_bleu`` /
 ``corpus_chrf`` / ``corpus_ter`` on the same lines to the last bit (the final step of each goes
-through sacrebleu's scalar code).
+through sacrebleu's scalar code). The registry (:mod:`.metric`) registers :data:`BUILTINS`; this
+module does not import it (no import circle).
 """
 
 from __future__ import annotations
@@ -14,15 +15,20 @@ from typing import Any
 
 import numpy as np
 
-from auto_challenge_sets.errors import RequestError
+from auto_challenge_sets.options import Option
 from auto_challenge_sets.scoring.bleu_stats import BleuStatistics
 from auto_challenge_sets.scoring.chrf_stats import ChrfStatistics
-from auto_challenge_sets.scoring.metric import AveragedMetric, References, SummedMetric, register_metric
+from auto_challenge_sets.scoring.metric_base import AveragedMetric, References, SummedMetric
 from auto_challenge_sets.scoring.ribes import ALPHA, BETA, sentence_ribes, words
 from auto_challenge_sets.scoring.segment_stats import SegmentStatistics
-from auto_challenge_sets.text_io import strict_bool
 
 DEFAULT_METRICS = ("bleu", "chrf", "ribes")
+
+# BLEU's and RIBES's: RIBES reads the words of BLEU's tokenizer
+TOKENIZE = Option("tokenize", str, "13a", "sacrebleu's tokenizer for BLEU and RIBES (13a, intl, zh, ja-mecab, ...)",
+                  metavar="NAME")
+LOWERCASE_RIBES = Option("lowercase_ribes", bool, True,
+                         "lowercase before RIBES, as RIBES.py does (false: RIBES.py's --case)")
 
 
 @lru_cache(maxsize=8)
@@ -52,15 +58,15 @@ class _SacrebleuMetric(SummedMetric):
         return self.rows.metric
 
 
-@register_metric
 class Bleu(_SacrebleuMetric):
     """sacrebleu's BLEU (``tokenize`` option, default 13a), 0-100."""
 
     name, label, digits = "bleu", "BLEU", 2
+    options = (TOKENIZE,)
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.rows = _bleu_rows(options.get("tokenize", "13a"))
+        self.rows = _bleu_rows(self.values["tokenize"])
 
     def scores_of_totals(self, totals: np.ndarray) -> np.ndarray:
         """sacrebleu's ``BLEU.compute_bleu`` (exp smoothing, no effective order) for every row at
@@ -89,7 +95,6 @@ class Bleu(_SacrebleuMetric):
         return np.where((correct != 0).any(axis=1), scores, 0.0)
 
 
-@register_metric
 class Chrf(_SacrebleuMetric):
     """sacrebleu's chrF (character 6-grams, beta 2), 0-100."""
 
@@ -141,7 +146,6 @@ class TerStatistics(SegmentStatistics):
         return float(self.metric._compute_score_from_stats([float(x) for x in totals]).score)
 
 
-@register_metric
 class Ter(_SacrebleuMetric):
     """sacrebleu's TER (translation edit rate, 0-100 and more; lower is better)."""
 
@@ -161,20 +165,17 @@ class Ter(_SacrebleuMetric):
         return 100 * rate
 
 
-@register_metric
 class Ribes(AveragedMetric):
     """RIBES as NTT's RIBES.py 1.03.1 defines it (:mod:`.ribes`), on sacrebleu's tokenization
-    (``tokenize``), lower-cased unless ``lowercase_ribes`` is False; 0-1."""
+    (``tokenize``), lower-cased unless ``lowercase_ribes`` is false; 0-1."""
 
     name, label, digits = "ribes", "RIBES", 4
+    options = (TOKENIZE, LOWERCASE_RIBES)
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.tokens = _bleu_rows(options.get("tokenize", "13a"))
-        self.lowercase = strict_bool(options.get("lowercase_ribes", True))
-        if self.lowercase is None:
-            raise RequestError("lowercase_ribes", f"must be true or false (also 1/0, yes/no), got "
-                               f"{options['lowercase_ribes']!r}")
+        self.tokens = _bleu_rows(self.values["tokenize"])
+        self.lowercase = self.values["lowercase_ribes"]
 
     def sentence_scores(self, hypotheses: Sequence[str], references: References,
                         sources: Sequence[str] | None = None) -> np.ndarray:
@@ -188,3 +189,6 @@ class Ribes(AveragedMetric):
     def signature(self, nrefs: int) -> str:
         return (f"nrefs:{nrefs}|case:{'lc' if self.lowercase else 'mixed'}|tok:{self.tokens.tokenize_name}"
                 f"|alpha:{ALPHA}|beta:{BETA}|version:ntt-1.03.1")
+
+
+BUILTINS = (Bleu, Chrf, Ter, Ribes)  # in the registry's order

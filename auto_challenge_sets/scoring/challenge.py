@@ -27,7 +27,7 @@ from auto_challenge_sets.scoring.length_baseline import (
     summarize,
 )
 from auto_challenge_sets.scoring.line_limit import check_line_lengths
-from auto_challenge_sets.scoring.metric import Metric, create_metric
+from auto_challenge_sets.scoring.metric import Metric, create_metric, metric_class
 from auto_challenge_sets.scoring.ribes import ALPHA, BETA
 from auto_challenge_sets.scoring.statistics import (
     PoolStatistics,
@@ -320,7 +320,9 @@ def _other_metrics(names: Any, tokenize: str, lowercase_ribes: bool) -> list[Met
         if not isinstance(name, str):
             raise ValueError(f"metrics must be a list of registered metric names, got {name!r}")
         if name not in ALWAYS:
-            others.append(create_metric(name, tokenize=tokenize, lowercase_ribes=lowercase_ribes))
+            given = {"tokenize": tokenize, "lowercase_ribes": lowercase_ribes}  # to the metrics declaring them
+            others.append(create_metric(name, **{option.name: given[option.name]
+                                                 for option in metric_class(name).options if option.name in given}))
     return others
 
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 import importlib
 import inspect
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from auto_challenge_sets.errors import AcsError
+from auto_challenge_sets.options import Option  # in the core: the metrics declare theirs with it too
 
 PARSER = "parser"
 ALIGNER = "aligner"
@@ -77,35 +77,6 @@ def missing_modules(cls: type) -> list[str]:
 def install_hint(cls: type) -> str:
     """The command that installs what a backend class needs."""
     return getattr(cls, "install", None) or EXTRA_INSTALL
-
-
-@dataclass(frozen=True)
-class Option:
-    """One constructor option of a backend, declared once.
-
-    ``flag`` is its command-line flag where the command runs one kind of backend (``acs parse``,
-    ``acs align``); ``build_flag`` where parse and align options share one command (``acs build``),
-    when the bare flag would be ambiguous there. ``cli=False`` keeps an option off the command line.
-    """
-
-    name: str
-    type: Callable[[str], Any]
-    default: Any
-    help: str
-    choices: tuple[Any, ...] | None = None
-    metavar: str | None = None
-    flag: str | None = None
-    build_flag: str | None = None
-    cli: bool = True
-
-    @property
-    def is_switch(self) -> bool:
-        return self.type is bool
-
-    def cli_flag(self, in_build: bool = False) -> str:
-        if in_build and self.build_flag:
-            return self.build_flag
-        return self.flag or "--" + self.name.replace("_", "-")
 
 
 B = TypeVar("B", bound=type)
