@@ -291,7 +291,7 @@ def test_hostile_system_names_score_and_plot(toy, tmp_path, capsys):
                  "--out", str(out)]) == 0
     assert capsys.readouterr().err == ""
     assert json.loads((out / "results.json").read_text(encoding="utf-8"))["systems"] == [long, math]
-    assert (out / "de-en.bleu.heatmap.png").stat().st_size > 0 and (out / "de-en.particle.bleu.trend.png").is_file()
+    assert (out / "de-en.bleu.heatmap.svg").stat().st_size > 0 and (out / "de-en.particle.bleu.trend.svg").is_file()
 
 
 @pytest.mark.parametrize("command", ["stats", "evaluate"])
