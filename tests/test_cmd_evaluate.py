@@ -236,7 +236,7 @@ def test_timings_say_where_the_time_went_one_line_per_stage(dataset, capsys):
     names = [line.split("  ")[0].strip() for line in lines]
     assert names == ["read inputs", "statistics", "full test", "random baselines", "paired tests", "targeted",
                      "human", "trends", "results.json", "figures: heatmap", "figures: trend", "figures: human",
-                     "figures: targeted", "figures: files", "report.md", "page: sentences", "page: figures", "index.html", "sidecars",
+                     "figures: targeted", "figures: files", "report.md", "page: sentences", "index.html", "sidecars",
                      "total"]
     configs = len(dataset["configs"]) - 1  # every config but the baseline
     counts = dict(zip(names, (line.split(" s CPU")[1].strip() for line in lines)))

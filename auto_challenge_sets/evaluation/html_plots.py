@@ -41,6 +41,8 @@ from auto_challenge_sets.evaluation.results import Evaluation
 FONT_PX = 11  # the charts' text size; CHAR_PX the width of a character at that size (for margins)
 CHAR_PX = 6.2
 LABEL_GAP_PX = 10  # the least vertical space between two direct labels at a line's end
+CAPTION_PX = 20  # the line under a figure that repeats its title: a .svg opened alone has no caption
+LEGEND_ROW_PX = 14
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,15 @@ class SvgPlot:
     height: float
     body: dict[str, Any] = field(default_factory=dict)
     file: str = ""
+
+    @property
+    def frame_width(self) -> float:
+        """The whole figure's width: the drawing, or the caption under it where that is longer."""
+        return round(max(self.width, 8 + 1.1 * CHAR_PX * len(self.title)), 1)  # wide letters, ★: a margin
+
+    @property
+    def frame_height(self) -> float:
+        return self.height + CAPTION_PX
 
 
 @dataclass(frozen=True)
@@ -142,19 +153,22 @@ def heatmap(evaluation: Evaluation, metric: str) -> SvgPlot:
                           + (" ★ worse than the random band" if worse else "")
                           + (" (degenerate baseline: the random band means nothing here)" if hatched else ""))})
     grid_right = left + len(configs) * cell_w
-    bar = {"x": grid_right + 16, "y": top, "w": 12, "h": len(systems) * cell_h,
+    caption = f"{label} − random mean"
+    bar = {"x": grid_right + 16, "y": top, "w": 12, "h": len(systems) * cell_h, "caption": caption,
+           "caption_x": grid_right + 16 + 12 + 4 + 7 * CHAR_PX + 10,  # right of the bar's labels (+13.72)
            "stops": [{"offset": round(k / 10, 2), "colour": diverging(1 - k / 10, reverse=not higher)} for k in range(11)],
            "labels": [{"y": top, "text": f"{limit:+.2f}"}, {"y": top + len(systems) * cell_h / 2, "text": "0"},
-                      {"y": top + len(systems) * cell_h, "text": f"{-limit:+.2f}"}],
-           "caption": f"{label} − random mean"}
+                      {"y": top + len(systems) * cell_h, "text": f"{-limit:+.2f}"}]}
     body = {"cells": cells, "cell_w": cell_w, "cell_h": cell_h,
             "columns": [{"x": left + (j + 0.5) * cell_w, "y": top - 6, "text": n} for j, n in enumerate(names)],
             "rows": [{"x": left - 6, "y": top + (i + 0.5) * cell_h, "text": isolate(plot_name(s))} for i, s in enumerate(systems)],
             "bar": bar}
-    title = f"Heat map, {label}"
+    title = f"Heat map, {label}: ★ worse than the random band; hatched grey: degenerate baseline"
+    # the bar's caption runs down its middle, and may be longer than the bar
+    bottom = max(top + len(systems) * cell_h, top + len(systems) * cell_h / 2 + CHAR_PX * len(caption) / 2)
     alt = (f"{label}: each system's score minus the random mean on each config; red is worse, ★ marks a score "
            "outside the random 5–95% band on the worse side; hatched grey: a degenerate baseline, not coloured")
-    return SvgPlot(f"heatmap-{metric}", title, alt, "heatmap", grid_right + 110, top + len(systems) * cell_h + 10,
+    return SvgPlot(f"heatmap-{metric}", title, alt, "heatmap", round(bar["caption_x"] + 10, 1), round(bottom + 10, 1),
                    body, HEATMAP.format(pair=evaluation.pair, metric=metric))
 
 
@@ -293,8 +307,17 @@ def targeted_plot(evaluation: Evaluation) -> SvgPlot | None:
             "y_ticks": [{"at": y(t), "text": f"{t:g}"} for t in (0, 25, 50, 75, 100)],
             "series": series, "mean": _series("mean", ("#000000", ""), mean, width=2.5) if mean else None,
             "x_label": "distance d (n: instances judged)", "y_label": "targeted accuracy (%)"})
+    # one legend for every panel (the systems in the same colours in each), right of the last
+    entries = [(isolate(plot_name(s)), *colours[s], 1.0) for s in evaluation.systems] + [("mean", "#000000", "", 2.5)]
+    at = len(panels) * panel_w + 8
+    legend = [{"x": at, "y": 30 + k * LEGEND_ROW_PX, "text": text, "colour": colour, "dash": dash, "width": width}
+              for k, (text, colour, dash, width) in enumerate(entries)]
+    legend.append({"x": at, "y": 30 + len(entries) * LEGEND_ROW_PX, "text": f"hollow: fewer than {FEW_JUDGED} judged",
+                   "colour": "", "dash": "", "width": 0})
+    width = at + 28 + 0.9 * CHAR_PX * max(len(e["text"]) for e in legend)
     return SvgPlot("targeted-plot", "Targeted accuracy by distance",
                    "targeted accuracy (%) of every system (thin) and their mean (thick) against the distance d, "
-                   "with the instances judged per bucket", "targeted", len(panels) * panel_w, panel_h,
-                   {"panels": panels}, TARGETED.format(pair=evaluation.pair))
+                   "with the instances judged per bucket", "targeted", round(width, 1),
+                   max(panel_h, 30 + (len(legend) + 1) * LEGEND_ROW_PX),
+                   {"panels": panels, "legend": legend}, TARGETED.format(pair=evaluation.pair))
 

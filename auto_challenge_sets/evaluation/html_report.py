@@ -123,10 +123,8 @@ def write_html(out_dir: str | Path, evaluation: Evaluation, human_scores: dict[s
         data, sidecars = _sentence_data(sentences)
         if timed is not None:
             timed.count = len(sidecars)
-    with stage("page: figures", unit="figures") as timed:  # the report's SVG files, the same text inline
-        svgs = by_kind(draw(evaluation, human_scores) if figures is None else figures)
-        if timed is not None:
-            timed.count = sum(map(len, svgs.values()))
+    # the report's figures, the same SVG as its files (drawn here, and timed as "figures: KIND", without them)
+    svgs = by_kind(draw(evaluation, human_scores) if figures is None else figures)
     with stage(INDEX, 1, "files"):
         env = environment()
         page = env.get_template("index.html.j2").render(
