@@ -116,7 +116,7 @@ def test_the_full_corpus_config_is_scored_with_its_random_baseline_na(dataset, c
     report = (out_dir / "report.md").read_text(encoding="utf-8")  # with --out the terminal has the summary
     assert f"## de-en.baseline (n = {N}) [random baseline n/a: {reason}]" in report
     assert "## Full test set: ranking and significance clusters" in report
-    assert not list(out_dir.glob("*.heatmap.png"))  # nothing to compare with random corpora
+    assert not list(out_dir.glob("*.heatmap.svg"))  # nothing to compare with random corpora
     page = (out_dir / "index.html").read_text(encoding="utf-8")
     for metric, ranking in payload["full_test"]["rankings"].items():  # the page's table is results.json's
         table = page.split(f'<table class="sortable full-test" data-metric="{metric}">')[1].split("</table>")[0]

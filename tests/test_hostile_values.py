@@ -249,7 +249,7 @@ from auto_challenge_sets.scoring.builtin_metrics import Bleu
 
 
 class Dotted(Bleu):
-    name, label = "a/../b", "dotted"  # would reach a file name: de-en.a/../b.heatmap.png
+    name, label = "a/../b", "dotted"  # would reach a file name: de-en.a/../b.heatmap.svg
 '''
 
 
