@@ -1,4 +1,4 @@
-"""Walk a report folder's results.json, report.md and index.html (and the terminal text, when given)
+"""Walk a report folder's results.json, report.md, index.html and its heat maps' .svg files (and the terminal text, when given)
 and check that every place naming a config carries the same marks: ``small``, ``degenerate
 baseline``, ``same rows as X`` (issue 34, "Flags everywhere"). The marks expected are derived here
 from results.json's own fields (``n`` against ``settings.min_rows``, ``degenerate_baseline``,
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
@@ -74,9 +75,13 @@ def _spans(element) -> list[str]:
     return [_text(s) for s in element.iter("span") if "config-flag" in s.get("class", "").split()]
 
 
-def _check_page(path: Path, results: dict, expected: dict[str, list[str]]) -> Counter:
+def _parse(path: Path):
     parser = html5lib.HTMLParser(tree=html5lib.getTreeBuilder("etree"), namespaceHTMLElements=False)
-    document = parser.parse(path.read_text(encoding="utf-8"))
+    return parser.parse(path.read_text(encoding="utf-8"))
+
+
+def _check_page(path: Path, results: dict, expected: dict[str, list[str]]) -> Counter:
+    document = _parse(path)
     seen: Counter = Counter()
     for row in document.iter("tr"):
         cells = [c for c in row if c.tag in ("th", "td")]
@@ -122,28 +127,42 @@ def _check_degenerate_cells(document, results: dict) -> None:
 
 
 def _check_heatmaps(document, results: dict, expected: dict[str, list[str]]) -> Counter:
-    """Each heat map's column labels carry the marks; no star in a degenerate column, which is hatched."""
+    """The page's heat maps (:func:`_check_heatmap`)."""
+    seen: Counter = Counter()
+    for figure in (f for f in document.iter("figure") if (f.get("id") or "").startswith("heatmap-")):
+        seen += _check_heatmap(figure.find(f"{SVG}svg"), figure.get("id").removeprefix("heatmap-"), results, expected)
+    return seen
+
+
+def _check_figures(folder: Path, results: dict, expected: dict[str, list[str]]) -> Counter:
+    """The heat maps' .svg files that report.md links (:func:`_check_heatmap`)."""
+    seen: Counter = Counter()
+    for path in sorted(folder.glob(f"{results['pair']}.*.heatmap.svg")):
+        metric = path.name.removeprefix(f"{results['pair']}.").removesuffix(".heatmap.svg")
+        seen += _check_heatmap(ET.parse(path).getroot(), metric, results, expected)
+    return seen
+
+
+def _check_heatmap(svg, metric: str, results: dict, expected: dict[str, list[str]]) -> Counter:
+    """A heat map's column labels carry the marks; no star in a degenerate column, which is hatched."""
     seen: Counter = Counter()
     pair = results["pair"]
-    for figure in (f for f in document.iter("figure") if (f.get("id") or "").startswith("heatmap-")):
-        metric = figure.get("id").removeprefix("heatmap-")
-        svg = figure.find(f"{SVG}svg")
-        labels = [t for t in svg.iter(f"{SVG}text") if "rotate(-60)" in (t.get("transform") or "")]
-        for label in labels:
-            found = _LABEL.match(label.text)
-            name = f"{pair}.{found.group(1)}"
-            assert _split(found.group(2)) == _short(expected[name]), label.text
-            seen[name] += 1
-        higher = results["higher_is_better"][metric]
-        stars = sum(1 for t in svg.iter(f"{SVG}text") if t.get("class") == "star")
-        starred = sum((s["scores"][metric]["score"] < s["scores"][metric]["random"]["p5"]) if higher
-                      else (s["scores"][metric]["score"] > s["scores"][metric]["random"]["p95"])
-                      for c in results["configs"].values() if not c["degenerate_baseline"]
-                      for s in c["systems"].values())
-        assert stars == starred, metric
-        hatched = [r for r in svg.iter(f"{SVG}rect") if r.get("class") == "cell hatched"]
-        degenerate = [n for n, c in results["configs"].items() if c["degenerate_baseline"]]
-        assert len(hatched) == len(degenerate) * len(results["systems"]), metric
+    labels = [t for t in svg.iter(f"{SVG}text") if "rotate(-60)" in (t.get("transform") or "")]
+    for label in labels:
+        found = _LABEL.match(label.text)
+        name = f"{pair}.{found.group(1)}"
+        assert _split(found.group(2)) == _short(expected[name]), label.text
+        seen[name] += 1
+    higher = results["higher_is_better"][metric]
+    stars = sum(1 for t in svg.iter(f"{SVG}text") if t.get("class") == "star")
+    starred = sum((s["scores"][metric]["score"] < s["scores"][metric]["random"]["p5"]) if higher
+                  else (s["scores"][metric]["score"] > s["scores"][metric]["random"]["p95"])
+                  for c in results["configs"].values() if not c["degenerate_baseline"]
+                  for s in c["systems"].values())
+    assert stars == starred, metric
+    hatched = [r for r in svg.iter(f"{SVG}rect") if r.get("class") == "cell hatched"]
+    degenerate = [n for n, c in results["configs"].items() if c["degenerate_baseline"]]
+    assert len(hatched) == len(degenerate) * len(results["systems"]), metric
     return seen
 
 
@@ -154,7 +173,11 @@ def walk(folder: Path, terminal: str | None = None) -> dict[str, Counter]:
     for name, config in results["configs"].items():
         assert config["flags"] == expected[name], name
     seen = {"report.md": _check_text((folder / "report.md").read_text(encoding="utf-8"), expected, markdown=True),
-            "index.html": _check_page(folder / "index.html", results, expected)}
+            "index.html": _check_page(folder / "index.html", results, expected),
+            "figures": _check_figures(folder, results, expected)}
+    # each heat map is a file and the same figure in the page: the same configs, as often
+    assert seen["figures"] == _check_heatmaps(_parse(folder / "index.html"), results, expected)
+    assert seen["figures"] or not results["metrics"]
     if terminal is not None:
         seen["terminal"] = _check_text(terminal, expected, markdown=False)
     for where in ("report.md", "index.html"):  # every config is named, and its marks checked, in both

@@ -77,9 +77,9 @@ def test_report_folder_and_table(dataset, capsys):
     assert "de-en.particle.d2 (n = " in report and "Correlation with human scores, TER" in report
     assert "## How to read this report" in report and "## Summary, TER" in report
     for metric in ("bleu", "ter"):
-        assert (out_dir / f"de-en.{metric}.heatmap.png").read_bytes()[:4] == b"\x89PNG"
-        assert (out_dir / f"de-en.particle.{metric}.trend.png").is_file()
-        assert (out_dir / f"de-en.{metric}.human.png").is_file()
+        assert (out_dir / f"de-en.{metric}.heatmap.svg").read_bytes()[:5] == b"<svg "
+        assert (out_dir / f"de-en.particle.{metric}.trend.svg").is_file()
+        assert (out_dir / f"de-en.{metric}.human.svg").is_file()
     payload = _valid(json.loads((out_dir / "results.json").read_text(encoding="utf-8")))
     assert payload["split"] == SPLIT and payload["human_full"]["ter"]["systems"] == 5
 
@@ -116,7 +116,7 @@ def test_the_full_corpus_config_is_scored_with_its_random_baseline_na(dataset, c
     report = (out_dir / "report.md").read_text(encoding="utf-8")  # with --out the terminal has the summary
     assert f"## de-en.baseline (n = {N}) [random baseline n/a: {reason}]" in report
     assert "## Full test set: ranking and significance clusters" in report
-    assert not list(out_dir.glob("*.heatmap.png"))  # nothing to compare with random corpora
+    assert not list(out_dir.glob("*.heatmap.svg"))  # nothing to compare with random corpora
     page = (out_dir / "index.html").read_text(encoding="utf-8")
     for metric, ranking in payload["full_test"]["rankings"].items():  # the page's table is results.json's
         table = page.split(f'<table class="sortable full-test" data-metric="{metric}">')[1].split("</table>")[0]
@@ -236,15 +236,16 @@ def test_timings_say_where_the_time_went_one_line_per_stage(dataset, capsys):
     names = [line.split("  ")[0].strip() for line in lines]
     assert names == ["read inputs", "statistics", "full test", "random baselines", "paired tests", "targeted",
                      "human", "trends", "results.json", "figures: heatmap", "figures: trend", "figures: human",
-                     "figures: targeted", "report.md", "page: sentences", "page: figures", "index.html", "sidecars",
+                     "figures: targeted", "figures: files", "report.md", "page: sentences", "index.html", "sidecars",
                      "total"]
     configs = len(dataset["configs"]) - 1  # every config but the baseline
     counts = dict(zip(names, (line.split(" s CPU")[1].strip() for line in lines)))
     assert counts["read inputs"] == "5 systems" and counts["statistics"] == "15 system-metrics"
     assert counts["random baselines"] == counts["paired tests"] == f"{configs} configs"  # one entry per config, added
-    pngs = {kind: len(list(out_dir.glob(pattern))) for kind, pattern in (
-        ("heatmap", "*.heatmap.png"), ("trend", "*.trend.png"), ("human", "*.human.png"), ("targeted", "*.targeted.png"))}
-    assert all(counts[f"figures: {kind}"] == f"{n} files" for kind, n in pngs.items()) and pngs["heatmap"] == 3
+    drawn = {kind: len(list(out_dir.glob(pattern))) for kind, pattern in (
+        ("heatmap", "*.heatmap.svg"), ("trend", "*.trend.svg"), ("human", "*.human.svg"), ("targeted", "*.targeted.svg"))}
+    assert all(counts[f"figures: {kind}"] == f"{n} files" for kind, n in drawn.items()) and drawn["heatmap"] == 3
+    assert counts["figures: files"] == f"{sum(drawn.values())} files"
     assert counts["sidecars"] == f"{len(list((out_dir / 'sentences').iterdir()))} files"
     for unit in (" s wall", " s CPU"):
         values = [float(line.split(unit)[0].split()[-1]) for line in lines]

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import numpy as np
 import pytest
 import sacrebleu
 from scipy.stats import kendalltau, spearmanr
@@ -161,12 +160,16 @@ def test_the_command_writes_results_report_and_plots(written):
     # lexical configs first, then the alignment ones, each by phenomenon and D as a number
     assert list(payload["configs"]) == sorted(payload["configs"], key=lambda c: (
         c.split(".")[1] in ("reorder", "reorder_norm", "crossing"), c.split(".")[1], int(c.rsplit("d", 1)[1])))
-    from matplotlib.image import imread
+    import xml.etree.ElementTree as ET
 
-    for png in out.glob("*.png"):
-        image = imread(png)
-        assert image.shape[0] > 100 and image.shape[1] > 100 and np.ptp(image[..., :3]) > 0.5, png
-    assert (out / "de-en.bleu.heatmap.png").is_file() and (out / "de-en.chrf.human.png").is_file()
+    figures = list(out.glob("*.svg"))
+    for figure in figures:  # each well-formed, of a readable size, with points, lines or cells
+        svg = ET.parse(figure).getroot()
+        assert float(svg.get("width")) > 100 and float(svg.get("height")) > 100, figure
+        assert sum(e.tag.rsplit("}", 1)[1] in {"circle", "polyline"} for e in svg.iter()) + sum(
+            e.get("class") == "cell" for e in svg.iter()) > 3, figure
+        assert f"]({figure.name})" in (out / "report.md").read_text(encoding="utf-8")
+    assert (out / "de-en.bleu.heatmap.svg").is_file() and (out / "de-en.chrf.human.svg").is_file()
     assert "## Summary" in (out / "report.md").read_text(encoding="utf-8")
 
 

@@ -165,7 +165,7 @@ def test_acs_evaluate_targeted_prints_and_writes_it(wmt, tmp_path, capsys) -> No
     report = (out / "report.md").read_text(encoding="utf-8")
     assert "### de-en.particle: targeted accuracy (%) by distance d (from de-en.particle.d1)" in report
     assert "## Targeted accuracy" in report and "targeted τ" in report
-    assert (out / "de-en.targeted.png").stat().st_size > 1000
+    assert (out / "de-en.targeted.svg").stat().st_size > 1000
     saved = json.loads((out / "results.json").read_text(encoding="utf-8"))
     assert saved["targeted"]["aligner"].startswith("eflomal (seed=2)")
     # one system: the same tables, with one row

@@ -108,7 +108,7 @@ def made_report(toy) -> Path:
     assert main(argv) == 0
     names = {p.relative_to(out).as_posix() for p in out.rglob("*")}
     assert {"results.json", "report.md", "index.html", "sentences"} <= names
-    for kind in (".heatmap.png", ".trend.png", ".human.png"):
+    for kind in (".heatmap.svg", ".trend.svg", ".human.svg"):
         assert any(name.endswith(kind) for name in names), kind
     assert any(name.startswith("sentences/") and name.endswith(".js") for name in names)
     return out

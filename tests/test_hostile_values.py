@@ -249,7 +249,7 @@ from auto_challenge_sets.scoring.builtin_metrics import Bleu
 
 
 class Dotted(Bleu):
-    name, label = "a/../b", "dotted"  # would reach a file name: de-en.a/../b.heatmap.png
+    name, label = "a/../b", "dotted"  # would reach a file name: de-en.a/../b.heatmap.svg
 '''
 
 
@@ -291,7 +291,7 @@ def test_hostile_system_names_score_and_plot(toy, tmp_path, capsys):
                  "--out", str(out)]) == 0
     assert capsys.readouterr().err == ""
     assert json.loads((out / "results.json").read_text(encoding="utf-8"))["systems"] == [long, math]
-    assert (out / "de-en.bleu.heatmap.png").stat().st_size > 0 and (out / "de-en.particle.bleu.trend.png").is_file()
+    assert (out / "de-en.bleu.heatmap.svg").stat().st_size > 0 and (out / "de-en.particle.bleu.trend.svg").is_file()
 
 
 @pytest.mark.parametrize("command", ["stats", "evaluate"])

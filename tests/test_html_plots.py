@@ -148,3 +148,8 @@ def test_the_targeted_plot_marks_buckets_resting_on_few_instances(run):
     assert [("few" in t.get("class")) for t in counts] == [n < 10 for n in judged]
     series = [g for g in svg.iter(f"{SVG}g") if g.get("class") == "series"]
     assert [g.find(f"{SVG}title").text for g in series] == [*evaluation.systems, "mean"]
+    # a .svg file has no tooltips where report.md shows it as an image: a legend names each line
+    legend = next(g for g in svg.iter(f"{SVG}g") if g.get("class") == "legend")
+    assert [t.text for t in legend.iter(f"{SVG}text")] == [*evaluation.systems, "mean", "hollow: fewer than 10 judged"]
+    assert [line.get("stroke") for line in legend.iter(f"{SVG}line")] == [
+        g.find(f"{SVG}polyline").get("stroke") for g in series]

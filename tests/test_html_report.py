@@ -160,8 +160,11 @@ def test_the_targeted_control_table_equals_results_json(report):
 def test_every_plot_of_the_report_is_in_the_page_as_svg(report):
     document, _ = parse(report["out"] / "index.html")
     figures = [f for f in document.iter("figure") if "plot" in f.get("class", "").split()]
-    pngs = [p for p in report["written"] if p.suffix == ".png"]
-    assert len(figures) == len(pngs) > 0
+    files = [p for p in report["written"] if p.suffix == ".svg"]
+    assert len(figures) == len(files) > 0
+    # the page holds the report's figures themselves: each .svg file's text, inline
+    page = (report["out"] / "index.html").read_text(encoding="utf-8")
+    assert all(f.read_text(encoding="utf-8").rstrip("\n") in page for f in files)
     for figure in figures:
         assert figure.find("{http://www.w3.org/2000/svg}svg") is not None and figure.get("aria-label") and figure.find("figcaption") is not None
     assert "<rdf:" not in (report["out"] / "index.html").read_text(encoding="utf-8")

@@ -155,7 +155,7 @@ def test_a_plugin_metric_is_reported_everywhere(tmp_path):
     assert human["kendall"] == pytest.approx(kendalltau([by_hand[s] for s in systems], [HUMAN[s] for s in systems]).statistic)
     assert "recall" in payload["trends"] and "recall" in payload["summary"]
     assert "## Summary, Recall" in (out / "report.md").read_text(encoding="utf-8")
-    assert (out / "de-en.recall.heatmap.png").is_file() and (out / "de-en.recall.human.png").is_file()
+    assert (out / "de-en.recall.heatmap.svg").is_file() and (out / "de-en.recall.human.svg").is_file()
 
 
 def test_a_broken_plugin_is_a_warning_and_the_built_ins_still_work(tmp_path):

@@ -1,14 +1,13 @@
-"""The one report (evaluation/report.py, plots.py): tables, report.md with its legend, results.json
+"""The one report (evaluation/report.py, figures.py): tables, report.md with its legend, results.json
 and the plots, for whatever metrics the run has; on the hand-made toy folder."""
 
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
 from dataclasses import replace
 
-import numpy as np
 import pytest
-from matplotlib.image import imread
 
 from auto_challenge_sets.evaluation.report import (
     config_heading,
@@ -23,6 +22,8 @@ from auto_challenge_sets.evaluation.report import (
 
 from mutation_scope import per_test_under_mutmut
 from toy_dataset import evaluated
+
+SVG = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.fixture(scope=per_test_under_mutmut)
@@ -73,16 +74,19 @@ def test_the_folder_holds_results_report_and_readable_plots(evaluation, tmp_path
     report = written[1].read_text(encoding="utf-8")
     for explained in ("`*` after a score", "*random* / *p5*", "*Δ (p)*", "*small*", "*random τ pct*", "*< random p5*"):
         assert explained in report
-    for png in (p for p in written[2:] if p.suffix == ".png"):
-        assert png.name in report
-        image = imread(png)
-        assert image.shape[0] > 200 and image.shape[1] > 300 and np.ptp(image[..., :3]) > 0.5, png
+    figures = [p for p in written[2:] if p.suffix == ".svg"]
+    for figure in figures:
+        assert f"]({figure.name})" in report
+        svg = ET.parse(figure).getroot()  # well-formed on its own, styled on its own, with a white ground
+        assert svg.tag == f"{SVG}svg" and svg.find(f"{SVG}style") is not None, figure
+        assert float(svg.get("width")) > 250 and float(svg.get("height")) > 250, figure
+        assert sum(e.tag.rsplit("}", 1)[1] in {"circle", "polyline"} for e in svg.iter()) + sum(
+            e.get("class") == "cell" for e in svg.iter()) > 3, figure  # points, lines or cells drawn
     names = {p.name for p in written[2:]}
-    assert {"de-en.bleu.heatmap.png", "de-en.ter.heatmap.png", "de-en.ribes.human.png", "de-en.targeted.png",
-            "de-en.particle.ter.trend.png"} <= names
-    scatter = imread(tmp_path / "de-en.bleu.human.png")
-    height, width = scatter.shape[:2]
-    assert 0.3 < height / width < 1.5  # a readable aspect, not a strip
+    assert {"de-en.bleu.heatmap.svg", "de-en.ter.heatmap.svg", "de-en.ribes.human.svg", "de-en.targeted.svg",
+            "de-en.particle.ter.trend.svg"} <= names
+    scatter = ET.parse(tmp_path / "de-en.bleu.human.svg").getroot()
+    assert 0.3 < float(scatter.get("height")) / float(scatter.get("width")) < 1.5  # a readable aspect, not a strip
 
 
 def _markdown_cells(table: str) -> list[list[str]]:
@@ -493,7 +497,7 @@ def test_the_markdown_report_whole(evaluation):
     result, _ = evaluation
     shuffled = replace(result, configs={name: result.configs[name] for name in reversed(CONFIGS)},
                        notes=("first note", "Δ second note"))
-    plots = [Path("/somewhere/de-en.bleu.heatmap.png"), Path("de-en.targeted.png")]
+    plots = [Path("/somewhere/de-en.bleu.heatmap.svg"), Path("de-en.targeted.svg")]
     lines = ["# LDD challenge sets: evaluation", "", f"- **signature**: `{result.signature}`",
              f"- **dataset / pair / split**: `{result.dataset}` / de-en / toytest (full corpus: de-en.baseline, 90 rows)",
              "- **systems**: ref, better, good, lower, worse (baseline of the paired tests: ref)",
@@ -507,7 +511,7 @@ def test_the_markdown_report_whole(evaluation):
         lines += [f"## Correlation with human scores, {label}", "", human_table(shuffled, label.lower(), markdown=True), "",
                   POWER_5_OF_4, ""]
     lines += targeted_section(shuffled, markdown=True)
-    lines += ["![de-en.bleu.heatmap](de-en.bleu.heatmap.png)", "![de-en.targeted](de-en.targeted.png)", ""]
+    lines += ["![de-en.bleu.heatmap](de-en.bleu.heatmap.svg)", "![de-en.targeted](de-en.targeted.svg)", ""]
     for name in CONFIGS:
         lines += [f"## {config_heading(result, name)}", "", config_table(result, name, markdown=True), ""]
     assert markdown_report(shuffled, plots) == "\n".join(lines)
@@ -538,11 +542,11 @@ def test_the_folder_in_a_new_nested_directory(evaluation, tmp_path, capsys, monk
     assert text == json.dumps(json.loads(json.dumps(noted.to_json())), indent=2, ensure_ascii=False) + "\n"
     assert '\n  "notes": [\n    "Δ note"\n  ],' in text
     assert sorted(written) == sorted(p for p in out.rglob("*") if p.is_file()) and len(set(written)) == len(written)
-    assert (out / "index.html") in written and not any(p.name.endswith(".human.png") for p in written)
+    assert (out / "index.html") in written and not any(p.name.endswith(".human.svg") for p in written)
     report = (out / "report.md").read_text(encoding="utf-8")
     assert report.startswith("# LDD challenge sets: evaluation\n") and "- **note**: Δ note" in report
     assert [line for line in report.splitlines() if line.startswith("![")] == [
-        f"![{p.stem}]({p.name})" for p in written[2:] if p.suffix == ".png"]
+        f"![{p.stem}]({p.name})" for p in written[2:] if p.suffix == ".svg"]
     small = replace(result, metrics=("bleu",), targeted=None)
     write_report(tmp_path / "bar", small, progress=True)
     assert "plots per metric" in capsys.readouterr().err

@@ -1,7 +1,7 @@
 """The evaluation of MT output on challenge sets: one engine for 1…N systems.
 
 ``evaluate(EvaluationRequest(...)) -> Evaluation`` (:mod:`.engine`, :mod:`.request`,
-:mod:`.results`); :mod:`.report` and :mod:`.plots` render an evaluation; ``acs evaluate`` only
+:mod:`.results`); :mod:`.report` and :mod:`.figures` (SVG) render an evaluation; ``acs evaluate`` only
 turns flags into a request and prints.
 """
 

@@ -1,6 +1,6 @@
 """``index.html``: the run as one self-contained page that works offline from ``file://``.
 
-Inline CSS and JavaScript, plots as inline SVG (:mod:`.html_plots`), every number of the big table
+Inline CSS and JavaScript, the report's figures as inline SVG (:mod:`.figures`), every number of the big table
 from the Evaluation itself (:mod:`.html_view`); with the request, the sentences behind each config
 (:mod:`.sentences`): the first :data:`INLINE_ROWS` rows of a config in the page, the rest in
 ``sentences/{config}.js`` beside it and their words in ``sentences/lines-*.js``, which the page
@@ -17,7 +17,7 @@ from typing import Any
 
 from auto_challenge_sets.builder.pipeline.timings import stage
 from auto_challenge_sets.evaluation import html_view
-from auto_challenge_sets.evaluation.html_plots import svg_plots
+from auto_challenge_sets.evaluation.figures import Figure, by_kind, draw
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.results import Evaluation
 from auto_challenge_sets.evaluation.sentences import Sentences, collect
@@ -112,9 +112,10 @@ PAGE_ROWS = 100  # rows of the all-scores table a page shows (WMT21's 19 systems
 
 
 def write_html(out_dir: str | Path, evaluation: Evaluation, human_scores: dict[str, float] | None = None,
-               request: EvaluationRequest | None = None) -> list[Path]:
+               request: EvaluationRequest | None = None, figures: list[Figure] | None = None) -> list[Path]:
     """``index.html`` (and the sentence sidecars, with ``request``) into ``out_dir``; the paths
-    written."""
+    written. ``figures``: the report's own (:func:`.figures.all_plots`), put in the page as they
+    are; drawn here without them."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     with stage("page: sentences", unit="sidecars") as timed:  # the rows behind each config, read again
@@ -122,10 +123,8 @@ def write_html(out_dir: str | Path, evaluation: Evaluation, human_scores: dict[s
         data, sidecars = _sentence_data(sentences)
         if timed is not None:
             timed.count = len(sidecars)
-    with stage("page: figures", unit="metrics") as timed:  # the page's own SVG plots
-        svgs = svg_plots(evaluation, human_scores)
-        if timed is not None:
-            timed.count = len(evaluation.metrics)
+    # the report's figures, the same SVG as its files (drawn here, and timed as "figures: KIND", without them)
+    svgs = by_kind(draw(evaluation, human_scores) if figures is None else figures)
     with stage(INDEX, 1, "files"):
         env = environment()
         page = env.get_template("index.html.j2").render(

@@ -1,44 +1,55 @@
-"""Plots of an :class:`~auto_challenge_sets.evaluation.results.Evaluation`, for every metric of the
-run: a heat map of systems × configs (challenge − random mean), trends per phenomenon over D with
-the random 5–95 band and n per point, challenge-vs-human scatter plots, and targeted accuracy by
-distance. matplotlib is imported lazily, with the Agg backend."""
+"""What the figures of an :class:`~auto_challenge_sets.evaluation.results.Evaluation` show and in
+which colours: the configs each figure takes, the marks after a config's name, a system's name as a
+figure prints it, the palettes and the tick values. :mod:`.html_plots` lays the figures out from
+these and :mod:`.figures` writes them as SVG, once, for report.md and index.html alike.
+
+The palettes and ticks are written here rather than taken from matplotlib: they were all the
+figures still used of it (20 colours, an 11-stop colour ramp and a tick rule), and importing it
+cost more than laying out every figure of a run."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import math
+from collections.abc import Sequence
 from typing import Any
-
-import numpy as np
 
 from auto_challenge_sets.configs import config_sort_key
 from auto_challenge_sets.evaluation.results import ConfigResult, Evaluation
 from auto_challenge_sets.scoring.metric import metric_class
 
-# the plots' file names, fields in braces: the writers fill them, and the --out check
+# the figures' file names, fields in braces: the layout fills them, and the --out check
 # (report_folder.py) reads them as the names a report may hold
-HEATMAP, TREND = "{pair}.{metric}.heatmap.png", "{phenomenon}.{metric}.trend.png"
-HUMAN, TARGETED = "{pair}.{metric}.human.png", "{pair}.targeted.png"
+HEATMAP, TREND = "{pair}.{metric}.heatmap.svg", "{phenomenon}.{metric}.trend.svg"
+HUMAN, TARGETED = "{pair}.{metric}.human.svg", "{pair}.targeted.svg"
 PLOT_NAMES = (HEATMAP, TREND, HUMAN, TARGETED)
+# the PNGs of acs evaluate before the figures were SVG: a folder of such a report is still a report,
+# replaced whole by the next run (never refused as foreign)
+EARLIER_PLOT_NAMES = tuple(name.removesuffix(".svg") + ".png" for name in PLOT_NAMES)
 
 FEW_JUDGED = 10  # a targeted accuracy resting on fewer instances is drawn and printed as "few"
 DEGENERATE_GREY = "#d9d9d9"  # a heat map's degenerate-baseline column: no colour, no star, hatched
 
+# matplotlib's tab20 (Tableau's 10 colours, each with its light tint), in its order
+TAB20 = ("#1f77b4", "#aec7e8", "#ff7f0e", "#ffbb78", "#2ca02c", "#98df8a", "#d62728", "#ff9896", "#9467bd",
+         "#c5b0d5", "#8c564b", "#c49c94", "#e377c2", "#f7b6d2", "#7f7f7f", "#c7c7c7", "#bcbd22", "#dbdb8d",
+         "#17becf", "#9edae5")
+# ColorBrewer's diverging RdBu, 11 classes, red (0) to blue (1): matplotlib's "RdBu" interpolates these
+RDBU = ("#67001f", "#b2182b", "#d6604d", "#f4a582", "#fddbc7", "#f7f7f7", "#d1e5f0", "#92c5de", "#4393c3",
+        "#2166ac", "#053061")
+TICK_STEPS = (1.0, 2.0, 2.5, 5.0, 10.0)  # a tick step is one of these times a power of ten
 
-def pyplot() -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-PLOT_NAME = 40  # characters of a system name a plot shows: a 5,000-character name leaves no room for the axes
+PLOT_NAME = 40  # characters of a system name a figure prints: a 5,000-character name leaves no room for the axes
 
 
 def plot_name(name: str) -> str:
-    """A system's name as a plot labels it: whole up to :data:`PLOT_NAME` characters, cut with … after."""
+    """A system's name as a figure labels it: whole up to :data:`PLOT_NAME` characters, cut with … after
+    (its tooltip keeps it whole)."""
     return name if len(name) <= PLOT_NAME else name[:PLOT_NAME - 1] + "…"
+
+
+def metric_label(evaluation: Evaluation, metric: str) -> str:
+    """The label a figure gives ``metric`` (the one place the figures read it)."""
+    return metric_class(metric).label
 
 
 def in_trends(config: ConfigResult) -> bool:
@@ -63,86 +74,6 @@ def heatmap_configs(evaluation: Evaluation) -> list[str]:
     return sorted((n for n, c in evaluation.configs.items() if c.random_unavailable is None), key=config_sort_key)
 
 
-def _label(metric: str) -> str:
-    return metric_class(metric).label
-
-
-def heatmap(evaluation: Evaluation, metric: str, path: Path) -> Path:
-    plt = pyplot()
-    configs = heatmap_configs(evaluation)
-    systems = evaluation.systems
-    higher = evaluation.higher_is_better[metric]
-    cells = [[evaluation.configs[c].systems[s].scores[metric] for c in configs] for s in systems]
-    grid = np.array([[cell.score - cell.random.mean for cell in row] for row in cells])
-    degenerate = [evaluation.configs[c].degenerate_baseline for c in configs]
-    grid[:, degenerate] = np.nan  # no colour where the random band means nothing
-    limit = float(np.nanmax(np.abs(grid), initial=0.0)) or 1.0
-    longest = max(len(plot_name(s)) for s in systems)  # the system labels' width, about 0.07 inch a character
-    fig, ax = plt.subplots(figsize=(2.5 + 0.45 * len(configs) + 0.07 * max(0, longest - 12), 1.8 + 0.32 * len(systems)))
-    image = ax.imshow(grid, cmap="RdBu" if higher else "RdBu_r", vmin=-limit, vmax=limit, aspect="auto")
-    for j in (j for j, on in enumerate(degenerate) if on):
-        ax.add_patch(plt.Rectangle((j - 0.5, -0.5), 1, len(systems), facecolor=DEGENERATE_GREY, hatch="///",
-                                   edgecolor="#999999", linewidth=0))
-    labels = [c.split(".", 1)[1] + flag_suffix(evaluation.configs[c]) for c in configs]
-    ax.set_xticks(range(len(configs)), labels, rotation=70, fontsize=8, ha="right", rotation_mode="anchor")
-    ax.set_yticks(range(len(systems)), [plot_name(s) for s in systems], fontsize=8)
-    for i, row in enumerate(cells):
-        for j, cell in enumerate(row):
-            if evaluation.configs[configs[j]].starred(cell, higher):
-                ax.text(j, i, "*", ha="center", va="center", fontsize=8)
-    label = _label(metric)
-    fig.colorbar(image, ax=ax, label=f"challenge {label} − random mean")
-    band = "< 5th pct" if higher else "> 95th pct"
-    ax.set_title(f"{evaluation.pair} {evaluation.split}, {label}: challenge sets vs length-matched random "
-                 f"(* {band}; hatched grey: degenerate baseline)", fontsize=9)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
-
-
-def trend_plots(evaluation: Evaluation, metric: str, out: Path) -> list[Path]:
-    """One PNG per phenomenon: the score against D for every system (labelled at its last point);
-    the band is the systems' mean random 5–95th percentile; small, degenerate and repeated configs
-    are left out (:func:`in_trends`), n is written at each point."""
-    plt = pyplot()
-    by_phenomenon: dict[str, list[str]] = {}
-    for name, config in evaluation.configs.items():
-        if in_trends(config):
-            by_phenomenon.setdefault(config.phenomenon, []).append(name)
-    paths = []
-    label = _label(metric)
-    for phenomenon, names in sorted(by_phenomenon.items()):
-        names.sort(key=config_sort_key)
-        ds = [evaluation.configs[n].min_distance for n in names]
-        fig, ax = plt.subplots(figsize=(8, 4.8))
-        for k, system in enumerate(evaluation.systems):
-            ys = [evaluation.configs[n].systems[system].scores[metric].score for n in names]
-            style = "-" if k < 10 else "--"
-            (line,) = ax.plot(ds, ys, style, marker="o", ms=3, lw=0.9, alpha=0.8, label=plot_name(system))
-            ax.annotate(plot_name(system), (ds[-1], ys[-1]), xytext=(4, 0), textcoords="offset points", fontsize=6,
-                        color=line.get_color(), va="center")
-        cells = [[evaluation.configs[n].systems[s].scores[metric].random for s in evaluation.systems] for n in names]
-        lows = [np.mean([r.p5 for r in row]) for row in cells]
-        highs = [np.mean([r.p95 for r in row]) for row in cells]
-        ax.fill_between(ds, lows, highs, color="grey", alpha=0.25, label="random, 5–95th pct (mean over systems)")
-        for d, name, high in zip(ds, names, highs):
-            ax.annotate(f"n={evaluation.configs[name].n}", (d, high), fontsize=7, ha="center", va="bottom")
-        ax.set_xlabel("minimum distance D")
-        ax.set_ylabel(label)
-        ax.set_xticks(ds)
-        ax.set_title(f"{phenomenon}: {label} of {len(evaluation.systems)} systems by D "
-                     "(small, degenerate and repeated configs left out)", fontsize=9)
-        ax.legend(fontsize=6, loc="center left", bbox_to_anchor=(1.08, 0.5))
-        ax.grid(alpha=0.3)
-        fig.tight_layout()
-        path = out / TREND.format(phenomenon=phenomenon, metric=metric)
-        fig.savefig(path, dpi=100)
-        plt.close(fig)
-        paths.append(path)
-    return paths
-
-
 def human_panels(evaluation: Evaluation, metric: str) -> list[tuple[str | None, dict[str, float], Any]]:
     """What the human scatter plots show, panel by panel: the full test set (config None), then
     each phenomenon's lowest-D config in the trends; each with every system's score and the
@@ -161,98 +92,34 @@ def human_panels(evaluation: Evaluation, metric: str) -> list[tuple[str | None, 
     return panels
 
 
-def human_scatter(evaluation: Evaluation, metric: str, human: dict[str, float], path: Path) -> Path:
-    """The full test set and each phenomenon's lowest-D config with enough rows, against humans,
-    every point labelled with its system."""
-    plt = pyplot()
-    panels = [(name or "full test set", scores, found) for name, scores, found in human_panels(evaluation, metric)]
-    columns = min(3, len(panels))
-    rows = -(-len(panels) // columns)
-    fig, axes = plt.subplots(rows, columns, figsize=(4.6 * columns, 4.0 * rows), squeeze=False)
-    for ax in axes.flat[len(panels):]:
-        ax.set_visible(False)
-    for ax, (title, scores, correlation) in zip(axes.flat, panels):
-        names = [s for s in scores if s in human]
-        xs, ys = [human[s] for s in names], [scores[s] for s in names]
-        ax.scatter(xs, ys, s=14)
-        for name, x, y in zip(names, xs, ys):
-            ax.annotate(plot_name(name), (x, y), xytext=(3, 2), textcoords="offset points", fontsize=6)
-        tau = "" if correlation is None or correlation.kendall is None else (
-            f" (Kendall τ {correlation.kendall:+.2f}{', exploratory' if correlation.exploratory else ''})")
-        ax.set_title(title + tau, fontsize=9)
-        ax.set_xlabel("human score", fontsize=8)
-        ax.set_ylabel(_label(metric) + ("" if evaluation.higher_is_better[metric] else " (lower is better)"), fontsize=8)
-        ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+def system_colours(systems: Sequence[str]) -> dict[str, tuple[str, str]]:
+    """Per system its colour and dash pattern: tab20's 20 colours, dashed from the 21st on."""
+    return {s: (TAB20[k % 20], "" if k < 20 else "5 3") for k, s in enumerate(systems)}
 
 
-def targeted_plot(evaluation: Evaluation, path: Path) -> Path | None:
-    """Accuracy against d, one panel per phenomenon: every system thin, the mean thick, with the
-    instances judged (mean over systems) under each bucket; a point resting on fewer than
-    :data:`FEW_JUDGED` instances is hollow, its bucket's n red."""
-    if evaluation.targeted is None or not evaluation.targeted.by_distance:
-        return None
-    summaries = evaluation.targeted.by_distance
-    plt = pyplot()
-    fig, axes = plt.subplots(1, len(summaries), figsize=(3.8 * len(summaries), 3.6), squeeze=False, sharey=True)
-    for ax, (phenomenon, summary) in zip(axes[0], summaries.items()):
-        xs = range(len(summary.buckets))
-        for k, system in enumerate(evaluation.systems):
-            ys = [float("nan") if y is None else 100 * y for y in (summary.accuracy[system][b] for b in summary.buckets)]
-            (line,) = ax.plot(xs, ys, "-" if k < 10 else "--", lw=0.8, alpha=0.7, label=plot_name(system))
-            few = [x for x, b in zip(xs, summary.buckets) if summary.judged[system][b] < FEW_JUDGED]
-            ax.plot(few, [ys[x] for x in few], "o", ms=4, mfc="none", color=line.get_color(), alpha=0.7)
-        mean = [float("nan") if y is None else 100 * y for y in (summary.mean[b] for b in summary.buckets)]
-        judged = [np.mean([summary.judged[s][b] for s in evaluation.systems]) for b in summary.buckets]
-        ax.plot(xs, mean, "k-", lw=2, label="mean")
-        for x, y, n in zip(xs, mean, judged):
-            ax.plot([x], [y], "o", color="k", mfc="none" if n < FEW_JUDGED else "k", ms=6)
-        ax.set_xticks(list(xs), [f"{b}\nn={n:.0f}" for b, n in zip(summary.buckets, judged)], fontsize=7)
-        for tick, n in zip(ax.get_xticklabels(), judged):
-            if n < FEW_JUDGED:
-                tick.set_color("red")
-        ax.set_title(phenomenon, fontsize=9)
-        ax.set_xlabel(f"distance d (n: instances judged; hollow: fewer than {FEW_JUDGED})", fontsize=8)
-        ax.grid(alpha=0.3)
-    axes[0][0].set_ylabel("targeted accuracy (%)")
-    # one legend for every panel: the systems in the same colours and styles in each
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, fontsize=6, loc="center left", bbox_to_anchor=(1.0, 0.5))
-    fig.tight_layout()
-    fig.savefig(path, dpi=100, bbox_inches="tight")
-    plt.close(fig)
-    return path
+def diverging(position: float, reverse: bool = False) -> str:
+    """The RdBu colour at ``position`` (0 red … 0.5 near white … 1 blue; ``reverse``: blue to red),
+    clipped to 0…1 and linearly interpolated between its 11 stops."""
+    position = min(1.0, max(0.0, 1.0 - position if reverse else position)) * (len(RDBU) - 1)
+    k = min(int(position), len(RDBU) - 2)
+    fraction = position - k
+    low, high = RDBU[k], RDBU[k + 1]
+    channels = (round(int(low[i:i + 2], 16) + fraction * (int(high[i:i + 2], 16) - int(low[i:i + 2], 16)))
+                for i in (1, 3, 5))
+    return "#" + "".join(f"{c:02x}" for c in channels)
 
 
-def all_plots(evaluation: Evaluation, out: Path, human: dict[str, float] | None = None,
-              progress: bool = False) -> list[Path]:
-    """Every plot of the run, per metric, into ``out``."""
-    from auto_challenge_sets.builder.pipeline.timings import stage
-    from auto_challenge_sets.evaluation.progress import progress_bar
-
-    paths = []
-    # names are plain text: `$\\foo$` as a system name is not mathtext (a ValueError after all the
-    # scoring), nor LaTeX where a matplotlibrc turns usetex on
-    with pyplot().rc_context({"text.parse_math": False, "text.usetex": False}):
-        for metric in progress_bar(evaluation.metrics, progress, "plots per metric", unit="metric"):
-            if heatmap_configs(evaluation):
-                with stage("figures: heatmap", 1, "files"):
-                    paths.append(heatmap(evaluation, metric, out / HEATMAP.format(pair=evaluation.pair,
-                                                                                  metric=metric)))
-            with stage("figures: trend", unit="files") as timed:
-                trends = trend_plots(evaluation, metric, out)
-                if timed is not None:
-                    timed.count = len(trends)
-            paths += trends
-            if human:
-                with stage("figures: human", 1, "files"):
-                    paths.append(human_scatter(evaluation, metric, human,
-                                               out / HUMAN.format(pair=evaluation.pair, metric=metric)))
-        with stage("figures: targeted", unit="files") as timed:
-            accuracy = targeted_plot(evaluation, out / TARGETED.format(pair=evaluation.pair))
-            if timed is not None:
-                timed.count = int(accuracy is not None)
-    return paths + ([accuracy] if accuracy is not None else [])
+def nice_ticks(low: float, high: float, bins: int = 5) -> list[float]:
+    """Round tick values from at or below ``low`` to at or above ``high``, at most ``bins`` steps
+    apart, the step 1, 2, 2.5 or 5 times a power of ten (the smallest that fits)."""
+    if not high > low:
+        raise ValueError(f"nice_ticks needs low < high, got {low!r}, {high!r}")
+    magnitude = 10.0 ** math.floor(math.log10((high - low) / bins))
+    for factor in TICK_STEPS:
+        step = factor * magnitude
+        first, last = math.floor(low / step + 1e-9), math.ceil(high / step - 1e-9)
+        if last - first <= bins:
+            break
+    # rounding to the step's own digits: 3 × 0.1 is 0.30000000000000004, a tick label must say 0.3
+    digits = max(0, 2 - math.floor(math.log10(step)))
+    return [round(k * step, digits) for k in range(first, last + 1)]

@@ -1,6 +1,6 @@
 """The one report of an :class:`~auto_challenge_sets.evaluation.results.Evaluation`: the plain-text
 tables printed by ``acs evaluate``, and with ``--out`` the folder of ``results.json``,
-``report.md`` and the plots (:mod:`.plots`). Every metric of the run is shown, whatever it is."""
+``report.md`` and the figures (:mod:`.figures`). Every metric of the run is shown, whatever it is."""
 
 from __future__ import annotations
 
@@ -384,7 +384,7 @@ def write_report(out_dir: str | Path, evaluation: Evaluation, human_scores: dict
     """``results.json``, ``report.md``, the plots and ``index.html`` into ``out_dir`` (with the run's
     ``request``, the page shows the sentences behind each config too); return the paths written."""
     from auto_challenge_sets.builder.pipeline.timings import stage
-    from auto_challenge_sets.evaluation import plots as plotting
+    from auto_challenge_sets.evaluation import figures as drawing
     from auto_challenge_sets.evaluation.html_report import write_html
 
     out = Path(out_dir)
@@ -392,9 +392,9 @@ def write_report(out_dir: str | Path, evaluation: Evaluation, human_scores: dict
     results = out / RESULTS
     with stage(RESULTS, 1, "files"):
         results.write_text(json.dumps(evaluation.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    plots = plotting.all_plots(evaluation, out, human_scores, progress)
-    report = out / MARKDOWN
+    figures = drawing.all_plots(evaluation, out, human_scores, progress)
+    plots, report = [out / figure.file for figure in figures], out / MARKDOWN
     with stage(MARKDOWN, 1, "files"):
         report.write_text(markdown_report(evaluation, plots), encoding="utf-8")
-    page = write_html(out, evaluation, human_scores, request)
+    page = write_html(out, evaluation, human_scores, request, figures)
     return [results, report, *plots, *page]

@@ -36,9 +36,11 @@ FOREIGN = ("is not a file acs evaluate writes, and a report replaces its folder 
 
 def report_globs() -> dict[str, list[str]]:
     """``{folder: glob patterns}`` of the names a report writes, ``""`` for the report folder itself
-    (each ``{field}`` of :func:`report_names` becomes ``*``)."""
+    (each ``{field}`` of :func:`report_names` becomes ``*``), with the figures of earlier versions."""
+    from auto_challenge_sets.evaluation.plots import EARLIER_PLOT_NAMES
+
     globs: dict[str, list[str]] = {}
-    for name in report_names():
+    for name in (*report_names(), *EARLIER_PLOT_NAMES):
         folder, _, base = re.sub(r"\{[^{}]*\}", "*", name).rpartition("/")
         globs.setdefault(folder, []).append(base)
     return globs
