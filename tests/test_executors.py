@@ -245,7 +245,7 @@ def test_ray_builds_the_sample_and_gold_pud_as_the_local_executor(ray_cluster, t
         texts[lang] = [line[len("# text = "):] for line in path.read_text(encoding="utf-8").split("\n")
                        if line.startswith("# text = ")]
         (tmp_path / f"pud.{lang}").write_text("".join(x + "\n" for x in texts[lang]), encoding="utf-8")
-    local, ray = _build_both(tmp_path / "pud", pair="de-en", corpus="pud", source=tmp_path / "pud.de",
+    local, ray = _build_both(tmp_path / "pud", processes=True, pair="de-en", corpus="pud", source=tmp_path / "pud.de",
                              target=tmp_path / "pud.en", source_conllu=pud, aligner=AlignerSpec("eflomal", {"seed": 1}))
     assert local == ray and len(local) > 30
 

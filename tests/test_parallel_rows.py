@@ -19,8 +19,8 @@ from conftest import shared_path
 
 @pytest.fixture(scope="module")
 def pud(tmp_path_factory) -> dict[str, Path]:
-    """PUD's German trees and both sides' text; a Pharaoh file linking word k to token k (made up:
-    it is the reorder configs' rows, not their truth, that the test compares)."""
+    """PUD's German trees and both sides' text; a Pharaoh file linking every third word to a token
+    in reverse order (made up: it is the reorder configs' rows, not their truth, that are compared)."""
     folder = tmp_path_factory.mktemp("pud")
     files = {"conllu": shared_path("data", "pud", "de_pud-ud-test.conllu")}
     texts = {}
@@ -32,8 +32,9 @@ def pud(tmp_path_factory) -> dict[str, Path]:
         files[lang].write_text("".join(x + "\n" for x in texts[lang]), encoding="utf-8")
     files["pharaoh"] = folder / "pud.pharaoh"
     files["pharaoh"].write_text("".join(
-        " ".join(f"{k}-{k}" for k in range(min(len(de.split()), len(en.split())) - 1, -1, -3)) + "\n"
-        for de, en in zip(texts["de"], texts["en"])), encoding="utf-8")
+        " ".join(f"{k}-{m - 1 - k}" for k in range(0, m, 3)) + "\n"
+        for m in (min(len(de.split()), len(en.split())) for de, en in zip(texts["de"], texts["en"]))),
+        encoding="utf-8")
     return files
 
 
@@ -52,7 +53,7 @@ def test_two_workers_write_the_folder_of_one_process_and_count_their_cpu(pud, tm
         two = _build(pud, tmp_path / "two", 2)
     assert sorted(one) == sorted(two) and len(one) > 30
     assert [name for name in one if one[name] != two[name]] == []
-    assert "data/de-en.reorder.d3/pud-00000-of-00001.parquet" in one  # the links went with their pairs
+    assert [name for name in one if ".reorder." in name]  # the links went with their pairs
     (selected,) = [s for s in timings.stages if s.name == "select and write"]
     assert selected.worker_cpu > 0  # the workers did the selection, and said how long it took
 
