@@ -1,6 +1,7 @@
 """The selection and extraction of a build on worker processes (dataset/parallel_rows.py): gold PUD
-German (1,000 sentences, four chunks of 250 pairs on two workers) gives the folder the build in this
-process gives, byte for byte, and the same errors for a parse that is not its corpus's."""
+German three times over (3,000 sentences, three chunks of 1,000 pairs on two workers) gives the
+folder the build in this process gives, byte for byte, and the same errors for a parse that is not
+its corpus's."""
 
 from __future__ import annotations
 
@@ -22,12 +23,14 @@ def pud(tmp_path_factory) -> dict[str, Path]:
     """PUD's German trees and both sides' text; a Pharaoh file linking every third word to a token
     in reverse order (made up: it is the reorder configs' rows, not their truth, that are compared)."""
     folder = tmp_path_factory.mktemp("pud")
-    files = {"conllu": shared_path("data", "pud", "de_pud-ud-test.conllu")}
+    files = {"conllu": folder / "pud.conllu"}
+    german = shared_path("data", "pud", "de_pud-ud-test.conllu").read_text(encoding="utf-8")
+    files["conllu"].write_text(3 * (german.rstrip("\n") + "\n\n"), encoding="utf-8")
     texts = {}
     for lang in ("de", "en"):
         path = shared_path("data", "pud", f"{lang}_pud-ud-test.conllu")
-        texts[lang] = [line[len("# text = "):] for line in path.read_text(encoding="utf-8").split("\n")
-                       if line.startswith("# text = ")]
+        texts[lang] = 3 * [line[len("# text = "):] for line in path.read_text(encoding="utf-8").split("\n")
+                           if line.startswith("# text = ")]
         files[lang] = folder / f"pud.{lang}"
         files[lang].write_text("".join(x + "\n" for x in texts[lang]), encoding="utf-8")
     files["pharaoh"] = folder / "pud.pharaoh"
@@ -73,8 +76,8 @@ def _error(pud: dict[str, Path], out: Path, jobs: int, conllu: Path) -> str:
 
 
 def _misspelled(blocks: list[str]) -> list[str]:
-    """Sentences 300 and 900 (chunks 2 and 4) with a word that is not their line's."""
-    for k in (299, 899):
+    """Sentences 1,300 and 2,900 (chunks 2 and 3) with a word that is not their line's."""
+    for k in (1299, 2899):
         lines = blocks[k].split("\n")
         word = next(i for i, line in enumerate(lines) if line[:1].isdigit())
         columns = lines[word].split("\t")
@@ -85,18 +88,18 @@ def _misspelled(blocks: list[str]) -> list[str]:
 
 
 def _broken(blocks: list[str]) -> list[str]:
-    """Sentence 900 with a HEAD out of range, after the misspelled ones: this error is raised first."""
+    """Sentence 2,900 with a HEAD out of range, after a misspelled one: this error is raised first."""
     blocks = _misspelled(blocks)
-    lines = blocks[899].split("\n")
+    lines = blocks[2899].split("\n")
     word = next(i for i, line in enumerate(lines) if line[:1].isdigit())
     columns = lines[word].split("\t")
     columns[6] = "999"
     lines[word] = "\t".join(columns)
-    blocks[899] = "\n".join(lines)
+    blocks[2899] = "\n".join(lines)
     return blocks
 
 
-@pytest.mark.parametrize("edit", [_misspelled, _broken, lambda blocks: blocks[:700] + blocks[701:]],
+@pytest.mark.parametrize("edit", [_misspelled, _broken, lambda blocks: blocks[:1700] + blocks[1701:]],
                          ids=["mismatch", "parse error", "one sentence short"])
 def test_a_parse_that_is_not_the_corpus_fails_with_the_error_of_one_process(pud, tmp_path, edit):
     conllu = _edited(pud, tmp_path, edit)

@@ -40,9 +40,11 @@ from auto_challenge_sets.selection import (
     text_mismatch,
 )
 
-# Pairs per chunk at least, when the kept pairs are cut into two chunks per worker: a worker's
-# start (its imports) costs about a second, and a smaller chunk would not repay it.
-MIN_CHUNK = 200
+# Pairs per chunk at least, when the kept pairs are cut into two chunks per worker; fewer than two
+# such chunks are selected here. A worker's start (its imports) costs about half a second of CPU,
+# which a smaller chunk does not repay: a test set of 1,000 pairs took 0.6 s of CPU to select in
+# one process and 1.9 s on two workers of 250 pairs each (benchmarks/bench_build.py).
+MIN_CHUNK = 1000
 
 
 class Chunk:
@@ -92,10 +94,13 @@ class ChunkRows:
 def parallel_tables(output: BuildOutput, configs: Sequence[ConfigName], schemas: Sequence[Any],
                     chunk: int) -> Iterator[list[Any]] | None:
     """Each chunk's table of each config (None: no row), in order, made on the build's worker
-    processes; None where the build runs in this process (one job, another executor, or rules
-    that cannot be sent to a fresh process: those of this process only)."""
+    processes; None where the build runs in this process (one job, another executor, fewer than
+    two chunks of :data:`MIN_CHUNK` pairs, or rules that cannot be sent to a fresh process: those
+    of this process only)."""
     executor, analyses = output.spec.executor, output.analyses
     if not isinstance(executor, ProcessExecutor) or executor.jobs <= 1 or not isinstance(analyses, AnalysedPairs):
+        return None
+    if len(analyses.corpus.pairs) < 2 * MIN_CHUNK:
         return None
     work = ChunkRows(str(analyses.path), analyses.phenomena(), configs, output.spec.corpus, schemas)
     try:
