@@ -303,9 +303,6 @@ def read_conllu_with_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, 
         yield from iter_numbered_sentences(handle, str(path))
 
 
-_SENTENCE_END = re.compile(rb"[^\n]\n(?=\n)")  # a non-empty line's end followed by an empty line
-
-
 def sentence_ends(path: str | os.PathLike[str]) -> Iterator[tuple[int, bytes, list[int]]]:
     """The file's bytes in blocks, without parsing them: ``(number of the block's first line, the
     block, the offsets in it where a sentence ends)``, an end being just after the line end of a
@@ -333,7 +330,13 @@ def sentence_ends(path: str | os.PathLike[str]) -> Iterator[tuple[int, bytes, li
             else:
                 if last_open and block.startswith(b"\n"):
                     ends.append(0)
-                ends += [m.end() for m in _SENTENCE_END.finditer(block, skip)]
+                # each blank line after a non-empty one (bytes.find: a regular expression tried at
+                # every byte took a third of the build's main process)
+                at = block.find(b"\n\n", skip)
+                while at != -1:
+                    if at > skip and block[at - 1] != 10:  # 10: b"\n"
+                        ends.append(at + 1)
+                    at = block.find(b"\n\n", at + 1)
                 last_open = (len(block) > skip + 1 and block[-2:-1] != b"\n") if block.endswith(b"\n") \
                     else len(block) > skip
             yield number, block, ends

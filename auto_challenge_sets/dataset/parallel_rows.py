@@ -29,7 +29,7 @@ from auto_challenge_sets.builder.pipeline.executors import ProcessExecutor
 from auto_challenge_sets.configs import ConfigName
 from auto_challenge_sets.conllu_io import iter_numbered_sentences, sentence_ends
 from auto_challenge_sets.corpus import SentencePair
-from auto_challenge_sets.dataset.arrow_rows import config_tables
+from auto_challenge_sets.dataset.arrow_rows import ChunkColumns, chunk_columns, tables_from
 from auto_challenge_sets.errors import AcsError
 from auto_challenge_sets.pharaoh import Link
 from auto_challenge_sets.selection import (
@@ -59,16 +59,17 @@ class Chunk:
 
 
 class ChunkRows:
-    """The work of a worker: a chunk → ``(its tables, its mismatches, None)``, or ``(None, [], the
-    error)`` when its bytes do not parse. The tables are None once a sentence mismatches (the
-    build fails then, and writes nothing)."""
+    """The work of a worker: a chunk → ``(its columns, its mismatches, None)``, or ``(None, [], the
+    error)`` when its bytes do not parse. The columns (:class:`~.arrow_rows.ChunkColumns`: a
+    pair's sentence and tokens once, not once per config: a tenth of the bytes to send back) are
+    None once a sentence mismatches (the build fails then, and writes nothing)."""
 
     def __init__(self, conllu_path: str, phenomena: list[Any], configs: Sequence[ConfigName], corpus: str,
                  schemas: Sequence[Any]):
         self.conllu_path, self.phenomena, self.configs = conllu_path, phenomena, list(configs)
         self.corpus, self.schemas = corpus, list(schemas)
 
-    def __call__(self, chunk: Chunk) -> tuple[list[Any] | None, list[Mismatch], AcsError | None]:
+    def __call__(self, chunk: Chunk) -> tuple[ChunkColumns | None, list[Mismatch], AcsError | None]:
         try:
             sentences = list(iter_numbered_sentences(io.BytesIO(chunk.data), self.conllu_path, chunk.first_line))
         except AcsError as error:
@@ -88,7 +89,7 @@ class ChunkRows:
         if wrong:
             return None, wrong, None
         analyses = list(analyse_pairs(matched, chunk.links, self.phenomena))
-        return config_tables(analyses, self.configs, self.corpus, self.schemas), [], None
+        return chunk_columns(analyses, self.configs, self.corpus, self.schemas), [], None
 
 
 def parallel_tables(output: BuildOutput, configs: Sequence[ConfigName], schemas: Sequence[Any],
@@ -158,7 +159,7 @@ def _in_order(executor: ProcessExecutor, work: ChunkRows, chunks: _Chunks) -> It
     chunks in flight), the errors raised as the single-process build raises them: a parse error
     when its chunk's turn comes, then the sentence count's, then the mismatches'."""
     analyses = chunks.analyses
-    waiting: dict[int, tuple[list[Any] | None, list[Mismatch], AcsError | None]] = {}
+    waiting: dict[int, tuple[ChunkColumns | None, list[Mismatch], AcsError | None]] = {}
     following = 0
     wrong: list[Mismatch] = []
     bar = _bar(analyses)
@@ -166,15 +167,15 @@ def _in_order(executor: ProcessExecutor, work: ChunkRows, chunks: _Chunks) -> It
         for number, result in executor.map_shards(work, iter(chunks)):
             waiting[number] = result
             while following in waiting:
-                tables, mismatches, error = waiting.pop(following)
+                columns, mismatches, error = waiting.pop(following)
                 following += 1
                 if error is not None:
                     raise error
                 wrong += mismatches
-                if tables is not None and not wrong:
+                if columns is not None and not wrong:
                     if bar is not None:
-                        bar.update(tables[0].num_rows if tables[0] is not None else 0)
-                    yield tables
+                        bar.update(columns.pairs)
+                    yield tables_from(columns, work.configs, work.schemas)
     finally:
         if bar is not None:
             bar.close()
