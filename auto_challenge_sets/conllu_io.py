@@ -228,11 +228,12 @@ def _blocks_within_the_limit(handle: IO[bytes], path: str, line: Callable[[], in
                           path, line()) from None
 
 
-def _numbered_blocks(handle: IO[bytes], path: str) -> Iterator[tuple[int, Iterable[str], bool]]:
+def _numbered_blocks(handle: IO[bytes], path: str, first_line: int = 1) -> Iterator[tuple[int, Iterable[str], bool]]:
     """``(number of its first line, its lines, whether none holds a control character)`` for the
     blocks of ``text_io.raw_blocks``; the lines as ``text_io.numbered_lines`` gives them (BOM
-    dropped, CRLF read as LF, invalid UTF-8 an error naming its line)."""
-    number = 1
+    dropped, CRLF read as LF, invalid UTF-8 an error naming its line). ``first_line``: the number
+    of the handle's first line, when it holds a part of a file (:func:`sentence_ends`)."""
+    number = first_line
     for block in _blocks_within_the_limit(handle, path, lambda: number):  # noqa: B023 - the line being read
         if number == 1 and block.startswith(UTF8_BOM):
             block = block[len(UTF8_BOM):]
@@ -247,7 +248,7 @@ def _numbered_blocks(handle: IO[bytes], path: str) -> Iterator[tuple[int, Iterab
         number += block.count(b"\n")
 
 
-def iter_numbered_sentences(handle: IO[bytes], source: str) -> Iterator[tuple[int, Sentence]]:
+def iter_numbered_sentences(handle: IO[bytes], source: str, first_line: int = 1) -> Iterator[tuple[int, Sentence]]:
     """``(1-based line where it starts, sentence)`` for the sentences of a CoNLL-U file opened in
     binary mode (``source`` names it in errors): the same sentences and errors as
     :func:`iter_sentences` over its lines.
@@ -259,7 +260,7 @@ def iter_numbered_sentences(handle: IO[bytes], source: str) -> Iterator[tuple[in
     reader = _SentenceReader(source)
     start = 0
     small = _SMALL_NUMBERS
-    for first, lines, clean in _numbered_blocks(handle, source):
+    for first, lines, clean in _numbered_blocks(handle, source, first_line):
         for number, line in enumerate(lines, start=first):
             if not line:
                 sentence = reader.finish()
@@ -300,6 +301,48 @@ def read_conllu_with_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, 
         raise ConlluError(f"cannot read: {error.strerror or error}", path) from None
     with handle:
         yield from iter_numbered_sentences(handle, str(path))
+
+
+def sentence_ends(path: str | os.PathLike[str]) -> Iterator[tuple[int, bytes, list[int]]]:
+    """The file's bytes in blocks, without parsing them: ``(number of the block's first line, the
+    block, the offsets in it where a sentence ends)``, an end being just after the line end of a
+    sentence's last line (or the file's end). So a file can be cut into whole sentences that
+    :func:`iter_numbered_sentences` (with ``first_line``) parses on their own, elsewhere, with
+    the same sentences, line numbers and errors as the whole file (``acs build --jobs``): a
+    sentence is a run of non-empty lines, a comment-only one included (an error when parsed)."""
+    require_regular_file(path, ConlluError)
+    try:
+        handle = open(path, "rb")
+    except OSError as error:
+        raise ConlluError(f"cannot read: {error.strerror or error}", path) from None
+    number, last_open = 1, False  # whether the last line read is a sentence's
+    with handle:
+        for block in _blocks_within_the_limit(handle, str(path), lambda: number):  # noqa: B023
+            skip = len(UTF8_BOM) if number == 1 and block.startswith(UTF8_BOM) else 0
+            ends: list[int] = []
+            if b"\r" in block:  # a CRLF line end, or a line of a CR alone (empty once read): line by line
+                lines, offset = block[skip:].split(b"\n"), skip
+                for line in lines[:-1] if block.endswith(b"\n") else lines:
+                    empty = line in (b"", b"\r")
+                    if empty and last_open:
+                        ends.append(offset)
+                    last_open, offset = not empty, offset + len(line) + 1
+            else:
+                if last_open and block.startswith(b"\n"):
+                    ends.append(0)
+                # each blank line after a non-empty one (bytes.find: a regular expression tried at
+                # every byte took a third of the build's main process)
+                at = block.find(b"\n\n", skip)
+                while at != -1:
+                    if at > skip and block[at - 1] != 10:  # 10: b"\n"
+                        ends.append(at + 1)
+                    at = block.find(b"\n\n", at + 1)
+                last_open = (len(block) > skip + 1 and block[-2:-1] != b"\n") if block.endswith(b"\n") \
+                    else len(block) > skip
+            yield number, block, ends
+            number += block.count(b"\n")
+        if last_open:  # the file's last sentence ends with the file
+            yield number, b"", [0]
 
 
 def read_conllu(path: str | os.PathLike[str]) -> Iterator[Sentence]:

@@ -114,13 +114,7 @@ def matched_pairs(corpus: ParallelCorpus, numbered: Iterable[tuple[int | None, S
     every sentence was checked (the first mismatch is named, and how many there are), and no pair
     is yielded after the first mismatch.
     """
-    kept = len(corpus.pairs)
-    per_source_line = count is not None and count == len(corpus.source_lines) and count != kept
-    if count is not None and count != kept and not per_source_line:
-        raise _count_error(corpus, count, conllu_path)
-    if count is None and len(corpus.source_lines) != kept:
-        raise ValueError("matched_pairs needs the number of sentences when some pairs have an empty target")
-    wanted = {pair.line for pair in corpus.pairs} if per_source_line else None
+    wanted = sentence_layout(corpus, count, conllu_path)
     pairs = iter(corpus.pairs)
     wrong: list[int] = []
     first = None
@@ -137,6 +131,30 @@ def matched_pairs(corpus: ParallelCorpus, numbered: Iterable[tuple[int | None, S
             first = first or (n, sentence.sent_id, pair, reason, start)
         elif not wrong:
             yield pair, sentence
+    check_matched(corpus, n, wanted is not None, wrong, first, conllu_path)
+
+
+def sentence_layout(corpus: ParallelCorpus, count: int | None, conllu_path: str) -> set[int] | None:
+    """Which sentences of a parse are the kept pairs' (see :func:`matched_pairs`): None when there is
+    one per kept pair, else the corpus lines of the kept pairs (one sentence per non-empty source
+    line, those of the other lines to be dropped). A count that fits neither is an error."""
+    kept = len(corpus.pairs)
+    per_source_line = count is not None and count == len(corpus.source_lines) and count != kept
+    if count is not None and count != kept and not per_source_line:
+        raise _count_error(corpus, count, conllu_path)
+    if count is None and len(corpus.source_lines) != kept:
+        raise ValueError("matched_pairs needs the number of sentences when some pairs have an empty target")
+    return {pair.line for pair in corpus.pairs} if per_source_line else None
+
+
+Mismatch = tuple[int, str | None, SentencePair, str, int | None]  # sentence number, sent_id, pair, reason, start
+
+
+def check_matched(corpus: ParallelCorpus, n: int, per_source_line: bool, wrong: list[int],
+                  first: Mismatch | None, conllu_path: str) -> None:
+    """The errors :func:`matched_pairs` raises once its stream ended: ``n`` sentences read, the
+    corpus lines of those that do not match (``wrong``), the first of them (``first``)."""
+    kept = len(corpus.pairs)
     if n != (len(corpus.source_lines) if per_source_line else kept):
         raise _count_error(corpus, n, conllu_path)
     if first is not None:

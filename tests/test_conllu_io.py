@@ -306,3 +306,40 @@ def test_a_line_past_the_build_limit_is_an_error_naming_it(tmp_path) -> None:
                     encoding="utf-8")
     with pytest.raises(ConlluError, match=rf"^{path}:5: the line has more than {MAX_CHARACTERS:,} characters"):
         list(read_conllu(path))
+
+
+def _cut_at_every_sentence(path) -> list[tuple[int, bytes]]:
+    """The file cut into pieces of one sentence each where ``sentence_ends`` says they end."""
+    from auto_challenge_sets.conllu_io import sentence_ends
+
+    pieces, held, first = [], b"", 1
+    for number, block, ends in sentence_ends(path):
+        done = 0
+        for end in ends:
+            pieces.append((first, held + block[done:end]))
+            held, done, first = b"", end, number + block.count(b"\n", 0, end)
+        held += block[done:]
+    return pieces + [(first, held)]
+
+
+@pytest.mark.parametrize("variant", ["as is", "crlf", "bom", "bom and blank lines", "three blank lines",
+                                     "no blank line at the end", "no line end at the end", "blank lines first",
+                                     "crlf from the middle", "blank lines of a cr"])
+def test_sentence_ends_cut_a_file_into_sentences_that_parse_alone_as_in_the_whole_file(tmp_path, variant):
+    from auto_challenge_sets.conllu_io import iter_numbered_sentences, read_conllu_with_lines
+    from auto_challenge_sets.demo_data import demo_file
+
+    data = demo_file("sample.de.conllu").read_bytes()
+    data = {"as is": data, "crlf": data.replace(b"\n", b"\r\n"), "bom": b"\xef\xbb\xbf" + data,
+            "bom and blank lines": b"\xef\xbb\xbf\n\n" + data, "three blank lines": data.replace(b"\n\n", b"\n\n\n\n"),
+            "no blank line at the end": data.rstrip(b"\n") + b"\n", "no line end at the end": data.rstrip(b"\n"),
+            "blank lines first": b"\n\n" + data, "crlf from the middle": data[:3000] + data[3000:].replace(b"\n", b"\r\n"),
+            "blank lines of a cr": data.replace(b"\n\n", b"\n\r\n")}[variant]
+    path = tmp_path / "f.conllu"
+    path.write_bytes(data)
+    whole = [(start, format_sentence(s)) for start, s in read_conllu_with_lines(path)]
+    pieces = _cut_at_every_sentence(path)
+    assert len(pieces) == len(whole) + 1 == 30  # the last piece: what follows the last sentence's end
+    alone = [(start, format_sentence(s)) for first, piece in pieces
+             for start, s in iter_numbered_sentences(io.BytesIO(piece), str(path), first)]
+    assert alone == whole

@@ -245,7 +245,7 @@ def test_ray_builds_the_sample_and_gold_pud_as_the_local_executor(ray_cluster, t
         texts[lang] = [line[len("# text = "):] for line in path.read_text(encoding="utf-8").split("\n")
                        if line.startswith("# text = ")]
         (tmp_path / f"pud.{lang}").write_text("".join(x + "\n" for x in texts[lang]), encoding="utf-8")
-    local, ray = _build_both(tmp_path / "pud", pair="de-en", corpus="pud", source=tmp_path / "pud.de",
+    local, ray = _build_both(tmp_path / "pud", processes=True, pair="de-en", corpus="pud", source=tmp_path / "pud.de",
                              target=tmp_path / "pud.en", source_conllu=pud, aligner=AlignerSpec("eflomal", {"seed": 1}))
     assert local == ray and len(local) > 30
 
@@ -314,3 +314,35 @@ def test_a_udpipe_build_on_two_processes_is_the_build_in_this_one(tmp_path):
                           out, license="other", progress=False)
         folders.append(_folder_bytes(out))
     assert folders[0] == folders[1] and len(folders[0]) > 20
+
+
+def _burn(seconds: float) -> float:
+    """Spend ``seconds`` of this process's CPU time; the CPU time it spent."""
+    import time
+
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        sum(range(1_000))
+    return time.process_time() - start
+
+
+def _burn_shard(backend: object, shard: list) -> list:
+    return [_burn(seconds) for seconds in shard]
+
+
+def test_the_cpu_of_worker_processes_is_counted_in_the_stage_that_ran_them():
+    """Workers of a fork server are not this process's children: each reports its own CPU time."""
+    from auto_challenge_sets.builder.pipeline.timings import recording, stage
+
+    shards = [(number, [0.15]) for number in range(4)]
+    spent = {}
+    for jobs in (1, 2):
+        work = ShardWork(CountingBackend, _burn_shard)
+        with recording() as timings, stage("parse"):
+            burned = [cpu for _, result in ProcessExecutor(jobs=jobs).map_shards(work, iter(shards)) for cpu in result]
+        assert len(burned) == 4 and sum(burned) >= 0.6
+        (parse,) = timings.stages
+        spent[jobs] = parse.cpu
+        assert parse.cpu >= sum(burned)  # the workers' burn (and, with 2 jobs, their start) is the stage's
+        assert (parse.worker_cpu > 0) == (jobs == 2)
+    assert spent[2] >= 0.9 * spent[1]

@@ -76,7 +76,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        "\"auto-challenge-sets[ray]\"); the folder is the same either way")
     scale.add_argument("--jobs", type=int_at_least(1, 4096), default=None, metavar="N",
                        help="with --executor local: worker processes for the parse shards, each loading the "
-                       "parser once (default: the cores this process may use; 1: all in this process); the "
+                       "parser once, and for the selection of the rows (default: the cores this process may use; "
+                       "1: all in this process); eflomal runs its two directions as two processes whatever N; the "
                        "folder is the same for any N")
     scale.add_argument("--ray-address", metavar="ADDR",
                        help="with --executor ray: auto (the cluster `ray start` runs here) or ray://HOST:10001; "

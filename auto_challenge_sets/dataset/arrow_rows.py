@@ -18,6 +18,7 @@ each config's instance lists as Python dicts was the largest part of the convers
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import chain
 from typing import Any
 
@@ -30,6 +31,24 @@ def config_tables(analyses: Sequence[LineAnalysis], configs: Sequence[ConfigName
                   schemas: Sequence[Any]) -> list[Any]:
     """For each config (with its Arrow schema), the Arrow table of its rows among ``analyses``, or
     None when it selects none of them."""
+    return tables_from(chunk_columns(analyses, configs, corpus, schemas), configs, schemas)
+
+
+@dataclass
+class ChunkColumns:
+    """A chunk's rows of every config, before they are tables: the columns every config shares, over
+    all the chunk's pairs, and each config's pairs (row indices), distances and instance lists. What
+    a worker of ``acs build --jobs`` sends back (:mod:`.parallel_rows`): each pair's sentence and
+    tokens once, not once per config that selects it."""
+
+    shared: dict[str, Any]
+    selected: list[tuple[Any, Any, Any]]
+    pairs: int
+
+
+def chunk_columns(analyses: Sequence[LineAnalysis], configs: Sequence[ConfigName], corpus: str,
+                  schemas: Sequence[Any]) -> ChunkColumns:
+    """The columns of :class:`ChunkColumns` for ``analyses`` (see the module)."""
     import pyarrow as pa
 
     others = [k for k, config in enumerate(configs) if config.kind != KIND_LEXICAL]
@@ -46,36 +65,43 @@ def config_tables(analyses: Sequence[LineAnalysis], configs: Sequence[ConfigName
                     analyses, config.phenomenon, schemas[k].field("instances").type)
             selected[k] = by_phenomenon[config.phenomenon].at(config.min_distance or 0)
 
-    values: dict[str, list] = {}  # the shared columns over all of `analyses`, as Python lists
-    arrays: dict[str, Any] = {}  # ... and as Arrow arrays, each made when a config first needs it
+    # the shared columns that some config with rows needs, over all of `analyses`
+    types = {field.name: field.type for k, schema in enumerate(schemas) if len(selected[k][0])
+             for field in schema if field.name not in _OWN}
+    shared: dict[str, Any] = {}
+    if types:
+        rows = [shared_columns(analysis, corpus) for analysis in analyses]
+        values = {key: [row[key] for row in rows] for key in rows[0]}
+        values["target_tokens"] = [analysis.target_tokens for analysis in analyses]
+        shared = {name: pa.array(values[name], type=type_) for name, type_ in types.items()}
+    return ChunkColumns(shared, [selected[k] for k in range(len(configs))], len(analyses))
 
-    def shared_array(name: str, type_: Any) -> Any:
-        if name not in arrays:
-            if not values:
-                rows = [shared_columns(analysis, corpus) for analysis in analyses]
-                values.update({key: [row[key] for row in rows] for key in rows[0]})
-                values["target_tokens"] = [analysis.target_tokens for analysis in analyses]
-            arrays[name] = pa.array(values[name], type=type_)
-        return arrays[name]
+
+_OWN = ("src_lang", "tgt_lang", "phenomenon", "distance", "instances")  # a config's own columns (config_columns)
+
+
+def tables_from(columns: ChunkColumns, configs: Sequence[ConfigName], schemas: Sequence[Any]) -> list[Any]:
+    """Each config's table (None: no row) from a chunk's columns: its pairs taken from the shared
+    columns (``take``, in Arrow), its own columns added."""
+    import pyarrow as pa
 
     tables: list[Any] = []
-    for k, (config, schema) in enumerate(zip(configs, schemas)):
-        indices, distances, instances = selected[k]
+    for config, schema, (indices, distances, instances) in zip(configs, schemas, columns.selected):
         rows = len(indices)
         if not rows:
             tables.append(None)
             continue
-        take = None if rows == len(analyses) else pa.array(indices, type=pa.int32())
+        take = None if rows == columns.pairs else pa.array(indices, type=pa.int32())
         own = {**config_columns(config), "distance": distances, "instances": instances}
-        columns = []
+        out = []
         for field in schema:
             if field.name in own:
                 value = own[field.name]
-                columns.append(value if isinstance(value, pa.Array) else pa.array([value] * rows, type=field.type))
+                out.append(value if isinstance(value, pa.Array) else pa.repeat(pa.scalar(value, type=field.type), rows))
             else:
-                column = shared_array(field.name, field.type)
-                columns.append(column if take is None else column.take(take))
-        tables.append(pa.Table.from_arrays(columns, schema=schema))
+                column = columns.shared[field.name]
+                out.append(column if take is None else column.take(take))
+        tables.append(pa.Table.from_arrays(out, schema=schema))
     return tables
 
 

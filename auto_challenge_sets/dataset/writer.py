@@ -37,6 +37,7 @@ from auto_challenge_sets.dataset.card_blocks import read_card_segments
 from auto_challenge_sets.dataset.folder_guard import locked_output, prepare_output
 from auto_challenge_sets.dataset.integrity import FILES, describe_files
 from auto_challenge_sets.dataset.layout import README, config_folder, scan_folder, shard_path, split_files
+from auto_challenge_sets.dataset.parallel_rows import parallel_tables
 from auto_challenge_sets.dataset.record import read_build_record, update_build_record, write_build_record
 from auto_challenge_sets.dataset.rule_record import RuleConflict, check_rule_definitions, forget_replaced
 
@@ -200,8 +201,7 @@ def _write_configs(output: BuildOutput, out: Path) -> dict[str, int]:
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="acs-parquet") as writer:
         written: Future | None = None
         try:
-            for chunk in _chunks(output.analyses, CHUNK):
-                tables = config_tables(chunk, configs, corpus, schemas)
+            for tables in _chunk_tables(output, configs, schemas):
                 if written is not None:
                     written.result()
                 written = writer.submit(add, tables)
@@ -214,6 +214,15 @@ def _write_configs(output: BuildOutput, out: Path) -> dict[str, int]:
                 sink.abort()
             raise
     return {name: sink.close() for name, sink in zip(output.config_names, sinks)}
+
+
+def _chunk_tables(output: BuildOutput, configs: list[Any], schemas: list[Any]) -> Iterator[list[Any]]:
+    """Each chunk's table of each config, in order: made on the build's worker processes
+    (:mod:`.parallel_rows`, ``--jobs N``), else here, :data:`CHUNK` analysed pairs at a time."""
+    tables = parallel_tables(output, configs, schemas, CHUNK)
+    if tables is not None:
+        return tables
+    return (config_tables(chunk, configs, output.spec.corpus, schemas) for chunk in _chunks(output.analyses, CHUNK))
 
 
 def write_build(output: BuildOutput, out: str | os.PathLike[str], license: str | None = None) -> BuildResult:

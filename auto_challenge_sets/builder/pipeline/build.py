@@ -230,11 +230,14 @@ class AnalysedPairs:
     def matched(self) -> Iterator[tuple[SentencePair, Sentence]]:
         return matched_pairs(self.corpus, read_conllu_with_lines(self.path), str(self.path), self.count)
 
+    def phenomena(self) -> list[Any]:
+        """The phenomena to find, with their rules for the source language (looked up once, not per pair)."""
+        return [phenomenon_for(name, self.language) for name in self.names]
+
     def __iter__(self) -> Iterator[LineAnalysis]:
         matched = _progress(self.matched(), self.progress, total=len(self.corpus.pairs), desc="reading parse",
                             unit="sent")
-        phenomena = [phenomenon_for(name, self.language) for name in self.names]  # looked up once, not per pair
-        yield from analyse_pairs(matched, self.alignments, phenomena)
+        yield from analyse_pairs(matched, self.alignments, self.phenomena())
 
 
 def _check_tokenization(spec: BuildSpec, corpus: ParallelCorpus, words: list[int]) -> list[str]:

@@ -23,6 +23,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+from auto_challenge_sets.builder.pipeline.timings import add_worker_cpu
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -70,8 +72,16 @@ def _install(work: Any) -> None:
     _INSTALLED["process"] = work
 
 
-def _run_installed(shard: list) -> list:
-    return _INSTALLED["process"](shard)
+def _run_installed(shard: list) -> tuple[list, float]:
+    """The shard's result and the CPU seconds this worker used since it last reported (its start,
+    the first time: the imports and the backend's model are part of the stage's cost)."""
+    import resource
+
+    result = _INSTALLED["process"](shard)
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    used = usage.ru_utime + usage.ru_stime
+    reported, _INSTALLED["reported"] = _INSTALLED.get("reported", 0.0), used
+    return result, used - reported
 
 
 def _shippable(process: Any) -> bool:
@@ -133,10 +143,14 @@ def _chain(first: Any, second: Any, rest: Iterator[Any]) -> Iterator[Any]:
 
 
 def _finished(running: dict[Any, int], done: set[Any]) -> Iterator[tuple[int, Any]]:
-    """The finished futures' results in shard order (a worker's error raised here, in this process)."""
+    """The finished futures' results in shard order (a worker's error raised here, in this process),
+    the worker's CPU counted in the stages now timed (:mod:`.timings`: workers of a fork server are
+    not this process's children, which ``getrusage`` would count)."""
     for future in sorted(done, key=running.__getitem__):
         number = running.pop(future)
-        yield number, future.result()
+        result, cpu = future.result()
+        add_worker_cpu(cpu)
+        yield number, result
 
 
 def _quiet_ray() -> None:

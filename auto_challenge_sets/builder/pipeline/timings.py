@@ -4,8 +4,10 @@ a run slow can see which part to blame.
 
 A stage is timed only while a recording is active (:func:`recording`), so the build's own code
 marks its stages with :func:`stage` at no cost otherwise. CPU time is this process's and its
-children's (``getrusage``): worker processes of ``--jobs`` and the eflomal binary are counted once
-they have exited, which they have by the end of their stage.
+children's (``getrusage``; the eflomal binary is counted once it has exited, by the end of its
+stage), plus what worker processes report (:func:`add_worker_cpu`): the workers of ``--jobs`` are
+started by a fork server, so they are not this process's children and ``getrusage`` never sees them.
+(Ray's workers report nothing: their CPU is not counted.)
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ class StageTime:
     cpu: float = 0.0
     count: int | None = None  # what the stage handled, in ``unit``
     unit: str = ""
+    worker_cpu: float = 0.0  # what worker processes reported while the stage ran, part of ``cpu``
 
 
 @dataclass
@@ -52,6 +55,14 @@ class Timings:
 
 
 _ACTIVE: ContextVar[Timings | None] = ContextVar("acs_build_timings", default=None)
+_OPEN: ContextVar[tuple[StageTime, ...]] = ContextVar("acs_open_stages", default=())
+
+
+def add_worker_cpu(seconds: float) -> None:
+    """Count CPU seconds spent in a worker process (not a child of this one) in every stage now
+    running: a worker reports its own with each result it sends back."""
+    for timed in _OPEN.get():
+        timed.worker_cpu += seconds
 
 
 def _cpu_seconds() -> float:
@@ -80,8 +91,10 @@ def stage(name: str, count: int | None = None, unit: str = "") -> Iterator[Stage
         return
     timed = StageTime(name, count=count, unit=unit)
     wall, cpu = time.perf_counter(), _cpu_seconds()
+    token = _OPEN.set((*_OPEN.get(), timed))
     try:
         yield timed
     finally:
-        timed.wall, timed.cpu = time.perf_counter() - wall, _cpu_seconds() - cpu
+        _OPEN.reset(token)
+        timed.wall, timed.cpu = time.perf_counter() - wall, _cpu_seconds() - cpu + timed.worker_cpu
         timings.stages.append(timed)

@@ -1,0 +1,191 @@
+"""The rows of a build's configs made on worker processes (``acs build --jobs N``): the selection
+and extraction of a streaming build on N cores, memory still flat.
+
+This process reads the parse as bytes only (:func:`~auto_challenge_sets.conllu_io.sentence_ends`:
+no parsing, a regular expression over each block), cuts it into chunks of whole sentences, pairs
+each sentence with its kept pair (the layout policy of :func:`~auto_challenge_sets.selection.matched_pairs`)
+and sends a chunk, its pairs and their links to a worker. The worker parses the chunk, checks each
+sentence against its line, applies the rules and builds the chunk's Arrow table of each config
+(:func:`~auto_challenge_sets.dataset.arrow_rows.config_tables`), the work the build spends its time
+on; this process writes the tables in chunk order, as the single-process build does. Tables cut at
+other chunk ends give the same files (the writer cuts row groups by row count alone), so the
+folder is byte-identical to ``--jobs 1`` (tests/test_executors.py).
+
+Errors are those of the single-process build, in the same order: a worker returns a parse error
+as its result (not raised there, where a later chunk's could overtake an earlier one's), and the
+mismatching sentences of every chunk are gathered into the one error
+:func:`~auto_challenge_sets.selection.check_matched` raises at the end.
+"""
+
+from __future__ import annotations
+
+import io
+import pickle
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from auto_challenge_sets.builder.pipeline.build import AnalysedPairs, BuildOutput
+from auto_challenge_sets.builder.pipeline.executors import ProcessExecutor
+from auto_challenge_sets.configs import ConfigName
+from auto_challenge_sets.conllu_io import iter_numbered_sentences, sentence_ends
+from auto_challenge_sets.corpus import SentencePair
+from auto_challenge_sets.dataset.arrow_rows import ChunkColumns, chunk_columns, tables_from
+from auto_challenge_sets.errors import AcsError
+from auto_challenge_sets.pharaoh import Link
+from auto_challenge_sets.selection import (
+    Mismatch,
+    analyse_pairs,
+    check_matched,
+    sentence_layout,
+    text_mismatch,
+)
+
+# Pairs per chunk at least, when the kept pairs are cut into two chunks per worker; fewer than two
+# such chunks are selected here. A worker's start (its imports) costs about half a second of CPU,
+# which a smaller chunk does not repay: a test set of 1,000 pairs took 0.6 s of CPU to select in
+# one process and 1.9 s on two workers of 250 pairs each (benchmarks/bench_build.py).
+MIN_CHUNK = 1000
+
+
+class Chunk:
+    """What a worker gets: a chunk's bytes (whole sentences), the number of the file line it starts
+    at and of its first sentence, each sentence's pair (None: a sentence of a pair not kept), and
+    the kept pairs' links (None without an alignment)."""
+
+    def __init__(self, first_line: int, data: bytes, first_sentence: int, pairs: list[SentencePair | None],
+                 links: list[list[Link]] | None):
+        self.first_line, self.data, self.first_sentence = first_line, data, first_sentence
+        self.pairs, self.links = pairs, links
+
+
+class ChunkRows:
+    """The work of a worker: a chunk → ``(its columns, its mismatches, None)``, or ``(None, [], the
+    error)`` when its bytes do not parse. The columns (:class:`~.arrow_rows.ChunkColumns`: a
+    pair's sentence and tokens once, not once per config: a tenth of the bytes to send back) are
+    None once a sentence mismatches (the build fails then, and writes nothing)."""
+
+    def __init__(self, conllu_path: str, phenomena: list[Any], configs: Sequence[ConfigName], corpus: str,
+                 schemas: Sequence[Any]):
+        self.conllu_path, self.phenomena, self.configs = conllu_path, phenomena, list(configs)
+        self.corpus, self.schemas = corpus, list(schemas)
+
+    def __call__(self, chunk: Chunk) -> tuple[ChunkColumns | None, list[Mismatch], AcsError | None]:
+        try:
+            sentences = list(iter_numbered_sentences(io.BytesIO(chunk.data), self.conllu_path, chunk.first_line))
+        except AcsError as error:
+            return None, [], error
+        if len(sentences) != len(chunk.pairs):  # sentence_ends and the reader disagree: a bug of ours
+            raise RuntimeError(f"{self.conllu_path}: {len(sentences)} sentences parsed from line "
+                               f"{chunk.first_line}, {len(chunk.pairs)} expected")
+        matched, wrong = [], []
+        for n, ((start, sentence), pair) in enumerate(zip(sentences, chunk.pairs), start=chunk.first_sentence):
+            if pair is None:
+                continue
+            reason = text_mismatch(sentence, pair.source)
+            if reason is not None:
+                wrong.append((n, sentence.sent_id, pair, reason, start))
+            elif not wrong:
+                matched.append((pair, sentence))
+        if wrong:
+            return None, wrong, None
+        analyses = list(analyse_pairs(matched, chunk.links, self.phenomena))
+        return chunk_columns(analyses, self.configs, self.corpus, self.schemas), [], None
+
+
+def parallel_tables(output: BuildOutput, configs: Sequence[ConfigName], schemas: Sequence[Any],
+                    chunk: int) -> Iterator[list[Any]] | None:
+    """Each chunk's table of each config (None: no row), in order, made on the build's worker
+    processes; None where the build runs in this process (one job, another executor, fewer than
+    two chunks of :data:`MIN_CHUNK` pairs, or rules that cannot be sent to a fresh process: those
+    of this process only)."""
+    executor, analyses = output.spec.executor, output.analyses
+    if not isinstance(executor, ProcessExecutor) or executor.jobs <= 1 or not isinstance(analyses, AnalysedPairs):
+        return None
+    if len(analyses.corpus.pairs) < 2 * MIN_CHUNK:
+        return None
+    work = ChunkRows(str(analyses.path), analyses.phenomena(), configs, output.spec.corpus, schemas)
+    try:
+        pickle.loads(pickle.dumps(work))  # a rule defined in this process only stays here
+    except Exception:  # noqa: BLE001 - pickle raises TypeError, AttributeError, PicklingError...
+        return None
+    size = max(MIN_CHUNK, min(chunk, -(-len(analyses.corpus.pairs) // (2 * executor.jobs))))
+    return _in_order(executor, work, _Chunks(analyses, size))
+
+
+class _Chunks:
+    """The parse cut into numbered chunks of ``size`` kept pairs (the last one fewer), and, once
+    they are all read, the number of sentences in it (``sentences``)."""
+
+    def __init__(self, analyses: AnalysedPairs, size: int):
+        self.analyses, self.size = analyses, size
+        self.wanted = sentence_layout(analyses.corpus, analyses.count, str(analyses.path))
+        self.sentences = 0
+
+    def __iter__(self) -> Iterator[tuple[int, Chunk]]:
+        corpus, alignments, wanted = self.analyses.corpus, self.analyses.alignments, self.wanted
+        pairs = iter(corpus.pairs)
+        n = kept = 0  # sentences read, and those given a pair
+        number, first_line, first_kept = 0, 1, 0
+        parts: list[bytes] = []
+        items: list[SentencePair | None] = []
+
+        def cut() -> tuple[int, Chunk]:
+            links = None if alignments is None else alignments[first_kept:kept]
+            return number, Chunk(first_line, b"".join(parts), n - len(items) + 1, items, links)
+
+        for block_line, block, ends in sentence_ends(self.analyses.path):
+            done = 0
+            for end in ends:
+                n += 1
+                pair = None
+                if wanted is None or (n <= len(corpus.source_lines) and corpus.source_lines[n - 1] in wanted):
+                    pair = next(pairs, None)
+                items.append(pair)
+                if pair is not None:
+                    kept += 1
+                    if kept % self.size == 0:
+                        parts.append(block[done:end])
+                        yield cut()
+                        number, first_kept, done, parts, items = number + 1, kept, end, [], []
+                        first_line = block_line + block.count(b"\n", 0, end)
+            parts.append(block[done:])
+        self.sentences = n
+        if items:
+            yield cut()
+
+
+def _in_order(executor: ProcessExecutor, work: ChunkRows, chunks: _Chunks) -> Iterator[list[Any]]:
+    """The workers' tables in chunk order (a finished chunk waits for those before it: at most the
+    chunks in flight), the errors raised as the single-process build raises them: a parse error
+    when its chunk's turn comes, then the sentence count's, then the mismatches'."""
+    analyses = chunks.analyses
+    waiting: dict[int, tuple[ChunkColumns | None, list[Mismatch], AcsError | None]] = {}
+    following = 0
+    wrong: list[Mismatch] = []
+    bar = _bar(analyses)
+    try:
+        for number, result in executor.map_shards(work, iter(chunks)):
+            waiting[number] = result
+            while following in waiting:
+                columns, mismatches, error = waiting.pop(following)
+                following += 1
+                if error is not None:
+                    raise error
+                wrong += mismatches
+                if columns is not None and not wrong:
+                    if bar is not None:
+                        bar.update(columns.pairs)
+                    yield tables_from(columns, work.configs, work.schemas)
+    finally:
+        if bar is not None:
+            bar.close()
+    check_matched(analyses.corpus, chunks.sentences, chunks.wanted is not None, [m[2].line for m in wrong],
+                  wrong[0] if wrong else None, str(analyses.path))
+
+
+def _bar(analyses: AnalysedPairs) -> Any:
+    if not analyses.progress:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=len(analyses.corpus.pairs), desc="reading parse", unit="sent")
