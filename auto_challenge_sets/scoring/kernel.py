@@ -34,7 +34,7 @@ MAX_SAMPLES = 100_000  # random corpora of one set: more would not fit in memory
 # Rows are independent, so a large input is cut into one contiguous chunk per core: forked workers
 # inherit the metrics (_WORKER), only strings go out and arrays come back. Below PARALLEL_ROWS the
 # workers' start costs more than they save; a worker (the engine's, one system each) never forks.
-PARALLEL_ROWS = 20_000
+PARALLEL_ROWS = 10_000
 _WORKER: dict[str, object] = {}
 
 
