@@ -192,7 +192,11 @@ def cost(data: Path, pairs: int, repeated: int, shuffled: int) -> None:
         same += ribes.sentence_ribes(hyp, [reference]) == _old_sentence_ribes(hyp, [reference])
         total += 1
     print(f"RIBES old = new on {same:,} of {total:,} sentence pairs (every WMT21 de-en system, 5,000 random)")
+    compute_cost(data, pairs)
 
+
+def compute_cost(data: Path, pairs: int) -> None:
+    """Part "compute": compute() on ``pairs`` distinct rows against sacrebleu.corpus_bleu on them."""
     hyps = _lines(data / "system-outputs" / "newstest2021.de-en.hyp.Online-B.en")
     ref_lines = _lines(data / "references" / "newstest2021.de-en.ref.A.en")
     # distinct rows (a row number appended), so that no cache or repeat makes the work smaller
@@ -255,7 +259,7 @@ def main() -> int:
     parser.add_argument("--slow-samples", type=int, default=3,
                         help="samples per config actually scored through corpus_bleu (then extrapolated)")
     parser.add_argument("--system", default="Online-B")
-    parser.add_argument("--part", choices=("cost", "pool", "wmt21", "all"), default="all")
+    parser.add_argument("--part", choices=("cost", "compute", "pool", "wmt21", "all"), default="all")
     parser.add_argument("--rows", type=int, default=1_000, help="rows of the config of part wmt21")
     parser.add_argument("--pairs", type=int, default=100_000, help="rows of compute() in part cost")
     parser.add_argument("--repeated", type=int, default=2_000, help="copies of one token (part cost)")
@@ -266,6 +270,9 @@ def main() -> int:
         return 1
     if args.part in ("cost", "all"):
         cost(args.data, args.pairs, args.repeated, args.shuffled)
+    if args.part == "compute":
+        compute_cost(args.data, args.pairs)
+        return 0
     if args.part in ("wmt21", "all"):
         wmt21(args.data, args.rows, args.n_samples)
     if args.part in ("cost", "wmt21"):
