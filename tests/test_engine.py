@@ -22,6 +22,7 @@ from auto_challenge_sets.scoring.length_baseline import sample_length_matched
 from auto_challenge_sets.scoring.metric import AveragedMetric
 
 from mutation_scope import per_test_under_mutmut
+from source_metric import SourceLengthRatio
 from toy_dataset import HUMAN, SPLIT, N
 
 METRICS = ("bleu", "chrf", "ribes", "ter")
@@ -394,23 +395,8 @@ def test_a_worker_computes_each_metrics_own_statistics_of_its_system():
         np.testing.assert_array_equal(found[name], metrics[name].statistics(predictions, references))
 
 
-class _SourceLengthRatio(AveragedMetric):
-    """A plug-in metric that reads the sources, as COMET does: output words per source word."""
-
-    name = "srcratio"
-    label = "src ratio"
-    needs_sources = True
-    parallel_safe = False
-
-    def sentence_scores(self, hypotheses, references, sources=None):
-        return [len(h.split()) / len(s.split()) for h, s in zip(hypotheses, sources, strict=True)]
-
-    def signature(self, nrefs: int) -> str:
-        return "srcratio"
-
-
 def test_a_metric_that_reads_sources_gets_each_lines_source(toy, monkeypatch):
-    monkeypatch.setitem(metric_registry._REGISTRY, _SourceLengthRatio.name, _SourceLengthRatio)
+    monkeypatch.setitem(metric_registry._REGISTRY, SourceLengthRatio.name, SourceLengthRatio)
     config = "de-en.particle.d3"
     evaluation = evaluate(EvaluationRequest(toy["root"], toy["hyps"], config=config, metrics=("srcratio", "bleu"),
                                             n_samples=5, paired_samples=20))

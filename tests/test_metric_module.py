@@ -13,7 +13,8 @@ import yaml
 import auto_challenge_sets
 from auto_challenge_sets.scoring import metric as metric_registry
 from auto_challenge_sets.scoring.challenge import compute
-from auto_challenge_sets.scoring.metric import AveragedMetric
+
+from source_metric import SourceLengthRatio
 
 MODULE = Path(auto_challenge_sets.METRIC_PATH)
 
@@ -182,27 +183,11 @@ def test_a_failed_compute_leaves_no_cache_file_locked(ldd):
     assert ldd.compute(predictions=["a b"], references=["a b"])["n"] == 1
 
 
-class _SourceRatio(AveragedMetric):
-    """A plug-in metric of the registry that reads the sources, as COMET does: output words per
-    source word (COMET itself needs model weights that a test cannot fetch)."""
-
-    name = "srcratio"
-    label = "src ratio"
-    needs_sources = True
-    parallel_safe = False
-
-    def sentence_scores(self, hypotheses, references, sources=None):
-        return [len(h.split()) / len(s.split()) for h, s in zip(hypotheses, sources, strict=True)]
-
-    def signature(self, nrefs: int) -> str:
-        return f"nrefs:{nrefs}|srcratio"
-
-
 def test_a_metric_that_reads_sources_gets_them_through_evaluate(ldd, monkeypatch):
-    monkeypatch.setitem(metric_registry._REGISTRY, _SourceRatio.name, _SourceRatio)
+    monkeypatch.setitem(metric_registry._REGISTRY, SourceLengthRatio.name, SourceLengthRatio)
     preds, refs, sources = ["a b c", "a b", "x y z w"], ["a b c", "a b d", "x y"], ["a b", "a b c d", "x y"]
     got = ldd.compute(predictions=preds, references=refs, sources=sources, metrics=["srcratio"])
-    assert got["srcratio"] == pytest.approx((3 / 2 + 2 / 4 + 4 / 2) / 3) and got["srcratio_signature"] == "nrefs:1|srcratio"
+    assert got["srcratio"] == pytest.approx((3 / 2 + 2 / 4 + 4 / 2) / 3) and got["srcratio_signature"] == "srcratio"
     assert got["bleu"] == compute(preds, refs)["bleu"]
     # the random corpora read the pool's sources: each sample's score is the mean of its rows' ratios
     pool_preds, pool_sources = [f"p {'w ' * k}".strip() for k in range(8)], [f"s {'v ' * (k % 3)}".strip() for k in range(8)]

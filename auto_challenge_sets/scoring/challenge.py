@@ -89,7 +89,7 @@ def spearman_by_distance(rows: Sequence[dict[str, Any]], metrics: Sequence[str])
 
 def _options_key(metric: Metric) -> tuple:
     """A metric with its options: the same name with another tokenizer has other rows."""
-    return metric.name, tuple(sorted((k, repr(v)) for k, v in metric.options.items()))
+    return metric.name, tuple(sorted((k, repr(v)) for k, v in metric.values.items()))
 
 
 @dataclass
