@@ -1,5 +1,5 @@
-"""The scoring kernel (scoring/kernel.py): the statistics of a large input in several processes are
-the very rows of one process; the draws are numpy's stream [seed, *stream]; a set's scores are
+"""The scoring kernel (scoring/kernel.py): the statistics of a large input in several processes or
+in blocks are the very rows of one pass; the draws are numpy's stream [seed, *stream]; a set's scores are
 sacrebleu's over its rows and its random corpora's; a metric's NaN is named."""
 
 from __future__ import annotations
@@ -39,6 +39,9 @@ def test_rows_in_parallel_equal_rows_in_one_process(monkeypatch):
     for name in metrics:
         assert np.array_equal(one[name], many[name]), name
     assert kernel._WORKER == {}  # nothing of the input kept once the workers are done
+    monkeypatch.setattr(kernel, "BLOCK_ROWS", 64)  # one process, five blocks of rows
+    for name, rows in kernel.statistics(metrics, hyps[:301], references, jobs=1).items():
+        assert np.array_equal(one[name], rows), name
 
 
 def test_draw_is_the_seeded_stream_and_counts_the_pool():

@@ -50,10 +50,27 @@ def statistics(metrics: Mapping[str, Metric], predictions: Sequence[str], refere
     found: dict[str, np.ndarray] = {}
     if spread and jobs > 1 and len(predictions) >= PARALLEL_ROWS and can_fork():
         found = _in_parallel({name: metrics[name] for name in spread}, predictions, references, sources, jobs, system)
-    for name, metric in metrics.items():
-        if name not in found:
-            found[name] = run_metric(name, system, partial(metric.statistics, predictions, references, sources))
+    rest = {name: metric for name, metric in metrics.items() if name not in found}
+    if rest:
+        found.update(_in_blocks(rest, predictions, references, sources, system))
     return {name: found[name] for name in metrics}
+
+
+# Rows whose statistics every metric computes before the next block: their 13a tokens are still in
+# the tokenizer's cache (2**16 lines, hypotheses and references) when RIBES reads what BLEU
+# tokenized; over a whole large input, the cache would hold only its end when RIBES starts.
+BLOCK_ROWS = 16_384
+
+
+def _in_blocks(metrics: Mapping[str, Metric], predictions: Sequence[str], references: References,
+               sources: Sequence[str] | None, system: str) -> dict[str, np.ndarray]:
+    parts: dict[str, list[np.ndarray]] = {name: [] for name in metrics}
+    for start in range(0, max(1, len(predictions)), BLOCK_ROWS):
+        stop = start + BLOCK_ROWS
+        block = (predictions[start:stop], references[start:stop], None if sources is None else sources[start:stop])
+        for name, metric in metrics.items():
+            parts[name].append(run_metric(name, system, partial(metric.statistics, *block)))
+    return {name: found[0] if len(found) == 1 else np.concatenate(found) for name, found in parts.items()}
 
 
 def _chunk(start: int, stop: int) -> dict[str, np.ndarray]:
