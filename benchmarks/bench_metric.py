@@ -6,6 +6,10 @@ their values equal, and old = new on every WMT21 de-en system's sentences and on
 then ``compute()`` on 100,000 distinct pairs against ``sacrebleu.corpus_bleu`` on the same rows.
 Targets: each RIBES case < 1 s; compute() on 100k <= 30 s.
 
+Part "wmt21" (issue 36): ``evaluate.load("ldd_challenge").compute`` of one 1,000-sentence config
+with a 100-sample length-matched baseline over the 19,000-line pool of the 19 WMT21 de-en systems,
+against one ``sacrebleu.corpus_bleu`` over that pool, timed in one run. Target: at most 2x.
+
 Part "pool" (issue 5). Job: one system scored on 30 challenge subsets (sizes 50-3,000) of a pool of >= 50,000 lines
 (WMT21 de-en lines repeated), each with a 100-sample length-matched random baseline.
 
@@ -36,10 +40,9 @@ import numpy as np
 import sacrebleu
 
 from auto_challenge_sets.scoring import ribes
-from auto_challenge_sets.scoring.challenge import compute
+from auto_challenge_sets.scoring.challenge import clear_pool_cache, compute
 from auto_challenge_sets.scoring.forked import cores
 from auto_challenge_sets.scoring.length_baseline import sample_length_matched
-from auto_challenge_sets.scoring.statistics import clear_pool_cache
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -189,7 +192,11 @@ def cost(data: Path, pairs: int, repeated: int, shuffled: int) -> None:
         same += ribes.sentence_ribes(hyp, [reference]) == _old_sentence_ribes(hyp, [reference])
         total += 1
     print(f"RIBES old = new on {same:,} of {total:,} sentence pairs (every WMT21 de-en system, 5,000 random)")
+    compute_cost(data, pairs)
 
+
+def compute_cost(data: Path, pairs: int) -> None:
+    """Part "compute": compute() on ``pairs`` distinct rows against sacrebleu.corpus_bleu on them."""
     hyps = _lines(data / "system-outputs" / "newstest2021.de-en.hyp.Online-B.en")
     ref_lines = _lines(data / "references" / "newstest2021.de-en.ref.A.en")
     # distinct rows (a row number appended), so that no cache or repeat makes the work smaller
@@ -210,6 +217,39 @@ def cost(data: Path, pairs: int, repeated: int, shuffled: int) -> None:
     assert math.isfinite(scores["ribes"])
 
 
+def wmt21(data: Path, rows: int, n_samples: int) -> None:
+    """Part "wmt21" (issue 36): ``evaluate.load("ldd_challenge").compute`` of one config of ``rows``
+    sentences with an ``n_samples`` length-matched baseline over the pool of every WMT21 de-en
+    system's output (19 x 1,000 lines), against one ``sacrebleu.corpus_bleu`` over that pool, in one
+    run (wall and CPU). Target: at most 2x."""
+    import evaluate
+
+    import auto_challenge_sets
+
+    src = _lines(data / "sources" / "newstest2021.de-en.src.de")
+    ref = _lines(data / "references" / "newstest2021.de-en.ref.A.en")
+    systems = sorted((data / "system-outputs").glob("newstest2021.de-en.hyp.*.en"))
+    pool_hyp = [line for path in systems for line in _lines(path)]
+    pool_ref, pool_len = ref * len(systems), [len(s.split()) for s in src] * len(systems)
+    chosen = np.sort(np.random.default_rng(2019).choice(len(pool_hyp), size=rows, replace=False)).tolist()
+    ldd = evaluate.load(auto_challenge_sets.METRIC_PATH)  # loading is not timed: once per session
+    clear_pool_cache()
+    cpu, t0 = _cpu(), time.perf_counter()
+    result = ldd.compute(predictions=[pool_hyp[i] for i in chosen], references=[pool_ref[i] for i in chosen],
+                         lengths=[pool_len[i] for i in chosen], ids=chosen, pool_ids=list(range(len(pool_hyp))),
+                         pool_predictions=pool_hyp, pool_references=pool_ref, pool_lengths=pool_len,
+                         n_samples=n_samples)
+    t_metric, cpu_metric = time.perf_counter() - t0, _cpu() - cpu
+    cpu, t0 = _cpu(), time.perf_counter()
+    sacrebleu.corpus_bleu(pool_hyp, [pool_ref])
+    t_bleu, cpu_bleu = time.perf_counter() - t0, _cpu() - cpu
+    print(f"evaluate.load(ldd_challenge).compute, {rows:,} rows, {n_samples} samples, pool {len(pool_hyp):,} lines "
+          f"({len(systems)} WMT21 de-en systems): {t_metric:.2f} s ({cpu_metric:.2f} s CPU); one "
+          f"sacrebleu.corpus_bleu over the pool: {t_bleu:.2f} s ({cpu_bleu:.2f} s CPU); ratio "
+          f"{t_metric / t_bleu:.2f} ({cpu_metric / cpu_bleu:.2f} CPU); target <= 2 "
+          f"(bleu {result['bleu']:.4f}, chrf {result['chrf']:.4f}, ribes {result['ribes']:.6f})")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data" / "wmt21")
@@ -219,7 +259,8 @@ def main() -> int:
     parser.add_argument("--slow-samples", type=int, default=3,
                         help="samples per config actually scored through corpus_bleu (then extrapolated)")
     parser.add_argument("--system", default="Online-B")
-    parser.add_argument("--part", choices=("cost", "pool", "all"), default="all")
+    parser.add_argument("--part", choices=("cost", "compute", "pool", "wmt21", "all"), default="all")
+    parser.add_argument("--rows", type=int, default=1_000, help="rows of the config of part wmt21")
     parser.add_argument("--pairs", type=int, default=100_000, help="rows of compute() in part cost")
     parser.add_argument("--repeated", type=int, default=2_000, help="copies of one token (part cost)")
     parser.add_argument("--shuffled", type=int, default=20_000, help="shuffled unique tokens (part cost)")
@@ -229,7 +270,12 @@ def main() -> int:
         return 1
     if args.part in ("cost", "all"):
         cost(args.data, args.pairs, args.repeated, args.shuffled)
-    if args.part == "cost":
+    if args.part == "compute":
+        compute_cost(args.data, args.pairs)
+        return 0
+    if args.part in ("wmt21", "all"):
+        wmt21(args.data, args.rows, args.n_samples)
+    if args.part in ("cost", "wmt21"):
         return 0
 
     src = _lines(args.data / "sources" / "newstest2021.de-en.src.de")

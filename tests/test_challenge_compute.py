@@ -29,7 +29,7 @@ def _ribes(hyps: list[str], refs: list[str], lowercase: bool = True) -> float:
 
 def test_corpus_scores_is_the_whole_corpus_through_sacrebleu() -> None:
     got = corpus_scores(HYP, REF)
-    assert set(got) == {"bleu", "ribes", "n", "signature", "chrf", "chrf_signature"}
+    assert set(got) == {"bleu", "ribes", "n", "signature", "chrf", "chrf_signature", "ribes_signature"}
     assert got["bleu"] == sacrebleu.corpus_bleu(HYP, [REF]).score
     assert got["chrf"] == pytest.approx(sacrebleu.corpus_chrf(HYP, [REF]).score)
     assert got["ribes"] == pytest.approx(_ribes(HYP, REF)) and got["n"] == 6
@@ -48,7 +48,8 @@ def test_compute_without_a_pool_or_distances(lowercase: bool) -> None:
     case = "lc" if lowercase else "mixed"
     assert got == {
         "bleu": sacrebleu.corpus_bleu(HYP[:3], [REF[:3]]).score, "ribes": pytest.approx(_ribes(HYP[:3], REF[:3])),
-        "n": 3, "signature": SIGNATURE, "ribes_signature": f"ribes:ntt-1.03.1|alpha:0.25|beta:0.1|case:{case}|tok:13a",
+        "n": 3, "signature": SIGNATURE,
+        "ribes_signature": f"nrefs:1|case:{case}|tok:13a|alpha:0.25|beta:0.1|version:ntt-1.03.1",
         "chrf": pytest.approx(sacrebleu.corpus_chrf(HYP[:3], [REF[:3]]).score),
         "chrf_signature": corpus_scores(HYP[:3], REF[:3])["chrf_signature"],
         "random_baseline": None, "distance_breakdown": None, "spearman": None, "targeted": None,
@@ -64,7 +65,7 @@ def _rows(ds: list[int], bleus: list[float]) -> list[dict]:
 def test_spearman_is_scipys_wherever_it_is_defined(ds: list[int], bleus: list[float]) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # scipy is not asked about a constant input
-        got = spearman_by_distance(_rows(ds, bleus))
+        got = spearman_by_distance(_rows(ds, bleus), ["bleu", "ribes"])
     expected = spearmanr(ds, bleus)
     assert got["bleu"]["rho"] == pytest.approx(expected.statistic)
     if np.isnan(expected.pvalue):  # two points: a correlation, no p-value
@@ -79,15 +80,15 @@ def test_spearman_is_scipys_wherever_it_is_defined(ds: list[int], bleus: list[fl
 def test_spearman_is_none_where_it_is_undefined(ds: list[int], bleus: list[float]) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        got = spearman_by_distance(_rows(ds, bleus))
+        got = spearman_by_distance(_rows(ds, bleus), ["bleu", "ribes"])
     assert got["bleu"] == {"rho": None, "p": None}
 
 
-def test_spearman_leaves_out_empty_rows_and_adds_chrf_where_every_row_has_it() -> None:
+def test_spearman_leaves_out_empty_rows_and_covers_the_metrics_named() -> None:
     rows = _rows([0, 1, 2], [30.0, 20.0, 10.0]) + [{"min_distance": 3, "n": 0, "bleu": None, "ribes": None}]
-    assert spearman_by_distance(rows)["bleu"]["rho"] == pytest.approx(-1.0)
+    assert spearman_by_distance(rows, ["bleu"])["bleu"]["rho"] == pytest.approx(-1.0)
     with_chrf = [{**r, "chrf": 50.0 - r["min_distance"]} for r in rows[:3]]
-    assert spearman_by_distance(with_chrf)["chrf"]["rho"] == pytest.approx(-1.0)
+    assert spearman_by_distance(with_chrf, ["chrf"])["chrf"]["rho"] == pytest.approx(-1.0)
 
 
 POOL_HYP = [f"w{i} x{i % 3} y z{i % 5} q" + " r" * (i % 4) for i in range(40)]
@@ -181,7 +182,7 @@ def test_the_baseline_defaults_and_its_seeded_stream() -> None:
     samples = sample_length_matched(common["lengths"], POOL_LEN, 100, 1, exclude, np.random.default_rng([9, 0]))
     ribes = [float(np.mean([_ribes([POOL_HYP[i]], [POOL_REF[i]]) for i in sample])) for sample in samples.index]
     assert baseline["ribes"] == pytest.approx(summarize(ribes, got["ribes"]))
-    assert got["ribes_signature"].endswith("|case:lc|tok:13a")
+    assert "|case:lc|tok:13a|" in got["ribes_signature"]
 
 
 def test_other_registered_metrics_are_scored_wherever_the_three_are() -> None:
@@ -236,15 +237,16 @@ def test_spearman_of_a_nan_score_is_none() -> None:
 
 
 def test_a_baseline_holds_its_samples_only_when_asked() -> None:
-    from auto_challenge_sets.scoring.bleu_stats import BleuStatistics
-    from auto_challenge_sets.scoring.challenge import _Sampling, pool_statistics
-    from auto_challenge_sets.scoring.chrf_stats import ChrfStatistics
+    from auto_challenge_sets.scoring.challenge import _metrics, _Sampling, pool_statistics
 
-    pool = pool_statistics(HYP, REF)
-    sampling = _Sampling(BleuStatistics(), ChrfStatistics(), pool, np.array([6, 5, 4, 4, 3, 2]),
-                         np.zeros(6, dtype=bool), 5, 1, 3)
-    scores = {"bleu": 10.0, "ribes": 0.5, "chrf": 20.0}
-    plain = sampling.baseline(np.array([4, 3]), scores, (0,))
-    assert "samples" not in plain
-    asked = sampling.baseline(np.array([4, 3]), scores, (0,), return_samples=True)
+    metrics = _metrics(["ter"], "13a", True)
+    rows = pool_statistics(HYP, REF).rows(metrics)
+    sampling = _Sampling(metrics, rows, np.array([6, 5, 4, 4, 3, 2]), np.zeros(6, dtype=bool), 5, 1, 3)
+    challenge = {name: values[[0, 2]] for name, values in rows.items()}
+    _, plain = sampling.baseline(np.array([4, 3]), challenge, (0,))
+    assert "samples" not in plain and set(plain) > {"bleu", "chrf", "ribes", "ter"}
+    _, asked = sampling.baseline(np.array([4, 3]), challenge, (0,), return_samples=True)
     assert {k: v for k, v in asked.items() if k != "samples"} == plain and len(asked["samples"]["index"]) == 5
+    index = asked["samples"]["index"]
+    assert asked["samples"]["ter"] == [sacrebleu.corpus_ter([HYP[i] for i in row], [[REF[i] for i in row]]).score
+                                       for row in index]

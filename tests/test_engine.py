@@ -22,6 +22,7 @@ from auto_challenge_sets.scoring.length_baseline import sample_length_matched
 from auto_challenge_sets.scoring.metric import AveragedMetric
 
 from mutation_scope import per_test_under_mutmut
+from source_metric import SourceLengthRatio
 from toy_dataset import HUMAN, SPLIT, N
 
 METRICS = ("bleu", "chrf", "ribes", "ter")
@@ -95,20 +96,36 @@ def test_one_system_gets_the_numbers_it_gets_among_many(toy, run):
             assert score.vs_baseline is None
 
 
-def test_the_metric_modules_compute_gives_the_same_random_baseline(toy, run):
-    config, system = "de-en.particle.d1", "worse"
-    lines = toy["configs"][config]
+def test_evaluate_load_gives_the_engines_numbers_and_signatures(toy, run, monkeypatch, tmp_path):
+    """One kernel: ``evaluate.load("ldd_challenge")`` on one system's rows of a config, with the
+    full corpus as its pool, gives acs evaluate's scores, random baselines and signatures, to the
+    last bit, for BLEU, chrF, RIBES and TER."""
+    import auto_challenge_sets
+
+    for variable in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "HF_EVALUATE_OFFLINE"):
+        monkeypatch.setenv(variable, "1")
+    monkeypatch.setenv("HF_MODULES_CACHE", str(tmp_path / "modules"))
+    ldd = auto_challenge_sets.load_metric()
     c = toy["corpus"]
-    direct = compute([c["outputs"][system][n - 1] for n in lines], [c["refs"][n - 1] for n in lines],
-                     lengths=[len(c["sources"][n - 1]) for n in lines], ids=[f"{SPLIT}:{n}" for n in lines],
-                     pool_predictions=c["outputs"][system], pool_references=c["refs"],
-                     pool_lengths=[len(s) for s in c["sources"]], pool_ids=[f"{SPLIT}:{n}" for n in range(1, N + 1)],
-                     n_samples=40, seed=3)
-    ours = run["evaluation"].configs[config].systems[system].scores
-    for metric in ("bleu", "chrf", "ribes"):
-        assert ours[metric].score == direct[metric]
-        assert ours[metric].random.mean == pytest.approx(direct["random_baseline"][metric]["mean"], abs=1e-12)
-        assert ours[metric].random.p_value == direct["random_baseline"][metric]["p_value"]
+    for config, system in (("de-en.particle.d1", "worse"), ("de-en.particle.d2", "good")):
+        lines = toy["configs"][config]
+        direct = ldd.compute(
+            predictions=[c["outputs"][system][n - 1] for n in lines], references=[c["refs"][n - 1] for n in lines],
+            lengths=[len(c["sources"][n - 1]) for n in lines], ids=[f"{SPLIT}:{n}" for n in lines],
+            pool_predictions=c["outputs"][system], pool_references=c["refs"],
+            pool_lengths=[len(s) for s in c["sources"]], pool_ids=[f"{SPLIT}:{n}" for n in range(1, N + 1)],
+            n_samples=40, seed=3, metrics=["ter"])
+        ours = run["evaluation"].configs[config].systems[system].scores
+        assert set(ours) == {"bleu", "chrf", "ribes", "ter"}
+        for metric, score in ours.items():
+            assert score.score == direct[metric], (config, metric)
+            spread = direct["random_baseline"][metric]
+            assert score.random == replace(score.random, **{k: spread[k] for k in ("mean", "std", "p5", "p95",
+                                                                                   "percentile", "p_value")})
+            label = metric_registry.metric_class(metric).label
+            key = "signature" if metric == "bleu" else f"{metric}_signature"
+            assert f"{label}[{direct[key]}]" in run["evaluation"].signature.split("+"), metric
+        assert direct["random_baseline"]["widened"] == run["evaluation"].configs[config].widened
 
 
 def test_paired_tests_equal_sacrebleus_and_an_independent_randomization(toy, run):
@@ -378,23 +395,8 @@ def test_a_worker_computes_each_metrics_own_statistics_of_its_system():
         np.testing.assert_array_equal(found[name], metrics[name].statistics(predictions, references))
 
 
-class _SourceLengthRatio(AveragedMetric):
-    """A plug-in metric that reads the sources, as COMET does: output words per source word."""
-
-    name = "srcratio"
-    label = "src ratio"
-    needs_sources = True
-    parallel_safe = False
-
-    def sentence_scores(self, hypotheses, references, sources=None):
-        return [len(h.split()) / len(s.split()) for h, s in zip(hypotheses, sources, strict=True)]
-
-    def signature(self, nrefs: int) -> str:
-        return "srcratio"
-
-
 def test_a_metric_that_reads_sources_gets_each_lines_source(toy, monkeypatch):
-    monkeypatch.setitem(metric_registry._REGISTRY, _SourceLengthRatio.name, _SourceLengthRatio)
+    monkeypatch.setitem(metric_registry._REGISTRY, SourceLengthRatio.name, SourceLengthRatio)
     config = "de-en.particle.d3"
     evaluation = evaluate(EvaluationRequest(toy["root"], toy["hyps"], config=config, metrics=("srcratio", "bleu"),
                                             n_samples=5, paired_samples=20))

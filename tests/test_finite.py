@@ -1,4 +1,4 @@
-"""The checks of what a metric hands the engine (auto_challenge_sets/evaluation/finite.py): the
+"""The checks of what a metric hands the engine (auto_challenge_sets.scoring.finite.py): the
 first non-finite statistic named by file and line, a non-finite score by metric, system and where,
 a plug-in's exception by metric and system. The command line's view: tests/test_hostile_values.py."""
 
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from auto_challenge_sets.errors import InputError
-from auto_challenge_sets.evaluation.finite import (
+from auto_challenge_sets.scoring.finite import (
     MetricFailure,
     check_samples,
     check_score,
@@ -53,10 +53,10 @@ def test_a_non_finite_score_names_metric_system_and_where(value):
 
 
 def test_a_non_finite_random_corpus_names_the_config():
-    assert check_samples(np.array([1.0, 2.0]), "m", "A", "c.d1").tolist() == [1.0, 2.0]
+    assert check_samples(np.array([1.0, 2.0]), "m", "A", "config c.d1").tolist() == [1.0, 2.0]
     with pytest.raises(MetricFailure, match=r"^metric m scored system A nan on a random corpus of "
                                             r"config c\.d1"):
-        check_samples(np.array([1.0, np.nan]), "m", "A", "c.d1")
+        check_samples(np.array([1.0, np.nan]), "m", "A", "config c.d1")
 
 
 def test_a_plugins_exception_names_the_metric_and_crosses_processes():

@@ -11,7 +11,10 @@ import pytest
 import yaml
 
 import auto_challenge_sets
+from auto_challenge_sets.scoring import metric as metric_registry
 from auto_challenge_sets.scoring.challenge import compute
+
+from source_metric import SourceLengthRatio
 
 MODULE = Path(auto_challenge_sets.METRIC_PATH)
 
@@ -178,3 +181,27 @@ def test_a_failed_compute_leaves_no_cache_file_locked(ldd):
         lock.acquire(timeout=0)  # raises Timeout when a failed call still holds it
         lock.release()
     assert ldd.compute(predictions=["a b"], references=["a b"])["n"] == 1
+
+
+def test_a_metric_that_reads_sources_gets_them_through_evaluate(ldd, monkeypatch):
+    monkeypatch.setitem(metric_registry._REGISTRY, SourceLengthRatio.name, SourceLengthRatio)
+    preds, refs, sources = ["a b c", "a b", "x y z w"], ["a b c", "a b d", "x y"], ["a b", "a b c d", "x y"]
+    got = ldd.compute(predictions=preds, references=refs, sources=sources, metrics=["srcratio"])
+    assert got["srcratio"] == pytest.approx((3 / 2 + 2 / 4 + 4 / 2) / 3) and got["srcratio_signature"] == "srcratio"
+    assert got["bleu"] == compute(preds, refs)["bleu"]
+    # the random corpora read the pool's sources: each sample's score is the mean of its rows' ratios
+    pool_preds, pool_sources = [f"p {'w ' * k}".strip() for k in range(8)], [f"s {'v ' * (k % 3)}".strip() for k in range(8)]
+    ratios = [len(p.split()) / len(s.split()) for p, s in zip(pool_preds, pool_sources)]
+    pooled = ldd.compute(predictions=preds, references=refs, sources=sources, metrics=["srcratio"], lengths=[2, 2, 2],
+                         pool_predictions=pool_preds, pool_references=["r"] * 8, pool_lengths=[2] * 8,
+                         pool_sources=pool_sources, n_samples=6, return_samples=True)
+    samples = pooled["random_baseline"]["samples"]
+    assert samples["srcratio"] == pytest.approx([sum(ratios[i] for i in row) / 3 for row in samples["index"]])
+    with pytest.raises(ValueError, match="^sources is None; metric srcratio needs the source sentences, one per item "
+                                         "of predictions$"):
+        ldd.compute(predictions=preds, references=refs, metrics=["srcratio"])
+    with pytest.raises(ValueError, match="^pool_sources is None; metric srcratio needs the source sentences"):
+        ldd.compute(predictions=preds, references=refs, sources=sources, metrics=["srcratio"], lengths=[2, 2, 2],
+                    pool_predictions=pool_preds, pool_references=["r"] * 8, pool_lengths=[2] * 8)
+    with pytest.raises(ValueError, match="^sources has 2 items but predictions has 3$"):
+        ldd.compute(predictions=preds, references=refs, sources=sources[:2], metrics=["srcratio"])

@@ -4,8 +4,8 @@ process, with honest statistics. One system is N = 1; there is no other engine.
 Every system's output on the full corpus (the pool) is turned into per-sentence statistics once
 per metric (:mod:`auto_challenge_sets.scoring.metric`). A config's rows are a subset of the
 pool's, so its scores are sums (or means) over rows; its length-matched random corpora are drawn
-**once per config** (stream ``[seed, 0]``, the draws ``scoring.challenge.compute`` makes for one
-system with the same seed) and scored for every system and metric from the same rows.
+**once per config** (stream ``[seed, 0]``) and scored for every system and metric from the same
+rows, by the kernel that ``scoring.challenge.compute`` uses too (:mod:`auto_challenge_sets.scoring.kernel`).
 
 On top: sacrebleu's paired test of every system against a baseline system on every config, for
 every metric (:mod:`.significance`); per metric and phenomenon the trend of each system's score
@@ -32,13 +32,6 @@ from auto_challenge_sets.configs import parse_config_name
 from auto_challenge_sets.corpus import ReadReport
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation import full_test, multiple_testing, segments, targeted_scores
-from auto_challenge_sets.evaluation.finite import (
-    MetricFailure,
-    check_statistics,
-    corpus_score,
-    run_metric,
-    sample_scores,
-)
 from auto_challenge_sets.evaluation.human import HumanScores, correlation
 from auto_challenge_sets.evaluation.inputs import ConfigRows, Corpus, SystemOutput, read_corpus, read_systems
 from auto_challenge_sets.evaluation.progress import progress_bar as _progress
@@ -55,14 +48,11 @@ from auto_challenge_sets.evaluation.results import (
 )
 from auto_challenge_sets.evaluation.significance import paired_tests
 from auto_challenge_sets.evaluation.versus_full import add_versus_full_test
+from auto_challenge_sets.scoring import kernel
 from auto_challenge_sets.scoring.bleu_stats import count_references
+from auto_challenge_sets.scoring.finite import MetricFailure, check_statistics, corpus_score, run_metric
 from auto_challenge_sets.scoring.forked import can_fork, forked_pool
-from auto_challenge_sets.scoring.length_baseline import (
-    is_degenerate,
-    rule_signature,
-    sample_length_matched,
-    summarize,
-)
+from auto_challenge_sets.scoring.length_baseline import is_degenerate, rule_signature
 from auto_challenge_sets.scoring.metric import Metric, create_metric
 
 
@@ -116,13 +106,6 @@ def _statistics(outputs: list[SystemOutput], metrics: dict[str, Metric], sources
     return {output.name: {name: stats[output.name][name] for name in metrics} for output in outputs}
 
 
-def random_baseline(samples: np.ndarray, score: float, higher_is_better: bool) -> RandomBaseline:
-    """Where ``score`` falls among the random corpora's: ``percentile`` and ``p_value`` count the
-    random corpora scoring at or *worse* than the set (at or below where higher is better)."""
-    spread = summarize(samples, score, higher_is_better)
-    return RandomBaseline(**{k: spread[k] for k in ("mean", "std", "p5", "p95", "percentile", "p_value")})
-
-
 def _score_config(request: EvaluationRequest, corpus: Corpus, config: ConfigRows, metrics: dict[str, Metric],
                   stats: dict[str, dict[str, np.ndarray]],
                   samples_out: dict[str, dict[str, np.ndarray]]) -> tuple[dict[str, dict[str, MetricScore]], int]:
@@ -130,21 +113,22 @@ def _score_config(request: EvaluationRequest, corpus: Corpus, config: ConfigRows
     (none when no row of the pool lies outside the config: the full corpus itself)."""
     exclude = np.zeros(len(corpus.base["line"]), dtype=bool)
     exclude[config.positions] = True
-    if exclude.all():
-        return {system: {name: MetricScore(corpus_score(metric, system, per_metric[name][config.positions],
-                                                        f"config {config.name}"), None)
-                         for name, metric in metrics.items()} for system, per_metric in stats.items()}, 0
-    drawn = sample_length_matched(config.lengths, corpus.pool_lengths, request.n_samples, request.length_tolerance,
-                                  exclude, np.random.default_rng([request.seed, 0]), request.length_relative)
+    corpora = None if exclude.all() else kernel.draw(config.lengths, corpus.pool_lengths, exclude, request.n_samples,
+                                                     request.length_tolerance, request.seed,
+                                                     relative=request.length_relative)
     scores: dict[str, dict[str, MetricScore]] = {}
     for system, per_metric in stats.items():
+        rows = {name: per_metric[name][config.positions] for name in metrics}
+        scored = kernel.score_rows(metrics, rows, per_metric, corpora, system, f"config {config.name}")
         scores[system] = {}
         for name, metric in metrics.items():
-            value = corpus_score(metric, system, per_metric[name][config.positions], f"config {config.name}")
-            samples = sample_scores(metric, system, per_metric[name], drawn.index, config.name)
-            samples_out.setdefault(name, {})[system] = samples
-            scores[system][name] = MetricScore(value, random_baseline(samples, value, metric.higher_is_better))
-    return scores, drawn.widened
+            found = scored[name]
+            if found.samples is not None:
+                samples_out.setdefault(name, {})[system] = found.samples
+            spread = found.spread(metric.higher_is_better)
+            scores[system][name] = MetricScore(found.score, None if spread is None else RandomBaseline(
+                **{k: spread[k] for k in ("mean", "std", "p5", "p95", "percentile", "p_value")}))
+    return scores, 0 if corpora is None else corpora.widened
 
 
 def _with_paired_tests(request: EvaluationRequest, config: ConfigRows, outputs: list[SystemOutput],

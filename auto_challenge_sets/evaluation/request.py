@@ -17,12 +17,12 @@ from auto_challenge_sets.errors import RequestError
 from auto_challenge_sets.evaluation.targeted import TargetedRequest
 from auto_challenge_sets.scoring.builtin_metrics import DEFAULT_METRICS
 from auto_challenge_sets.scoring.forked import cores
+from auto_challenge_sets.scoring.kernel import DEFAULT_SEED, MAX_SAMPLES
 from auto_challenge_sets.scoring.length_baseline import DEFAULT_LENGTH_RELATIVE, check_relative
 from auto_challenge_sets.scoring.metric import metric_class, route_options
 
 ALL = "all"
 PAIRED_TESTS = ("ar", "bs")
-MAX_SAMPLES = 100_000  # random corpora per config: more would not fit in memory, so it is a typo
 MAX_PAIRED_SAMPLES = 100_000
 MAX_JOBS = 1024
 
@@ -62,7 +62,7 @@ class EvaluationRequest:
     n_samples: int = 100
     length_tolerance: int = 1
     length_relative: float = DEFAULT_LENGTH_RELATIVE  # the window's share of a row's length (length_baseline)
-    seed: int = 1
+    seed: int = DEFAULT_SEED
     min_rows: int = 20
     baseline: str | None = None  # the system the others are tested against
     paired_test: str = "ar"  # sacrebleu's approximate randomization, or "bs" (paired bootstrap)

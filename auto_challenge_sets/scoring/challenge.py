@@ -1,41 +1,39 @@
-"""The ``ldd_challenge`` metric: BLEU, chrF and RIBES on a challenge set, against a length-matched
-random baseline drawn from the full corpus, with a breakdown by minimum dependency distance.
+"""The ``ldd_challenge`` metric: registered metrics (BLEU, chrF and RIBES unless more are named) on
+a challenge set, against a length-matched random baseline drawn from the full corpus, with a
+breakdown by minimum dependency distance.
 
-How it stays cheap: per-sentence statistics are computed once per system output
-(:mod:`auto_challenge_sets.scoring.statistics`). Scoring a challenge set, its slices by distance and hundreds of resampled corpora
-is then integer row sums (see :mod:`auto_challenge_sets.scoring.bleu_stats` and
-:mod:`auto_challenge_sets.scoring.chrf_stats`) and means of floats, so a
-system scored on every config of a dataset costs about one pass over its output.
+The scoring is the evaluation engine's (:mod:`auto_challenge_sets.scoring.kernel`): the same
+metrics, draws, seed default, cap and signatures, so ``evaluate.load("ldd_challenge")`` and
+``acs evaluate`` give the same numbers on the same rows. This module adds what the metric's
+contract needs around it: checked arguments, the pool cache, the distance breakdown, the targeted
+accuracy and the output keys of the metric card.
+
+How it stays cheap: each metric's per-sentence statistics of the pool (the system's output on the
+full corpus) are computed once and kept in a small cache keyed by the pool's content
+(:func:`pool_statistics`); challenge rows that also occur in the pool reuse its rows. Scoring a
+challenge set, its slices by distance and hundreds of random corpora is then row sums and means.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from auto_challenge_sets.scoring.bleu_stats import BleuStatistics
-from auto_challenge_sets.scoring.chrf_stats import ChrfStatistics
+from auto_challenge_sets.scoring import kernel
+from auto_challenge_sets.scoring.bleu_stats import BleuStatistics, count_references
+from auto_challenge_sets.scoring.builtin_metrics import DEFAULT_METRICS
 from auto_challenge_sets.scoring.length_baseline import (
     DEFAULT_LENGTH_RELATIVE,
     check_relative,
     rule_signature,
-    sample_length_matched,
-    summarize,
 )
 from auto_challenge_sets.scoring.line_limit import check_line_lengths
 from auto_challenge_sets.scoring.metric import Metric, create_metric, metric_class
-from auto_challenge_sets.scoring.ribes import ALPHA, BETA
-from auto_challenge_sets.scoring.statistics import (
-    PoolStatistics,
-    SentenceStatistics,
-    cached_pool,
-    challenge_statistics,
-    pool_statistics,
-)
 from auto_challenge_sets.scoring.targeted import (
     CHRF_THRESHOLD,
     check_alignments,
@@ -43,6 +41,7 @@ from auto_challenge_sets.scoring.targeted import (
     targeted_accuracy,
 )
 from auto_challenge_sets.scoring.validation import (
+    RefsKey,
     check_bool,
     check_ids,
     check_ints,
@@ -56,9 +55,16 @@ from auto_challenge_sets.scoring.validation import (
     listlike,
 )
 
-__all__ = ["compute", "corpus_scores", "pool_statistics", "spearman_by_distance"]
+__all__ = ["clear_pool_cache", "compute", "corpus_scores", "pool_statistics", "spearman_by_distance"]
 
-ALWAYS = ("bleu", "chrf", "ribes")  # scored by every call; ``metrics`` adds others
+SYSTEM = "(predictions)"  # what an error names as the system: compute() scores one, unnamed
+WHERE = "the challenge set"
+
+
+def signature_key(name: str) -> str:
+    """The output key of a metric's signature: BLEU's is ``signature`` (the card's first key, from
+    before there were others), every other metric's ``{name}_signature``."""
+    return "signature" if name == "bleu" else f"{name}_signature"
 
 
 def _spearman(xs: Sequence[float], ys: Sequence[float]) -> dict[str, float | None]:
@@ -72,72 +78,162 @@ def _spearman(xs: Sequence[float], ys: Sequence[float]) -> dict[str, float | Non
     return {"rho": None if math.isnan(rho) else rho, "p": None if math.isnan(p) else p}
 
 
-def spearman_by_distance(rows: Sequence[dict[str, Any]],
-                         extra: Sequence[str] = ()) -> dict[str, dict[str, float | None]]:
-    """Spearman correlation of BLEU and RIBES (and chrF, where the rows have it, and each metric
-    of ``extra``) with the minimum distance over breakdown rows."""
+def spearman_by_distance(rows: Sequence[dict[str, Any]], metrics: Sequence[str]) -> dict[str, dict[str, float | None]]:
+    """Spearman correlation of each metric's score with the minimum distance over breakdown rows."""
     usable = [r for r in rows if r.get("n")]
     ds = [r["min_distance"] for r in usable]
-    metrics = ("bleu", "ribes", "chrf") if all("chrf" in r for r in usable) else ("bleu", "ribes")
-    return {m: _spearman(ds, [r[m] for r in usable]) for m in (*metrics, *extra)}
+    return {m: _spearman(ds, [r[m] for r in usable]) for m in metrics}
 
+
+# -- the pool cache -------------------------------------------------------------------------------
+
+def _options_key(metric: Metric) -> tuple:
+    """A metric with its options: the same name with another tokenizer has other rows."""
+    return metric.name, tuple(sorted((k, repr(v)) for k, v in metric.values.items()))
+
+
+@dataclass
+class PoolStatistics:
+    """A system's output on the full corpus and each metric's rows of it, computed once and reused."""
+
+    predictions: tuple[str, ...]
+    references: tuple[RefsKey, ...]
+    sources: tuple[str, ...] | None
+    stats: dict[tuple, np.ndarray] = field(default_factory=dict, repr=False)  # _options_key -> rows
+    _rows: dict[tuple, int] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        # (prediction, references[, source]) -> pool row, so identical challenge rows reuse the pool's work
+        for i, key in enumerate(zip(*self._columns())):
+            self._rows.setdefault(key, i)
+
+    def _columns(self) -> tuple[Sequence, ...]:
+        return (self.predictions, self.references) + (() if self.sources is None else (self.sources,))
+
+    def __len__(self) -> int:
+        return len(self.predictions)
+
+    def rows(self, metrics: dict[str, Metric]) -> dict[str, np.ndarray]:
+        """Each metric's statistics of the pool, computed for the metrics not seen before."""
+        missing = {name: m for name, m in metrics.items() if _options_key(m) not in self.stats}
+        if missing:
+            found = kernel.statistics(missing, self.predictions, self.references, self.sources, system=SYSTEM)
+            self.stats.update({_options_key(missing[name]): rows for name, rows in found.items()})
+        return {name: self.stats[_options_key(m)] for name, m in metrics.items()}
+
+    def row_of(self, *key: Any) -> int | None:
+        """Pool row scored on exactly this prediction, these references (and this source), if any."""
+        return self._rows.get(key)
+
+
+_POOL_CACHE: OrderedDict[tuple, PoolStatistics] = OrderedDict()
+_POOL_CACHE_SIZE = 4
+
+
+def pool_statistics(pool_predictions: Sequence[str], pool_references: Sequence[str] | Sequence[Sequence[str]],
+                    pool_sources: Sequence[str] | None = None) -> PoolStatistics:
+    """The pool from a small LRU cache keyed by its content: scoring many configs of one dataset
+    against one system output passes the same pool each time; only the first call does the work.
+    Hashing the strings is cheap (Python caches string hashes) next to tokenizing them; a hit is
+    confirmed by comparing the contents."""
+    preds = tuple(pool_predictions)
+    refs = tuple((r,) if isinstance(r, str) else tuple(r) for r in pool_references)
+    sources = None if pool_sources is None else tuple(pool_sources)
+    key = (len(preds), hash(preds), hash(refs), hash(sources))
+    cached = _POOL_CACHE.get(key)
+    if cached is not None and (cached.predictions, cached.references, cached.sources) == (preds, refs, sources):
+        _POOL_CACHE.move_to_end(key)
+        return cached
+    pool = PoolStatistics(preds, refs, sources)
+    _POOL_CACHE[key] = pool
+    while len(_POOL_CACHE) > _POOL_CACHE_SIZE:
+        _POOL_CACHE.popitem(last=False)
+    return pool
+
+
+def clear_pool_cache() -> None:
+    """Forget every cached pool (benchmarks time the first computation)."""
+    _POOL_CACHE.clear()
+
+
+def _set_statistics(metrics: dict[str, Metric], preds: list[str], refs: list[RefsKey], sources: list[str] | None,
+                    pool: PoolStatistics | None) -> dict[str, np.ndarray]:
+    """The challenge rows' statistics, taken from the pool where the same row was scored."""
+    if pool is None:
+        return kernel.statistics(metrics, preds, refs, sources, system=SYSTEM)
+    pool_rows = pool.rows(metrics)
+    columns = (preds, refs) if sources is None else (preds, refs, sources)
+    found = [pool.row_of(*key) for key in zip(*columns)]
+    hits = [i for i, row in enumerate(found) if row is not None]
+    missing = [i for i, row in enumerate(found) if row is None]
+    extra = {} if not missing else kernel.statistics(
+        metrics, [preds[i] for i in missing], [refs[i] for i in missing],
+        None if sources is None else [sources[i] for i in missing], system=SYSTEM)
+    out = {}
+    for name in metrics:
+        rows = np.asarray(pool_rows[name])
+        dtype = rows.dtype if not missing else np.result_type(rows, extra[name])
+        out[name] = np.empty((len(preds), *rows.shape[1:]), dtype=dtype)
+        if hits:
+            out[name][hits] = rows[np.asarray([found[i] for i in hits], dtype=np.int64)]
+        if missing:
+            out[name][missing] = extra[name]
+    return out
+
+
+# -- compute() ------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class _Sampling:
     """How the random baseline draws: shared by the whole set and each distance slice."""
 
-    scorer: BleuStatistics
-    chrf_scorer: ChrfStatistics
-    pool: PoolStatistics
+    metrics: dict[str, Metric]
+    pool: dict[str, np.ndarray]  # each metric's statistics of the pool
     pool_lengths: np.ndarray
     exclude: np.ndarray
     n_samples: int
     tolerance: int
     seed: int | None
-    extra: tuple[tuple[Metric, np.ndarray], ...] = ()  # other registered metrics: (metric, pool statistics)
     relative: float = DEFAULT_LENGTH_RELATIVE  # the window's share of a row's length (length_baseline)
 
-    def rng(self, *stream: int) -> np.random.Generator:
-        """Independent, reproducible streams: the main baseline, then one per distance slice."""
-        if self.seed is None:
-            return np.random.default_rng()
-        return np.random.default_rng([self.seed, *stream])
-
-    def baseline(self, lengths: np.ndarray, scores: dict[str, float], stream: tuple[int, ...],
-                 return_samples: bool = False) -> dict[str, Any]:
-        """One sampling of length-matched corpora, scored by every metric (``scores``: the
-        challenge set's own bleu, ribes and chrf, which the samples are compared with)."""
-        samples = sample_length_matched(lengths, self.pool_lengths, self.n_samples, self.tolerance,
-                                        self.exclude, self.rng(*stream), self.relative)
-        drawn = {
-            "bleu": self.scorer.sample_scores(self.pool.stats.bleu, samples.index),
-            "ribes": self.pool.stats.ribes[samples.index].mean(axis=1),
-            "chrf": self.chrf_scorer.sample_scores(self.pool.stats.chrf, samples.index),
-        }
-        drawn.update({metric.name: metric.sample_scores(stats, samples.index) for metric, stats in self.extra})
-        directions = {metric.name: metric.higher_is_better for metric, _ in self.extra}
-        result: dict[str, Any] = {m: summarize(values, scores[m], directions.get(m, True)) for m, values in drawn.items()}
-        result.update({
-            "widened": samples.widened,
-            "max_tolerance": samples.max_tolerance,
-            "n_samples": self.n_samples,
-            "length_tolerance": self.tolerance,
-            "length_relative": self.relative,
-            # the engine's random[…] part of its signature: what makes these numbers
-            "signature": f"random[n:{self.n_samples}|{rule_signature(self.tolerance, self.relative)}|seed:{self.seed}]",
-            "pool_size": int(len(self.pool) - self.exclude.sum()),
-        })
+    def baseline(self, lengths: np.ndarray, rows: dict[str, np.ndarray], stream: tuple[int, ...],
+                 return_samples: bool = False) -> tuple[dict[str, kernel.RowsScore], dict[str, Any]]:
+        """One sampling of length-matched corpora (stream ``[seed, *stream]``), scored by every
+        metric with the set of ``rows``: the scores, and the card's ``random_baseline``."""
+        corpora = kernel.draw(lengths, self.pool_lengths, self.exclude, self.n_samples, self.tolerance, self.seed,
+                              stream, self.relative)
+        scored = kernel.score_rows(self.metrics, rows, self.pool, corpora, SYSTEM, WHERE)
+        result: dict[str, Any] = {name: s.spread(self.metrics[name].higher_is_better) for name, s in scored.items()}
+        result.update({"widened": corpora.widened, "max_tolerance": corpora.max_tolerance,
+                       "n_samples": self.n_samples, "length_tolerance": self.tolerance, "length_relative": self.relative,
+                       # the engine's random[…] part of its signature: what makes these numbers
+                       "signature": f"random[n:{self.n_samples}|{rule_signature(self.tolerance, self.relative)}"
+                                    f"|seed:{self.seed}]",
+                       "pool_size": corpora.pool_size})
         if return_samples:
-            result["samples"] = {"index": samples.index.tolist(), **{m: v.tolist() for m, v in drawn.items()}}
-        return result
+            result["samples"] = {"index": corpora.index.tolist(), **{n: s.samples.tolist() for n, s in scored.items()}}
+        return scored, result
+
+
+def _checked_sources(name: str, values: Any, count: int, count_name: str, needed: list[str]) -> list[str] | None:
+    """``sources``/``pool_sources``, checked; None where no metric reads them."""
+    if values is None:
+        if needed:
+            raise ValueError(f"{name} is None; metric {', '.join(needed)} needs the source sentences, one per "
+                             f"item of {count_name}")
+        return None
+    checked = check_strings(name, values)
+    if len(checked) != count:
+        raise ValueError(f"{name} has {len(checked)} items but {count_name} has {count}")
+    return checked if needed else None
 
 
 def _checked_pool(
     n: int, lengths: Any, ids: Any, pool_predictions: Any, pool_references: Any, pool_lengths: Any,
-    pool_ids: Any, tokenize: str, lowercase_ribes: bool, preprocess: Callable[[str], str],
+    pool_ids: Any, pool_sources: Any, needed: list[str], preprocess: Any,
 ) -> tuple[PoolStatistics | None, np.ndarray | None, np.ndarray | None, list | None]:
-    """The pool's statistics, lengths and ids and the challenge rows' lengths, checked (all None
-    without a pool; only the lengths when they are given without one)."""
+    """The pool (its statistics cached), its lengths and ids and the challenge rows' lengths,
+    checked (all None without a pool; only the lengths when they are given without one)."""
     if all(x is None for x in (pool_predictions, pool_references, pool_lengths)):
         if pool_ids is not None:
             raise ValueError("pool_ids given without pool_predictions")
@@ -155,9 +251,10 @@ def _checked_pool(
                          "pool by id only when both are given")
     lens = check_ints("lengths", lengths, n, "predictions")
     pids = None if pool_ids is None else check_ids("pool_ids", pool_ids, len(pool_preds), "pool_predictions")
+    pool_srcs = _checked_sources("pool_sources", pool_sources, len(pool_preds), "pool_predictions", needed)
     check_line_lengths("pool_predictions", pool_preds, preprocess)
     check_line_lengths("pool_references", pool_refs, preprocess)
-    return cached_pool(tuple(pool_preds), tuple(pool_refs), tokenize, lowercase_ribes), pool_lens, lens, pids
+    return pool_statistics(pool_preds, pool_refs, pool_srcs), pool_lens, lens, pids
 
 
 def _exclusion(pool: PoolStatistics, preds: list[str], refs: list[Any], challenge_ids: list | None,
@@ -175,53 +272,30 @@ def _exclusion(pool: PoolStatistics, preds: list[str], refs: list[Any], challeng
     return exclude
 
 
-def _breakdown(scorers: tuple[BleuStatistics, ChrfStatistics], stats: SentenceStatistics, dist: np.ndarray,
-               lens: np.ndarray | None, sampling: _Sampling | None,
-               min_distances: list[int] | None, whole: dict[str, Any] | None = None,
-               extra: Sequence[tuple[Metric, np.ndarray]] = ()) -> list[dict[str, Any]]:
+def _breakdown(metrics: dict[str, Metric], stats: dict[str, np.ndarray], dist: np.ndarray, lens: np.ndarray | None,
+               sampling: _Sampling | None, min_distances: list[int] | None,
+               whole: tuple[dict[str, kernel.RowsScore], dict[str, Any] | None]) -> list[dict[str, Any]]:
     """Scores of the rows with distance >= D, for each D. A slice that holds every row is the set
-    itself and reuses its random baseline ``whole``: one baseline per set, never two."""
-    scorer, chrf_scorer = scorers
+    itself and reuses its scores and random baseline ``whole``: one baseline per set, never two."""
     ds = sorted(set(dist.tolist())) if min_distances is None else min_distances
     rows = []
     for d in ds:
         mask = dist >= d
         n = int(mask.sum())
-        row: dict[str, Any] = {"min_distance": d, "n": n, "bleu": None, "ribes": None, "chrf": None,
-                               **{metric.name: None for metric, _ in extra}}
+        row: dict[str, Any] = {"min_distance": d, "n": n, **dict.fromkeys(metrics)}
         if n:
-            row["bleu"] = scorer.corpus_score(stats.bleu[mask])
-            row["ribes"] = float(stats.ribes[mask].mean())
-            row["chrf"] = chrf_scorer.corpus_score(stats.chrf[mask])
-            row.update({metric.name: metric.corpus_score(rows[mask]) for metric, rows in extra})
-            if sampling is not None:
-                base = whole if whole is not None and n == len(dist) else sampling.baseline(lens[mask], row, (1, d))
-                keys = ("bleu", "ribes", "chrf", *(metric.name for metric, _ in extra), "widened")
-                row["random_baseline"] = {k: base[k] for k in keys}
+            part = {name: values[mask] for name, values in stats.items()}
+            if n == len(dist):
+                scored, base = whole
+            elif sampling is None:
+                scored, base = kernel.score_rows(metrics, part, {}, None, SYSTEM, f"the rows at distance >= {d}"), None
+            else:
+                scored, base = sampling.baseline(lens[mask], part, (1, d))
+            row.update({name: s.score for name, s in scored.items()})
+            if base is not None:
+                row["random_baseline"] = {k: base[k] for k in (*metrics, "widened")}
         rows.append(row)
     return rows
-
-
-def _scores(scorers: tuple[BleuStatistics, ChrfStatistics], stats: SentenceStatistics,
-            lowercase_ribes: bool) -> dict[str, Any]:
-    """The challenge set's own scores and signatures (the optional parts still None)."""
-    scorer, chrf_scorer = scorers
-    return {
-        "bleu": scorer.corpus_score(stats.bleu),
-        "ribes": float(stats.ribes.mean()),
-        "n": len(stats.ribes),
-        "signature": scorer.signature(stats.nrefs),
-        "ribes_signature": (
-            f"ribes:ntt-1.03.1|alpha:{ALPHA}|beta:{BETA}|case:{'lc' if lowercase_ribes else 'mixed'}"
-            f"|tok:{scorer.metric.tokenizer_signature}"
-        ),
-        "chrf": chrf_scorer.corpus_score(stats.chrf),
-        "chrf_signature": chrf_scorer.signature(stats.nrefs),
-        "random_baseline": None,
-        "distance_breakdown": None,
-        "spearman": None,
-        "targeted": None,
-    }
 
 
 def compute(
@@ -236,7 +310,7 @@ def compute(
     n_samples: int = 100,
     length_tolerance: int = 1,
     length_relative: float = DEFAULT_LENGTH_RELATIVE,
-    seed: int | None = None,
+    seed: int | None = kernel.DEFAULT_SEED,
     tokenize: str = "13a",
     lowercase_ribes: bool = True,
     min_distances: Sequence[int] | None = None,
@@ -247,14 +321,19 @@ def compute(
     hypothesis_alignments: Sequence[str | Sequence[tuple[int, int]]] | None = None,
     targeted_chrf: float = CHRF_THRESHOLD,
     metrics: Sequence[str] = (),
+    sources: Sequence[str] | None = None,
+    pool_sources: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """Score a challenge set; every argument is described in the metric card (metrics/ldd_challenge/README.md).
-    ``distances`` adds ``distance_breakdown`` and ``spearman``; ``instances`` with ``source_alignments``
-    (source-reference) and ``hypothesis_alignments`` (source-output) add ``targeted``, the targeted accuracy
-    (:mod:`.targeted`); ``metrics``, other registered metrics scored wherever BLEU, chrF and RIBES are
-    (:func:`_score_others`); a pool (the full corpus) with ``lengths`` adds ``random_baseline``, the challenge
-    rows left out of it (by ``ids``/``pool_ids`` when both are given, else by identical text). BLEU, chrF:
-    sacrebleu's 0–100 scale; RIBES: NTT's 0–1. Malformed input: ValueError naming the argument."""
+    The metrics are the engine's defaults (BLEU, chrF, RIBES) and those ``metrics`` names; each gets
+    its score and signature (:func:`signature_key`). ``sources`` (and ``pool_sources`` with a pool)
+    feed a metric that reads the source sentences (COMET). ``distances`` adds ``distance_breakdown``
+    and ``spearman``; ``instances`` with ``source_alignments`` (source-reference) and
+    ``hypothesis_alignments`` (source-output) add ``targeted``, the targeted accuracy (:mod:`.targeted`);
+    a pool (the full corpus) with ``lengths`` adds ``random_baseline``, the challenge rows left out of
+    it (by ``ids``/``pool_ids`` when both are given, else by identical text), drawn with numpy's
+    generator seeded ``[seed, 0]`` as ``acs evaluate`` draws a config's. Malformed input: ValueError
+    naming the argument."""
     preds = check_strings("predictions", predictions)
     refs = check_references("references", references, len(preds), "predictions")
     check_settings(n_samples, length_tolerance, seed, tokenize, {"lowercase_ribes": lowercase_ribes,
@@ -266,31 +345,46 @@ def compute(
     challenge_ids = None if ids is None else check_ids("ids", ids, len(preds), "predictions")
     targeted = _checked_targeted(preds, refs, instances, source_alignments, hypothesis_alignments, targeted_chrf,
                                  None if lengths is None else check_ints("lengths", lengths, len(preds), "predictions"))
-    others = _other_metrics(metrics, tokenize, lowercase_ribes)
-    scorers = (BleuStatistics(tokenize=tokenize), ChrfStatistics())
+    scored_by = _metrics(metrics, tokenize, lowercase_ribes)
+    needed = [name for name, metric in scored_by.items() if metric.needs_sources]
+    srcs = _checked_sources("sources", sources, len(preds), "predictions", needed)
+    preprocess = BleuStatistics(tokenize=tokenize).preprocess  # the BLEU tokens that the line limit counts
     for name, texts in (("predictions", preds), ("references", refs)):
-        check_line_lengths(name, texts, scorers[0].preprocess)
+        check_line_lengths(name, texts, preprocess)
     pool, pool_lens, lens, pids = _checked_pool(len(preds), lengths, ids, pool_predictions, pool_references,
-                                                pool_lengths, pool_ids, tokenize, lowercase_ribes,
-                                                scorers[0].preprocess)
-    stats = challenge_statistics(preds, refs, scorers[0], lowercase_ribes, pool)
-    result = _scores(scorers, stats, lowercase_ribes)
-    extra = _score_others(result, others, preds, refs, stats.nrefs)
+                                                pool_lengths, pool_ids, pool_sources, needed, preprocess)
+    stats = _set_statistics(scored_by, preds, refs, srcs, pool)
     sampling = None if pool is None else _Sampling(
-        *scorers, pool, pool_lens, _exclusion(pool, preds, refs, challenge_ids, pids, exclude_challenge),
-        int(n_samples), int(length_tolerance), seed, _pool_statistics(others, pool), float(length_relative))
-    result["random_baseline"] = None if sampling is None else sampling.baseline(lens, result, (0,), return_samples)
+        scored_by, pool.rows(scored_by), pool_lens, _exclusion(pool, preds, refs, challenge_ids, pids, exclude_challenge),
+        int(n_samples), int(length_tolerance), seed, float(length_relative))
+    whole = ((kernel.score_rows(scored_by, stats, {}, None, SYSTEM, WHERE), None) if sampling is None
+             else sampling.baseline(lens, stats, (0,), return_samples))
+    nrefs = count_references(refs)
+    result: dict[str, Any] = {"n": len(preds)}
+    for name, metric in scored_by.items():
+        result[name] = whole[0][name].score
+        result[signature_key(name)] = metric.signature(nrefs)
+    result.update({"random_baseline": whole[1], "distance_breakdown": None, "spearman": None, "targeted": None})
     if dist is not None:
-        result["distance_breakdown"] = _breakdown(scorers, stats, dist, lens, sampling, ds, result["random_baseline"], extra)
-        result["spearman"] = spearman_by_distance(result["distance_breakdown"], [m.name for m in others])
+        result["distance_breakdown"] = _breakdown(scored_by, stats, dist, lens, sampling, ds, whole)
+        result["spearman"] = spearman_by_distance(result["distance_breakdown"], list(scored_by))
     if targeted is not None:
         result["targeted"] = targeted_accuracy(*targeted, chrf_threshold=float(targeted_chrf))
     return result
 
 
-def _pool_statistics(others: list[Metric], pool: Any) -> tuple[tuple[Metric, np.ndarray], ...]:
-    """Each other metric's per-sentence statistics of the pool, for its random baseline."""
-    return tuple((m, m.statistics(list(pool.predictions), list(pool.references))) for m in others)
+def _metrics(names: Any, tokenize: str, lowercase_ribes: bool) -> dict[str, Metric]:
+    """The engine's default metrics and the registered ones ``names`` adds, with the run's options
+    (a ValueError names a bad one)."""
+    if isinstance(names, str) or not listlike(names):
+        raise ValueError(f"metrics must be a list of registered metric names, got {names!r}")
+    for name in names:
+        if not isinstance(name, str):
+            raise ValueError(f"metrics must be a list of registered metric names, got {name!r}")
+    given = {"tokenize": tokenize, "lowercase_ribes": lowercase_ribes}  # to the metrics declaring them
+    return {name: create_metric(name, **{option.name: given[option.name] for option in metric_class(name).options
+                                         if option.name in given})
+            for name in dict.fromkeys([*DEFAULT_METRICS, *names])}
 
 
 def _checked_distances(distances: Sequence[int] | None, min_distances: Sequence[int] | None,
@@ -298,32 +392,6 @@ def _checked_distances(distances: Sequence[int] | None, min_distances: Sequence[
     """``distances`` (one per prediction) and the ``min_distances`` of the breakdown, checked."""
     dist = None if distances is None else check_ints("distances", distances, count, "predictions")
     return dist, None if min_distances is None else check_min_distances(min_distances, dist is not None)
-
-
-def _score_others(result: dict[str, Any], others: list[Metric], preds: list[str], refs: list[tuple[str, ...]],
-                  nrefs: int) -> tuple[tuple[Metric, np.ndarray], ...]:
-    """The other metrics (``metrics=["ter"]``, a plug-in's) on the rows: each one's score and
-    ``{name}_signature`` go into ``result``; the statistics come back for the breakdown."""
-    extra = tuple((metric, metric.statistics(preds, refs)) for metric in others)
-    for metric, rows in extra:
-        result[metric.name] = metric.corpus_score(rows)
-        result[f"{metric.name}_signature"] = metric.signature(nrefs)
-    return extra
-
-
-def _other_metrics(names: Any, tokenize: str, lowercase_ribes: bool) -> list[Metric]:
-    """The registered metrics named besides the three always scored (a ValueError names a bad one)."""
-    if isinstance(names, str) or not listlike(names):
-        raise ValueError(f"metrics must be a list of registered metric names, got {names!r}")
-    others = []
-    for name in dict.fromkeys(names):
-        if not isinstance(name, str):
-            raise ValueError(f"metrics must be a list of registered metric names, got {name!r}")
-        if name not in ALWAYS:
-            given = {"tokenize": tokenize, "lowercase_ribes": lowercase_ribes}  # to the metrics declaring them
-            others.append(create_metric(name, **{option.name: given[option.name]
-                                                 for option in metric_class(name).options if option.name in given}))
-    return others
 
 
 def _checked_targeted(preds: list[str], refs: list[tuple[str, ...]], instances: Any, source_alignments: Any,
@@ -353,22 +421,22 @@ def corpus_scores(
     tokenize: str = "13a",
     lowercase_ribes: bool = True,
 ) -> dict[str, Any]:
-    """BLEU, RIBES and chrF of a whole corpus, through the pool cache.
+    """The default metrics' scores and signatures of a whole corpus, through the pool cache.
 
     Scoring the full corpus that also serves as the random baseline's pool costs nothing extra.
     """
     preds = check_strings("predictions", predictions)
     refs = check_references("references", references, len(preds), "predictions")
     check_tokenize(tokenize)
-    scorer, chrf_scorer = BleuStatistics(tokenize=tokenize), ChrfStatistics()
-    check_line_lengths("predictions", preds, scorer.preprocess)
-    check_line_lengths("references", refs, scorer.preprocess)
-    pool = cached_pool(tuple(preds), tuple(refs), tokenize, check_bool("lowercase_ribes", lowercase_ribes))
-    return {
-        "bleu": scorer.corpus_score(pool.stats.bleu),
-        "ribes": float(pool.stats.ribes.mean()),
-        "n": len(pool),
-        "signature": scorer.signature(pool.stats.nrefs),
-        "chrf": chrf_scorer.corpus_score(pool.stats.chrf),
-        "chrf_signature": chrf_scorer.signature(pool.stats.nrefs),
-    }
+    check_bool("lowercase_ribes", lowercase_ribes)
+    preprocess = BleuStatistics(tokenize=tokenize).preprocess
+    check_line_lengths("predictions", preds, preprocess)
+    check_line_lengths("references", refs, preprocess)
+    scored_by = _metrics((), tokenize, lowercase_ribes)
+    scored = kernel.score_rows(scored_by, pool_statistics(preds, refs).rows(scored_by), {}, None, SYSTEM, "the corpus")
+    nrefs = count_references(refs)
+    result: dict[str, Any] = {"n": len(preds)}
+    for name, metric in scored_by.items():
+        result[name] = scored[name].score
+        result[signature_key(name)] = metric.signature(nrefs)
+    return result

@@ -49,8 +49,15 @@ class SegmentStatistics:
         return self.segment_from_preprocessed(self.preprocess(hyp), [self.preprocess(r) for r in refs])
 
     def extract(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
-        """Statistics matrix (one row per sentence); ``references[i]`` lists sentence i's refs."""
-        rows = [self.segment(h, refs) for h, refs in zip(hypotheses, references, strict=True)]
+        """Statistics matrix (one row per sentence); ``references[i]`` lists sentence i's refs.
+
+        The rows are computed in the order of their references (and put back in place): equal
+        references then come in a run, whose reference side is counted once (:mod:`.ngram_counts`)."""
+        if len(hypotheses) != len(references):
+            raise ValueError(f"{len(hypotheses)} hypotheses but {len(references)} references")
+        rows: list[Any] = [None] * len(hypotheses)
+        for i in sorted(range(len(references)), key=references.__getitem__):
+            rows[i] = self.segment(hypotheses[i], references[i])
         return np.asarray(rows, dtype=np.int64).reshape(len(rows), self.width)
 
     def signature(self, nrefs: int) -> str:

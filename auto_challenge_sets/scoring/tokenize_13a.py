@@ -11,6 +11,7 @@ tests/test_tokenize_13a.py compares the output with sacrebleu's on every WMT21 l
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # sacrebleu's TokenizerRegexp class ([\{-\~\[-\` -\&\(-\+\:-\@\/]): { | } ~, [ \ ] ^ _ `, space to &,
 # ( to +, : to @, and /
@@ -27,6 +28,7 @@ _RULES = (
 )
 
 
+@lru_cache(maxsize=2**16)  # sacrebleu's own cache: BLEU and RIBES read one sentence's tokens, a repeated reference
 def tokenize_13a(line: str) -> str:
     """``sacrebleu.tokenizers.tokenizer_13a.Tokenizer13a()(line)``."""
     line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")

@@ -9,10 +9,11 @@ from typing import Any
 
 import numpy as np
 
+from auto_challenge_sets.scoring.kernel import MAX_SAMPLES
+
 RefsKey = tuple[str, ...]
 
 MAX_INT = 2**31 - 1  # the largest length, distance, min_distance or length_tolerance (token counts)
-MAX_N_SAMPLES = 1_000_000  # random corpora (each is scored by sacrebleu's scalar code)
 MAX_SAMPLED = 2**27  # n_samples x challenge rows: the int64 index matrix stays within 1 GiB
 MAX_RETURNED = 2**24  # the same with return_samples=True (the indices become Python lists)
 
@@ -50,8 +51,8 @@ def check_settings(n_samples: Any, length_tolerance: Any, seed: Any, tokenize: A
     """The scalar options of the metric (``flags``: the boolean ones, by name)."""
     if not is_int(n_samples) or n_samples < 1:
         raise ValueError(f"n_samples must be a positive integer, got {n_samples!r}")
-    if n_samples > MAX_N_SAMPLES:
-        raise ValueError(f"n_samples is {n_samples}, above the limit of {MAX_N_SAMPLES:_} random corpora")
+    if n_samples > MAX_SAMPLES:
+        raise ValueError(f"n_samples is {n_samples}, above the limit of {MAX_SAMPLES:_} random corpora")
     check_int("length_tolerance", length_tolerance, 0)
     if seed is not None and (not is_int(seed) or seed < 0):
         raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")

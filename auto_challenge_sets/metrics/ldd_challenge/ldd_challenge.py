@@ -94,7 +94,8 @@ Args:
     length_tolerance (`int`, default 1): largest source-length difference of a replacement.
     length_relative (`float`, default 0.05): or this share of the row's source length where that
         is wider (paragraph-level test sets); 0: the tolerance alone.
-    seed (`int`, optional): random seed; the same seed gives the same numbers.
+    seed (`int`, default 1, as in acs evaluate): random seed; the same seed gives the same numbers
+        (the random corpora acs evaluate draws for the config); None draws afresh on every call.
     tokenize (`str`, default "13a"): sacrebleu tokenizer, used for BLEU and RIBES alike (chrF
         works on the raw text).
     lowercase_ribes (`bool`, default True): lowercase before RIBES, as RIBES.py does.
@@ -110,6 +111,8 @@ Args:
         (`["ter"]`, or one a package registers under the entry-point group
         `auto_challenge_sets.metrics`); each gets its score, `{name}_signature`, and its place in
         random_baseline, distance_breakdown and spearman.
+    sources, pool_sources (`list` of `str`, optional): the source sentence of each row and of
+        each pool row, for a metric that reads them (COMET).
 
 Returns:
     bleu (`float`): corpus BLEU, 0-100 (sacrebleu.corpus_bleu defaults).

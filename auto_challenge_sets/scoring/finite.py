@@ -48,11 +48,11 @@ def corpus_score(metric: Any, system: str, rows: np.ndarray, where: str) -> floa
                        system, where)
 
 
-def sample_scores(metric: Any, system: str, rows: np.ndarray, index: np.ndarray, config: str) -> np.ndarray:
-    """``metric.sample_scores(rows, index)``, the random corpora of ``config``, checked like :func:`corpus_score`."""
-    found = run_metric(metric.name, system, partial(metric.sample_scores, rows, index),
-                       f"a random corpus of config {config}")
-    return check_samples(found, metric.name, system, config)
+def sample_scores(metric: Any, system: str, rows: np.ndarray, index: np.ndarray, where: str) -> np.ndarray:
+    """``metric.sample_scores(rows, index)``, the random corpora of ``where`` (``config de-en.particle.d3``),
+    checked like :func:`corpus_score`."""
+    found = run_metric(metric.name, system, partial(metric.sample_scores, rows, index), f"a random corpus of {where}")
+    return check_samples(found, metric.name, system, where)
 
 
 def check_statistics(stats: Mapping[str, Mapping[str, Any]], hypotheses: Mapping[str, str | os.PathLike[str]],
@@ -91,11 +91,11 @@ def check_score(value: float, metric: str, system: str, where: str) -> float:
     return float(value)
 
 
-def check_samples(samples: np.ndarray, metric: str, system: str, config: str) -> np.ndarray:
-    """The random corpora's scores, all finite; else an error naming the metric, system and config."""
+def check_samples(samples: np.ndarray, metric: str, system: str, where: str) -> np.ndarray:
+    """The random corpora's scores, all finite; else an error naming the metric, system and ``where``."""
     array = np.asarray(samples, dtype=np.float64)
     if not np.isfinite(array).all():
         value = array[~np.isfinite(array)][0]
-        raise MetricFailure(f"metric {metric} scored system {system} {_shown(value)} on a random corpus of config "
-                            f"{config}: a corpus score must be a finite number")
+        raise MetricFailure(f"metric {metric} scored system {system} {_shown(value)} on a random corpus of "
+                            f"{where}: a corpus score must be a finite number")
     return array

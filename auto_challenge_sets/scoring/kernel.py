@@ -1,0 +1,143 @@
+"""The scoring kernel: a set of rows scored by any metrics, against its length-matched random corpora.
+
+Both front ends call it: the evaluation engine (``acs evaluate``, every system and config) and the
+``ldd_challenge`` metric (:func:`auto_challenge_sets.scoring.challenge.compute`, one system, one
+set). So the two give the same numbers and signatures on the same rows, with the same seed
+default, the same cap on random corpora and the same draws.
+
+Every metric turns each sentence into a row of statistics once (:func:`statistics`); a set is a
+subset of the pool's rows, so its score and the scores of its random corpora (:func:`draw`) are
+computed from rows already in memory (:func:`score_rows`). Every number a metric hands back is
+checked finite (:mod:`.finite`), so a plug-in's NaN is an error naming it, never a quiet ``null``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import partial
+
+import numpy as np
+
+from auto_challenge_sets.scoring.finite import corpus_score, run_metric, sample_scores
+from auto_challenge_sets.scoring.forked import can_fork, cores, forked_pool
+from auto_challenge_sets.scoring.length_baseline import (
+    DEFAULT_LENGTH_RELATIVE,
+    sample_length_matched,
+    summarize,
+)
+from auto_challenge_sets.scoring.metric import Metric, References
+
+DEFAULT_SEED = 1  # the same random corpora on every run unless a seed is given
+MAX_SAMPLES = 100_000  # random corpora of one set: more would not fit in memory, so it is a typo
+
+# Rows are independent, so a large input is cut into one contiguous chunk per core: forked workers
+# inherit the metrics (_WORKER), only strings go out and arrays come back. Below PARALLEL_ROWS the
+# workers' start costs more than they save; a worker (the engine's, one system each) never forks.
+PARALLEL_ROWS = 10_000
+_WORKER: dict[str, object] = {}
+
+
+def statistics(metrics: Mapping[str, Metric], predictions: Sequence[str], references: References,
+               sources: Sequence[str] | None = None, jobs: int | None = None,
+               system: str = "") -> dict[str, np.ndarray]:
+    """Every metric's per-sentence statistics of these rows (a ValueError of a metric keeps its
+    type, its name in front). The metrics that may run in other processes share ``jobs``
+    (default: the cores) forked workers once there are :data:`PARALLEL_ROWS` rows; the rows are
+    the same whatever ``jobs``."""
+    jobs = cores() if jobs is None else jobs
+    spread = [name for name, metric in metrics.items() if metric.parallel_safe]
+    found: dict[str, np.ndarray] = {}
+    if spread and jobs > 1 and len(predictions) >= PARALLEL_ROWS and can_fork():
+        found = _in_parallel({name: metrics[name] for name in spread}, predictions, references, sources, jobs, system)
+    rest = {name: metric for name, metric in metrics.items() if name not in found}
+    if rest:
+        found.update(_in_blocks(rest, predictions, references, sources, system))
+    return {name: found[name] for name in metrics}
+
+
+# Rows whose statistics every metric computes before the next block: their 13a tokens are still in
+# the tokenizer's cache (2**16 lines, hypotheses and references) when RIBES reads what BLEU
+# tokenized; over a whole large input, the cache would hold only its end when RIBES starts.
+BLOCK_ROWS = 16_384
+
+
+def _in_blocks(metrics: Mapping[str, Metric], predictions: Sequence[str], references: References,
+               sources: Sequence[str] | None, system: str) -> dict[str, np.ndarray]:
+    parts: dict[str, list[np.ndarray]] = {name: [] for name in metrics}
+    for start in range(0, max(1, len(predictions)), BLOCK_ROWS):
+        stop = start + BLOCK_ROWS
+        block = (predictions[start:stop], references[start:stop], None if sources is None else sources[start:stop])
+        for name, metric in metrics.items():
+            parts[name].append(run_metric(name, system, partial(metric.statistics, *block)))
+    return {name: found[0] if len(found) == 1 else np.concatenate(found) for name, found in parts.items()}
+
+
+def _chunk(start: int, stop: int) -> dict[str, np.ndarray]:
+    w = _WORKER
+    sources = None if w["sources"] is None else w["sources"][start:stop]
+    return statistics(w["metrics"], w["predictions"][start:stop], w["references"][start:stop], sources, 1,
+                      w["system"])
+
+
+def _in_parallel(metrics: Mapping[str, Metric], predictions: Sequence[str], references: References,
+                 sources: Sequence[str] | None, jobs: int, system: str) -> dict[str, np.ndarray]:
+    if len(predictions) != len(references):
+        raise ValueError(f"{len(predictions)} predictions but {len(references)} references")
+    bounds = np.linspace(0, len(predictions), jobs + 1).astype(int)
+    state = {"metrics": metrics, "predictions": predictions, "references": references, "sources": sources,
+             "system": system}
+    with forked_pool(jobs, _WORKER, state) as pool:
+        parts = list(pool.map(_chunk, bounds[:-1], bounds[1:]))
+    return {name: np.concatenate([part[name] for part in parts]) for name in metrics}
+
+
+@dataclass(frozen=True)
+class RandomCorpora:
+    """The length-matched random corpora of one set, as pool rows."""
+
+    index: np.ndarray  # (n_samples, rows) int64: row k = the pool rows of corpus k
+    widened: int  # rows of the set with no pool row within the tolerance
+    max_tolerance: int  # the widest window any row needed
+    pool_size: int  # pool rows that could be drawn (the set's own left out)
+
+
+def generator(seed: int | None, stream: Sequence[int]) -> np.random.Generator:
+    """numpy's generator seeded ``[seed, *stream]``: independent, reproducible streams (a set's
+    baseline is stream 0, compute()'s slice at distance D stream (1, D)); a fresh draw for None."""
+    return np.random.default_rng() if seed is None else np.random.default_rng([seed, *stream])
+
+
+def draw(lengths: np.ndarray, pool_lengths: np.ndarray, exclude: np.ndarray, n_samples: int, tolerance: int,
+         seed: int | None, stream: Sequence[int] = (0,), relative: float = DEFAULT_LENGTH_RELATIVE) -> RandomCorpora:
+    """``n_samples`` corpora, each row of the set replaced by a pool row (never one that ``exclude``
+    marks) whose source length is within the row's window (``tolerance`` tokens, or ``relative`` x
+    its length where wider: :func:`.sample_length_matched`)."""
+    drawn = sample_length_matched(lengths, pool_lengths, n_samples, tolerance, exclude, generator(seed, stream),
+                                  relative)
+    return RandomCorpora(drawn.index, drawn.widened, drawn.max_tolerance, int(len(exclude) - exclude.sum()))
+
+
+@dataclass(frozen=True)
+class RowsScore:
+    """One metric's score of a set, and its random corpora's scores (None without corpora)."""
+
+    score: float
+    samples: np.ndarray | None
+
+    def spread(self, higher_is_better: bool) -> dict[str, float] | None:
+        """Where the score falls among the random corpora's (:func:`.summarize`)."""
+        return None if self.samples is None else summarize(self.samples, self.score, higher_is_better)
+
+
+def score_rows(metrics: Mapping[str, Metric], rows: Mapping[str, np.ndarray], pool: Mapping[str, np.ndarray],
+               corpora: RandomCorpora | None, system: str, where: str) -> dict[str, RowsScore]:
+    """Every metric's score of a set (``rows``: its statistics per metric) and of its random
+    ``corpora`` (drawn from ``pool``, the pool's statistics per metric); a failure or a
+    non-finite number names the metric, ``system`` and ``where`` (``config de-en.particle.d3``)."""
+    scored = {}
+    for name, metric in metrics.items():
+        value = corpus_score(metric, system, rows[name], where)
+        samples = None if corpora is None else sample_scores(metric, system, pool[name], corpora.index, where)
+        scored[name] = RowsScore(value, samples)
+    return scored
