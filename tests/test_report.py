@@ -68,7 +68,7 @@ def test_the_summary_table_prints_the_shares(evaluation):
 
 def test_the_folder_holds_results_report_and_readable_plots(evaluation, tmp_path):
     result, human = evaluation
-    written = write_report(tmp_path, result, human.scores)
+    written = write_report(tmp_path, result)
     assert written[0].name == "results.json" and written[1].name == "report.md"
     assert json.loads(written[0].read_text(encoding="utf-8")) == json.loads(json.dumps(result.to_json()))
     report = written[1].read_text(encoding="utf-8")

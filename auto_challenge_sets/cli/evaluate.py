@@ -318,10 +318,11 @@ def _human_seg(args: argparse.Namespace, systems: list[str]):
 def _evaluate(args: argparse.Namespace) -> int:
     import json
 
-    from auto_challenge_sets.builder.pipeline.timings import recording
+    from auto_challenge_sets.builder.pipeline.timings import recording, stage
     from auto_challenge_sets.evaluation.engine import evaluate
     from auto_challenge_sets.evaluation.report import text_report, write_report
     from auto_challenge_sets.evaluation.report_folder import prepare_report_folder, report_folder
+    from auto_challenge_sets.evaluation.sentences import collect
     from auto_challenge_sets.evaluation.terminal_summary import terminal_summary, wrote_line
 
     request = _request(args)
@@ -341,8 +342,9 @@ def _evaluate(args: argparse.Namespace) -> int:
         print(terminal_summary(evaluation))
     if args.out:
         with report_folder(args.out) as work, recording() as report_timings:
-            written = write_report(work, evaluation, None if human is None else human.scores, request,
-                                   progress=not args.quiet)
+            with stage("read sentences", len(evaluation.configs), "configs"):  # the rows behind each config, again
+                sentences = collect(request, evaluation)
+            written = write_report(work, evaluation, sentences, progress=not args.quiet)
             wrote = wrote_line(args.out, written, work)
         timings.stages += report_timings.stages
         if not args.json:  # after the swap: the files are in place
