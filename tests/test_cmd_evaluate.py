@@ -172,7 +172,7 @@ def test_help_mentions_the_interface(capsys):
         main(["evaluate", "--help"])
     out = capsys.readouterr().out
     for option in ("--dataset", "--config", "--split", "--hyp", "--out", "--json", "--n-samples", "--seed",
-                   "--tokenize", "--ref-config", "--metrics", "--metric-option", "--quiet", "acs-evaluation/3"):
+                   "--tokenize", "--ref-config", "--metrics", "--metric-option", "--quiet", "acs-evaluation/4"):
         assert option in out
 
 

@@ -79,7 +79,7 @@ def test_the_one_line_is_in_the_text_report_md_html_and_results_json(demo, tmp_p
     assert results in written
     check_results_json(results)
     document = json.loads(results.read_text(encoding="utf-8"))
-    assert document["schema"] == "acs-evaluation/3"
+    assert document["schema"] == "acs-evaluation/4"
     assert document["provenance"]["summary"] == line and document["provenance"]["aligner"]["pairs"] == 29
     assert document["provenance"]["parser"]["sha256"] == provenance.parser.sha256
 

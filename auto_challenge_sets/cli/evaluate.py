@@ -27,11 +27,12 @@ recorded it (pairs with an empty side are not rows, but their lines are still in
 several --hyp files (NAME=FILE to name one, `-` reads one from stdin) to compare systems.
 
 Tables list systems best first by the first metric (its direction; ties by name), configs in
-distance order. --out DIR writes results.json (schema acs-evaluation/3, described by the JSON Schema
+distance order. --out DIR writes results.json (schema acs-evaluation/4, described by the JSON Schema
 auto_challenge_sets/evaluation/results.schema.json), report.md, PNG plots and index.html, and the
 terminal gets a summary (per metric the full test set's best and clusters, the per-phenomenon
 summary, the flagged configs) instead of the full tables. DIR must be new, empty, or an earlier
-report; the new report replaces it whole, or, if the run fails, not at all."""
+report; the new report replaces it whole, or, if the run fails, not at all. `acs report DIR` renders
+it again from results.json alone."""
 
 EPILOG = """\
 examples:

@@ -5,7 +5,9 @@ it, led by their type hints, so ``acs report`` renders a saved ``results.json`` 
 Hand-written rather than a library's (dacite, cattrs): neither is a dependency, and the rules are
 few: a dataclass from an object, a tuple from an array, a mapping's values each decoded, None
 where the type allows it, and the document's extra keys (``flags``, which the pages derive)
-skipped. JSON's null stands for NaN and infinities too (:func:`plain`): they come back as None.
+skipped. JSON's null stands for NaN and infinities too (:func:`plain`): where the type is a plain
+``float`` (never None) a null can only have been one of those, and comes back as NaN (an infinity
+too: the document no longer says which); where it is ``float | None`` it comes back as None.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ def decode(kind: Any, value: Any) -> Any:
     """``value`` (plain JSON) as the type ``kind`` says: dataclasses, tuples and mappings rebuilt."""
     origin, args = typing.get_origin(kind), typing.get_args(kind)
     if value is None:
-        return None
+        return math.nan if kind is float else None
     if origin in (typing.Union, types.UnionType):
         return decode(next(a for a in args if a is not type(None)), value)
     if dataclasses.is_dataclass(kind):

@@ -359,7 +359,8 @@ class Evaluation:
     @classmethod
     def from_json(cls, document: Mapping[str, Any]) -> Evaluation:
         """The result :meth:`to_json` wrote (a document the schema validates), without the page-only
-        ``verdicts`` and ``output_links``; NaN and infinities, written as null, come back as None."""
+        ``verdicts`` and ``output_links``; a null where a float never is None (NaN or an infinity) comes
+        back as NaN (:mod:`.result_json`)."""
         return decode(cls, {k: v for k, v in document.items() if k != "schema"})
 
     def to_pandas(self) -> Any:
