@@ -532,7 +532,7 @@ def test_the_folder_in_a_new_nested_directory(evaluation, tmp_path, capsys, monk
     import sys
 
     result, _ = evaluation
-    noted = replace(result, notes=("Δ note",))
+    noted = replace(result, notes=("Δ note",), human_scores=None)  # the scatter plots need the result's
     out = tmp_path / "a" / "b"
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # as on a terminal: bars only when asked for
     written = write_report(out, noted)
