@@ -101,6 +101,27 @@ def test_a_folder_that_is_not_a_saved_run_is_named(saved, tmp_path_factory, caps
     assert f"{latin / 'sentences.json.gz'}: is not the sentences of an acs evaluate report" in _error(capsys, str(latin))
 
 
+def test_a_pipe_or_a_link_named_like_a_saved_file_is_never_opened(saved, tmp_path_factory, capsys):
+    import os
+
+    folder = tmp_path_factory.mktemp("odd")
+    os.mkfifo(folder / "results.json")  # its reader would wait forever for a writer
+    assert f"{folder / 'results.json'}: is a pipe" in _error(capsys, str(folder))
+    (folder / "results.json").unlink()
+    (folder / "results.json").write_bytes((saved / "results.json").read_bytes())
+    (folder / "sentences.json.gz").symlink_to(saved / "sentences.json.gz")
+    assert f"{folder / 'sentences.json.gz'}: is a symbolic link, not a regular file" in _error(capsys, str(folder))
+    (folder / "results.json").unlink()
+
+
+def test_another_out_folder_that_holds_foreign_files_is_refused_and_left_as_it_was(saved, tmp_path, capsys):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "notes.md").write_text("mine", encoding="utf-8")
+    assert f"{out / 'notes.md'}: is not a file acs evaluate writes" in _error(capsys, str(saved), "--out", str(out))
+    assert [p.name for p in out.iterdir()] == ["notes.md"]
+
+
 def test_help_says_what_it_reads_and_writes(capsys):
     with pytest.raises(SystemExit):
         main(["report", "--help"])

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation.report import RESULTS
 from auto_challenge_sets.evaluation.results import SCHEMA, SCHEMA_PATH, Evaluation
 from auto_challenge_sets.evaluation.sentences import SAVED, Sentences
+from auto_challenge_sets.text_io import file_kind
 
 RERUN = "run `acs evaluate ... --out DIR` again with this version"
 
@@ -25,12 +27,9 @@ def read_result(path: str | os.PathLike[str]) -> Evaluation:
     line or the field) of anything else."""
     import jsonschema
 
+    _regular(path)
     try:
         text = Path(path).read_bytes().decode("utf-8")
-    except FileNotFoundError:
-        raise InputError(f"not found: give the folder `acs evaluate --out` wrote (it holds {RESULTS})", path) from None
-    except IsADirectoryError:
-        raise InputError(f"is a folder where {RESULTS} should be a file", path) from None
     except UnicodeDecodeError:
         raise InputError(f"is not UTF-8 text: not a {RESULTS} of `acs evaluate`", path) from None
     try:
@@ -51,6 +50,17 @@ def read_result(path: str | os.PathLike[str]) -> Evaluation:
     return Evaluation.from_json(document)
 
 
+def _regular(path: str | os.PathLike[str]) -> None:
+    """Refuse, unopened, a path that is not a regular file (``lstat``: a pipe's reader would wait
+    forever for a writer, and a link may point anywhere); a missing one is an error too."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        raise InputError(f"not found: give the folder `acs evaluate --out` wrote (it holds {RESULTS})", path) from None
+    if not stat.S_ISREG(mode):
+        raise InputError(f"is {file_kind(mode)}, not a regular file: it was never opened", path)
+
+
 def read_report(folder: str | os.PathLike[str]) -> tuple[Evaluation, Sentences | None]:
     """A report folder's result, and its sentences where the run saved them (:data:`.sentences.SAVED`)."""
     folder = Path(folder)
@@ -58,4 +68,7 @@ def read_report(folder: str | os.PathLike[str]) -> tuple[Evaluation, Sentences |
         raise InputError("is not a folder: give the folder `acs evaluate --out` wrote", folder)
     evaluation = read_result(folder / RESULTS)
     saved = folder / SAVED
-    return evaluation, Sentences.load(saved) if saved.is_file() else None
+    if not os.path.lexists(saved):
+        return evaluation, None
+    _regular(saved)
+    return evaluation, Sentences.load(saved)
