@@ -36,7 +36,7 @@ def saved(tmp_path_factory) -> Path:
 def test_a_saved_run_renders_again_byte_for_byte_elsewhere_and_in_place(saved, tmp_path, capsys):
     before = _files(saved)
     assert {"results.json", "report.md", "index.html", "sentences.json.gz"} <= set(before)
-    assert any(name.startswith("sentences/") for name in before) and any(name.endswith(".png") for name in before)
+    assert any(name.startswith("sentences/") for name in before) and any(name.endswith(".svg") for name in before)
     capsys.readouterr()
     assert main(["report", str(saved), "--out", str(tmp_path / "B"), "--quiet"]) == 0
     assert f"wrote {len(before)} files to {tmp_path / 'B'}" in capsys.readouterr().out
