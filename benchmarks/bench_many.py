@@ -138,10 +138,11 @@ def _report_files(evaluation, request: EvaluationRequest, human: dict[str, float
     figures, report.md, index.html and its sidecars): wall, CPU and the timings of each file kind."""
     from auto_challenge_sets.builder.pipeline.timings import recording
     from auto_challenge_sets.evaluation.report import write_report
+    from auto_challenge_sets.evaluation.sentences import collect
 
-    with tempfile.TemporaryDirectory() as work, recording() as timings:
+    with tempfile.TemporaryDirectory() as work, recording() as timings:  # reading the sentences, as acs evaluate does
         start, cpu = time.perf_counter(), _cpu()
-        write_report(Path(work), evaluation, human, request)
+        write_report(Path(work), evaluation, collect(request, evaluation))
         return time.perf_counter() - start, _cpu() - cpu, timings
 
 

@@ -64,7 +64,7 @@ def main() -> int:
         print(f"\n{pair}: {len(hyps)} systems\n{summary_table(evaluation, 'bleu')}")
         if human is not None:
             print(f"\n{pair}: correlation with human scores\n{human_table(evaluation, 'bleu')}")
-        write_report(args.out / f"report-{pair}", evaluation, None if human is None else human.scores)
+        write_report(args.out / f"report-{pair}", evaluation)  # the result carries its human scores
     return 0
 
 

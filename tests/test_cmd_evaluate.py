@@ -172,7 +172,7 @@ def test_help_mentions_the_interface(capsys):
         main(["evaluate", "--help"])
     out = capsys.readouterr().out
     for option in ("--dataset", "--config", "--split", "--hyp", "--out", "--json", "--n-samples", "--seed",
-                   "--tokenize", "--ref-config", "--metrics", "--metric-option", "--quiet", "acs-evaluation/3"):
+                   "--tokenize", "--ref-config", "--metrics", "--metric-option", "--quiet", "acs-evaluation/4"):
         assert option in out
 
 
@@ -235,7 +235,8 @@ def test_timings_say_where_the_time_went_one_line_per_stage(dataset, capsys):
     lines = [line.removeprefix("timing: ") for line in err.splitlines() if line.startswith("timing: ")]
     names = [line.split("  ")[0].strip() for line in lines]
     assert names == ["read inputs", "statistics", "full test", "random baselines", "paired tests", "targeted",
-                     "human", "trends", "results.json", "figures: heatmap", "figures: trend", "figures: human",
+                     "human", "trends", "read sentences", "results.json", "sentences.json.gz", "figures: heatmap", "figures: trend",
+                     "figures: human",
                      "figures: targeted", "figures: files", "report.md", "page: sentences", "index.html", "sidecars",
                      "total"]
     configs = len(dataset["configs"]) - 1  # every config but the baseline

@@ -246,7 +246,7 @@ def test_results_validate_and_the_long_table_holds_the_same_numbers(toy, run):
     document = json.loads(json.dumps(evaluation.to_json()))
     jsonschema.validate(document, json.loads(SCHEMA_PATH.read_text(encoding="utf-8")),
                         cls=jsonschema.Draft202012Validator)
-    assert document["schema"] == "acs-evaluation/3"
+    assert document["schema"] == "acs-evaluation/4"
     table = evaluation.to_pandas()
     assert len(table) == 5 * 4 + len(evaluation.configs) * 5 * 4
     for row in table.itertuples():

@@ -19,6 +19,7 @@ from auto_challenge_sets.evaluation.engine import evaluate
 from auto_challenge_sets.evaluation.name_text import markdown_text
 from auto_challenge_sets.evaluation.report import markdown_report, text_report, write_report
 from auto_challenge_sets.evaluation.request import EvaluationRequest
+from auto_challenge_sets.evaluation.sentences import collect
 from auto_challenge_sets.evaluation.targeted import TargetedRequest
 from auto_challenge_sets.evaluation.targeted_scores import alignment_warning
 
@@ -69,7 +70,7 @@ def test_the_one_line_is_in_the_text_report_md_html_and_results_json(demo, tmp_p
     line = provenance.summary
     assert line.startswith("parser conllu (sample.de.conllu, sha256 ") and "aligner pharaoh (sample.de-en.pharaoh" in line
     assert f"sets made by: {line}" in text_report(evaluation).splitlines()[:4]
-    written = write_report(tmp_path / "out", evaluation, request=request)
+    written = write_report(tmp_path / "out", evaluation, collect(request, evaluation))
     markdown = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
     assert f"- **sets made by**: {markdown_text(line)}\n" in markdown.split("## How to read")[0]  # the header
     page = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
@@ -78,7 +79,7 @@ def test_the_one_line_is_in_the_text_report_md_html_and_results_json(demo, tmp_p
     assert results in written
     check_results_json(results)
     document = json.loads(results.read_text(encoding="utf-8"))
-    assert document["schema"] == "acs-evaluation/3"
+    assert document["schema"] == "acs-evaluation/4"
     assert document["provenance"]["summary"] == line and document["provenance"]["aligner"]["pairs"] == 29
     assert document["provenance"]["parser"]["sha256"] == provenance.parser.sha256
 
@@ -93,7 +94,7 @@ def test_a_folder_built_before_provenance_says_so_and_still_evaluates(demo, tmp_
                                   "aligner's models, checksums and versions; build again to record them)")
     assert f"sets made by: {provenance.summary}" in text_report(evaluation)
     assert evaluation.targeted.alignment_warning is None  # nothing recorded: nothing claimed
-    write_report(tmp_path / "out", evaluation, request=request)
+    write_report(tmp_path / "out", evaluation, collect(request, evaluation))
     check_results_json(tmp_path / "out" / "results.json")
 
 
@@ -125,7 +126,7 @@ def test_the_targeted_section_warns_of_eflomal_on_fewer_than_10000_pairs_without
     markdown = markdown_report(evaluation, [])
     targeted = markdown[markdown.index("## Targeted accuracy"):]
     assert (f"> **warning**: {expected}" in targeted.split("### ")[0]) == warned  # above the first table
-    write_report(tmp_path / "out", evaluation, request=request)
+    write_report(tmp_path / "out", evaluation, collect(request, evaluation))
     page = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
     section = page[page.index('<section id="targeted">'):]
     section = section[:section.index("</section>")]
@@ -165,7 +166,7 @@ def test_wmt21_targeted_verdicts_on_its_1000_pair_eflomal_alignment_carry_the_wa
                                                           "than 10,000): its links are noisy at this size")
     text = text_report(evaluation)
     assert f"warning: {evaluation.targeted.alignment_warning}" in text[text.index("targeted accuracy\n"):]
-    write_report(tmp_path / "out", evaluation, request=request)
+    write_report(tmp_path / "out", evaluation, collect(request, evaluation))
     check_results_json(tmp_path / "out" / "results.json")
 
 

@@ -196,6 +196,7 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     from auto_challenge_sets.evaluation.human import HumanScores
     from auto_challenge_sets.evaluation.report import markdown_report
     from auto_challenge_sets.evaluation.request import EvaluationRequest
+    from auto_challenge_sets.evaluation.sentences import collect
     from auto_challenge_sets.evaluation.targeted import TargetedRequest
     from auto_challenge_sets.scoring import metric as registry
 
@@ -213,7 +214,7 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
             human = HumanScores(dict(zip(names, scores)))
             evaluation = evaluate(request, human)
             folder = toy["tmp"] / kind
-            write_html(folder, evaluation, human.scores, request)
+            write_html(folder, evaluation, collect(request, evaluation))
             page = (folder / "index.html").read_text(encoding="utf-8")
             out[kind] = {"folder": folder, "page": page, "names": names, "evaluation": evaluation,
                          "svgs": re.findall(r"<svg\b.*?</svg>", page, re.S),

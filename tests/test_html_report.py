@@ -21,6 +21,7 @@ from auto_challenge_sets.evaluation.html_report import INLINE_ROWS, write_html
 from auto_challenge_sets.evaluation.human import read_human
 from auto_challenge_sets.evaluation.report import write_report
 from auto_challenge_sets.evaluation.request import EvaluationRequest
+from auto_challenge_sets.evaluation.sentences import collect
 from auto_challenge_sets.evaluation.targeted import TargetedRequest
 from auto_challenge_sets.scoring.metric import metric_class
 
@@ -39,7 +40,7 @@ VERDICTS = {"c": "correct", "w": "wrong", "u": "unaligned"}
 def report(tmp_path_factory):
     toy, request, evaluation, human = evaluated(tmp_path_factory.mktemp("toy"))
     out = tmp_path_factory.mktemp("report")
-    written = write_report(out, evaluation, human.scores, request)
+    written = write_report(out, evaluation, collect(request, evaluation))
     return {"out": out, "written": written, "evaluation": evaluation, "request": request, "toy": toy,
             "results": json.loads((out / "results.json").read_text(encoding="utf-8"))}
 
@@ -266,7 +267,7 @@ def test_stored_output_alignments_give_the_runs_verdicts(report, tmp_path):
                                 config="de-en.particle.d0", targeted=TargetedRequest("stored", hyp_alignments=files))
     evaluation = evaluate(request)
     out = tmp_path / "report"
-    write_html(out, evaluation, request=request)
+    write_html(out, evaluation, collect(request, evaluation))
     data = page_sentences(parse(out / "index.html")[0])
     result = evaluation.configs["de-en.particle.d0"]
     for k, system in enumerate(data["systems"]):
@@ -308,7 +309,7 @@ def test_the_page_says_what_targeted_accuracy_is_and_how_far_its_judge_was_measu
     request = EvaluationRequest(toy["root"], toy["hyps"], metrics=("bleu",), n_samples=5, paired_samples=10,
                                 references=(toy["hyps"]["good"],), targeted=TargetedRequest("present"))
     evaluation = evaluate(request)
-    write_html(tmp_path, evaluation, request=request)
+    write_html(tmp_path, evaluation, collect(request, evaluation))
     document, errors = parse(tmp_path / "index.html")
     assert errors == []
     judge = evaluation.targeted.judge
@@ -334,7 +335,7 @@ def test_without_targeted_the_verdict_filter_says_why_it_has_nothing(report, tmp
     toy = report["toy"]
     request = EvaluationRequest(toy["root"], toy["hyps"], metrics=("bleu",), n_samples=5, paired_samples=10,
                                 config="de-en.particle.d3")
-    write_html(tmp_path, evaluate(request), request=request)
+    write_html(tmp_path, found := evaluate(request), collect(request, found))
     document, _ = parse(tmp_path / "index.html")
     select = next(e for e in document.iter("select") if e.get("id") == "sentence-verdict")
     assert select.get("disabled") is not None
@@ -356,7 +357,7 @@ def test_each_verdict_carries_the_output_words_its_links_give(report, tmp_path):
     request = EvaluationRequest(toy["root"], toy["hyps"], metrics=("bleu",), n_samples=5, paired_samples=10,
                                 config="de-en.particle.d2", targeted=TargetedRequest("stored", hyp_alignments=files))
     out = tmp_path / "report"
-    write_html(out, evaluate(request), request=request)
+    write_html(out, found := evaluate(request), collect(request, found))
     data = page_sentences(parse(out / "index.html")[0])
     order = list(corpus["outputs"])
     rows = all_rows(out, data, "de-en.particle.d2")
@@ -579,7 +580,7 @@ def wmt21_report(wmt21_de_en, tmp_path_factory):
     human = read_human(wmt21 / "humaneval" / "ad-sys-scores-de-en.csv", list(hyps))
     evaluation = evaluate(request, human)
     out = tmp_path_factory.mktemp("wmt21-report")
-    write_report(out, evaluation, human.scores, request)
+    write_report(out, evaluation, collect(request, evaluation))
     return {"out": out, "evaluation": evaluation}
 
 
@@ -643,7 +644,7 @@ def wide_page(tmp_path_factory):
                                 paired_samples=10, min_rows=10)
     evaluation = evaluate(request)
     out = tmp_path_factory.mktemp("wide-page")
-    write_html(out, evaluation, None, request)
+    write_html(out, evaluation, collect(request, evaluation))
     return {"out": out, "toy": toy, "evaluation": evaluation}
 
 

@@ -16,6 +16,7 @@ from auto_challenge_sets.evaluation.results import (
     ConfigResult,
     Evaluation,
     HumanCorrelation,
+    MetricInfo,
     SegmentAgreement,
     Settings,
     Trend,
@@ -127,7 +128,8 @@ def _evaluation(trends: dict) -> Evaluation:
         signature="sig", dataset="data", pair="de-en", split="test", full_corpus_config="de-en.baseline",
         full_corpus_rows=90, systems=("a", "b", "c"), baseline_system="a", metrics=("bleu", "ter"),
         higher_is_better={"bleu": True, "ter": False}, settings=Settings(5, 1, 3, "ar", 20, 20, {"bleu": {"tokenize": "13a"}}),
-        full={}, configs={}, trends=trends, summary={})
+        full={}, configs={}, trends=trends, summary={},
+        metric_info={"bleu": MetricInfo("BLEU", 2, "sig"), "ter": MetricInfo("TER", 2, "sig")})
 
 
 def test_surviving_trends_are_counted_on_the_corrected_p():

@@ -115,6 +115,7 @@ def test_the_json_document_is_plain_and_leaves_the_verdicts_out():
         SCHEMA,
         ConfigResult,
         Evaluation,
+        MetricInfo,
         PairedResult,
         Settings,
         SystemResult,
@@ -132,11 +133,12 @@ def test_the_json_document_is_plain_and_leaves_the_verdicts_out():
         higher_is_better={"bleu": True}, settings=Settings(5, 1, 3, "ar", 20, 20, {"bleu": {"tokenize": "13a"}}),
         full={"a": {"bleu": float("inf")}, "b": {"bleu": -np.inf}}, configs={"de-en.particle.d3": config},
         trends={"bleu": {"de-en.particle": {"a": Trend(2, None, None)}}}, summary={"bleu": {}},
+        metric_info={"bleu": MetricInfo("BLEU", 2, "nrefs:1|case:mixed")},
         human_unmatched={"table": ("x.1",), "systems": ()}, notes=("a note",),
         verdicts={"de-en.particle.d3": {"a": [["correct"]]}})
     random = {"mean": 15.0, "std": 1.0, "p5": 10.0, "p95": 20.0, "percentile": 50.0, "p_value": 0.5}
     expected = {
-        "schema": "acs-evaluation/3", "signature": "sig", "dataset": "data", "pair": "de-en", "split": "test",
+        "schema": "acs-evaluation/4", "signature": "sig", "dataset": "data", "pair": "de-en", "split": "test",
         "full_corpus_config": "de-en.baseline", "full_corpus_rows": 90, "systems": ["a", "b"], "baseline_system": "a",
         "metrics": ["bleu"], "higher_is_better": {"bleu": True},
         "settings": {"n_samples": 5, "length_tolerance": 1, "seed": 3, "paired_test": "ar", "paired_samples": 20,
@@ -153,10 +155,11 @@ def test_the_json_document_is_plain_and_leaves_the_verdicts_out():
             "segment_targeted": None, "flags": ["small"], "random_unavailable": None}},
         "trends": {"bleu": {"de-en.particle": {"a": {"n": 2, "spearman": None, "p_value": None, "p_corrected": None,
                                                      "family_size": None}}}},
-        "summary": {"bleu": {}}, "human_full": None, "human_unmatched": {"table": ["x.1"], "systems": []},
+        "summary": {"bleu": {}}, "metric_info": {"bleu": {"label": "BLEU", "digits": 2, "signature": "nrefs:1|case:mixed"}},
+        "human_full": None, "human_unmatched": {"table": ["x.1"], "systems": []},
         "targeted": None, "notes": ["a note"], "segment_full": None, "full_test": None, "provenance": None,
         "human_scores": None}
-    assert SCHEMA == "acs-evaluation/3"
+    assert SCHEMA == "acs-evaluation/4"
     document = evaluation.to_json()
     assert document == expected and list(document) == list(expected)
     assert json.loads(json.dumps(document, allow_nan=False)) == expected  # plain types only, no NaN
@@ -223,6 +226,7 @@ def test_the_targeted_run_writes_its_judge_and_its_controls_matching_and_leaves_
         ControlMatching,
         Evaluation,
         JudgeCheck,
+        MetricInfo,
         Settings,
         SystemResult,
         TargetedByDistance,
@@ -242,7 +246,7 @@ def test_the_targeted_run_writes_its_judge_and_its_controls_matching_and_leaves_
         settings=Settings(5, 1, 3, "ar", 20, 20, {"bleu": {"tokenize": "13a"}}), full={"a": {"bleu": 1.0}}, trends={},
         configs={"c.d2": ConfigResult(12, "de-en.particle", 2, True, None, 0, {"a": SystemResult({"bleu": _score(3.0)},
                                                                                              score)})},
-        summary={}, targeted=run, output_links={"a": [[(0, 0)]]})
+        summary={}, metric_info={"bleu": MetricInfo("BLEU", 2, "sig")}, targeted=run, output_links={"a": [[(0, 0)]]})
     document = evaluation.to_json()
     targeted = document["targeted"]
     assert targeted["judge"]["pass_rate"] == 0.7 and targeted["judge"]["by_config"]["c.d2"]["accuracy"] == 0.7

@@ -121,3 +121,17 @@ def test_every_property_the_schema_allows_is_written_by_a_rich_toy_run(document)
         + ", ".join(f"{p}: {n}" for p, n in never)
     stale = sorted(set(UNREACHABLE) - walk.declared())
     assert stale == [], f"UNREACHABLE lists properties the schema no longer has: {stale}"
+
+
+def test_the_rich_document_reads_back_into_the_result_that_wrote_it(document):
+    """Evaluation.from_json (acs report's reader): every field of the rich run, decoded and written
+    again, is the same document; the typed parts come back typed (tuples, nested dataclasses)."""
+    from auto_challenge_sets.evaluation.results import Evaluation, HumanCorrelation, TargetedRun
+
+    found = Evaluation.from_json(document)
+    assert found.to_json() == document
+    assert type(found.systems) is tuple and isinstance(found.targeted, TargetedRun)
+    config = next(c for c in found.configs.values() if c.human is not None)
+    correlation = next(h for h in config.human.values() if h is not None and h.ci is not None)
+    assert isinstance(correlation, HumanCorrelation) and type(correlation.ci) is tuple
+    assert found.metric_info["ter"].label == "TER" and found.higher_is_better["ter"] is False

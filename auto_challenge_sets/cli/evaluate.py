@@ -27,11 +27,12 @@ recorded it (pairs with an empty side are not rows, but their lines are still in
 several --hyp files (NAME=FILE to name one, `-` reads one from stdin) to compare systems.
 
 Tables list systems best first by the first metric (its direction; ties by name), configs in
-distance order. --out DIR writes results.json (schema acs-evaluation/3, described by the JSON Schema
+distance order. --out DIR writes results.json (schema acs-evaluation/4, described by the JSON Schema
 auto_challenge_sets/evaluation/results.schema.json), report.md, PNG plots and index.html, and the
 terminal gets a summary (per metric the full test set's best and clusters, the per-phenomenon
 summary, the flagged configs) instead of the full tables. DIR must be new, empty, or an earlier
-report; the new report replaces it whole, or, if the run fails, not at all."""
+report; the new report replaces it whole, or, if the run fails, not at all. `acs report DIR` renders
+it again from results.json alone."""
 
 EPILOG = """\
 examples:
@@ -318,10 +319,11 @@ def _human_seg(args: argparse.Namespace, systems: list[str]):
 def _evaluate(args: argparse.Namespace) -> int:
     import json
 
-    from auto_challenge_sets.builder.pipeline.timings import recording
+    from auto_challenge_sets.builder.pipeline.timings import recording, stage
     from auto_challenge_sets.evaluation.engine import evaluate
     from auto_challenge_sets.evaluation.report import text_report, write_report
     from auto_challenge_sets.evaluation.report_folder import prepare_report_folder, report_folder
+    from auto_challenge_sets.evaluation.sentences import collect
     from auto_challenge_sets.evaluation.terminal_summary import terminal_summary, wrote_line
 
     request = _request(args)
@@ -341,8 +343,9 @@ def _evaluate(args: argparse.Namespace) -> int:
         print(terminal_summary(evaluation))
     if args.out:
         with report_folder(args.out) as work, recording() as report_timings:
-            written = write_report(work, evaluation, None if human is None else human.scores, request,
-                                   progress=not args.quiet)
+            with stage("read sentences", len(evaluation.configs), "configs"):  # the rows behind each config, again
+                sentences = collect(request, evaluation)
+            written = write_report(work, evaluation, sentences, progress=not args.quiet)
             wrote = wrote_line(args.out, written, work)
         timings.stages += report_timings.stages
         if not args.json:  # after the swap: the files are in place

@@ -39,6 +39,7 @@ from auto_challenge_sets.evaluation.request import EvaluationRequest, RequestErr
 from auto_challenge_sets.evaluation.results import (
     ConfigResult,
     Evaluation,
+    MetricInfo,
     MetricScore,
     PhenomenonSummary,
     RandomBaseline,
@@ -301,8 +302,9 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
             ("systems without segment scores", human_seg.unmatched_systems)) if names]
     if human is not None and len(human.scores) < 3:
         notes.append(f"human scores match {len(human.scores)} system(s): a correlation needs at least 3")
+    nrefs = count_references(outputs[0].references)
     return Evaluation(
-        signature=_signature(request, metrics, count_references(outputs[0].references)),
+        signature=_signature(request, metrics, nrefs),
         dataset=str(request.dataset), pair=corpus.pair, split=corpus.split, full_corpus_config=corpus.base_name,
         full_corpus_rows=len(corpus.base["line"]), systems=tuple(systems), baseline_system=baseline,
         metrics=tuple(metrics), higher_is_better={n: m.higher_is_better for n, m in metrics.items()},
@@ -311,6 +313,7 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
                           {name: dict(metric.values) for name, metric in metrics.items()}, request.length_relative),
         full=full, configs=configs, trends=trends,
         summary={name: _summary(configs, full, metric, trends[name]) for name, metric in metrics.items()},
+        metric_info={n: MetricInfo(m.label, m.digits, m.signature(nrefs)) for n, m in metrics.items()},
         human_full=human_full, human_unmatched=human_unmatched, targeted=targeted, notes=tuple(notes),
         segment_full=segment_full, provenance=corpus.provenance, verdicts=verdicts or None, full_test=tested,
         human_scores=None if human is None else dict(human.scores), output_links=output_links or None)

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from auto_challenge_sets.configs import BASELINE
 from auto_challenge_sets.evaluation.name_text import report_name
-from auto_challenge_sets.evaluation.results import Evaluation, FullTest
-from auto_challenge_sets.scoring.metric import metric_class
+from auto_challenge_sets.evaluation.results import Evaluation, FullTest, MetricInfo
 from auto_challenge_sets.tables import render_table
 
 LEGEND = """\
@@ -20,16 +19,16 @@ LEGEND = """\
 """
 
 
-def ranking_table(full_test: FullTest, metric: str, markdown: bool = False) -> str:
-    """One row per system, best first: rank, cluster, score, Δ baseline (p)."""
-    digits = metric_class(metric).digits
+def ranking_table(full_test: FullTest, metric: str, info: MetricInfo, markdown: bool = False) -> str:
+    """One row per system, best first: rank, cluster, score, Δ baseline (p); ``info``: the metric's."""
+    digits = info.digits
     rows = []
     for entry in full_test.rankings[metric].systems:
         test = entry.vs_baseline
         name = report_name(entry.system, markdown) + (" (baseline)" if entry.system == full_test.baseline_system else "")
         rows.append([str(entry.rank), str(entry.cluster), name, f"{entry.score:.{digits}f}",
                      "-" if test is None else f"{test.delta:+.{digits}f} ({test.p_value:.3f})"])
-    label = report_name(metric_class(metric).label, markdown)  # a plug-in's label is a name too
+    label = report_name(info.label, markdown)  # a plug-in's label is a name too
     return render_table(["rank", "cluster", "system", label, "Δ baseline (p)"], rows,
                         markdown=markdown)
 
@@ -54,7 +53,7 @@ def full_test_section(evaluation: Evaluation, markdown: bool = False) -> list[st
              f"{report_name(found.baseline_system, markdown)} and between every pair; clusters at p < {found.alpha} "
              f"(correction: {found.correction}, as WMT); random baseline: n/a ({found.random_unavailable})", ""]
     for metric, ranking in found.rankings.items():
-        label = report_name(metric_class(metric).label, markdown)
+        label = report_name(evaluation.label(metric), markdown)
         heading = f"{label}: {ranking.clusters} cluster(s) of {len(ranking.systems)} systems"
-        lines += [f"### {heading}" if markdown else heading, "", ranking_table(found, metric, markdown), ""]
+        lines += [f"### {heading}" if markdown else heading, "", ranking_table(found, metric, evaluation.metric_info[metric], markdown), ""]
     return lines

@@ -1,8 +1,8 @@
 """``index.html``: the run as one self-contained page that works offline from ``file://``.
 
 Inline CSS and JavaScript, the report's figures as inline SVG (:mod:`.figures`), every number of the big table
-from the Evaluation itself (:mod:`.html_view`); with the request, the sentences behind each config
-(:mod:`.sentences`): the first :data:`INLINE_ROWS` rows of a config in the page, the rest in
+from the Evaluation itself (:mod:`.html_view`); given them, the sentences behind each config
+(:mod:`.sentences`, which the command line reads): the first :data:`INLINE_ROWS` rows of a config in the page, the rest in
 ``sentences/{config}.js`` beside it and their words in ``sentences/lines-*.js``, which the page
 loads on demand with ``<script>`` tags (Chromium refuses ``fetch`` of ``file://`` URLs, not
 scripts). Jinja2 templates in ``templates/``
@@ -18,13 +18,11 @@ from typing import Any
 from auto_challenge_sets.builder.pipeline.timings import stage
 from auto_challenge_sets.evaluation import html_view
 from auto_challenge_sets.evaluation.figures import Figure, by_kind, draw
-from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.results import Evaluation
-from auto_challenge_sets.evaluation.sentences import Sentences, collect
+from auto_challenge_sets.evaluation.sentences import Sentences
 from auto_challenge_sets.evaluation.validity_report import family_size, surviving_worsening
 from auto_challenge_sets.evaluation.versus_full import power_line, reference_metric
 from auto_challenge_sets.scoring.length_baseline import DEGENERATE_COMPLEMENT_RATIO, DEGENERATE_WIDENED_SHARE
-from auto_challenge_sets.scoring.metric import metric_class
 
 INDEX = "index.html"
 SIDECAR_DIR = "sentences"
@@ -111,20 +109,19 @@ def _sentence_data(sentences: Sentences | None) -> tuple[dict[str, Any] | None, 
 PAGE_ROWS = 100  # rows of the all-scores table a page shows (WMT21's 19 systems: 2,394 rows, 90,000 px unpaged)
 
 
-def write_html(out_dir: str | Path, evaluation: Evaluation, human_scores: dict[str, float] | None = None,
-               request: EvaluationRequest | None = None, figures: list[Figure] | None = None) -> list[Path]:
-    """``index.html`` (and the sentence sidecars, with ``request``) into ``out_dir``; the paths
-    written. ``figures``: the report's own (:func:`.figures.all_plots`), put in the page as they
+def write_html(out_dir: str | Path, evaluation: Evaluation, sentences: Sentences | None = None,
+               figures: list[Figure] | None = None) -> list[Path]:
+    """``index.html`` (and the sentence sidecars, given ``sentences``) into ``out_dir``, from the
+    result alone; the paths written. ``figures``: the report's own (:func:`.figures.all_plots`), put in the page as they
     are; drawn here without them."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    with stage("page: sentences", unit="sidecars") as timed:  # the rows behind each config, read again
-        sentences = collect(request, evaluation) if request is not None else None
+    with stage("page: sentences", unit="sidecars") as timed:  # the rows behind each config
         data, sidecars = _sentence_data(sentences)
         if timed is not None:
             timed.count = len(sidecars)
     # the report's figures, the same SVG as its files (drawn here, and timed as "figures: KIND", without them)
-    svgs = by_kind(draw(evaluation, human_scores) if figures is None else figures)
+    svgs = by_kind(draw(evaluation, evaluation.human_scores) if figures is None else figures)
     with stage(INDEX, 1, "files"):
         env = environment()
         page = env.get_template("index.html.j2").render(
@@ -133,7 +130,7 @@ def write_html(out_dir: str | Path, evaluation: Evaluation, human_scores: dict[s
             human={m: html_view.human_rows(evaluation, m) for m in evaluation.metrics},
             human_power={m: power_line(evaluation, m) for m in evaluation.metrics},
             targeted_power=power_line(evaluation, None) if evaluation.human_full is not None else None,
-            versus_label=metric_class(reference_metric(evaluation.metrics)).label,
+            versus_label=evaluation.label(reference_metric(evaluation.metrics)),
             targeted=html_view.targeted_tables(evaluation), targeted_configs=html_view.targeted_configs(evaluation),
             targeted_notes=html_view.targeted_notes(evaluation),
             segments={m: html_view.segment_rows(evaluation, m) for m in evaluation.metrics},

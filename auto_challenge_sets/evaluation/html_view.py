@@ -15,7 +15,6 @@ from auto_challenge_sets.configs import config_sort_key
 from auto_challenge_sets.evaluation.plots import FEW_JUDGED
 from auto_challenge_sets.evaluation.results import Evaluation, HumanCorrelation, SegmentAgreement
 from auto_challenge_sets.evaluation.targeted_labels import DIAGNOSTIC, control_line, judge_line, matched_share
-from auto_challenge_sets.scoring.metric import metric_class
 
 
 @dataclass(frozen=True)
@@ -55,7 +54,7 @@ class Cell:
 def metric_views(evaluation: Evaluation) -> list[MetricView]:
     views = []
     for name in evaluation.metrics:
-        cls = metric_class(name)
+        cls = evaluation.metric_info[name]
         views.append(MetricView(name, cls.label, cls.digits, evaluation.higher_is_better[name]))
     return views
 

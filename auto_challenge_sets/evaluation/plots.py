@@ -15,7 +15,6 @@ from typing import Any
 
 from auto_challenge_sets.configs import config_sort_key
 from auto_challenge_sets.evaluation.results import ConfigResult, Evaluation
-from auto_challenge_sets.scoring.metric import metric_class
 
 # the figures' file names, fields in braces: the layout fills them, and the --out check
 # (report_folder.py) reads them as the names a report may hold
@@ -48,8 +47,8 @@ def plot_name(name: str) -> str:
 
 
 def metric_label(evaluation: Evaluation, metric: str) -> str:
-    """The label a figure gives ``metric`` (the one place the figures read it)."""
-    return metric_class(metric).label
+    """The label a figure gives ``metric`` (the one place the figures read it): the result's own."""
+    return evaluation.label(metric)
 
 
 def in_trends(config: ConfigResult) -> bool:

@@ -14,8 +14,8 @@ from auto_challenge_sets.evaluation.full_test_report import full_corpus_label as
 from auto_challenge_sets.evaluation.full_test_report import full_test_section
 from auto_challenge_sets.evaluation.human import MIN_CI_SYSTEMS
 from auto_challenge_sets.evaluation.name_text import markdown_code, report_name
-from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.results import Evaluation, HumanCorrelation
+from auto_challenge_sets.evaluation.sentences import Sentences
 from auto_challenge_sets.evaluation.targeted_labels import DIAGNOSTIC, control_line, judge_line, matched_share
 from auto_challenge_sets.evaluation.validity_report import LEGEND as VALIDITY_LEGEND
 from auto_challenge_sets.evaluation.validity_report import (
@@ -27,7 +27,6 @@ from auto_challenge_sets.evaluation.validity_report import (
     surviving_worsening,
 )
 from auto_challenge_sets.evaluation.versus_full import power_line, reference_metric
-from auto_challenge_sets.scoring.metric import metric_class
 from auto_challenge_sets.tables import render_table
 
 LEGEND = """\
@@ -64,14 +63,6 @@ def _num(value: float | None, digits: int) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
-def _label(metric: str) -> str:
-    return metric_class(metric).label
-
-
-def _digits(metric: str) -> int:
-    return metric_class(metric).digits
-
-
 def ranked_systems(evaluation: Evaluation, score_of: Callable[[str], float | None]) -> list[str]:
     """The systems best first by the first metric (``score_of`` a system's score with it, per its
     direction), ties by name, unscored last: tables ranked as WMT's, not alphabetical."""
@@ -89,8 +80,8 @@ def config_table(evaluation: Evaluation, config: str, markdown: bool = False) ->
     entry = evaluation.configs[config]
     header = ["system"]
     for metric in evaluation.metrics:
-        header += [report_name(_label(metric), markdown), "random", "p5"]
-    header += [f"Δ{report_name(_label(m), markdown)} (p)" for m in evaluation.metrics]
+        header += [report_name(evaluation.label(metric), markdown), "random", "p5"]
+    header += [f"Δ{report_name(evaluation.label(m), markdown)} (p)" for m in evaluation.metrics]
     rows = []
     first = evaluation.metrics[0]
     for system in ranked_systems(evaluation, lambda s: entry.systems[s].scores[first].score if s in entry.systems else None):
@@ -99,14 +90,14 @@ def config_table(evaluation: Evaluation, config: str, markdown: bool = False) ->
         result = entry.systems[system]
         row = [report_name(system, markdown) + (" (baseline)" if system == evaluation.baseline_system else "")]
         for metric in evaluation.metrics:
-            score, digits = result.scores[metric], _digits(metric)
+            score, digits = result.scores[metric], evaluation.digits(metric)
             worse = entry.starred(score, evaluation.higher_is_better[metric])
             random = score.random
             row += [_num(score.score, digits) + ("*" if worse else ""),
                     *(["n/a", "n/a"] if random is None else [_num(random.mean, digits), _num(random.p5, digits)])]
         for metric in evaluation.metrics:
             test = result.scores[metric].vs_baseline
-            row.append("-" if test is None else f"{test.delta:+.{_digits(metric)}f} ({test.p_value:.3f})")
+            row.append("-" if test is None else f"{test.delta:+.{evaluation.digits(metric)}f} ({test.p_value:.3f})")
         rows.append(row)
     return render_table(header, rows, markdown=markdown)
 
@@ -123,7 +114,7 @@ def config_heading(evaluation: Evaluation, config: str) -> str:
 
 def summary_table(evaluation: Evaluation, metric: str, markdown: bool = False) -> str:
     header = ["phenomenon", "cells", "< full", "< random mean", "< random p5", "Δ random", "worsening trend"]
-    digits = _digits(metric)
+    digits = evaluation.digits(metric)
     rows = [[name, str(s.cells), f"{s.worse_than_full:.0%}", f"{s.worse_than_random_mean:.0%}",
              f"{s.worse_than_random_p5:.0%}", f"{s.mean_delta_random:+.{digits}f}", _worsening(evaluation, metric, name)]
             for name, s in evaluation.summary[metric].items()]
@@ -161,7 +152,7 @@ def _versus_cells(human: HumanCorrelation | None) -> list[str]:
 
 def versus_header(evaluation: Evaluation, found: Iterable[HumanCorrelation | None], what: str = "τ") -> list[str]:
     """The Δτ columns' headers; ``found``: the correlations whose differences the column holds (their family)."""
-    return [f"Δ{what} vs full {_label(reference_metric(evaluation.metrics))} [95% CI]", "p",
+    return [f"Δ{what} vs full {evaluation.label(reference_metric(evaluation.metrics))} [95% CI]", "p",
             family_header("p", (None if h is None else h.vs_full_test for h in found))]
 
 
@@ -253,7 +244,7 @@ def _random_pairs_table(evaluation: Evaluation, phenomenon: str, markdown: bool)
 def targeted_human_table(evaluation: Evaluation, markdown: bool = False) -> str:
     """Kendall's τ with the human scores: targeted accuracy next to the first metric's, per lexical config."""
     metric = evaluation.metrics[0]
-    label = report_name(_label(metric), markdown)
+    label = report_name(evaluation.label(metric), markdown)
     configs = evaluation.configs.values()
     header = ["config", f"{label} τ", f"{label} p", family_header(f"{label} p", ((c.human or {}).get(metric)
                                                                                     for c in configs)),
@@ -321,11 +312,11 @@ def text_report(evaluation: Evaluation) -> str:
     for config in sorted(evaluation.configs, key=config_sort_key):
         lines += [config_heading(evaluation, config), config_table(evaluation, config), ""]
     for metric in evaluation.metrics:
-        lines += [f"summary, {_label(metric)} (distinct configs with enough rows; * in the tables: worse than "
+        lines += [f"summary, {evaluation.label(metric)} (distinct configs with enough rows; * in the tables: worse than "
                   "the random 5th percentile)", summary_table(evaluation, metric), ""]
     for metric in evaluation.metrics:
         if _has_human(evaluation, metric):
-            lines += [f"correlation with human scores, {_label(metric)}", human_table(evaluation, metric), "",
+            lines += [f"correlation with human scores, {evaluation.label(metric)}", human_table(evaluation, metric), "",
                       *_power(evaluation, metric)]
     lines += targeted_section(evaluation)
     lines += segment_section(evaluation)
@@ -333,8 +324,8 @@ def text_report(evaluation: Evaluation) -> str:
 
 
 def _full_table(evaluation: Evaluation, markdown: bool = False) -> str:
-    header = ["system", *(report_name(_label(m), markdown) for m in evaluation.metrics)]
-    rows = [[report_name(system, markdown), *(_num(evaluation.full[system][m], _digits(m)) for m in evaluation.metrics)]
+    header = ["system", *(report_name(evaluation.label(m), markdown) for m in evaluation.metrics)]
+    rows = [[report_name(system, markdown), *(_num(evaluation.full[system][m], evaluation.digits(m)) for m in evaluation.metrics)]
             for system in ranked_systems(evaluation, lambda s: evaluation.full[s][evaluation.metrics[0]])]
     return render_table(header, rows, markdown=markdown)
 
@@ -354,10 +345,10 @@ def markdown_report(evaluation: Evaluation, plots: list[Path]) -> str:
              "", "## How to read this report", "", LEGEND, "## Full corpus", "", _full_table(evaluation, True), ""]
     lines += full_test_section(evaluation, markdown=True)
     for metric in evaluation.metrics:
-        lines += [f"## Summary, {name(_label(metric))}", "", summary_table(evaluation, metric, markdown=True), ""]
+        lines += [f"## Summary, {name(evaluation.label(metric))}", "", summary_table(evaluation, metric, markdown=True), ""]
     for metric in evaluation.metrics:
         if _has_human(evaluation, metric):
-            lines += [f"## Correlation with human scores, {name(_label(metric))}", "",
+            lines += [f"## Correlation with human scores, {name(evaluation.label(metric))}", "",
                       human_table(evaluation, metric, markdown=True), "", *_power(evaluation, metric)]
     lines += targeted_section(evaluation, markdown=True)
     lines += segment_section(evaluation, markdown=True)
@@ -375,26 +366,34 @@ def report_names() -> tuple[str, ...]:
     plot's metric, a sidecar's config): the one list of a report's files, from its writers."""
     from auto_challenge_sets.evaluation.html_report import PAGE_NAMES
     from auto_challenge_sets.evaluation.plots import PLOT_NAMES
+    from auto_challenge_sets.evaluation.sentences import SAVED
 
-    return (RESULTS, MARKDOWN, *PLOT_NAMES, *PAGE_NAMES)
+    return (RESULTS, MARKDOWN, SAVED, *PLOT_NAMES, *PAGE_NAMES)
 
 
-def write_report(out_dir: str | Path, evaluation: Evaluation, human_scores: dict[str, float] | None = None,
-                 request: EvaluationRequest | None = None, progress: bool = False) -> list[Path]:
-    """``results.json``, ``report.md``, the plots and ``index.html`` into ``out_dir`` (with the run's
-    ``request``, the page shows the sentences behind each config too); return the paths written."""
+def write_report(out_dir: str | Path, evaluation: Evaluation, sentences: Sentences | None = None,
+                 progress: bool = False) -> list[Path]:
+    """``results.json``, ``report.md``, the plots and ``index.html`` into ``out_dir``, from the
+    result alone (given the ``sentences`` behind each config, the page shows them and they are
+    saved beside results.json, so ``acs report`` renders the same page); return the paths written."""
     from auto_challenge_sets.builder.pipeline.timings import stage
     from auto_challenge_sets.evaluation import figures as drawing
     from auto_challenge_sets.evaluation.html_report import write_html
+    from auto_challenge_sets.evaluation.sentences import SAVED
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     results = out / RESULTS
     with stage(RESULTS, 1, "files"):
         results.write_text(json.dumps(evaluation.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    figures = drawing.all_plots(evaluation, out, human_scores, progress)
+    saved = []
+    if sentences is not None:
+        with stage(SAVED, 1, "files"):
+            sentences.save(out / SAVED)
+        saved.append(out / SAVED)
+    figures = drawing.all_plots(evaluation, out, evaluation.human_scores, progress)
     plots, report = [out / figure.file for figure in figures], out / MARKDOWN
     with stage(MARKDOWN, 1, "files"):
         report.write_text(markdown_report(evaluation, plots), encoding="utf-8")
-    page = write_html(out, evaluation, human_scores, request, figures)
-    return [results, report, *plots, *page]
+    page = write_html(out, evaluation, sentences, figures)
+    return [results, *saved, report, *plots, *page]

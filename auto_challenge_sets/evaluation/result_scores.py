@@ -43,3 +43,14 @@ class MetricScore:
         if self.random is None:
             return False
         return self.score < self.random.p5 if higher_is_better else self.score > self.random.p95
+
+
+@dataclass(frozen=True)
+class MetricInfo:
+    """What a result says of one of its metrics, so that a saved result renders without the metric
+    registry: the tables' label, the decimals shown, and the metric's own signature (sacrebleu's
+    for its metrics). Its direction is :attr:`.results.Evaluation.higher_is_better`."""
+
+    label: str
+    digits: int
+    signature: str

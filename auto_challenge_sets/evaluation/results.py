@@ -1,8 +1,9 @@
 """The typed results of an evaluation, and their one JSON form (``results.json``).
 
 Frozen dataclasses from the whole run down to one number; :meth:`Evaluation.to_json` is the
-document that ``results.json`` holds (``"schema": "acs-evaluation/3"``, described by the JSON
-Schema shipped beside this module, :data:`SCHEMA_PATH`), and :meth:`Evaluation.to_pandas` one
+document that ``results.json`` holds (``"schema": "acs-evaluation/4"``, described by the JSON
+Schema shipped beside this module, :data:`SCHEMA_PATH`) and :meth:`Evaluation.from_json` reads
+back (``acs report`` renders a saved run from it alone), and :meth:`Evaluation.to_pandas` one
 long table (a row per system, config and metric) for notebooks. docs/method.md, "Reading
 results.json", says what each field means.
 """
@@ -10,7 +11,6 @@ results.json", says what each field means.
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,17 +21,20 @@ from auto_challenge_sets.evaluation.result_full_test import FullTest as FullTest
 from auto_challenge_sets.evaluation.result_full_test import FullTestRanking as FullTestRanking
 from auto_challenge_sets.evaluation.result_full_test import PairwiseResult as PairwiseResult
 from auto_challenge_sets.evaluation.result_full_test import RankedSystem as RankedSystem
+from auto_challenge_sets.evaluation.result_json import decode
+from auto_challenge_sets.evaluation.result_json import plain as _plain
 from auto_challenge_sets.evaluation.result_provenance import AlignerProvenance as AlignerProvenance
 from auto_challenge_sets.evaluation.result_provenance import FileDigest as FileDigest
 from auto_challenge_sets.evaluation.result_provenance import ParserProvenance as ParserProvenance
 from auto_challenge_sets.evaluation.result_provenance import Provenance as Provenance
+from auto_challenge_sets.evaluation.result_scores import MetricInfo as MetricInfo
 from auto_challenge_sets.evaluation.result_scores import MetricScore as MetricScore
 from auto_challenge_sets.evaluation.result_scores import PairedResult as PairedResult
 from auto_challenge_sets.evaluation.result_scores import RandomBaseline as RandomBaseline
 
-# 3: the sets' provenance (``provenance``) and the targeted section's alignment warning
-# (``targeted.alignment_warning``); docs/method.md, "Reading results.json", says what changed from 2
-SCHEMA = "acs-evaluation/3"
+# 4: each metric's label, digits and signature (``metric_info``), so a saved result renders alone;
+# docs/method.md, "Reading results.json", says what changed from 3 (and from 2)
+SCHEMA = "acs-evaluation/4"
 SCHEMA_PATH = Path(__file__).resolve().parent / "results.schema.json"
 
 # A config's marks, as every table, plot, page and results.json writes them (ConfigResult.flags)
@@ -322,6 +325,7 @@ class Evaluation:
     configs: Mapping[str, ConfigResult]
     trends: Mapping[str, Mapping[str, Mapping[str, Trend]]]  # metric -> phenomenon -> system
     summary: Mapping[str, Mapping[str, PhenomenonSummary]]  # metric -> phenomenon
+    metric_info: Mapping[str, MetricInfo]  # metric -> its label, digits and signature (the renderers')
     human_full: Mapping[str, HumanCorrelation | None] | None = None  # metric -> correlation
     human_unmatched: Mapping[str, tuple[str, ...]] | None = None  # table rows / systems without a match
     targeted: TargetedRun | None = None
@@ -337,6 +341,13 @@ class Evaluation:
     # side of the links the verdicts rest on (the page's sentences; not in results.json either)
     output_links: Mapping[str, list[list[tuple[int, int]]]] | None = field(default=None, repr=False, compare=False)
 
+    def label(self, metric: str) -> str:
+        """The metric's name in every table, plot and page (:attr:`metric_info`)."""
+        return self.metric_info[metric].label
+
+    def digits(self, metric: str) -> int:
+        return self.metric_info[metric].digits
+
     def to_json(self) -> dict[str, Any]:
         """The ``results.json`` document: plain JSON types, NaN as null."""
         document = dataclasses.asdict(dataclasses.replace(self, verdicts=None, output_links=None))  # the page's only
@@ -344,6 +355,13 @@ class Evaluation:
         for name, config in self.configs.items():  # the marks the pages print, in their words
             document["configs"][name]["flags"] = list(config.flags())
         return {"schema": SCHEMA, **_plain(document)}
+
+    @classmethod
+    def from_json(cls, document: Mapping[str, Any]) -> Evaluation:
+        """The result :meth:`to_json` wrote (a document the schema validates), without the page-only
+        ``verdicts`` and ``output_links``; a null where a float never is None (NaN or an infinity) comes
+        back as NaN (:mod:`.result_json`)."""
+        return decode(cls, {k: v for k, v in document.items() if k != "schema"})
 
     def to_pandas(self) -> Any:
         """One long table: a row per (system, config, metric), the full corpus as config
@@ -378,15 +396,3 @@ def _random_columns(random: RandomBaseline | None) -> dict[str, float | None]:
     return {f"random_{f.name}": None if random is None else getattr(random, f.name)
             for f in dataclasses.fields(RandomBaseline)}
 
-
-def _plain(value: Any) -> Any:
-    """JSON-ready: tuples as lists, numpy scalars as Python numbers, non-finite floats as None."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    if hasattr(value, "item") and not isinstance(value, str):  # numpy scalar
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value

@@ -11,7 +11,10 @@ itself, and with eflomal or simalign a second alignment run.
 
 from __future__ import annotations
 
+import gzip
+import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from auto_challenge_sets.corpus import read_lines
@@ -46,6 +49,29 @@ class Sentences:
     texts: dict[int, dict[str, Any]]  # corpus line -> {"src": tokens, "ref": tokens, "out": [output per system]}
     configs: dict[str, ConfigSentences]
     notes: list[str]
+
+    def save(self, path: Path) -> None:
+        """As gzipped JSON beside results.json (:data:`SAVED`): the run's verdicts are in no other
+        file, so ``acs report`` renders the page's sentences from it. mtime 0: the same sentences
+        make the same bytes."""
+        document = {"systems": self.systems, "texts": self.texts, "notes": self.notes,
+                    "configs": {name: {"rows": c.rows, "verdicts": c.verdicts} for name, c in self.configs.items()}}
+        text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+        path.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
+
+    @classmethod
+    def load(cls, path: Path) -> Sentences:
+        """What :meth:`save` wrote; a file that is not is an error naming it."""
+        try:
+            document = json.loads(gzip.decompress(path.read_bytes()).decode("utf-8"))
+            return cls(document["systems"], {int(line): text for line, text in document["texts"].items()},
+                       {name: ConfigSentences(name, c["rows"], c["verdicts"])
+                        for name, c in document["configs"].items()}, document["notes"])
+        except (OSError, EOFError, ValueError, KeyError, TypeError, AttributeError) as error:
+            raise InputError(f"is not the sentences of an acs evaluate report ({error})", path) from None
+
+
+SAVED = "sentences.json.gz"  # Sentences.save's file, beside results.json
 
 
 def _aligned(links: list[Link], source_index: int) -> list[int]:

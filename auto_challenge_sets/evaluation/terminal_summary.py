@@ -9,7 +9,6 @@ from collections import Counter
 from pathlib import Path
 
 from auto_challenge_sets.evaluation.results import Evaluation
-from auto_challenge_sets.scoring.metric import metric_class
 from auto_challenge_sets.tables import render_table
 
 MAX_NAMED = 5  # systems of the top cluster named on its line; the rest counted
@@ -17,7 +16,7 @@ FIRST_FILES = ("index.html", "report.md", "results.json")  # named in the "wrote
 
 
 def _top_line(evaluation: Evaluation, metric: str) -> str:
-    cls = metric_class(metric)
+    cls = evaluation.metric_info[metric]
     ranking = None if evaluation.full_test is None else evaluation.full_test.rankings.get(metric)
     if ranking is None or not ranking.systems:
         scored = [(s, evaluation.full[s][metric]) for s in evaluation.systems if evaluation.full[s][metric] is not None]
@@ -39,7 +38,7 @@ def _summary_table(evaluation: Evaluation) -> list[str]:
         return []
     header = ["phenomenon"]
     for metric in evaluation.metrics:
-        label = metric_class(metric).label
+        label = evaluation.label(metric)
         header += [f"{label} < random p5", f"{label} worsening"]
     rows = []
     for phenomenon in phenomena:

@@ -9,7 +9,6 @@ from typing import Any
 from auto_challenge_sets.evaluation.multiple_testing import ALPHA
 from auto_challenge_sets.evaluation.name_text import report_name
 from auto_challenge_sets.evaluation.results import ConfigResult, Evaluation, SegmentAgreement
-from auto_challenge_sets.scoring.metric import metric_class
 from auto_challenge_sets.tables import render_table
 
 EXPLORATORY = "exploratory"
@@ -85,7 +84,7 @@ def has_segments(evaluation: Evaluation) -> bool:
 def segment_table(evaluation: Evaluation, metric: str, markdown: bool = False) -> str:
     """Per config: the metric's sentence-level τ-b with human z, and targeted accuracy's
     correct − wrong z difference and τ-b beside it (when scored)."""
-    label = report_name(metric_class(metric).label, markdown)
+    label = report_name(evaluation.label(metric), markdown)
     targeted = any(c.segment_targeted is not None for c in evaluation.configs.values())
     found_all = [(c.segment or {}).get(metric) for c in evaluation.configs.values()]
     header = ["config", "pairs", f"{label} τ-b", "p", family_header("p", found_all)]
@@ -114,7 +113,7 @@ def segment_section(evaluation: Evaluation, markdown: bool = False) -> list[str]
         return []
     lines = []
     for metric in evaluation.metrics:
-        title = f"Segment-level agreement with human z, {report_name(metric_class(metric).label, markdown)}"
+        title = f"Segment-level agreement with human z, {report_name(evaluation.label(metric), markdown)}"
         lines += [f"## {title}" if markdown else title.lower(), "", segment_table(evaluation, metric, markdown), ""]
     return lines
 

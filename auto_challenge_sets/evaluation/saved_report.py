@@ -1,0 +1,74 @@
+"""A saved report read back (``acs report``): the result from ``results.json`` and, where the run
+saved them, the sentences behind each config, checked before anything is rendered.
+
+A results.json is checked against :data:`~.results.SCHEMA_PATH` (jsonschema) before it is decoded:
+the decoder trusts the document's shape, so a hand-edited or truncated file is an error naming the
+file and the field, never a traceback from deep inside a renderer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.evaluation.report import RESULTS
+from auto_challenge_sets.evaluation.results import SCHEMA, SCHEMA_PATH, Evaluation
+from auto_challenge_sets.evaluation.sentences import SAVED, Sentences
+from auto_challenge_sets.text_io import file_kind
+
+RERUN = "run `acs evaluate ... --out DIR` again with this version"
+
+
+def read_result(path: str | os.PathLike[str]) -> Evaluation:
+    """The Evaluation a ``results.json`` of this version holds; an error names the file (and the
+    line or the field) of anything else."""
+    import jsonschema
+
+    _regular(path)
+    try:
+        text = Path(path).read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"is not UTF-8 text: not a {RESULTS} of `acs evaluate`", path) from None
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(f"is not JSON ({error.msg})", path, error.lineno) from None
+    schema = document.get("schema") if isinstance(document, dict) else None
+    if not isinstance(schema, str) or not schema.startswith("acs-evaluation/"):
+        raise InputError(f'is not a {RESULTS} of `acs evaluate` (no "schema": "acs-evaluation/…")', path)
+    if schema != SCHEMA:
+        raise InputError(f"is {schema}; this version renders {SCHEMA} (docs/method.md, 'Reading results.json', "
+                         f"says what changed): {RERUN}", path)
+    validator = jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text(encoding="utf-8")))
+    error = jsonschema.exceptions.best_match(validator.iter_errors(document))
+    if error is not None:
+        where = "/".join(str(part) for part in error.absolute_path) or "the document"
+        raise InputError(f"does not match {SCHEMA} at {where}: {error.message}", path)
+    return Evaluation.from_json(document)
+
+
+def _regular(path: str | os.PathLike[str]) -> None:
+    """Refuse, unopened, a path that is not a regular file (``lstat``: a pipe's reader would wait
+    forever for a writer, and a link may point anywhere); a missing one is an error too."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        raise InputError(f"not found: give the folder `acs evaluate --out` wrote (it holds {RESULTS})", path) from None
+    if not stat.S_ISREG(mode):
+        raise InputError(f"is {file_kind(mode)}, not a regular file: it was never opened", path)
+
+
+def read_report(folder: str | os.PathLike[str]) -> tuple[Evaluation, Sentences | None]:
+    """A report folder's result, and its sentences where the run saved them (:data:`.sentences.SAVED`)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise InputError("is not a folder: give the folder `acs evaluate --out` wrote", folder)
+    evaluation = read_result(folder / RESULTS)
+    saved = folder / SAVED
+    if not os.path.lexists(saved):
+        return evaluation, None
+    _regular(saved)
+    return evaluation, Sentences.load(saved)
