@@ -111,10 +111,9 @@ def run(args: argparse.Namespace) -> int:
         trankit_check,
         udpipe_checks,
     )
+    from auto_challenge_sets.builder.backends.language_inventory import LANGUAGES
     from auto_challenge_sets.builder.pipeline.testsets import cached_testsets
     from auto_challenge_sets.tables import render_table
-
-    from auto_challenge_sets.builder.backends.language_inventory import LANGUAGES
 
     langs = list(LANGUAGES) if args.lang == ["all"] else args.lang
     checks = backend_checks()
