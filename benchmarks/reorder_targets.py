@@ -36,11 +36,13 @@ NAME, SCRIPT = "reorder-targets", "reorder_targets.py"
 
 
 def english_pairs(shared: Path, target: str, gold_words: bool = False) -> list[tuple[list[str], list[str]]]:
-    """(English gold words, target tokens) of the 1,000 PUD sentences, matched by sentence id."""
+    """(English gold words, target tokens) of the 1,000 PUD sentences, matched by sentence id, in
+    the English treebank's order (Icelandic PUD orders half of them otherwise; eflomal's links
+    depend on the order, and a build pairs the files line by line)."""
     folder = shared / "data" / "pud"
-    english = {s.sent_id: s.forms for s in read_conllu(folder / "en_pud-ud-test.conllu")}
-    return [(english[s.sent_id], s.forms if gold_words else target_tokens(s.text, target))
-            for s in read_conllu(folder / f"{target}_pud-ud-test.conllu")]
+    found = {s.sent_id: s.forms if gold_words else target_tokens(s.text, target)
+             for s in read_conllu(folder / f"{target}_pud-ud-test.conllu")}
+    return [(s.forms, found[s.sent_id]) for s in read_conllu(folder / "en_pud-ud-test.conllu")]
 
 
 def measure(shared: Path) -> dict[str, dict[str, tuple[int, float, int]]]:

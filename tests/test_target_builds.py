@@ -34,7 +34,8 @@ def _by_id(lang: str) -> dict[str, str]:
 def _texts(lang: str) -> list[str]:
     """The PUD sentences of ``lang`` in the English treebank's order: Icelandic PUD orders 500 of
     its 1,000 sentences otherwise, so pairing the files line by line would mismatch them."""
-    return [_by_id(lang)[sent_id] for sent_id in _by_id("en")]
+    texts = _by_id(lang)
+    return [texts[sent_id] for sent_id in _by_id("en")]
 
 
 @pytest.fixture(scope="module")
