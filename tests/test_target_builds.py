@@ -83,7 +83,7 @@ def test_chinese_rows_align_characters_and_say_so(built: dict[str, Path]) -> Non
 
 
 def test_the_reorder_figures_in_the_docs_are_these_builds_row_counts(built: dict[str, Path]) -> None:
-    """docs/method.md's table (benchmarks/reorder_targets.py) aligns as the build does: each share
+    """docs/method.md's table (studies/reorder_targets.py) aligns as the build does: each share
     selected is the build's config's rows over 1,000; the distant pairs rank above en→es."""
     method = (REPO / "docs" / "method.md").read_text(encoding="utf-8")
     block = method.split("<!-- table reorder-targets:", 1)[1].split("<!-- end of table reorder-targets", 1)[0]

@@ -7,7 +7,7 @@ keeps English word order far more than English→Chinese (relative clauses and m
 the noun) and English→Hindi (verb-final), so a measure worth having ranks en→zh and en→hi above
 en→es. Chinese is measured on its gold UD words too, to tell how much the characters add.
 
-    python benchmarks/reorder_targets.py [--shared ../shared] [--write | --check]
+    python studies/reorder_targets.py [--shared ../shared] [--write | --check]
 
 ``--write`` stores the table in its block of docs/method.md; ``--check`` exits 1 when it differs
 from a fresh measurement. eflomal runs with fixed seeds, so the figures repeat exactly; each
@@ -16,19 +16,17 @@ from a fresh measurement. eflomal runs with fixed seeds, so the figures repeat e
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 from reorder_measures import scores, selected
-from stored_table import store_block_or_check
+from stored_table import block_main
 
 from auto_challenge_sets.builder.backends.aligners.eflomal import EflomalAligner
 from auto_challenge_sets.conllu_io import read_conllu
 from auto_challenge_sets.phenomena import PHENOMENA, alignment_phenomena
 from auto_challenge_sets.target_languages import target_tokens, tokenization
 
-REPO = Path(__file__).resolve().parent.parent
 TARGETS = ("cs", "de", "es", "fr", "hi", "is", "ru", "zh")
 DISTANT, CLOSE = ("zh", "hi"), "es"
 GOLD_WORDS = "zh (gold words)"  # Chinese on its treebank's words instead of the build's characters
@@ -79,13 +77,7 @@ def render(found: dict[str, dict[str, tuple[int, float, int]]]) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--shared", type=Path, default=REPO.parent / "shared")
-    action = parser.add_mutually_exclusive_group()
-    action.add_argument("--write", action="store_true", help="store the table in docs/method.md")
-    action.add_argument("--check", action="store_true", help="exit 1 if the stored table differs")
-    args = parser.parse_args()
-    return store_block_or_check(render(measure(args.shared)), NAME, SCRIPT, write=args.write, check=args.check)
+    return block_main(__doc__, lambda shared: render(measure(shared)), NAME, SCRIPT)
 
 
 if __name__ == "__main__":
