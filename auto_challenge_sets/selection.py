@@ -41,6 +41,7 @@ from auto_challenge_sets.phenomena import (
     iter_instances,
     lexical_phenomena,
 )
+from auto_challenge_sets.target_languages import target_tokens as language_tokens
 from auto_challenge_sets.ud import Sentence
 
 # white space and the invisible format characters that tokenizers may drop (see the module's policy)
@@ -83,9 +84,10 @@ def text_mismatch(sentence: Sentence, line: str) -> str | None:
     return None
 
 
-def target_tokens(line: str) -> list[str]:
-    """The documented target tokenization: white-space split."""
-    return line.split()
+def target_tokens(line: str, language: str | None = None) -> list[str]:
+    """The documented target tokenization: white-space split, one token per character in Chinese
+    and Japanese (:mod:`auto_challenge_sets.target_languages`)."""
+    return language_tokens(line, language)
 
 
 @dataclass
@@ -185,15 +187,16 @@ def match_sentences(corpus: ParallelCorpus, sentences: Sequence[Sentence], conll
 
 
 def analyse_pair(pair: SentencePair, sentence: Sentence, links: Sequence[Link] | None,
-                 lexical: dict[str, list[Instance]]) -> LineAnalysis:
+                 lexical: dict[str, list[Instance]], target: str | None = None) -> LineAnalysis:
     """One kept pair's analysis: its source tree's instances of each phenomenon (``lexical``, by
-    name: :func:`~auto_challenge_sets.phenomena.find_all_instances`) and its links."""
+    name: :func:`~auto_challenge_sets.phenomena.find_all_instances`) and its links (to the
+    ``target`` language's tokens)."""
     return LineAnalysis(
         line=pair.line,
         source=pair.source,
         reference=pair.target,
         source_tokens=sentence.forms,
-        target_tokens=target_tokens(pair.target),
+        target_tokens=target_tokens(pair.target, target),
         lexical=lexical,
         links=None if links is None else list(links),
         source_upos=[word.upos for word in sentence.words],
@@ -201,14 +204,14 @@ def analyse_pair(pair: SentencePair, sentence: Sentence, links: Sequence[Link] |
 
 
 def analyse_pairs(matched: Iterable[tuple[SentencePair, Sentence]], alignments: Sequence[Sequence[Link]] | None,
-                  phenomena: Sequence[str | Phenomenon]) -> Iterator[LineAnalysis]:
+                  phenomena: Sequence[str | Phenomenon], target: str | None = None) -> Iterator[LineAnalysis]:
     """:func:`analyse_pair` of each kept pair of a stream (``alignments``: each pair's links, in
     order), the rules applied a block of sentences at a time
     (:func:`~auto_challenge_sets.phenomena.iter_instances`; ``tee`` holds the block's pairs)."""
     for_pairs, for_sentences = tee(matched)
     found = iter_instances((sentence for _, sentence in for_sentences), phenomena)
     for index, ((pair, _), (sentence, lexical)) in enumerate(zip(for_pairs, found)):
-        yield analyse_pair(pair, sentence, None if alignments is None else alignments[index], lexical)
+        yield analyse_pair(pair, sentence, None if alignments is None else alignments[index], lexical, target)
 
 
 def analyse(

@@ -10,11 +10,10 @@ differs (the test suite runs it where ../shared is present).
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
-from stored_table import REPO, store_block_or_check
+from stored_table import block_main
 
 from auto_challenge_sets.conllu_io import read_conllu
 from auto_challenge_sets.phenomena import find_instances
@@ -34,13 +33,7 @@ def render(shared: Path) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--shared", type=Path, default=REPO.parent / "shared")
-    action = parser.add_mutually_exclusive_group()
-    action.add_argument("--write", action="store_true", help="write the table into docs/method.md")
-    action.add_argument("--check", action="store_true", help="exit 1 if docs/method.md's table differs")
-    args = parser.parse_args()
-    return store_block_or_check(render(args.shared), NAME, SCRIPT, write=args.write, check=args.check)
+    return block_main(__doc__, render, NAME, SCRIPT)
 
 
 if __name__ == "__main__":

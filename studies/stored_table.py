@@ -4,7 +4,9 @@ Shared by the measurement scripts here."""
 
 from __future__ import annotations
 
+import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -62,3 +64,15 @@ def store_block_or_check(table: str, name: str, script: str, write: bool = False
         return 1
     print(table)
     return 0
+
+
+def block_main(doc: str, render: Callable[[Path], str], name: str, script: str) -> int:
+    """The command line of a script whose table, measured on ../shared by ``render``, is the block
+    ``name`` of docs/method.md: ``--shared DIR``, then ``--write`` or ``--check``."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--shared", type=Path, default=REPO.parent / "shared")
+    action = parser.add_mutually_exclusive_group()
+    action.add_argument("--write", action="store_true", help="write the table into docs/method.md")
+    action.add_argument("--check", action="store_true", help="exit 1 if docs/method.md's table differs")
+    args = parser.parse_args()
+    return store_block_or_check(render(args.shared), name, script, write=args.write, check=args.check)

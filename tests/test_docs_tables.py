@@ -26,6 +26,7 @@ WRITERS = [
     ("full-test-clusters", "full_test_clusters.py"),
     ("targeted-match", "targeted_validity.py"),
     ("segment-intervals", "segment_intervals.py"),
+    ("reorder-targets", "reorder_targets.py"),
 ]
 
 

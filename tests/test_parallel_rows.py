@@ -107,3 +107,41 @@ def test_a_parse_that_is_not_the_corpus_fails_with_the_error_of_one_process(pud,
     two = _error(pud, tmp_path / "two", 2, conllu)
     assert one == two
     assert "edited.conllu" in one
+
+
+def test_workers_cut_a_chinese_target_into_characters_as_one_process_does(tmp_path):
+    """English trees into Chinese, three times over: the workers' rows hold the target's characters
+    (auto_challenge_sets/target_languages.py), byte for byte the rows of the build in one process."""
+    from auto_challenge_sets.target_languages import target_tokens
+
+    files = {"conllu": tmp_path / "en.conllu", "en": tmp_path / "pud.en", "zh": tmp_path / "pud.zh",
+             "pharaoh": tmp_path / "pud.pharaoh"}
+    english = shared_path("data", "pud", "en_pud-ud-test.conllu").read_text(encoding="utf-8")
+    files["conllu"].write_text(3 * (english.rstrip("\n") + "\n\n"), encoding="utf-8")
+    texts = {lang: 3 * [line[len("# text = "):] for line in shared_path("data", "pud", f"{lang}_pud-ud-test.conllu")
+                        .read_text(encoding="utf-8").split("\n") if line.startswith("# text = ")]
+             for lang in ("en", "zh")}
+    for lang in ("en", "zh"):
+        files[lang].write_text("".join(x + "\n" for x in texts[lang]), encoding="utf-8")
+    files["pharaoh"].write_text("".join(" ".join(f"{k}-{m - 1 - k}" for k in range(0, m, 3)) + "\n" for m in (
+        min(len(en.split()), len(target_tokens(zh, "zh"))) for en, zh in zip(texts["en"], texts["zh"]))),
+        encoding="utf-8")
+
+    def build(out: Path, jobs: int) -> dict[str, bytes]:
+        build_into_folder(BuildSpec(pair="en-zh", corpus="pud", source=files["en"], target=files["zh"],
+                                    source_conllu=files["conllu"], alignment=files["pharaoh"],
+                                    allow_token_mismatch=True, cache_dir=out.parent / f"cache-{out.name}",
+                                    executor=ProcessExecutor(jobs=jobs) if jobs > 1 else None),
+                          out, license="other", progress=False)
+        return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+    one = build(tmp_path / "one", 1)
+    with recording() as timings:
+        two = build(tmp_path / "two", 2)
+    assert [s.worker_cpu > 0 for s in timings.stages if s.name == "select and write"] == [True]
+    assert sorted(one) == sorted(two) and [name for name in one if one[name] != two[name]] == []
+    import pyarrow.parquet as pq
+
+    (path,) = sorted((tmp_path / "two" / "data").glob("en-zh.reorder.d5/*.parquet"))
+    row = pq.read_table(path).to_pylist()[0]
+    assert row["target_tokens"] == target_tokens(row["reference"], "zh") != row["reference"].split()

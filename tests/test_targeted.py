@@ -150,9 +150,9 @@ def test_the_aligned_match_reads_the_output_links_and_the_present_match_does_not
     aligned = targeted_accuracy([[PARTICLE]], [reference], [reference], [GOLD], [elsewhere])
     present = targeted_accuracy([[PARTICLE]], [reference], [reference], [GOLD], None)
     assert (aligned["wrong"], present["correct"]) == (1, 1)
-    assert aligned["signature"] == "targeted:aligned|case:lc|punct:strip|fallback:chrF>=50|tok:space"
-    assert present["signature"] == signature(aligned=False) == "targeted:present|case:lc|punct:strip|fallback:chrF>=50|tok:space"
-    assert signature(90) == "targeted:aligned|case:lc|punct:strip|fallback:chrF>=90|tok:space"
+    assert aligned["signature"] == "targeted:aligned|case:lc|punct:strip|match:exact|fallback:chrF>=50|tok:space"
+    assert present["signature"] == signature(aligned=False) == "targeted:present|case:lc|punct:strip|match:exact|fallback:chrF>=50|tok:space"
+    assert signature(90) == "targeted:aligned|case:lc|punct:strip|match:exact|fallback:chrF>=90|tok:space"
 
 
 def test_every_count_adds_up(pair) -> None:

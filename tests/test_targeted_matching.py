@@ -104,9 +104,9 @@ def test_verdicts_read_every_reference_of_the_table() -> None:
 
 
 def test_the_signature_writes_the_ladder_and_the_references() -> None:
-    assert signature(50, False, "en", 2) == ("targeted:present|case:lc|punct:strip|lemma:simplemma-en|"
+    assert signature(50, False, "en", 2) == ("targeted:present|case:lc|punct:strip|match:lemma-simplemma-en|"
                                              "fallback:chrF>=50|refs:2|tok:space")
-    assert signature() == "targeted:aligned|case:lc|punct:strip|fallback:chrF>=50|tok:space"
+    assert signature() == "targeted:aligned|case:lc|punct:strip|match:exact|fallback:chrF>=50|tok:space"
     assert lemma_language("en-xx") is None  # no simplemma data: no lemma step
 
 
@@ -158,7 +158,7 @@ def test_acs_evaluate_writes_the_control_beside_every_accuracy(sample, tmp_path,
                  str(demo_file("sample.en")), "--targeted", "--targeted-random-pairs", "7", "--n-samples", "3",
                  "--quiet", "--out", str(out)]) == 0
     saved = json.loads((out / "results.json").read_text(encoding="utf-8"))  # conftest checks it against the schema
-    assert saved["targeted"]["signature"].startswith("targeted:present|case:lc|punct:strip|lemma:simplemma-en|")
+    assert saved["targeted"]["signature"].startswith("targeted:present|case:lc|punct:strip|match:lemma-simplemma-en|")
     assert saved["targeted"]["signature"].endswith("|control:random-pairs:7|seed:1")
     scored = [s["targeted"] for c in saved["configs"].values() for s in c["systems"].values() if s["targeted"]]
     # draws that judged nothing (every drawn head without a reference word) are not counted

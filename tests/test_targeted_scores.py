@@ -73,7 +73,7 @@ def test_the_instances_words_alone_judge_as_every_word_does(runs):
 
 def test_the_signature_names_the_control_its_draws_and_the_seed(runs):
     with_control, without, _, _ = runs
-    assert without.targeted.signature == "targeted:present|case:lc|punct:strip|lemma:simplemma-en|fallback:chrF>=50|tok:space"
+    assert without.targeted.signature == "targeted:present|case:lc|punct:strip|match:lemma-simplemma-en|fallback:chrF>=50|tok:space"
     assert with_control.targeted.signature == without.targeted.signature + "|control:random-pairs:100|seed:1"
     assert with_control.targeted.aligner == without.targeted.aligner
     assert with_control.targeted.aligner == "present (the dataset's alignment column; output words not aligned)"
@@ -85,7 +85,7 @@ def test_every_reference_judges_when_asked(runs):
     own output, each reference with its own links) less often wrong than "better" and "lower"; the
     signature counts the references and the extra references' aligner is named."""
     _, one, both, _ = runs
-    assert both.targeted.signature == "targeted:present|case:lc|punct:strip|fallback:chrF>=50|refs:3|tok:space"
+    assert both.targeted.signature == "targeted:present|case:lc|punct:strip|match:exact|fallback:chrF>=50|refs:3|tok:space"
     assert both.targeted.aligner == one.targeted.aligner + "; extra references: eflomal"
     gained = dict.fromkeys(both.systems, 0)  # correct instances won by the extra references
     wrong = dict.fromkeys(both.systems, 0)
@@ -167,7 +167,7 @@ def test_aligned_output_words_must_be_the_ones_that_match(runs):
     never more correct than the present match, the reference (and its lemmas) still all right,
     the noisier systems less often right."""
     _, present, _, aligned = runs
-    assert aligned.targeted.signature == "targeted:aligned|case:lc|punct:strip|lemma:simplemma-en|fallback:chrF>=50|tok:space"
+    assert aligned.targeted.signature == "targeted:aligned|case:lc|punct:strip|match:lemma-simplemma-en|fallback:chrF>=50|tok:space"
     assert aligned.targeted.aligner == "stored (the dataset's alignment column and --hyp-alignment files)"
     lost = dict.fromkeys(aligned.systems, 0)
     for name, config in present.configs.items():

@@ -21,7 +21,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         formatter_class=HelpFormatter,
     )
     parser.add_argument("--lang", nargs="+", default=["de", "en"], metavar="LANG",
-                        help="languages to check trankit's models for")
+                        help="languages to check: trankit's models, and per language the parser and model a build "
+                        "would use, what to fetch, and the targeted judge's match as a target ('all': the nine "
+                        "PUD languages, ja and uk)")
     parser.add_argument("--trankit-cache", type=Path, metavar="DIR",
                         help="trankit's model folder (default: $ACS_TRANKIT_CACHE, else CACHE/trankit)")
     parser.add_argument("--align-model", metavar="NAME_OR_PATH", help="simalign model to check (default: its default)")
@@ -75,6 +77,32 @@ def _dataset_here_lines() -> list[tuple[bool, str, str, str]]:
              f"(e.g. {next(iter(stale))})", f"load it by path from other folders, or delete {datasets_cache() / here.name}")]
 
 
+def _language_table(langs: list[str], trankit_cache: Path | None) -> list[str]:
+    """Per language: what a build from it parses with, trankit's package and the UDPipe model
+    file expected (on disk or not), and the judge's matching for it as a target."""
+    from auto_challenge_sets.builder.backends.language_inventory import language_parsers
+    from auto_challenge_sets.tables import render_table
+
+    found = [language_parsers(lang, trankit_cache) for lang in langs]
+    rows = [(f.lang, f.build_parser,
+             f"{f.trankit_language} ({'on disk' if f.trankit_ready else 'missing'})" if f.trankit_language else "none",
+             f"{f.udpipe_model.name} ({'on disk' if f.udpipe_ready else 'missing'})" if f.udpipe_model else "none known",
+             f.as_target) for f in found]
+    lines = ["", "Per language (gold trees in any language: --source-conllu FILE):",
+             render_table(["lang", "a build parses with", "trankit package", "UDPipe model (offline)",
+                           "targeted judge as a target"], rows, left=5)]
+    fetch = [f for f in found if f.trankit_fetch or (f.udpipe_model and not f.udpipe_ready)]
+    if fetch:
+        lines += ["", "To parse these languages from raw text:"]
+        for f in fetch:
+            if f.trankit_fetch:
+                lines.append(f"  {f.lang}, trankit: {f.trankit_fetch}")
+            if f.udpipe_model and not f.udpipe_ready:
+                lines.append(f"  {f.lang}, udpipe (offline): {f.udpipe_model} from the UD 2.5 models, or "
+                             "--udpipe-model FILE")
+    return lines
+
+
 def run(args: argparse.Namespace) -> int:
     from auto_challenge_sets.builder.backends.inventory import (
         backend_checks,
@@ -83,11 +111,13 @@ def run(args: argparse.Namespace) -> int:
         trankit_check,
         udpipe_checks,
     )
+    from auto_challenge_sets.builder.backends.language_inventory import LANGUAGES
     from auto_challenge_sets.builder.pipeline.testsets import cached_testsets
     from auto_challenge_sets.tables import render_table
 
+    langs = list(LANGUAGES) if args.lang == ["all"] else args.lang
     checks = backend_checks()
-    checks += [trankit_check(lang, args.trankit_cache) for lang in args.lang]
+    checks += [trankit_check(lang, args.trankit_cache) for lang in langs]
     checks += [simalign_check(args.align_model), *udpipe_checks(args.udpipe_model), eflomal_check()]
     rows = [(c.ok, c.name, c.detail, c.get) for c in checks]
     cached = cached_testsets()
@@ -102,4 +132,5 @@ def run(args: argparse.Namespace) -> int:
         print("\nTo get what is missing:")
         for name, get in missing:
             print(f"  {name}: {get}")
+    print("\n".join(_language_table(langs, args.trankit_cache)))
     return 0

@@ -65,9 +65,10 @@ class ChunkRows:
     None once a sentence mismatches (the build fails then, and writes nothing)."""
 
     def __init__(self, conllu_path: str, phenomena: list[Any], configs: Sequence[ConfigName], corpus: str,
-                 schemas: Sequence[Any]):
+                 schemas: Sequence[Any], target: str | None = None):
         self.conllu_path, self.phenomena, self.configs = conllu_path, phenomena, list(configs)
         self.corpus, self.schemas = corpus, list(schemas)
+        self.target = target  # the target language: its tokens (characters in Chinese and Japanese)
 
     def __call__(self, chunk: Chunk) -> tuple[ChunkColumns | None, list[Mismatch], AcsError | None]:
         try:
@@ -88,7 +89,7 @@ class ChunkRows:
                 matched.append((pair, sentence))
         if wrong:
             return None, wrong, None
-        analyses = list(analyse_pairs(matched, chunk.links, self.phenomena))
+        analyses = list(analyse_pairs(matched, chunk.links, self.phenomena, self.target))
         return chunk_columns(analyses, self.configs, self.corpus, self.schemas), [], None
 
 
@@ -103,7 +104,7 @@ def parallel_tables(output: BuildOutput, configs: Sequence[ConfigName], schemas:
         return None
     if len(analyses.corpus.pairs) < 2 * MIN_CHUNK:
         return None
-    work = ChunkRows(str(analyses.path), analyses.phenomena(), configs, output.spec.corpus, schemas)
+    work = ChunkRows(str(analyses.path), analyses.phenomena(), configs, output.spec.corpus, schemas, analyses.target)
     try:
         pickle.loads(pickle.dumps(work))  # a rule defined in this process only stays here
     except Exception:  # noqa: BLE001 - pickle raises TypeError, AttributeError, PicklingError...

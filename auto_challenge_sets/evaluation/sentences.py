@@ -25,6 +25,7 @@ from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.results import Evaluation
 from auto_challenge_sets.pharaoh import Link, parse_pharaoh
 from auto_challenge_sets.scoring.targeted import CORRECT, UNALIGNED, WRONG
+from auto_challenge_sets.target_languages import language_of, target_tokens
 
 # a line's words and links are the same in every config holding it: read once, from the full
 # corpus (list columns are the slow part of a read); a config's own rows need only these
@@ -107,8 +108,9 @@ VERDICT_CODES = {CORRECT: "c", WRONG: "w", UNALIGNED: "u"}
 
 
 def _text(line: int, source_tokens: list[str], reference: str, systems: list[str],
-          outputs: dict[str, list[str] | None]) -> dict[str, Any]:
-    return {"src": source_tokens, "ref": reference.split(),
+          outputs: dict[str, list[str] | None], target: str | None = None) -> dict[str, Any]:
+    # the reference in the tokens its links count (characters in Chinese and Japanese)
+    return {"src": source_tokens, "ref": target_tokens(reference, target),
             "out": [None if outputs[s] is None else outputs[s][line - 1] for s in systems]}
 
 
@@ -162,7 +164,8 @@ def collect(request: EvaluationRequest, evaluation: Evaluation) -> Sentences:
         for k, line in enumerate(rows["line"]):
             if line not in texts:
                 at = by_line[line]
-                texts[line] = _text(line, pool["source_tokens"][at], pool["reference"][at], systems, outputs)
+                texts[line] = _text(line, pool["source_tokens"][at], pool["reference"][at], systems, outputs,
+                                    language_of(evaluation.pair))
                 alignment = pool["alignment"][at] if aligned else None
                 # "" is a row without links (every instance unaligned), None a row without the column
                 links_of[line] = None if alignment is None else parse_pharaoh(alignment) if alignment else []

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from auto_challenge_sets import target_languages
 from auto_challenge_sets.builder.pipeline.specs import AlignerSpec
 from auto_challenge_sets.corpus import read_lines
 from auto_challenge_sets.dataset.layout import DatasetFolder
@@ -80,11 +81,9 @@ class TargetedRequest:
 
 
 def lemma_language(pair: str) -> str | None:
-    """The target language of ``pair`` ("de-en" -> "en") when simplemma has it, else None."""
-    from simplemma.strategies.dictionaries.dictionary_factory import SUPPORTED_LANGUAGES
-
-    target = pair.rsplit("-", 1)[-1].lower()
-    return target if target in SUPPORTED_LANGUAGES else None
+    """The target language of ``pair`` ("de-en" -> "en") when simplemma has it, else None (the
+    judge's match is then exact: Chinese, Japanese)."""
+    return target_languages.lemma_language(target_languages.language_of(pair))
 
 
 @dataclass
@@ -126,26 +125,27 @@ def _stored_reference(base: dict[str, list[Any]], where: Path) -> list[list[Link
 
 
 def _read_hyp_alignment(path: str | os.PathLike[str], base: dict[str, list[Any]], outputs: list[str],
-                        total_lines: int) -> list[list[Link]]:
+                        total_lines: int, target: str | None = None) -> list[list[Link]]:
     lines = read_lines(path)
     if len(lines) != total_lines:
         raise AlignmentError(f"has {len(lines)} lines but the corpus has {total_lines}: one Pharaoh line per "
                              "corpus line", path)
-    return [parse_pharaoh(lines[line - 1], n_source=len(tokens), n_target=len(output.split()), path=str(path), line=line)
+    return [parse_pharaoh(lines[line - 1], n_source=len(tokens), n_target=len(target_languages.target_tokens(output, target)),
+                          path=str(path), line=line)
             for line, tokens, output in zip(base["line"], base["source_tokens"], outputs)]
 
 
 def _align_jointly(aligner: AlignerSpec, base: dict[str, list[Any]], outputs: dict[str, list[str]],
-                   ) -> tuple[list[list[Link]], dict[str, list[list[Link]]], dict[str, Any]]:
+                   target: str | None = None) -> tuple[list[list[Link]], dict[str, list[list[Link]]], dict[str, Any]]:
     """Every (source, reference) and (source, output) pair, each distinct pair once, in one run
     (``outputs`` may hold extra references too: they are aligned as outputs are), and the aligner's
-    provenance with the pairs it aligned."""
+    provenance with the pairs it aligned; targets cut into the ``target`` language's tokens."""
     from auto_challenge_sets.builder.pipeline.align_stage import align_pairs
 
     unique: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
 
-    def slot(tokens: list[str], target: str) -> int:
-        return unique.setdefault((tuple(tokens), tuple(target.split())), len(unique))
+    def slot(tokens: list[str], text: str) -> int:
+        return unique.setdefault((tuple(tokens), tuple(target_languages.target_tokens(text, target))), len(unique))
 
     reference = [slot(tokens, ref) for tokens, ref in zip(base["source_tokens"], base["reference"])]
     systems = {name: [slot(tokens, out) for tokens, out in zip(base["source_tokens"], lines)]
@@ -163,25 +163,27 @@ def _extra_key(k: int) -> str:
 
 
 def _align_extra(request: TargetedRequest, base: dict[str, list[Any]],
-                 extra: list[list[str]]) -> tuple[list[list[list[Link]]], str]:
+                 extra: list[list[str]], target: str | None = None) -> tuple[list[list[list[Link]]], str]:
     """The extra references' links, for the aligners that do not align the outputs (see the module)."""
     if not extra:
         return [], ""
     aligner = AlignerSpec("eflomal", request.options)
-    _, links, _ = _align_jointly(aligner, base, {_extra_key(k): lines for k, lines in enumerate(extra)})
+    _, links, _ = _align_jointly(aligner, base, {_extra_key(k): lines for k, lines in enumerate(extra)}, target)
     return [links[_extra_key(k)] for k in range(len(extra))], f"; extra references: {aligner.describe()}"
 
 
 def align_outputs(request: TargetedRequest, base: dict[str, list[Any]], outputs: dict[str, list[str]],
-                  total_lines: int, where: Path, extra: list[list[str]] | None = None) -> TargetedAlignments:
+                  total_lines: int, where: Path, extra: list[list[str]] | None = None,
+                  target: str | None = None) -> TargetedAlignments:
     """Align every system's pool outputs (``outputs``: system -> one line per pool row) and the
     references, by the request's aligner. ``base`` holds the pool's rows with :data:`COLUMNS`;
-    ``extra``: the extra references, each one line per pool row."""
+    ``extra``: the extra references, each one line per pool row; ``target``: the target language
+    (its tokens are what the links count)."""
     request.check()
     extra = extra or []
     name = choose_aligner(request)
     if name == PRESENT:
-        extra_links, how = _align_extra(request, base, extra)
+        extra_links, how = _align_extra(request, base, extra, target)
         return TargetedAlignments(f"present (the dataset's alignment column; output words not aligned){how}",
                                   _stored_reference(base, where), None, extra_links)
     if name == STORED:
@@ -189,14 +191,14 @@ def align_outputs(request: TargetedRequest, base: dict[str, list[Any]], outputs:
         if missing:
             raise RequestError("targeted.hyp_alignments", f"the aligner stored needs an alignment file for "
                                f"every system; none for {', '.join(missing)}")
-        systems = {system: _read_hyp_alignment(request.hyp_alignments[system], base, lines, total_lines)
+        systems = {system: _read_hyp_alignment(request.hyp_alignments[system], base, lines, total_lines, target)
                    for system, lines in outputs.items()}
-        extra_links, how = _align_extra(request, base, extra)
+        extra_links, how = _align_extra(request, base, extra, target)
         return TargetedAlignments(f"stored (the dataset's alignment column and --hyp-alignment files){how}",
                                   _stored_reference(base, where), systems, extra_links)
     aligner = AlignerSpec(name, request.options)
     reference, systems, made = _align_jointly(aligner, base, {**outputs, **{_extra_key(k): lines
-                                                                            for k, lines in enumerate(extra)}})
+                                                                            for k, lines in enumerate(extra)}}, target)
     extra_links = [systems.pop(_extra_key(k)) for k in range(len(extra))]
     return TargetedAlignments(f"{aligner.describe()}: references and outputs aligned together", reference, systems,
                               extra_links, made)

@@ -35,6 +35,7 @@ from auto_challenge_sets.evaluation.targeted import (
 )
 from auto_challenge_sets.scoring.targeted import CORRECT, WRONG, accuracy, part_table, signature, tally
 from auto_challenge_sets.scoring.targeted_control import LEVELS, draw_pairs, pair_accuracies, percentile
+from auto_challenge_sets.target_languages import language_of, target_tokens
 
 MEASURED, UNMEASURED = "measured", "unmeasured"
 
@@ -66,9 +67,10 @@ def score(request: TargetedRequest, corpus: Corpus, outputs: list[SystemOutput],
     # them as it reads a system (one more output in the joint run, as one more system would be);
     # stored and present align them (with eflomal) only to judge against them
     joint = aligner not in (STORED, PRESENT)
+    target = language_of(corpus.pair)  # its tokens are what the build's and the outputs' links count
     alignments = align_outputs(request, corpus.base, predictions, corpus.total_lines,
                                corpus.folder.where(corpus.base_name, corpus.split),
-                               extra if joint or request.all_references else [])
+                               extra if joint or request.all_references else [], target)
     judging = len(alignments.extra) if request.all_references else 0  # the extra references that judge
     if output_links is not None and alignments.systems is not None:
         output_links.update(alignments.systems)
@@ -87,12 +89,13 @@ def score(request: TargetedRequest, corpus: Corpus, outputs: list[SystemOutput],
     def references_of(p: int, leave_out: int | None = None) -> list[Reference]:
         """Pool row ``p``'s judging references: the dataset's, then the judging extra ones (the
         extra reference ``leave_out``, 0-based, left out)."""
-        return [(references[p][0].split(), alignments.reference[p]),
-                *((references[p][k + 1].split(), alignments.extra[k][p]) for k in range(judging) if k != leave_out)]
+        return [(target_tokens(references[p][0], target), alignments.reference[p]),
+                *((target_tokens(references[p][k + 1], target), alignments.extra[k][p])
+                  for k in range(judging) if k != leave_out)]
 
     tables = {output.name: _tables(output.predictions, None if alignments.systems is None
                                    else alignments.systems[output.name], references_of, wanted, lengths,
-                                   request.chrf_threshold, lang)
+                                   request.chrf_threshold, lang, target)
               for output in outputs}
     per_config: dict[str, dict[str, TargetedScore]] = {}
     controls: dict[str, dict[str, np.ndarray]] = {}
@@ -117,10 +120,10 @@ def score(request: TargetedRequest, corpus: Corpus, outputs: list[SystemOutput],
                 found["random_pairs"] = percentile(samples, found["accuracy"])
             per_config[config.name][output.name] = TargetedScore.from_dict(found)
     n_refs = 1 + judging
-    judgement = signature(request.chrf_threshold, alignments.systems is not None, lang, n_refs)
+    judgement = signature(request.chrf_threshold, alignments.systems is not None, lang, n_refs, target)
     control = f"|control:random-pairs:{request.random_pairs}|seed:{seed}" if request.random_pairs else ""
     check = judge_check(aligner, n_extra, lexical, references, alignments, references_of, lengths,
-                        request.chrf_threshold, lang, request.all_references)
+                        request.chrf_threshold, lang, request.all_references, target)
     run = TargetedRun(alignments.aligner, judgement + control, {}, judge=check, control_upos=upos is not None,
                       control=matching,
                       alignment_warning=alignment_warning(alignments.provenance, corpus.provenance))
@@ -147,7 +150,8 @@ def _words(row: list[dict[str, int]]) -> set[int]:
 
 def judge_check(aligner: str, n_extra: int, lexical: list[ConfigRows], references: list[tuple[str, ...]],
                 alignments: TargetedAlignments, references_of: Callable[[int, int | None], list[Reference]],
-                lengths: list[int], chrf_threshold: float, lang: str | None, all_references: bool) -> JudgeCheck:
+                lengths: list[int], chrf_threshold: float, lang: str | None, all_references: bool,
+                target: str | None = None) -> JudgeCheck:
     """The judge on each extra reference as on a system's output (:class:`JudgeCheck`), on
     every lexical config's instances; unmeasured without one, or with the aligner ``stored``
     (the extra reference has no alignment file of its own)."""
@@ -167,7 +171,8 @@ def judge_check(aligner: str, n_extra: int, lexical: list[ConfigRows], reference
     for k in range(n_extra):
         texts = [refs[k + 1] for refs in references]
         links = alignments.extra[k] if alignments.systems is not None else None
-        tables = _tables(texts, links, lambda p, k=k: references_of(p, k), wanted, lengths, chrf_threshold, lang)
+        tables = _tables(texts, links, lambda p, k=k: references_of(p, k), wanted, lengths, chrf_threshold, lang,
+                         target)
         found = {}
         for config in lexical:
             positions = config.positions.tolist()
@@ -203,15 +208,16 @@ def _pooled(entries: list[dict]) -> dict:
 
 def _tables(predictions: list[str], links: list | None, references_of: Callable[[int], list[Reference]],
             wanted: dict[int, set[int] | None],
-            lengths: list[int], chrf_threshold: float, lang: str | None) -> dict[int, np.ndarray]:
+            lengths: list[int], chrf_threshold: float, lang: str | None,
+            target: str | None = None) -> dict[int, np.ndarray]:
     """One output's :func:`part_table` of every wanted pool row (``links``: the output's
     source-output links per pool row, None for the ``present`` match), against
-    ``references_of(row)``."""
+    ``references_of(row)``; the output cut into the ``target`` language's tokens."""
     tables = {}
     for p, positions in wanted.items():
         refs = references_of(p)
         n_source = max([lengths[p]] + [i + 1 for _, ref_links in refs for i, _ in ref_links])
-        tables[p] = part_table(refs, None if links is None else links[p], predictions[p].split(), n_source,
+        tables[p] = part_table(refs, None if links is None else links[p], target_tokens(predictions[p], target), n_source,
                                chrf_threshold, lang, positions)
     return tables
 

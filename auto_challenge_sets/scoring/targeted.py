@@ -3,8 +3,10 @@ done automatically).
 
 For each lexical instance (dependent, head; 1-based word ids, as the dataset's ``instances``) of a row, the reference tokens aligned to the head and
 to the dependent are the expected translation, and the output tokens aligned to them (an
-alignment of the source to the system output) are the system's. Tokens are the white-space tokens
-of the reference and the output (the tokenization contract of the dataset's alignments).
+alignment of the source to the system output) are the system's. Tokens are the target language's
+tokens of the reference and the output (the tokenization contract of the dataset's alignments:
+white space, and one token per character in Chinese and Japanese,
+:func:`auto_challenge_sets.target_languages.target_tokens`).
 
 An instance is
 
@@ -48,6 +50,7 @@ import numpy as np
 from auto_challenge_sets.errors import AlignmentError
 from auto_challenge_sets.pharaoh import Link, parse_pharaoh
 from auto_challenge_sets.scoring.validation import is_int, listlike
+from auto_challenge_sets.target_languages import match_label, target_tokens, tokens_label
 
 CHRF_THRESHOLD = 50.0
 CORRECT, WRONG, UNALIGNED, ABSORBED = "correct", "wrong", "unaligned", "absorbed"
@@ -163,13 +166,14 @@ def _entry(counts: Counter) -> dict[str, Any]:
 
 
 def signature(chrf_threshold: float = CHRF_THRESHOLD, aligned: bool = True, lang: str | None = None,
-              references: int = 1) -> str:
-    """The judgement, its matching ladder read left to right (exact, lemma, chrF fallback) and
-    how many references an instance may match."""
+              references: int = 1, target: str | None = None) -> str:
+    """The judgement, its matching ladder read left to right (exact, or exact then the lemmas of
+    ``lang``; then the chrF fallback), how many references an instance may match and how the
+    ``target`` language's text was tokenized."""
     match = "aligned" if aligned else "present"
-    lemmas = f"lemma:simplemma-{lang}|" if lang else ""
     refs = f"refs:{references}|" if references > 1 else ""
-    return f"targeted:{match}|case:lc|punct:strip|{lemmas}fallback:chrF>={chrf_threshold:g}|{refs}tok:space"
+    return (f"targeted:{match}|case:lc|punct:strip|{match_label(lang)}|fallback:chrF>={chrf_threshold:g}|{refs}"
+            f"{tokens_label(target)}")
 
 
 Reference = tuple[Sequence[str], Sequence[Link]]  # one reference's tokens and its source-reference links
@@ -222,13 +226,16 @@ def source_length(links: Sequence[Link], row_instances: Sequence[Mapping[str, An
 
 def row_table(row_instances: Sequence[Mapping[str, Any]], references: Sequence[Reference],
               output_links: Sequence[Link] | None, prediction: str, chrf_threshold: float = CHRF_THRESHOLD,
-              lang: str | None = None, n_source: int | None = None, positions: Any = None) -> np.ndarray:
-    """:func:`part_table` of one row (by default only its instances' words)."""
+              lang: str | None = None, n_source: int | None = None, positions: Any = None,
+              target: str | None = None) -> np.ndarray:
+    """:func:`part_table` of one row (by default only its instances' words; ``prediction`` cut into
+    the ``target`` language's tokens)."""
     if n_source is None:
         n_source = max(source_length(links, row_instances) for _, links in references)
     if positions is None:
         positions = {x[key] - 1 for x in row_instances for key in ("head", "dependent")}
-    return part_table(references, output_links, prediction.split(), n_source, chrf_threshold, lang, positions)
+    return part_table(references, output_links, target_tokens(prediction, target), n_source, chrf_threshold, lang,
+                      positions)
 
 
 def tally(instances: Sequence[Sequence[Mapping[str, Any]]], tables: Sequence[np.ndarray],
@@ -266,21 +273,23 @@ def targeted_accuracy(
     lang: str | None = None,
     extra_references: Sequence[tuple[Sequence[str], Sequence[Sequence[Link]]]] = (),
     verdict_rows: list[list[str]] | None = None,
+    target: str | None = None,
 ) -> dict[str, Any]:
     """Accuracy over every instance of every row, and per exact distance (``by_distance``).
     ``hypothesis_alignments`` None: the ``present`` match (see the module). ``lang``: the
     target language of the lemma step (None: none). ``extra_references``: more references, each
-    (one text per row, one source-reference alignment per row)."""
+    (one text per row, one source-reference alignment per row). ``target``: the target language
+    whose tokens the alignments count (None: white-space tokens)."""
     aligned = hypothesis_alignments is not None
     if hypothesis_alignments is None:
         hypothesis_alignments = [None] * len(predictions)
     per_ref = [(references, source_alignments), *extra_references]
     by_row = zip(*(zip(texts, links, strict=True) for texts, links in per_ref), strict=True)
-    tables = [row_table(row_instances, [(text.split(), links) for text, links in row_refs], hyp_links, prediction,
-                        chrf_threshold, lang)
+    tables = [row_table(row_instances, [(target_tokens(text, target), links) for text, links in row_refs], hyp_links,
+                        prediction, chrf_threshold, lang, target=target)
               for row_instances, prediction, hyp_links, row_refs in zip(instances, predictions, hypothesis_alignments,
                                                                         by_row, strict=True)]
-    return {**tally(instances, tables, verdict_rows), "signature": signature(chrf_threshold, aligned, lang, len(per_ref))}
+    return {**tally(instances, tables, verdict_rows), "signature": signature(chrf_threshold, aligned, lang, len(per_ref), target)}
 
 
 def check_instances(values: Any, count: int) -> list[list[dict[str, int]]]:

@@ -53,11 +53,15 @@ def trankit_check(lang: str, cache_dir: Path | None = None, embedding: str = "xl
     from auto_challenge_sets.builder.backends.parsers.trankit_models import (
         default_trankit_cache,
         trankit_language,
+        trankit_treebank,
         xlmr_snapshot,
     )
 
     cache = Path(cache_dir) if cache_dir else default_trankit_cache()
     language = trankit_language(lang)
+    if trankit_treebank(language) is None:  # nothing to fetch: say what parses it instead
+        return Check("model", f"trankit {lang} ({embedding})", False, f"trankit has no model for {lang!r}",
+                     "--parser udpipe --udpipe-model FILE, or gold trees with --source-conllu FILE")
     package = (cache / embedding / language / f"{language}.downloaded").is_file()
     encoder = xlmr_snapshot(cache, embedding) is not None
     missing = [what for what, here in ((f"the {language} package", package), (embedding, encoder)) if not here]

@@ -219,9 +219,10 @@ class AnalysedPairs:
     ``acs parse`` writes): the sentences of pairs with an empty target are then skipped."""
 
     def __init__(self, corpus: ParallelCorpus, path: Path, names: list[str], progress: bool,
-                 language: str | None = None):
+                 language: str | None = None, target: str | None = None):
         self.corpus, self.path, self.names, self.progress = corpus, path, names, progress
         self.language = language  # the source's: a phenomenon is found with its rule for the language
+        self.target = target  # the target's: its tokens (characters in Chinese and Japanese)
         self.alignments: list[list[Link]] | None = None
         self.count: int | None = None  # sentences in the file, when needed to tell its layout
         if len(corpus.source_lines) != len(corpus.pairs):
@@ -237,7 +238,7 @@ class AnalysedPairs:
     def __iter__(self) -> Iterator[LineAnalysis]:
         matched = _progress(self.matched(), self.progress, total=len(self.corpus.pairs), desc="reading parse",
                             unit="sent")
-        yield from analyse_pairs(matched, self.alignments, self.phenomena())
+        yield from analyse_pairs(matched, self.alignments, self.phenomena(), self.target)
 
 
 def _check_tokenization(spec: BuildSpec, corpus: ParallelCorpus, words: list[int]) -> list[str]:
@@ -266,13 +267,13 @@ def _check_tokenization(spec: BuildSpec, corpus: ParallelCorpus, words: list[int
 
 
 def _truncation_warnings(aligner: Aligner | AlignmentFile | None, corpus: ParallelCorpus,
-                         words: list[int]) -> list[str]:
+                         words: list[int], target: str | None = None) -> list[str]:
     """An aligner with a sentence length limit (``max_tokens``, eflomal's 1,023) aligns a longer pair
     on its first tokens only; computed from the pairs, so a cached alignment is reported too."""
     limit = getattr(aligner, "max_tokens", None)
     if not limit:
         return []
-    long = [p.line for n, p in zip(words, corpus.pairs) if n > limit or len(target_tokens(p.target)) > limit]
+    long = [p.line for n, p in zip(words, corpus.pairs) if n > limit or len(target_tokens(p.target, target)) > limit]
     if not long:
         return []
     return [f"{len(long)} pair(s) longer than {limit:,} tokens were aligned on their first {limit:,} tokens: "
@@ -316,7 +317,7 @@ def _record(spec: BuildSpec, corpus: ParallelCorpus, aligner: Aligner | Alignmen
         **_user_rules(spec),
         "skipped_empty_lines": len(corpus.report.empty_lines),
         "version": __version__,
-        "provenance": build_provenance(_parse_provenance(spec), aligner, len(corpus.pairs)),
+        "provenance": build_provenance(_parse_provenance(spec), aligner, len(corpus.pairs), parse_pair(spec.pair)[1]),
     }
 
 
@@ -339,7 +340,7 @@ def build(spec: BuildSpec, progress: bool = True) -> BuildOutput:
     aligner = _prepare_aligner(spec, corpus)
     with stage("parse", len(corpus.pairs), "sentences"):
         parse = _source_parse(spec, corpus, progress)
-    analyses = AnalysedPairs(corpus, parse, list(spec.built_phenomena()), progress, parse_pair(spec.pair)[0])
+    analyses = AnalysedPairs(corpus, parse, list(spec.built_phenomena()), progress, *parse_pair(spec.pair))
     # the parse's own notes (lines merged into one tree, ...), the same whether this run parsed or
     # read the cache: they go into the record and the card
     parse_notes = cached_parse_notes(parse) if spec.source_conllu is None else []
@@ -352,10 +353,10 @@ def build(spec: BuildSpec, progress: bool = True) -> BuildOutput:
         words = [len(f) for f in forms]
         warnings += _check_tokenization(spec, corpus, words)
         with stage("align", len(forms), "pairs"):
-            analyses.alignments = align_corpus(forms, [target_tokens(pair.target) for pair in corpus.pairs],
+            analyses.alignments = align_corpus(forms, [target_tokens(pair.target, analyses.target) for pair in corpus.pairs],
                                                aligner, cache_dir=spec.cache_dir, progress=progress,
                                                executor=spec.executor)
-        warnings += _truncation_warnings(aligner, corpus, words)
+        warnings += _truncation_warnings(aligner, corpus, words, analyses.target)
     record = _record(spec, corpus, aligner) | ({"parse_notes": parse_notes} if parse_notes else {})
     warnings += _priors_note(record["provenance"])
     return BuildOutput(spec, analyses, spec.config_names(), record, lines=corpus.total_lines,

@@ -21,6 +21,8 @@ from typing import Any
 
 from auto_challenge_sets import __version__
 from auto_challenge_sets.builder.backends.provenance import package_version
+from auto_challenge_sets.target_languages import SACREBLEU_ZH, ZH_KANA
+from auto_challenge_sets.target_languages import tokenization as target_tokenization
 
 # eflomal learns from the corpus it aligns. Measured (docs/method.md, "Reordering measures"; README,
 # targeted accuracy): newstest2013's 3,000 pairs align with a seed-to-seed overlap of the selected
@@ -30,28 +32,32 @@ EFLOMAL_PRIORS_ADVISED_BELOW = 10_000
 NOT_RECORDED = ("provenance not recorded (built before acs_build.json recorded the parser's and aligner's "
                 "models, checksums and versions; build again to record them)")
 TARGET_TOKENS = "white space"  # selection.target_tokens: the documented target tokenization
+# where the target language is written without spaces (target_languages.CHARACTER_LANGUAGES)
+CHARACTER_TOKENS = {SACREBLEU_ZH: "characters (sacrebleu's zh tokenizer)",
+                    ZH_KANA: "characters (sacrebleu's zh tokenizer, kana split too)"}
 
 
-def build_provenance(parser: Any, aligner: Any | None, pairs: int) -> dict[str, Any]:
+def build_provenance(parser: Any, aligner: Any | None, pairs: int, target: str | None = None) -> dict[str, Any]:
     """The record of one build: ``parser`` is the parser backend or the pre-parsed source,
-    ``aligner`` the aligner backend, the Pharaoh file, or None; ``pairs`` the pairs aligned."""
+    ``aligner`` the aligner backend, the Pharaoh file, or None; ``pairs`` the pairs aligned;
+    ``target`` the target language."""
     parsed = parser.provenance()
     aligned = None if aligner is None else {**aligner.provenance(), "pairs": pairs}
-    return {"parser": parsed, "aligner": aligned, "tokenization": tokenization(parsed),
+    return {"parser": parsed, "aligner": aligned, "tokenization": tokenization(parsed, target),
             "packages": packages(parser, aligner)}
 
 
-def tokenization(parser: Mapping[str, Any]) -> dict[str, str]:
+def tokenization(parser: Mapping[str, Any], target: str | None = None) -> dict[str, str]:
     """The tokens the sets are indexed by: the parse's words (the parser's tokenizer, white space
     when the text was pretokenized, or the words of a given CoNLL-U file) and the target's
-    white-space tokens."""
+    tokens (white space; characters for a ``target`` language written without spaces)."""
     if parser.get("file") is not None:
         source = f"the words of {parser['file']}"
     elif (parser.get("options") or {}).get("pretokenized"):
         source = "white space (pretokenized)"
     else:
         source = f"{parser['backend']}'s tokenizer"
-    return {"source": source, "target": TARGET_TOKENS}
+    return {"source": source, "target": CHARACTER_TOKENS.get(target_tokenization(target), TARGET_TOKENS)}
 
 
 def packages(*backends: Any) -> dict[str, str]:

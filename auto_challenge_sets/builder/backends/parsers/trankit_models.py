@@ -89,6 +89,11 @@ def _tbinfo():
     return module
 
 
+def trankit_treebank(language: str) -> str | None:
+    """The UD treebank trankit's model of ``language`` (trankit's name) was trained on; None: no model."""
+    return _tbinfo().lang2treebank.get(language)
+
+
 def _treebank_traits(language: str) -> tuple[bool, bool]:
     """(has a multiword-token expander, has an NER model) for a trankit language."""
     tbinfo = _tbinfo()

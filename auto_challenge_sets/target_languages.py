@@ -1,0 +1,76 @@
+"""Target languages: how a target sentence is cut into the tokens a build aligns and the targeted
+judge matches, and whether the judge's match has a lemmatizer for the language.
+
+Tokens are the white-space tokens of the target line, except in languages written without spaces
+between words (Chinese, Japanese), where a white-space token is a clause: there every Han character
+is one token, by sacrebleu's ``zh`` tokenizer (WMT's tokenization of Chinese for BLEU; it also
+splits punctuation off Latin words and numbers), and in Japanese every kana too (sacrebleu's ``zh``
+tokenizer leaves a kana run whole, and its ``ja-mecab`` needs MeCab and a dictionary). Characters,
+not words: no word segmenter is a dependency, and the same rule cuts a reference and a system's
+output alike, so a part of the sentence matches when the output has the reference's characters.
+
+The lemma step of the judge's match uses simplemma (a dictionary lookup, no model) for every
+language it lists; where it lists none (Chinese, Japanese) the match is exact (then chrF's
+fallback). Both choices are written into the judge's signature (:func:`tokens_label`,
+:func:`match_label`).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+CHARACTER_LANGUAGES = ("zh", "ja")  # written without spaces between words: one token per character
+SPACE, SACREBLEU_ZH, ZH_KANA = "space", "sacrebleu-zh", "sacrebleu-zh+kana"
+# hiragana, katakana (with the prolonged sound mark), half-width katakana
+_KANA = re.compile(r"([\u3040-\u309f\u30a0-\u30ff\uff66-\uff9f])")
+
+
+@lru_cache(maxsize=1)
+def _zh_tokenizer():
+    from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
+
+    return TokenizerZh()
+
+
+def language_of(pair: str) -> str:
+    """The target language of a pair ("en-zh" -> "zh")."""
+    return pair.rsplit("-", 1)[-1].lower()
+
+
+def tokenization(language: str | None) -> str:
+    """How target lines of ``language`` are tokenized: :data:`SPACE`, :data:`SACREBLEU_ZH` or
+    :data:`ZH_KANA`."""
+    if language == "zh":
+        return SACREBLEU_ZH
+    if language == "ja":
+        return ZH_KANA
+    return SPACE
+
+
+def target_tokens(line: str, language: str | None = None) -> list[str]:
+    """The tokens of one target line of ``language`` (None: white space; see the module)."""
+    how = tokenization(language)
+    if how == SPACE:
+        return line.split()
+    text = _zh_tokenizer()(line)
+    if how == ZH_KANA:
+        text = _KANA.sub(r" \1 ", text)
+    return text.split()
+
+
+def lemma_language(language: str | None) -> str | None:
+    """``language`` when simplemma lemmatizes it, else None (the match is then exact)."""
+    from simplemma.strategies.dictionaries.dictionary_factory import SUPPORTED_LANGUAGES
+
+    return language if language in SUPPORTED_LANGUAGES else None
+
+
+def match_label(lemma_language: str | None) -> str:
+    """The signature's match step: ``match:lemma-simplemma-cs``, or ``match:exact`` without one."""
+    return f"match:lemma-simplemma-{lemma_language}" if lemma_language else "match:exact"
+
+
+def tokens_label(language: str | None) -> str:
+    """The signature's tokenization: ``tok:space``, ``tok:sacrebleu-zh`` or ``tok:sacrebleu-zh+kana``."""
+    return f"tok:{tokenization(language)}"

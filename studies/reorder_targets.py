@@ -1,0 +1,84 @@
+"""Whether the reordering measures separate distant target languages from a close one: the same
+1,000 English PUD sentences (../shared/data/pud, gold UD words) aligned with eflomal (seed 1,
+grow-diag-final-and, no priors: what `acs build --pair en-XX --aligner eflomal` does) to each of
+the eight other PUD languages, the target cut into the build's own tokens
+(auto_challenge_sets/target_languages.py: white space; characters in Chinese). English→Spanish
+keeps English word order far more than English→Chinese (relative clauses and many modifiers before
+the noun) and English→Hindi (verb-final), so a measure worth having ranks en→zh and en→hi above
+en→es. Chinese is measured on its gold UD words too, to tell how much the characters add.
+
+    python studies/reorder_targets.py [--shared ../shared] [--write | --check]
+
+``--write`` stores the table in its block of docs/method.md; ``--check`` exits 1 when it differs
+from a fresh measurement. eflomal runs with fixed seeds, so the figures repeat exactly; each
+"selected" count equals the row count of the build's ``en-XX.<measure>.d<D>`` config.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from reorder_measures import scores, selected
+from stored_table import block_main
+
+from auto_challenge_sets.builder.backends.aligners.eflomal import EflomalAligner
+from auto_challenge_sets.conllu_io import read_conllu
+from auto_challenge_sets.phenomena import PHENOMENA, alignment_phenomena
+from auto_challenge_sets.target_languages import target_tokens, tokenization
+
+TARGETS = ("cs", "de", "es", "fr", "hi", "is", "ru", "zh")
+DISTANT, CLOSE = ("zh", "hi"), "es"
+GOLD_WORDS = "zh (gold words)"  # Chinese on its treebank's words instead of the build's characters
+NAME, SCRIPT = "reorder-targets", "reorder_targets.py"
+
+
+def english_pairs(shared: Path, target: str, gold_words: bool = False) -> list[tuple[list[str], list[str]]]:
+    """(English gold words, target tokens) of the 1,000 PUD sentences, matched by sentence id, in
+    the English treebank's order (Icelandic PUD orders half of them otherwise; eflomal's links
+    depend on the order, and a build pairs the files line by line)."""
+    folder = shared / "data" / "pud"
+    found = {s.sent_id: s.forms if gold_words else target_tokens(s.text, target)
+             for s in read_conllu(folder / f"{target}_pud-ud-test.conllu")}
+    return [(s.forms, found[s.sent_id]) for s in read_conllu(folder / "en_pud-ud-test.conllu")]
+
+
+def measure(shared: Path) -> dict[str, dict[str, tuple[int, float, int]]]:
+    """Per target column: per measure, (pairs selected at the default D, mean score, pairs)."""
+    found = {}
+    for column in (*TARGETS, GOLD_WORDS):
+        target = column.split()[0]
+        pairs = english_pairs(shared, target, gold_words=column == GOLD_WORDS)
+        links = EflomalAligner(seed=1).align(pairs)
+        found[column] = {m: (len(selected(m, pairs, links)), sum(scores(m, pairs, links)) / len(pairs), len(pairs))
+                         for m in alignment_phenomena()}
+    return found
+
+
+def separates(found: dict[str, dict[str, tuple[int, float, int]]], name: str) -> bool:
+    """Whether ``name`` ranks every distant pair above the close one, by the share selected and the mean."""
+    close = found[CLOSE][name]
+    return all(found[t][name][0] > close[0] and found[t][name][1] > close[1] for t in DISTANT)
+
+
+def render(found: dict[str, dict[str, tuple[int, float, int]]]) -> str:
+    measures = alignment_phenomena()
+    lines = ["| pair | target tokens | " + " | ".join(f"`{m}` ≥ {PHENOMENA[m].distances[0]} | `{m}` mean"
+                                                      for m in measures) + " |",
+             "|---|---|" + "---:|" * (2 * len(measures))]
+    for column, by_measure in found.items():
+        target = column.split()[0]
+        tokens = "gold UD words" if column == GOLD_WORDS else tokenization(target)
+        cells = [f"{100 * n / total:.1f}% | {mean:.2f}" for n, mean, total in (by_measure[m] for m in measures)]
+        lines.append(f"| en→{column} | {tokens} | " + " | ".join(cells) + " |")
+    verdicts = [f"`{m}`: {'yes' if separates(found, m) else '**no**'}" for m in measures]
+    lines += ["", f"Ranks en→zh and en→hi above en→es (share selected and mean): {'; '.join(verdicts)}."]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    return block_main(__doc__, lambda shared: render(measure(shared)), NAME, SCRIPT)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

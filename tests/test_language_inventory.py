@@ -1,0 +1,77 @@
+"""Per language: the parser and model a build would use, what to fetch, and the judge's matching as
+a target; `acs doctor --lang` prints it. Only files are looked at: nothing is downloaded."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from auto_challenge_sets.builder.backends.inventory import trankit_check
+from auto_challenge_sets.builder.backends.language_inventory import LANGUAGES, language_parsers
+from auto_challenge_sets.cli import main
+
+
+def _trankit_package(cache: Path, name: str) -> None:
+    """trankit's cache layout: the language package's mark and the XLM-R snapshot."""
+    (cache / "xlm-roberta-base" / name).mkdir(parents=True)
+    (cache / "xlm-roberta-base" / name / f"{name}.downloaded").write_text("")
+    snapshot = cache / "xlm-roberta-base" / "models--xlm-roberta-base" / "snapshots" / "abc"
+    snapshot.mkdir(parents=True, exist_ok=True)
+    for file in ("config.json", "sentencepiece.bpe.model", "model.safetensors"):
+        (snapshot / file).write_text("x")
+
+
+def test_trankit_covers_every_language_but_icelandic() -> None:
+    names = {lang: language_parsers(lang).trankit_language for lang in LANGUAGES}
+    assert names == {"cs": "czech", "de": "german", "en": "english", "es": "spanish", "fr": "french",
+                     "hi": "hindi", "is": None, "ru": "russian", "zh": "chinese", "ja": "japanese",
+                     "uk": "ukrainian"}
+    assert language_parsers("cs").trankit_treebank == "UD_Czech-PDT"
+
+
+def test_a_language_names_what_to_fetch_until_it_is_on_disk(tmp_path: Path) -> None:
+    trankit, udpipe = tmp_path / "trankit", tmp_path / "udpipe"
+    cs = language_parsers("cs", trankit, udpipe)
+    assert not cs.trankit_ready and "uonlp/trankit:models/v1.0.0/xlm-roberta-base/czech.zip" in cs.trankit_fetch
+    assert "xlm-roberta-base into" in cs.trankit_fetch and cs.build_parser == "trankit czech (UD_Czech-PDT)"
+    assert cs.udpipe_model == udpipe / "czech-pdt-ud-2.5-191206.udpipe" and not cs.udpipe_ready
+    _trankit_package(trankit, "czech")
+    udpipe.mkdir()
+    (udpipe / "czech-pdt-ud-2.5-191206.udpipe").write_bytes(b"model")
+    ready = language_parsers("cs", trankit, udpipe)
+    assert ready.trankit_ready and ready.trankit_fetch == "" and ready.udpipe_ready
+
+
+def test_icelandic_is_parsed_by_udpipe_or_gold_trees(tmp_path: Path) -> None:
+    found = language_parsers("is", tmp_path, tmp_path)
+    assert found.trankit_fetch == "" and found.build_parser.startswith("none by default (trankit has no model)")
+    assert "--parser udpipe --udpipe-model FILE (icelandic-icepahc-ud-2.5-191206.udpipe)" in found.build_parser
+    check = trankit_check("is", tmp_path)  # no "acs parse --parser trankit --lang is" that would fail
+    assert not check.ok and "has no model" in check.detail and "--source-conllu" in check.get
+
+
+@pytest.mark.parametrize(("lang", "target"), [("cs", "match:lemma-simplemma-cs, tok:space"),
+                                              ("uk", "match:lemma-simplemma-uk, tok:space"),
+                                              ("zh", "match:exact, tok:sacrebleu-zh"),
+                                              ("ja", "match:exact, tok:sacrebleu-zh+kana")])
+def test_the_judges_matching_as_a_target(lang: str, target: str) -> None:
+    assert language_parsers(lang).as_target == target
+
+
+def test_acs_doctor_lang_prints_a_row_per_language(tmp_path: Path, monkeypatch, capsys) -> None:
+    monkeypatch.setenv("ACS_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("SACREBLEU", str(tmp_path / "sacrebleu"))
+    monkeypatch.setitem(sys.modules, "ufal", None)
+    _trankit_package(tmp_path / "trankit", "hindi")
+    assert main(["doctor", "--lang", "all", "--trankit-cache", str(tmp_path / "trankit")]) == 0
+    out = capsys.readouterr().out
+    table = out[out.index("Per language"):]
+    rows = {line.split()[0]: line for line in table.splitlines()[3:] if line[:2] in LANGUAGES}
+    assert list(rows) == list(LANGUAGES)
+    assert "hindi (on disk)" in rows["hi"] and "czech (missing)" in rows["cs"] and "  none  " in rows["is"]
+    assert rows["zh"].rstrip().endswith("match:exact, tok:sacrebleu-zh")
+    assert "  hi, trankit:" not in table and "  cs, trankit: uonlp/trankit:models/v1.0.0/" in table
+    assert f"  is, udpipe (offline): {tmp_path / 'udpipe' / 'icelandic-icepahc-ud-2.5-191206.udpipe'}" in table
+    assert not (tmp_path / "trankit" / "xlm-roberta-base" / "czech").exists()  # nothing fetched
