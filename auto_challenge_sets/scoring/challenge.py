@@ -17,9 +17,8 @@ challenge set, its slices by distance and hundreds of random corpora is then row
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -34,6 +33,7 @@ from auto_challenge_sets.scoring.length_baseline import (
 )
 from auto_challenge_sets.scoring.line_limit import check_line_lengths
 from auto_challenge_sets.scoring.metric import Metric, create_metric, metric_class
+from auto_challenge_sets.scoring.pool_cache import SYSTEM, PoolStatistics, clear_pool_cache, pool_statistics
 from auto_challenge_sets.scoring.targeted import (
     CHRF_THRESHOLD,
     check_alignments,
@@ -57,7 +57,6 @@ from auto_challenge_sets.scoring.validation import (
 
 __all__ = ["clear_pool_cache", "compute", "corpus_scores", "pool_statistics", "spearman_by_distance"]
 
-SYSTEM = "(predictions)"  # what an error names as the system: compute() scores one, unnamed
 WHERE = "the challenge set"
 
 
@@ -83,77 +82,6 @@ def spearman_by_distance(rows: Sequence[dict[str, Any]], metrics: Sequence[str])
     usable = [r for r in rows if r.get("n")]
     ds = [r["min_distance"] for r in usable]
     return {m: _spearman(ds, [r[m] for r in usable]) for m in metrics}
-
-
-# -- the pool cache -------------------------------------------------------------------------------
-
-def _options_key(metric: Metric) -> tuple:
-    """A metric with its options: the same name with another tokenizer has other rows."""
-    return metric.name, tuple(sorted((k, repr(v)) for k, v in metric.values.items()))
-
-
-@dataclass
-class PoolStatistics:
-    """A system's output on the full corpus and each metric's rows of it, computed once and reused."""
-
-    predictions: tuple[str, ...]
-    references: tuple[RefsKey, ...]
-    sources: tuple[str, ...] | None
-    stats: dict[tuple, np.ndarray] = field(default_factory=dict, repr=False)  # _options_key -> rows
-    _rows: dict[tuple, int] = field(default_factory=dict, repr=False)
-
-    def __post_init__(self) -> None:
-        # (prediction, references[, source]) -> pool row, so identical challenge rows reuse the pool's work
-        for i, key in enumerate(zip(*self._columns())):
-            self._rows.setdefault(key, i)
-
-    def _columns(self) -> tuple[Sequence, ...]:
-        return (self.predictions, self.references) + (() if self.sources is None else (self.sources,))
-
-    def __len__(self) -> int:
-        return len(self.predictions)
-
-    def rows(self, metrics: dict[str, Metric]) -> dict[str, np.ndarray]:
-        """Each metric's statistics of the pool, computed for the metrics not seen before."""
-        missing = {name: m for name, m in metrics.items() if _options_key(m) not in self.stats}
-        if missing:
-            found = kernel.statistics(missing, self.predictions, self.references, self.sources, system=SYSTEM)
-            self.stats.update({_options_key(missing[name]): rows for name, rows in found.items()})
-        return {name: self.stats[_options_key(m)] for name, m in metrics.items()}
-
-    def row_of(self, *key: Any) -> int | None:
-        """Pool row scored on exactly this prediction, these references (and this source), if any."""
-        return self._rows.get(key)
-
-
-_POOL_CACHE: OrderedDict[tuple, PoolStatistics] = OrderedDict()
-_POOL_CACHE_SIZE = 4
-
-
-def pool_statistics(pool_predictions: Sequence[str], pool_references: Sequence[str] | Sequence[Sequence[str]],
-                    pool_sources: Sequence[str] | None = None) -> PoolStatistics:
-    """The pool from a small LRU cache keyed by its content: scoring many configs of one dataset
-    against one system output passes the same pool each time; only the first call does the work.
-    Hashing the strings is cheap (Python caches string hashes) next to tokenizing them; a hit is
-    confirmed by comparing the contents."""
-    preds = tuple(pool_predictions)
-    refs = tuple((r,) if isinstance(r, str) else tuple(r) for r in pool_references)
-    sources = None if pool_sources is None else tuple(pool_sources)
-    key = (len(preds), hash(preds), hash(refs), hash(sources))
-    cached = _POOL_CACHE.get(key)
-    if cached is not None and (cached.predictions, cached.references, cached.sources) == (preds, refs, sources):
-        _POOL_CACHE.move_to_end(key)
-        return cached
-    pool = PoolStatistics(preds, refs, sources)
-    _POOL_CACHE[key] = pool
-    while len(_POOL_CACHE) > _POOL_CACHE_SIZE:
-        _POOL_CACHE.popitem(last=False)
-    return pool
-
-
-def clear_pool_cache() -> None:
-    """Forget every cached pool (benchmarks time the first computation)."""
-    _POOL_CACHE.clear()
 
 
 def _set_statistics(metrics: dict[str, Metric], preds: list[str], refs: list[RefsKey], sources: list[str] | None,
@@ -324,15 +252,10 @@ def compute(
     sources: Sequence[str] | None = None,
     pool_sources: Sequence[str] | None = None,
 ) -> dict[str, Any]:
-    """Score a challenge set; every argument is described in the metric card (metrics/ldd_challenge/README.md).
-    The metrics are the engine's defaults (BLEU, chrF, RIBES) and those ``metrics`` names; each gets
-    its score and signature (:func:`signature_key`). ``sources`` (and ``pool_sources`` with a pool)
-    feed a metric that reads the source sentences (COMET). ``distances`` adds ``distance_breakdown``
-    and ``spearman``; ``instances`` with ``source_alignments`` (source-reference) and
-    ``hypothesis_alignments`` (source-output) add ``targeted``, the targeted accuracy (:mod:`.targeted`);
-    a pool (the full corpus) with ``lengths`` adds ``random_baseline``, the challenge rows left out of
-    it (by ``ids``/``pool_ids`` when both are given, else by identical text), drawn with numpy's
-    generator seeded ``[seed, 0]`` as ``acs evaluate`` draws a config's. Malformed input: ValueError
+    """Score a challenge set with the engine's default metrics (BLEU, chrF, RIBES) and those ``metrics``
+    names, each with its signature; against a pool (the full corpus) with ``lengths``, its length-matched
+    random baseline, drawn as ``acs evaluate`` draws a config's (seed ``[seed, 0]``). Every argument is
+    described in the metric card (metrics/ldd_challenge/README.md); malformed input is a ValueError
     naming the argument."""
     preds = check_strings("predictions", predictions)
     refs = check_references("references", references, len(preds), "predictions")
@@ -348,9 +271,7 @@ def compute(
     scored_by = _metrics(metrics, tokenize, lowercase_ribes)
     needed = [name for name, metric in scored_by.items() if metric.needs_sources]
     srcs = _checked_sources("sources", sources, len(preds), "predictions", needed)
-    preprocess = BleuStatistics(tokenize=tokenize).preprocess  # the BLEU tokens that the line limit counts
-    for name, texts in (("predictions", preds), ("references", refs)):
-        check_line_lengths(name, texts, preprocess)
+    preprocess = _checked_line_lengths(preds, refs, tokenize)
     pool, pool_lens, lens, pids = _checked_pool(len(preds), lengths, ids, pool_predictions, pool_references,
                                                 pool_lengths, pool_ids, pool_sources, needed, preprocess)
     stats = _set_statistics(scored_by, preds, refs, srcs, pool)
@@ -359,18 +280,34 @@ def compute(
         int(n_samples), int(length_tolerance), seed, float(length_relative))
     whole = ((kernel.score_rows(scored_by, stats, {}, None, SYSTEM, WHERE), None) if sampling is None
              else sampling.baseline(lens, stats, (0,), return_samples))
-    nrefs = count_references(refs)
-    result: dict[str, Any] = {"n": len(preds)}
-    for name, metric in scored_by.items():
-        result[name] = whole[0][name].score
-        result[signature_key(name)] = metric.signature(nrefs)
-    result.update({"random_baseline": whole[1], "distance_breakdown": None, "spearman": None, "targeted": None})
+    result: dict[str, Any] = {"n": len(preds), **_scores_and_signatures(scored_by, whole[0], refs),
+                              "random_baseline": whole[1], "distance_breakdown": None, "spearman": None, "targeted": None}
     if dist is not None:
-        result["distance_breakdown"] = _breakdown(scored_by, stats, dist, lens, sampling, ds, whole)
-        result["spearman"] = spearman_by_distance(result["distance_breakdown"], list(scored_by))
-    if targeted is not None:
-        result["targeted"] = targeted_accuracy(*targeted, chrf_threshold=float(targeted_chrf))
-    return result
+        result.update(_by_distance(scored_by, stats, dist, lens, sampling, ds, whole))
+    return result | ({} if targeted is None else {"targeted": targeted_accuracy(*targeted, chrf_threshold=float(
+        targeted_chrf))})
+
+
+def _scores_and_signatures(metrics: dict[str, Metric], scores: dict[str, kernel.RowsScore],
+                           refs: list[RefsKey]) -> dict[str, Any]:
+    nrefs = count_references(refs)
+    return {key: value for name, metric in metrics.items()
+            for key, value in ((name, scores[name].score), (signature_key(name), metric.signature(nrefs)))}
+
+
+def _by_distance(metrics: dict[str, Metric], stats: dict[str, np.ndarray], dist: np.ndarray, lens: np.ndarray | None,
+                 sampling: _Sampling | None, ds: list[int], whole: tuple) -> dict[str, Any]:
+    """``distance_breakdown`` and ``spearman``: the scores per minimum distance and their trend."""
+    breakdown = _breakdown(metrics, stats, dist, lens, sampling, ds, whole)
+    return {"distance_breakdown": breakdown, "spearman": spearman_by_distance(breakdown, list(metrics))}
+
+
+def _checked_line_lengths(preds: list[str], refs: list[RefsKey], tokenize: str) -> Any:
+    """Every line within the limit of the BLEU tokens it makes (line_limit.py); the tokenizer."""
+    preprocess = BleuStatistics(tokenize=tokenize).preprocess
+    for name, texts in (("predictions", preds), ("references", refs)):
+        check_line_lengths(name, texts, preprocess)
+    return preprocess
 
 
 def _metrics(names: Any, tokenize: str, lowercase_ribes: bool) -> dict[str, Metric]:
