@@ -152,6 +152,10 @@ def test_the_targeted_tables_count_each_distance_by_hand(evaluation):
     source = "de-en.particle.d0"
     assert by_distance == f"de-en.particle: targeted accuracy (%) by distance d (from {LABELS[source]})"
     buckets = ["0", "1", "2", "3", "4", "5+"]
+    first = result.metrics[0]
+    assert result.higher_is_better[first]
+    ranked = sorted(result.systems, key=lambda s: (-result.full[s][first], s))  # best first on the full corpus
+    assert ranked != sorted(result.systems)  # the toy's ranking is not its alphabetical order
     correct = {s: dict.fromkeys(buckets, 0) for s in result.systems}
     judged = {s: dict.fromkeys(buckets, 0) for s in result.systems}
     for system in result.systems:
@@ -161,7 +165,7 @@ def test_the_targeted_tables_count_each_distance_by_hand(evaluation):
             judged[system][bucket] += counts.correct + counts.wrong
     expected = [["system", *(f"d={b}" for b in buckets)]]
     accuracies = {b: [] for b in buckets}
-    for system in result.systems:
+    for system in ranked:
         row = [system]
         for b in buckets:
             if judged[system][b]:
@@ -179,7 +183,7 @@ def test_the_targeted_tables_count_each_distance_by_hand(evaluation):
                                "the sentence allows]")
     particle = [name for name, c in result.configs.items() if c.phenomenon == "de-en.particle"]
     control = [["system", *(LABELS[n] for n in particle)]]
-    for system in result.systems:
+    for system in ranked:
         scores = [result.configs[n].systems[system].targeted for n in particle]
         control.append([system, *(f"{100 * t.accuracy:.0f} [{t.random_pairs.percentile:.0f}]" for t in scores)])
     means = [[result.configs[n].systems[s].targeted.random_pairs.mean for s in result.systems] for n in particle]

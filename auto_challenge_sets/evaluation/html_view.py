@@ -14,6 +14,7 @@ from typing import Any
 from auto_challenge_sets.configs import config_sort_key
 from auto_challenge_sets.evaluation.plots import FEW_JUDGED
 from auto_challenge_sets.evaluation.results import Evaluation, HumanCorrelation, SegmentAgreement
+from auto_challenge_sets.evaluation.system_order import by_full_test
 from auto_challenge_sets.evaluation.targeted_labels import DIAGNOSTIC, control_line, judge_line, matched_share
 
 
@@ -122,7 +123,7 @@ def targeted_tables(evaluation: Evaluation) -> list[dict[str, Any]]:
             "phenomenon": phenomenon, "config": summary.config, "buckets": list(summary.buckets),
             "flags": evaluation.configs[summary.config].flags(), "few": FEW_JUDGED,
             "rows": [{"system": s, "accuracy": [summary.accuracy[s][b] for b in summary.buckets],
-                      "judged": [summary.judged[s][b] for b in summary.buckets]} for s in evaluation.systems],
+                      "judged": [summary.judged[s][b] for b in summary.buckets]} for s in by_full_test(evaluation)],
             "mean": [summary.mean[b] for b in summary.buckets],
             "second_reference": None if summary.second_reference is None
             else [summary.second_reference[b] for b in summary.buckets],

@@ -5,7 +5,7 @@ tables printed by ``acs evaluate``, and with ``--out`` the folder of ``results.j
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 
 from auto_challenge_sets.configs import config_sort_key
@@ -16,7 +16,9 @@ from auto_challenge_sets.evaluation.human import MIN_CI_SYSTEMS
 from auto_challenge_sets.evaluation.name_text import markdown_code, report_name
 from auto_challenge_sets.evaluation.results import Evaluation, HumanCorrelation
 from auto_challenge_sets.evaluation.sentences import Sentences
-from auto_challenge_sets.evaluation.targeted_labels import DIAGNOSTIC, control_line, judge_line, matched_share
+from auto_challenge_sets.evaluation.system_order import by_full_test, ranked_systems
+from auto_challenge_sets.evaluation.targeted_labels import DIAGNOSTIC, control_line, judge_line
+from auto_challenge_sets.evaluation.targeted_tables import targeted_tables
 from auto_challenge_sets.evaluation.validity_report import LEGEND as VALIDITY_LEGEND
 from auto_challenge_sets.evaluation.validity_report import (
     config_label,
@@ -61,18 +63,6 @@ LEGEND = """\
 
 def _num(value: float | None, digits: int) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
-
-
-def ranked_systems(evaluation: Evaluation, score_of: Callable[[str], float | None]) -> list[str]:
-    """The systems best first by the first metric (``score_of`` a system's score with it, per its
-    direction), ties by name, unscored last: tables ranked as WMT's, not alphabetical."""
-    higher = evaluation.higher_is_better[evaluation.metrics[0]]
-
-    def key(system: str) -> tuple[bool, float, str]:
-        score = score_of(system)
-        return (score is None, 0.0 if score is None else (-score if higher else score), system)
-
-    return sorted(evaluation.systems, key=key)
 
 
 def config_table(evaluation: Evaluation, config: str, markdown: bool = False) -> str:
@@ -178,69 +168,6 @@ def _power(evaluation: Evaluation, metric: str | None) -> list[str]:
     return [] if line is None else [line, ""]
 
 
-SECOND_REFERENCE = "2nd human translation"  # the judge's pass rate on it, beside the systems'
-
-
-def _pct(value: float | None) -> str:
-    return "-" if value is None else f"{100 * value:.0f}"
-
-
-def targeted_tables(evaluation: Evaluation, markdown: bool = False) -> list[tuple[str, str]]:
-    """Per phenomenon: a heading and a table of each system's accuracy (%) by distance d, with the
-    mean over systems and the instances judged (the mean over systems) per d."""
-    if evaluation.targeted is None:
-        return []
-    out = []
-    systems = evaluation.systems
-    for phenomenon, summary in evaluation.targeted.by_distance.items():
-        buckets = summary.buckets
-        rows = [[report_name(system, markdown), *(_pct(summary.accuracy[system][b]) for b in buckets)]
-                for system in systems]
-        rows.append(["mean", *(_pct(summary.mean[b]) for b in buckets)])
-        if summary.second_reference is not None:
-            rows.append([SECOND_REFERENCE, *(_pct(summary.second_reference[b]) for b in buckets)])
-        judged = [sum(summary.judged[s][b] for s in systems) / len(systems) for b in buckets]
-        rows.append(["judged (mean)", *(f"{n:.0f}" for n in judged)])
-        heading = (f"{phenomenon}: targeted accuracy (%) by distance d "
-                   f"(from {config_label(summary.config, evaluation.configs[summary.config])})")
-        out.append((heading, render_table(["system", *(f"d={b}" for b in buckets)], rows, markdown=markdown)))
-        control = _random_pairs_table(evaluation, phenomenon, markdown)
-        if control is not None:
-            out.append((f"{phenomenon}: targeted accuracy (%) per config [its percentile among random word pairs "
-                        "at the same distances in the same sentences, matched on part of speech where the sentence allows]", control))
-    return out
-
-
-def _random_pairs_table(evaluation: Evaluation, phenomenon: str, markdown: bool) -> str | None:
-    """Each system's accuracy on each config of the phenomenon beside its random-pair control: a
-    percentile near 100 means the dependency is matched more often than random pairs are."""
-    configs = {name: c for name, c in evaluation.configs.items() if c.phenomenon == phenomenon
-               and any(r.targeted is not None and r.targeted.random_pairs is not None for r in c.systems.values())}
-    if not configs:
-        return None
-
-    def cell(score) -> str:
-        if score is None or score.accuracy is None:
-            return "-"
-        control = score.random_pairs
-        return _pct(score.accuracy) + ("" if control is None or control.percentile is None
-                                       else f" [{control.percentile:.0f}]")
-
-    rows = [[report_name(system, markdown), *(cell(c.systems[system].targeted) for c in configs.values())]
-            for system in evaluation.systems]
-    means = [[r.targeted.random_pairs.mean for r in c.systems.values()
-              if r.targeted is not None and r.targeted.random_pairs is not None
-              and r.targeted.random_pairs.mean is not None] for c in configs.values()]
-    rows.append(["random pairs (mean)", *(_pct(sum(m) / len(m)) if m else "-" for m in means)])
-    targeted = evaluation.targeted
-    if targeted.control_upos:
-        rows.append(["pairs matched on UPOS", *(_pct(matched_share(targeted.control.get(name))) for name in configs)])
-    if targeted.judge is not None and targeted.judge.by_config:
-        rows.append([SECOND_REFERENCE, *(_pct(getattr(targeted.judge.by_config.get(name), "accuracy", None))
-                                         for name in configs)])
-    return render_table(["system", *(config_label(name, c) for name, c in configs.items())], rows, markdown=markdown)
-
-
 def targeted_human_table(evaluation: Evaluation, markdown: bool = False) -> str:
     """Kendall's τ with the human scores: targeted accuracy next to the first metric's, per lexical config."""
     metric = evaluation.metrics[0]
@@ -326,7 +253,7 @@ def text_report(evaluation: Evaluation) -> str:
 def _full_table(evaluation: Evaluation, markdown: bool = False) -> str:
     header = ["system", *(report_name(evaluation.label(m), markdown) for m in evaluation.metrics)]
     rows = [[report_name(system, markdown), *(_num(evaluation.full[system][m], evaluation.digits(m)) for m in evaluation.metrics)]
-            for system in ranked_systems(evaluation, lambda s: evaluation.full[s][evaluation.metrics[0]])]
+            for system in by_full_test(evaluation)]
     return render_table(header, rows, markdown=markdown)
 
 
