@@ -61,3 +61,18 @@ def test_metric_options_are_checked_when_the_request_is_made_before_any_file_is_
                                 metric_options={"tokenize": "intl", "lowercase_ribes": "false"})
     assert request.metric_settings() == {"bleu": {"tokenize": "intl"}, "ter": {},
                                          "ribes": {"tokenize": "intl", "lowercase_ribes": False}}
+
+
+def test_a_target_language_sacrebleu_tokenizes_otherwise_gets_its_tokenizer() -> None:
+    """No tokenizer given: sacrebleu's choice for zh/ja/ko targets (its BLEU's own map), 13a for
+    the others; a tokenizer given wins; a run without BLEU or RIBES takes none (no error)."""
+    import sacrebleu
+
+    request = EvaluationRequest("ldd", {"a": "a.txt"}, metrics=("bleu", "chrf", "ribes"))
+    assert request.metric_settings("zh")["bleu"]["tokenize"] == "zh" == request.metric_settings("zh")["ribes"]["tokenize"]
+    assert request.metric_settings("ja")["bleu"]["tokenize"] == "ja-mecab"
+    assert request.metric_settings("de")["bleu"]["tokenize"] == "13a" == request.metric_settings()["bleu"]["tokenize"]
+    assert sacrebleu.BLEU(trg_lang="zh").tokenizer.signature() == "zh"
+    given = EvaluationRequest("ldd", {"a": "a.txt"}, metrics=("bleu",), metric_options={"tokenize": "intl"})
+    assert given.metric_settings("zh")["bleu"]["tokenize"] == "intl"
+    assert EvaluationRequest("ldd", {"a": "a.txt"}, metrics=("chrf",)).metric_settings("zh") == {"chrf": {}}

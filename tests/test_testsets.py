@@ -186,7 +186,7 @@ def test_acs_build_and_evaluate_wmt24_en_zh_offline(wmt23_24: Path, tmp_path: Pa
     assert "en-zh wmt24: 3 sentence pairs of 3 lines → auto_challenge_sets" in done.stdout
     done = subprocess.run([sys.executable, "-m", "auto_challenge_sets.cli", "evaluate", "--testset", "wmt24",
                            "--pair", "en-zh", "--system", "all", "--config", "en-zh.subj_verb.d0", "--json",
-                           "--tokenize", "zh", "--n-samples", "5", "--paired-samples", "20"],
+                           "--n-samples", "5", "--paired-samples", "20"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     payload = json.loads(done.stdout)
@@ -197,3 +197,5 @@ def test_acs_build_and_evaluate_wmt24_en_zh_offline(wmt23_24: Path, tmp_path: Pa
     assert payload["full"]["IOL-Research"]["bleu"] == pytest.approx(
         sacrebleu.corpus_bleu(hyp, [PARAGRAPHS["zh"]], tokenize="zh").score, abs=1e-9)
     assert "+random[n:5|tol:1|rel:0.05|seed:1]+" in payload["signature"]
+    # no --tokenize: sacrebleu's own tokenizer for a Chinese target (13a would see one word a line)
+    assert payload["settings"]["metric_options"]["bleu"]["tokenize"] == "zh" and "tok:zh" in payload["signature"]

@@ -35,8 +35,9 @@ def add_metric_option_flags(parser: argparse.ArgumentParser, group: argparse._Ar
                        f"declares is an error). The built-ins': {builtin}. A package's (COMET's comet_model, "
                        "comet_gpus, ...): `acs metric list`")
     group.add_argument("--tokenize", metavar="NAME",
-                       help=f"sacrebleu tokenizer for BLEU and RIBES (default: {TOKENIZE.default}); the same as "
-                       "--metric-option tokenize=NAME")
+                       help=f"sacrebleu tokenizer for BLEU and RIBES (default: sacrebleu's for the target "
+                       f"language: zh, ja-mecab, ko-mecab for Chinese, Japanese, Korean, {TOKENIZE.default} for the "
+                       "others); the same as --metric-option tokenize=NAME")
     group.add_argument("--case-sensitive-ribes", action="store_true",
                        help="do not lowercase before RIBES (RIBES.py's --case); the same as --metric-option "
                        "lowercase_ribes=false")

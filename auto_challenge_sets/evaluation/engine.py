@@ -55,11 +55,12 @@ from auto_challenge_sets.scoring.finite import MetricFailure, check_statistics, 
 from auto_challenge_sets.scoring.forked import can_fork, forked_pool
 from auto_challenge_sets.scoring.length_baseline import is_degenerate, rule_signature
 from auto_challenge_sets.scoring.metric import Metric, create_metric
+from auto_challenge_sets.target_languages import language_of
 
 
-def _metrics(request: EvaluationRequest) -> dict[str, Metric]:
+def _metrics(request: EvaluationRequest, target: str) -> dict[str, Metric]:
     metrics = {}
-    for name, options in request.metric_settings().items():
+    for name, options in request.metric_settings(target).items():
         try:
             metrics[name] = create_metric(name, **options)
         except RequestError as error:  # names its field already (a tokenizer that is unknown or cannot run here)
@@ -218,8 +219,8 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
     """Score every system on every chosen config (see the module docstring); ``human_seg``: human
     segment scores, for the sentence-level agreement of every config (:mod:`.segments`)."""
     with stage("read inputs", len(request.hypotheses), "systems"):
-        metrics = _metrics(request)
         corpus = read_corpus(request)
+        metrics = _metrics(request, language_of(corpus.pair))
         report = ReadReport()
         outputs = read_systems(request, corpus, report)
         needs_sources = any(metric.needs_sources for metric in metrics.values())

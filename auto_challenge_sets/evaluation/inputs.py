@@ -38,6 +38,7 @@ from auto_challenge_sets.scoring.bleu_stats import BleuStatistics
 from auto_challenge_sets.scoring.builtin_metrics import TOKENIZE
 from auto_challenge_sets.scoring.line_limit import MAX_TOKENS, line_excess
 from auto_challenge_sets.scoring.validation import check_sample_size
+from auto_challenge_sets.target_languages import language_of
 from auto_challenge_sets.text_io import TO_A_FILE, require_regular_file
 
 ROW_COLUMNS = ["id", "line", "reference", "length", "distance"]
@@ -283,7 +284,7 @@ def read_systems(request: EvaluationRequest, corpus: Corpus, report: ReadReport)
     the longest line the metric scores."""
     expected = corpus.total_lines
     # the limit counts the tokens of the run's BLEU/RIBES tokenizer (line_limit.py), 13a without either
-    tokenizer = next((values["tokenize"] for values in request.metric_settings().values() if "tokenize" in values),
+    tokenizer = next((values["tokenize"] for values in request.metric_settings(language_of(corpus.pair)).values() if "tokenize" in values),
                      TOKENIZE.default)
     tokenize = BleuStatistics(tokenize=tokenizer).preprocess
     _check_line_lengths(corpus.base["reference"], corpus.folder.where(corpus.base_name, corpus.split), tokenize,

@@ -15,7 +15,7 @@ from typing import Any
 
 from auto_challenge_sets.errors import RequestError
 from auto_challenge_sets.evaluation.targeted import TargetedRequest
-from auto_challenge_sets.scoring.builtin_metrics import DEFAULT_METRICS
+from auto_challenge_sets.scoring.builtin_metrics import DEFAULT_METRICS, target_tokenizer
 from auto_challenge_sets.scoring.forked import cores
 from auto_challenge_sets.scoring.kernel import DEFAULT_SEED, MAX_SAMPLES
 from auto_challenge_sets.scoring.length_baseline import DEFAULT_LENGTH_RELATIVE, check_relative
@@ -143,9 +143,16 @@ class EvaluationRequest:
                 raise RequestError("targeted.hyp_alignments", f"for {', '.join(unknown)}, which is no system "
                                    f"(systems: {', '.join(self.hypotheses)})")
 
-    def metric_settings(self) -> dict[str, dict[str, Any]]:
-        """Per metric, every option it declares: as given in ``metric_options``, else its default."""
-        return route_options(self.metrics, self.metric_options)
+    def metric_settings(self, target: str | None = None) -> dict[str, dict[str, Any]]:
+        """Per metric, every option it declares: as given in ``metric_options``, else, for the
+        tokenizer of a ``target`` language sacrebleu tokenizes otherwise (Chinese, Japanese,
+        Korean), sacrebleu's choice for it, as ``sacrebleu -l en-zh`` makes it; else its default."""
+        given = dict(self.metric_options)
+        tokenizer = target_tokenizer(target)
+        if tokenizer is not None and "tokenize" not in given and any(
+                option.name == "tokenize" for name in self.metrics for option in metric_class(name).options):
+            given["tokenize"] = tokenizer
+        return route_options(self.metrics, given)
 
     @property
     def workers(self) -> int:

@@ -31,6 +31,15 @@ LOWERCASE_RIBES = Option("lowercase_ribes", bool, True,
                          "lowercase before RIBES, as RIBES.py does (false: RIBES.py's --case)")
 
 
+def target_tokenizer(target: str | None) -> str | None:
+    """sacrebleu's own choice of tokenizer for a target language where it is not 13a (``zh``,
+    ``ja-mecab``, ``ko-mecab``), else None: BLEU with 13a sees a Chinese sentence as one word. Read
+    from sacrebleu's BLEU, whose map this is, so the rule follows its releases."""
+    from sacrebleu.metrics.bleu import BLEU
+
+    return getattr(BLEU, "_TOKENIZER_MAP", {}).get(target or "")
+
+
 @lru_cache(maxsize=8)
 def _bleu_rows(tokenize: str) -> BleuStatistics:
     """One BLEU per tokenizer in a process, shared by BLEU and RIBES: sacrebleu caches a
