@@ -96,6 +96,7 @@ def suite(pytester: pytest.Pytester) -> pytest.Pytester:
     pytester.makeconftest((HERE / "conftest.py").read_text(encoding="utf-8"))
     pytester.makepyfile(shared_marker=(HERE / "shared_marker.py").read_text(encoding="utf-8"),
                         mutation_scope=(HERE / "mutation_scope.py").read_text(encoding="utf-8"),
+                        toy_dataset=(HERE / "toy_dataset.py").read_text(encoding="utf-8"),
                         test_suite=SUITE)
     pytester.makeini("[pytest]\nmarkers =\n    shared: needs ../shared\n")
     shared = pytester.path / "shared"

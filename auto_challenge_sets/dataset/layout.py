@@ -287,7 +287,7 @@ class DatasetFolder:
         return True
 
     def relative(self, path: Path) -> str:
-        """A matched file's path in the folder, links followed (``data/CONFIG/FILE``)."""
+        """A matched file's path in the folder, links followed (``data/<config>/<file>``)."""
         if path in self.linked:
             return path.resolve().relative_to(self._real_root).as_posix()
         return path.relative_to(self.root).as_posix()
