@@ -16,15 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from auto_challenge_sets.builder.pipeline.provenance import weak_alignment
-from auto_challenge_sets.evaluation.results import (
-    ControlMatching,
-    JudgeCheck,
-    Provenance,
-    TargetedByDistance,
-    TargetedRun,
-    TargetedScore,
-)
-from auto_challenge_sets.evaluation.targeted import (
+from auto_challenge_sets.evaluation.output_alignment import (
     PRESENT,
     STORED,
     UPOS,
@@ -32,6 +24,14 @@ from auto_challenge_sets.evaluation.targeted import (
     align_outputs,
     choose_aligner,
     lemma_language,
+)
+from auto_challenge_sets.evaluation.results import (
+    ControlMatching,
+    JudgeCheck,
+    Provenance,
+    TargetedByDistance,
+    TargetedRun,
+    TargetedScore,
 )
 from auto_challenge_sets.scoring.targeted import CORRECT, WRONG, accuracy, part_table, signature, tally
 from auto_challenge_sets.scoring.targeted_control import LEVELS, draw_pairs, pair_accuracies, percentile
@@ -43,8 +43,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from auto_challenge_sets.evaluation.inputs import ConfigRows, Corpus, SystemOutput
+    from auto_challenge_sets.evaluation.output_alignment import TargetedAlignments
     from auto_challenge_sets.evaluation.results import ConfigResult
-    from auto_challenge_sets.evaluation.targeted import TargetedAlignments
     from auto_challenge_sets.scoring.targeted import Reference
 
 
