@@ -1,7 +1,7 @@
 """Targeted accuracy in the engine: every lexical config × every system
 (:func:`auto_challenge_sets.scoring.targeted.targeted_accuracy`'s judgement, against every
 reference), its random-pair control (:mod:`auto_challenge_sets.scoring.targeted_control`), and a
-summary per phenomenon by distance. The alignments come from :func:`.targeted.align_outputs`.
+summary per phenomenon by distance. The alignments come from :func:`.output_alignment.align_outputs`.
 
 Each system's match of every source word of a row is computed once (a table per pool row) and
 read by every config holding the row and by every random draw."""

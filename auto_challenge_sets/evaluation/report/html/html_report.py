@@ -2,7 +2,7 @@
 
 Inline CSS and JavaScript, the report's figures as inline SVG (:mod:`.figures`), every number of the big table
 from the Evaluation itself (:mod:`.html_view`); given them, the sentences behind each config
-(:mod:`.sentences`, which the command line reads): the first :data:`INLINE_ROWS` rows of a config in the page, the rest in
+(:mod:`.page_sentences`, which the command line collects): the first :data:`INLINE_ROWS` rows of a config in the page, the rest in
 ``sentences/{config}.js`` beside it and their words in ``sentences/lines-*.js``, which the page
 loads on demand with ``<script>`` tags (Chromium refuses ``fetch`` of ``file://`` URLs, not
 scripts). Jinja2 templates in ``templates/``
