@@ -48,9 +48,9 @@ from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec  
 from auto_challenge_sets.corpus import read_lines  # noqa: E402
 from auto_challenge_sets.dataset.writer import build_into_folder  # noqa: E402
 from auto_challenge_sets.evaluation import engine  # noqa: E402
-from auto_challenge_sets.evaluation.human import read_human  # noqa: E402
+from auto_challenge_sets.evaluation.output_alignment import TargetedRequest  # noqa: E402
 from auto_challenge_sets.evaluation.request import EvaluationRequest  # noqa: E402
-from auto_challenge_sets.evaluation.targeted import TargetedRequest  # noqa: E402
+from auto_challenge_sets.evaluation.stats.human import read_human  # noqa: E402
 
 _IMPORTS = (time.perf_counter() - _IMPORTS[0], _cpu() - _IMPORTS[1])
 
@@ -137,7 +137,7 @@ def _report_files(evaluation, request: EvaluationRequest, human: dict[str, float
     """What ``acs evaluate --out`` writes after the evaluation (``write_report``: results.json, the
     figures, report.md, index.html and its sidecars): wall, CPU and the timings of each file kind."""
     from auto_challenge_sets.builder.pipeline.timings import recording
-    from auto_challenge_sets.evaluation.report import write_report
+    from auto_challenge_sets.evaluation.report.report import write_report
     from auto_challenge_sets.evaluation.sentences import collect
 
     with tempfile.TemporaryDirectory() as work, recording() as timings:  # reading the sentences, as acs evaluate does

@@ -2,7 +2,7 @@
 mutant against the derived test selection (``mutation/test_selection.json``, written by
 ``mutation/select_tests.py``).
 
-    python mutation/mutate.py [MODULE ...]     # e.g. evaluation.human dataset.card
+    python mutation/mutate.py [MODULE ...]     # e.g. evaluation.stats.human dataset.card
     python mutation/mutate.py --survivors MODULE ...   # again only the mutants the last run left alive
 
 mutmut reads one test selection from pyproject.toml for the whole run; this sets it to the test

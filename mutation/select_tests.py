@@ -35,7 +35,7 @@ FAST = "not shared and not models and not browser"
 
 
 def mutated_modules() -> dict[str, Path]:
-    """``only_mutate``'s files by module name (``evaluation.human`` for ``auto_challenge_sets/evaluation/human.py``),
+    """``only_mutate``'s files by module name (``evaluation.human`` for ``auto_challenge_sets/evaluation/stats/human.py``),
     as mutmut reads them from pyproject.toml (run from the repository's root)."""
     from mutmut.configuration import config
 

@@ -1,5 +1,5 @@
 """The full test set's significance clusters on WMT21 de→en (../shared/data/wmt21, 19 systems,
-1,000 rows): per metric, how many clusters the engine forms (``evaluation/full_test.py``, sacrebleu's
+1,000 rows): per metric, how many clusters the engine forms (``evaluation/stats/full_test.py``, sacrebleu's
 paired approximate randomization, 1,000 trials, sacrebleu's seed) and how many of the other systems
 the best one beats significantly, through ``acs evaluate --config de-en.baseline``.
 

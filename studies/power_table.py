@@ -15,7 +15,7 @@ import sys
 
 from stored_table import store_block_or_check
 
-from auto_challenge_sets.evaluation.meta_evaluation import power
+from auto_challenge_sets.evaluation.stats.meta_evaluation import power
 
 NAME, SCRIPT = "power", "power_table.py"
 FAMILY = 30

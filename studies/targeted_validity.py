@@ -40,8 +40,8 @@ from stored_table import store_block_or_check
 from auto_challenge_sets.corpus import read_lines
 from auto_challenge_sets.dataset.layout import DatasetFolder
 from auto_challenge_sets.evaluation.engine import evaluate
+from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
 from auto_challenge_sets.evaluation.request import EvaluationRequest
-from auto_challenge_sets.evaluation.targeted import TargetedRequest
 from auto_challenge_sets.pharaoh import parse_pharaoh
 from auto_challenge_sets.scoring.targeted import aligned_words, lemma, part_table, tally
 

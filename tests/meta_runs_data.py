@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from auto_challenge_sets.evaluation.meta_runs import FULL
+from auto_challenge_sets.evaluation.stats.meta_runs import FULL
 
 # run 1: humans a > b > c > d; run 2: humans p > q > r (other systems, another scale)
 HUMAN_1 = {"a": 0.9, "b": 0.5, "c": 0.1, "d": -0.3}

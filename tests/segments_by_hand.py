@@ -1,4 +1,4 @@
-"""The segment-level statistics of :mod:`auto_challenge_sets.evaluation.segments` written out by
+"""The segment-level statistics of :mod:`auto_challenge_sets.evaluation.stats.segments` written out by
 hand, one resample or one order at a time, to check the vectorized code against."""
 
 from __future__ import annotations

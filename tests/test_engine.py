@@ -13,8 +13,8 @@ from scipy.stats import kendalltau, permutation_test, spearmanr
 
 from auto_challenge_sets.errors import InputError, RequestError
 from auto_challenge_sets.evaluation.engine import evaluate
-from auto_challenge_sets.evaluation.human import read_human
 from auto_challenge_sets.evaluation.request import EvaluationRequest
+from auto_challenge_sets.evaluation.stats.human import read_human
 from auto_challenge_sets.scoring import metric as metric_registry
 from auto_challenge_sets.scoring import validation
 from auto_challenge_sets.scoring.challenge import compute
@@ -463,7 +463,7 @@ def test_human_scores_for_three_systems_need_no_note(toy, count):
 
 
 def test_segment_notes_name_the_systems_without_scores_and_the_scores_without_a_system(toy, tmp_path):
-    from auto_challenge_sets.evaluation.segments import read_human_seg
+    from auto_challenge_sets.evaluation.stats.segments import read_human_seg
 
     seg = tmp_path / "seg.txt"
     rows = ["SYS SID RAW.SCR Z.SCR N"] + [f"{system}.{k} {line} 70 {0.1 * k + 0.01 * (line % 7)} 1"
@@ -565,7 +565,7 @@ def test_targeted_accuracy_ranks_the_systems_against_humans_with_the_runs_seed(t
     """The targeted τ of a lexical config: scipy's over the systems' accuracies, its bootstrap
     interval drawn from stream [seed, 2] of the run's seed (6, not the default), its control among
     the random-pair draws; a config without targeted accuracy has none."""
-    from auto_challenge_sets.evaluation.targeted import TargetedRequest
+    from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
 
     human = read_human(toy["human"], list(toy["hyps"]))
     evaluation = evaluate(EvaluationRequest(toy["root"], toy["hyps"], config="de-en.particle.d2,de-en.reorder.d5",

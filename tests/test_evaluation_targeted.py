@@ -1,4 +1,4 @@
-"""Targeted accuracy through the evaluation engine (evaluation/targeted.py, targeted_scores.py,
+"""Targeted accuracy through the evaluation engine (evaluation/output_alignment.py, targeted_scores.py,
 report.py) on WMT21 de-en, built with UDPipe and eflomal: the validation the method
 needs (the reference as output is right, the reference without the aligned words is wrong, a
 swapped particle verb is wrong), the stored alignments, many systems and human scores."""
@@ -21,9 +21,9 @@ from auto_challenge_sets.dataset.writer import build_into_folder
 from auto_challenge_sets.demo_data import demo_file
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation.engine import evaluate
-from auto_challenge_sets.evaluation.human import read_human
+from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
 from auto_challenge_sets.evaluation.request import EvaluationRequest
-from auto_challenge_sets.evaluation.targeted import TargetedRequest
+from auto_challenge_sets.evaluation.stats.human import read_human
 from auto_challenge_sets.pharaoh import parse_pharaoh
 
 from conftest import shared_path
@@ -242,7 +242,7 @@ def test_on_wmt21_the_judge_is_measured_on_reference_b_and_the_control_matches_p
 
     from auto_challenge_sets.corpus import ReadReport
     from auto_challenge_sets.evaluation.inputs import read_corpus, read_systems
-    from auto_challenge_sets.evaluation.targeted_scores import score
+    from auto_challenge_sets.evaluation.stats.targeted_scores import score
 
     b = wmt["wmt21"] / "references" / "newstest2021.de-en.ref.B.en"
     hyps = {name: wmt["wmt21"] / "system-outputs" / f"newstest2021.de-en.hyp.{name}.en" for name in SYSTEMS}
@@ -269,7 +269,7 @@ def test_on_wmt21_the_judge_is_measured_on_reference_b_and_the_control_matches_p
 def test_extra_references_are_aligned_with_the_aligners_options(tmp_path) -> None:
     """With the present aligner the extra references still go through eflomal, with the given
     options: intersection's links are a subset of union's, strictly fewer over the toy corpus."""
-    from auto_challenge_sets.evaluation.targeted import align_outputs
+    from auto_challenge_sets.evaluation.output_alignment import align_outputs
 
     from toy_dataset import corpus
 

@@ -1,4 +1,4 @@
-"""Every figure written once (evaluation/figures.py): the .svg files report.md links are the SVG
+"""Every figure written once (evaluation/report/figures.py): the .svg files report.md links are the SVG
 index.html holds, byte for byte the same for the same result, whatever the order of its configs."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from auto_challenge_sets.evaluation import figures
-from auto_challenge_sets.evaluation.report import write_report
+from auto_challenge_sets.evaluation.report import figures
+from auto_challenge_sets.evaluation.report.report import write_report
 from tests import toy_dataset
 
 from mutation_scope import per_test_under_mutmut

@@ -1,4 +1,4 @@
-"""evaluation/full_test.py: the full test set's paired tests against sacrebleu's own PairedTest, the
+"""evaluation/stats/full_test.py: the full test set's paired tests against sacrebleu's own PairedTest, the
 significance clusters against hand counts, and on WMT21 de-en all 19 systems ranked by the command."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import pytest
 import sacrebleu
 from sacrebleu.significance import PairedTest
 
-from auto_challenge_sets.evaluation.full_test import full_test, ranks, significance_clusters
 from auto_challenge_sets.evaluation.inputs import SystemOutput
+from auto_challenge_sets.evaluation.stats.full_test import full_test, ranks, significance_clusters
 from auto_challenge_sets.scoring.metric import create_metric
 
 from conftest import check_results_json, shared_path

@@ -27,7 +27,7 @@ from auto_challenge_sets.cli import main
 from auto_challenge_sets.dataset.demo import demo_file
 from auto_challenge_sets.dataset.layout import folder_sizes
 from auto_challenge_sets.errors import AcsError
-from auto_challenge_sets.evaluation.name_text import isolate
+from auto_challenge_sets.evaluation.report.name_text import isolate
 from auto_challenge_sets.phenomena import PHENOMENA, register_phenomenon, unregister_phenomenon
 
 NSUBJ = "name=lv deprel=nsubj"
@@ -192,12 +192,12 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     """The toy run twice, its systems named hostile and plain (the same outputs in the same order):
     each report's index.html, the page's SVGs and report.md. With a plug-in metric's label too."""
     from auto_challenge_sets.evaluation.engine import evaluate
-    from auto_challenge_sets.evaluation.html_report import write_html
-    from auto_challenge_sets.evaluation.human import HumanScores
-    from auto_challenge_sets.evaluation.report import markdown_report
+    from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
+    from auto_challenge_sets.evaluation.report.html.html_report import write_html
+    from auto_challenge_sets.evaluation.report.report import markdown_report
     from auto_challenge_sets.evaluation.request import EvaluationRequest
     from auto_challenge_sets.evaluation.sentences import collect
-    from auto_challenge_sets.evaluation.targeted import TargetedRequest
+    from auto_challenge_sets.evaluation.stats.human import HumanScores
     from auto_challenge_sets.scoring import metric as registry
 
     from toy_dataset import HUMAN, make

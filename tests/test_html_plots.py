@@ -1,4 +1,4 @@
-"""The page's plots (evaluation/html_plots.py + templates/charts.svg.j2) on the hand-made toy run:
+"""The page's plots (evaluation/report/html_plots.py + templates/charts.svg.j2) on the hand-made toy run:
 every system is one named, focusable line; every cell and point carries its numbers; configs left
 out of trends are left out of the plots; label spreading checked by hand."""
 
@@ -8,8 +8,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from auto_challenge_sets.evaluation import html_plots
-from auto_challenge_sets.evaluation.html_report import environment
+from auto_challenge_sets.evaluation.report import html_plots
+from auto_challenge_sets.evaluation.report.html.html_report import environment
 from tests import toy_dataset
 
 from mutation_scope import per_test_under_mutmut

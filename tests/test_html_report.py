@@ -1,4 +1,4 @@
-"""The HTML page of a run (evaluation/html_report.py): valid HTML, every number of its table equal
+"""The HTML page of a run (evaluation/report/html/html_report.py): valid HTML, every number of its table equal
 to results.json's, nothing fetched from the network, the sentences behind each config split
 between the page and its sidecars; and, in headless Chromium (marker ``browser``), that it sorts,
 filters, loads sidecars and shows the marked words. On the hand-made toy folder."""
@@ -17,12 +17,12 @@ import pytest
 
 from auto_challenge_sets.dataset.layout import DatasetFolder
 from auto_challenge_sets.evaluation.engine import evaluate
-from auto_challenge_sets.evaluation.html_report import INLINE_ROWS, write_html
-from auto_challenge_sets.evaluation.human import read_human
-from auto_challenge_sets.evaluation.report import write_report
+from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
+from auto_challenge_sets.evaluation.report.html.html_report import INLINE_ROWS, write_html
+from auto_challenge_sets.evaluation.report.report import write_report
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.sentences import collect
-from auto_challenge_sets.evaluation.targeted import TargetedRequest
+from auto_challenge_sets.evaluation.stats.human import read_human
 from auto_challenge_sets.scoring.metric import metric_class
 
 from mutation_scope import per_test_under_mutmut
@@ -622,7 +622,7 @@ def test_results_report_and_page_agree_on_every_flag(report):
     rows of d4."""
     from flag_walk import walk
 
-    from auto_challenge_sets.evaluation.report import text_report
+    from auto_challenge_sets.evaluation.report.report import text_report
 
     seen = walk(report["out"], text_report(report["evaluation"]))
     flags = report["results"]["configs"]
@@ -684,8 +684,8 @@ def test_configs_are_shown_by_distance_d2_before_d10(wide_page):
 def test_a_configs_sidecar_names_the_words_file_of_line_100_as_the_hundred_before_it():
     """Lines 1–100 share a words file: a config whose only line beyond the page's is line 100 loads
     lines-00000.js, where line 100's words are."""
-    from auto_challenge_sets.evaluation.html_report import _sentence_data
-    from auto_challenge_sets.evaluation.sentences import ConfigSentences, Sentences
+    from auto_challenge_sets.evaluation.page_sentences import ConfigSentences, Sentences
+    from auto_challenge_sets.evaluation.report.html.html_report import _sentence_data
 
     lines = [*range(1, INLINE_ROWS + 1), 100, 101]
     rows = [{"line": line, "d": 0, "inst": []} for line in lines]
@@ -706,7 +706,7 @@ def _shown_cells(driver) -> list[tuple[str, str, str]]:
 
 def test_the_big_table_is_paged_by_the_page_size(report):
     """The all-scores table carries its page size and the pager; every row is in the file (the script pages them)."""
-    from auto_challenge_sets.evaluation.html_report import PAGE_ROWS
+    from auto_challenge_sets.evaluation.report.html.html_report import PAGE_ROWS
 
     html = (report["out"] / "index.html").read_text(encoding="utf-8")
     assert f'<form class="filters" data-table="cells" data-page-size="{PAGE_ROWS}"' in html

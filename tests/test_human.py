@@ -1,4 +1,4 @@
-"""Human scores and correlations (evaluation/human.py): the table reader, and the Kendall τ of many
+"""Human scores and correlations (evaluation/stats/human.py): the table reader, and the Kendall τ of many
 rows at once against scipy's, bit for bit."""
 
 from __future__ import annotations
@@ -8,7 +8,13 @@ import pytest
 from scipy.stats import kendalltau
 
 from auto_challenge_sets.errors import InputError
-from auto_challenge_sets.evaluation.human import HumanScores, correlate, correlation, kendall_taus, read_human
+from auto_challenge_sets.evaluation.stats.human import (
+    HumanScores,
+    correlate,
+    correlation,
+    kendall_taus,
+    read_human,
+)
 
 
 @pytest.mark.parametrize("ties", [False, True])

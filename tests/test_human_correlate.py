@@ -1,4 +1,4 @@
-"""evaluation/human.py's correlate on hand-made scores where the plausible wrong answers differ
+"""evaluation/stats/human.py's correlate on hand-made scores where the plausible wrong answers differ
 from the right one: Kendall's p-value next to Spearman's (which a perfect ranking makes equal),
 and the random-τ control counted from the right side."""
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy.stats import kendalltau, spearmanr
 
-from auto_challenge_sets.evaluation.human import PERMUTATIONS, SMALL_N, HumanScores, correlate
+from auto_challenge_sets.evaluation.stats.human import PERMUTATIONS, SMALL_N, HumanScores, correlate
 
 # an imperfect ranking: Spearman and Kendall give different p-values
 AUTO = [3.1, 1.2, 2.5, 4.8, 4.1, 0.7, 5.9, 5.2, 2.2, 6.6, 7.3, 1.9, 8.0, 6.1]
@@ -93,7 +93,7 @@ def test_tied_scores_take_kendalls_p_from_every_order_of_the_systems(xs):
 
 def test_pearson_is_each_rows_correlation() -> None:
     """_pearson on a batch (rows of different means and spreads) is each row's Pearson r."""
-    from auto_challenge_sets.evaluation.human import _pearson
+    from auto_challenge_sets.evaluation.stats.human import _pearson
 
     x = np.array([[1.0, 2.0, 4.0, 8.0], [10.0, 30.0, 20.0, 25.0]])
     y = np.array([[3.0, 1.0, 2.0, 5.0], [5.0, 7.0, 9.0, 4.0]])
@@ -104,7 +104,7 @@ def test_pearson_is_each_rows_correlation() -> None:
 
 def test_the_permutation_p_values_default_seed_is_1() -> None:
     """Nine systems: 9! > PERMUTATIONS orders, so the permutation p-value is random and its seed shows."""
-    from auto_challenge_sets.evaluation.human import small_sample_p_values
+    from auto_challenge_sets.evaluation.stats.human import small_sample_p_values
 
     xs, ys = np.arange(1.0, 10.0), np.array([3.0, 1, 2, 6, 4, 9, 5, 8, 7])
     assert small_sample_p_values(xs, ys) == small_sample_p_values(xs, ys, seed=1)
@@ -114,7 +114,7 @@ def test_the_permutation_p_values_default_seed_is_1() -> None:
 def test_the_bootstrap_statistic_is_a_scalar_for_one_sample_and_a_row_per_resample():
     """scipy's bootstrap calls the statistic on the observed sample (1-d: it must give a scalar)
     and on batches of resamples (one τ per row)."""
-    from auto_challenge_sets.evaluation.human import _kendall
+    from auto_challenge_sets.evaluation.stats.human import _kendall
 
     x, y = np.array([1.0, 2.0, 3.0, 4.0]), np.array([1.0, 3.0, 2.0, 4.0])
     one = _kendall(x, y)
@@ -128,7 +128,7 @@ def test_a_side_with_two_values_gets_a_p_value_counted_by_hand():
     NaN. Of the 4! orders of the metric's scores, the 2! x 2! that keep its two lowest with the
     humans' two lowest give the observed (largest) rho and tau: two-sided, 2 x 4/24 = 1/3 each.
     One distinct value on a side: NaN."""
-    from auto_challenge_sets.evaluation.human import small_sample_p_values
+    from auto_challenge_sets.evaluation.stats.human import small_sample_p_values
 
     rho_p, tau_p = small_sample_p_values(np.array([1.0, 2.0, 3.0, 4.0]), np.array([0.0, 0.0, 1.0, 1.0]))
     assert rho_p == pytest.approx(1 / 3) and tau_p == pytest.approx(1 / 3)

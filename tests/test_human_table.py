@@ -8,7 +8,7 @@ import re
 import pytest
 
 from auto_challenge_sets.errors import InputError
-from auto_challenge_sets.evaluation.human import read_human
+from auto_challenge_sets.evaluation.stats.human import read_human
 
 
 def _table(tmp_path, text: str, name: str = "human.txt"):
@@ -49,7 +49,7 @@ def test_the_row_reader_takes_the_callers_empty_message_and_error_class(tmp_path
     """numbered_table_rows as the segment table reads it: its own message for an empty file, its own
     error class for a line that is not UTF-8 (the human table's: CorpusError)."""
     from auto_challenge_sets.errors import AlignmentError, CorpusError
-    from auto_challenge_sets.evaluation.human import numbered_table_rows
+    from auto_challenge_sets.evaluation.stats.human import numbered_table_rows
 
     empty = _table(tmp_path, "\n\n", "empty.txt")
     with pytest.raises(InputError) as error:

@@ -1,4 +1,4 @@
-"""The pooled statistics of evaluation/meta_evaluation.py on hand-made runs: pairwise accuracy
+"""The pooled statistics of evaluation/stats/meta_evaluation.py on hand-made runs: pairwise accuracy
 against a hand count, τ against scipy.stats.kendalltau, the intervals and p-values against
 hand-written resampling loops drawing from the documented seeds, the critical τ against
 scipy's exact p and the issue's 10-system figures."""
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy.stats import kendalltau, rankdata
 
-from auto_challenge_sets.evaluation.meta_evaluation import (
+from auto_challenge_sets.evaluation.stats.meta_evaluation import (
     RunScores,
     agreement,
     chance,

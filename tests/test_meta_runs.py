@@ -1,4 +1,4 @@
-"""acs meta-evaluate's reading and pooling of results.json files (evaluation/meta_runs.py) on two
+"""acs meta-evaluate's reading and pooling of results.json files (evaluation/stats/meta_runs.py) on two
 hand-written runs: which measures are pooled, their numbers against hand counts and scipy, the
 flags and the BH family, and the errors that name the file."""
 
@@ -12,7 +12,7 @@ from meta_runs_data import HUMAN_1, RUN_1, results, write_runs
 from scipy.stats import false_discovery_control, kendalltau
 
 from auto_challenge_sets.errors import InputError
-from auto_challenge_sets.evaluation.meta_runs import FULL, TARGETED, meta_evaluate, read_run
+from auto_challenge_sets.evaluation.stats.meta_runs import FULL, TARGETED, meta_evaluate, read_run
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The Benjamini–Hochberg families of a run (evaluation/multiple_testing.py) on hand-made results:
+"""The Benjamini–Hochberg families of a run (evaluation/stats/multiple_testing.py) on hand-made results:
 one member per distinct row set, small configs left out, the family size carried, "exploratory" at
 a corrected p of 0.05 exactly, trends corrected over the metric's every phenomenon, and surviving
 trends counted on the corrected p. Expected values from scipy.stats.false_discovery_control or a
@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 from scipy.stats import false_discovery_control
 
-from auto_challenge_sets.evaluation.multiple_testing import correct_configs, correct_trends
+from auto_challenge_sets.evaluation.report.validity_report import surviving_worsening
 from auto_challenge_sets.evaluation.results import (
     ConfigResult,
     Evaluation,
@@ -21,7 +21,7 @@ from auto_challenge_sets.evaluation.results import (
     Settings,
     Trend,
 )
-from auto_challenge_sets.evaluation.validity_report import surviving_worsening
+from auto_challenge_sets.evaluation.stats.multiple_testing import correct_configs, correct_trends
 
 
 def _human(p: float | None) -> HumanCorrelation:

@@ -1,4 +1,4 @@
-"""A user's name as text (evaluation/name_text.py): bidi isolates only where a name can reorder the
+"""A user's name as text (evaluation/report/name_text.py): bidi isolates only where a name can reorder the
 text around it, with its own directional controls balanced; Markdown that renders back to the very
 name (markdown-it, CommonMark with GFM tables) in a line, a table cell and a code span."""
 
@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from auto_challenge_sets.evaluation.name_text import (
+from auto_challenge_sets.evaluation.report.name_text import (
     FSI,
     PDI,
     isolate,

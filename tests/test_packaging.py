@@ -36,6 +36,11 @@ def test_the_wheel_carries_the_metric_module_and_the_card(wheel: Path) -> None:
     module = "auto_challenge_sets/metrics/ldd_challenge/"
     assert {module + name for name in ("ldd_challenge.py", "README.md", "app.py", "requirements.txt")} <= names
     assert "auto_challenge_sets/dataset/dataset_card.md" in names
+    # what the run and the page read at run time, where the code looks for them (package-data)
+    assert "auto_challenge_sets/evaluation/results.schema.json" in names
+    templates = REPO / "auto_challenge_sets/evaluation/report/html/templates"
+    shipped = {"auto_challenge_sets/evaluation/report/html/templates/" + p.name for p in templates.iterdir()}
+    assert len(shipped) >= 7 and shipped <= names
     assert not any(name.startswith(("tests/", "benchmarks/", "studies/", "mutation/")) for name in names)
 
 

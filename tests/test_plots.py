@@ -1,11 +1,11 @@
-"""What the figures show and in which colours (evaluation/plots.py): the tick rule, the diverging
+"""What the figures show and in which colours (evaluation/report/plots.py): the tick rule, the diverging
 ramp and a name cut for a figure, against values worked out by hand."""
 
 from __future__ import annotations
 
 import pytest
 
-from auto_challenge_sets.evaluation import plots
+from auto_challenge_sets.evaluation.report import plots
 
 
 def test_nice_ticks_are_round_steps_that_cover_the_values():

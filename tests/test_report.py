@@ -1,4 +1,4 @@
-"""The one report (evaluation/report.py, figures.py): tables, report.md with its legend, results.json
+"""The one report (evaluation/report/report.py, figures.py): tables, report.md with its legend, results.json
 and the plots, for whatever metrics the run has; on the hand-made toy folder."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from auto_challenge_sets.evaluation.report import (
+from auto_challenge_sets.evaluation.report.report import (
     config_heading,
     config_table,
     human_table,
@@ -376,7 +376,7 @@ def test_the_human_table_leaves_out_what_is_missing(evaluation):
 def test_the_full_corpus_label():
     from types import SimpleNamespace
 
-    from auto_challenge_sets.evaluation.report import full_corpus_label
+    from auto_challenge_sets.evaluation.report.report import full_corpus_label
 
     assert full_corpus_label(SimpleNamespace(pair="de-en", full_corpus_config="de-en.baseline")) == "full test set"
     assert full_corpus_label(SimpleNamespace(pair="fr-en", full_corpus_config="de-en.baseline")) == (
@@ -386,7 +386,7 @@ def test_the_full_corpus_label():
 
 
 def test_has_human_looks_at_the_full_corpus_and_every_config(evaluation):
-    from auto_challenge_sets.evaluation.report import _has_human
+    from auto_challenge_sets.evaluation.report.report import _has_human
 
     result, _ = evaluation
     none = {name: replace(c, human=None) for name, c in result.configs.items()}
@@ -407,7 +407,7 @@ POWER_5_OF_4 = ("Power: with 5 systems, a τ of 1.00 is needed for p < 0.05; no 
 
 
 def test_the_targeted_section_in_both_forms(evaluation):
-    from auto_challenge_sets.evaluation.report import targeted_section
+    from auto_challenge_sets.evaluation.report.report import targeted_section
 
     result, _ = evaluation
     tables = targeted_tables(result, markdown=True)
@@ -436,8 +436,8 @@ def test_the_targeted_section_in_both_forms(evaluation):
 def test_the_text_report_whole(evaluation):
     """Every line of the printed report, configs in config_sort_key's order whatever the run's
     order; each table as its own test above checks it."""
-    from auto_challenge_sets.evaluation.full_test_report import full_test_section
-    from auto_challenge_sets.evaluation.report import targeted_section
+    from auto_challenge_sets.evaluation.report.full_test_report import full_test_section
+    from auto_challenge_sets.evaluation.report.report import targeted_section
 
     result, _ = evaluation
     shuffled = replace(result, configs={name: result.configs[name] for name in reversed(CONFIGS)})
@@ -494,9 +494,9 @@ def _headings_in_order(text: str) -> list[str]:
 def test_the_markdown_report_whole(evaluation):
     from pathlib import Path
 
-    from auto_challenge_sets.evaluation.full_test_report import full_test_section
-    from auto_challenge_sets.evaluation.name_text import markdown_text
-    from auto_challenge_sets.evaluation.report import LEGEND, markdown_report, targeted_section
+    from auto_challenge_sets.evaluation.report.full_test_report import full_test_section
+    from auto_challenge_sets.evaluation.report.name_text import markdown_text
+    from auto_challenge_sets.evaluation.report.report import LEGEND, markdown_report, targeted_section
 
     result, _ = evaluation
     shuffled = replace(result, configs={name: result.configs[name] for name in reversed(CONFIGS)},
@@ -559,9 +559,9 @@ def test_the_folder_in_a_new_nested_directory(evaluation, tmp_path, capsys, monk
 def test_both_reports_end_their_sections_with_segment_agreement(evaluation):
     """With segment-level agreement, its tables close the text report and come before the plots in
     report.md, each titled by the metric's label (lower case in the text)."""
-    from auto_challenge_sets.evaluation.report import markdown_report
+    from auto_challenge_sets.evaluation.report.report import markdown_report
+    from auto_challenge_sets.evaluation.report.validity_report import segment_table
     from auto_challenge_sets.evaluation.results import SegmentAgreement
-    from auto_challenge_sets.evaluation.validity_report import segment_table
 
     result, _ = evaluation
     seg = replace(result, segment_full={"bleu": SegmentAgreement(segments=450, kendall=0.25, p_value=0.001)})

@@ -17,8 +17,9 @@ import pytest
 from filelock import FileLock
 
 from auto_challenge_sets.cli import main
-from auto_challenge_sets.evaluation import figures, html_report
-from auto_challenge_sets.evaluation.report_folder import check_report_folder
+from auto_challenge_sets.evaluation.report import figures
+from auto_challenge_sets.evaluation.report.html import html_report
+from auto_challenge_sets.evaluation.report.report_folder import check_report_folder
 
 from toy_dataset import SPLIT, Toy
 
@@ -252,7 +253,7 @@ def test_concurrent_runs_leave_one_runs_report(toy, tmp_path, capsys):
 
 
 def test_the_names_a_report_may_hold_are_its_writers_names():
-    from auto_challenge_sets.evaluation.report_folder import report_globs
+    from auto_challenge_sets.evaluation.report.report_folder import report_globs
 
     assert report_globs() == {
         "": ["results.json", "report.md", "sentences.json.gz", "*.*.heatmap.svg", "*.*.trend.svg", "*.*.human.svg",

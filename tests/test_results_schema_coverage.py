@@ -32,10 +32,10 @@ UNREACHABLE: dict[tuple[str, str], str] = {
 
 def _rich_run(tmp_path) -> dict:
     from auto_challenge_sets.evaluation.engine import evaluate
-    from auto_challenge_sets.evaluation.human import read_human
+    from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
     from auto_challenge_sets.evaluation.request import EvaluationRequest
-    from auto_challenge_sets.evaluation.segments import read_human_seg
-    from auto_challenge_sets.evaluation.targeted import TargetedRequest
+    from auto_challenge_sets.evaluation.stats.human import read_human
+    from auto_challenge_sets.evaluation.stats.segments import read_human_seg
 
     toy = make(tmp_path)
     systems = list(toy["hyps"])

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy.stats import bootstrap, kendalltau
 
-from auto_challenge_sets.evaluation.segments import (
+from auto_challenge_sets.evaluation.stats.segments import (
     ConfigTask,
     config_agreements,
     metric_agreement,

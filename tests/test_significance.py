@@ -1,4 +1,4 @@
-"""evaluation/significance.py: the paired tests the engine reports, against sacrebleu's own
+"""evaluation/stats/significance.py: the paired tests the engine reports, against sacrebleu's own
 PairedTest and our approximate randomization, on the toy corpus's hand-made systems."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 import sacrebleu
 from sacrebleu.significance import PairedTest
 
-from auto_challenge_sets.evaluation.significance import paired_tests
+from auto_challenge_sets.evaluation.stats.significance import paired_tests
 from auto_challenge_sets.scoring.metric import create_metric
 from auto_challenge_sets.scoring.paired import approximate_randomization, sacrebleu_seed
 

@@ -1,4 +1,4 @@
-"""evaluation/targeted_scores.py on the toy folder: the judgement does not depend on the random-pair
+"""evaluation/stats/targeted_scores.py on the toy folder: the judgement does not depend on the random-pair
 control (with it every source word is matched, without it only the instances' words), the extra
 references judge only when asked, the lemma step and the outputs' own alignments reach the
 judgement, the signature names all of it, and the summary by distance buckets at the configs'
@@ -16,8 +16,8 @@ from toy_dataset import make
 
 def _evaluate(toy, references=(), aligner="present", **targeted):
     from auto_challenge_sets.evaluation.engine import evaluate
+    from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
     from auto_challenge_sets.evaluation.request import EvaluationRequest
-    from auto_challenge_sets.evaluation.targeted import TargetedRequest
 
     return evaluate(EvaluationRequest(toy["root"], toy["hyps"], metrics=("bleu",), n_samples=3, references=references,
                                       targeted=TargetedRequest(aligner, **targeted)))
@@ -123,7 +123,7 @@ def test_the_lemma_step_matches_other_forms_of_a_word(runs):
 def test_the_summary_buckets_at_the_configs_boundaries(runs):
     """Configs at D = 1, 2, 3, 5, 10 (the toy's d0..d4 relabelled) give buckets 1, 2, 3-4, 5-9, 10+
     counted from the smallest-D config's own counts; distance 0 falls below every bucket."""
-    from auto_challenge_sets.evaluation.targeted_scores import run_summary
+    from auto_challenge_sets.evaluation.stats.targeted_scores import run_summary
 
     evaluation, _, _, _ = runs
     particle = sorted((c.min_distance, n) for n, c in evaluation.configs.items() if c.phenomenon == "de-en.particle")
@@ -156,7 +156,7 @@ def test_the_summary_buckets_at_the_configs_boundaries(runs):
 
 
 def test_bucket_labels():
-    from auto_challenge_sets.evaluation.targeted_scores import _bucket_label
+    from auto_challenge_sets.evaluation.stats.targeted_scores import _bucket_label
 
     assert [_bucket_label([1, 2, 3, 5, 10], k) for k in range(5)] == ["1", "2", "3-4", "5-9", "10+"]
     assert _bucket_label([0], 0) == "0+" and _bucket_label([0, 4], 0) == "0-3"
@@ -209,8 +209,8 @@ def _inputs(toy, references=(), **targeted):
     """The request, the corpus and every system's output as the engine reads them."""
     from auto_challenge_sets.corpus import ReadReport
     from auto_challenge_sets.evaluation.inputs import read_corpus, read_systems
+    from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
     from auto_challenge_sets.evaluation.request import EvaluationRequest
-    from auto_challenge_sets.evaluation.targeted import TargetedRequest
 
     request = EvaluationRequest(toy["root"], toy["hyps"], metrics=("bleu",), n_samples=3, references=references,
                                 targeted=TargetedRequest("present", **targeted))
@@ -226,7 +226,7 @@ def test_the_control_is_drawn_from_seed_1_one_stream_per_config_and_no_verdicts_
 
     import numpy as np
 
-    from auto_challenge_sets.evaluation.targeted_scores import score
+    from auto_challenge_sets.evaluation.stats.targeted_scores import score
     from auto_challenge_sets.pharaoh import parse_pharaoh
     from auto_challenge_sets.scoring.targeted import part_table
     from auto_challenge_sets.scoring.targeted_control import draw_pairs, pair_accuracies
@@ -250,7 +250,7 @@ def test_the_control_is_drawn_from_seed_1_one_stream_per_config_and_no_verdicts_
 def test_one_system_judged_against_every_reference_alone_as_among_others(tmp_path):
     """The extra references are the corpus's, whichever system comes first: one system scored
     alone gets the numbers it gets among the others."""
-    from auto_challenge_sets.evaluation.targeted_scores import score
+    from auto_challenge_sets.evaluation.stats.targeted_scores import score
 
     toy = make(tmp_path)
     request, corpus, outputs = _inputs(toy, (toy["hyps"]["good"],), random_pairs=0, all_references=True)
@@ -265,7 +265,7 @@ def test_a_row_without_an_alignment_names_the_full_corpus_file(tmp_path):
     import pyarrow.parquet as pq
 
     from auto_challenge_sets.errors import InputError
-    from auto_challenge_sets.evaluation.targeted_scores import score
+    from auto_challenge_sets.evaluation.stats.targeted_scores import score
 
     toy = make(tmp_path)
     base = toy["root"] / "data" / "de-en.baseline" / "toytest-00000-of-00001.parquet"
@@ -286,7 +286,7 @@ def test_a_configs_accuracy_does_not_depend_on_the_other_configs(tmp_path):
     holding it)."""
     import pyarrow.parquet as pq
 
-    from auto_challenge_sets.evaluation.targeted_scores import score
+    from auto_challenge_sets.evaluation.stats.targeted_scores import score
 
     from toy_dataset import config_lines, corpus, write_folder, write_outputs
 
@@ -406,10 +406,10 @@ def test_the_targeted_tau_is_placed_among_the_random_pair_draws(tmp_path):
     from scipy.stats import kendalltau
 
     from auto_challenge_sets.evaluation.engine import evaluate
-    from auto_challenge_sets.evaluation.human import read_human
+    from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
     from auto_challenge_sets.evaluation.request import EvaluationRequest
-    from auto_challenge_sets.evaluation.targeted import TargetedRequest
-    from auto_challenge_sets.evaluation.targeted_scores import score
+    from auto_challenge_sets.evaluation.stats.human import read_human
+    from auto_challenge_sets.evaluation.stats.targeted_scores import score
 
     from toy_dataset import HUMAN
 

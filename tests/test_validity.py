@@ -18,20 +18,20 @@ from auto_challenge_sets.cli import main
 from auto_challenge_sets.configs import config_sort_key
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation.engine import evaluate
-from auto_challenge_sets.evaluation.human import read_human
-from auto_challenge_sets.evaluation.multiple_testing import benjamini_hochberg
-from auto_challenge_sets.evaluation.report import (
+from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
+from auto_challenge_sets.evaluation.report.report import (
     config_heading,
     human_table,
     markdown_report,
     summary_table,
     text_report,
 )
+from auto_challenge_sets.evaluation.report.validity_report import segment_table
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.results import SCHEMA_PATH
-from auto_challenge_sets.evaluation.segments import read_human_seg
-from auto_challenge_sets.evaluation.targeted import TargetedRequest
-from auto_challenge_sets.evaluation.validity_report import segment_table
+from auto_challenge_sets.evaluation.stats.human import read_human
+from auto_challenge_sets.evaluation.stats.multiple_testing import benjamini_hochberg
+from auto_challenge_sets.evaluation.stats.segments import read_human_seg
 from auto_challenge_sets.pharaoh import parse_pharaoh
 from auto_challenge_sets.scoring.length_baseline import is_degenerate
 from auto_challenge_sets.scoring.targeted import targeted_accuracy
@@ -343,7 +343,7 @@ def test_the_html_page_shows_the_segment_tables_and_surviving_trends_as_in_resul
     """The page's sentence-level tables hold results.json's numbers, row by row, and the summary's
     worsening-trend cell counts the trends that survive BH (counted here from the JSON)."""
     html5lib = pytest.importorskip("html5lib")
-    from auto_challenge_sets.evaluation.html_report import write_html
+    from auto_challenge_sets.evaluation.report.html.html_report import write_html
 
     evaluation = run["evaluation"]
     (index,) = write_html(tmp_path, evaluation)

@@ -1,4 +1,4 @@
-"""Each run's τ(config) − τ(full-test BLEU) (evaluation/versus_full.py) on the hand-made toy
+"""Each run's τ(config) − τ(full-test BLEU) (evaluation/stats/versus_full.py) on the hand-made toy
 folder: the difference from scipy's kendalltau, the p from every one of the 2^5 rank swaps written
 out by hand, the BH correction from scipy's false_discovery_control, and the τ the run needs."""
 
@@ -95,7 +95,7 @@ def test_results_json_carries_the_human_scores_and_the_differences(evaluation):
 
 
 def test_the_run_power_counts_its_systems_and_its_family(evaluation):
-    from auto_challenge_sets.evaluation.versus_full import run_power
+    from auto_challenge_sets.evaluation.stats.versus_full import run_power
 
     found = run_power(evaluation, "bleu")
     assert (found.systems, found.family) == ((5,), 4)  # the family the correction counted: d0..d3
@@ -106,9 +106,9 @@ def test_the_run_power_counts_its_systems_and_its_family(evaluation):
 def test_the_page_and_report_md_show_the_difference_and_the_power(evaluation, tmp_path):
     from markupsafe import escape  # Jinja's own escaping
 
-    from auto_challenge_sets.evaluation.html_report import write_html
-    from auto_challenge_sets.evaluation.report import markdown_report
-    from auto_challenge_sets.evaluation.versus_full import power_line
+    from auto_challenge_sets.evaluation.report.html.html_report import write_html
+    from auto_challenge_sets.evaluation.report.report import markdown_report
+    from auto_challenge_sets.evaluation.stats.versus_full import power_line
 
     page = write_html(tmp_path, evaluation)[0].read_text(encoding="utf-8")
     power = str(escape(power_line(evaluation, "bleu")))

@@ -17,9 +17,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 if TYPE_CHECKING:  # the engine is imported by evaluated() alone: make() stays quick to import
-    from auto_challenge_sets.evaluation.human import HumanScores
     from auto_challenge_sets.evaluation.request import EvaluationRequest
     from auto_challenge_sets.evaluation.results import Evaluation
+    from auto_challenge_sets.evaluation.stats.human import HumanScores
 
 SPLIT = "toytest"
 N = 90
@@ -159,9 +159,9 @@ def evaluated(tmp: Path) -> tuple[Toy, EvaluationRequest, Evaluation, HumanScore
     """The toy folder scored as the report tests read it: BLEU, TER and RIBES, targeted accuracy
     (present match), the human table; returns (the folder's make(), request, evaluation, human scores)."""
     from auto_challenge_sets.evaluation.engine import evaluate
-    from auto_challenge_sets.evaluation.human import read_human
+    from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
     from auto_challenge_sets.evaluation.request import EvaluationRequest
-    from auto_challenge_sets.evaluation.targeted import TargetedRequest
+    from auto_challenge_sets.evaluation.stats.human import read_human
 
     toy = make(tmp)
     request = EvaluationRequest(toy["root"], toy["hyps"], metrics=("bleu", "ter", "ribes"), n_samples=20,

@@ -152,7 +152,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _add_targeted_arguments(parser: argparse.ArgumentParser) -> None:
     from auto_challenge_sets.builder.backends import ALIGNER
     from auto_challenge_sets.cli.backend_flags import add_backend_flags
-    from auto_challenge_sets.evaluation.targeted import ALIGNERS, RANDOM_PAIRS
+    from auto_challenge_sets.evaluation.output_alignment import ALIGNERS, RANDOM_PAIRS
     from auto_challenge_sets.scoring.targeted import CHRF_THRESHOLD
 
     group = parser.add_argument_group(
@@ -197,7 +197,7 @@ def _targeted_request(args: argparse.Namespace, systems: list[str]):
     from auto_challenge_sets.builder.backends import ALIGNER
     from auto_challenge_sets.cli.backend_flags import given_backend_options
     from auto_challenge_sets.errors import AcsError
-    from auto_challenge_sets.evaluation.targeted import RANDOM_PAIRS, TargetedRequest
+    from auto_challenge_sets.evaluation.output_alignment import RANDOM_PAIRS, TargetedRequest
 
     options = given_backend_options(args, ALIGNER)
     if not args.targeted:
@@ -282,7 +282,7 @@ def _request(args: argparse.Namespace):
 
 def _human(args: argparse.Namespace, systems: list[str]):
     from auto_challenge_sets.errors import InputError
-    from auto_challenge_sets.evaluation.human import read_human
+    from auto_challenge_sets.evaluation.stats.human import read_human
 
     if not args.human:
         if args.human_alias and not args.human_seg:
@@ -311,7 +311,7 @@ def _aliases(args: argparse.Namespace) -> dict[str, str]:
 
 def _human_seg(args: argparse.Namespace, systems: list[str]):
     """--human-seg as segment scores (None without it); its unmatched names become the run's notes."""
-    from auto_challenge_sets.evaluation.segments import read_human_seg
+    from auto_challenge_sets.evaluation.stats.segments import read_human_seg
 
     return read_human_seg(args.human_seg, systems, _aliases(args)) if args.human_seg else None
 
@@ -321,10 +321,10 @@ def _evaluate(args: argparse.Namespace) -> int:
 
     from auto_challenge_sets.builder.pipeline.timings import recording, stage
     from auto_challenge_sets.evaluation.engine import evaluate
-    from auto_challenge_sets.evaluation.report import text_report, write_report
-    from auto_challenge_sets.evaluation.report_folder import prepare_report_folder, report_folder
+    from auto_challenge_sets.evaluation.report.report import text_report, write_report
+    from auto_challenge_sets.evaluation.report.report_folder import prepare_report_folder, report_folder
+    from auto_challenge_sets.evaluation.report.terminal_summary import terminal_summary, wrote_line
     from auto_challenge_sets.evaluation.sentences import collect
-    from auto_challenge_sets.evaluation.terminal_summary import terminal_summary, wrote_line
 
     request = _request(args)
     human = _human(args, list(request.hypotheses))

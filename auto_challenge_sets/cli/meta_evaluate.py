@@ -1,5 +1,5 @@
 """``acs meta-evaluate``: agreement with humans pooled over several runs of ``acs evaluate --human``
-(the work is :mod:`auto_challenge_sets.evaluation.meta_runs`'s; this module parses flags and prints)."""
+(the work is :mod:`auto_challenge_sets.evaluation.stats.meta_runs`'s; this module parses flags and prints)."""
 
 from __future__ import annotations
 
@@ -57,8 +57,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from auto_challenge_sets.evaluation.meta_report import render, to_json
-    from auto_challenge_sets.evaluation.meta_runs import meta_evaluate
+    from auto_challenge_sets.evaluation.report.meta_report import render, to_json
+    from auto_challenge_sets.evaluation.stats.meta_runs import meta_evaluate
 
     found = meta_evaluate(args.results, reference=args.reference, seed=args.seed)
     print(json.dumps(to_json(found), indent=2, ensure_ascii=False) if args.json else render(found, args.markdown))

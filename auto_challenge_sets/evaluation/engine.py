@@ -31,8 +31,6 @@ from auto_challenge_sets.builder.pipeline.timings import stage
 from auto_challenge_sets.configs import parse_config_name
 from auto_challenge_sets.corpus import ReadReport
 from auto_challenge_sets.errors import InputError
-from auto_challenge_sets.evaluation import full_test, multiple_testing, segments, targeted_scores
-from auto_challenge_sets.evaluation.human import HumanScores, correlation
 from auto_challenge_sets.evaluation.inputs import ConfigRows, Corpus, SystemOutput, read_corpus, read_systems
 from auto_challenge_sets.evaluation.progress import progress_bar as _progress
 from auto_challenge_sets.evaluation.request import EvaluationRequest, RequestError
@@ -47,8 +45,10 @@ from auto_challenge_sets.evaluation.results import (
     SystemResult,
     Trend,
 )
-from auto_challenge_sets.evaluation.significance import paired_tests
-from auto_challenge_sets.evaluation.versus_full import add_versus_full_test
+from auto_challenge_sets.evaluation.stats import full_test, multiple_testing, segments, targeted_scores
+from auto_challenge_sets.evaluation.stats.human import HumanScores, correlation
+from auto_challenge_sets.evaluation.stats.significance import paired_tests
+from auto_challenge_sets.evaluation.stats.versus_full import add_versus_full_test
 from auto_challenge_sets.scoring import kernel
 from auto_challenge_sets.scoring.bleu_stats import count_references
 from auto_challenge_sets.scoring.finite import MetricFailure, check_statistics, corpus_score, run_metric

@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from auto_challenge_sets.errors import RequestError
-from auto_challenge_sets.evaluation.targeted import TargetedRequest
+from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
 from auto_challenge_sets.scoring.builtin_metrics import DEFAULT_METRICS, target_tokenizer
 from auto_challenge_sets.scoring.forked import cores
 from auto_challenge_sets.scoring.kernel import DEFAULT_SEED, MAX_SAMPLES

@@ -6,21 +6,19 @@ The engine keeps no rows (its results are numbers), so this re-reads what the ru
 config's rows from the dataset folder and line N of each system's file for the row of line N.
 The verdicts are the run's own (:attr:`.results.Evaluation.verdicts`, kept by the engine as it
 judged), whatever aligned the outputs: judging again here would cost as much as the judgement
-itself, and with eflomal or simalign a second alignment run.
+itself, and with eflomal or simalign a second alignment run. What it builds is plain data
+(:mod:`.page_sentences`), which the report reads without the dataset folder.
 """
 
 from __future__ import annotations
 
-import gzip
-import json
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from auto_challenge_sets.corpus import read_lines
 from auto_challenge_sets.dataset.layout import DatasetFolder
 from auto_challenge_sets.errors import InputError
-from auto_challenge_sets.evaluation.name_text import isolate
+from auto_challenge_sets.evaluation.page_sentences import ConfigSentences, Sentences
+from auto_challenge_sets.evaluation.report.name_text import isolate
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.results import Evaluation
 from auto_challenge_sets.pharaoh import Link, parse_pharaoh
@@ -32,47 +30,6 @@ from auto_challenge_sets.target_languages import language_of, target_tokens
 TEXT_COLUMNS = ["line", "source_tokens", "reference", "alignment"]
 ROW_COLUMNS = ["line", "distance", "instances"]
 STDIN = "-"
-
-
-@dataclass(frozen=True)
-class ConfigSentences:
-    """A config's rows in the dataset's order, each ``{"line", "d", "inst", "v"?}`` (see :func:`_row`);
-    their words are in :attr:`Sentences.texts`, once per corpus line for every config."""
-
-    config: str
-    rows: list[dict[str, Any]]
-    verdicts: bool  # whether rows carry a verdict per system and instance
-
-
-@dataclass(frozen=True)
-class Sentences:
-    systems: list[str]  # the order of every text's ``out`` and every row's ``v``
-    texts: dict[int, dict[str, Any]]  # corpus line -> {"src": tokens, "ref": tokens, "out": [output per system]}
-    configs: dict[str, ConfigSentences]
-    notes: list[str]
-
-    def save(self, path: Path) -> None:
-        """As gzipped JSON beside results.json (:data:`SAVED`): the run's verdicts are in no other
-        file, so ``acs report`` renders the page's sentences from it. mtime 0: the same sentences
-        make the same bytes."""
-        document = {"systems": self.systems, "texts": self.texts, "notes": self.notes,
-                    "configs": {name: {"rows": c.rows, "verdicts": c.verdicts} for name, c in self.configs.items()}}
-        text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
-        path.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
-
-    @classmethod
-    def load(cls, path: Path) -> Sentences:
-        """What :meth:`save` wrote; a file that is not is an error naming it."""
-        try:
-            document = json.loads(gzip.decompress(path.read_bytes()).decode("utf-8"))
-            return cls(document["systems"], {int(line): text for line, text in document["texts"].items()},
-                       {name: ConfigSentences(name, c["rows"], c["verdicts"])
-                        for name, c in document["configs"].items()}, document["notes"])
-        except (OSError, EOFError, ValueError, KeyError, TypeError, AttributeError) as error:
-            raise InputError(f"is not the sentences of an acs evaluate report ({error})", path) from None
-
-
-SAVED = "sentences.json.gz"  # Sentences.save's file, beside results.json
 
 
 def _aligned(links: list[Link], source_index: int) -> list[int]:

@@ -20,7 +20,7 @@ so the counts, hence the p-values, are sacrebleu's.
 
 Why not sacrebleu's own function: it takes text and a metric object, and recomputes both; the
 engine's statistics would be thrown away each time (measured: 90% of a 19-system study's time).
-The paired bootstrap (``bs``) still goes through sacrebleu (:mod:`auto_challenge_sets.evaluation.significance`).
+The paired bootstrap (``bs``) still goes through sacrebleu (:mod:`auto_challenge_sets.evaluation.stats.significance`).
 """
 
 from __future__ import annotations

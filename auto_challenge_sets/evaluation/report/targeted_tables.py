@@ -3,11 +3,11 @@ its random-pair control; systems ranked by the full corpus's first metric."""
 
 from __future__ import annotations
 
-from auto_challenge_sets.evaluation.name_text import report_name
+from auto_challenge_sets.evaluation.report.name_text import report_name
+from auto_challenge_sets.evaluation.report.system_order import by_full_test
+from auto_challenge_sets.evaluation.report.targeted_labels import matched_share
+from auto_challenge_sets.evaluation.report.validity_report import config_label
 from auto_challenge_sets.evaluation.results import Evaluation
-from auto_challenge_sets.evaluation.system_order import by_full_test
-from auto_challenge_sets.evaluation.targeted_labels import matched_share
-from auto_challenge_sets.evaluation.validity_report import config_label
 from auto_challenge_sets.tables import render_table
 
 SECOND_REFERENCE = "2nd human translation"  # the judge's pass rate on it, beside the systems'

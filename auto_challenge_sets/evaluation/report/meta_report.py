@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from auto_challenge_sets.evaluation.human import BOOTSTRAP, PERMUTATIONS
-from auto_challenge_sets.evaluation.meta_evaluation import Estimate, pairs, power_note
-from auto_challenge_sets.evaluation.meta_runs import TARGETED, MetaEvaluation, MetaRow, exploratory
-from auto_challenge_sets.evaluation.multiple_testing import ALPHA
+from auto_challenge_sets.evaluation.stats.human import BOOTSTRAP, PERMUTATIONS
+from auto_challenge_sets.evaluation.stats.meta_evaluation import Estimate, pairs, power_note
+from auto_challenge_sets.evaluation.stats.meta_runs import TARGETED, MetaEvaluation, MetaRow, exploratory
+from auto_challenge_sets.evaluation.stats.multiple_testing import ALPHA
 from auto_challenge_sets.tables import render_table
 
 

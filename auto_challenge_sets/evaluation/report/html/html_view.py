@@ -12,10 +12,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from auto_challenge_sets.configs import config_sort_key
-from auto_challenge_sets.evaluation.plots import FEW_JUDGED
+from auto_challenge_sets.evaluation.report.plots import FEW_JUDGED
+from auto_challenge_sets.evaluation.report.system_order import by_full_test
+from auto_challenge_sets.evaluation.report.targeted_labels import (
+    DIAGNOSTIC,
+    control_line,
+    judge_line,
+    matched_share,
+)
 from auto_challenge_sets.evaluation.results import Evaluation, HumanCorrelation, SegmentAgreement
-from auto_challenge_sets.evaluation.system_order import by_full_test
-from auto_challenge_sets.evaluation.targeted_labels import DIAGNOSTIC, control_line, judge_line, matched_share
 
 
 @dataclass(frozen=True)

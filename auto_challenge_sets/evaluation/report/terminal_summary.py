@@ -76,7 +76,7 @@ def wrote_line(out: str | Path, written: list[Path], work: Path) -> str:
 
 def terminal_summary(evaluation: Evaluation) -> str:
     """The run in a screenful (the header as :func:`.report.text_report` prints it)."""
-    from auto_challenge_sets.evaluation.report import full_corpus_label, made_by
+    from auto_challenge_sets.evaluation.report.report import full_corpus_label, made_by
 
     lines = [f"signature: {evaluation.signature}", f"baseline system: {evaluation.baseline_system}"]
     lines += [f"sets made by: {made_by(evaluation)}"] if made_by(evaluation) else []

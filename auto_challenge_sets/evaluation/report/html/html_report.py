@@ -2,7 +2,7 @@
 
 Inline CSS and JavaScript, the report's figures as inline SVG (:mod:`.figures`), every number of the big table
 from the Evaluation itself (:mod:`.html_view`); given them, the sentences behind each config
-(:mod:`.sentences`, which the command line reads): the first :data:`INLINE_ROWS` rows of a config in the page, the rest in
+(:mod:`.page_sentences`, which the command line collects): the first :data:`INLINE_ROWS` rows of a config in the page, the rest in
 ``sentences/{config}.js`` beside it and their words in ``sentences/lines-*.js``, which the page
 loads on demand with ``<script>`` tags (Chromium refuses ``fetch`` of ``file://`` URLs, not
 scripts). Jinja2 templates in ``templates/``
@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from auto_challenge_sets.builder.pipeline.timings import stage
-from auto_challenge_sets.evaluation import html_view
-from auto_challenge_sets.evaluation.figures import Figure, by_kind, draw
+from auto_challenge_sets.evaluation.page_sentences import Sentences
+from auto_challenge_sets.evaluation.report.figures import Figure, by_kind, draw
+from auto_challenge_sets.evaluation.report.html import html_view
+from auto_challenge_sets.evaluation.report.validity_report import family_size, surviving_worsening
 from auto_challenge_sets.evaluation.results import Evaluation
-from auto_challenge_sets.evaluation.sentences import Sentences
-from auto_challenge_sets.evaluation.validity_report import family_size, surviving_worsening
-from auto_challenge_sets.evaluation.versus_full import power_line, reference_metric
+from auto_challenge_sets.evaluation.stats.versus_full import power_line, reference_metric
 from auto_challenge_sets.scoring.length_baseline import DEGENERATE_COMPLEMENT_RATIO, DEGENERATE_WIDENED_SHARE
 
 INDEX = "index.html"
@@ -65,7 +65,7 @@ def environment() -> Any:
 
     # every template escapes, the SVG macros and the sidecar scripts too: a template selected by
     # its file name once left charts.svg.j2 unescaped, and a system name ran as script in the page
-    env = jinja2.Environment(loader=jinja2.PackageLoader("auto_challenge_sets.evaluation", "templates"),
+    env = jinja2.Environment(loader=jinja2.PackageLoader("auto_challenge_sets.evaluation.report.html", "templates"),
                              autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     # compact JSON for the inline data and the sidecars; tojson still escapes <, >, & and '

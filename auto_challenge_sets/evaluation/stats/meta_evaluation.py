@@ -47,8 +47,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from auto_challenge_sets.evaluation.human import BOOTSTRAP, PERMUTATIONS, pair_signs, tau_b
-from auto_challenge_sets.evaluation.multiple_testing import ALPHA
+from auto_challenge_sets.evaluation.stats.human import BOOTSTRAP, PERMUTATIONS, pair_signs, tau_b
+from auto_challenge_sets.evaluation.stats.multiple_testing import ALPHA
 
 SEED = 1
 _BOOTSTRAP_STREAM, _PERMUTATION_STREAM, _SWAP_STREAM = 5, 6, 7

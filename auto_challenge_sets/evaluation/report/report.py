@@ -9,18 +9,16 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from auto_challenge_sets.configs import config_sort_key
-from auto_challenge_sets.evaluation.full_test_report import LEGEND as FULL_TEST_LEGEND
-from auto_challenge_sets.evaluation.full_test_report import full_corpus_label as full_corpus_label
-from auto_challenge_sets.evaluation.full_test_report import full_test_section
-from auto_challenge_sets.evaluation.human import MIN_CI_SYSTEMS
-from auto_challenge_sets.evaluation.name_text import markdown_code, report_name
-from auto_challenge_sets.evaluation.results import Evaluation, HumanCorrelation
-from auto_challenge_sets.evaluation.sentences import Sentences
-from auto_challenge_sets.evaluation.system_order import by_full_test, ranked_systems
-from auto_challenge_sets.evaluation.targeted_labels import DIAGNOSTIC, control_line, judge_line
-from auto_challenge_sets.evaluation.targeted_tables import targeted_tables
-from auto_challenge_sets.evaluation.validity_report import LEGEND as VALIDITY_LEGEND
-from auto_challenge_sets.evaluation.validity_report import (
+from auto_challenge_sets.evaluation.page_sentences import Sentences
+from auto_challenge_sets.evaluation.report.full_test_report import LEGEND as FULL_TEST_LEGEND
+from auto_challenge_sets.evaluation.report.full_test_report import full_corpus_label as full_corpus_label
+from auto_challenge_sets.evaluation.report.full_test_report import full_test_section
+from auto_challenge_sets.evaluation.report.name_text import markdown_code, report_name
+from auto_challenge_sets.evaluation.report.system_order import by_full_test, ranked_systems
+from auto_challenge_sets.evaluation.report.targeted_labels import DIAGNOSTIC, control_line, judge_line
+from auto_challenge_sets.evaluation.report.targeted_tables import targeted_tables
+from auto_challenge_sets.evaluation.report.validity_report import LEGEND as VALIDITY_LEGEND
+from auto_challenge_sets.evaluation.report.validity_report import (
     config_label,
     corrected_cell,
     family_header,
@@ -28,7 +26,9 @@ from auto_challenge_sets.evaluation.validity_report import (
     segment_section,
     surviving_worsening,
 )
-from auto_challenge_sets.evaluation.versus_full import power_line, reference_metric
+from auto_challenge_sets.evaluation.results import Evaluation, HumanCorrelation
+from auto_challenge_sets.evaluation.stats.human import MIN_CI_SYSTEMS
+from auto_challenge_sets.evaluation.stats.versus_full import power_line, reference_metric
 from auto_challenge_sets.tables import render_table
 
 LEGEND = """\
@@ -291,9 +291,9 @@ RESULTS, MARKDOWN = "results.json", "report.md"
 def report_names() -> tuple[str, ...]:
     """Every name :func:`write_report` may write, relative to its folder, fields in braces (a
     plot's metric, a sidecar's config): the one list of a report's files, from its writers."""
-    from auto_challenge_sets.evaluation.html_report import PAGE_NAMES
-    from auto_challenge_sets.evaluation.plots import PLOT_NAMES
-    from auto_challenge_sets.evaluation.sentences import SAVED
+    from auto_challenge_sets.evaluation.page_sentences import SAVED
+    from auto_challenge_sets.evaluation.report.html.html_report import PAGE_NAMES
+    from auto_challenge_sets.evaluation.report.plots import PLOT_NAMES
 
     return (RESULTS, MARKDOWN, SAVED, *PLOT_NAMES, *PAGE_NAMES)
 
@@ -304,9 +304,9 @@ def write_report(out_dir: str | Path, evaluation: Evaluation, sentences: Sentenc
     result alone (given the ``sentences`` behind each config, the page shows them and they are
     saved beside results.json, so ``acs report`` renders the same page); return the paths written."""
     from auto_challenge_sets.builder.pipeline.timings import stage
-    from auto_challenge_sets.evaluation import figures as drawing
-    from auto_challenge_sets.evaluation.html_report import write_html
-    from auto_challenge_sets.evaluation.sentences import SAVED
+    from auto_challenge_sets.evaluation.page_sentences import SAVED
+    from auto_challenge_sets.evaluation.report import figures as drawing
+    from auto_challenge_sets.evaluation.report.html.html_report import write_html
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from auto_challenge_sets.configs import config_sort_key
-from auto_challenge_sets.evaluation.name_text import isolate
-from auto_challenge_sets.evaluation.plots import (
+from auto_challenge_sets.evaluation.report.name_text import isolate
+from auto_challenge_sets.evaluation.report.plots import (
     DEGENERATE_GREY,
     FEW_JUDGED,
     HEATMAP,

@@ -1,7 +1,7 @@
 """Targeted accuracy in the engine: every lexical config × every system
 (:func:`auto_challenge_sets.scoring.targeted.targeted_accuracy`'s judgement, against every
 reference), its random-pair control (:mod:`auto_challenge_sets.scoring.targeted_control`), and a
-summary per phenomenon by distance. The alignments come from :func:`.targeted.align_outputs`.
+summary per phenomenon by distance. The alignments come from :func:`.output_alignment.align_outputs`.
 
 Each system's match of every source word of a row is computed once (a table per pool row) and
 read by every config holding the row and by every random draw."""
@@ -16,15 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from auto_challenge_sets.builder.pipeline.provenance import weak_alignment
-from auto_challenge_sets.evaluation.results import (
-    ControlMatching,
-    JudgeCheck,
-    Provenance,
-    TargetedByDistance,
-    TargetedRun,
-    TargetedScore,
-)
-from auto_challenge_sets.evaluation.targeted import (
+from auto_challenge_sets.evaluation.output_alignment import (
     PRESENT,
     STORED,
     UPOS,
@@ -32,6 +24,14 @@ from auto_challenge_sets.evaluation.targeted import (
     align_outputs,
     choose_aligner,
     lemma_language,
+)
+from auto_challenge_sets.evaluation.results import (
+    ControlMatching,
+    JudgeCheck,
+    Provenance,
+    TargetedByDistance,
+    TargetedRun,
+    TargetedScore,
 )
 from auto_challenge_sets.scoring.targeted import CORRECT, WRONG, accuracy, part_table, signature, tally
 from auto_challenge_sets.scoring.targeted_control import LEVELS, draw_pairs, pair_accuracies, percentile
@@ -43,8 +43,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from auto_challenge_sets.evaluation.inputs import ConfigRows, Corpus, SystemOutput
+    from auto_challenge_sets.evaluation.output_alignment import TargetedAlignments
     from auto_challenge_sets.evaluation.results import ConfigResult
-    from auto_challenge_sets.evaluation.targeted import TargetedAlignments
     from auto_challenge_sets.scoring.targeted import Reference
 
 

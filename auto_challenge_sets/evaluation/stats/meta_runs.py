@@ -21,9 +21,16 @@ import numpy as np
 
 from auto_challenge_sets.configs import config_sort_key
 from auto_challenge_sets.errors import InputError
-from auto_challenge_sets.evaluation.meta_evaluation import SEED, Agreement, Power, RunScores, agreement, power
-from auto_challenge_sets.evaluation.multiple_testing import ALPHA, benjamini_hochberg
-from auto_challenge_sets.evaluation.versus_full import REFERENCE, oriented
+from auto_challenge_sets.evaluation.stats.meta_evaluation import (
+    SEED,
+    Agreement,
+    Power,
+    RunScores,
+    agreement,
+    power,
+)
+from auto_challenge_sets.evaluation.stats.multiple_testing import ALPHA, benjamini_hochberg
+from auto_challenge_sets.evaluation.stats.versus_full import REFERENCE, oriented
 
 FULL = "(full test set)"
 TARGETED = "targeted"

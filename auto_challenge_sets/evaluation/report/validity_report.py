@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from auto_challenge_sets.evaluation.multiple_testing import ALPHA
-from auto_challenge_sets.evaluation.name_text import report_name
+from auto_challenge_sets.evaluation.report.name_text import report_name
 from auto_challenge_sets.evaluation.results import ConfigResult, Evaluation, SegmentAgreement
+from auto_challenge_sets.evaluation.stats.multiple_testing import ALPHA
 from auto_challenge_sets.tables import render_table
 
 EXPLORATORY = "exploratory"

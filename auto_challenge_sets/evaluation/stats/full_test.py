@@ -30,7 +30,6 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 
 from auto_challenge_sets.evaluation.inputs import SystemOutput
-from auto_challenge_sets.evaluation.multiple_testing import ALPHA
 from auto_challenge_sets.evaluation.results import (
     FullTest,
     FullTestRanking,
@@ -38,7 +37,8 @@ from auto_challenge_sets.evaluation.results import (
     PairwiseResult,
     RankedSystem,
 )
-from auto_challenge_sets.evaluation.significance import paired_tests
+from auto_challenge_sets.evaluation.stats.multiple_testing import ALPHA
+from auto_challenge_sets.evaluation.stats.significance import paired_tests
 from auto_challenge_sets.scoring.metric import Metric
 from auto_challenge_sets.scoring.paired import pairwise_approximate_randomization, sacrebleu_seed
 

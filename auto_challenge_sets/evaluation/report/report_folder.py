@@ -2,7 +2,7 @@
 
 A run replaces its ``--out`` whole, so ``--out`` must be absent, empty, or hold one earlier
 report and nothing else: a ``results.json`` of ``acs evaluate`` (``schema`` ``acs-evaluation/*``)
-and only files whose names a report writes (:func:`~auto_challenge_sets.evaluation.report.report_names`,
+and only files whose names a report writes (:func:`~auto_challenge_sets.evaluation.report.report.report_names`,
 from the writers themselves). Anything else (a dataset, a hypothesis file, a user's ``notes.md``)
 is an error naming the first such file, before any scoring, and the folder is left as it was.
 Entries are looked at with ``lstat`` and only a regular file is ever opened: a named pipe called
@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from auto_challenge_sets.errors import InputError
-from auto_challenge_sets.evaluation.report import RESULTS, report_names
+from auto_challenge_sets.evaluation.report.report import RESULTS, report_names
 from auto_challenge_sets.folder_swap import prepare_folder, refuse_link_or_file, swapped_folder
 from auto_challenge_sets.text_io import file_kind
 
@@ -37,7 +37,7 @@ FOREIGN = ("is not a file acs evaluate writes, and a report replaces its folder 
 def report_globs() -> dict[str, list[str]]:
     """``{folder: glob patterns}`` of the names a report writes, ``""`` for the report folder itself
     (each ``{field}`` of :func:`report_names` becomes ``*``), with the figures of earlier versions."""
-    from auto_challenge_sets.evaluation.plots import EARLIER_PLOT_NAMES
+    from auto_challenge_sets.evaluation.report.plots import EARLIER_PLOT_NAMES
 
     globs: dict[str, list[str]] = {}
     for name in (*report_names(), *EARLIER_PLOT_NAMES):

@@ -11,7 +11,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from auto_challenge_sets.evaluation.meta_evaluation import (
+from auto_challenge_sets.evaluation.results import ConfigResult, Evaluation, HumanCorrelation, VersusFullTest
+from auto_challenge_sets.evaluation.stats.meta_evaluation import (
     SEED,
     Power,
     RunScores,
@@ -19,7 +20,6 @@ from auto_challenge_sets.evaluation.meta_evaluation import (
     power,
     power_note,
 )
-from auto_challenge_sets.evaluation.results import ConfigResult, Evaluation, HumanCorrelation, VersusFullTest
 
 REFERENCE = "bleu"
 

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from auto_challenge_sets.builder.pipeline.timings import stage
-from auto_challenge_sets.evaluation import html_plots
-from auto_challenge_sets.evaluation.plots import heatmap_configs
+from auto_challenge_sets.evaluation.report import html_plots
+from auto_challenge_sets.evaluation.report.plots import heatmap_configs
 from auto_challenge_sets.evaluation.results import Evaluation
 
 KINDS = ("heatmap", "trend", "human", "targeted")  # the page's figure sections, in its order
@@ -45,7 +45,7 @@ class Figure:
 def chart_writer() -> Any:
     """The template macro that writes one :class:`~.html_plots.SvgPlot` as SVG, from the page's own
     Jinja environment (autoescaping: a system's name is text in the SVG, never markup)."""
-    from auto_challenge_sets.evaluation.html_report import environment
+    from auto_challenge_sets.evaluation.report.html.html_report import environment
 
     return environment().get_template("charts.svg.j2").module.chart
 

@@ -5,7 +5,7 @@ with its rank, its significance cluster and its paired test against the baseline
 from __future__ import annotations
 
 from auto_challenge_sets.configs import BASELINE
-from auto_challenge_sets.evaluation.name_text import report_name
+from auto_challenge_sets.evaluation.report.name_text import report_name
 from auto_challenge_sets.evaluation.results import Evaluation, FullTest, MetricInfo
 from auto_challenge_sets.tables import render_table
 

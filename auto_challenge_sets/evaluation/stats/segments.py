@@ -38,8 +38,8 @@ from typing import Any
 import numpy as np
 
 from auto_challenge_sets.errors import InputError
-from auto_challenge_sets.evaluation.human import match_system, numbered_table_rows
 from auto_challenge_sets.evaluation.results import SegmentAgreement
+from auto_challenge_sets.evaluation.stats.human import match_system, numbered_table_rows
 from auto_challenge_sets.scoring.forked import can_fork, forked_pool
 from auto_challenge_sets.scoring.metric import Metric
 from auto_challenge_sets.text_io import ascii_float, ascii_int

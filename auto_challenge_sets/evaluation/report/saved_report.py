@@ -14,9 +14,9 @@ import stat
 from pathlib import Path
 
 from auto_challenge_sets.errors import InputError
-from auto_challenge_sets.evaluation.report import RESULTS
+from auto_challenge_sets.evaluation.page_sentences import SAVED, Sentences
+from auto_challenge_sets.evaluation.report.report import RESULTS
 from auto_challenge_sets.evaluation.results import SCHEMA, SCHEMA_PATH, Evaluation
-from auto_challenge_sets.evaluation.sentences import SAVED, Sentences
 from auto_challenge_sets.text_io import file_kind
 
 RERUN = "run `acs evaluate ... --out DIR` again with this version"
@@ -62,7 +62,7 @@ def _regular(path: str | os.PathLike[str]) -> None:
 
 
 def read_report(folder: str | os.PathLike[str]) -> tuple[Evaluation, Sentences | None]:
-    """A report folder's result, and its sentences where the run saved them (:data:`.sentences.SAVED`)."""
+    """A report folder's result, and its sentences where the run saved them (:data:`auto_challenge_sets.evaluation.page_sentences.SAVED`)."""
     folder = Path(folder)
     if not folder.is_dir():
         raise InputError("is not a folder: give the folder `acs evaluate --out` wrote", folder)

@@ -1,0 +1,55 @@
+"""The sentences behind each config as the page shows them and the run saves them
+(``sentences.json.gz`` beside results.json): plain data, read by the report (:mod:`.report.html`,
+``acs report``) without the dataset folder; :func:`.sentences.collect` builds them from it.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from auto_challenge_sets.errors import InputError
+
+
+@dataclass(frozen=True)
+class ConfigSentences:
+    """A config's rows in the dataset's order, each ``{"line", "d", "inst", "v"?}`` (see :func:`_row`);
+    their words are in :attr:`Sentences.texts`, once per corpus line for every config."""
+
+    config: str
+    rows: list[dict[str, Any]]
+    verdicts: bool  # whether rows carry a verdict per system and instance
+
+
+@dataclass(frozen=True)
+class Sentences:
+    systems: list[str]  # the order of every text's ``out`` and every row's ``v``
+    texts: dict[int, dict[str, Any]]  # corpus line -> {"src": tokens, "ref": tokens, "out": [output per system]}
+    configs: dict[str, ConfigSentences]
+    notes: list[str]
+
+    def save(self, path: Path) -> None:
+        """As gzipped JSON beside results.json (:data:`SAVED`): the run's verdicts are in no other
+        file, so ``acs report`` renders the page's sentences from it. mtime 0: the same sentences
+        make the same bytes."""
+        document = {"systems": self.systems, "texts": self.texts, "notes": self.notes,
+                    "configs": {name: {"rows": c.rows, "verdicts": c.verdicts} for name, c in self.configs.items()}}
+        text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+        path.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
+
+    @classmethod
+    def load(cls, path: Path) -> Sentences:
+        """What :meth:`save` wrote; a file that is not is an error naming it."""
+        try:
+            document = json.loads(gzip.decompress(path.read_bytes()).decode("utf-8"))
+            return cls(document["systems"], {int(line): text for line, text in document["texts"].items()},
+                       {name: ConfigSentences(name, c["rows"], c["verdicts"])
+                        for name, c in document["configs"].items()}, document["notes"])
+        except (OSError, EOFError, ValueError, KeyError, TypeError, AttributeError) as error:
+            raise InputError(f"is not the sentences of an acs evaluate report ({error})", path) from None
+
+
+SAVED = "sentences.json.gz"  # Sentences.save's file, beside results.json
