@@ -742,3 +742,20 @@ def test_the_big_table_shows_100_rows_a_page_and_filters_before_paging(report, b
     assert len(shown) == len(evaluation.configs) * len(evaluation.metrics) and {s for _, s, _ in shown} == {"good"}
     assert not pager.is_displayed()
     assert severe(driver) == []
+
+
+def test_the_full_corpus_and_targeted_tables_list_systems_best_first(report):
+    """Ranked as WMT's tables are (the first metric on the full corpus, best first), not by name."""
+    evaluation = report["evaluation"]
+    first = evaluation.metrics[0]
+    ranked = sorted(evaluation.systems, key=lambda s: (-evaluation.full[s][first], s))
+    assert evaluation.higher_is_better[first] and ranked != sorted(evaluation.systems)
+    document, _ = parse(report["out"] / "index.html")
+    caption = next(t for t in document.iter("table") if "".join(t.find("caption").itertext()).startswith(
+        "Each system's score on the full corpus"))
+    shown = ["".join(row.find("th").itertext()).replace(" baseline", "").strip("\u2068\u2069 ")
+             for row in caption.find("tbody").findall("tr")]
+    assert shown == ranked
+    targeted = next(t for t in document.iter("section") if t.get("id") == "targeted")
+    by_distance = next(targeted.iter("table"))
+    assert [row.get("data-system") for row in by_distance.find("tbody").findall("tr")] == ranked

@@ -19,6 +19,7 @@ from auto_challenge_sets.builder.pipeline.timings import stage
 from auto_challenge_sets.evaluation.page_sentences import Sentences
 from auto_challenge_sets.evaluation.report.figures import Figure, by_kind, draw
 from auto_challenge_sets.evaluation.report.html import html_view
+from auto_challenge_sets.evaluation.report.system_order import by_full_test
 from auto_challenge_sets.evaluation.report.validity_report import family_size, surviving_worsening
 from auto_challenge_sets.evaluation.results import Evaluation
 from auto_challenge_sets.evaluation.stats.versus_full import power_line, reference_metric
@@ -126,6 +127,7 @@ def write_html(out_dir: str | Path, evaluation: Evaluation, sentences: Sentences
         env = environment()
         page = env.get_template("index.html.j2").render(
             ev=evaluation, metrics=html_view.metric_views(evaluation), configs=html_view.ordered_configs(evaluation),
+            ranked=by_full_test(evaluation),
             cells=html_view.cells(evaluation), phenomena=html_view.phenomena(evaluation),
             human={m: html_view.human_rows(evaluation, m) for m in evaluation.metrics},
             human_power={m: power_line(evaluation, m) for m in evaluation.metrics},
