@@ -119,3 +119,20 @@ def test_without_a_reference_score_a_system_is_left_out_of_the_measure(tmp_path)
     found = meta_evaluate([str(path)])
     assert found.systems == (3,) and _row(found, "de-en.particle.d1", "bleu").found.systems == (3,)
     assert np.isclose(_row(found, "de-en.particle.d1", "bleu").found.kendall.value, 1.0)
+
+
+def test_a_metric_is_named_as_its_run_names_it(tmp_path):
+    """A results.json of schema 4 carries each metric's label (metric_info): the report names a
+    plug-in's metric by it without the plug-in installed; an older run's metric takes what
+    ``label_of`` gives (acs meta-evaluate: the registry's label), by default its name."""
+    labelled = results(HUMAN_1, {"a": 30.0, "b": 31.0, "c": 20.0, "d": 10.0},
+                       {"de-en.particle.d1": {"a": 9.0, "b": 8.0, "c": 2.0, "d": 5.0}})
+    labelled["metric_info"] = {"bleu": {"label": "BLEU (plug-in)", "digits": 2, "signature": "x"}}
+    (tmp_path / "new.json").write_text(json.dumps(labelled), encoding="utf-8")
+    (tmp_path / "old.json").write_text(json.dumps(RUN_1), encoding="utf-8")
+    assert read_run(tmp_path / "new.json").labels == {"bleu": "BLEU (plug-in)"}
+    assert read_run(tmp_path / "old.json").labels == {"bleu": "bleu", "ter": "ter"}
+    assert read_run(tmp_path / "old.json", str.upper).labels == {"bleu": "BLEU", "ter": "TER"}
+    found = meta_evaluate([tmp_path / "new.json", tmp_path / "old.json"])
+    assert found.label("bleu") == "BLEU (plug-in)" and found.label(TARGETED) == "targeted accuracy"
+    assert found.label("nothing-registered") == "nothing-registered"

@@ -60,6 +60,17 @@ def run(args: argparse.Namespace) -> int:
     from auto_challenge_sets.evaluation.report.meta_report import render, to_json
     from auto_challenge_sets.evaluation.stats.meta_runs import meta_evaluate
 
-    found = meta_evaluate(args.results, reference=args.reference, seed=args.seed)
+    found = meta_evaluate(args.results, reference=args.reference, seed=args.seed, label_of=_registry_label)
     print(json.dumps(to_json(found), indent=2, ensure_ascii=False) if args.json else render(found, args.markdown))
     return 0
+
+
+def _registry_label(metric: str) -> str:
+    """A metric's label where a run does not carry it (results.json before schema 4): the
+    registry's, else its name (a metric of a package not installed here)."""
+    from auto_challenge_sets.scoring.metric import metric_class
+
+    try:
+        return metric_class(metric).label
+    except Exception:  # noqa: BLE001 - an unknown name or a broken plug-in: the name is all the file says
+        return metric

@@ -7,24 +7,13 @@ from typing import Any
 
 from auto_challenge_sets.evaluation.stats.human import BOOTSTRAP, PERMUTATIONS
 from auto_challenge_sets.evaluation.stats.meta_evaluation import Estimate, pairs, power_note
-from auto_challenge_sets.evaluation.stats.meta_runs import TARGETED, MetaEvaluation, MetaRow, exploratory
+from auto_challenge_sets.evaluation.stats.meta_runs import MetaEvaluation, MetaRow, exploratory
 from auto_challenge_sets.evaluation.stats.multiple_testing import ALPHA
 from auto_challenge_sets.tables import render_table
 
 
-def label(metric: str) -> str:
-    if metric == TARGETED:
-        return "targeted accuracy"
-    from auto_challenge_sets.scoring.metric import metric_class
-
-    try:
-        return metric_class(metric).label
-    except Exception:  # a metric of a package not installed here: its name is all the file says
-        return metric
-
-
 def method(found: MetaEvaluation) -> str:
-    ref = label(found.reference)
+    ref = found.label(found.reference)
     return (
         "Systems are compared only within their run (each run has its own human scores). Pairwise accuracy: the "
         "share of system pairs a measure orders as humans do, agreeing pairs over all pairs of every run (a tie of "
@@ -73,7 +62,7 @@ def agreement_table(found: MetaEvaluation, metric: str, markdown: bool = False) 
 
 
 def difference_table(found: MetaEvaluation, metric: str, markdown: bool = False) -> str:
-    ref = label(found.reference)
+    ref = found.label(found.reference)
     header = ["config", f"Δ pairwise accuracy vs full {ref} [95% CI]", "p", "p (BH)", f"Δτ vs full {ref} [95% CI]", "p",
               "p (BH)"]
     rows = []
@@ -101,8 +90,8 @@ def summary_lines(found: MetaEvaluation) -> list[str]:
         above = [r for r in rows if (r.found.kendall_difference.value or 0) > 0]
         raw = [r for r in above if (r.found.kendall_difference.p_value or 1) < ALPHA]
         kept = [r for r in above if r.corrected[3] is not None and r.corrected[3] < ALPHA]
-        lines.append(f"{label(metric)}: {len(above)} of {len(rows)} configs have a pooled τ above full-test "
-                     f"{label(found.reference)}'s; {len(raw)} with p < {ALPHA}, {len(kept)} after BH")
+        lines.append(f"{found.label(metric)}: {len(above)} of {len(rows)} configs have a pooled τ above full-test "
+                     f"{found.label(found.reference)}'s; {len(raw)} with p < {ALPHA}, {len(kept)} after BH")
     return lines
 
 
@@ -114,13 +103,13 @@ def render(found: MetaEvaluation, markdown: bool = False) -> str:
     lines += [f"- {line}" if markdown else f"  {line}" for line in runs]
     lines += ["", method(found), ""]
     for metric in _metrics(found):
-        heading = f"{label(metric)}: agreement with humans"
+        heading = f"{found.label(metric)}: agreement with humans"
         lines += [f"## {heading}" if markdown else heading, "", agreement_table(found, metric, markdown), ""]
         if metric in found.power:
             lines += [power_note(found.power[metric]), ""]
-        heading = f"{label(metric)}: difference to full-test {label(found.reference)}"
+        heading = f"{found.label(metric)}: difference to full-test {found.label(found.reference)}"
         lines += [f"## {heading}" if markdown else heading, "", difference_table(found, metric, markdown), ""]
-    heading = f"Configs above full-test {label(found.reference)} (in-sample, exploratory)"
+    heading = f"Configs above full-test {found.label(found.reference)} (in-sample, exploratory)"
     lines += [f"## {heading}" if markdown else heading, ""]
     lines += [f"- {line}" if markdown else f"  {line}" for line in summary_lines(found)]
     if found.left_out:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +47,7 @@ class Run:
     measures: Mapping[tuple[str, str], Mapping[str, float]]  # (config, metric) -> system -> score
     flags: Mapping[str, tuple[str, ...]]  # config -> its marks in this run
     metrics: tuple[str, ...]
+    labels: Mapping[str, str] = field(default_factory=dict)  # metric -> its label, as results.json names it
 
 
 @dataclass(frozen=True)
@@ -70,13 +71,21 @@ class MetaEvaluation:
     systems: tuple[int, ...] = ()  # per run, the human-scored systems with a full-test reference score
     left_out: tuple[str, ...] = field(default=())  # measures some run does not score on 3 systems
 
+    def label(self, metric: str) -> str:
+        """How the runs name a metric (results.json's ``metric_info``; a run of schema 3 and older
+        carries none: then its name)."""
+        if metric == TARGETED:
+            return "targeted accuracy"
+        return next((run.labels[metric] for run in self.runs if metric in run.labels), metric)
+
 
 def _number(value: Any) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
-def read_run(path: str | os.PathLike[str]) -> Run:
-    """One ``results.json`` of ``acs evaluate --human``; an error names the file and what is missing."""
+def read_run(path: str | os.PathLike[str], label_of: Callable[[str], str] = str) -> Run:
+    """One ``results.json`` of ``acs evaluate --human``; an error names the file and what is missing.
+    ``label_of``: a metric's label where the run does not carry it (results.json before schema 4)."""
     try:
         with open(path, encoding="utf-8") as handle:
             document = json.load(handle)
@@ -114,8 +123,11 @@ def read_run(path: str | os.PathLike[str]) -> Run:
         raise InputError(f"is not a complete results.json of `acs evaluate` ({type(error).__name__}: {error})",
                          path) from None
     scores = {s: v for s, value in human.items() if (v := _number(value)) is not None}
+    info = document.get("metric_info") if isinstance(document.get("metric_info"), dict) else {}
+    labels = {m: str(info[m]["label"]) if isinstance(info.get(m), dict) and info[m].get("label") else label_of(m)
+              for m in better}
     return Run(str(path), str(document.get("pair", "")), str(document.get("split", "")), scores, measures, flags,
-               tuple(better))
+               tuple(better), labels)
 
 
 def _scores(run: Run, key: tuple[str, str], systems: Sequence[str]) -> RunScores:
@@ -129,9 +141,10 @@ def _systems(run: Run, key: tuple[str, str], reference: tuple[str, str]) -> list
     return [s for s in run.human if s in scored and s in ref]
 
 
-def meta_evaluate(paths: Sequence[str | os.PathLike[str]], reference: str = REFERENCE, seed: int = SEED) -> MetaEvaluation:
-    """Every measure the runs share, pooled (see the module)."""
-    runs = tuple(read_run(p) for p in paths)
+def meta_evaluate(paths: Sequence[str | os.PathLike[str]], reference: str = REFERENCE, seed: int = SEED,
+                  label_of: Callable[[str], str] = str) -> MetaEvaluation:
+    """Every measure the runs share, pooled (see the module); ``label_of`` as :func:`read_run`'s."""
+    runs = tuple(read_run(p, label_of) for p in paths)
     ref_key = (FULL, reference)
     for run in runs:
         if ref_key not in run.measures:
