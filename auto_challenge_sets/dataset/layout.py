@@ -159,6 +159,8 @@ def parquet_stats(files: list[Path]) -> tuple[int, int]:
 
 
 _TOP_KEY = re.compile(r"([A-Za-z_][\w-]*):(?: |$)")
+# a line at column 0 that is not blank, a comment or a `- ` item: a key line, or text that is none
+_COLUMN_0 = re.compile(r"^(?:[^ #\n-]|-(?! )).*$", re.M)
 _ANCHOR_OR_ALIAS = re.compile(r"(?:^|[\s\[{,])[&*]\S")  # `&name` / `*name`; a glob's `data/*.parquet` is neither
 
 
@@ -169,21 +171,19 @@ def _top_level_block(front: str, key: str) -> str | None:
     second instead of ten. Every line at column 0 must be a ``key:`` line, a ``- `` item, a comment
     or blank, so block boundaries are exactly the key lines; anything else (a flow collection or a
     quoted scalar running onto column 0, an anchor or alias) takes the full parse."""
-    lines = front.split("\n")
     starts = []
-    for number, line in enumerate(lines):
-        if not line or line[0] in " #" or line.startswith("- "):
-            continue
-        match = _TOP_KEY.match(line)
+    # the lines at column 0 by one regular expression: a card of 6,000 configs has 270,000 lines,
+    # nearly all indented, and looking at each in Python took a fifth of a second
+    for line in _COLUMN_0.finditer(front):
+        match = _TOP_KEY.match(line[0])
         if match is None:
             return None
-        starts.append((number, match[1]))
+        starts.append((line.start(), match[1]))
     at = [i for i, (_, name) in enumerate(starts) if name == key]
     if len(at) != 1 or _ANCHOR_OR_ALIAS.search(front):
         return None
     first = starts[at[0]][0]
-    last = starts[at[0] + 1][0] if at[0] + 1 < len(starts) else len(lines)
-    return "\n".join(lines[first:last])
+    return front[first:starts[at[0] + 1][0] - 1] if at[0] + 1 < len(starts) else front[first:]
 
 
 def front_matter(readme: Path, only: str | None = None) -> dict[str, Any]:
