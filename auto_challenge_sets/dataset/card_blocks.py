@@ -101,7 +101,7 @@ def merge_body(old: list[Segment] | None, new: list[Segment]) -> str:
     if not old or all(segment.name is None for segment in old):
         return "".join(segment.text for segment in new)
     fresh = {segment.name: segment for segment in new if segment.name is not None}
-    merged = [fresh.get(segment.name, segment) if segment.name is not None else segment
+    merged = [fresh[segment.name] if segment.name is not None else segment
               for segment in old if segment.name is None or segment.name in fresh]
     placed = {segment.name for segment in merged}
     previous: str | None = None
