@@ -65,6 +65,15 @@ def test_a_new_first_block_goes_before_the_first_kept_block_or_after_all_the_use
     # an old card whose every block the template dropped keeps only the user's text: the blocks follow it
     old = read_segments("mine\n" + _block("gone", "g\n"))
     assert merge_body(old, read_segments(_block("a", "new a\n"))) == "mine\n" + _block("a", "new a\n")
+    # a new block takes the template's text after it along, the template's last text too
+    new = read_segments(_block("a", "new a\n") + _block("b", "new b\n") + "\n")
+    assert merge_body(read_segments(_block("a", "old a\n")), new) == _block("a", "new a\n") + _block("b", "new b\n") + "\n"
+
+
+def test_lines_count_from_1_unless_told() -> None:
+    with pytest.raises(InputError) as caught:
+        read_segments("mine\n<!-- acs:end a -->\n")
+    assert caught.value.line == 2
 
 
 def test_a_card_without_markers_is_generated_whole() -> None:
