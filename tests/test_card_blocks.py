@@ -154,3 +154,8 @@ def test_distances_sort_as_numbers_and_lexical_configs_come_first() -> None:
     assert default_config(["de-en.crossing.d5", "de-en.verb_final.d1", "de-en.baseline"]) == "de-en.verb_final"
     assert default_config(["en-de.particle.d1", "de-en.reorder.d5"]) == "de-en.reorder"  # the first pair's
     assert default_config(["de-en.baseline", "de-en.particle.d3"]) is None
+
+
+def test_a_marker_with_anything_after_it_on_its_line_is_text() -> None:
+    body = "<!-- acs:begin a -->\r\nx\n<!-- acs:end a --> \n<!-- acs:end a -->X\n<!-- acs:end a -->\r\n"
+    assert read_segments(body) == [Segment("a", body)]
