@@ -76,3 +76,37 @@ def test_a_target_language_sacrebleu_tokenizes_otherwise_gets_its_tokenizer() ->
     given = EvaluationRequest("ldd", {"a": "a.txt"}, metrics=("bleu",), metric_options={"tokenize": "intl"})
     assert given.metric_settings("zh")["bleu"]["tokenize"] == "intl"
     assert EvaluationRequest("ldd", {"a": "a.txt"}, metrics=("chrf",)).metric_settings("zh") == {"chrf": {}}
+
+
+@pytest.mark.parametrize(("given", "message"), [
+    ({"hypotheses": {}}, "hypotheses: no system output given"),
+    ({"hypotheses": {" ": "a.txt"}}, "hypotheses: a system needs a non-blank name, got ' '"),
+    ({"hypotheses": {1: "a.txt"}}, "hypotheses: a system needs a non-blank name, got 1"),
+    ({"hypotheses": {"a b": "a.txt", "ab": "b.txt"}}, "hypotheses: system names 'a b' and 'ab' differ only in white "
+     "space: the page, its filters and the tables could not tell them apart; rename one"),
+    ({"config": " , "}, "config: ' , ' is empty: give a name, several separated by commas, or all"),
+    ({"metrics": ()}, "metrics: names no metric: ''"),
+    ({"metrics": ("bleu", " ")}, "metrics: names no metric: 'bleu,'"),
+    ({"metrics": ("bleu", " bleu")}, "metrics: names a metric twice: bleu, bleu"),
+    ({"baseline": "z"}, "baseline: 'z' is none of the systems (a)"),
+    ({"paired_test": "AR"}, "paired_test: must be ar or bs, not 'AR'"),
+    ({"n_samples": True}, "n_samples: must be an integer, got True"),
+    ({"seed": 1.0}, "seed: must be an integer, got 1.0"),
+    ({"metric_options": {1: "intl"}}, "metric_options: an option is named by text, got 1"),
+])
+def test_each_refused_value_is_named_by_its_field(given, message):
+    with pytest.raises(RequestError) as error:
+        EvaluationRequest("ldd", **{"hypotheses": {"a": "a.txt"}, "metrics": ("bleu",), **given})
+    assert str(error.value) == message and error.value.field == message.split(":")[0]
+
+
+def test_the_request_holds_read_only_copies_of_what_it_was_given():
+    hypotheses, options, references = {"a": "a.txt"}, {"tokenize": "intl"}, ["r.txt"]
+    request = EvaluationRequest("ldd", hypotheses, metrics=" bleu", metric_options=options, references=references)
+    hypotheses["b"], options["lowercase"], references[0] = "b.txt", True, "s.txt"
+    assert (dict(request.hypotheses), dict(request.metric_options), request.references, request.metrics) == (
+        {"a": "a.txt"}, {"tokenize": "intl"}, ("r.txt",), ("bleu",))
+    with pytest.raises(TypeError):
+        request.hypotheses["b"] = "b.txt"  # type: ignore[index]
+    with pytest.raises(TypeError):
+        request.metric_options["b"] = 1  # type: ignore[index]
