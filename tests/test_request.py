@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
 from auto_challenge_sets.evaluation.request import (
     MAX_PAIRED_SAMPLES,
     MAX_SAMPLES,
@@ -93,6 +94,9 @@ def test_a_target_language_sacrebleu_tokenizes_otherwise_gets_its_tokenizer() ->
     ({"n_samples": True}, "n_samples: must be an integer, got True"),
     ({"seed": 1.0}, "seed: must be an integer, got 1.0"),
     ({"metric_options": {1: "intl"}}, "metric_options: an option is named by text, got 1"),
+    ({"metrics": ("bleu", "blue")}, "metrics: unknown metric 'blue' (known: bleu, chrf, ter, ribes, comet)"),
+    ({"targeted": TargetedRequest(hyp_alignments={"z": "z.align", "a": "a.align"})},
+     "targeted.hyp_alignments: for z, which is no system (systems: a)"),
 ])
 def test_each_refused_value_is_named_by_its_field(given, message):
     with pytest.raises(RequestError) as error:
