@@ -117,3 +117,19 @@ def test_the_request_holds_read_only_copies_of_what_it_was_given():
         request.hypotheses["b"] = "b.txt"  # type: ignore[index]
     with pytest.raises(TypeError):
         request.metric_options["b"] = 1  # type: ignore[index]
+
+
+def test_a_metric_label_that_is_blank_or_a_white_space_twin_is_refused(monkeypatch):
+    from auto_challenge_sets.scoring import metric as registry
+    from auto_challenge_sets.scoring.builtin_metrics import Bleu
+
+    for name, label in (("twin", "BLEU "), ("blank", " "), ("unlabelled", None)):
+        monkeypatch.setitem(registry._REGISTRY, name, type(name, (Bleu,), {"name": name, "label": label}))
+    with pytest.raises(RequestError) as error:
+        EvaluationRequest("ldd", {"a": "a.txt"}, metrics=("ter", "bleu", "twin"))
+    assert str(error.value) == ("metrics: metrics 'bleu' and 'twin' have the labels 'BLEU' and 'BLEU ', which differ "
+                                "only in white space: the tables could not tell them apart")
+    for name, shown in (("blank", "' '"), ("unlabelled", "None")):
+        with pytest.raises(RequestError) as error:
+            EvaluationRequest("ldd", {"a": "a.txt"}, metrics=("bleu", name))
+        assert str(error.value) == f"metrics: metric {name!r} has no label to show (label {shown})"
