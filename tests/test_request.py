@@ -100,6 +100,7 @@ def test_a_target_language_sacrebleu_tokenizes_otherwise_gets_its_tokenizer() ->
     ({"metrics": ("bleu", "blue")}, "metrics: unknown metric 'blue' (known: bleu, chrf, ter, ribes, comet)"),
     ({"targeted": TargetedRequest(hyp_alignments={"z": "z.align", "a": "a.align"})},
      "targeted.hyp_alignments: for z, which is no system (systems: a)"),
+    ({"targeted": TargetedRequest(random_pairs=-1)}, "targeted.random_pairs: must be an integer from 0 to 100,000, got -1"),
 ])
 def test_each_refused_value_is_named_by_its_field(given, message):
     with pytest.raises(RequestError) as error:
