@@ -4,6 +4,7 @@ distances, and a lexical config as the default."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,13 @@ import yaml
 from auto_challenge_sets.cli import main
 from auto_challenge_sets.configs import config_sort_key
 from auto_challenge_sets.dataset.card import default_config
-from auto_challenge_sets.dataset.card_blocks import Segment, merge_body, read_segments, split_front_matter
+from auto_challenge_sets.dataset.card_blocks import (
+    Segment,
+    merge_body,
+    read_card_segments,
+    read_segments,
+    split_front_matter,
+)
 from auto_challenge_sets.dataset.demo import demo_file
 from auto_challenge_sets.errors import InputError
 
@@ -50,6 +57,25 @@ def test_the_new_blocks_go_in_the_old_places_and_the_users_text_stays() -> None:
     assert merge_body(read_segments(merge_body(old, new)), new) == merge_body(old, new)
 
 
+def test_a_new_first_block_goes_before_the_first_kept_block_or_after_all_the_users_text() -> None:
+    new = read_segments(_block("a", "new a\n") + "\n" + _block("b", "new b\n"))
+    # the template's first block has no block before it: it goes before the first block the old card keeps
+    old = read_segments(_block("b", "old b\n") + "mine\n")
+    assert merge_body(old, new) == _block("a", "new a\n") + "\n" + _block("b", "new b\n") + "mine\n"
+    # an old card whose every block the template dropped keeps only the user's text: the blocks follow it
+    old = read_segments("mine\n" + _block("gone", "g\n"))
+    assert merge_body(old, read_segments(_block("a", "new a\n"))) == "mine\n" + _block("a", "new a\n")
+    # a new block takes the template's text after it along, the template's last text too
+    new = read_segments(_block("a", "new a\n") + _block("b", "new b\n") + "\n")
+    assert merge_body(read_segments(_block("a", "old a\n")), new) == _block("a", "new a\n") + _block("b", "new b\n") + "\n"
+
+
+def test_lines_count_from_1_unless_told() -> None:
+    with pytest.raises(InputError) as caught:
+        read_segments("mine\n<!-- acs:end a -->\n")
+    assert caught.value.line == 2
+
+
 def test_a_card_without_markers_is_generated_whole() -> None:
     new = read_segments(_block("a", "new\n"))
     assert merge_body([Segment(None, "an older card\n")], new) == _block("a", "new\n")
@@ -59,6 +85,22 @@ def test_a_card_without_markers_is_generated_whole() -> None:
 def test_the_front_matter_is_cut_where_it_ends() -> None:
     assert split_front_matter("---\na: 1\n---\n\nbody\n") == ("---\na: 1\n---\n", "\nbody\n", 4)
     assert split_front_matter("no header\n") == ("", "no header\n", 1)
+    # a header with nothing in it ends on its second line; a "---" rule in the body is not its end
+    assert split_front_matter("---\n---\nbody\n---\nmore\n") == ("---\n---\n", "body\n---\nmore\n", 3)
+    # an opening "---" line that nothing closes is no header: the card is all body
+    assert split_front_matter("---\nno end\n") == ("", "---\nno end\n", 1)
+
+
+def test_reading_a_card_names_the_file_and_the_line_counted_from_its_top(tmp_path: Path) -> None:
+    card = tmp_path / "README.md"
+    card.write_text("---\na: 1\n---\nmine\n<!-- acs:end a -->\n", encoding="utf-8")
+    with pytest.raises(InputError, match="ends no block") as caught:
+        read_card_segments(card)
+    assert (caught.value.path, caught.value.line) == (str(card), 5)
+    card.write_bytes(b"---\na: 1\n---\n\xff\n")
+    with pytest.raises(InputError, match="^" + re.escape(f"{card}: cannot read the dataset card: ") + ".*utf-8"):
+        read_card_segments(card)
+    assert read_card_segments(tmp_path / "absent.md") is None
 
 
 def _build(out: Path, corpus: str, *extra: str) -> None:
@@ -112,3 +154,8 @@ def test_distances_sort_as_numbers_and_lexical_configs_come_first() -> None:
     assert default_config(["de-en.crossing.d5", "de-en.verb_final.d1", "de-en.baseline"]) == "de-en.verb_final"
     assert default_config(["en-de.particle.d1", "de-en.reorder.d5"]) == "de-en.reorder"  # the first pair's
     assert default_config(["de-en.baseline", "de-en.particle.d3"]) is None
+
+
+def test_a_marker_with_anything_after_it_on_its_line_is_text() -> None:
+    body = "<!-- acs:begin a -->\r\nx\n<!-- acs:end a --> \n<!-- acs:end a -->X\n<!-- acs:end a -->\r\n"
+    assert read_segments(body) == [Segment("a", body)]

@@ -75,3 +75,21 @@ def test_a_config_folder_linked_to_another_configs_is_refused(folder):
     with pytest.raises(InputError) as error:
         check_folder(folder)
     assert "de-en.particle.d" in str(error.value)
+
+
+def _files_of_the_split(record) -> dict:
+    return next(b for b in record["builds"] if b["corpus"] == SPLIT)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda build: build.update(files=[D2]), f"build de-en/{SPLIT}: 'files' is not a mapping of paths"),
+    (lambda build: build["files"][D2].pop("sha256"), f"the entry of {D2!r} is not {{bytes, rows, sha256}}"),
+    (lambda build: build["files"][D2].update(rows="9"), f"the entry of {D2!r} is not {{bytes, rows, sha256}}"),
+    (lambda build: build["files"].update({"data/../x.parquet": build["files"][D2]}),
+     "records 'data/../x.parquet', not a data file of the folder (data/CONFIG/FILE)"),
+])
+def test_a_malformed_files_entry_of_the_build_record_is_refused(folder, change, message):
+    _record(folder, lambda record: change(_files_of_the_split(record)))
+    with pytest.raises(InputError) as error:
+        check_folder(folder)
+    assert str(error.value) == f"{folder / 'acs_build.json'}: {message}"

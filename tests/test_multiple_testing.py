@@ -20,6 +20,7 @@ from auto_challenge_sets.evaluation.results import (
     SegmentAgreement,
     Settings,
     Trend,
+    VersusFullTest,
 )
 from auto_challenge_sets.evaluation.stats.multiple_testing import correct_configs, correct_trends
 
@@ -164,3 +165,45 @@ def test_the_targeted_difference_is_a_family_of_its_own():
     assert (small.difference_p_corrected, small.difference_family_size, small.difference_exploratory) == (None, None, True)
     # the τ of the same results is its own family: all five p of 0.5, the repeat's equal to its original's
     assert {t.family_size for t in found.values() if t.family_size} == {3}
+
+
+def test_the_difference_to_full_test_bleu_is_a_family_per_measure():
+    """``vs_full_test`` of a metric's human correlation and of targeted accuracy's: each its own BH
+    family with the members of the τ family (a repeat with the same p counted once, a small config
+    left out); a correlation without one keeps None."""
+
+    def versus(p: float | None) -> VersusFullTest:
+        return VersusFullTest("bleu", 0.1, (0.0, 0.2), p)
+
+    def config(metric: float, targeted: float, small: bool = False, same_rows_as: str | None = None) -> ConfigResult:
+        found = _config(0.5, small=small, same_rows_as=same_rows_as, targeted=0.5)
+        return replace(found, human={"bleu": replace(found.human["bleu"], vs_full_test=versus(metric))},
+                       human_targeted=replace(found.human_targeted, vs_full_test=versus(targeted)))
+
+    configs = {"de-en.particle.d0": config(0.01, 0.02), "de-en.particle.d1": config(0.01, 0.02, same_rows_as="de-en.particle.d0"),
+               "de-en.particle.d2": config(0.04, 0.02), "de-en.particle.d3": config(0.001, 0.001, small=True),
+               "de-en.particle.d4": config(0.03, 0.5), "de-en.particle.d5": _config(0.5)}
+    corrected = correct_configs(configs, ["bleu"])
+    metric = {name: c.human["bleu"].vs_full_test for name, c in corrected.items()}
+    targeted = {name: c.human_targeted and c.human_targeted.vs_full_test for name, c in corrected.items()}
+    # by hand: metric 0.01, 0.03, 0.04 times 3 / rank: 0.03, 0.045, 0.04, running minimum from the top;
+    # targeted 0.02, 0.02, 0.5: 0.06, 0.03, 0.5 -> 0.03, 0.03, 0.5
+    for name, p_metric, p_targeted in (("de-en.particle.d0", 0.03, 0.03), ("de-en.particle.d1", 0.03, 0.03),
+                                       ("de-en.particle.d2", 0.04, 0.03), ("de-en.particle.d4", 0.04, 0.5)):
+        assert (metric[name].p_corrected, metric[name].family_size) == (pytest.approx(p_metric), 3)
+        assert (targeted[name].p_corrected, targeted[name].family_size) == (pytest.approx(p_targeted), 3)
+        assert targeted[name].exploratory is (p_targeted >= 0.05) and metric[name].exploratory is False
+        assert metric[name].p_value == configs[name].human["bleu"].vs_full_test.p_value
+    for small in (metric["de-en.particle.d3"], targeted["de-en.particle.d3"]):
+        assert (small.p_corrected, small.family_size, small.exploratory, small.p_value) == (None, None, True, 0.001)
+    assert metric["de-en.particle.d5"] is None and targeted["de-en.particle.d5"] is None
+
+
+def test_a_small_config_drops_a_correction_it_carried_in():
+    """The correction writes every corrected field: a small config's result that arrives with a
+    corrected p and family (read back from an earlier run) leaves with neither."""
+    carried = replace(_human(0.001), p_corrected=0.004, exploratory=False, family_size=4)
+    configs = {"de-en.particle.d0": replace(_config(0.001, small=True), human={"bleu": carried}),
+               "de-en.particle.d1": _config(0.02)}
+    small = correct_configs(configs, ["bleu"])["de-en.particle.d0"].human["bleu"]
+    assert (small.p_corrected, small.exploratory, small.family_size) == (None, True, None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
 from auto_challenge_sets.evaluation.request import (
     MAX_PAIRED_SAMPLES,
     MAX_SAMPLES,
@@ -76,3 +77,60 @@ def test_a_target_language_sacrebleu_tokenizes_otherwise_gets_its_tokenizer() ->
     given = EvaluationRequest("ldd", {"a": "a.txt"}, metrics=("bleu",), metric_options={"tokenize": "intl"})
     assert given.metric_settings("zh")["bleu"]["tokenize"] == "intl"
     assert EvaluationRequest("ldd", {"a": "a.txt"}, metrics=("chrf",)).metric_settings("zh") == {"chrf": {}}
+
+
+@pytest.mark.parametrize(("given", "message"), [
+    ({"hypotheses": {}}, "hypotheses: no system output given"),
+    ({"hypotheses": {" ": "a.txt"}}, "hypotheses: a system needs a non-blank name, got ' '"),
+    ({"hypotheses": {1: "a.txt"}}, "hypotheses: a system needs a non-blank name, got 1"),
+    ({"hypotheses": {"a b": "a.txt", "ab": "b.txt"}}, "hypotheses: system names 'a b' and 'ab' differ only in white "
+     "space: the page, its filters and the tables could not tell them apart; rename one"),
+    ({"config": " , "}, "config: ' , ' is empty: give a name, several separated by commas, or all"),
+    ({"metrics": ()}, "metrics: names no metric: ''"),
+    ({"metrics": ("bleu", " ")}, "metrics: names no metric: 'bleu,'"),
+    ({"metrics": ("bleu", " bleu")}, "metrics: names a metric twice: bleu, bleu"),
+    ({"baseline": "z"}, "baseline: 'z' is none of the systems (a)"),
+    ({"paired_test": "AR"}, "paired_test: must be ar or bs, not 'AR'"),
+    ({"n_samples": True}, "n_samples: must be an integer, got True"),
+    ({"seed": 1.0}, "seed: must be an integer, got 1.0"),
+    ({"metric_options": {1: "intl"}}, "metric_options: an option is named by text, got 1"),
+    ({"length_relative": 2}, "length_relative: must be a number from 0 to 1, got 2"),
+    ({"n_samples": 0}, "n_samples: must be from 1 to 100,000, got 0"),
+    ({"min_rows": -1}, "min_rows: must be >= 0, got -1"),
+    ({"metrics": ("bleu", "blue")}, "metrics: unknown metric 'blue' (known: bleu, chrf, ter, ribes, comet)"),
+    ({"targeted": TargetedRequest(hyp_alignments={"z": "z.align", "a": "a.align"})},
+     "targeted.hyp_alignments: for z, which is no system (systems: a)"),
+    ({"targeted": TargetedRequest(random_pairs=-1)}, "targeted.random_pairs: must be an integer from 0 to 100,000, got -1"),
+])
+def test_each_refused_value_is_named_by_its_field(given, message):
+    with pytest.raises(RequestError) as error:
+        EvaluationRequest("ldd", **{"hypotheses": {"a": "a.txt"}, "metrics": ("bleu",), **given})
+    assert str(error.value) == message and error.value.field == message.split(":")[0]
+
+
+def test_the_request_holds_read_only_copies_of_what_it_was_given():
+    hypotheses, options, references = {"a": "a.txt"}, {"tokenize": "intl"}, ["r.txt"]
+    request = EvaluationRequest("ldd", hypotheses, metrics=" bleu", metric_options=options, references=references)
+    hypotheses["b"], options["lowercase"], references[0] = "b.txt", True, "s.txt"
+    assert (dict(request.hypotheses), dict(request.metric_options), request.references, request.metrics) == (
+        {"a": "a.txt"}, {"tokenize": "intl"}, ("r.txt",), ("bleu",))
+    with pytest.raises(TypeError):
+        request.hypotheses["b"] = "b.txt"  # type: ignore[index]
+    with pytest.raises(TypeError):
+        request.metric_options["b"] = 1  # type: ignore[index]
+
+
+def test_a_metric_label_that_is_blank_or_a_white_space_twin_is_refused(monkeypatch):
+    from auto_challenge_sets.scoring import metric as registry
+    from auto_challenge_sets.scoring.builtin_metrics import Bleu
+
+    for name, label in (("twin", "BLEU "), ("blank", " "), ("unlabelled", None)):
+        monkeypatch.setitem(registry._REGISTRY, name, type(name, (Bleu,), {"name": name, "label": label}))
+    with pytest.raises(RequestError) as error:
+        EvaluationRequest("ldd", {"a": "a.txt"}, metrics=("ter", "bleu", "twin"))
+    assert str(error.value) == ("metrics: metrics 'bleu' and 'twin' have the labels 'BLEU' and 'BLEU ', which differ "
+                                "only in white space: the tables could not tell them apart")
+    for name, shown in (("blank", "' '"), ("unlabelled", "None")):
+        with pytest.raises(RequestError) as error:
+            EvaluationRequest("ldd", {"a": "a.txt"}, metrics=("bleu", name))
+        assert str(error.value) == f"metrics: metric {name!r} has no label to show (label {shown})"

@@ -101,9 +101,9 @@ def merge_body(old: list[Segment] | None, new: list[Segment]) -> str:
     if not old or all(segment.name is None for segment in old):
         return "".join(segment.text for segment in new)
     fresh = {segment.name: segment for segment in new if segment.name is not None}
-    merged = [fresh.get(segment.name, segment) if segment.name is not None else segment
+    merged = [fresh[segment.name] if segment.name is not None else segment
               for segment in old if segment.name is None or segment.name in fresh]
-    placed = {segment.name for segment in merged}
+    placed = {segment.name for segment in merged}  # new names are unique (read_segments): no need to add to it
     previous: str | None = None
     for index, segment in enumerate(new):
         if segment.name is None:
@@ -114,6 +114,5 @@ def merge_body(old: list[Segment] | None, new: list[Segment]) -> str:
             # the template's own separator after it, so that the next section still starts a line apart
             follows = new[index + 1] if index + 1 < len(new) and new[index + 1].name is None else None
             merged[at:at] = [segment] + ([follows] if follows else [])
-            placed.add(segment.name)
         previous = segment.name
     return "".join(segment.text for segment in merged)

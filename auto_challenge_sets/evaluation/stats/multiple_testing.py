@@ -60,7 +60,7 @@ def _corrected(results: list[_Tested | None], configs: Sequence[ConfigResult],
     tested = [r is not None and r.p_value is not None for r in results]
     original: dict[int, int] = {}  # repeat -> the config it repeats
     for k, config in enumerate(configs):
-        first = index.get(config.same_rows_as or "")
+        first = None if config.same_rows_as is None else index.get(config.same_rows_as)
         if tested[k] and first is not None and tested[first] and results[first].p_value == results[k].p_value:
             original[k] = first
     members = [k for k in range(len(results)) if tested[k] and not configs[k].small and k not in original]
