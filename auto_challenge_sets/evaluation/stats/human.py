@@ -129,10 +129,18 @@ def pair_signs(values: np.ndarray) -> np.ndarray:
 def tau_b(sx: np.ndarray, sy: np.ndarray) -> np.ndarray:
     """Kendall's τ-b of each row from the two sides' :func:`pair_signs` (NaN where a side is constant);
     a side of one row stands for every row of the other (its ties counted once)."""
-    total, rows = sx.shape[1], max(len(sx), len(sy))
-    con_minus_dis = (sx * sy).sum(axis=1)
-    x_ties = np.broadcast_to((sx == 0).sum(axis=1), (rows,))
-    y_ties = np.broadcast_to((sy == 0).sum(axis=1), (rows,))
+    return tau_from_counts((sx * sy).sum(axis=1), (sx == 0).sum(axis=1), (sy == 0).sum(axis=1), sx.shape[1])
+
+
+def tau_from_counts(con_minus_dis: np.ndarray, x_ties: np.ndarray, y_ties: np.ndarray | int, total: int) -> np.ndarray:
+    """Kendall's τ-b of each row from its integer counts over ``total`` pairs: concordant − discordant
+    pairs and the pairs each side ties (a count of one row stands for every row); NaN where a side
+    ties every pair. :func:`tau_b`'s arithmetic, for counts found without the sign arrays."""
+    con_minus_dis, x_ties, y_ties = (np.atleast_1d(v) for v in (con_minus_dis, x_ties, y_ties))
+    rows = max(len(con_minus_dis), len(x_ties), len(y_ties))
+    con_minus_dis = np.broadcast_to(con_minus_dis, (rows,))
+    x_ties = np.broadcast_to(x_ties, (rows,))
+    y_ties = np.broadcast_to(y_ties, (rows,))
     defined = (x_ties < total) & (y_ties < total)
     taus = np.full(rows, np.nan)
     taus[defined] = (con_minus_dis[defined] / np.sqrt(total - x_ties[defined])) / np.sqrt(total - y_ties[defined])
