@@ -27,6 +27,7 @@ import csv
 import os
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -173,11 +174,7 @@ def correlate(auto: dict[str, float], human: HumanScores, random_auto: dict[str,
     rho_p, tau_p = rho.pvalue, tau.pvalue
     if len(names) <= SMALL_N:
         rho_p, tau_p = small_sample_p_values(xs, ys, seed)
-    rng = np.random.default_rng([seed, 2])
-    # one draw per bootstrap sample, as drawn one by one (numpy's bounded integers buffer within a call)
-    picks = np.stack([rng.integers(0, len(names), len(names)) for _ in range(BOOTSTRAP)])
-    ordered = np.sort(picks, axis=1)
-    picks = picks[(ordered[:, 1:] != ordered[:, :-1]).sum(axis=1) + 1 > 2]  # at least 3 distinct systems
+    picks = bootstrap_picks(len(names), seed)
     boot_array = kendall_taus(xs[picks], ys[picks])
     boot_array = boot_array[np.isfinite(boot_array)]
     result: dict[str, Any] = {
@@ -195,6 +192,20 @@ def correlate(auto: dict[str, float], human: HumanScores, random_auto: dict[str,
             result["random_kendall_percentile"] = 100.0 * float(np.count_nonzero(taus <= result["kendall"])) / len(taus)
             result["random_kendall_mean"] = float(taus.mean())
     return result
+
+
+@lru_cache(maxsize=8)
+def bootstrap_picks(systems: int, seed: int = 1) -> np.ndarray:
+    """The bootstrap resamples of :func:`correlate` (rows of system indices, those with at least 3
+    distinct systems), read-only. Cached: every config and metric of a run with the same number of
+    systems draws the same 1,000 rows, and drawing them one by one costs more than using them."""
+    rng = np.random.default_rng([seed, 2])
+    # one draw per bootstrap sample, as drawn one by one (numpy's bounded integers buffer within a call)
+    picks = np.stack([rng.integers(0, systems, systems) for _ in range(BOOTSTRAP)])
+    ordered = np.sort(picks, axis=1)
+    picks = picks[(ordered[:, 1:] != ordered[:, :-1]).sum(axis=1) + 1 > 2]  # at least 3 distinct systems
+    picks.setflags(write=False)
+    return picks
 
 
 def _pearson(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:

@@ -44,6 +44,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -151,25 +152,62 @@ def chance(runs: Sequence[RunScores]) -> float:
     return float(expected / total)
 
 
-def _bootstrap_picks(sizes: Sequence[int], seed: int, resamples: int) -> list[np.ndarray]:
+@lru_cache(maxsize=4)
+def _bootstrap_picks(sizes: tuple[int, ...], seed: int, resamples: int) -> tuple[np.ndarray, ...]:
     """Per run, resamples x systems indices; rows where some run has fewer than 3 distinct
-    systems are left out of every run."""
+    systems are left out of every run. Cached (read-only): every measure of a run draws the same."""
     rng = np.random.default_rng([seed, _BOOTSTRAP_STREAM])
     picks = [rng.integers(0, n, (resamples, n)) for n in sizes]
     keep = np.ones(resamples, dtype=bool)
     for pick in picks:
         ordered = np.sort(pick, axis=1)
         keep &= (ordered[:, 1:] != ordered[:, :-1]).sum(axis=1) + 1 >= 3
-    return [pick[keep] for pick in picks]
+    return tuple(_read_only(pick[keep]) for pick in picks)
 
 
-def _resampled(runs: Sequence[RunScores], picks: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    valid = []
-    for pick in picks:
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array.setflags(write=False)
+    return array
+
+
+def _key(values: Sequence[np.ndarray]) -> tuple[bytes, ...]:
+    """Arrays as a cache key: their float64 bytes."""
+    return tuple(np.ascontiguousarray(v, dtype=np.float64).tobytes() for v in values)
+
+
+def _unkey(key: tuple[bytes, ...]) -> list[np.ndarray]:
+    return [np.frombuffer(k, dtype=np.float64) for k in key]
+
+
+@lru_cache(maxsize=4)
+def _resampled_humans(humans: tuple[bytes, ...], seed: int,
+                      resamples: int) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    """Per run (:func:`_key` of its human scores), the bootstrap resamples' human pair signs and
+    the pairs that count (a system and its own copy are no pair): the same for every measure of
+    the runs, so a run's many measures (its configs and metrics) compute them once."""
+    picks = _bootstrap_picks(tuple(len(h) for h in _unkey(humans)), seed, resamples)
+    found = []
+    for human, pick in zip(_unkey(humans), picks):
         upper = np.triu_indices(pick.shape[1], 1)
-        valid.append(pick[:, upper[0]] != pick[:, upper[1]])  # a system and its own copy are no pair
-    return _pooled([r.measure[p] for r, p in zip(runs, picks)], [r.human[p] for r, p in zip(runs, picks)],
-                   valid)
+        found.append((_read_only(pair_signs(human[pick])), _read_only(pick[:, upper[0]] != pick[:, upper[1]])))
+    return tuple(found)
+
+
+def _resampled(runs: Sequence[RunScores], seed: int, resamples: int) -> tuple[np.ndarray, np.ndarray]:
+    """The pooled accuracy and τ of each bootstrap resample (:func:`_bootstrap_picks`)."""
+    picks = _bootstrap_picks(tuple(len(r.human) for r in runs), seed, resamples)
+    humans = _resampled_humans(_key([r.human for r in runs]), seed, resamples)
+    return _pooled_signs([pair_signs(r.measure[p]) for r, p in zip(runs, picks)], [signs for signs, _ in humans],
+                         [valid for _, valid in humans])
+
+
+@lru_cache(maxsize=4)
+def _resampled_reference(measures: tuple[bytes, ...], humans: tuple[bytes, ...], seed: int,
+                         resamples: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_resampled` of the reference measure (by :func:`_key`): the same for every measure
+    compared with it (in one run: every config, metric and targeted accuracy against full-test BLEU)."""
+    runs = [RunScores(m, h) for m, h in zip(_unkey(measures), _unkey(humans))]
+    return tuple(_read_only(v) for v in _resampled(runs, seed, resamples))  # type: ignore[return-value]
 
 
 def _interval(samples: np.ndarray) -> tuple[float, float] | None:
@@ -194,7 +232,7 @@ def agreement(runs: Sequence[RunScores], reference: Sequence[RunScores] | None =
     module), and with ``reference`` (the same systems in the same order, e.g. full-test BLEU) the
     differences measure − reference (:func:`difference`)."""
     accuracy, kendall = (float(v[0]) for v in _pooled([r.measure for r in runs], [r.human for r in runs]))
-    boot_accuracy, boot_kendall = _resampled(runs, _bootstrap_picks([len(r.human) for r in runs], seed, resamples))
+    boot_accuracy, boot_kendall = _resampled(runs, seed, resamples)
     rng = np.random.default_rng([seed, _PERMUTATION_STREAM])
     shuffled = [rng.permuted(np.broadcast_to(r.human, (permutations, len(r.human))), axis=1) for r in runs]
     null_accuracy, null_kendall = _pooled([r.measure[None, :] for r in runs], shuffled)
@@ -215,8 +253,9 @@ def difference(runs: Sequence[RunScores], reference: Sequence[RunScores], seed: 
         if not np.array_equal(run.human, other.human):
             raise ValueError("the measure and the reference must score the same systems with the same human scores")
     observed = [_pooled([r.measure for r in side], [r.human for r in side]) for side in (runs, reference)]
-    picks = _bootstrap_picks([len(r.human) for r in runs], seed, resamples)
-    mine, theirs = _resampled(runs, picks), _resampled(reference, picks)
+    mine = _resampled(runs, seed, resamples)
+    theirs = _resampled_reference(_key([r.measure for r in reference]), _key([r.human for r in reference]), seed,
+                                  resamples)
     null, exact = _swapped(runs, reference, seed, permutations)
     found = []
     for k in range(2):  # accuracy, τ
@@ -225,12 +264,14 @@ def difference(runs: Sequence[RunScores], reference: Sequence[RunScores], seed: 
     return found[0], found[1]
 
 
+@lru_cache(maxsize=4)
 def swap_masks(total: int, seed: int = SEED, permutations: int = PERMUTATIONS) -> tuple[np.ndarray, bool]:
     """Rows x ``total`` systems: True where a system's two measures swap. Every one of the 2^total
-    rows when there are at most ``permutations`` + 1 (exact), else ``permutations`` random rows."""
+    rows when there are at most ``permutations`` + 1 (exact), else ``permutations`` random rows.
+    Cached (read-only): every measure of a run swaps with the same rows."""
     if 2 ** total <= permutations + 1:
-        return (np.arange(2 ** total)[:, None] >> np.arange(total) & 1).astype(bool), True
-    return np.random.default_rng([seed, _SWAP_STREAM]).random((permutations, total)) < 0.5, False
+        return _read_only((np.arange(2 ** total)[:, None] >> np.arange(total) & 1).astype(bool)), True
+    return _read_only(np.random.default_rng([seed, _SWAP_STREAM]).random((permutations, total)) < 0.5), False
 
 
 def _swapped(runs: Sequence[RunScores], reference: Sequence[RunScores], seed: int,
@@ -282,9 +323,23 @@ def swap_sums(mask: np.ndarray, values: np.ndarray) -> np.ndarray:
     quadratic = np.zeros((n, n, k))
     quadratic[i, j] = v[0] - v[1] - v[2] + v[3]
     m = mask.astype(np.float64)
-    paired = (m @ quadratic.reshape(n, n * k)).reshape(len(m), n, k)
-    sums = v[0].sum(axis=0) + m @ linear + np.einsum("ri,rik->rk", m, paired)
-    return np.rint(sums).astype(np.int64)
+    # one BLAS thread: OpenBLAS splits these thin products over every core, and on a busy machine its
+    # threads wait on each other far longer than one takes (4x here at load 7 on 2 cores; as
+    # scoring.paired.one_blas_thread, which evaluation.report may not import through this module)
+    with _blas().limit(limits=1, user_api="blas"):
+        paired = (m @ quadratic.reshape(n, n * k)).reshape(len(m), n, k)
+        linear_sums = m @ linear
+    quadratic_sums = (m[:, None, :] @ paired)[:, 0]  # a row's mask times its own products: rows x k
+    return np.rint(v[0].sum(axis=0) + linear_sums + quadratic_sums).astype(np.int64)
+
+
+@cache
+def _blas():
+    """threadpoolctl's controller, found once: finding the libraries reads the process's maps,
+    which costs more than a call's products."""
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
 
 
 def _finite(value: float) -> float | None:
