@@ -10,6 +10,7 @@ from scipy.stats import kendalltau
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation.stats.human import (
     HumanScores,
+    bootstrap_picks,
     correlate,
     correlation,
     kendall_taus,
@@ -91,6 +92,15 @@ def test_the_bootstrap_interval_is_the_one_the_module_describes(xs, ys):
     assert typed.ci == tuple(expected) and typed.systems == len(xs)
     assert typed.kendall == pytest.approx(kendalltau(xs, ys).statistic)
     assert typed.random_kendall_percentile is None and typed.random_kendall_mean is None
+
+
+def test_every_measure_of_as_many_systems_gets_the_described_interval_from_one_draw():
+    ys = [0.3, 0.1, 0.5, 0.9, 0.2, 0.4]
+    human = HumanScores({f"s{k}": y for k, y in enumerate(ys)})
+    for xs in ([3.0, 1.0, 2.0, 5.0, 4.0, 0.0], [1.0, 1.0, 2.0, 1.0, 3.0, 2.0]):  # the second reuses the draws
+        assert correlate({f"s{k}": x for k, x in enumerate(xs)}, human)["ci"] == _bootstrap_interval(xs, ys)
+    with pytest.raises(ValueError):  # the cached draws cannot be changed by a caller
+        bootstrap_picks(6)[0, 0] = 0
 
 
 def test_a_constant_side_has_no_interval_and_no_random_control():

@@ -23,6 +23,7 @@ from auto_challenge_sets.evaluation.stats.meta_evaluation import (
     power,
     power_note,
     swap_masks,
+    swap_sums,
 )
 
 # run A: 5 systems, humans a > b > c > d > e; the measure swaps b/c and ties d with e
@@ -165,6 +166,39 @@ def test_the_difference_p_draws_random_swaps_of_a_large_pool():
     assert tau.p_value == pytest.approx((1 + np.sum(np.abs(null[:, 1]) >= abs(observed) - 1e-12)) / 100)
     every, exact = swap_masks(3)
     assert exact and sorted(map(tuple, every.tolist())) == sorted(itertools.product([False, True], repeat=3))
+
+
+def test_swap_sums_are_each_rows_sum_over_the_pairs_counted_by_hand():
+    rng = np.random.default_rng(3)
+    mask = rng.random((40, 6)) < 0.5
+    values = rng.integers(-3, 4, (4, 15, 2))  # 6 systems: 15 pairs, two quantities
+    hand = [[sum(values[2 * row[i] + row[j], p, k] for p, (i, j) in enumerate(itertools.combinations(range(6), 2)))
+             for k in range(2)] for row in mask.tolist()]
+    found = swap_sums(mask, values)
+    assert found.dtype == np.int64 and found.tolist() == hand
+
+
+REF_B_LIKE_A = RunScores(np.array([1.0, 5.0, 4.0, 2.0, 3.0]), A.human)  # REF_A with its last two systems swapped
+
+
+def test_a_reference_compared_again_gives_the_hand_bootstrap_of_each_measure():
+    # the reference side of the bootstrap is computed once per reference: a second measure against
+    # the same reference, and the same measure against another reference, still get their own intervals
+    other = [RunScores(A.human + np.array([0.0, 0.5, -0.5, 0.2, 0.1]), A.human), RunScores(B.human[::-1].copy(), B.human)]
+    for runs, references in (([A, B], [REF_A, REF_B]), (other, [REF_A, REF_B]), ([A, B], [REF_B_LIKE_A, REF_B])):
+        acc, tau = difference(runs, references, resamples=200, permutations=99)
+        hand = _hand_bootstrap(runs, references)
+        assert acc.ci == pytest.approx(hand["dacc"]) and tau.ci == pytest.approx(hand["dtau"])
+    assert difference([A, B], [REF_A, REF_B], resamples=200) == difference([A, B], [REF_A, REF_B], resamples=200)
+
+
+def test_the_tau_difference_alone_is_the_one_counted_with_accuracy():
+    both = difference([A, B], [REF_A, REF_B], resamples=50)
+    assert difference([A, B], [REF_A, REF_B], resamples=50, accuracy=False) == (None, both[1])
+    rng = np.random.default_rng(11)  # 19 systems: random swaps, as in a WMT run
+    human = rng.normal(size=19)
+    run, ref = RunScores(np.round(human + rng.normal(size=19), 1), human), RunScores(human + rng.normal(size=19), human)
+    assert difference([run], [ref], resamples=50, accuracy=False)[1] == difference([run], [ref], resamples=50)[1]
 
 
 def test_the_difference_needs_the_same_systems_on_both_sides():

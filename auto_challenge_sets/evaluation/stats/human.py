@@ -174,8 +174,7 @@ def correlate(auto: dict[str, float], human: HumanScores, random_auto: dict[str,
     rho_p, tau_p = rho.pvalue, tau.pvalue
     if len(names) <= SMALL_N:
         rho_p, tau_p = small_sample_p_values(xs, ys, seed)
-    picks = bootstrap_picks(len(names), seed)
-    boot_array = kendall_taus(xs[picks], ys[picks])
+    boot_array = tau_b(pair_signs(xs[bootstrap_picks(len(names), seed)]), _resampled_signs(ys.tobytes(), seed))
     boot_array = boot_array[np.isfinite(boot_array)]
     result: dict[str, Any] = {
         "systems": len(names), "spearman": _finite(rho.statistic), "spearman_p": _finite(rho_p),
@@ -186,7 +185,7 @@ def correlate(auto: dict[str, float], human: HumanScores, random_auto: dict[str,
     }
     if random_auto is not None and result["kendall"] is not None:
         samples = np.stack([random_auto[n] for n in names])  # systems x random corpora
-        taus = kendall_taus(samples.T, np.broadcast_to(ys, (samples.shape[1], len(ys))))
+        taus = tau_b(pair_signs(samples.T), pair_signs(ys))  # the human side's one row stands for every row
         taus = taus[np.isfinite(taus)]
         if len(taus):
             result["random_kendall_percentile"] = 100.0 * float(np.count_nonzero(taus <= result["kendall"])) / len(taus)
@@ -206,6 +205,16 @@ def bootstrap_picks(systems: int, seed: int = 1) -> np.ndarray:
     picks = picks[(ordered[:, 1:] != ordered[:, :-1]).sum(axis=1) + 1 > 2]  # at least 3 distinct systems
     picks.setflags(write=False)
     return picks
+
+
+@lru_cache(maxsize=8)
+def _resampled_signs(values: bytes, seed: int) -> np.ndarray:
+    """:func:`pair_signs` of the human scores (float64 bytes) in each of :func:`bootstrap_picks`'s
+    rows: the same for every config and metric of a run."""
+    human = np.frombuffer(values, dtype=np.float64)
+    signs = pair_signs(human[bootstrap_picks(len(human), seed)])
+    signs.setflags(write=False)
+    return signs
 
 
 def _pearson(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:

@@ -48,7 +48,13 @@ from functools import cache, lru_cache
 
 import numpy as np
 
-from auto_challenge_sets.evaluation.stats.human import BOOTSTRAP, PERMUTATIONS, pair_signs, tau_b, tau_from_counts
+from auto_challenge_sets.evaluation.stats.human import (
+    BOOTSTRAP,
+    PERMUTATIONS,
+    pair_signs,
+    tau_b,
+    tau_from_counts,
+)
 from auto_challenge_sets.evaluation.stats.multiple_testing import ALPHA
 
 SEED = 1
@@ -245,10 +251,11 @@ def agreement(runs: Sequence[RunScores], reference: Sequence[RunScores] | None =
 
 
 def difference(runs: Sequence[RunScores], reference: Sequence[RunScores], seed: int = SEED,
-               resamples: int = BOOTSTRAP, permutations: int = PERMUTATIONS) -> tuple[Estimate, Estimate]:
+               resamples: int = BOOTSTRAP, permutations: int = PERMUTATIONS,
+               accuracy: bool = True) -> tuple[Estimate | None, Estimate]:
     """Pooled pairwise accuracy and τ of the measure minus the reference's on the same systems (the
     same order, the same human scores), each with its paired bootstrap interval and swap-permutation
-    p (see the module)."""
+    p (see the module); ``accuracy=False``: τ's alone (None for accuracy), its swaps counted for τ only."""
     for run, other in zip(runs, reference, strict=True):
         if not np.array_equal(run.human, other.human):
             raise ValueError("the measure and the reference must score the same systems with the same human scores")
@@ -256,12 +263,12 @@ def difference(runs: Sequence[RunScores], reference: Sequence[RunScores], seed: 
     mine = _resampled(runs, seed, resamples)
     theirs = _resampled_reference(_key([r.measure for r in reference]), _key([r.human for r in reference]), seed,
                                   resamples)
-    null, exact = _swapped(runs, reference, seed, permutations)
-    found = []
-    for k in range(2):  # accuracy, τ
+    null, exact = _swapped(runs, reference, seed, permutations, accuracy)
+    found: list[Estimate | None] = [None]
+    for k in range(0 if accuracy else 1, 2):  # accuracy, τ
         delta = float(observed[0][k][0] - observed[1][k][0])
         found.append(Estimate(_finite(delta), _interval(mine[k] - theirs[k]), _two_sided(null[k], delta, 0.0, exact)))
-    return found[0], found[1]
+    return found[-2], found[-1]  # type: ignore[return-value]
 
 
 @lru_cache(maxsize=4)
@@ -274,10 +281,10 @@ def swap_masks(total: int, seed: int = SEED, permutations: int = PERMUTATIONS) -
     return _read_only(np.random.default_rng([seed, _SWAP_STREAM]).random((permutations, total)) < 0.5), False
 
 
-def _swapped(runs: Sequence[RunScores], reference: Sequence[RunScores], seed: int,
-             permutations: int) -> tuple[tuple[np.ndarray, np.ndarray], bool]:
+def _swapped(runs: Sequence[RunScores], reference: Sequence[RunScores], seed: int, permutations: int,
+             accuracy: bool = True) -> tuple[tuple[np.ndarray, np.ndarray], bool]:
     """The null distribution of (measure − reference) accuracy and τ under within-run rank swaps,
-    and whether it holds every swap."""
+    and whether it holds every swap; ``accuracy=False``: τ's alone (accuracy's null all NaN)."""
     from scipy.stats import rankdata
 
     masks, exact = swap_masks(sum(len(r.human) for r in runs), seed, permutations)
@@ -294,12 +301,13 @@ def _swapped(runs: Sequence[RunScores], reference: Sequence[RunScores], seed: in
         table = np.stack([np.sign(ranks[u, i] - ranks[v, j]) for u in (0, 1) for v in (0, 1)]).astype(np.int64)
         human = pair_signs(run.human)[0]
         sides = np.stack([table, table[::-1]], axis=-1)  # 4 x pairs x (measure, reference)
-        values = np.concatenate([sides == human[:, None], sides * human[:, None], sides == 0], axis=-1)
-        counts = swap_sums(mask, values)  # rows x (agree, con − dis, ties) x (measure, reference)
+        values = [sides * human[:, None], sides == 0, *([sides == human[:, None]] if accuracy else [])]
+        counts = swap_sums(mask, np.concatenate(values, axis=-1))  # rows x (con − dis, ties, agree) x the sides
         human_ties = int(np.count_nonzero(human == 0))
         for side, found in ((0, mine), (1, theirs)):
-            found.append((counts[:, side], len(i), tau_from_counts(counts[:, 2 + side], counts[:, 4 + side],
-                                                                   human_ties, len(i)), len(i)))
+            agree = counts[:, 4 + side] if accuracy else np.full(len(mask), np.nan)
+            found.append((agree, len(i), tau_from_counts(counts[:, side], counts[:, 2 + side], human_ties, len(i)),
+                          len(i)))
     accuracy, kendall = _pooled_parts(mine)
     ref_accuracy, ref_kendall = _pooled_parts(theirs)
     return (accuracy - ref_accuracy, kendall - ref_kendall), exact
