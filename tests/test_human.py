@@ -14,7 +14,10 @@ from auto_challenge_sets.evaluation.stats.human import (
     correlate,
     correlation,
     kendall_taus,
+    pair_cells,
+    pair_signs,
     read_human,
+    resampled_signs,
 )
 
 
@@ -218,3 +221,9 @@ def test_the_typed_correlation_passes_the_random_corpora_and_the_seed():
     assert 0 < found.random_kendall_percentile < 100
     assert found.random_kendall_mean == pytest.approx(np.mean(taus))
     assert found.ci == tuple(_bootstrap_interval(xs, ys, seed=4)) != tuple(_bootstrap_interval(xs, ys))
+
+
+def test_resampled_signs_are_the_pair_signs_of_each_resample():
+    values = np.array([0.5, 0.2, 0.5, 0.9, 0.1])  # a tie: 0 between systems 0 and 2
+    picks = np.random.default_rng(4).integers(0, 5, (30, 5))
+    assert resampled_signs(values, pair_cells(picks, 5)).tolist() == pair_signs(values[picks]).tolist()

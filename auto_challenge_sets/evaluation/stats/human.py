@@ -127,6 +127,21 @@ def pair_signs(values: np.ndarray) -> np.ndarray:
     return np.sign(values[:, upper[0]] - values[:, upper[1]]).astype(np.int64)
 
 
+def pair_cells(picks: np.ndarray, systems: int) -> np.ndarray:
+    """Per row of ``picks`` (resamples x drawn systems, indices below ``systems``), the cell of each
+    pair of draws i < j (``numpy.triu_indices`` order) in a systems x systems table, row-major."""
+    i, j = np.triu_indices(picks.shape[1], 1)
+    return picks[:, i] * systems + picks[:, j]
+
+
+def resampled_signs(values: np.ndarray, cells: np.ndarray) -> np.ndarray:
+    """``pair_signs(values[picks])`` from the :func:`pair_cells` of ``picks``: the signs of every two
+    systems in one small table, read per resample (one gather over resamples x pairs, not two, a
+    subtraction and a cast); the very numbers, since each is the sign of the same difference."""
+    values = np.asarray(values)
+    return np.sign(values[:, None] - values[None, :]).astype(np.int64).ravel().take(cells)
+
+
 def tau_b(sx: np.ndarray, sy: np.ndarray) -> np.ndarray:
     """Kendall's τ-b of each row from the two sides' :func:`pair_signs` (NaN where a side is constant);
     a side of one row stands for every row of the other (its ties counted once)."""
@@ -174,7 +189,7 @@ def correlate(auto: dict[str, float], human: HumanScores, random_auto: dict[str,
     rho_p, tau_p = rho.pvalue, tau.pvalue
     if len(names) <= SMALL_N:
         rho_p, tau_p = small_sample_p_values(xs, ys, seed)
-    boot_array = tau_b(pair_signs(xs[bootstrap_picks(len(names), seed)]), _resampled_signs(ys.tobytes(), seed))
+    boot_array = tau_b(resampled_signs(xs, _bootstrap_cells(len(names), seed)), _resampled_signs(ys.tobytes(), seed))
     boot_array = boot_array[np.isfinite(boot_array)]
     result: dict[str, Any] = {
         "systems": len(names), "spearman": _finite(rho.statistic), "spearman_p": _finite(rho_p),
@@ -205,6 +220,13 @@ def bootstrap_picks(systems: int, seed: int = 1) -> np.ndarray:
     picks = picks[(ordered[:, 1:] != ordered[:, :-1]).sum(axis=1) + 1 > 2]  # at least 3 distinct systems
     picks.setflags(write=False)
     return picks
+
+
+@lru_cache(maxsize=8)
+def _bootstrap_cells(systems: int, seed: int) -> np.ndarray:
+    cells = pair_cells(bootstrap_picks(systems, seed), systems)
+    cells.setflags(write=False)
+    return cells
 
 
 @lru_cache(maxsize=8)

@@ -51,7 +51,9 @@ import numpy as np
 from auto_challenge_sets.evaluation.stats.human import (
     BOOTSTRAP,
     PERMUTATIONS,
+    pair_cells,
     pair_signs,
+    resampled_signs,
     tau_b,
     tau_from_counts,
 )
@@ -187,24 +189,25 @@ def _unkey(key: tuple[bytes, ...]) -> list[np.ndarray]:
 
 @lru_cache(maxsize=4)
 def _resampled_humans(humans: tuple[bytes, ...], seed: int,
-                      resamples: int) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
-    """Per run (:func:`_key` of its human scores), the bootstrap resamples' human pair signs and
-    the pairs that count (a system and its own copy are no pair): the same for every measure of
-    the runs, so a run's many measures (its configs and metrics) compute them once."""
+                      resamples: int) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]:
+    """Per run (:func:`_key` of its human scores), the bootstrap resamples' pair cells
+    (:func:`.human.pair_cells`), human pair signs and the pairs that count (a system and its own copy
+    are no pair): the same for every measure of the runs, so a run's many measures (its configs and
+    metrics) compute them once."""
     picks = _bootstrap_picks(tuple(len(h) for h in _unkey(humans)), seed, resamples)
     found = []
     for human, pick in zip(_unkey(humans), picks):
         upper = np.triu_indices(pick.shape[1], 1)
-        found.append((_read_only(pair_signs(human[pick])), _read_only(pick[:, upper[0]] != pick[:, upper[1]])))
+        found.append((_read_only(pair_cells(pick, len(human))), _read_only(pair_signs(human[pick])),
+                      _read_only(pick[:, upper[0]] != pick[:, upper[1]])))
     return tuple(found)
 
 
 def _resampled(runs: Sequence[RunScores], seed: int, resamples: int) -> tuple[np.ndarray, np.ndarray]:
     """The pooled accuracy and τ of each bootstrap resample (:func:`_bootstrap_picks`)."""
-    picks = _bootstrap_picks(tuple(len(r.human) for r in runs), seed, resamples)
     humans = _resampled_humans(_key([r.human for r in runs]), seed, resamples)
-    return _pooled_signs([pair_signs(r.measure[p]) for r, p in zip(runs, picks)], [signs for signs, _ in humans],
-                         [valid for _, valid in humans])
+    return _pooled_signs([resampled_signs(r.measure, cells) for r, (cells, _, _) in zip(runs, humans)],
+                         [signs for _, signs, _ in humans], [valid for _, _, valid in humans])
 
 
 @lru_cache(maxsize=4)
