@@ -141,8 +141,8 @@ def pairwise_approximate_randomization(statistics: Mapping[str, Mapping[str, np.
 
     Every pair has the same coins (one seed, one shape): drawn once. A pair's swapped sums are sums
     of two products of the coins with one system's rows (:func:`_swapped_sums`), so each system's
-    products are computed once (2N matrix products, not 2N(N − 1)) and added pair by pair: the very
-    numbers sacrebleu adds, hence its p-values."""
+    products are computed once (:func:`_all_products`: 2N matrix products at most, not 2N(N − 1)) and
+    added pair by pair: the very numbers sacrebleu adds, hence its p-values."""
     pairs = [(a, b) for k, a in enumerate(order) for b in order[k + 1:]]
     out: dict[tuple[str, str], dict[str, tuple[float, float]]] = {pair: {} for pair in pairs}
     if not pairs:
