@@ -157,6 +157,44 @@ def test_an_unreadable_parquet_file_is_one_line_naming_it(tmp_path: Path) -> Non
     assert _message(parquet_rows, [bad]) == message
 
 
+def test_a_footer_past_the_first_read_from_the_end_is_read_whole(tmp_path: Path) -> None:
+    """The footer is read from the file's last 64 KiB; a longer one (here 200 KB of schema
+    metadata) is read again at its full length: rows and bytes are pyarrow's own."""
+    path = tmp_path / "big.parquet"
+    table = pa.table({"line": list(range(7))}).replace_schema_metadata({"k": "v" * 200_000})
+    pq.write_table(table, path, row_group_size=3)
+    metadata = pq.read_metadata(path)
+    assert metadata.serialized_size > 1 << 16
+    assert parquet_stats([path]) == (7, sum(metadata.row_group(i).total_byte_size for i in range(3)))
+
+
+def _damage(path: Path, how: str) -> None:
+    """The file's size kept; its footer's length, magic or Thrift bytes spoilt."""
+    data = bytearray(path.read_bytes())
+    length = int.from_bytes(data[-8:-4], "little")
+    if how == "length":
+        data[-8:-4] = (len(data) * 2).to_bytes(4, "little")
+    elif how == "magic":
+        data[-4:] = b"PAR2"
+    elif how == "length zero":
+        data[-8:-4] = bytes(4)
+    else:
+        data[-8 - length:-8] = b"\xff" * length
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("how", ["length", "magic", "length zero", "thrift"])
+def test_a_damaged_footer_of_the_same_size_is_refused_as_pyarrow_refuses_it(tmp_path: Path, how: str) -> None:
+    """The footer decoded alone must refuse whatever pyarrow's reader refuses, in pyarrow's words."""
+    path = _rows(tmp_path / "a.parquet", [1, 2, 3])
+    size = path.stat().st_size
+    _damage(path, how)
+    assert path.stat().st_size == size
+    with pytest.raises((pa.ArrowException, OSError)) as pyarrow_error:
+        pq.read_metadata(path)
+    assert _message(parquet_rows, [path]) == str(unreadable_parquet(pyarrow_error.value, path))
+
+
 def test_the_parquet_error_leaves_the_path_out_and_is_cut_short() -> None:
     where = Path("/folder/data/c/s-00000-of-00001.parquet")
     error = OSError(f"Failed to open local file '{where}'. Detail: broken\nsecond line")
@@ -215,6 +253,17 @@ def test_a_front_matter_that_is_not_plainly_cut_is_parsed_whole(tmp_path: Path, 
     assert _top_level_block(front, "configs") is None
     card = _card(tmp_path, f"---\n{front}---\n")
     assert front_matter(card, only="configs").get("configs") == front_matter(card).get("configs")
+
+
+@pytest.mark.parametrize(("line", "anchored"), [
+    ("a: [&x 1]", True), ("a: {b: *x}", True), ("a: [1,*x]", True), ("a:\t*x", True), ("a: &x 1", True),
+    ("a: data/*.parquet", False), ("a: b*c &", False), ("a: x&y", False), ("a: '*'", False),
+])
+def test_an_anchor_or_alias_anywhere_takes_the_full_parse(line: str, anchored: bool) -> None:
+    """`&name` or `*name` after a space, `[`, `{` or `,` is YAML's anchor or alias; a glob's `*`
+    or a `&` inside a word is not."""
+    for front in (f"{line}\n{CONFIGS_BLOCK}", f"{CONFIGS_BLOCK}{line}\n"):
+        assert (_top_level_block(front, "configs") is None) == anchored, front
 
 
 def test_a_broken_configs_block_is_named_by_the_full_parse(tmp_path: Path) -> None:
@@ -402,6 +451,39 @@ def test_a_pipe_listed_by_the_card_is_refused(tmp_path: Path) -> None:
     assert _message(DatasetFolder, root) == (
         f"{root / 'data' / 'p' / 'x.parquet'}: is a pipe (a FIFO, or a process substitution such as <(...)), "
         + REGULAR)
+
+
+def test_a_plain_path_listed_by_the_card_is_checked_as_a_pattern_is(tmp_path: Path) -> None:
+    """A path without glob characters is not globbed, and is refused alike: a pipe, a link to a
+    file outside the folder; a link to a file inside names the file it leads to."""
+    outside = _rows(tmp_path / "elsewhere" / "x-00000-of-00001.parquet", [1])
+    root = _folder(tmp_path / "sets", "- config_name: a\n  data_files: data/p/x.parquet\n")
+    (root / "data" / "p").mkdir()
+    os.mkfifo(root / "data" / "p" / "x.parquet")
+    assert _message(DatasetFolder, root) == (
+        f"{root / 'data' / 'p' / 'x.parquet'}: is a pipe (a FIFO, or a process substitution such as <(...)), "
+        + REGULAR)
+    (root / "data" / "p" / "x.parquet").unlink()
+    (root / "data" / "p" / "x.parquet").symlink_to(outside)
+    assert _message(DatasetFolder, root) == (
+        f"{root / 'README.md'}: data_files pattern 'data/p/x.parquet' reaches outside the dataset folder "
+        f"({root / 'data' / 'p' / 'x.parquet'})")
+    (root / "data" / "p" / "x.parquet").unlink()
+    (root / "data" / "p" / "x.parquet").symlink_to(root / "data" / "b" / "train-00000-of-00001.parquet")
+    folder = DatasetFolder(root)
+    assert folder.relative(folder.files["a"]["train"][0]) == "data/b/train-00000-of-00001.parquet"
+    (root / "data" / "p" / "x.parquet").unlink()
+    assert DatasetFolder(root).files == {"a": {"train": []}}  # a plain path that is not there matches nothing
+
+
+def test_paths_relative_to_the_working_folder_read_as_absolute_ones(tmp_path: Path, monkeypatch) -> None:
+    root = _folder(tmp_path / "sets", "- config_name: a\n  data_files: data/a/dev-00000-of-00001.parquet\n")
+    monkeypatch.chdir(root)
+    for where in (".", "./", "../sets"):
+        folder = DatasetFolder(where)
+        path = folder.files["a"]["train"][0]
+        assert path.resolve() == (root / "data" / "a" / "dev-00000-of-00001.parquet").resolve()
+        assert folder.relative(path) == "data/a/dev-00000-of-00001.parquet"
 
 
 def test_a_card_reads_where_pyyaml_has_no_libyaml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -42,14 +43,15 @@ def _files_by_split(folder: Path) -> dict[str, list[Path]]:
     """``{split: its Parquet files, in order}`` in one config's folder."""
     found: dict[str, list[Path]] = defaultdict(list)
     try:  # scandir, not glob: one call per folder, and a folder of 6,000 configs is scanned in each command
-        names = sorted(entry.name for entry in os.scandir(folder))
+        entries = {entry.name: entry for entry in os.scandir(folder)}
     except (NotADirectoryError, FileNotFoundError):
         return {}
-    for name in names:
+    for name in sorted(entries):
         # glob's `*` never matched a leading dot, and a hidden file is no shard of the build's
         if not name.startswith(".") and (match := SHARD.fullmatch(name)):
             path = folder / name
-            require_regular_file(path, hint=IN_A_DATASET)
+            if not entries[name].is_file():  # the listing's file type: no stat for a regular file
+                require_regular_file(path, hint=IN_A_DATASET)
             found[match["split"]].append(path)
     return dict(found)
 
@@ -111,12 +113,12 @@ _FOOTERS: dict[tuple[str, int, int, int], tuple[int, int]] = {}
 _FOOTERS_KEPT = 100_000
 
 
-def _footer_stats(path: Path) -> tuple[int, int]:
+def _footer_stats(path: Path, status: os.stat_result | None = None) -> tuple[int, int]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
-        status = os.stat(path)
+        status = os.stat(path) if status is None else status
         key = (os.fspath(path), status.st_ino, status.st_size, status.st_mtime_ns)
         if key in _FOOTERS:
             return _FOOTERS[key]
@@ -147,6 +149,12 @@ def _read_footer(pq: Any, path: Path) -> Any:
         reader.close()
 
 
+def file_rows(path: Path, status: os.stat_result) -> int:
+    """Rows of one Parquet file from its footer, given the ``os.stat`` of it the caller just took
+    (the integrity check stats each of thousands of files once, for all its questions)."""
+    return _footer_stats(path, status)[0]
+
+
 def parquet_stats(files: list[Path]) -> tuple[int, int]:
     """``(rows, bytes)`` of a split's Parquet files from their footers: bytes are the uncompressed
     size of their row groups, what the Hub's ``dataset_info`` calls ``num_bytes``."""
@@ -161,7 +169,10 @@ def parquet_stats(files: list[Path]) -> tuple[int, int]:
 _TOP_KEY = re.compile(r"([A-Za-z_][\w-]*):(?: |$)")
 # a line at column 0 that is not blank, a comment or a `- ` item: a key line, or text that is none
 _COLUMN_0 = re.compile(r"^(?:[^ #\n-]|-(?! )).*$", re.M)
-_ANCHOR_OR_ALIAS = re.compile(r"(?:^|[\s\[{,])[&*]\S")  # `&name` / `*name`; a glob's `data/*.parquet` is neither
+# `&name` / `*name` after a space, `[`, `{`, `,` or at the start; a glob's `data/*.parquet` is neither.
+# It starts with `[&*]` and looks behind: re then skips to each `&` or `*` at once, where a leading
+# alternative was tried at every one of a card's 5 million characters (0.1 s)
+_ANCHOR_OR_ALIAS = re.compile(r"[&*](?<![^\s\[{,][&*])\S")
 
 
 def _top_level_block(front: str, key: str) -> str | None:
@@ -239,6 +250,15 @@ def require_complete(root: Path) -> Path:
     return readme
 
 
+def _stays_inside(pattern: str) -> bool:
+    """Whether a ``data_files`` pattern is relative and holds no ``..``: by the string where it is
+    plainly so (a card of 6,000 configs has 5,000 patterns), else by its ``Path``."""
+    if ".." not in pattern and not os.path.isabs(pattern):
+        return True
+    path = Path(pattern)
+    return not path.is_absolute() and ".." not in path.parts
+
+
 class DatasetFolder:
     """Configs and their Parquet files per split, from the card's ``configs:`` (``README.md``).
 
@@ -250,6 +270,8 @@ class DatasetFolder:
         self.root = Path(root)
         self.readme = require_complete(self.root)
         self._real_root = self.root.resolve()
+        self._depth = len(self.root.parts)  # a matched path's parts past the folder's
+        self._prefix = str(self.root / "_")[:-1]  # a matched path's text before its path in the folder
         self._links: dict[tuple[str, ...], bool] = {}
         self.linked: set[Path] = set()  # matched paths that pass through a link
         self.files: dict[str, dict[str, list[Path]]] = {}
@@ -272,16 +294,19 @@ class DatasetFolder:
             return [(item.get("split", "train"), item.get("path")) for item in data_files]
         return [("train", data_files)]
 
-    def _inside(self, match: Path) -> bool:
+    def _inside(self, match: Path, mode: int | None = None) -> bool:
         """Whether a matched path stays in the folder once links are followed. A pattern holds no
         ``..``, so only a link can lead out; ``resolve`` (a stat per component of the whole path)
-        is kept for the paths that pass through one, since it cost seconds on 6,000 configs."""
-        parts = match.relative_to(self.root).parts
+        is kept for the paths that pass through one, since it cost seconds on 6,000 configs.
+        ``mode``: the match's own ``lstat`` mode, where the caller took it."""
+        parts = match.parts[self._depth:]  # relative_to's parts, without its checks: 5,000 patterns
         for depth in range(1, len(parts) + 1):
             prefix = parts[:depth]
-            if prefix not in self._links:
-                self._links[prefix] = os.path.islink(self.root.joinpath(*prefix))
-            if self._links[prefix]:
+            linked = self._links.get(prefix)
+            if linked is None:
+                linked = self._links[prefix] = (stat.S_ISLNK(mode) if depth == len(parts) and mode is not None
+                                                else os.path.islink(self.root.joinpath(*prefix)))
+            if linked:
                 self.linked.add(match)
                 return match.resolve().is_relative_to(self._real_root)
         return True
@@ -290,7 +315,8 @@ class DatasetFolder:
         """A matched file's path in the folder, links followed (``data/<config>/<file>``)."""
         if path in self.linked:
             return path.resolve().relative_to(self._real_root).as_posix()
-        return path.relative_to(self.root).as_posix()
+        text = str(path)
+        return text[len(self._prefix):] if text.startswith(self._prefix) else path.relative_to(self.root).as_posix()
 
     def _resolve(self, data_files: Any) -> dict[str, list[Path]]:
         splits: dict[str, list[Path]] = {}
@@ -298,23 +324,31 @@ class DatasetFolder:
             if patterns is not None and not isinstance(patterns, str | list):
                 raise InputError(f"data_files of a config must be paths, not {patterns!r}"[:200], self.readme)
             for pattern in [patterns] if isinstance(patterns, str) else list(patterns or []):
-                if not isinstance(pattern, str) or not pattern or Path(pattern).is_absolute() or ".." in Path(
-                        pattern).parts:
+                if not isinstance(pattern, str) or not pattern or not _stays_inside(pattern):
                     raise InputError(f"data_files pattern {pattern!r} does not stay inside the dataset folder",
                                      self.readme)
                 if any(magic in pattern for magic in "*?["):
-                    matches = sorted(self.root.glob(pattern))
+                    matches, regular = sorted(self.root.glob(pattern)), False
+                    outside = [m for m in matches if not self._inside(m)]
                 else:  # a plain path, as the build writes them: glob would list its folder to find it
-                    path = self.root / pattern
-                    matches = [path] if os.path.lexists(path) else []
-                outside = [m for m in matches if not self._inside(m)]
+                    matches, outside, regular = self._plain(pattern)
                 if outside:
                     raise InputError(f"data_files pattern {pattern!r} reaches outside the dataset folder "
                                      f"({outside[0]})", self.readme)
-                for match in matches:
+                for match in [] if regular else matches:
                     require_regular_file(match, hint=IN_A_DATASET)
                 splits.setdefault(str(split), []).extend(matches)
         return splits
+
+    def _plain(self, pattern: str) -> tuple[list[Path], list[Path], bool]:
+        """``(matches, those outside the folder, whether the match is a regular file)`` of a pattern
+        without glob characters: one ``lstat`` answers all three."""
+        path = self.root / pattern
+        try:
+            mode = os.lstat(path).st_mode
+        except (OSError, ValueError):
+            return [], [], True
+        return [path], [] if self._inside(path, mode) else [path], stat.S_ISREG(mode)
 
     def splits(self, config: str) -> list[str]:
         return sorted(self.files.get(config, {}))
