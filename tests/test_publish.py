@@ -176,6 +176,7 @@ from auto_challenge_sets.dataset.publish import (  # noqa: E402
     PublishPlan,
     Upload,
     _card_rows,
+    _load_card,
     _stale,
     check_repo_id,
     check_sent_parquet,
@@ -305,6 +306,40 @@ def test_card_rows_reads_dataset_info_as_a_list_or_one_mapping(tmp_path: Path) -
     assert _card_rows(readme) is None
 
 
+@pytest.mark.parametrize("text", [
+    None,  # the demo folder's own card
+    "---\r\nlicense: mit\r\nconfigs:\r\n- config_name: a\r\n---\r\n# CRLF\r\n",
+    "# no front matter\n",
+    "---\n---\n# an empty block\n",
+    "  ---\nlicense: mit\n---\n",  # white space before the first ---, as the Hub's expression allows
+])
+def test_the_cards_metadata_is_what_huggingface_hubs_dataset_card_reads(folder: Path, tmp_path: Path,
+                                                                        text: str | None) -> None:
+    """The card's metadata, read with libyaml, is DatasetCard.load's, key for key and in order."""
+    from huggingface_hub import DatasetCard
+
+    readme = folder / "README.md"
+    if text is not None:
+        readme = tmp_path / "README.md"
+        readme.write_bytes(text.encode("utf-8"))
+    expected = DatasetCard.load(readme).data.to_dict()
+    assert _load_card(readme).to_dict() == expected
+    assert list(_load_card(readme).to_dict()) == list(expected)
+
+
+@pytest.mark.parametrize("text", ["---\n- a list\n---\n", "---\nconfigs: [\n---\n", "---\na: b: c\n---\n"])
+def test_a_card_libyaml_does_not_read_into_a_mapping_fails_as_dataset_card_fails(tmp_path: Path, text: str) -> None:
+    from huggingface_hub import DatasetCard
+
+    readme = tmp_path / "README.md"
+    readme.write_text(text, encoding="utf-8")
+    with pytest.raises(Exception) as expected:  # noqa: PT011 - whatever huggingface_hub raises
+        DatasetCard.load(readme)
+    with pytest.raises(type(expected.value)) as raised:
+        _load_card(readme)
+    assert str(raised.value) == str(expected.value)
+
+
 # -- check_sent_parquet and validate_dataset_card on a copy of the demo folder or a hand-made one --
 
 D3 = "data/de-en.particle.d3/sample-00000-of-00001.parquet"
@@ -398,6 +433,24 @@ def test_a_file_pyarrow_cannot_read_is_named_with_pyarrows_reason(folder: Path, 
     message = str(raised.value)
     assert message.startswith(f"{copy / D3}: not a readable Parquet file (") and message.endswith(")")
     assert "7 bytes" in message  # pyarrow's words about the 7 bytes written
+
+
+def test_a_file_whose_schema_differs_from_a_checked_file_of_its_kind_is_named(folder: Path, tmp_path: Path) -> None:
+    """A schema already found to be a lexical config's stands only for the files that have it
+    exactly: d3's file, read after d0..d2's, with one column of another type (its metadata kept)
+    is converted and refused."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    copy = _copy(folder, tmp_path)
+    table = pq.read_table(copy / D3)
+    index = table.schema.get_field_index("line")
+    assert table.schema.field(index).type == pa.int32()
+    wider = table.set_column(index, pa.field("line", pa.int64()), table.column(index).cast(pa.int64()))
+    pq.write_table(wider.replace_schema_metadata(table.schema.metadata), copy / D3)
+    with pytest.raises(InputError) as raised:
+        check_sent_parquet(copy)
+    assert str(raised.value) == f"{copy / D3}: its columns are not those of a lexical config (de-en.particle.d3)"
 
 
 def test_a_split_of_two_files_counts_both_even_when_another_config_read_the_first(folder: Path,
