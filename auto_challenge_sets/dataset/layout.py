@@ -39,6 +39,16 @@ def shard_path(out_dir: str | os.PathLike[str], config: str, split: str, index: 
     return config_folder(out_dir, config) / f"{split}-{index:05d}-of-{count:05d}.parquet"
 
 
+def _listed_as_file(entry: os.DirEntry) -> bool:
+    """Whether a listed name is a regular file (a link followed), from the listing's file type: no
+    stat for a regular file, 4,445 in a folder of 1,000 --rules. False where it cannot tell (the
+    caller's ``require_regular_file`` then looks)."""
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
+
+
 def _files_by_split(folder: Path) -> dict[str, list[Path]]:
     """``{split: its Parquet files, in order}`` in one config's folder."""
     found: dict[str, list[Path]] = defaultdict(list)
@@ -50,7 +60,7 @@ def _files_by_split(folder: Path) -> dict[str, list[Path]]:
         # glob's `*` never matched a leading dot, and a hidden file is no shard of the build's
         if not name.startswith(".") and (match := SHARD.fullmatch(name)):
             path = folder / name
-            if not entries[name].is_file():  # the listing's file type: no stat for a regular file
+            if not _listed_as_file(entries[name]):
                 require_regular_file(path, hint=IN_A_DATASET)
             found[match["split"]].append(path)
     return dict(found)
