@@ -168,7 +168,7 @@ def _hub_card(readme: Path, stamp: tuple[int, int]) -> Any:
         except yaml.YAMLError:
             data = None
         if isinstance(data, dict):
-            return DatasetCardData(**data)
+            return DatasetCardData(**data, ignore_metadata_errors=False)  # as DatasetCard.load builds it
     return DatasetCard.load(readme).data
 
 
