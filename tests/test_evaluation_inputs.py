@@ -223,6 +223,12 @@ def test_a_config_without_the_split_is_an_error_when_named_and_a_note_with_all(t
     assert _refused(lambda: read_corpus(_request(root, split="dev", config="de-en.particle.d1"))) == (
         "config 'de-en.particle.d1' has no split 'dev' (splits: toytest)", readme, None)
     assert read_corpus(_request(root, split=SPLIT)).notes == []
+    other = _write(tmp_path / "other", {"de-en.baseline": {SPLIT: ALL_LINES, "dev": ALL_LINES},
+                                        "de-en.particle.d1": {SPLIT: LINES, "test": LINES}, "de-en.particle.d2": {}})
+    assert _refused(lambda: read_corpus(_request(other, split="dev", config="de-en.particle.d1"))) == (
+        "config 'de-en.particle.d1' has no split 'dev' (splits: test, toytest)", str(other / "README.md"), None)
+    assert _refused(lambda: read_corpus(_request(other, split="dev", config="de-en.particle.d2"))) == (
+        "config 'de-en.particle.d2' has no split 'dev' (splits: none)", str(other / "README.md"), None)
     none = _write(tmp_path / "none", {"de-en.baseline": {SPLIT: ALL_LINES, "dev": ALL_LINES},
                                       "de-en.particle.d1": {SPLIT: LINES}, "de-en.particle.d2": {SPLIT: LINES}})
     assert _refused(lambda: read_corpus(_request(none, split="dev"))) == (
