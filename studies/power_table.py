@@ -1,6 +1,6 @@
 """The power a set of human-scored systems gives a Kendall τ: the τ needed for p < 0.05, and to
 survive Benjamini–Hochberg over 30 configs alone (p < 0.05/30) or with a tenth of them
-(p < 0.05·3/30), from τ's exact null distribution (``meta_evaluation.power``). No data needed.
+(p < 0.05·3/30), from τ's exact null distribution (``power.power``). No data needed.
 
     python studies/power_table.py [--write | --check]
 
@@ -15,7 +15,7 @@ import sys
 
 from stored_table import store_block_or_check
 
-from auto_challenge_sets.evaluation.stats.meta_evaluation import power
+from auto_challenge_sets.evaluation.stats.power import power
 
 NAME, SCRIPT = "power", "power_table.py"
 FAMILY = 30

@@ -15,16 +15,13 @@ from auto_challenge_sets.evaluation.stats.meta_evaluation import (
     RunScores,
     agreement,
     chance,
-    critical_tau,
     difference,
-    exact_p,
     pooled_accuracy,
     pooled_kendall,
-    power,
-    power_note,
     swap_masks,
     swap_sums,
 )
+from auto_challenge_sets.evaluation.stats.power import critical_tau, exact_p, power, power_note
 
 # run A: 5 systems, humans a > b > c > d > e; the measure swaps b/c and ties d with e
 A = RunScores(np.array([9.0, 7.0, 8.0, 3.0, 3.0]), np.array([5.0, 4.0, 3.0, 2.0, 1.0]))

@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from auto_challenge_sets.evaluation.stats.human import BOOTSTRAP, PERMUTATIONS
-from auto_challenge_sets.evaluation.stats.meta_evaluation import Estimate, pairs, power_note
+from auto_challenge_sets.evaluation.stats.meta_evaluation import Estimate
 from auto_challenge_sets.evaluation.stats.meta_runs import MetaEvaluation, MetaRow, exploratory
 from auto_challenge_sets.evaluation.stats.multiple_testing import ALPHA
+from auto_challenge_sets.evaluation.stats.power import pairs, power_note
 from auto_challenge_sets.tables import render_table
 
 

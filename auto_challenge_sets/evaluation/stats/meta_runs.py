@@ -24,12 +24,11 @@ from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation.stats.meta_evaluation import (
     SEED,
     Agreement,
-    Power,
     RunScores,
     agreement,
-    power,
 )
 from auto_challenge_sets.evaluation.stats.multiple_testing import ALPHA, benjamini_hochberg
+from auto_challenge_sets.evaluation.stats.power import Power, power
 from auto_challenge_sets.evaluation.stats.versus_full import REFERENCE, oriented
 
 FULL = "(full test set)"

@@ -14,12 +14,10 @@ import numpy as np
 from auto_challenge_sets.evaluation.results import ConfigResult, Evaluation, HumanCorrelation, VersusFullTest
 from auto_challenge_sets.evaluation.stats.meta_evaluation import (
     SEED,
-    Power,
     RunScores,
     difference,
-    power,
-    power_note,
 )
+from auto_challenge_sets.evaluation.stats.power import Power, power, power_note
 
 REFERENCE = "bleu"
 
