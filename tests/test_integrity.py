@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from auto_challenge_sets.dataset.integrity import check_folder
+from auto_challenge_sets.dataset.integrity import check_folder, describe_files
 from auto_challenge_sets.errors import InputError
 
 from toy_dataset import SPLIT, make_wide
@@ -93,3 +93,102 @@ def test_a_malformed_files_entry_of_the_build_record_is_refused(folder, change, 
     with pytest.raises(InputError) as error:
         check_folder(folder)
     assert str(error.value) == f"{folder / 'acs_build.json'}: {message}"
+
+
+def test_describe_files_lists_the_files_of_one_pairs_corpus(tmp_path):
+    """Two pairs with a corpus of the same name: each build records its own pair's files only,
+    each with its bytes, rows and sha256."""
+    import hashlib
+
+    import pyarrow.parquet as pq
+
+    from toy_dataset import corpus, write_folder
+
+    root = write_folder(tmp_path / "ldd", corpus(), {"de-en.baseline": [1, 2, 3], "de-en.particle.d0": [4, 5],
+                                                     "en-de.baseline": [6], "en-de.particle.d1": [7, 8, 9, 10]})
+    for pair in ("de-en", "en-de"):
+        paths = sorted((root / "data").glob(f"{pair}.*/{SPLIT}-*.parquet"))
+        assert len(paths) == 2
+        assert describe_files(root, pair, SPLIT) == {
+            path.relative_to(root).as_posix(): {"bytes": path.stat().st_size, "rows": pq.read_metadata(path).num_rows,
+                                                "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+            for path in paths}
+    assert describe_files(root, "de-en", "toydev") == {}
+
+
+def _card(root: Path, change) -> None:
+    readme = root / "README.md"
+    readme.write_text(change(readme.read_text(encoding="utf-8")), encoding="utf-8")
+
+
+def _entry(config: str, split: str = SPLIT) -> str:
+    return f"  - split: {split}\n    path: data/{config}/{split}-*\n"
+
+
+def _card_message(root: Path, config: str, split: str, found: int, recorded: int, differs: str) -> str:
+    return (f"{root / 'README.md'}: config {config!r}, split {split!r}: data_files match {found} file(s), "
+            f"acs_build.json records {recorded} ({differs} differs): the card must list exactly the recorded "
+            "files; build again or restore README.md")
+
+
+def test_a_widened_data_files_pattern_names_the_first_file_it_adds(folder):
+    _card(folder, lambda text: text.replace(_entry("de-en.particle.d2"),
+                                            f"  - split: {SPLIT}\n    path: data/de-en.particle.d*/{SPLIT}-*\n"))
+    found = len(list((folder / "data").glob(f"de-en.particle.d*/{SPLIT}-*")))
+    assert found > 2
+    with pytest.raises(InputError) as error:
+        check_folder(folder)
+    assert str(error.value) == _card_message(folder, "de-en.particle.d2", SPLIT, found, 1,
+                                             f"data/de-en.particle.d0/{SPLIT}-00000-of-00001.parquet")
+
+
+def test_a_data_files_pattern_that_matches_nothing_names_the_recorded_file_it_misses(folder):
+    _card(folder, lambda text: text.replace(_entry("de-en.particle.d2"),
+                                            f"  - split: {SPLIT}\n    path: data/de-en.particle.d2/nothing-*\n"))
+    with pytest.raises(InputError) as error:
+        check_folder(folder)
+    assert str(error.value) == _card_message(folder, "de-en.particle.d2", SPLIT, 0, 1, D2)
+
+
+def test_a_config_the_record_has_no_file_of_is_refused_with_the_file_it_names(folder):
+    """A config added by hand under a name of ours, reading another config's file."""
+    _card(folder, lambda text: text.replace(
+        "---\n\n#", f"- config_name: de-en.particle.d13\n  data_files:\n  - split: {SPLIT}\n    path: {D2}\n---\n\n#"))
+    with pytest.raises(InputError) as error:
+        check_folder(folder)
+    assert str(error.value) == _card_message(folder, "de-en.particle.d13", SPLIT, 1, 0, D2)
+
+
+def test_a_config_name_that_is_not_ours_is_refused(folder):
+    _card(folder, lambda text: text.replace(
+        "---\n\n#", f"- config_name: my-extra\n  data_files:\n  - split: {SPLIT}\n    path: {D2}\n---\n\n#"))
+    with pytest.raises(InputError) as error:
+        check_folder(folder)
+    assert str(error.value) == (f"{folder / 'README.md'}: config 'my-extra' is not a config name of "
+                                "auto_challenge_sets (added by hand?): its data_files are not in acs_build.json")
+
+
+def test_a_split_whose_build_recorded_no_files_does_not_end_the_card_check_of_its_config(folder):
+    """toytest built by an older version (no files recorded), toydev recorded: the card lists
+    toytest first, and toydev's data_files are still compared."""
+    _record(folder, lambda record: _files_of_the_split(record).pop("files"))
+    dev = _entry("de-en.baseline", "toydev")
+    _card(folder, lambda text: text.replace(dev, dev.replace("toydev-*", "nothing-*")))
+    text = (folder / "README.md").read_text(encoding="utf-8")
+    assert text.index(_entry("de-en.baseline")) < text.index("path: data/de-en.baseline/nothing-*")
+    with pytest.raises(InputError) as error:
+        check_folder(folder)
+    assert str(error.value) == _card_message(folder, "de-en.baseline", "toydev", 0, 1,
+                                             "data/de-en.baseline/toydev-00000-of-00001.parquet")
+
+
+def test_a_fifo_in_a_recorded_files_place_is_named_as_one_not_as_missing(folder):
+    """Checked before its size, without opening it (a FIFO blocks its reader)."""
+    import os
+
+    (folder / D2).unlink()
+    os.mkfifo(folder / D2)
+    with pytest.raises(InputError) as error:
+        check_folder(folder)
+    assert str(error.value) == (f"{folder / D2}: is a pipe (a FIFO, or a process substitution such as <(...)), not a "
+                                "regular file; a dataset folder holds only the files a build writes: build it again")

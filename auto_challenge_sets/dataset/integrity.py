@@ -145,7 +145,10 @@ def check_files(root: Path, verify: bool = False, found: dict[str, dict[str, lis
 
 def check_card(folder: DatasetFolder, files: dict[str, dict[str, Any]], owners: set[tuple[str, str]]) -> None:
     """Each config's ``data_files`` in the card are exactly the recorded files of its split (an
-    alias such as ``de-en.particle`` names the files of ``de-en.particle.d1``)."""
+    alias such as ``de-en.particle`` names the files of ``de-en.particle.d1``). Without ``owners``
+    (no build recorded its files) there is nothing to compare."""
+    if not owners:
+        return
     # grouped once: looking each config's files up in the whole record made a folder of 1,000
     # --rules (6,000 configs) cost minutes, configs × files path parses
     recorded: dict[tuple[str, str], list[str]] = {}
@@ -159,10 +162,8 @@ def check_card(folder: DatasetFolder, files: dict[str, dict[str, Any]], owners: 
         try:
             config = parse_config_name(name)
         except ValueError:
-            if owners:
-                raise InputError(f"config {name!r} is not a config name of auto_challenge_sets "
-                                 f"(added by hand?): its data_files are not in {BUILD_RECORD}", folder.readme) from None
-            continue
+            raise InputError(f"config {name!r} is not a config name of auto_challenge_sets "
+                             f"(added by hand?): its data_files are not in {BUILD_RECORD}", folder.readme) from None
         for split, paths in splits.items():
             if (config.pair, split) not in owners:
                 continue
@@ -184,7 +185,8 @@ def _card_rows(readme: Path) -> dict[tuple[str, str], int]:
         splits = info.get("splits") if isinstance(info, dict) else None
         for split in splits if isinstance(splits, list) else []:
             if isinstance(split, dict) and isinstance(split.get("num_examples"), int):
-                rows[str(info.get("config_name", "default")), str(split.get("name"))] = split["num_examples"]
+                # no config_name is the Hub's "default" config, never one of ours: its key, "None", matches none
+                rows[str(info.get("config_name")), str(split.get("name"))] = split["num_examples"]
     return rows
 
 
@@ -197,10 +199,11 @@ def _lowest_distance(paths: list[Path]) -> int | None:
     lows = []
     for path in paths:
         metadata = pq.read_metadata(path)
-        names = metadata.schema.names
-        if "distance" not in names:
+        # by path: the schema's names are the leaves', where an instance's distance is "distance" too
+        leaves = [metadata.schema.column(i).path for i in range(metadata.num_columns)]
+        if "distance" not in leaves:
             continue
-        column = names.index("distance")
+        column = leaves.index("distance")
         for group in range(metadata.num_row_groups):
             chunk = metadata.row_group(group)
             stats = chunk.column(column).statistics
@@ -247,7 +250,6 @@ def check_folder(root: str | Path, verify: bool = False, folder: DatasetFolder |
     root = Path(root)
     files, owners, notes = check_files(root, verify, found)
     folder = folder if folder is not None else DatasetFolder(root)
-    if owners:
-        check_card(folder, files, owners)
+    check_card(folder, files, owners)
     check_unrecorded(folder, owners)
     return notes
