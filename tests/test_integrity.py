@@ -87,6 +87,10 @@ def _files_of_the_split(record) -> dict:
     (lambda build: build["files"][D2].update(rows="9"), f"the entry of {D2!r} is not {{bytes, rows, sha256}}"),
     (lambda build: build["files"].update({"data/../x.parquet": build["files"][D2]}),
      "records 'data/../x.parquet', not a data file of the folder (data/CONFIG/FILE)"),
+    (lambda build: build["files"].update({"data/x.parquet": build["files"][D2]}),
+     "records 'data/x.parquet', not a data file of the folder (data/CONFIG/FILE)"),
+    (lambda build: build["files"].update({f"other/{D2[5:]}": build["files"][D2]}),
+     f"records 'other/{D2[5:]}', not a data file of the folder (data/CONFIG/FILE)"),
 ])
 def test_a_malformed_files_entry_of_the_build_record_is_refused(folder, change, message):
     _record(folder, lambda record: change(_files_of_the_split(record)))
@@ -192,3 +196,27 @@ def test_a_fifo_in_a_recorded_files_place_is_named_as_one_not_as_missing(folder)
         check_folder(folder)
     assert str(error.value) == (f"{folder / D2}: is a pipe (a FIFO, or a process substitution such as <(...)), not a "
                                 "regular file; a dataset folder holds only the files a build writes: build it again")
+
+
+def test_a_recorded_split_is_checked_against_its_record_not_against_the_cards_dataset_info(folder):
+    """The card's row counts are the check of the splits no record describes (and `acs
+    publish`'s); a recorded split has its record."""
+    _card(folder, lambda text: text.replace("---\n\n#", f"dataset_info:\n- config_name: de-en.particle.d2\n  splits:\n"
+                                                       f"  - name: {SPLIT}\n    num_examples: 100000\n---\n\n#"))
+    assert check_folder(folder) == []
+
+
+def test_a_split_after_a_recorded_one_is_still_checked_when_its_build_recorded_no_files(folder):
+    """toytest recorded, toydev built by an older version (the card lists toytest first): d0's
+    toydev file copied over d3's is found by its distances."""
+    import pyarrow.parquet as pq
+
+    _record(folder, lambda record: next(b for b in record["builds"] if b["corpus"] == "toydev").pop("files"))
+    d0, d3 = (folder / "data" / f"de-en.particle.d{d}" / "toydev-00000-of-00001.parquet" for d in (0, 3))
+    low = min(pq.read_table(d0, columns=["distance"]).column(0).to_pylist())
+    assert low < 3 and d3.exists()
+    shutil.copy(d0, d3)
+    with pytest.raises(InputError) as error:
+        check_folder(folder)
+    assert str(error.value) == (f"{d3}: holds a row of distance {low}, below the D = 3 of config de-en.particle.d3: "
+                                "not this config's file; build it again (or restore the file)")

@@ -170,3 +170,27 @@ def test_the_distance_read_is_the_rows_not_an_instances(tmp_path, text):
         leaves = [schema.column(i).path for i in range(len(schema))]
         assert leaves.index("instances.list.element.distance") < leaves.index("distance")
         assert check_folder(root) == []
+
+
+def test_a_config_that_is_not_ours_does_not_end_the_check(tmp_path, text):
+    """A config of another name listed first (no record: nothing says it was added by hand)."""
+    root = _folder(tmp_path, text)
+    readme = root / "README.md"
+    readme.write_text(readme.read_text(encoding="utf-8").replace(
+        "configs:\n", f"configs:\n- config_name: my-extra\n  data_files:\n  - split: {SPLIT}\n"
+                      f"    path: data/de-en.baseline/{SPLIT}-*\n", 1), encoding="utf-8")
+    _distance_zero_in_d3(root, text, pq.write_table)
+    with pytest.raises(InputError) as error:
+        check_folder(root)
+    assert str(error.value) == _distance_message(root / "data" / D3 / f"{SPLIT}-00000-of-00001.parquet")
+
+
+@pytest.mark.parametrize("table", [
+    pytest.param(lambda text: rows_table(text, [], "particle"), id="no-rows"),
+    pytest.param(lambda text: rows_table(text, _lines(text, 3), "particle").drop_columns(["distance"]),
+                 id="no-distance-column"),
+])
+def test_a_lexical_split_without_distances_has_no_row_below_d(tmp_path, text, table):
+    root = _folder(tmp_path, text)
+    pq.write_table(table(text), root / "data" / D3 / f"{SPLIT}-00000-of-00001.parquet")
+    assert check_folder(root) == []

@@ -14,11 +14,11 @@ a note.
 
 from __future__ import annotations
 
-import hashlib
 import stat
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from auto_challenge_sets.builder.backends.provenance import file_checksum
 from auto_challenge_sets.configs import KIND_LEXICAL, parse_config_name
 from auto_challenge_sets.dataset.layout import (
     DATA_DIR,
@@ -37,14 +37,6 @@ FILES = "files"  # a build's key in the record: {path in the folder: {bytes, row
 REBUILD = "build it again (or restore the file)"
 
 
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def describe_files(root: Path, pair: str, corpus: str) -> dict[str, dict[str, Any]]:
     """The record's ``files`` of one (pair, corpus) build: every Parquet file of its splits."""
     described = {}
@@ -53,7 +45,7 @@ def describe_files(root: Path, pair: str, corpus: str) -> dict[str, dict[str, An
             continue
         for path in splits[corpus]:
             described[path.relative_to(root).as_posix()] = {
-                "bytes": path.stat().st_size, "rows": parquet_rows([path]), "sha256": sha256_of(path)}
+                "bytes": path.stat().st_size, "rows": parquet_rows([path]), "sha256": file_checksum(path)}
     return dict(sorted(described.items()))
 
 
@@ -103,7 +95,7 @@ def _check_file(path: Path, entry: dict[str, Any], verify: bool) -> None:
     if rows != entry["rows"]:
         raise InputError(f"has {rows:,} rows, {BUILD_RECORD} records {entry['rows']:,}: changed since the "
                          f"build; {REBUILD}", path)
-    if verify and sha256_of(path) != entry["sha256"]:
+    if verify and file_checksum(path) != entry["sha256"]:
         raise InputError(f"its sha256 differs from the one {BUILD_RECORD} records (same size and rows): "
                          f"changed since the build; {REBUILD}", path)
 
