@@ -220,3 +220,47 @@ def test_a_split_after_a_recorded_one_is_still_checked_when_its_build_recorded_n
         check_folder(folder)
     assert str(error.value) == (f"{d3}: holds a row of distance {low}, below the D = 3 of config de-en.particle.d3: "
                                 "not this config's file; build it again (or restore the file)")
+
+
+def test_a_file_added_after_a_split_whose_build_recorded_no_files_is_still_found(folder):
+    """toydev built by an older version, listed before the other splits of its config's folder: a
+    file of an unknown split after it is not in the record."""
+    _record(folder, lambda record: next(b for b in record["builds"] if b["corpus"] == "toydev").pop("files"))
+    extra = folder / "data" / "de-en.particle.d2" / "zzz-00000-of-00001.parquet"
+    shutil.copy(folder / D2, extra)
+    with pytest.raises(InputError) as error:
+        check_folder(folder)
+    assert str(error.value) == (f"{extra}: is not in acs_build.json: a file added by hand or left by another build; "
+                                "remove it or build it again (or restore the file)")
+
+
+def test_only_verify_reads_the_sha256(folder):
+    """The cheap check, every reader's, compares sizes and rows; a byte changed in place is found
+    with verify."""
+    data = bytearray((folder / D2).read_bytes())
+    data[len(data) // 4] ^= 0xFF
+    (folder / D2).write_bytes(bytes(data))
+    assert check_folder(folder) == []
+    with pytest.raises(InputError) as error:
+        check_folder(folder, verify=True)
+    assert str(error.value) == (f"{folder / D2}: its sha256 differs from the one acs_build.json records (same size "
+                                "and rows): changed since the build; build it again (or restore the file)")
+
+
+def test_the_check_is_of_the_callers_scan_and_card(folder):
+    """``found`` and ``folder``, where the caller has them, are what it reads: the check judges
+    those, not a second scan or a second reading of the card made after them."""
+    from auto_challenge_sets.dataset.layout import DatasetFolder, scan_folder
+
+    found, card = scan_folder(folder), DatasetFolder(folder)
+    extra = folder / "data" / "de-en.particle.d2" / "zzz-00000-of-00001.parquet"
+    shutil.copy(folder / D2, extra)
+    assert check_folder(folder, found=found) == []
+    with pytest.raises(InputError, match="is not in acs_build.json"):
+        check_folder(folder)
+    extra.unlink()
+    _card(folder, lambda text: text.replace(_entry("de-en.particle.d2"),
+                                            f"  - split: {SPLIT}\n    path: data/de-en.particle.d*/{SPLIT}-*\n"))
+    assert check_folder(folder, folder=card) == []
+    with pytest.raises(InputError, match="data_files match"):
+        check_folder(folder)

@@ -107,7 +107,7 @@ def _owner(config: str, split: str) -> tuple[str, str] | None:
         return None
 
 
-def check_files(root: Path, verify: bool = False, found: dict[str, dict[str, list[Path]]] | None = None
+def check_files(root: Path, verify: bool, found: dict[str, dict[str, list[Path]]] | None = None
                 ) -> tuple[dict[str, dict[str, Any]], set[tuple[str, str]], list[str]]:
     """Every recorded file present with its recorded size and rows (and sha256 with ``verify``),
     and no unrecorded data file in a split whose build recorded its files (``found``: the folder's
@@ -118,14 +118,14 @@ def check_files(root: Path, verify: bool = False, found: dict[str, dict[str, lis
     for rel, entry in files.items():
         _check_file(root / rel, entry, verify)
     built = {(build["pair"], build["corpus"]) for build in record["builds"]}
+    if not built:  # no record at all: a Parquet dataset from elsewhere
+        return files, owners, notes
     prefix = str(root / "_")[:-1]  # a found file's path in the folder is its path after this
     for config, splits in (scan_folder(root) if found is None else found).items():
         for split, paths in splits.items():
             owner = _owner(config, split)
             if owner in built and owner not in owners:
                 continue  # built by an older version, which recorded no files (a note says so)
-            if not built:
-                continue  # no record at all: a Parquet dataset from elsewhere
             for path in paths:
                 # string work, not relative_to: 4,445 files in a folder of 1,000 --rules
                 text = str(path)
