@@ -154,18 +154,22 @@ def test_a_data_files_pattern_that_matches_nothing_names_the_recorded_file_it_mi
     assert str(error.value) == _card_message(folder, "de-en.particle.d2", SPLIT, 0, 1, D2)
 
 
-def test_a_config_the_record_has_no_file_of_is_refused_with_the_file_it_names(folder):
-    """A config added by hand under a name of ours, reading another config's file."""
+def _config_reading_d2(folder: Path, name: str) -> None:
+    """A config added to the card by hand, reading particle.d2's file."""
     _card(folder, lambda text: text.replace(
-        "---\n\n#", f"- config_name: de-en.particle.d13\n  data_files:\n  - split: {SPLIT}\n    path: {D2}\n---\n\n#"))
+        "---\n\n#", f"- config_name: {name}\n  data_files:\n  - split: {SPLIT}\n    path: {D2}\n---\n\n#"))
+
+
+def test_a_config_the_record_has_no_file_of_is_refused_with_the_file_it_names(folder):
+    """Under a name of ours: the record has no file of it."""
+    _config_reading_d2(folder, "de-en.particle.d13")
     with pytest.raises(InputError) as error:
         check_folder(folder)
     assert str(error.value) == _card_message(folder, "de-en.particle.d13", SPLIT, 1, 0, D2)
 
 
 def test_a_config_name_that_is_not_ours_is_refused(folder):
-    _card(folder, lambda text: text.replace(
-        "---\n\n#", f"- config_name: my-extra\n  data_files:\n  - split: {SPLIT}\n    path: {D2}\n---\n\n#"))
+    _config_reading_d2(folder, "my-extra")
     with pytest.raises(InputError) as error:
         check_folder(folder)
     assert str(error.value) == (f"{folder / 'README.md'}: config 'my-extra' is not a config name of "
