@@ -268,3 +268,16 @@ def test_the_check_is_of_the_callers_scan_and_card(folder):
     assert check_folder(folder, folder=card) == []
     with pytest.raises(InputError, match="data_files match"):
         check_folder(folder)
+
+
+@pytest.mark.parametrize("spelling", ["data/./{}", "data//{}", "./data/{}", "data/{}/"])
+def test_a_file_recorded_twice_under_another_spelling_counts_twice_for_its_config(folder, spelling):
+    """A record edited by hand to list particle.d2's file a second time (in toydev's build),
+    spelled with an empty or `.` part: the path is the same file, and the card's one file is one
+    fewer than the record's."""
+    other = spelling.format(D2[len("data/"):])
+    _record(folder, lambda record: next(b for b in record["builds"] if b["corpus"] == "toydev")["files"].update(
+        {other: _files_of_the_split(record)["files"][D2]}))
+    with pytest.raises(InputError) as error:
+        check_folder(folder)
+    assert str(error.value) == _card_message(folder, "de-en.particle.d2", SPLIT, 1, 2, other)

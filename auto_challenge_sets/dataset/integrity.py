@@ -145,8 +145,10 @@ def check_card(folder: DatasetFolder, files: dict[str, dict[str, Any]], owners: 
     # --rules (6,000 configs) cost minutes, configs × files path parses
     recorded: dict[tuple[str, str], list[str]] = {}
     for rel in files:
-        parts = rel.split("/")  # what PurePosixPath's parts are, where no part is empty or `.`
-        if len(parts) != 3 or "" in parts or "." in parts:
+        # what PurePosixPath's parts are, where they are 3: _recorded took only paths of 3 parts, and
+        # an empty or `.` part, which PurePosixPath drops, makes a 4th here
+        parts = rel.split("/")
+        if len(parts) != 3:
             parts = list(PurePosixPath(rel).parts)
         if m := SHARD.fullmatch(parts[2]):
             recorded.setdefault((parts[1], m["split"]), []).append(rel)
