@@ -154,3 +154,91 @@ def test_a_statistic_every_order_reaches_stops_after_ten_orders():
         return 0.5
 
     assert sentence_permutation_p(constant, 50) == 1.0 and len(calls) == 1 + 10
+
+
+def _counted(values: dict[int, float], otherwise: float):
+    """A statistic by call: call 0 is the observed order, call k the k-th random order."""
+    calls = []
+
+    def statistic(order) -> float:
+        calls.append(order)
+        return values.get(len(calls) - 1, otherwise)
+    return statistic, calls
+
+
+def test_one_sentence_has_no_p_and_two_have_the_exact_one():
+    assert sentence_permutation_p(lambda order: 0.5, 1) is None
+
+    def first(order) -> float:
+        return float(order[0])
+    assert sentence_permutation_p(first, 2) == exact_permutation_p(first, 2) == 1.0
+
+
+def test_without_a_settled_p_exactly_999_orders_are_drawn_and_counted_plus_one():
+    never, calls = _counted({0: 0.0}, 1.0)  # no random order at or below the observed one
+    assert sentence_permutation_p(never, 7) == pytest.approx(2 * 1 / 1000) and len(calls) == 1 + 999
+    once, calls = _counted({0: 0.0, 500: 0.0}, 1.0)  # one does
+    assert sentence_permutation_p(once, 7) == pytest.approx(2 * 2 / 1000) and len(calls) == 1 + 999
+    last, calls = _counted({0: 0.0, 999: 0.0, 1000: 0.0}, 1.0)  # the 999th does; a 1000th is never drawn
+    assert sentence_permutation_p(last, 7) == pytest.approx(2 * 2 / 1000) and len(calls) == 1 + 999
+
+
+@pytest.mark.parametrize(("observed", "other", "settled"), [
+    (1.0, 1.0 - 1e-12, True),  # exactly the tolerance below: reaches it
+    (1.0, 1.0 + 1e-12, True),  # exactly the tolerance above: reaches it
+    (0.5, 0.5 + 1.5e-12, False),  # past the tolerance of a value under 1 (1e-12): does not
+    (1e13, 1e13 + 1.0, True),  # within the tolerance relative to a large value (10): reaches it
+])
+def test_a_value_equal_but_for_rounding_reaches_the_observed_one(observed, other, settled):
+    statistic, calls = _counted({0: observed}, other)
+    found = sentence_permutation_p(statistic, 7)
+    assert (found, len(calls)) == ((1.0, 1 + 10) if settled else (pytest.approx(2 / 1000), 1 + 999))
+
+
+def test_the_random_orders_are_drawn_from_seed_1_unless_another_is_given():
+    rng = np.random.default_rng(8)
+    x, z = rng.normal(size=9), rng.normal(size=9)
+
+    def tau(order) -> float:
+        return kendalltau(x, z[list(order)]).statistic
+    assert sentence_permutation_p(tau, 9) == pytest.approx(sequential_permutation_p(tau, 9, seed=1))
+    assert sentence_permutation_p(tau, 9, seed=2) == pytest.approx(sequential_permutation_p(tau, 9, seed=2))
+    assert sequential_permutation_p(tau, 9, seed=1) != sequential_permutation_p(tau, 9, seed=2)
+
+
+def test_three_judged_instances_with_a_z_are_enough_and_two_are_not():
+    z = {"s": np.array([0.1, 0.5, -0.3])}
+    three = targeted_agreement({"s": [["correct"], ["wrong"], ["correct"]]}, np.arange(3), z)
+    assert three is not None and three.segments == 3 and (three.correct, three.wrong) == (2, 1)
+    assert targeted_agreement({"s": [["correct"], ["wrong"], ["unaligned"]]}, np.arange(3), z) is None
+    assert targeted_agreement({"s": [["unaligned"], [], ["absent"]]}, np.arange(3), z) is None
+
+
+def test_a_sentence_whose_judged_instances_have_no_z_changes_nothing():
+    z = {"a": np.array([0.9, np.nan, 0.4, -1.1, 0.2]), "b": np.array([0.5, np.nan, -0.6, -0.9, 1.0])}
+    with_it = {"a": [["correct"], ["wrong", "wrong"], ["correct"], ["wrong"], ["correct"]],
+               "b": [["wrong"], ["correct"], ["correct"], ["wrong"], ["wrong"]]}
+    without = {s: [v if row != 1 else [] for row, v in enumerate(rows)] for s, rows in with_it.items()}
+    assert targeted_agreement(with_it, np.arange(5), z) == targeted_agreement(without, np.arange(5), z)
+
+
+def test_all_correct_has_no_difference_and_no_interval():
+    z = {"s": np.array([0.1, 0.5, -0.3, 0.8])}
+    found = targeted_agreement({"s": [["correct"], ["correct"], ["correct"], ["correct"]]}, np.arange(4), z)
+    assert (found.correct, found.wrong, found.z_correct_minus_wrong, found.ci, found.difference_p_value) == (
+        4, 0, None, None, None)
+    wrong = targeted_agreement({"s": [["wrong"], ["wrong"], ["wrong"], ["wrong"]]}, np.arange(4), z)
+    assert (wrong.correct, wrong.wrong, wrong.z_correct_minus_wrong, wrong.ci) == (0, 4, None, None)
+
+
+def test_the_targeted_p_over_random_orders_is_drawn_from_the_seed():
+    rng = np.random.default_rng(3)
+    z = {"a": rng.normal(size=9)}
+    verdicts = {"a": [["correct" if value > -0.2 else "wrong"] for value in z["a"] + rng.normal(size=9)]}
+
+    def tau(order) -> float:
+        return kendalltau([float(v == ["correct"]) for v in verdicts["a"]], z["a"][list(order)]).statistic
+    default, two = targeted_agreement(verdicts, np.arange(9), z), targeted_agreement(verdicts, np.arange(9), z, seed=2)
+    assert default == targeted_agreement(verdicts, np.arange(9), z, seed=1)
+    assert default.p_value == pytest.approx(sequential_permutation_p(tau, 9, seed=1))
+    assert two.p_value == pytest.approx(sequential_permutation_p(tau, 9, seed=2)) and two.p_value != default.p_value
