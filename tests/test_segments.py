@@ -4,12 +4,15 @@ permutation p-values against hand counts. The reader and the engine's use are te
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from scipy.stats import bootstrap, kendalltau
 
 from auto_challenge_sets.evaluation.stats.segments import (
     ConfigTask,
+    cluster_bootstrap,
     config_agreements,
     metric_agreement,
     sentence_permutation_p,
@@ -242,3 +245,75 @@ def test_the_targeted_p_over_random_orders_is_drawn_from_the_seed():
     assert default == targeted_agreement(verdicts, np.arange(9), z, seed=1)
     assert default.p_value == pytest.approx(sequential_permutation_p(tau, 9, seed=1))
     assert two.p_value == pytest.approx(sequential_permutation_p(tau, 9, seed=2)) and two.p_value != default.p_value
+
+
+def _bootstrap(instances, seed=None):
+    sentence, z, good = (np.array(column) for column in zip(*instances))
+    args = (sentence.astype(np.intp), z.astype(float), good.astype(bool), int(sentence.max()) + 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a resample without a wrong instance is left out silently
+        return cluster_bootstrap(*args) if seed is None else cluster_bootstrap(*args, seed=seed)
+
+
+@pytest.mark.parametrize("other", [-0.25, 0.25])
+def test_two_sentences_resample_and_a_difference_of_exactly_zero_counts_on_both_sides(other):
+    # sentence 0 alone: correct − wrong = 0 exactly; sentence 1 alone: ``other``; both: half of it
+    instances = [(0, 0.5, True), (0, 0.5, False), (1, other, True), (1, 0.0, False)]
+    found = _bootstrap(instances)
+    assert found == _bootstrap(instances, seed=1)
+    ci, p = cluster_bootstrap_by_hand(instances, seed=1)
+    assert found[0] == pytest.approx(ci, rel=0, abs=1e-12) and found[1] == pytest.approx(p) and 0.4 < p < 0.6
+
+
+def test_a_difference_of_zero_in_every_resample_has_p_1():
+    instances = [(0, 0.5, True), (0, 0.5, False), (1, 0.2, True), (1, 0.2, False), (1, 0.9, False), (1, 0.9, True)]
+    assert _bootstrap(instances) == ((0.0, 0.0), 1.0)
+
+
+def test_resamples_without_a_wrong_instance_are_left_out():
+    instances = [(0, 0.5, True), (1, 0.1, True), (1, -0.3, False), (2, 0.7, True)]
+    found = _bootstrap(instances, seed=4)
+    ci, p = cluster_bootstrap_by_hand(instances, seed=4)
+    assert found[0] == pytest.approx(ci, rel=0, abs=1e-12) and found[1] == pytest.approx(p)
+
+
+def test_the_metric_agreement_draws_its_orders_from_seed_1_and_a_workers_from_the_runs_seed():
+    rng = np.random.default_rng(11)
+    x = {"a": rng.normal(size=9)}
+    z = {"a": 0.3 * x["a"] + rng.normal(size=9)}
+    default = metric_agreement(x, np.arange(9), z)
+    assert default == metric_agreement(x, np.arange(9), z, seed=1)
+    two = metric_agreement(x, np.arange(9), z, seed=2)
+    assert two.p_value != default.p_value
+    task = ConfigTask(np.arange(9), None)
+    assert config_agreements([task], {"chrf": x}, z, seed=2) == [({"chrf": two}, None)]
+    assert config_agreements([task, task], {"chrf": x}, z, seed=2, jobs=2) == [({"chrf": two}, None)] * 2
+
+
+def test_a_constant_side_has_no_tau_and_no_p():
+    found = metric_agreement({"a": np.array([1.0, 2.0, 3.0, 4.0])}, np.arange(4), {"a": np.full(4, 0.5)})
+    assert (found.segments, found.kendall, found.p_value) == (4, None, None)
+
+
+def test_an_order_that_leaves_fewer_than_three_pairs_has_no_tau():
+    # shuffled, the judged instances take the z of a sentence where their system has none
+    z = {"a": np.array([0.1, np.nan]), "b": np.array([np.nan, 0.5])}
+    found = targeted_agreement({"a": [["correct", "wrong", "correct"], []], "b": [[], ["wrong"]]}, np.arange(2), z)
+    assert found.segments == 4
+    assert found.kendall == pytest.approx(kendalltau([1.0, 0.0, 1.0, 0.0], [0.1, 0.1, 0.1, 0.5]).statistic)
+
+
+def test_a_worker_computes_each_configs_agreements_from_the_state_it_inherits():
+    # what a forked worker runs, called in this process (mutmut cannot see into the workers)
+    from auto_challenge_sets.evaluation.stats import segments
+    from auto_challenge_sets.scoring.forked import forked_pool
+
+    rng = np.random.default_rng(11)
+    x = {"a": rng.normal(size=9), "b": rng.normal(size=9)}
+    z = {s: 0.3 * x[s] + rng.normal(size=9) for s in x}
+    verdicts = {s: [["correct" if v > 0 else "wrong"] for v in x[s]] for s in x}
+    task = ConfigTask(np.arange(9), verdicts)
+    with forked_pool(1, segments._INHERITED, {"scores": {"chrf": x}, "pool_z": z, "seed": 2}):
+        found = segments._inherited_agreements(task)
+    assert found == config_agreements([task], {"chrf": x}, z, seed=2)[0]
+    assert found != config_agreements([task], {"chrf": x}, z, seed=1)[0]
