@@ -126,6 +126,14 @@ def test_an_empty_table_says_what_a_segment_table_needs(tmp_path):
     assert str(error.value) == f"{path}: is empty: a segment-score table needs the header SYS SID RAW.SCR Z.SCR N"
 
 
+def test_a_line_that_is_not_utf8_is_a_table_error_not_a_corpus_error(tmp_path):
+    path = tmp_path / "seg.txt"
+    path.write_bytes(b"SYS SID RAW.SCR Z.SCR N\n\xff 1 70 0.1 1\n")
+    with pytest.raises(InputError) as error:
+        read_human_seg(path, ["ref"])
+    assert type(error.value) is InputError and str(error.value) == f"{path}:2: invalid UTF-8 (byte 1 of the line)"
+
+
 def test_columns_are_found_by_name_in_any_order_and_a_csv_reads_the_same(tmp_path):
     spaced, csv = tmp_path / "seg.txt", tmp_path / "seg.csv"
     spaced.write_text("N Z.SCR RAW.SCR SID SYS\n1 -0.25 70 2 ref.0\n1 1.5 70 1 mine\n1 0.75 70 3 HUMAN.0\n",
