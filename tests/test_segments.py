@@ -317,3 +317,11 @@ def test_a_worker_computes_each_configs_agreements_from_the_state_it_inherits():
         found = segments._inherited_agreements(task)
     assert found == config_agreements([task], {"chrf": x}, z, seed=2)[0]
     assert found != config_agreements([task], {"chrf": x}, z, seed=1)[0]
+
+
+def test_a_sentence_without_instances_is_drawn_and_adds_nothing():
+    instances = [(0, 0.5, True), (0, -0.1, False), (1, 0.1, True), (1, -0.3, False)]
+    sentence, z, good = (np.array(column) for column in zip(*instances))
+    found = cluster_bootstrap(sentence.astype(np.intp), z, good.astype(bool), 3, seed=2)
+    ci, p = cluster_bootstrap_by_hand(instances, seed=2, sentences=3)
+    assert found[0] == pytest.approx(ci, rel=0, abs=1e-12) and found[1] == pytest.approx(p)
