@@ -287,6 +287,7 @@ def test_the_metric_agreement_draws_its_orders_from_seed_1_and_a_workers_from_th
     assert two.p_value != default.p_value
     task = ConfigTask(np.arange(9), None)
     assert config_agreements([task], {"chrf": x}, z, seed=2) == [({"chrf": two}, None)]
+    assert config_agreements([task], {"chrf": x}, z) == [({"chrf": default}, None)]
     assert config_agreements([task, task], {"chrf": x}, z, seed=2, jobs=2) == [({"chrf": two}, None)] * 2
 
 
