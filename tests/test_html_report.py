@@ -759,3 +759,26 @@ def test_the_full_corpus_and_targeted_tables_list_systems_best_first(report):
     targeted = next(t for t in document.iter("section") if t.get("id") == "targeted")
     by_distance = next(targeted.iter("table"))
     assert [row.get("data-system") for row in by_distance.find("tbody").findall("tr")] == ranked
+
+
+def test_the_page_names_each_metric_by_its_label_and_direction(report):
+    text = (report["out"] / "index.html").read_text(encoding="utf-8")
+    evaluation = report["evaluation"]
+    for name in evaluation.metrics:
+        direction = "higher" if evaluation.higher_is_better[name] else "lower"
+        assert f"<bdi>{metric_class(name).label}</bdi> ({direction} is better)" in text
+
+
+def test_the_control_table_shows_each_configs_upos_matched_share_where_the_dataset_has_upos(report):
+    from dataclasses import replace
+
+    from auto_challenge_sets.evaluation.report.html.html_view import targeted_configs
+    from auto_challenge_sets.evaluation.results import ControlMatching
+
+    evaluation = report["evaluation"]
+    names = [row.config for row in targeted_configs(evaluation)]
+    assert [row.matched for row in targeted_configs(evaluation)] == [None] * len(names)  # no source_upos
+    control = {name: ControlMatching(instances=4 + k, matched=k, head_only=1, unmatched=3, itself=0)
+               for k, name in enumerate(names[1:])}  # the first config drew no control
+    with_upos = replace(evaluation, targeted=replace(evaluation.targeted, control_upos=True, control=control))
+    assert [row.matched for row in targeted_configs(with_upos)] == [None] + [k / (4 + k) for k in range(len(names) - 1)]
