@@ -782,3 +782,20 @@ def test_the_control_table_shows_each_configs_upos_matched_share_where_the_datas
                for k, name in enumerate(names[1:])}  # the first config drew no control
     with_upos = replace(evaluation, targeted=replace(evaluation.targeted, control_upos=True, control=control))
     assert [row.matched for row in targeted_configs(with_upos)] == [None] + [k / (4 + k) for k in range(len(names) - 1)]
+
+
+def test_a_config_whose_control_was_not_drawn_has_no_control_mean_and_no_counts(report):
+    from dataclasses import replace
+
+    from auto_challenge_sets.evaluation.report.html.html_view import targeted_configs
+
+    evaluation = report["evaluation"]
+    name = targeted_configs(evaluation)[0].config
+    config = evaluation.configs[name]
+    systems = {s: replace(r, targeted=replace(r.targeted, random_pairs=None)) for s, r in config.systems.items()}
+    without = replace(evaluation, configs={**evaluation.configs, name: replace(config, systems=systems)})
+    row = targeted_configs(without)[0]
+    judged = [r.targeted.accuracy for r in config.systems.values() if r.targeted.accuracy is not None]
+    assert (row.config, row.mean_random_pairs, row.above_control, row.below_control, row.systems) == (
+        name, None, 0, 0, len(judged))
+    assert row.mean_accuracy == pytest.approx(sum(judged) / len(judged))
