@@ -799,3 +799,28 @@ def test_a_config_whose_control_was_not_drawn_has_no_control_mean_and_no_counts(
     assert (row.config, row.mean_random_pairs, row.above_control, row.below_control, row.systems) == (
         name, None, 0, 0, len(judged))
     assert row.mean_accuracy == pytest.approx(sum(judged) / len(judged))
+
+
+def test_the_pages_filters_write_numbers_percents_raw_values_and_isolated_names():
+    from auto_challenge_sets.evaluation.report.html.html_report import environment
+
+    number, percent, raw, bdi = (environment().filters[k] for k in ("number", "percent", "raw", "bdi"))
+    assert [number(v) for v in (None, float("nan"), float("inf"), 1.23456, 3, -0.5)] == [
+        "–", "–", "–", "1.23", "3.00", "-0.50"]
+    assert (number(1.23456, 3), number(0.5, 1, signed=True), number(-0.25, signed=True)) == ("1.235", "+0.5", "-0.25")
+    assert (percent(None), percent(0.256), percent(1)) == ("–", "26%", "100%")
+    assert [raw(v) for v in (None, float("nan"), float("-inf"), 0.1, 3)] == ["", "", "", "0.1", "3.0"]
+    assert str(bdi("<b>Ａ & ‮x")) == "<bdi>&lt;b&gt;Ａ &amp; ‮x</bdi>"
+
+
+def test_the_templates_escape_refuse_undefined_names_trim_block_lines_and_write_compact_json():
+    import jinja2
+
+    from auto_challenge_sets.evaluation.report.html.html_report import environment
+
+    env = environment()
+    assert env.from_string("{{ name }}").render(name="<script>") == "&lt;script&gt;"
+    with pytest.raises(jinja2.UndefinedError):
+        env.from_string("{{ missing }}").render()
+    assert env.from_string("  {% if true %}\nx\n  {% endif %}\ny").render() == "x\ny"
+    assert env.from_string("{{ d|tojson }}").render(d={"b": [1, "é<"], "a": 2}) == '{"b":[1,"é\\u003c"],"a":2}'
