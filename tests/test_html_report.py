@@ -824,3 +824,18 @@ def test_the_templates_escape_refuse_undefined_names_trim_block_lines_and_write_
         env.from_string("{{ missing }}").render()
     assert env.from_string("  {% if true %}\nx\n  {% endif %}\ny").render() == "x\ny"
     assert env.from_string("{{ d|tojson }}").render(d={"b": [1, "é<"], "a": 2}) == '{"b":[1,"é\\u003c"],"a":2}'
+
+
+def test_each_cell_carries_its_configs_facts(report):
+    from auto_challenge_sets.evaluation.report.html.html_view import cells
+
+    evaluation = report["evaluation"]
+    found = cells(evaluation)
+    assert len(found) == sum(len(c.systems) for c in evaluation.configs.values()) * len(evaluation.metrics)
+    for cell in found:
+        config = evaluation.configs[cell.config]
+        assert (cell.phenomenon, cell.min_distance, cell.n, cell.small, cell.same_rows_as, cell.degenerate_baseline,
+                cell.flags, cell.random_unavailable) == (
+            config.phenomenon, config.min_distance, config.n, config.small, config.same_rows_as,
+            config.degenerate_baseline, config.flags(), config.random_unavailable)
+    assert {c.same_rows_as is None for c in found} == {True, False} and {c.small for c in found} == {True, False}
