@@ -839,3 +839,23 @@ def test_each_cell_carries_its_configs_facts(report):
             config.phenomenon, config.min_distance, config.n, config.small, config.same_rows_as,
             config.degenerate_baseline, config.flags(), config.random_unavailable)
     assert {c.same_rows_as is None for c in found} == {True, False} and {c.small for c in found} == {True, False}
+
+
+def test_the_human_rows_are_the_full_test_set_then_each_config_with_a_correlation(report):
+    from auto_challenge_sets.configs import config_sort_key
+    from auto_challenge_sets.evaluation.report.html.html_view import human_rows
+
+    evaluation = report["evaluation"]
+    for metric in evaluation.metrics:
+        rows = human_rows(evaluation, metric)
+        full = evaluation.human_full[metric]
+        assert (rows[0].config, rows[0].n, rows[0].correlation, rows[0].flags, rows[0].random_percentile) == (
+            "(full test set)", evaluation.full_corpus_rows, full, (), full.random_kendall_percentile)
+        configs = sorted((n for n, c in evaluation.configs.items() if (c.human or {}).get(metric)), key=config_sort_key)
+        assert [r.config for r in rows[1:]] == configs
+        for row in rows[1:]:
+            config = evaluation.configs[row.config]
+            found = config.human[metric]
+            assert (row.n, row.correlation, row.flags, row.random_percentile) == (
+                config.n, found, config.flags(), None if config.degenerate_baseline else found.random_kendall_percentile)
+        assert {r.random_percentile is None for r in rows[1:]} == {True, False}
