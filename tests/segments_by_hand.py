@@ -10,7 +10,7 @@ import numpy as np
 
 
 def cluster_bootstrap_by_hand(instances: Sequence[tuple[int, float, bool]], seed: int,
-                              resamples: int = 1000) -> tuple[tuple[float, float], float]:
+                              resamples: int = 1000, sentences: int | None = None) -> tuple[tuple[float, float], float]:
     """95% percentile interval of mean z correct − wrong over resamples of whole sentences, and its
     p: twice the smaller count of resamples at or below 0, or at or above 0, plus one, over the
     resamples plus one. ``instances``: (sentence 0 … n − 1, z, judged correct). A resample with no
@@ -18,12 +18,12 @@ def cluster_bootstrap_by_hand(instances: Sequence[tuple[int, float, bool]], seed
     by_sentence: dict[int, list[tuple[float, bool]]] = {}
     for sentence, z, good in instances:
         by_sentence.setdefault(sentence, []).append((z, good))
-    n = len(by_sentence)
-    assert sorted(by_sentence) == list(range(n))
+    n = len(by_sentence) if sentences is None else sentences  # given: some may hold no instance
+    assert sentences is not None or sorted(by_sentence) == list(range(n))
     differences = []
     for draw in np.random.default_rng([seed, 3]).integers(0, n, (resamples, n)):
-        right = [z for k in draw for z, good in by_sentence[int(k)] if good]
-        wrong = [z for k in draw for z, good in by_sentence[int(k)] if not good]
+        right = [z for k in draw for z, good in by_sentence.get(int(k), []) if good]
+        wrong = [z for k in draw for z, good in by_sentence.get(int(k), []) if not good]
         if right and wrong:
             differences.append(sum(right) / len(right) - sum(wrong) / len(wrong))
     low, high = np.quantile(differences, [0.025, 0.975])

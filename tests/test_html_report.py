@@ -759,3 +759,103 @@ def test_the_full_corpus_and_targeted_tables_list_systems_best_first(report):
     targeted = next(t for t in document.iter("section") if t.get("id") == "targeted")
     by_distance = next(targeted.iter("table"))
     assert [row.get("data-system") for row in by_distance.find("tbody").findall("tr")] == ranked
+
+
+def test_the_page_names_each_metric_by_its_label_and_direction(report):
+    text = (report["out"] / "index.html").read_text(encoding="utf-8")
+    evaluation = report["evaluation"]
+    for name in evaluation.metrics:
+        direction = "higher" if evaluation.higher_is_better[name] else "lower"
+        assert f"<bdi>{metric_class(name).label}</bdi> ({direction} is better)" in text
+
+
+def test_the_control_table_shows_each_configs_upos_matched_share_where_the_dataset_has_upos(report):
+    from dataclasses import replace
+
+    from auto_challenge_sets.evaluation.report.html.html_view import targeted_configs
+    from auto_challenge_sets.evaluation.results import ControlMatching
+
+    evaluation = report["evaluation"]
+    names = [row.config for row in targeted_configs(evaluation)]
+    assert [row.matched for row in targeted_configs(evaluation)] == [None] * len(names)  # no source_upos
+    control = {name: ControlMatching(instances=4 + k, matched=k, head_only=1, unmatched=3, itself=0)
+               for k, name in enumerate(names[1:])}  # the first config drew no control
+    with_upos = replace(evaluation, targeted=replace(evaluation.targeted, control_upos=True, control=control))
+    assert [row.matched for row in targeted_configs(with_upos)] == [None] + [k / (4 + k) for k in range(len(names) - 1)]
+
+
+def test_a_config_whose_control_was_not_drawn_has_no_control_mean_and_no_counts(report):
+    from dataclasses import replace
+
+    from auto_challenge_sets.evaluation.report.html.html_view import targeted_configs
+
+    evaluation = report["evaluation"]
+    name = targeted_configs(evaluation)[0].config
+    config = evaluation.configs[name]
+    systems = {s: replace(r, targeted=replace(r.targeted, random_pairs=None)) for s, r in config.systems.items()}
+    without = replace(evaluation, configs={**evaluation.configs, name: replace(config, systems=systems)})
+    row = targeted_configs(without)[0]
+    judged = [r.targeted.accuracy for r in config.systems.values() if r.targeted.accuracy is not None]
+    assert (row.config, row.mean_random_pairs, row.above_control, row.below_control, row.systems) == (
+        name, None, 0, 0, len(judged))
+    assert row.mean_accuracy == pytest.approx(sum(judged) / len(judged))
+
+
+def test_the_pages_filters_write_numbers_percents_raw_values_and_isolated_names():
+    from auto_challenge_sets.evaluation.report.html.html_report import environment
+
+    number, percent, raw, bdi = (environment().filters[k] for k in ("number", "percent", "raw", "bdi"))
+    assert [number(v) for v in (None, float("nan"), float("inf"), 1.23456, 3, -0.5)] == [
+        "–", "–", "–", "1.23", "3.00", "-0.50"]
+    assert (number(1.23456, 3), number(0.5, 1, signed=True), number(-0.25, signed=True)) == ("1.235", "+0.5", "-0.25")
+    assert (percent(None), percent(0.256), percent(1)) == ("–", "26%", "100%")
+    assert [raw(v) for v in (None, float("nan"), float("-inf"), 0.1, 3)] == ["", "", "", "0.1", "3.0"]
+    assert str(bdi("<b>Ａ & ‮x")) == "<bdi>&lt;b&gt;Ａ &amp; ‮x</bdi>"
+
+
+def test_the_templates_escape_refuse_undefined_names_trim_block_lines_and_write_compact_json():
+    import jinja2
+
+    from auto_challenge_sets.evaluation.report.html.html_report import environment
+
+    env = environment()
+    assert env.from_string("{{ name }}").render(name="<script>") == "&lt;script&gt;"
+    with pytest.raises(jinja2.UndefinedError):
+        env.from_string("{{ missing }}").render()
+    assert env.from_string("  {% if true %}\nx\n  {% endif %}\ny").render() == "x\ny"
+    assert env.from_string("{{ d|tojson }}").render(d={"b": [1, "é<"], "a": 2}) == '{"b":[1,"é\\u003c"],"a":2}'
+
+
+def test_each_cell_carries_its_configs_facts(report):
+    from auto_challenge_sets.evaluation.report.html.html_view import cells
+
+    evaluation = report["evaluation"]
+    found = cells(evaluation)
+    assert len(found) == sum(len(c.systems) for c in evaluation.configs.values()) * len(evaluation.metrics)
+    for cell in found:
+        config = evaluation.configs[cell.config]
+        assert (cell.phenomenon, cell.min_distance, cell.n, cell.small, cell.same_rows_as, cell.degenerate_baseline,
+                cell.flags, cell.random_unavailable) == (
+            config.phenomenon, config.min_distance, config.n, config.small, config.same_rows_as,
+            config.degenerate_baseline, config.flags(), config.random_unavailable)
+    assert {c.same_rows_as is None for c in found} == {True, False} and {c.small for c in found} == {True, False}
+
+
+def test_the_human_rows_are_the_full_test_set_then_each_config_with_a_correlation(report):
+    from auto_challenge_sets.configs import config_sort_key
+    from auto_challenge_sets.evaluation.report.html.html_view import human_rows
+
+    evaluation = report["evaluation"]
+    for metric in evaluation.metrics:
+        rows = human_rows(evaluation, metric)
+        full = evaluation.human_full[metric]
+        assert (rows[0].config, rows[0].n, rows[0].correlation, rows[0].flags, rows[0].random_percentile) == (
+            "(full test set)", evaluation.full_corpus_rows, full, (), full.random_kendall_percentile)
+        configs = sorted((n for n, c in evaluation.configs.items() if (c.human or {}).get(metric)), key=config_sort_key)
+        assert [r.config for r in rows[1:]] == configs
+        for row in rows[1:]:
+            config = evaluation.configs[row.config]
+            found = config.human[metric]
+            assert (row.n, row.correlation, row.flags, row.random_percentile) == (
+                config.n, found, config.flags(), None if config.degenerate_baseline else found.random_kendall_percentile)
+        assert {r.random_percentile is None for r in rows[1:]} == {True, False}

@@ -4,12 +4,15 @@ permutation p-values against hand counts. The reader and the engine's use are te
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from scipy.stats import bootstrap, kendalltau
 
 from auto_challenge_sets.evaluation.stats.segments import (
     ConfigTask,
+    cluster_bootstrap,
     config_agreements,
     metric_agreement,
     sentence_permutation_p,
@@ -154,3 +157,172 @@ def test_a_statistic_every_order_reaches_stops_after_ten_orders():
         return 0.5
 
     assert sentence_permutation_p(constant, 50) == 1.0 and len(calls) == 1 + 10
+
+
+def _counted(values: dict[int, float], otherwise: float):
+    """A statistic by call: call 0 is the observed order, call k the k-th random order."""
+    calls = []
+
+    def statistic(order) -> float:
+        calls.append(order)
+        return values.get(len(calls) - 1, otherwise)
+    return statistic, calls
+
+
+def test_one_sentence_has_no_p_and_two_have_the_exact_one():
+    assert sentence_permutation_p(lambda order: 0.5, 1) is None
+
+    def first(order) -> float:
+        return float(order[0])
+    assert sentence_permutation_p(first, 2) == exact_permutation_p(first, 2) == 1.0
+
+
+def test_without_a_settled_p_exactly_999_orders_are_drawn_and_counted_plus_one():
+    never, calls = _counted({0: 0.0}, 1.0)  # no random order at or below the observed one
+    assert sentence_permutation_p(never, 7) == pytest.approx(2 * 1 / 1000) and len(calls) == 1 + 999
+    once, calls = _counted({0: 0.0, 500: 0.0}, 1.0)  # one does
+    assert sentence_permutation_p(once, 7) == pytest.approx(2 * 2 / 1000) and len(calls) == 1 + 999
+    last, calls = _counted({0: 0.0, 999: 0.0, 1000: 0.0}, 1.0)  # the 999th does; a 1000th is never drawn
+    assert sentence_permutation_p(last, 7) == pytest.approx(2 * 2 / 1000) and len(calls) == 1 + 999
+
+
+@pytest.mark.parametrize(("observed", "other", "settled"), [
+    (1.0, 1.0 - 1e-12, True),  # exactly the tolerance below: reaches it
+    (1.0, 1.0 + 1e-12, True),  # exactly the tolerance above: reaches it
+    (0.5, 0.5 + 1.5e-12, False),  # past the tolerance of a value under 1 (1e-12): does not
+    (1e13, 1e13 + 1.0, True),  # within the tolerance relative to a large value (10): reaches it
+])
+def test_a_value_equal_but_for_rounding_reaches_the_observed_one(observed, other, settled):
+    statistic, calls = _counted({0: observed}, other)
+    found = sentence_permutation_p(statistic, 7)
+    assert (found, len(calls)) == ((1.0, 1 + 10) if settled else (pytest.approx(2 / 1000), 1 + 999))
+
+
+def test_the_random_orders_are_drawn_from_seed_1_unless_another_is_given():
+    rng = np.random.default_rng(8)
+    x, z = rng.normal(size=9), rng.normal(size=9)
+
+    def tau(order) -> float:
+        return kendalltau(x, z[list(order)]).statistic
+    assert sentence_permutation_p(tau, 9) == pytest.approx(sequential_permutation_p(tau, 9, seed=1))
+    assert sentence_permutation_p(tau, 9, seed=2) == pytest.approx(sequential_permutation_p(tau, 9, seed=2))
+    assert sequential_permutation_p(tau, 9, seed=1) != sequential_permutation_p(tau, 9, seed=2)
+
+
+def test_three_judged_instances_with_a_z_are_enough_and_two_are_not():
+    z = {"s": np.array([0.1, 0.5, -0.3])}
+    three = targeted_agreement({"s": [["correct"], ["wrong"], ["correct"]]}, np.arange(3), z)
+    assert three is not None and three.segments == 3 and (three.correct, three.wrong) == (2, 1)
+    assert targeted_agreement({"s": [["correct"], ["wrong"], ["unaligned"]]}, np.arange(3), z) is None
+    assert targeted_agreement({"s": [["unaligned"], [], ["absent"]]}, np.arange(3), z) is None
+
+
+def test_a_sentence_whose_judged_instances_have_no_z_changes_nothing():
+    z = {"a": np.array([0.9, np.nan, 0.4, -1.1, 0.2]), "b": np.array([0.5, np.nan, -0.6, -0.9, 1.0])}
+    with_it = {"a": [["correct"], ["wrong", "wrong"], ["correct"], ["wrong"], ["correct"]],
+               "b": [["wrong"], ["correct"], ["correct"], ["wrong"], ["wrong"]]}
+    without = {s: [v if row != 1 else [] for row, v in enumerate(rows)] for s, rows in with_it.items()}
+    assert targeted_agreement(with_it, np.arange(5), z) == targeted_agreement(without, np.arange(5), z)
+
+
+def test_all_correct_has_no_difference_and_no_interval():
+    z = {"s": np.array([0.1, 0.5, -0.3, 0.8])}
+    found = targeted_agreement({"s": [["correct"], ["correct"], ["correct"], ["correct"]]}, np.arange(4), z)
+    assert (found.correct, found.wrong, found.z_correct_minus_wrong, found.ci, found.difference_p_value) == (
+        4, 0, None, None, None)
+    wrong = targeted_agreement({"s": [["wrong"], ["wrong"], ["wrong"], ["wrong"]]}, np.arange(4), z)
+    assert (wrong.correct, wrong.wrong, wrong.z_correct_minus_wrong, wrong.ci) == (0, 4, None, None)
+
+
+def test_the_targeted_p_over_random_orders_is_drawn_from_the_seed():
+    rng = np.random.default_rng(3)
+    z = {"a": rng.normal(size=9)}
+    verdicts = {"a": [["correct" if value > -0.2 else "wrong"] for value in z["a"] + rng.normal(size=9)]}
+
+    def tau(order) -> float:
+        return kendalltau([float(v == ["correct"]) for v in verdicts["a"]], z["a"][list(order)]).statistic
+    default, two = targeted_agreement(verdicts, np.arange(9), z), targeted_agreement(verdicts, np.arange(9), z, seed=2)
+    assert default == targeted_agreement(verdicts, np.arange(9), z, seed=1)
+    assert default.p_value == pytest.approx(sequential_permutation_p(tau, 9, seed=1))
+    assert two.p_value == pytest.approx(sequential_permutation_p(tau, 9, seed=2)) and two.p_value != default.p_value
+
+
+def _bootstrap(instances, seed=None):
+    sentence, z, good = (np.array(column) for column in zip(*instances))
+    args = (sentence.astype(np.intp), z.astype(float), good.astype(bool), int(sentence.max()) + 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a resample without a wrong instance is left out silently
+        return cluster_bootstrap(*args) if seed is None else cluster_bootstrap(*args, seed=seed)
+
+
+@pytest.mark.parametrize("other", [-0.25, 0.25])
+def test_two_sentences_resample_and_a_difference_of_exactly_zero_counts_on_both_sides(other):
+    # sentence 0 alone: correct − wrong = 0 exactly; sentence 1 alone: ``other``; both: half of it
+    instances = [(0, 0.5, True), (0, 0.5, False), (1, other, True), (1, 0.0, False)]
+    found = _bootstrap(instances)
+    assert found == _bootstrap(instances, seed=1)
+    ci, p = cluster_bootstrap_by_hand(instances, seed=1)
+    assert found[0] == pytest.approx(ci, rel=0, abs=1e-12) and found[1] == pytest.approx(p) and 0.4 < p < 0.6
+
+
+def test_a_difference_of_zero_in_every_resample_has_p_1():
+    instances = [(0, 0.5, True), (0, 0.5, False), (1, 0.2, True), (1, 0.2, False), (1, 0.9, False), (1, 0.9, True)]
+    assert _bootstrap(instances) == ((0.0, 0.0), 1.0)
+
+
+def test_resamples_without_a_wrong_instance_are_left_out():
+    instances = [(0, 0.5, True), (1, 0.1, True), (1, -0.3, False), (2, 0.7, True)]
+    found = _bootstrap(instances, seed=4)
+    ci, p = cluster_bootstrap_by_hand(instances, seed=4)
+    assert found[0] == pytest.approx(ci, rel=0, abs=1e-12) and found[1] == pytest.approx(p)
+
+
+def test_the_metric_agreement_draws_its_orders_from_seed_1_and_a_workers_from_the_runs_seed():
+    rng = np.random.default_rng(11)
+    x = {"a": rng.normal(size=9)}
+    z = {"a": 0.3 * x["a"] + rng.normal(size=9)}
+    default = metric_agreement(x, np.arange(9), z)
+    assert default == metric_agreement(x, np.arange(9), z, seed=1)
+    two = metric_agreement(x, np.arange(9), z, seed=2)
+    assert two.p_value != default.p_value
+    task = ConfigTask(np.arange(9), None)
+    assert config_agreements([task], {"chrf": x}, z, seed=2) == [({"chrf": two}, None)]
+    assert config_agreements([task], {"chrf": x}, z) == [({"chrf": default}, None)]
+    assert config_agreements([task, task], {"chrf": x}, z, seed=2, jobs=2) == [({"chrf": two}, None)] * 2
+
+
+def test_a_constant_side_has_no_tau_and_no_p():
+    found = metric_agreement({"a": np.array([1.0, 2.0, 3.0, 4.0])}, np.arange(4), {"a": np.full(4, 0.5)})
+    assert (found.segments, found.kendall, found.p_value) == (4, None, None)
+
+
+def test_an_order_that_leaves_fewer_than_three_pairs_has_no_tau():
+    # shuffled, the judged instances take the z of a sentence where their system has none
+    z = {"a": np.array([0.1, np.nan]), "b": np.array([np.nan, 0.5])}
+    found = targeted_agreement({"a": [["correct", "wrong", "correct"], []], "b": [[], ["wrong"]]}, np.arange(2), z)
+    assert found.segments == 4
+    assert found.kendall == pytest.approx(kendalltau([1.0, 0.0, 1.0, 0.0], [0.1, 0.1, 0.1, 0.5]).statistic)
+
+
+def test_a_worker_computes_each_configs_agreements_from_the_state_it_inherits():
+    # what a forked worker runs, called in this process (mutmut cannot see into the workers)
+    from auto_challenge_sets.evaluation.stats import segments
+    from auto_challenge_sets.scoring.forked import forked_pool
+
+    rng = np.random.default_rng(11)
+    x = {"a": rng.normal(size=9), "b": rng.normal(size=9)}
+    z = {s: 0.3 * x[s] + rng.normal(size=9) for s in x}
+    verdicts = {s: [["correct" if v > 0 else "wrong"] for v in x[s]] for s in x}
+    task = ConfigTask(np.arange(9), verdicts)
+    with forked_pool(1, segments._INHERITED, {"scores": {"chrf": x}, "pool_z": z, "seed": 2}):
+        found = segments._inherited_agreements(task)
+    assert found == config_agreements([task], {"chrf": x}, z, seed=2)[0]
+    assert found != config_agreements([task], {"chrf": x}, z, seed=1)[0]
+
+
+def test_a_sentence_without_instances_is_drawn_and_adds_nothing():
+    instances = [(0, 0.5, True), (0, -0.1, False), (1, 0.1, True), (1, -0.3, False)]
+    sentence, z, good = (np.array(column) for column in zip(*instances))
+    found = cluster_bootstrap(sentence.astype(np.intp), z, good.astype(bool), 3, seed=2)
+    ci, p = cluster_bootstrap_by_hand(instances, seed=2, sentences=3)
+    assert found[0] == pytest.approx(ci, rel=0, abs=1e-12) and found[1] == pytest.approx(p)

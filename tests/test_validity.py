@@ -109,6 +109,74 @@ def test_a_table_without_the_columns_names_them(tmp_path):
         read_human_seg(path, ["ref"])
 
 
+def test_a_table_without_the_columns_names_what_it_has_and_wmts_layout(tmp_path):
+    path = tmp_path / "seg.txt"
+    path.write_text("\n\nSYS SEGMENT Z\nref 1 0.1\n", encoding="utf-8")
+    with pytest.raises(InputError) as error:
+        read_human_seg(path, ["ref"])
+    assert str(error.value) == (f"{path}:3: has no column SID, Z.SCR (columns: SYS, SEGMENT, Z; WMT's layout is "
+                                "SYS SID RAW.SCR Z.SCR N)")
+
+
+def test_an_empty_table_says_what_a_segment_table_needs(tmp_path):
+    path = tmp_path / "seg.txt"
+    path.write_text("\n  \n", encoding="utf-8")
+    with pytest.raises(InputError) as error:
+        read_human_seg(path, ["ref"])
+    assert str(error.value) == f"{path}: is empty: a segment-score table needs the header SYS SID RAW.SCR Z.SCR N"
+
+
+def test_a_line_that_is_not_utf8_is_a_table_error_not_a_corpus_error(tmp_path):
+    path = tmp_path / "seg.txt"
+    path.write_bytes(b"SYS SID RAW.SCR Z.SCR N\n\xff 1 70 0.1 1\n")
+    with pytest.raises(InputError) as error:
+        read_human_seg(path, ["ref"])
+    assert type(error.value) is InputError and str(error.value) == f"{path}:2: invalid UTF-8 (byte 1 of the line)"
+
+
+def test_columns_are_found_by_name_in_any_order_and_a_csv_reads_the_same(tmp_path):
+    spaced, csv = tmp_path / "seg.txt", tmp_path / "seg.csv"
+    spaced.write_text("N Z.SCR RAW.SCR SID SYS\n1 -0.25 70 2 ref.0\n1 1.5 70 1 mine\n1 0.75 70 3 HUMAN.0\n",
+                      encoding="utf-8")
+    csv.write_text("N,Z.SCR,RAW.SCR,SID,SYS\n1,-0.25,70,2,ref.0\n1,1.5,70,1,mine\n1,0.75,70,3,HUMAN.0\n",
+                   encoding="utf-8")
+    for path in (spaced, csv):
+        seg = read_human_seg(path, ["ref", "mine", "absent"])
+        assert seg.scores == {"ref": {2: -0.25}, "mine": {1: 1.5}}
+        assert seg.read_at == {("ref", 2): 2, ("mine", 1): 3}
+        assert seg.unmatched_table == ["HUMAN.0"] and seg.unmatched_systems == ["absent"]
+        assert seg.path == str(path)
+
+
+def test_an_alias_names_the_system_and_an_unknown_name_is_listed_once(tmp_path):
+    path = tmp_path / "seg.txt"
+    path.write_text("SYS SID RAW.SCR Z.SCR N\nOnline-X 1 70 0.5 1\nother 1 70 0.1 1\nother 2 70 0.2 1\n"
+                    "HUMAN.0 1 70 0.9 1\n", encoding="utf-8")
+    seg = read_human_seg(path, ["mine"], aliases={"Online-X": "mine"})
+    assert seg.scores == {"mine": {1: 0.5}}
+    assert seg.unmatched_table == ["other", "HUMAN.0"] and seg.unmatched_systems == []
+
+
+def test_the_first_sid_past_the_corpus_in_file_order_is_named(tmp_path):
+    path = tmp_path / "seg.txt"
+    path.write_text("SYS SID RAW.SCR Z.SCR N\nzeta 9 70 0.1 1\nalpha 12 70 0.1 1\nalpha 8 70 0.1 1\n",
+                    encoding="utf-8")
+    seg = read_human_seg(path, ["alpha", "zeta"])
+    seg.check_lines(12)  # the last line itself is in the corpus
+    with pytest.raises(InputError) as error:
+        seg.check_lines(8)
+    assert str(error.value) == f"{path}:2: SID 9 (zeta) is past the corpus's 8 lines"
+
+
+def test_z_is_nan_where_the_table_has_no_score_and_reads_numpy_line_numbers(tmp_path):
+    path = tmp_path / "seg.txt"
+    path.write_text("SYS SID RAW.SCR Z.SCR N\nref 2 70 -0.5 1\nref 3 70 0.25 1\n", encoding="utf-8")
+    seg = read_human_seg(path, ["ref", "other"])
+    z = seg.z("ref", np.array([3, 1, 2], dtype=np.int64))
+    assert z.dtype == np.float64 and z[0] == 0.25 and np.isnan(z[1]) and z[2] == -0.5
+    assert np.isnan(seg.z("other", [2])).all()
+
+
 def test_a_line_past_the_corpus_is_an_error_and_the_cli_says_it_in_one_line(toy, tmp_path, capsys):
     path = tmp_path / "seg.txt"
     path.write_text(f"SYS SID RAW.SCR Z.SCR N\ngood 1 70 0.1 1\ngood {N + 1} 70 0.1 1\n", encoding="utf-8")

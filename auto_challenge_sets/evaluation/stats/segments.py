@@ -244,7 +244,7 @@ def targeted_agreement(verdicts: Mapping[str, Sequence[Sequence[str]]], position
                     system.append(column)
                     good.append(verdict == CORRECT)
     at, by, good_all = np.asarray(sentence, dtype=np.intp), np.asarray(system, dtype=np.intp), np.asarray(good, bool)
-    present = np.isfinite(z[at, by]) if len(at) else np.zeros(0, bool)
+    present = np.isfinite(z[at, by])  # empty intp indices take nothing
     if present.sum() < 3:
         return None
     # the units: sentences with a judged instance that has a human z; their instances without one

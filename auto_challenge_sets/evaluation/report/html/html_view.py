@@ -199,7 +199,7 @@ def _judge_and_control(evaluation: Evaluation, config: str) -> tuple[float | Non
     run = evaluation.targeted
     if run is None:
         return None, None
-    found = None if run.judge is None else run.judge.by_config.get(config)
+    found = run.judge.by_config.get(config)  # a run's judge is never None: measured or unmeasured
     return (None if found is None else found.accuracy,
             matched_share(run.control.get(config)) if run.control_upos else None)
 
