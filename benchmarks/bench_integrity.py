@@ -5,7 +5,8 @@ folder built with few, in one run.
     python benchmarks/bench_integrity.py [--many 1000] [--few 10] [--folders DIR] [--repeat N] [--no-publish]
 
 Prints the wall and CPU time of each command on both folders and the ratio many / few (target of
-issue 38: `acs stats` within 2x). Every command checks
+issue 38: `acs stats` within 2x), cold (a new footer cache for every run: what a folder's first
+command costs) and warm (the footers kept by an earlier command: dataset/footers.py). Every command checks
 the folder's Parquet files against its build record and the card's data_files first
 (auto_challenge_sets/dataset/integrity.py); with the check grouped once per config the ratio stays
 near the ratio of the work that must grow with the files (reading each footer). Uses the bundled
@@ -51,25 +52,29 @@ def _children_cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
-def timed(argv: list[str], cwd: Path, cpu: dict[str, float] | None = None, key: str = "") -> float:
+def timed(argv: list[str], cwd: Path, cpu: dict[str, float] | None = None, key: str = "",
+          cache: Path | None = None) -> float:
     """The command's wall time; its CPU time (user + system) into ``cpu[key]``, which a loaded
-    machine inflates less than the wall time."""
-    started, cpu_before = time.perf_counter(), _children_cpu()
-    done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True)
-    took = time.perf_counter() - started
-    if cpu is not None:
-        cpu[key] = _children_cpu() - cpu_before
+    machine inflates less than the wall time. ``cache``: its ACS_CACHE_DIR (default: a new one)."""
+    with tempfile.TemporaryDirectory(prefix="bench-cache-") as new:
+        env = {**os.environ, "ACS_CACHE_DIR": str(cache or new)}
+        started, cpu_before = time.perf_counter(), _children_cpu()
+        done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, env=env)
+        took = time.perf_counter() - started
+        if cpu is not None:
+            cpu[key] = _children_cpu() - cpu_before
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(argv[:3])}: exit {done.returncode}\n{done.stderr[-2000:]}")
     return took
 
 
-def fastest(argv: list[str], cwd: Path, repeat: int, cpu: dict[str, float], key: str) -> float:
+def fastest(argv: list[str], cwd: Path, repeat: int, cpu: dict[str, float], key: str,
+            cache: Path | None = None) -> float:
     """The least wall time of ``repeat`` runs; the least CPU time into ``cpu[key]``."""
     walls, cpus = [], []
     for _ in range(repeat):
         one: dict[str, float] = {}
-        walls.append(timed(argv, cwd, one, key))
+        walls.append(timed(argv, cwd, one, key, cache))
         cpus.append(one[key])
     cpu[key] = min(cpus)
     return min(walls)
@@ -97,12 +102,16 @@ def main() -> None:
             row["configs"] = configs
             cpu: dict[str, float] = {}
             for key, argv in commands.items():
-                row[key] = fastest([str(BIN / "acs"), *(a.format(out=out) for a in argv)], root, args.repeat, cpu,
-                                   f"{key} (CPU)")
+                command = [str(BIN / "acs"), *(a.format(out=out) for a in argv)]
+                row[f"{key}, cold"] = fastest(command, root, args.repeat, cpu, f"{key}, cold (CPU)")
+                with tempfile.TemporaryDirectory(prefix="bench-cache-") as warm:
+                    timed(command, root, cache=Path(warm))  # keeps the footers
+                    row[f"{key}, warm"] = fastest(command, root, args.repeat, cpu, f"{key}, warm (CPU)", Path(warm))
             row.update(cpu)
         print(f"load average {os.getloadavg()[0]:.1f}")
         print(f"{'':30} {'few':>9} {'many':>9} {'ratio':>7}")
-        for key in ("configs", "build", *[k for c in commands for k in (c, f"{c} (CPU)")]):
+        for key in ("configs", "build", *[f"{c}, {t}{cpu}" for c in commands for t in ("cold", "warm")
+                                          for cpu in ("", " (CPU)")]):
             few, many = times["few"][key], times["many"][key]
             unit = "" if key == "configs" else " s"
             print(f"{key:30} {few:9.2f}{unit} {many:9.2f}{unit} {many / few:7.2f}")

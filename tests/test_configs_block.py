@@ -1,14 +1,15 @@
-"""The card's ``configs:`` block read line by line where it has the build's shape, and by YAML
+"""The card's ``configs:`` block read by one pattern per config where it has the build's shape, and by YAML
 otherwise: either way the result is YAML's."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 import yaml
 
-from auto_challenge_sets.dataset.configs_block import read_configs_block
+from auto_challenge_sets.dataset.configs_block import _is_string, read_configs_block
 from auto_challenge_sets.dataset.layout import _top_level_block, front_matter
 
 BUILT = """configs:
@@ -77,3 +78,27 @@ def test_front_matter_gives_yamls_reading_of_a_quoted_card(tmp_path: Path) -> No
         (tmp_path / name / "README.md").write_text(f"---\n{block}license: other\n---\n# card\n", encoding="utf-8")
         cards[name] = front_matter(tmp_path / name / "README.md", only="configs")
     assert cards["plain"] == cards["quoted"] == yaml.safe_load(BUILT)
+
+
+@pytest.mark.parametrize("pair", ["fr-en", "nl-tr", "on-yo", "te-ta"])
+def test_names_with_a_first_character_yaml_looks_at_read_as_strings(pair: str) -> None:
+    """`f`, `n`, `o`, `t`, `y` start YAML's booleans and nulls: such values are asked one by one."""
+    block = BUILT.replace("de-en", pair)
+    assert read_configs_block(block) == yaml.safe_load(block)
+    assert read_configs_block(block)["configs"][0]["config_name"] == f"{pair}.baseline"
+
+
+@pytest.mark.parametrize("first", ["d", None])
+def test_a_resolver_added_for_the_paths_is_asked(monkeypatch: pytest.MonkeyPatch, first: str | None) -> None:
+    """A resolver a plug-in adds (for `d`, or a wildcard) that reads the paths as another type:
+    the block is left to YAML, as YAML would not read strings there."""
+    resolvers = {**yaml.resolver.Resolver.yaml_implicit_resolvers}
+    resolvers[first] = [*resolvers.get(first, []), ("tag:yaml.org,2002:int", re.compile(r"data/.*"))]
+    monkeypatch.setattr(yaml.resolver.Resolver, "yaml_implicit_resolvers", resolvers)
+    _is_string.cache_clear()
+    try:
+        assert read_configs_block(BUILT) is None
+    finally:
+        _is_string.cache_clear()
+    monkeypatch.undo()
+    assert read_configs_block(BUILT) == yaml.safe_load(BUILT)

@@ -236,6 +236,7 @@ CONFIGS_BLOCK = "configs:\n- config_name: a\n  data_files:\n  - split: s\n    pa
     "language:\n- de\n" + CONFIGS_BLOCK + "dataset_info:\n- config_name: a\n  features: []\n",
     CONFIGS_BLOCK,
     "# a comment\n\n" + CONFIGS_BLOCK + "\nlicense: other\n",
+    "base: &x\n  split: s\nother: *x\n" + CONFIGS_BLOCK,  # an anchor and alias outside the block: no matter
 ])
 def test_the_configs_block_alone_reads_as_the_whole_card_does(tmp_path: Path, front: str) -> None:
     card = _card(tmp_path, f"---\n{front}---\nbody\n")
@@ -245,7 +246,7 @@ def test_the_configs_block_alone_reads_as_the_whole_card_does(tmp_path: Path, fr
 
 @pytest.mark.parametrize("front", [
     "a: [1,\n2]\n" + CONFIGS_BLOCK,  # a flow collection running onto column 0
-    "base: &x\n  split: s\n" + CONFIGS_BLOCK,  # an anchor: an alias in configs would point outside the cut
+    "base: &x\n  split: s\n" + CONFIGS_BLOCK + "  other: *x\n",  # an alias in configs points outside the cut
     CONFIGS_BLOCK + CONFIGS_BLOCK,  # the key twice: YAML keeps the last one
     "dataset_info: x\n",  # no configs at all
 ])
@@ -259,11 +260,14 @@ def test_a_front_matter_that_is_not_plainly_cut_is_parsed_whole(tmp_path: Path, 
     ("a: [&x 1]", True), ("a: {b: *x}", True), ("a: [1,*x]", True), ("a:\t*x", True), ("a: &x 1", True),
     ("a: data/*.parquet", False), ("a: b*c &", False), ("a: x&y", False), ("a: '*'", False),
 ])
-def test_an_anchor_or_alias_anywhere_takes_the_full_parse(line: str, anchored: bool) -> None:
+def test_an_anchor_or_alias_in_the_block_takes_the_full_parse(line: str, anchored: bool) -> None:
     """`&name` or `*name` after a space, `[`, `{` or `,` is YAML's anchor or alias; a glob's `*`
-    or a `&` inside a word is not."""
+    or a `&` inside a word is not. One in another key's block cannot change the configs'."""
+    assert (_top_level_block(f"{CONFIGS_BLOCK}  {line}\n", "configs") is None) == anchored
+    if "\t" in line:
+        return  # at column 0, `a:<tab>` is no plain key line: parsed whole for that alone
     for front in (f"{line}\n{CONFIGS_BLOCK}", f"{CONFIGS_BLOCK}{line}\n"):
-        assert (_top_level_block(front, "configs") is None) == anchored, front
+        assert (_top_level_block(front, "configs") or "").rstrip("\n") == CONFIGS_BLOCK.rstrip("\n"), front
 
 
 def test_a_broken_configs_block_is_named_by_the_full_parse(tmp_path: Path) -> None:

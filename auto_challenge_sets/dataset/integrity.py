@@ -20,6 +20,7 @@ from typing import Any
 
 from auto_challenge_sets.builder.backends.provenance import file_checksum
 from auto_challenge_sets.configs import KIND_LEXICAL, parse_config_name
+from auto_challenge_sets.dataset.footers import kept_footers
 from auto_challenge_sets.dataset.layout import (
     DATA_DIR,
     SHARD,
@@ -115,8 +116,9 @@ def check_files(root: Path, verify: bool, found: dict[str, dict[str, list[Path]]
     recorded theirs, and notes (a folder of an older version)."""
     record = read_build_record(root)
     files, owners, notes = _recorded(root, record)
-    for rel, entry in files.items():
-        _check_file(root / rel, entry, verify)
+    with kept_footers(root):  # 4,445 footers of 1,000 --rules: 0.4 s read, 0.01 s kept
+        for rel, entry in files.items():
+            _check_file(root / rel, entry, verify)
     built = {(build["pair"], build["corpus"]) for build in record["builds"]}
     if not built:  # no record at all: a Parquet dataset from elsewhere
         return files, owners, notes

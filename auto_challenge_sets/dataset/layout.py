@@ -19,6 +19,11 @@ from typing import Any
 
 from auto_challenge_sets.configs import config_sort_key
 from auto_challenge_sets.dataset.configs_block import read_configs_block
+from auto_challenge_sets.dataset.footers import (  # noqa: F401  (the readers import them from here)
+    file_rows,
+    parquet_stats,
+    unreadable_parquet,
+)
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.folder_swap import recover_folder
 from auto_challenge_sets.text_io import IN_A_DATASET, require_regular_file
@@ -107,75 +112,6 @@ def parquet_rows(files: list[Path]) -> int:
     return parquet_stats(files)[0]
 
 
-def unreadable_parquet(error: Exception, path: str | os.PathLike[str]) -> InputError:
-    """The one-line error for a Parquet file pyarrow cannot read: pyarrow's first line, cut short,
-    with the file's own path (named once, first; during a build it is the work copy's, which the
-    build maps back to the user's folder) left out of pyarrow's words, where a cut could break it."""
-    where = os.fspath(path)
-    reason = str(error).splitlines()[0].replace(f"path '{where}'", "it").replace(where, "the file")
-    return InputError(f"not a readable Parquet file ({reason[:120]})", path)
-
-
-# ``(rows, bytes)`` per file read, keyed by the file's identity (path, inode, size, mtime): a command
-# reads a footer once, where the integrity check, the sizes and the card each asked for it (a folder
-# of 1,000 --rules has 4,000 files). A file changed in between has another key.
-_FOOTERS: dict[tuple[str, int, int, int], tuple[int, int]] = {}
-_FOOTERS_KEPT = 100_000
-
-
-def _footer_stats(path: Path, status: os.stat_result | None = None) -> tuple[int, int]:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    try:
-        status = os.stat(path) if status is None else status
-        key = (os.fspath(path), status.st_ino, status.st_size, status.st_mtime_ns)
-        if key in _FOOTERS:
-            return _FOOTERS[key]
-        metadata = _read_footer(pq, path)
-    except (pa.ArrowException, OSError) as error:
-        raise unreadable_parquet(error, path) from None
-    stats = metadata.num_rows, sum(metadata.row_group(i).total_byte_size for i in range(metadata.num_row_groups))
-    if len(_FOOTERS) >= _FOOTERS_KEPT:
-        _FOOTERS.clear()
-    _FOOTERS[key] = stats
-    return stats
-
-
-def _read_footer(pq: Any, path: Path) -> Any:
-    """A Parquet file's metadata. pyarrow's reader underneath ``read_metadata``, where this pyarrow
-    has it: ``read_metadata`` builds a ``ParquetFile`` (nested column paths, a filesystem lookup)
-    around it, two thirds of the cost, paid 4,000 times in a folder of 1,000 --rules. The public
-    call where the reader is not there (another pyarrow release)."""
-    try:
-        from pyarrow._parquet import ParquetReader as reader_class
-    except ImportError:
-        return pq.read_metadata(path)
-    reader = reader_class()
-    reader.open(os.fspath(path))
-    try:
-        return reader.metadata
-    finally:
-        reader.close()
-
-
-def file_rows(path: Path, status: os.stat_result) -> int:
-    """Rows of one Parquet file from its footer, given the ``os.stat`` of it the caller just took
-    (the integrity check stats each of thousands of files once, for all its questions)."""
-    return _footer_stats(path, status)[0]
-
-
-def parquet_stats(files: list[Path]) -> tuple[int, int]:
-    """``(rows, bytes)`` of a split's Parquet files from their footers: bytes are the uncompressed
-    size of their row groups, what the Hub's ``dataset_info`` calls ``num_bytes``."""
-    rows = size = 0
-    for path in files:
-        file_rows, file_bytes = _footer_stats(path)
-        rows += file_rows
-        size += file_bytes
-    return rows, size
-
-
 _TOP_KEY = re.compile(r"([A-Za-z_][\w-]*):(?: |$)")
 # a line at column 0 that is not blank, a comment or a `- ` item: a key line, or text that is none
 _COLUMN_0 = re.compile(r"^(?:[^ #\n-]|-(?! )).*$", re.M)
@@ -191,7 +127,7 @@ def _top_level_block(front: str, key: str) -> str | None:
     about nine tenths of it: parsing only ``configs:`` makes a folder of 6,000 configs open in a
     second instead of ten. Every line at column 0 must be a ``key:`` line, a ``- `` item, a comment
     or blank, so block boundaries are exactly the key lines; anything else (a flow collection or a
-    quoted scalar running onto column 0, an anchor or alias) takes the full parse."""
+    quoted scalar running onto column 0, an anchor or alias in the block) takes the full parse."""
     starts = []
     # the lines at column 0 by one regular expression: a card of 6,000 configs has 270,000 lines,
     # nearly all indented, and looking at each in Python took a fifth of a second
@@ -201,10 +137,13 @@ def _top_level_block(front: str, key: str) -> str | None:
             return None
         starts.append((line.start(), match[1]))
     at = [i for i, (_, name) in enumerate(starts) if name == key]
-    if len(at) != 1 or _ANCHOR_OR_ALIAS.search(front):
+    if len(at) != 1:
         return None
     first = starts[at[0]][0]
-    return front[first:starts[at[0] + 1][0] - 1] if at[0] + 1 < len(starts) else front[first:]
+    block = front[first:starts[at[0] + 1][0] - 1] if at[0] + 1 < len(starts) else front[first:]
+    # an alias in the block may name an anchor outside it; one outside the block cannot change
+    # the block's value (searching the whole card, nine tenths dataset_info, took 25 ms of 1,000 --rules)
+    return None if _ANCHOR_OR_ALIAS.search(block) else block
 
 
 def front_matter(readme: Path, only: str | None = None) -> dict[str, Any]:
@@ -283,6 +222,7 @@ class DatasetFolder:
         self._depth = len(self.root.parts)  # a matched path's parts past the folder's
         self._prefix = str(self.root / "_")[:-1]  # a matched path's text before its path in the folder
         self._links: dict[tuple[str, ...], bool] = {}
+        self._listed: set[tuple[str, ...]] = set()  # folders whose entries _links holds, each listed once
         self.linked: set[Path] = set()  # matched paths that pass through a link
         self.files: dict[str, dict[str, list[Path]]] = {}
         configs = front_matter(self.readme, only="configs").get("configs")
@@ -313,6 +253,8 @@ class DatasetFolder:
         for depth in range(1, len(parts) + 1):
             prefix = parts[:depth]
             linked = self._links.get(prefix)
+            if linked is None and depth < len(parts):
+                linked = self._listed_links(prefix)
             if linked is None:
                 linked = self._links[prefix] = (stat.S_ISLNK(mode) if depth == len(parts) and mode is not None
                                                 else os.path.islink(self.root.joinpath(*prefix)))
@@ -320,6 +262,21 @@ class DatasetFolder:
                 self.linked.add(match)
                 return match.resolve().is_relative_to(self._real_root)
         return True
+
+    def _listed_links(self, prefix: tuple[str, ...]) -> bool | None:
+        """Whether a folder on the way is a link, from one listing of its parent for all its
+        siblings (the file type scandir gives): one lstat per config folder cost 40 ms of 1,000
+        --rules. None where the listing does not show it."""
+        parent = prefix[:-1]
+        if parent not in self._listed:
+            self._listed.add(parent)
+            try:
+                with os.scandir(self.root.joinpath(*parent)) as entries:
+                    for entry in entries:
+                        self._links.setdefault((*parent, entry.name), entry.is_symlink())
+            except OSError:
+                pass
+        return self._links.get(prefix)
 
     def relative(self, path: Path) -> str:
         """A matched file's path in the folder, links followed (``data/<config>/<file>``)."""
