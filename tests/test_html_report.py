@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from markupsafe import escape
 
 from auto_challenge_sets.dataset.layout import DatasetFolder
 from auto_challenge_sets.evaluation.engine import evaluate
@@ -859,3 +860,108 @@ def test_the_human_rows_are_the_full_test_set_then_each_config_with_a_correlatio
             assert (row.n, row.correlation, row.flags, row.random_percentile) == (
                 config.n, found, config.flags(), None if config.degenerate_baseline else found.random_kendall_percentile)
         assert {r.random_percentile is None for r in rows[1:]} == {True, False}
+
+
+def test_the_page_is_timed_by_its_parts_into_a_new_nested_folder(report, tmp_path):
+    from auto_challenge_sets.builder.pipeline.timings import recording
+    from auto_challenge_sets.evaluation.report.html.html_report import INDEX
+
+    sentences = collect(report["request"], report["evaluation"])
+    with recording() as timings:
+        written = write_html(tmp_path / "a" / "b", report["evaluation"], sentences)
+    sidecars = [p for p in written if p.name != INDEX]
+    assert written[0] == tmp_path / "a" / "b" / INDEX and sidecars
+    stages = {s.name: (s.count, s.unit) for s in timings.merged()}
+    assert stages["page: sentences"] == (len(sidecars), "sidecars")
+    assert stages[INDEX] == (1, "files") and stages["sidecars"] == (len(sidecars), "files")
+
+
+def test_the_page_draws_the_human_scatter_itself_and_tells_each_power_and_label(report, tmp_path):
+    """Without the report's figures the page draws its own, the human scatter among them; each
+    metric's power sentence is its own, targeted accuracy's too; the Δτ column names the metric
+    full-test agreement is compared with; the few-instances bound and the rows kept in the page."""
+    from auto_challenge_sets.evaluation.report.html.html_view import FEW_JUDGED
+    from auto_challenge_sets.evaluation.stats.versus_full import power_line, reference_metric
+
+    evaluation = report["evaluation"]
+    page = write_html(tmp_path, evaluation, collect(report["request"], evaluation))[0].read_text(encoding="utf-8")
+    human = page.split('id="human"')[1]
+    assert human.count("<svg") >= len(evaluation.metrics)
+    lines = {m: power_line(evaluation, m) for m in (*evaluation.metrics, None)}
+    assert all(lines.values())  # the same sentence here (5 systems each): see the test without targeted
+    for line in lines.values():
+        assert f'<p class="note">{escape(line)}</p>' in page
+    assert f"Δτ vs full {evaluation.label(reference_metric(evaluation.metrics))}</dt>" in page
+    assert f"fewer than {FEW_JUDGED} instances" in page and f"The first {INLINE_ROWS} rows of a config" in page
+
+
+def test_a_run_without_targeted_accuracy_has_no_targeted_power_sentence(report, tmp_path):
+    from dataclasses import replace
+
+    from auto_challenge_sets.evaluation.stats.versus_full import power_line
+
+    evaluation = report["evaluation"]
+    plain = replace(evaluation, targeted=None,
+                    configs={n: replace(c, human_targeted=None) for n, c in evaluation.configs.items()})
+    page = write_html(tmp_path, plain)[0].read_text(encoding="utf-8")
+    assert power_line(plain, None) is None and "targeted τ" not in page
+    assert f'<p class="note">{escape(power_line(plain, "bleu"))}</p>' in page
+
+
+def test_the_sentences_notes_are_on_the_page(report, tmp_path):
+    from dataclasses import replace
+
+    sentences = replace(collect(report["request"], report["evaluation"]), notes=["<b>stdin</b> was read: no sentences"])
+    page = write_html(tmp_path, report["evaluation"], sentences)[0].read_text(encoding="utf-8")
+    assert '<p class="note">&lt;b&gt;stdin&lt;/b&gt; was read: no sentences</p>' in page
+
+
+def test_the_page_is_utf8_whatever_the_locale(report, tmp_path, c_locale):
+    from dataclasses import replace
+
+    evaluation = report["evaluation"]
+    renamed = replace(evaluation, notes=(*evaluation.notes, "Übersetzer-β"))
+    assert "Übersetzer-β" in write_html(tmp_path, renamed)[0].read_bytes().decode("utf-8")
+
+
+def test_targeted_notes_carry_the_controls_line_only_with_a_control(report):
+    from dataclasses import replace
+
+    from auto_challenge_sets.evaluation.report.html.html_view import targeted_notes
+    from auto_challenge_sets.evaluation.report.targeted_labels import DIAGNOSTIC, control_line, judge_line
+
+    evaluation = report["evaluation"]
+    control = control_line(evaluation)
+    assert control and targeted_notes(evaluation) == [DIAGNOSTIC, judge_line(evaluation.targeted), control]
+    none = replace(evaluation, targeted=replace(evaluation.targeted, control={}))
+    assert control_line(none) is None and targeted_notes(none) == [DIAGNOSTIC, judge_line(none.targeted)]
+
+
+def test_targeted_config_rows_skip_configs_without_targeted_scores_and_carry_n(report):
+    from dataclasses import replace
+
+    from auto_challenge_sets.evaluation.report.html.html_view import ordered_configs, targeted_configs
+
+    evaluation = report["evaluation"]
+    first, *rest = [n for n in ordered_configs(evaluation)
+                    if any(r.targeted is not None for r in evaluation.configs[n].systems.values())]
+    assert rest
+    config = evaluation.configs[first]
+    bare = replace(config, systems={s: replace(r, targeted=None) for s, r in config.systems.items()})
+    rows = targeted_configs(replace(evaluation, configs={**evaluation.configs, first: bare}))
+    assert [r.config for r in rows] == rest
+    assert [r.n for r in rows] == [evaluation.configs[n].n for n in rest]
+
+
+def test_a_cell_of_a_config_without_random_corpora_says_why(report):
+    from dataclasses import replace
+
+    from auto_challenge_sets.evaluation.report.html.html_view import cells
+
+    evaluation = report["evaluation"]
+    name = next(iter(evaluation.configs))
+    why = "no sentence lies outside the config"
+    changed = replace(evaluation, configs={**evaluation.configs,
+                                           name: replace(evaluation.configs[name], random_unavailable=why)})
+    assert {c.random_unavailable for c in cells(changed) if c.config == name} == {why}
+    assert {c.random_unavailable for c in cells(changed) if c.config != name} == {None}

@@ -458,3 +458,19 @@ def test_the_html_page_shows_the_segment_tables_and_surviving_trends_as_in_resul
             cell = "".join(row.findall("td")[-1].itertext())
             assert cell == "n/a" if results["summary"][metric][phenomenon]["worsening_trend"] is None \
                 else cell.endswith(f"({surviving} BH < 0.05 of {size} trends)")
+
+
+def test_the_pages_segment_rows_skip_a_config_without_agreement_and_go_on(run):
+    """A config with neither a metric's nor targeted accuracy's segment agreement has no row; the
+    configs after it still do (the full test set first)."""
+    from auto_challenge_sets.evaluation.report.html.html_view import ordered_configs, segment_rows
+
+    evaluation = run["evaluation"]
+    metric = evaluation.metrics[0]
+    named = [n for n in ordered_configs(evaluation)
+             if (evaluation.configs[n].segment or {}).get(metric) or evaluation.configs[n].segment_targeted]
+    assert len(named) > 2
+    bare = replace(evaluation.configs[named[0]], segment={m: None for m in evaluation.metrics}, segment_targeted=None)
+    rows = segment_rows(replace(evaluation, configs={**evaluation.configs, named[0]: bare}), metric)
+    assert rows[0].config == "(full test set)" and [r.config for r in rows[1:]] == named[1:]
+    assert [r.config for r in segment_rows(evaluation, metric)[1:]] == named

@@ -131,7 +131,7 @@ def write_html(out_dir: str | Path, evaluation: Evaluation, sentences: Sentences
             cells=html_view.cells(evaluation), phenomena=html_view.phenomena(evaluation),
             human={m: html_view.human_rows(evaluation, m) for m in evaluation.metrics},
             human_power={m: power_line(evaluation, m) for m in evaluation.metrics},
-            targeted_power=power_line(evaluation, None) if evaluation.human_full is not None else None,
+            targeted_power=power_line(evaluation, None),  # None without human scores (no targeted τ)
             versus_label=evaluation.label(reference_metric(evaluation.metrics)),
             targeted=html_view.targeted_tables(evaluation), targeted_configs=html_view.targeted_configs(evaluation),
             targeted_notes=html_view.targeted_notes(evaluation),

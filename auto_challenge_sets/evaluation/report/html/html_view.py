@@ -104,7 +104,7 @@ def human_rows(evaluation: Evaluation, metric: str) -> list[HumanRow]:
     rows = []
     full = (evaluation.human_full or {}).get(metric)
     if full is not None:
-        rows.append(HumanRow("(full test set)", evaluation.full_corpus_rows, full, (), full.random_kendall_percentile))
+        rows.append(HumanRow("(full test set)", evaluation.full_corpus_rows, full))  # no random corpora: no percentile
     for name in ordered_configs(evaluation):
         config = evaluation.configs[name]
         found = (config.human or {}).get(metric)
@@ -112,9 +112,6 @@ def human_rows(evaluation: Evaluation, metric: str) -> list[HumanRow]:
             rows.append(HumanRow(name, config.n, found, config.flags(),
                                  None if config.degenerate_baseline else found.random_kendall_percentile))
     return rows
-
-
-
 
 
 def targeted_tables(evaluation: Evaluation) -> list[dict[str, Any]]:
