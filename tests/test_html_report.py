@@ -965,3 +965,15 @@ def test_a_cell_of_a_config_without_random_corpora_says_why(report):
                                            name: replace(evaluation.configs[name], random_unavailable=why)})
     assert {c.random_unavailable for c in cells(changed) if c.config == name} == {why}
     assert {c.random_unavailable for c in cells(changed) if c.config != name} == {None}
+
+
+def test_the_sidecars_are_utf8_whatever_the_locale_and_a_second_page_rewrites_them(report, tmp_path, c_locale):
+    from dataclasses import replace
+
+    sentences = collect(report["request"], report["evaluation"])
+    marked = replace(sentences, texts={line: {**text, "src": [*text["src"], "Übersetzer-β"]}
+                                       for line, text in sentences.texts.items()})
+    for _ in range(2):  # into the same folder again: its sentences/ is there already
+        written = write_html(tmp_path, report["evaluation"], marked)
+    sidecars = [p.read_bytes().decode("utf-8") for p in written[1:]]
+    assert sidecars and any("Übersetzer-β" in text for text in sidecars)
