@@ -889,8 +889,9 @@ def test_the_page_draws_the_human_scatter_itself_and_tells_each_power_and_label(
     assert human.count("<svg") >= len(evaluation.metrics)
     lines = {m: power_line(evaluation, m) for m in (*evaluation.metrics, None)}
     assert all(lines.values())  # the same sentence here (5 systems each): see the test without targeted
-    for line in lines.values():
-        assert f'<p class="note">{escape(line)}</p>' in page
+    sections = {name: page.split(f'<section id="{name}">')[1].split("</section>")[0] for name in ("human", "targeted")}
+    for metric, line in lines.items():
+        assert f'<p class="note">{escape(line)}</p>' in sections["targeted" if metric is None else "human"]
     assert f"Δτ vs full {evaluation.label(reference_metric(evaluation.metrics))}</dt>" in page
     assert f"fewer than {FEW_JUDGED} instances" in page and f"The first {INLINE_ROWS} rows of a config" in page
 
