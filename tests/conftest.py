@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,7 +22,7 @@ import pytest
 
 import mutation_scope
 import shared_marker
-from toy_dataset import Toy, make
+from toy_dataset import Toy, make, make_wide
 
 # Set before anything imports huggingface_hub or transformers: they read these at import time,
 # and without them a load that has every file on disk still asks the Hub (minutes of time-outs).
@@ -116,6 +117,18 @@ def toy(tmp_path_factory: pytest.TempPathFactory) -> Toy:
     """The toy dataset folder, its systems' outputs and human table (tests/toy_dataset.py), made once
     per test module: the tests that use it read it and write only outside ``toy["root"]``."""
     return make(tmp_path_factory.mktemp("toy"))
+
+
+@pytest.fixture(scope="module")
+def wide_built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wide toy's folder (tests/toy_dataset.py ``make_wide``), built once per test module."""
+    return make_wide(tmp_path_factory.mktemp("wide"))["root"]
+
+
+@pytest.fixture
+def wide_folder(wide_built: Path, tmp_path: Path) -> Path:
+    """A copy of the wide toy's folder for one test alone, to change as it likes."""
+    return Path(shutil.copytree(wide_built, tmp_path / "ldd"))
 
 
 @pytest.fixture

@@ -17,19 +17,14 @@ from auto_challenge_sets.dataset.integrity import check_folder
 from auto_challenge_sets.dataset.layout import parquet_stats
 from auto_challenge_sets.errors import InputError
 
-from toy_dataset import SPLIT, make_wide
+from toy_dataset import SPLIT
 
 D2 = f"data/de-en.particle.d2/{SPLIT}-00000-of-00001.parquet"
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    return make_wide(tmp_path_factory.mktemp("wide"))["root"]
-
-
 @pytest.fixture()
-def folder(built, tmp_path) -> Path:
-    return Path(shutil.copytree(built, tmp_path / "ldd"))
+def folder(wide_folder) -> Path:
+    return wide_folder
 
 
 @pytest.fixture()

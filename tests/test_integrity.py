@@ -12,19 +12,14 @@ import pytest
 from auto_challenge_sets.dataset.integrity import check_folder, describe_files
 from auto_challenge_sets.errors import InputError
 
-from toy_dataset import SPLIT, make_wide
+from toy_dataset import SPLIT
 
 D2 = f"data/de-en.particle.d2/{SPLIT}-00000-of-00001.parquet"
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    return make_wide(tmp_path_factory.mktemp("wide"))["root"]
-
-
 @pytest.fixture()
-def folder(built, tmp_path) -> Path:
-    return Path(shutil.copytree(built, tmp_path / "ldd"))
+def folder(wide_folder) -> Path:
+    return wide_folder
 
 
 def _record(root: Path, change) -> None:
