@@ -78,13 +78,16 @@ def test_a_file_replaced_since_is_found_changed(folder, reads):
         check_folder(folder)
 
 
-def test_a_touched_file_is_read_again(folder, reads):
+def test_a_touched_file_is_read_again_and_kept_anew_with_the_others(folder, reads):
     check_folder(folder)
     _new_command()
     reads.clear()
     status = os.stat(folder / D2)
     os.utime(folder / D2, ns=(status.st_atime_ns, status.st_mtime_ns))  # same times, a new ctime
     assert check_folder(folder) == [] and reads == [D2]
+    _new_command()
+    reads.clear()
+    assert check_folder(folder) == [] and reads == []  # the others' entries saved again beside D2's new one
 
 
 def test_a_file_changed_within_the_racy_window_is_not_kept(folder, monkeypatch):
@@ -99,6 +102,10 @@ def test_a_file_changed_within_the_racy_window_is_not_kept(folder, monkeypatch):
     kept = json.loads(cache_file(folder).read_text(encoding="utf-8"))["files"]
     assert D2 not in kept and kept.keys() == _recorded(folder).keys() - {D2}
     assert footers.RACY_NS == 2_000_000_000
+    footers._FOOTERS.clear()
+    monkeypatch.setattr(footers.time, "time_ns", lambda: young + footers.RACY_NS)  # exactly the window: kept
+    check_folder(folder)
+    assert D2 in json.loads(cache_file(folder).read_text(encoding="utf-8"))["files"]
 
 
 @pytest.mark.parametrize("text", [
@@ -185,6 +192,10 @@ def test_the_key_is_device_inode_size_mtime_and_ctime(folder, tmp_path, monkeypa
                                 "st_ctime_ns": status.st_ctime_ns + (index == 9) * 10**9})
         assert again.get(path, other) is None, index
     assert again.get(tmp_path / "elsewhere.parquet", status) is None  # outside the folder
+    outside = tmp_path / "ldd-other" / "data" / "x" / "y.parquet"  # its text starts like the folder's
+    again.put(outside, status, (1, 10))
+    again.save()
+    assert list(json.loads(cache_file(folder).read_text(encoding="utf-8"))["files"]) == [D2]
 
 
 def test_a_folder_just_written_leaves_no_cache_file(folder):

@@ -161,7 +161,7 @@ class FooterCache:
     def get(self, path: str | os.PathLike[str], status: os.stat_result) -> tuple[int, int] | None:
         """``(rows, bytes)`` of the file as last read, if ``status`` says it has not changed since."""
         rel = self._relative(path)
-        entry = self._known.get(rel) if rel is not None else None
+        entry = self._known.get(rel)  # type: ignore[arg-type]  # None (outside the folder) is no key
         if not (isinstance(entry, list) and len(entry) == 7 and all(type(n) is int for n in entry)
                 and entry[:5] == _key(status)):
             return None
