@@ -185,7 +185,7 @@ class FooterCache:
         document = {"format": FORMAT, "folder": self._folder, "files": dict(sorted(self._asked.items()))}
         try:
             self._path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(prefix=".footers-", dir=self._path.parent)
+            handle, temporary = tempfile.mkstemp(dir=self._path.parent)  # beside it: a rename within one file system
             try:
                 with os.fdopen(handle, "w", encoding="utf-8") as out:
                     json.dump(document, out, separators=(",", ":"))
