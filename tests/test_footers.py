@@ -218,3 +218,11 @@ def test_a_file_older_than_the_racy_window_is_kept(folder, monkeypatch):
     monkeypatch.setattr(footers.time, "time_ns", lambda: real() + footers.RACY_NS)
     check_folder(folder)
     assert D2 in json.loads(cache_file(folder).read_text(encoding="utf-8"))["files"]
+
+
+def test_a_cache_file_that_cannot_be_put_in_place_leaves_no_temporary(folder, reads, monkeypatch):
+    def full(*args):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(footers.os, "replace", full)
+    assert check_folder(folder) == []
+    assert list(cache_file(folder).parent.iterdir()) == []

@@ -187,8 +187,8 @@ class FooterCache:
             self._path.parent.mkdir(parents=True, exist_ok=True)
             handle, temporary = tempfile.mkstemp(dir=self._path.parent)  # beside it: a rename within one file system
             try:
-                with os.fdopen(handle, "w", encoding="utf-8") as out:
-                    json.dump(document, out, separators=(",", ":"))
+                with os.fdopen(handle, "wb") as out:
+                    out.write(json.dumps(document).encode())  # ASCII: json escapes the rest
                 os.replace(temporary, self._path)
             except BaseException:
                 os.unlink(temporary)
