@@ -226,3 +226,22 @@ def test_a_cache_file_that_cannot_be_put_in_place_leaves_no_temporary(folder, re
     monkeypatch.setattr(footers.os, "replace", full)
     assert check_folder(folder) == []
     assert list(cache_file(folder).parent.iterdir()) == []
+
+
+def test_each_folder_has_its_own_cache_file_whatever_its_name(tmp_path):
+    odd = tmp_path / os.fsdecode(b"sets-\xff")  # a name that is no UTF-8: surrogate-escaped
+    odd.mkdir()
+    names = {cache_file(path).name for path in (tmp_path / "a", tmp_path / "b", odd)}
+    assert len(names) == 3 and all(len(name) == len("0" * 32 + ".json") for name in names)
+    assert cache_file(tmp_path / "a") == cache_file(tmp_path / "x" / ".." / "a")  # by its real path
+
+
+def test_a_command_that_reads_no_footer_leaves_the_cache_file_as_it_was(folder, reads):
+    check_folder(folder)
+    before = os.stat(cache_file(folder))
+    _new_command()
+    reads.clear()
+    time.sleep(0.01)
+    assert check_folder(folder) == [] and reads == []
+    after = os.stat(cache_file(folder))
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)

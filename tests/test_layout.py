@@ -7,6 +7,7 @@ literals or pyarrow's own reading of them."""
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pyarrow as pa
@@ -520,3 +521,20 @@ def test_a_link_inside_the_folder_is_followed_for_the_files_path(tmp_path: Path)
     folder = DatasetFolder(root)
     assert folder.relative(folder.files["a"]["train"][0]) == "data/a/dev-00000-of-00001.parquet"
     assert folder.relative(folder.files["c"]["train"][0]) == "data/b/train-00000-of-00001.parquet"
+
+
+def test_a_data_folder_linked_outside_is_refused_and_so_through_a_linked_root(tmp_path: Path) -> None:
+    """`data` itself a link out of the folder: every plain path reaches outside. The folder opened
+    through a link to it: the links inside it are still followed, not the root's alone."""
+    plain = "- config_name: a\n  data_files: data/a/dev-00000-of-00001.parquet\n"
+    elsewhere = _folder(tmp_path / "elsewhere", plain)
+    root = _folder(tmp_path / "sets", plain)
+    assert DatasetFolder(root).files["a"]["train"]
+    shutil.rmtree(root / "data")
+    (root / "data").symlink_to(elsewhere / "data")
+    message = (f"{root / 'README.md'}: data_files pattern 'data/a/dev-00000-of-00001.parquet' reaches outside "
+               f"the dataset folder ({root / 'data' / 'a' / 'dev-00000-of-00001.parquet'})")
+    assert _message(DatasetFolder, root) == message
+    (tmp_path / "via").symlink_to(root)
+    via = tmp_path / "via"
+    assert _message(DatasetFolder, via) == message.replace(str(root), str(via))
