@@ -18,9 +18,8 @@ from typing import Any
 
 # the build's block, one config entry at a time; a value is a plain scalar without YAML's indicators
 _VALUE = r"[A-Za-z0-9_][A-Za-z0-9_.+/-]*"
-_PAIR = rf"  - split: {_VALUE}\n    path: {_VALUE}\n"
-_ENTRY = re.compile(rf"- config_name: ({_VALUE})\n  data_files:\n((?:{_PAIR})+)(  default: true\n)?")
-_PAIRS = re.compile(rf"  - split: ({_VALUE})\n    path: ({_VALUE})\n")
+_PAIRS = re.compile(rf"  - split: ({_VALUE})\n    path: ({_VALUE})\n")  # one data_files item: (split, path)
+_ENTRY = re.compile(rf"- config_name: ({_VALUE})\n  data_files:\n((?:{_PAIRS.pattern})+)(?P<default>  default: true\n)?")
 
 
 def _all_strings(values: list[str]) -> bool:
@@ -65,7 +64,7 @@ def read_configs_block(block: str) -> dict[str, list[dict[str, Any]]] | None:
             return None
         pairs = _PAIRS.findall(entry[2])
         configs.append({"config_name": entry[1], "data_files": [{"split": split, "path": path} for split, path in pairs]})
-        if entry[3]:
+        if entry["default"]:
             configs[-1]["default"] = True
         values.append(entry[1])
         values.extend(value for pair in pairs for value in pair)

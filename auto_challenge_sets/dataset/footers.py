@@ -180,7 +180,7 @@ class FooterCache:
     def save(self) -> None:
         """Write what this command asked for, where it differs from what was loaded: a whole new
         file, renamed into place, so that a reader never sees half of one."""
-        if not self._changed and self._asked.keys() == self._known.keys() or not (self._asked or self._known):
+        if (not self._changed and self._asked.keys() == self._known.keys()) or not (self._asked or self._known):
             return  # nothing new; or nothing to keep (a folder just written), where no file is needed
         document = {"format": FORMAT, "folder": self._folder, "files": dict(sorted(self._asked.items()))}
         try:
