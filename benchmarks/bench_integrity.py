@@ -14,8 +14,9 @@ demo sample (gold CoNLL-U, hand alignment): no ../shared needed.
 
 ``--folders DIR`` keeps the two folders in DIR (``sets-few``, ``sets-many``) and times the ones
 already there instead of building them again (the build of 1,000 rules takes minutes on a busy
-machine): before and after a change, the same folders. ``--repeat N`` runs each command N times
-and keeps the fastest (wall and CPU apart), which a loaded machine disturbs least.
+machine): before and after a change, the same folders. ``--repeat N`` runs each command N times,
+the two folders in turn, and keeps the fastest (wall and CPU apart), which a loaded machine
+disturbs least.
 """
 
 from __future__ import annotations
@@ -68,16 +69,12 @@ def timed(argv: list[str], cwd: Path, cpu: dict[str, float] | None = None, key: 
     return took
 
 
-def fastest(argv: list[str], cwd: Path, repeat: int, cpu: dict[str, float], key: str,
-            cache: Path | None = None) -> float:
-    """The least wall time of ``repeat`` runs; the least CPU time into ``cpu[key]``."""
-    walls, cpus = [], []
-    for _ in range(repeat):
-        one: dict[str, float] = {}
-        walls.append(timed(argv, cwd, one, key, cache))
-        cpus.append(one[key])
-    cpu[key] = min(cpus)
-    return min(walls)
+def _keep_fastest(row: dict[str, float], key: str, command: list[str], root: Path, cache: Path | None) -> None:
+    """One run of the command; its wall and CPU time kept in ``row`` where less than those kept."""
+    cpu: dict[str, float] = {}
+    wall = timed(command, root, cpu, "cpu", cache)
+    row[key] = min(wall, row.get(key, wall))
+    row[f"{key} (CPU)"] = min(cpu["cpu"], row.get(f"{key} (CPU)", cpu["cpu"]))
 
 
 def main() -> None:
@@ -95,19 +92,24 @@ def main() -> None:
         commands["acs publish --dry-run"] = ["publish", "{out}", "--repo-id", "x/y", "--dry-run"]
     try:
         times: dict[str, dict[str, float]] = {}
+        folders = {}
         for label, rules in (("few", args.few), ("many", args.many)):
-            out = root / f"sets-{label}"
-            row = times[label] = {"build": float("nan") if args.folders and out.is_dir() else build(out, rules)}
-            configs = sum(1 for _ in (out / "data").iterdir())
-            row["configs"] = configs
-            cpu: dict[str, float] = {}
-            for key, argv in commands.items():
-                command = [str(BIN / "acs"), *(a.format(out=out) for a in argv)]
-                row[f"{key}, cold"] = fastest(command, root, args.repeat, cpu, f"{key}, cold (CPU)")
-                with tempfile.TemporaryDirectory(prefix="bench-cache-") as warm:
-                    timed(command, root, cache=Path(warm))  # keeps the footers
-                    row[f"{key}, warm"] = fastest(command, root, args.repeat, cpu, f"{key}, warm (CPU)", Path(warm))
-            row.update(cpu)
+            out = folders[label] = root / f"sets-{label}"
+            times[label] = {"build": float("nan") if args.folders and out.is_dir() else build(out, rules),
+                            "configs": sum(1 for _ in (out / "data").iterdir())}
+        with tempfile.TemporaryDirectory(prefix="bench-cache-") as warm:
+            # the two folders in turn within each round, the fastest of the rounds kept: a machine
+            # whose speed drifts (shared, or its clock scaled) then slows both alike
+            for _ in range(args.repeat):
+                for label, out in folders.items():
+                    for key, argv in commands.items():
+                        command = [str(BIN / "acs"), *(a.format(out=out) for a in argv)]
+                        _keep_fastest(times[label], f"{key}, cold", command, root, None)
+                        cache = Path(warm) / label
+                        if not cache.is_dir():
+                            cache.mkdir()
+                            timed(command, root, cache=cache)  # keeps the footers
+                        _keep_fastest(times[label], f"{key}, warm", command, root, cache)
         print(f"load average {os.getloadavg()[0]:.1f}")
         print(f"{'':30} {'few':>9} {'many':>9} {'ratio':>7}")
         for key in ("configs", "build", *[f"{c}, {t}{cpu}" for c in commands for t in ("cold", "warm")

@@ -65,6 +65,20 @@ def test_a_checked_folders_footers_are_read_once_across_commands(folder, reads):
     assert parquet_stats(paths)[0] == sum(recorded[rel]["rows"] for rel in sorted(recorded)) and reads == []
 
 
+def test_footers_read_before_the_check_in_the_same_process_are_kept_too(folder, reads):
+    """A reader that took the sizes first (or a second check in one process): the check finds the
+    footers in this process's memory, and still keeps every one of them, not an emptied cache."""
+    recorded = _recorded(folder)
+    parquet_stats([folder / rel for rel in recorded])
+    assert check_folder(folder) == [] and check_folder(folder) == []
+    assert sorted(reads) == sorted(recorded)  # each read once, by parquet_stats
+    kept = json.loads(cache_file(folder).read_text(encoding="utf-8"))["files"]
+    assert kept.keys() == recorded.keys() and all(kept[rel][5] == entry["rows"] for rel, entry in recorded.items())
+    _new_command()
+    reads.clear()
+    assert check_folder(folder) == [] and reads == []
+
+
 def test_a_file_replaced_since_is_found_changed(folder, reads):
     """A file replaced by another config's, its mtime set back: the check fails, whatever was kept."""
     check_folder(folder)

@@ -49,12 +49,11 @@ def _is_string(value: str) -> bool:
 def read_configs_block(block: str) -> dict[str, list[dict[str, Any]]] | None:
     """``{"configs": [...]}`` from a ``configs:`` block of the build's shape, as ``yaml.safe_load``
     reads it; None for anything else."""
-    lines = block.split("\n")
-    while lines and not lines[-1]:
-        lines.pop()
-    if not lines or lines[0] != "configs:":
+    block = block.rstrip("\n")
+    if block != "configs:" and not block.startswith("configs:\n"):
         return None
-    body = "".join(line + "\n" for line in lines[1:])
+    # each line with its newline, the last one's too: a slice, where a split and a join of 27,000 lines took 5 ms
+    body = block[len("configs:\n"):] + "\n" if block != "configs:" else ""
     configs: list[dict[str, Any]] = []
     values: list[str] = []
     at = 0

@@ -13,12 +13,18 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 from auto_challenge_sets.configs import config_sort_key
 from auto_challenge_sets.dataset.configs_block import read_configs_block
+from auto_challenge_sets.dataset.folder_scan import (  # noqa: F401  (the readers import them from here)
+    DATA_DIR,
+    SHARD,
+    FolderScan,
+    scan_folder,
+)
+from auto_challenge_sets.dataset.folder_scan import split_files as folder_split_files
 from auto_challenge_sets.dataset.footers import (  # noqa: F401  (the readers import them from here)
     file_rows,
     parquet_stats,
@@ -28,8 +34,6 @@ from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.folder_swap import recover_folder
 from auto_challenge_sets.text_io import IN_A_DATASET, require_regular_file
 
-DATA_DIR = "data"
-SHARD = re.compile(r"(?P<split>.+)-(?P<index>\d{5})-of-(?P<count>\d{5})\.parquet")
 README = "README.md"
 LICENSE_FILE = "LICENSE.md"  # written only when the splits carry different licenses (the card links it)
 
@@ -44,57 +48,9 @@ def shard_path(out_dir: str | os.PathLike[str], config: str, split: str, index: 
     return config_folder(out_dir, config) / f"{split}-{index:05d}-of-{count:05d}.parquet"
 
 
-def _listed_as_file(entry: os.DirEntry) -> bool:
-    """Whether a listed name is a regular file (a link followed), from the listing's file type: no
-    stat for a regular file, 4,445 in a folder of 1,000 --rules. False where it cannot tell (the
-    caller's ``require_regular_file`` then looks)."""
-    try:
-        return entry.is_file()
-    except OSError:
-        return False
-
-
-def _files_by_split(folder: Path) -> dict[str, list[Path]]:
-    """``{split: its Parquet files, in order}`` in one config's folder."""
-    found: dict[str, list[Path]] = defaultdict(list)
-    try:  # scandir, not glob: one call per folder, and a folder of 6,000 configs is scanned in each command
-        entries = {entry.name: entry for entry in os.scandir(folder)}
-    except (NotADirectoryError, FileNotFoundError):
-        return {}
-    for name in sorted(entries):
-        # glob's `*` never matched a leading dot, and a hidden file is no shard of the build's
-        if not name.startswith(".") and (match := SHARD.fullmatch(name)):
-            path = folder / name
-            if not _listed_as_file(entries[name]):
-                require_regular_file(path, hint=IN_A_DATASET)
-            found[match["split"]].append(path)
-    return dict(found)
-
-
 def split_files(out_dir: str | os.PathLike[str], config: str, split: str) -> list[Path]:
     """The Parquet files of one config's split, in order (none when it has no file)."""
-    return _files_by_split(config_folder(out_dir, config)).get(split, [])
-
-
-def scan_folder(out_dir: str | os.PathLike[str]) -> dict[str, dict[str, list[Path]]]:
-    """``{config: {split: parquet files}}`` for every Parquet file the build wrote in the folder. A
-    split whose files are not ``n`` files ``-00000-of-n`` … numbered without a gap is an
-    InputError: a file was lost or added by hand, and a split read from it would lose rows."""
-    data = Path(out_dir) / DATA_DIR
-    found: dict[str, dict[str, list[Path]]] = {}
-    if data.is_dir():
-        for name in sorted(entry.name for entry in os.scandir(data)):
-            if splits := _files_by_split(data / name):
-                found[name] = splits
-    for splits in found.values():
-        for split, files in splits.items():
-            numbers = [SHARD.fullmatch(path.name) for path in files]
-            count = int(numbers[0]["count"])
-            if [(int(m["index"]), int(m["count"])) for m in numbers] != [(k, count) for k in range(count)]:
-                raise InputError(f"holds {', '.join(path.name for path in files)}: split {split!r} needs its {count} "
-                                 f"files -00000-of-{count:05d} to -{count - 1:05d}-of-{count:05d}, no more and no "
-                                 "fewer (a file lost or added by hand?); build it again", files[0].parent)
-    return found
+    return folder_split_files(config_folder(out_dir, config), split)
 
 
 def folder_sizes(out_dir: str | os.PathLike[str]) -> dict[str, dict[str, int]]:
@@ -103,7 +59,14 @@ def folder_sizes(out_dir: str | os.PathLike[str]) -> dict[str, dict[str, int]]:
 
 
 def sizes_of(found: dict[str, dict[str, list[Path]]]) -> dict[str, dict[str, int]]:
-    return {name: {split: parquet_rows(files) for split, files in found[name].items()}
+    """``{config: {split: rows}}`` of a :func:`scan_folder`, in config order: the rows the integrity
+    check confirmed where it checked the scan's files, else the footers'."""
+    checked = found.checked_rows if isinstance(found, FolderScan) else {}
+
+    def rows(files: list[Path]) -> int:
+        known = [checked.get(path) for path in files]
+        return parquet_rows(files) if None in known else sum(known)  # type: ignore[arg-type]  # no None in it
+    return {name: {split: rows(files) for split, files in found[name].items()}
             for name in sorted(found, key=config_sort_key)}
 
 
@@ -213,11 +176,13 @@ class DatasetFolder:
     """Configs and their Parquet files per split, from the card's ``configs:`` (``README.md``).
 
     Only files inside the folder are ever read: a ``data_files`` pattern that points outside it is
-    an error naming the card.
+    an error naming the card. ``scan``: the folder's :func:`scan_folder`, where the caller took it,
+    answers for the plain paths it lists (each an ``lstat`` otherwise).
     """
 
-    def __init__(self, root: str | Path) -> None:
+    def __init__(self, root: str | Path, scan: FolderScan | None = None) -> None:
         self.root = Path(root)
+        self._scanned = {} if scan is None else scan.plain
         self.readme = require_complete(self.root)
         self._real_root = self.root.resolve()
         self._depth = len(self.root.parts)  # a matched path's parts past the folder's
@@ -281,7 +246,7 @@ class DatasetFolder:
 
     def relative(self, path: Path) -> str:
         """A matched file's path in the folder, links followed (``data/<config>/<file>``)."""
-        if path in self.linked:
+        if self.linked and path in self.linked:  # none in a folder the build wrote: no hash per path
             return path.resolve().relative_to(self._real_root).as_posix()
         text = str(path)
         return text[len(self._prefix):] if text.startswith(self._prefix) else path.relative_to(self.root).as_posix()
@@ -295,7 +260,7 @@ class DatasetFolder:
                 if not isinstance(pattern, str) or not pattern or not _stays_inside(pattern):
                     raise InputError(f"data_files pattern {pattern!r} does not stay inside the dataset folder",
                                      self.readme)
-                if any(magic in pattern for magic in "*?["):
+                if "*" in pattern or "?" in pattern or "[" in pattern:  # glob's magic (5,354 plain paths)
                     matches, regular = sorted(self.root.glob(pattern)), False
                     outside = [m for m in matches if not self._inside(m)]
                 else:  # a plain path, as the build writes them: glob would list its folder to find it
@@ -310,7 +275,9 @@ class DatasetFolder:
 
     def _plain(self, pattern: str) -> tuple[list[Path], list[Path], bool]:
         """``(matches, those outside the folder, whether the match is a regular file)`` of a pattern
-        without glob characters: one ``lstat`` answers all three."""
+        without glob characters: one ``lstat`` answers all three, or the folder's listing."""
+        if (path := self._scanned.get(pattern)) is not None:
+            return [path], [], True
         path = self.root / pattern
         try:
             mode = os.lstat(path).st_mode
