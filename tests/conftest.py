@@ -132,6 +132,17 @@ def wide_folder(wide_built: Path, tmp_path: Path) -> Path:
 
 
 @pytest.fixture
+def plain_wide_folder(wide_folder: Path) -> Path:
+    """The wide toy's folder with the card's data_files written as the build writes them: each
+    split's file by its name (the toy's card has ``{split}-*`` patterns)."""
+    readme = wide_folder / "README.md"
+    readme.write_text(readme.read_text(encoding="utf-8").replace("-*\n", "-00000-of-00001.parquet\n"),
+                      encoding="utf-8")
+    assert "-*" not in readme.read_text(encoding="utf-8")
+    return wide_folder
+
+
+@pytest.fixture
 def fresh_toy(tmp_path: Path) -> Toy:
     """The same toy made for one test alone, in ``tmp_path / "project"``: for a test that changes it
     (moves its folder aside, writes files beside it)."""

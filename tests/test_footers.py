@@ -259,3 +259,62 @@ def test_a_command_that_reads_no_footer_leaves_the_cache_file_as_it_was(folder, 
     assert check_folder(folder) == [] and reads == []
     after = os.stat(cache_file(folder))
     assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+
+
+def test_a_cache_opened_within_another_for_the_same_folder_is_that_one(folder, tmp_path):
+    """The card check keeps its key beside the footers the file check keeps: one cache, saved once
+    when the outer one is left; another folder's within it is its own."""
+    saves = []
+    with footers.kept_footers(folder) as outer:
+        outer.save = lambda: saves.append("outer")  # type: ignore[method-assign]
+        with footers.kept_footers(os.path.join(folder, "")) as inner:
+            assert inner is outer and footers._KEPT == [outer]
+        assert saves == []
+        with footers.kept_footers(tmp_path) as other:
+            assert other is not outer and footers._KEPT == [outer, other]
+        assert footers._KEPT == [outer]
+    assert saves == ["outer"] and footers._KEPT == []
+
+
+def test_a_kept_card_key_is_saved_and_kept_while_it_answers(folder, reads):
+    key = {"card": [1, 2, 3], "listing": "x"}
+    check_folder(folder)
+    cache = FooterCache(folder)
+    assert not cache.card_checked(key)
+    cache.keep_card(key)
+    cache.save()
+    path = cache_file(folder)
+    assert json.loads(path.read_text(encoding="utf-8"))["card"] == key
+    before = path.stat().st_mtime_ns
+    again = FooterCache(folder)
+    for rel in _recorded(folder):  # the same files asked, the key answered: nothing to write
+        again.get(folder / rel, os.stat(folder / rel))
+    assert again.card_checked(dict(key)) and not again.card_checked({**key, "listing": "y"})
+    time.sleep(0.01)
+    again.save()
+    assert path.stat().st_mtime_ns == before
+    dropped = FooterCache(folder)  # the key not asked for: the next save leaves it out
+    for rel in _recorded(folder):
+        dropped.get(folder / rel, os.stat(folder / rel))
+    dropped.save()
+    assert "card" not in json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_a_key_alone_is_saved_and_its_loss_too(folder, tmp_path):
+    """A cache with no footers but a key is written; one that had a key and no longer does is too."""
+    cache = FooterCache(tmp_path)
+    cache.keep_card({"k": 1})
+    cache.save()
+    assert json.loads(cache_file(tmp_path).read_text(encoding="utf-8")) == {
+        "format": footers.FORMAT, "folder": os.path.realpath(tmp_path), "files": {}, "card": {"k": 1}}
+    FooterCache(tmp_path).save()
+    assert json.loads(cache_file(tmp_path).read_text(encoding="utf-8"))["files"] == {}
+    assert "card" not in json.loads(cache_file(tmp_path).read_text(encoding="utf-8"))
+
+
+def test_settled_is_racy_nss_old(monkeypatch, folder):
+    status = os.stat(folder / D2)
+    monkeypatch.setattr(footers.time, "time_ns", lambda: status.st_ctime_ns + footers.RACY_NS)
+    assert footers.settled(status)
+    monkeypatch.setattr(footers.time, "time_ns", lambda: status.st_ctime_ns + footers.RACY_NS - 1)
+    assert not footers.settled(status)

@@ -14,6 +14,9 @@ is stored only when the file's ctime is ``RACY_NS`` older than the moment its fo
 change within the same timestamp tick cannot hide behind an equal ctime ("racy git"). ``--verify``
 reads every byte (sha256) whatever the cache says. A cache file that cannot be read or written is no
 cache, never an error. ``ACS_CACHE_DIR`` moves it (``paths.default_cache_dir``).
+
+The same file keeps the key of the folder's last card check that passed (``card``; the integrity
+check builds the key and says what it holds: ``integrity._card_key``).
 """
 
 from __future__ import annotations
@@ -119,7 +122,8 @@ def parquet_stats(files: list[Path]) -> tuple[int, int]:
     return rows, size
 
 
-def _key(status: os.stat_result) -> list[int]:
+def stat_key(status: os.stat_result) -> list[int]:
+    """What a kept entry compares with a file's ``stat``: device, inode, size, mtime, ctime."""
     return [status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns]
 
 
@@ -131,28 +135,50 @@ def cache_file(root: str | os.PathLike[str]) -> Path:
     return default_cache_dir() / FOLDER / f"{name}.json"
 
 
+def settled(status: os.stat_result) -> bool:
+    """Whether a file's ctime is ``RACY_NS`` older than now: a change after this stat gets another."""
+    return time.time_ns() - status.st_ctime_ns >= RACY_NS
+
+
 class FooterCache:
     """One folder's footers. :meth:`get` before reading a footer, :meth:`put` after; :meth:`save`
     once the folder checked out. Only the files asked for during this command are saved, so a
-    removed file leaves the cache with the next save."""
+    removed file leaves the cache with the next save. It also keeps the key of the last card
+    check that passed (:meth:`card_checked`, :meth:`keep_card`; the key is the integrity check's)."""
 
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self._prefix = os.path.join(os.fspath(root), "")  # a file's path in the folder follows it
         self._path = cache_file(root)
         self._folder = os.path.realpath(root)
-        self._known = self._load()
+        self._known, self._known_card = self._load()
         self._asked: dict[str, list[int]] = {}
+        self._card: dict[str, Any] | None = None
         self._changed = False
 
-    def _load(self) -> dict[str, list[int]]:
+    def _load(self) -> tuple[dict[str, list[int]], Any]:
         try:
             document = json.loads(self._path.read_bytes())
         except (OSError, ValueError):  # none yet, unreadable, or not JSON: read every footer
-            return {}
+            return {}, None
         if not (isinstance(document, dict) and document.get("format") == FORMAT
                 and document.get("folder") == self._folder and isinstance(document.get("files"), dict)):
-            return {}
-        return document["files"]
+            return {}, None
+        return document["files"], document.get("card")
+
+    def holds(self, root: str | os.PathLike[str]) -> bool:
+        """Whether this is the cache of the folder ``root`` (as the caller spells it)."""
+        return os.path.join(os.fspath(root), "") == self._prefix
+
+    def card_checked(self, key: dict[str, Any]) -> bool:
+        """Whether the card check passed last under this key; the key is kept again if so."""
+        if self._known_card != key:
+            return False
+        self._card = key
+        return True
+
+    def keep_card(self, key: dict[str, Any]) -> None:
+        """Keep the key of a card check that just passed (the caller took it settled, see :func:`settled`)."""
+        self._card = key
 
     def _relative(self, path: str | os.PathLike[str]) -> str | None:
         text = os.fspath(path)
@@ -164,7 +190,7 @@ class FooterCache:
         entry = self._known.get(rel)  # type: ignore[arg-type]  # None (outside the folder) is no key
         # the key compared equal to the stat's integers; rows and bytes must be integers themselves
         # (no generator over the seven: 4,445 entries in a folder of 1,000 --rules)
-        if not (isinstance(entry, list) and len(entry) == 7 and entry[:5] == _key(status)
+        if not (isinstance(entry, list) and len(entry) == 7 and entry[:5] == stat_key(status)
                 and type(entry[5]) is int and type(entry[6]) is int):
             return None
         self._asked[rel] = entry  # type: ignore[index]  # rel is a str wherever an entry was found
@@ -176,15 +202,18 @@ class FooterCache:
         if rel is None:
             return
         self._changed = True
-        if time.time_ns() - status.st_ctime_ns >= RACY_NS:
-            self._asked[rel] = [*_key(status), *stats]
+        if settled(status):
+            self._asked[rel] = [*stat_key(status), *stats]
 
     def save(self) -> None:
         """Write what this command asked for, where it differs from what was loaded: a whole new
         file, renamed into place, so that a reader never sees half of one."""
-        if (not self._changed and self._asked.keys() == self._known.keys()) or not (self._asked or self._known):
+        if ((not self._changed and self._asked.keys() == self._known.keys() and self._card == self._known_card)
+                or not (self._asked or self._known or self._card or self._known_card)):
             return  # nothing new; or nothing to keep (a folder just written), where no file is needed
-        document = {"format": FORMAT, "folder": self._folder, "files": dict(sorted(self._asked.items()))}
+        document: dict[str, Any] = {"format": FORMAT, "folder": self._folder, "files": dict(sorted(self._asked.items()))}
+        if self._card is not None:
+            document["card"] = self._card
         try:
             self._path.parent.mkdir(parents=True, exist_ok=True)
             handle, temporary = tempfile.mkstemp(dir=self._path.parent)  # beside it: a rename within one file system
@@ -200,13 +229,17 @@ class FooterCache:
 
 
 @contextmanager
-def kept_footers(root: str | os.PathLike[str]) -> Iterator[None]:
+def kept_footers(root: str | os.PathLike[str]) -> Iterator[FooterCache]:
     """Within it, the footers of the folder ``root`` come from its cache where unchanged and go to
-    it once read; the cache is saved on leaving without an error."""
+    it once read; the cache is saved on leaving without an error. Within one for the same folder,
+    that one is used, and saved when it is left."""
+    if _KEPT and _KEPT[-1].holds(root):
+        yield _KEPT[-1]
+        return
     cache = FooterCache(root)
     _KEPT.append(cache)
     try:
-        yield
+        yield cache
     finally:
         _KEPT.remove(cache)
     cache.save()

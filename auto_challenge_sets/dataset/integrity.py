@@ -14,16 +14,20 @@ a note.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import stat
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from auto_challenge_sets import __version__
 from auto_challenge_sets.builder.backends.provenance import file_checksum
 from auto_challenge_sets.configs import KIND_LEXICAL, parse_config_name
-from auto_challenge_sets.dataset.footers import kept_footers
+from auto_challenge_sets.dataset.footers import kept_footers, settled, stat_key
 from auto_challenge_sets.dataset.layout import (
     DATA_DIR,
+    README,
     SHARD,
     DatasetFolder,
     FolderScan,
@@ -34,6 +38,7 @@ from auto_challenge_sets.dataset.layout import (
 )
 from auto_challenge_sets.dataset.record import BUILD_RECORD, read_build_record
 from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.phenomena import PHENOMENA
 from auto_challenge_sets.text_io import IN_A_DATASET, require_regular_file
 
 FILES = "files"  # a build's key in the record: {path in the folder: {bytes, rows, sha256}}
@@ -252,14 +257,48 @@ def check_unrecorded(folder: DatasetFolder, owners: set[tuple[str, str]]) -> Non
                                  f"{name}: not this config's file; {REBUILD}", paths[0])
 
 
+def _card_key(root: Path, found: Any) -> dict[str, Any] | None:
+    """All that the card's checks (``check_card``, ``check_unrecorded``) read, in a form a later
+    command compares without reading the card: the card's and the record's ``stat`` (the footers'
+    key, trusted as git trusts its index), the scan's listing, the phenomena a short config name's D
+    follows, and this version. A file that is no longer plainly listed (now a link) changes the
+    listing. None where the checks must run: no scan, a card or record changed within
+    ``RACY_NS``, none there."""
+    if not isinstance(found, FolderScan):
+        return None
+    try:  # before the checks read them: a change after this stat changes the key
+        card, record = os.stat(root / README), os.stat(root / BUILD_RECORD)
+    except (OSError, ValueError):
+        return None
+    if not (settled(card) and settled(record)):
+        return None
+    phenomena = sorted((name, rule.kind, list(rule.distances)) for name, rule in PHENOMENA.items())
+    return {"card": stat_key(card), "record": stat_key(record),
+            "listing": hashlib.sha256("\n".join(found.plain).encode("utf-8", "surrogateescape")).hexdigest(),
+            "phenomena": hashlib.sha256(json.dumps(phenomena).encode()).hexdigest(), "version": __version__}
+
+
 def check_folder(root: str | Path, verify: bool = False, folder: DatasetFolder | None = None,
                  found: dict[str, dict[str, list[Path]]] | None = None) -> list[str]:
     """The files and the card of a built folder against its record (see the module), and the
     splits the record does not describe against the card; notes to show. ``folder`` and ``found``
-    (its :func:`scan_folder`) where the caller has them already."""
+    (its :func:`scan_folder`) where the caller has them already.
+
+    With ``found`` and no ``folder``, a card check that passed under the same :func:`_card_key` is
+    not done again: the card of a folder of 1,000 --rules is 5 MB, parsed and matched against 4,445
+    recorded files in a tenth of a second of every ``acs stats``. The files are checked every time."""
     root = Path(root)
-    files, owners, notes = check_files(root, verify, found)
-    folder = folder if folder is not None else DatasetFolder(root, found if isinstance(found, FolderScan) else None)
-    check_card(folder, files, owners)
-    check_unrecorded(folder, owners)
+    with kept_footers(root) as kept:
+        key = None if folder is not None else _card_key(root, found)
+        files, owners, notes = check_files(root, verify, found)
+        if key is not None and kept.card_checked(key):
+            return notes
+        folder = folder if folder is not None else DatasetFolder(root, found if isinstance(found, FolderScan) else None)
+        check_card(folder, files, owners)
+        check_unrecorded(folder, owners)
+        # kept where the checks read nothing the key leaves out: every pattern a listed file, every
+        # split recorded (check_unrecorded reads the footers and the card's dataset_info otherwise)
+        if key is not None and folder.listed_only and all(
+                (parse_config_name(name).pair, split) in owners for name, splits in folder.files.items() for split in splits):
+            kept.keep_card(key)
     return notes

@@ -183,6 +183,7 @@ class DatasetFolder:
     def __init__(self, root: str | Path, scan: FolderScan | None = None) -> None:
         self.root = Path(root)
         self._scanned = {} if scan is None else scan.plain
+        self.listed_only = scan is not None  # every data_files pattern answered by the scan
         self.readme = require_complete(self.root)
         self._real_root = self.root.resolve()
         self._depth = len(self.root.parts)  # a matched path's parts past the folder's
@@ -262,6 +263,7 @@ class DatasetFolder:
                                      self.readme)
                 if "*" in pattern or "?" in pattern or "[" in pattern:  # glob's magic (5,354 plain paths)
                     matches, regular = sorted(self.root.glob(pattern)), False
+                    self.listed_only = False
                     outside = [m for m in matches if not self._inside(m)]
                 else:  # a plain path, as the build writes them: glob would list its folder to find it
                     matches, outside, regular = self._plain(pattern)
@@ -278,6 +280,7 @@ class DatasetFolder:
         without glob characters: one ``lstat`` answers all three, or the folder's listing."""
         if (path := self._scanned.get(pattern)) is not None:
             return [path], [], True
+        self.listed_only = False
         path = self.root / pattern
         try:
             mode = os.lstat(path).st_mode
