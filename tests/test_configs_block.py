@@ -102,3 +102,10 @@ def test_a_resolver_added_for_the_paths_is_asked(monkeypatch: pytest.MonkeyPatch
         _is_string.cache_clear()
     monkeypatch.undo()
     assert read_configs_block(BUILT) == yaml.safe_load(BUILT)
+
+
+def test_a_last_path_ending_in_x_keeps_its_x() -> None:
+    """Only the block's trailing newlines go: a value at its very end keeps every character."""
+    block = "configs:\n- config_name: de-en.baseline\n  data_files:\n  - split: test\n    path: data/de-en.baseline/X\n\n"
+    assert read_configs_block(block) == yaml.safe_load(block)
+    assert read_configs_block(block)["configs"][0]["data_files"][0]["path"] == "data/de-en.baseline/X"

@@ -120,3 +120,29 @@ def test_a_plain_dict_of_files_is_checked_as_before(folder: Path) -> None:
     assert files.keys() == _recorded(folder).keys() and owners and notes == []
     assert check_folder(folder, found=found) == []
     assert sizes_of(found) == sizes_of(scan_folder(folder))
+
+
+def test_a_hidden_file_of_a_shards_name_is_no_shard(folder: Path) -> None:
+    hidden = folder / "data" / "de-en.particle.d2" / f".{SPLIT}-00000-of-00001.parquet"
+    shutil.copyfile(folder / D2, hidden)
+    found = scan_folder(folder)
+    assert hidden not in _every_file(found) and found["de-en.particle.d2"][SPLIT] == [folder / D2]
+    assert f".{SPLIT}" not in found["de-en.particle.d2"]
+
+
+class _Unlistable:
+    """A listed name whose file type the listing did not give and whose ``stat`` then failed (a
+    file removed in between): ``os.DirEntry`` raises OSError from ``is_file``."""
+    name = "x-00000-of-00001.parquet"
+
+    def is_file(self) -> bool:
+        raise OSError("gone")
+
+    def is_symlink(self) -> bool:
+        raise OSError("gone")
+
+
+def test_a_name_whose_type_cannot_be_told_is_taken_for_a_link_and_no_file() -> None:
+    from auto_challenge_sets.dataset.folder_scan import _listed_as
+
+    assert _listed_as(_Unlistable()) == (False, True)  # type: ignore[arg-type]

@@ -318,3 +318,28 @@ def test_settled_is_racy_nss_old(monkeypatch, folder):
     assert footers.settled(status)
     monkeypatch.setattr(footers.time, "time_ns", lambda: status.st_ctime_ns + footers.RACY_NS - 1)
     assert not footers.settled(status)
+
+
+def test_a_file_gone_before_its_footer_is_read_is_one_line_naming_it(folder):
+    gone = folder / D2
+    gone.unlink()
+    with pytest.raises(InputError) as caught:
+        parquet_stats([gone])
+    assert str(caught.value).startswith(f"{gone}: not a readable Parquet file (") and "No such file" in str(caught.value)
+
+
+def test_the_memory_of_footers_stays_within_its_bound(folder, monkeypatch):
+    monkeypatch.setattr(footers, "_FOOTERS", {})
+    monkeypatch.setattr(footers, "_FOOTERS_KEPT", 2)
+    for rel in sorted(_recorded(folder))[:5]:
+        parquet_stats([folder / rel])
+        assert len(footers._FOOTERS) <= 2
+
+
+def test_footers_read_with_pyarrows_public_call_where_its_reader_is_not_there(folder, reads, monkeypatch):
+    """Another pyarrow release without ``pyarrow._parquet.ParquetReader``: ``read_metadata``."""
+    import pyarrow._parquet
+
+    monkeypatch.delattr(pyarrow._parquet, "ParquetReader")
+    recorded = _recorded(folder)
+    assert parquet_stats([folder / D2])[0] == recorded[D2]["rows"] and reads == [D2]

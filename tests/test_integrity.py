@@ -394,3 +394,13 @@ def test_a_malformed_kept_key_is_no_key(plain_wide_folder, card_reads):
         cache_file(root).write_text(json.dumps({**document, "card": spoiled}), encoding="utf-8")
         assert _stats_check(root) == []
     assert len(card_reads) == 4 and _kept_card(root) == document["card"]
+
+
+def test_a_folder_name_that_is_not_utf8_is_named_in_the_error_not_a_traceback(plain_wide_folder, card_reads):
+    """The listing's key is hashed from its names, surrogate-escaped where not UTF-8 (as the file
+    system gave them): the file no build recorded is then the error."""
+    stray = Path(os.fsdecode(os.path.join(os.fsencode(plain_wide_folder / "data"), b"de-en.\xff")))
+    stray.mkdir()
+    shutil.copyfile(plain_wide_folder / D2, stray / f"{SPLIT}-00000-of-00001.parquet")
+    with pytest.raises(InputError, match="is not in acs_build.json"):
+        _stats_check(plain_wide_folder)

@@ -554,3 +554,13 @@ def test_whether_a_folder_on_the_way_is_a_link_comes_from_listing_its_parent_onc
     folder = DatasetFolder(root)
     assert [len(folder.files[f"c{i}"]["train"]) for i in range(5)] == [1] * 5
     assert asked == [] and sorted(listed) == [root, root / "data"]
+
+
+@pytest.mark.parametrize("pattern", ["data/a/test-0000?-of-00002.parquet", "data/a/test-0000[01]-of-00002.parquet",
+                                     "data/a/test-*"])
+def test_each_of_globs_magic_characters_makes_a_pattern(tmp_path: Path, pattern: str) -> None:
+    """`?` and `[...]` glob as `*` does: not taken for a plain path that is not there."""
+    root = _folder(tmp_path, f"- config_name: a\n  data_files: '{pattern}'\n")
+    folder = DatasetFolder(root)
+    assert [folder.relative(p) for p in folder.files["a"]["train"]] == [
+        "data/a/test-00000-of-00002.parquet", "data/a/test-00001-of-00002.parquet"]

@@ -13,7 +13,6 @@ from __future__ import annotations
 import operator
 import os
 import re
-import stat
 from pathlib import Path
 
 from auto_challenge_sets.errors import InputError
@@ -24,7 +23,7 @@ SHARD = re.compile(r"(?P<split>.+)-(?P<index>\d{5})-of-(?P<count>\d{5})\.parquet
 
 
 class FolderScan(dict[str, dict[str, list[Path]]]):
-    """``{config: {split: its Parquet files, in order}}``, and :attr:`plain`: ``{"data/CONFIG/FILE":
+    """``{config: {split: its Parquet files, in order}}``, and :attr:`plain`: ``{"data/<config>/<file>":
     its path}`` for each of those files that is a regular file reached through no link (``data/``,
     its config folder and the file itself are none), what a card's plain ``data_files`` path names;
     :attr:`checked_rows`: ``{file: rows}`` as the integrity check found them, filled by the check."""
@@ -83,13 +82,6 @@ def split_files(folder: str | os.PathLike[str], split: str) -> list[Path]:
     return _files_by_split(os.fspath(folder)).get(split, [])
 
 
-def _is_link(path: Path) -> bool:
-    try:
-        return stat.S_ISLNK(os.lstat(path).st_mode)
-    except OSError:
-        return True  # no folder to list: nothing found, nothing plain
-
-
 def scan_folder(out_dir: str | os.PathLike[str]) -> FolderScan:
     """Every Parquet file the build wrote in the folder (see :class:`FolderScan`). A split whose
     files are not ``n`` files ``-00000-of-n`` … numbered without a gap is an InputError: a file was
@@ -98,7 +90,7 @@ def scan_folder(out_dir: str | os.PathLike[str]) -> FolderScan:
     found = FolderScan()
     numbered = []
     if data.is_dir():
-        data_linked = _is_link(data)
+        data_linked = data.is_symlink()
         with os.scandir(data) as listing:
             configs = sorted(listing, key=_BY_NAME)
         for entry in configs:

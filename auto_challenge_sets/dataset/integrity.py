@@ -284,12 +284,11 @@ def check_folder(root: str | Path, verify: bool = False, folder: DatasetFolder |
     splits the record does not describe against the card; notes to show. ``folder`` and ``found``
     (its :func:`scan_folder`) where the caller has them already.
 
-    With ``found`` and no ``folder``, a card check that passed under the same :func:`_card_key` is
-    not done again: the card of a folder of 1,000 --rules is 5 MB, parsed and matched against 4,445
+    With ``found``, a card check that passed under the same :func:`_card_key` is not done again: the card of a folder of 1,000 --rules is 5 MB, parsed and matched against 4,445
     recorded files in a tenth of a second of every ``acs stats``. The files are checked every time."""
     root = Path(root)
     with kept_footers(root) as kept:
-        key = None if folder is not None else _card_key(root, found)
+        key = _card_key(root, found)
         files, owners, notes = check_files(root, verify, found)
         if key is not None and kept.card_checked(key):
             return notes

@@ -249,8 +249,7 @@ class DatasetFolder:
         """A matched file's path in the folder, links followed (``data/<config>/<file>``)."""
         if self.linked and path in self.linked:  # none in a folder the build wrote: no hash per path
             return path.resolve().relative_to(self._real_root).as_posix()
-        text = str(path)
-        return text[len(self._prefix):] if text.startswith(self._prefix) else path.relative_to(self.root).as_posix()
+        return str(path)[len(self._prefix):]  # every match is the root's path joined with the pattern's
 
     def _resolve(self, data_files: Any) -> dict[str, list[Path]]:
         splits: dict[str, list[Path]] = {}
