@@ -564,3 +564,13 @@ def test_each_of_globs_magic_characters_makes_a_pattern(tmp_path: Path, pattern:
     folder = DatasetFolder(root)
     assert [folder.relative(p) for p in folder.files["a"]["train"]] == [
         "data/a/test-00000-of-00002.parquet", "data/a/test-00001-of-00002.parquet"]
+
+
+def test_a_built_folders_card_is_opened_without_yaml(plain_wide_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the `configs:` block, read by its one shape (configs_block.py): neither it nor the
+    dataset_info around it goes through PyYAML, a second of a folder of 6,000 configs."""
+    import yaml
+
+    expected = DatasetFolder(plain_wide_folder).files
+    monkeypatch.setattr(yaml, "load", lambda *a, **k: pytest.fail("the card went through PyYAML"))
+    assert DatasetFolder(plain_wide_folder).files == expected
