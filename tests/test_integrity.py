@@ -404,3 +404,17 @@ def test_a_folder_name_that_is_not_utf8_is_named_in_the_error_not_a_traceback(pl
     shutil.copyfile(plain_wide_folder / D2, stray / f"{SPLIT}-00000-of-00001.parquet")
     with pytest.raises(InputError, match="is not in acs_build.json"):
         _stats_check(plain_wide_folder)
+
+
+def test_a_hand_added_config_in_a_folder_that_records_no_files_is_read_with_a_note(plain_wide_folder, card_reads):
+    """No build recorded its files (an older version), and the card names a config that is none of
+    ours: the card is not compared, the config is skipped as before, and no key is asked of its name."""
+    root = plain_wide_folder
+    _record(root, lambda record: [build.pop("files") for build in record["builds"]])
+    readme = root / "README.md"
+    readme.write_text(readme.read_text(encoding="utf-8").replace(
+        "configs:\n", f"configs:\n- config_name: handmade\n  data_files:\n  - split: {SPLIT}\n    path: {D2}\n", 1),
+        encoding="utf-8")
+    notes = _stats_check(root)
+    assert len(notes) == 1 and "records no file sizes" in notes[0]
+    assert _stats_check(root) == notes

@@ -135,12 +135,9 @@ def check_files(root: Path, verify: bool, found: dict[str, dict[str, list[Path]]
     listed, checked = (found.plain, found.checked_rows) if isinstance(found, FolderScan) else ({}, {})
     with kept_footers(root):  # 4,445 footers of 1,000 --rules: 0.4 s read, 0.01 s kept
         for rel, entry in files.items():
-            # the listing's path where it has one: 4,445 paths not made again
-            if (path := listed.get(rel)) is not None:
-                _check_file(path, entry, verify)
-                checked[path] = entry["rows"]  # the sizes a reader shows next: no second stat
-            else:
-                _check_file(root / rel, entry, verify)
+            path = listed.get(rel) or root / rel  # the listing's path where it has one: 4,445 not made again
+            _check_file(path, entry, verify)
+            checked[path] = entry["rows"]  # the sizes a reader shows next: no second stat
     built = {(build["pair"], build["corpus"]) for build in record["builds"]}
     if not built:  # no record at all: a Parquet dataset from elsewhere
         return files, owners, notes
@@ -230,11 +227,12 @@ def _lowest_distance(paths: list[Path]) -> int | None:
     return min(lows) if lows else None
 
 
-def check_unrecorded(folder: DatasetFolder, owners: set[tuple[str, str]]) -> None:
+def check_unrecorded(folder: DatasetFolder, owners: set[tuple[str, str]]) -> bool:
     """The splits no build record describes (a record emptied by hand, a folder of an older
     version, a Parquet dataset from elsewhere): each config's files hold as many rows as the card's
     ``dataset_info`` says, and no row below the config's minimum distance. Without it, one config's
-    file copied over another's and ``"builds": []`` scored particle.d0's rows as particle.d3."""
+    file copied over another's and ``"builds": []`` scored particle.d0's rows as particle.d3.
+    Returns whether it compared any split."""
     card_rows: dict[tuple[str, str], int] | None = None
     for name, splits in folder.files.items():
         try:
@@ -255,6 +253,7 @@ def check_unrecorded(folder: DatasetFolder, owners: set[tuple[str, str]]) -> Non
             if low is not None and low < config.min_distance:
                 raise InputError(f"holds a row of distance {low}, below the D = {config.min_distance} of config "
                                  f"{name}: not this config's file; {REBUILD}", paths[0])
+    return card_rows is not None  # read at the first split compared
 
 
 def _card_key(root: Path, found: Any) -> dict[str, Any] | None:
@@ -284,8 +283,9 @@ def check_folder(root: str | Path, verify: bool = False, folder: DatasetFolder |
     splits the record does not describe against the card; notes to show. ``folder`` and ``found``
     (its :func:`scan_folder`) where the caller has them already.
 
-    With ``found``, a card check that passed under the same :func:`_card_key` is not done again: the card of a folder of 1,000 --rules is 5 MB, parsed and matched against 4,445
-    recorded files in a tenth of a second of every ``acs stats``. The files are checked every time."""
+    With ``found``, a card check that passed under the same :func:`_card_key` is not done again:
+    the card of a folder of 1,000 --rules is 5 MB, parsed and matched against 4,445 recorded files
+    in a tenth of a second of every ``acs stats``. The files are checked every time."""
     root = Path(root)
     with kept_footers(root) as kept:
         key = _card_key(root, found)
@@ -294,10 +294,9 @@ def check_folder(root: str | Path, verify: bool = False, folder: DatasetFolder |
             return notes
         folder = folder if folder is not None else DatasetFolder(root, found if isinstance(found, FolderScan) else None)
         check_card(folder, files, owners)
-        check_unrecorded(folder, owners)
-        # kept where the checks read nothing the key leaves out: every pattern a listed file, every
-        # split recorded (check_unrecorded reads the footers and the card's dataset_info otherwise)
-        if key is not None and folder.listed_only and all(
-                (parse_config_name(name).pair, split) in owners for name, splits in folder.files.items() for split in splits):
+        unrecorded = check_unrecorded(folder, owners)
+        # kept where the checks read nothing the key leaves out: every pattern a listed file, no
+        # split compared unrecorded (that reads the footers and the card's dataset_info)
+        if key is not None and folder.listed_only and not unrecorded:
             kept.keep_card(key)
     return notes
