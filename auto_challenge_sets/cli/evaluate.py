@@ -28,7 +28,7 @@ several --hyp files (NAME=FILE to name one, `-` reads one from stdin) to compare
 
 Tables list systems best first by the first metric (its direction; ties by name), configs in
 distance order. --out DIR writes results.json (schema acs-evaluation/4, described by the JSON Schema
-auto_challenge_sets/evaluation/results.schema.json), report.md, PNG plots and index.html, and the
+auto_challenge_sets/evaluation/results.schema.json), report.md, SVG figures and index.html, and the
 terminal gets a summary (per metric the full test set's best and clusters, the per-phenomenon
 summary, the flagged configs) instead of the full tables. DIR must be new, empty, or an earlier
 report; the new report replaces it whole, or, if the run fails, not at all. `acs report DIR` renders
@@ -102,7 +102,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--pair", metavar="SRC-TGT", help="with --config all: the language pair, when the "
                         "folder holds several")
-    parser.add_argument("--out", metavar="DIR", help="write report.md, results.json and PNG plots here (a new "
+    parser.add_argument("--out", metavar="DIR", help="write report.md, results.json, SVG figures and index.html here (a new "
                         "or empty folder, or one that holds only an earlier report: it is replaced whole)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON (results.json) instead of tables")
     parser.add_argument("--quiet", action="store_true", help="no progress bars (they show only on a terminal)")
