@@ -1,7 +1,7 @@
-"""A newcomer's first minutes, timed: the steps tests/test_newcomer.py checks (the README's quick
-start and the default `acs build` without models or network), each in a fresh process in an empty
-folder with an empty home, against the bare start of the same interpreter and of `acs --help`
-measured in the same run.
+"""A newcomer's first minutes, timed: the steps tests/test_newcomer.py checks (docs/timings.md's
+table: `acs demo`, loading by bare name, `acs doctor` and the default `acs build` without models or
+network), each in a fresh process in an empty folder with an empty home, against the bare start of
+the same interpreter and of `acs --help` measured in the same run.
 
     python benchmarks/bench_newcomer.py [--repeat 3]
 

@@ -538,7 +538,7 @@ def test_a_verdict_shows_its_links_and_an_empty_verdict_filter_says_why(report, 
 
 
 def screenshot(driver, out: Path, path: Path, fragment: str = "#sentences-de-en.particle.d3") -> Path:
-    """A 1280×800 screenshot of the page at ``fragment``: the test's, and README's (docs/)."""
+    """A 1280×800 screenshot of the page at ``fragment``: the test's, and docs/commands.md's."""
     open_page(driver, out, fragment)
     driver.save_screenshot(str(path))
     return path
@@ -612,7 +612,7 @@ def test_the_wmt21_page_shows_a_marked_particle_in_view_without_console_errors(w
     verdicts = details.find_elements(By.CSS_SELECTOR, ".sentence .verdict")
     assert verdicts and {v.get_attribute("textContent") for v in verdicts} <= {"correct", "wrong", "unaligned", "absorbed"}
     assert severe(driver) == []
-    target = os.environ.get("ACS_REPORT_SCREENSHOT")  # README's picture: docs/html_report.png
+    target = os.environ.get("ACS_REPORT_SCREENSHOT")  # docs/commands.md's picture: docs/html_report.png
     if target:
         screenshot(driver, wmt21_report["out"], Path(target), f"#sentences-{config}")
 

@@ -1,6 +1,7 @@
-"""A newcomer's first minutes, as the README's quick start runs them: fresh processes in an empty
-folder, an empty home (no caches), offline mode *not* set and no network (``HF_ENDPOINT`` points at
-a closed port, so the result is the same on a machine with network). Every step, the default
+"""A newcomer's first minutes as docs/offline.md tells them (`acs demo`, a bare-name `load_dataset`
+and `evaluate.load`, `acs doctor`): fresh processes in an empty folder, an empty home (no caches),
+offline mode *not* set and no network (``HF_ENDPOINT`` points at a closed port, so the result is
+the same on a machine with network). Every step, the default
 `acs build`'s failure included, ends with its documented status and output, and no message holds a
 stand-in word. Their times are measured by benchmarks/bench_newcomer.py, not asserted here."""
 

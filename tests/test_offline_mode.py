@@ -1,10 +1,11 @@
-"""``HF_HUB_OFFLINE=1`` honoured at once: the README's quick start, run with it (and evaluate's own
-``HF_EVALUATE_OFFLINE=1``: with HF_HUB_OFFLINE alone ``evaluate.load`` still connects) in an empty home,
-tries no connection at all, not even the Hub probe. ``HF_ENDPOINT`` points at a loopback socket
+"""``HF_HUB_OFFLINE=1`` honoured at once: a newcomer's first steps (docs/offline.md), run with it
+(and evaluate's own ``HF_EVALUATE_OFFLINE=1``: with HF_HUB_OFFLINE alone ``evaluate.load`` still
+connects) in an empty home, tries no connection at all, not even the Hub probe. ``HF_ENDPOINT`` points at a loopback socket
 that counts the connections it accepts, so an attempt is seen whatever the machine's network;
 ``acs doctor`` without offline mode connects to it once, which shows the counter sees attempts.
-(datasets' own retries for a bare-name ``load_dataset`` online cannot be changed here: the
-README and ``acs doctor`` tell users offline to set ``HF_HUB_OFFLINE=1``, which this test holds.)"""
+(datasets' own retries for a bare-name ``load_dataset`` online cannot be changed here:
+docs/offline.md and ``acs doctor`` tell users offline to set ``HF_HUB_OFFLINE=1``, which this test
+holds.)"""
 
 from __future__ import annotations
 

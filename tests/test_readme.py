@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pytest
 import sacrebleu
+from test_newcomer import newcomer_folders
 
 import auto_challenge_sets
 from auto_challenge_sets.cli import build_parser
-from test_newcomer import newcomer_folders
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"

@@ -89,7 +89,7 @@ def simalign_check(model: str | None = None) -> Check:
 
 
 def udpipe_checks(models: list[Path] | None = None) -> list[Check]:
-    """The UDPipe 1 models given, else the ``*.udpipe`` files in ``CACHE/udpipe`` (where the README
+    """The UDPipe 1 models given, else the ``*.udpipe`` files in ``CACHE/udpipe`` (where docs/offline.md
     suggests keeping them)."""
     folder = default_cache_dir() / "udpipe"
     if models:

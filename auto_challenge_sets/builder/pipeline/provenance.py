@@ -24,7 +24,7 @@ from auto_challenge_sets.builder.backends.provenance import package_version
 from auto_challenge_sets.target_languages import SACREBLEU_ZH, ZH_KANA
 from auto_challenge_sets.target_languages import tokenization as target_tokenization
 
-# eflomal learns from the corpus it aligns. Measured (docs/method.md, "Reordering measures"; README,
+# eflomal learns from the corpus it aligns. Measured (docs/method.md, "Reordering measures"; docs/commands.md,
 # targeted accuracy): newstest2013's 3,000 pairs align with a seed-to-seed overlap of the selected
 # sets of 0.90 / 0.79 / 0.71 (reorder, reorder_norm, crossing), 0.96 / 0.91 / 0.85 with priors; WMT21's
 # 1,000 were too noisy for targeted accuracy. Both are well below this bound, a test set's size.
