@@ -76,21 +76,21 @@ def _copy(source: str, target: str) -> object:
 
 def _name_user_paths(error: BaseException, work: Path, out: Path) -> None:
     """Errors name the user's folder, not the work folder (gone when the message is read)."""
-    def users(value: object) -> object:
-        return value.replace(str(work), str(out)) if isinstance(value, str) else value
-
+    old, new = str(work), str(out)
     if isinstance(error, OSError):
-        error.filename = users(error.filename) or str(out)
-        if error.filename2 is not None:  # set, even to None, it would print as "-> None"
-            error.filename2 = users(error.filename2)
+        name = error.filename
+        error.filename = new if name is None else name.replace(old, new) if isinstance(name, str) else name
+        if isinstance(error.filename2, str):  # set, even to None, it would print as "-> None"
+            error.filename2 = error.filename2.replace(old, new)
     elif isinstance(error, AcsError):
-        error.args = tuple(users(arg) for arg in error.args)
-        if isinstance(error, InputError):
-            error.path = users(error.path)  # type: ignore[assignment]
+        error.args = tuple(arg.replace(old, new) if isinstance(arg, str) else arg for arg in error.args)
+        if isinstance(error, InputError) and error.path is not None:
+            error.path = error.path.replace(old, new)
 
 
 @contextmanager
-def swapped_folder(out: str | os.PathLike[str], check: Callable[[Path], None], *, keep: bool) -> Iterator[Path]:
+def swapped_folder(out: str | os.PathLike[str], check: Callable[[Path], None], *,
+                   keep: bool) -> Iterator[Path]:
     """Hold ``out``'s lock and yield a work folder, a copy of ``out`` (``keep``) or empty, that
     replaces ``out`` when the block succeeds. ``check`` runs before the lock, under it, and again
     before the swap (a file added by hand meanwhile is refused, not lost)."""
@@ -114,8 +114,8 @@ def swapped_folder(out: str | os.PathLike[str], check: Callable[[Path], None], *
         except BaseException as error:
             _recover(out)
             if isinstance(error, Exception) and not out.parent.is_dir():
-                raise InputError(f"the folder that holds it ({out.parent}) was deleted while this ran: nothing "
-                                 "was written", out) from None
+                raise InputError(f"the folder that holds it ({out.parent}) was deleted while this ran: "
+                                 "nothing was written", out) from None
             _name_user_paths(error, work, out)
             raise
         shutil.rmtree(aside, ignore_errors=True)

@@ -4,6 +4,7 @@ previous folder whole, or aside and named in one line; the next writer puts it b
 
 from __future__ import annotations
 
+import fcntl
 import multiprocessing
 import os
 import shutil
@@ -72,6 +73,29 @@ def test_writers_of_one_folder_serialize(tmp_path):
         pool.map(_increment, [str(out)] * 4)
     assert (out / "count").read_text(encoding="utf-8") == "20"  # no writer's update lost
     assert _beside(out) == [".sets.lock"]
+
+
+def test_the_folder_is_swapped_while_the_lock_is_held(tmp_path, monkeypatch):
+    """Released before, another writer could copy the old folder and swap its copy over this one."""
+    out = _folder(tmp_path / "sets", **{"data.txt": "old\n"})
+    held = []
+    real_replace = os.replace
+
+    def replace(source, target):
+        fd = os.open(tmp_path / ".sets.lock", os.O_RDWR)  # another open file: filelock's flock blocks it
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            held.append(False)
+        except BlockingIOError:
+            held.append(True)
+        finally:
+            os.close(fd)
+        return real_replace(source, target)
+
+    monkeypatch.setattr(os, "replace", replace)
+    with swapped_folder(out, _any, keep=True) as work:
+        (work / "data.txt").write_text("new\n", encoding="utf-8")
+    assert held == [True, True] and _contents(out) == {"data.txt": b"new\n"}
 
 
 @pytest.mark.parametrize("step", ["copy", "block", "check", "aside", "in"])
