@@ -19,6 +19,7 @@ from auto_challenge_sets.dataset import writer
 from auto_challenge_sets.dataset.layout import require_complete
 from auto_challenge_sets.demo_data import SAMPLE, demo_file
 from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.evaluation.report.saved_report import read_report
 from auto_challenge_sets.folder_swap import left_aside, swapped_folder
 
 FORK = multiprocessing.get_context("fork")
@@ -152,7 +153,7 @@ def test_a_writer_killed_between_the_renames_is_named_by_readers_and_undone_by_t
     assert child.exitcode == 9 and not out.exists()
     aside = tmp_path / f".sets.acs-old-{child.pid}"
     assert _contents(aside) == {"data.txt": b"kept\n"}
-    for reader in (left_aside, require_complete):
+    for reader in (left_aside, require_complete, read_report):  # the folder's own, a dataset's, a report's
         with pytest.raises(InputError) as raised:
             reader(out)
         assert str(raised.value) == (f"{out}: is missing: a write into it was killed while swapping it in, and its "

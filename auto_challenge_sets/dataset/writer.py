@@ -228,8 +228,8 @@ def _chunk_tables(output: BuildOutput, configs: list[Any], schemas: list[Any]) -
 
 def write_build(output: BuildOutput, out: str | os.PathLike[str], license: str | None = None) -> BuildResult:
     """Write every config of a build into ``out`` (added to what the folder holds), then the build
-    record and the card: all or nothing, one build at a time (:mod:`auto_challenge_sets.folder_swap`). Progress
-    is the build's own (its analyses stream, with a bar when it was made with ``progress``)."""
+    record and the card: all or nothing, one build at a time (:mod:`auto_challenge_sets.folder_swap`).
+    Progress is the build's own (its analyses stream, with a bar when it was made with ``progress``)."""
     with swapped_folder(out, check_output_folder, keep=True) as work:
         sizes = _write_build_into(output, work, license)
     return BuildResult(Path(out), sizes, lines=output.lines, pairs=output.pairs, report=output.report,
