@@ -38,7 +38,7 @@ from mutation_scope import per_test_under_mutmut
 TAGS = ["challenge-set", "long-distance-dependencies", "machine-translation-evaluation"]
 
 
-def _build(out: Path, corpus: str, license: str, distances: tuple[int, ...], aligned: bool = False,
+def _build(out: Path, corpus: str, license: str | None, distances: tuple[int, ...], aligned: bool = False,
            phenomena: tuple[str, ...] = ("particle", "prep_stranding")) -> None:
     build_into_folder(BuildSpec("de-en", corpus, demo_file("sample.de"), demo_file("sample.en"),
                                 source_conllu=demo_file("sample.de.conllu"), phenomena=phenomena,
@@ -271,6 +271,8 @@ def test_one_license_again_drops_the_license_file_and_fields(tmp_path: Path) -> 
     _build(out, "first", "cc-by-4.0", (0, 1))
     _build(out, "second", "mit", (0, 1))
     assert (out / "LICENSE.md").is_file()
+    _build(out, "second", None, (0, 1))  # a rebuild without --license keeps its split's own
+    assert "de-en/first: cc-by-4.0; de-en/second: mit" in (out / "README.md").read_text(encoding="utf-8")
     _build(out, "second", "cc-by-4.0", (0, 1))
     header, body = _card(out)
     assert not (out / "LICENSE.md").exists()

@@ -1,9 +1,9 @@
 """Hostile folders around ``acs evaluate --out`` and the dataset readers (issue 38, items 1, 3, 4):
 a run never deletes what is not a report's, never opens a pipe named like a report file, and a
-folder that a swap killed between its two renames left aside is read, not called missing.
+folder that a swap killed between its two renames left aside is named, in one line, by a reader.
 
 Each case: the exit status, one stderr line naming the file, no traceback and no temporary
-(``.acs-new`` / ``.acs-old``) path, and the folder as it was."""
+(``.acs-new`` / ``.acs-old``) path but the folder aside of item 4, and the folder as it was."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from auto_challenge_sets.cli import main
-from auto_challenge_sets.folder_swap import swap_in
+from auto_challenge_sets.folder_swap import swapped_folder
 
 from toy_dataset import SPLIT, Toy
 
@@ -193,37 +193,38 @@ def test_anything_but_a_regular_file_named_like_a_report_file_is_named(toy, prev
         target.unlink()  # conftest reads every results.json left
 
 
-# -- item 4: a folder a killed swap left aside is put back by the next reader ------------------------
+# -- item 4: a folder a killed swap left aside is named in one line by every reader ------------------
 
 
-def _swap_killed_between_renames(work: str, out: str) -> None:
-    """The two-rename swap (as where the system has no exchange), killed after its first rename."""
+def _swap_killed_between_renames(out: str) -> None:
+    """A swap killed after it moved the folder aside, before the work folder took its place."""
     real_replace = os.replace
 
     def replace(src, dst, *args, **kwargs):
         if Path(dst) == Path(out):
-            os._exit(9)  # the kill: the folder is aside, the work folder not yet in its place
+            os._exit(9)
         return real_replace(src, dst, *args, **kwargs)
 
     os.replace = replace
-    swap_in(Path(work), Path(out), atomic=False)
+    with swapped_folder(out, lambda folder: None, keep=True):
+        pass
 
 
 @pytest.mark.parametrize("reader", ["stats", "evaluate"])
-def test_a_folder_left_aside_by_a_swap_killed_between_its_renames_is_read(fresh_toy, capsys, reader):
+def test_a_folder_left_aside_by_a_swap_killed_between_its_renames_is_named(fresh_toy, capsys, reader):
     toy = fresh_toy
     root = toy["root"]
     before = _snapshot(root)
-    work = root.parent / f".{root.name}.acs-new-{os.getpid()}"
-    shutil.copytree(root, work)
-    child = FORK.Process(target=_swap_killed_between_renames, args=(str(work), str(root)))
+    child = FORK.Process(target=_swap_killed_between_renames, args=(str(root),))
     child.start()
     child.join(120)
     assert child.exitcode == 9
-    assert not root.exists() and any(p.name.startswith(f".{root.name}.acs-old-") for p in root.parent.iterdir())
+    aside = root.parent / f".{root.name}.acs-old-{child.pid}"
+    assert not root.exists() and _snapshot(aside) == before
     argv = ["stats", str(root)] if reader == "stats" else _argv(toy)
-    assert main(argv) == 0, capsys.readouterr().err
-    out, err = capsys.readouterr()
-    assert "particle" in out and "no such" not in err
-    assert _snapshot(root) == before
-    assert not any(p.name.startswith(f".{root.name}.acs-old-") for p in root.parent.iterdir())
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines() == [f"acs {reader}: error: {root}: is missing: a write into it was killed while "
+                                f"swapping it in, and its files are in {aside}: rename that back to {root.name} "
+                                "(the next write into it does so)"], err
+    assert not root.exists() and _snapshot(aside) == before  # a reader changes nothing

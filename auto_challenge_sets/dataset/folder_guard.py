@@ -1,27 +1,17 @@
-"""Guarding a dataset folder while a build writes it: ownership, one writer at a time, and a swap.
-
-- **Ownership.** ``--out`` must be absent, empty, or a folder this tool made (it holds the build
-  record); anything else is an error, so a build never replaces someone's README or deletes their
-  data. A symbolic link anywhere inside it is an error too: a build writes only real files, never
-  through a link to somewhere else.
-- **One writer.** Builds into one folder serialize through a file lock beside it
-  (``.{name}.lock``, :mod:`filelock`), so two builds never mix their files or lose a record.
-- **All or nothing.** A build writes a copy of the folder, a sibling ``.{name}.acs-new-{pid}``, and
-  swaps it in with two renames; a build that fails or is killed leaves the previous folder as it
-  was (at worst renamed aside for an instant: the next build, under the lock, puts it back).
-  The lock and the swap are :mod:`auto_challenge_sets.folder_swap`'s, shared with ``acs evaluate --out``.
+"""Which folder a build may write: ``--out`` must be absent, empty, or a folder this tool made (it
+holds the build record); anything else is an error, so a build never replaces someone's README or
+deletes their data. A symbolic link anywhere inside it is an error too: a build writes only real
+files, never through a link to somewhere else. The lock and the swap that write it whole are
+:mod:`auto_challenge_sets.folder_swap`'s, shared with ``acs evaluate --out``.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from auto_challenge_sets.dataset.record import BUILD_RECORD
 from auto_challenge_sets.errors import InputError
-from auto_challenge_sets.folder_swap import prepare_folder, refuse_link_or_file, swapped_folder
+from auto_challenge_sets.folder_swap import refuse_link_or_file
 
 
 def _package_folder() -> Path:
@@ -50,14 +40,3 @@ def check_output_folder(out: Path) -> None:
             raise InputError("is a symbolic link inside the dataset folder: a build writes only real files "
                              "there, never through a link", path)
 
-
-def prepare_output(out: Path) -> Path:
-    """Check that a build may write ``out`` and create its lock file; fails before any work."""
-    return prepare_folder(out, check_output_folder)
-
-
-@contextmanager
-def locked_output(out: str | os.PathLike[str]) -> Iterator[Path]:
-    """Hold the folder's lock; yield a private copy to write; swap it in when the block succeeds."""
-    with swapped_folder(out, check_output_folder, keep=True, holder="build") as work:
-        yield work

@@ -31,7 +31,7 @@ from auto_challenge_sets.dataset.footers import (  # noqa: F401  (the readers im
     unreadable_parquet,
 )
 from auto_challenge_sets.errors import InputError
-from auto_challenge_sets.folder_swap import recover_folder
+from auto_challenge_sets.folder_swap import left_aside
 from auto_challenge_sets.text_io import IN_A_DATASET, require_regular_file
 
 README = "README.md"
@@ -149,10 +149,9 @@ def front_matter(readme: Path, only: str | None = None) -> dict[str, Any]:
 
 def require_complete(root: Path) -> Path:
     """The card of a folder that holds data; a folder with data and no card is incomplete. Every
-    reader of a dataset folder starts here: a folder that a build killed mid-swap left renamed
-    aside is put back first."""
-    recover_folder(root)
+    reader of a dataset folder starts here: one that a build killed mid-swap left aside is named."""
     if not root.is_dir():
+        left_aside(root)
         raise InputError("no such dataset folder (make one with `acs build`, or `acs demo` for the sample)", root)
     readme = root / README
     if not readme.is_file():

@@ -34,12 +34,13 @@ from auto_challenge_sets.corpus import ReadReport
 from auto_challenge_sets.dataset.arrow_rows import config_tables
 from auto_challenge_sets.dataset.card import render_readme
 from auto_challenge_sets.dataset.card_blocks import read_card_segments
-from auto_challenge_sets.dataset.folder_guard import locked_output, prepare_output
+from auto_challenge_sets.dataset.folder_guard import check_output_folder
 from auto_challenge_sets.dataset.integrity import FILES, describe_files
 from auto_challenge_sets.dataset.layout import README, config_folder, scan_folder, shard_path, split_files
 from auto_challenge_sets.dataset.parallel_rows import parallel_tables
 from auto_challenge_sets.dataset.record import read_build_record, update_build_record, write_build_record
 from auto_challenge_sets.dataset.rule_record import RuleConflict, check_rule_definitions, forget_replaced
+from auto_challenge_sets.folder_swap import prepare_folder, swapped_folder
 
 
 @dataclass
@@ -227,9 +228,9 @@ def _chunk_tables(output: BuildOutput, configs: list[Any], schemas: list[Any]) -
 
 def write_build(output: BuildOutput, out: str | os.PathLike[str], license: str | None = None) -> BuildResult:
     """Write every config of a build into ``out`` (added to what the folder holds), then the build
-    record and the card: all or nothing, one build at a time (see :mod:`.folder_guard`). Progress
-    is the build's own (its analyses stream, with a bar when it was made with ``progress``)."""
-    with locked_output(out) as work:
+    record and the card: all or nothing, one build at a time (:mod:`auto_challenge_sets.folder_swap`).
+    Progress is the build's own (its analyses stream, with a bar when it was made with ``progress``)."""
+    with swapped_folder(out, check_output_folder, keep=True) as work:
         sizes = _write_build_into(output, work, license)
     return BuildResult(Path(out), sizes, lines=output.lines, pairs=output.pairs, report=output.report,
                        warnings=list(output.warnings))
@@ -281,7 +282,7 @@ def build_into_folder(spec: BuildSpec, out: str | os.PathLike[str], license: str
                       progress: bool = True) -> BuildResult:
     """Build one (pair, corpus) and write it into the dataset folder ``out``. A folder this tool
     must not write fails here, before the parse and alignment run."""
-    prepare_output(Path(out).absolute())
+    prepare_folder(Path(out).absolute(), check_output_folder)
     _rule_conflicts(spec, out)
     read_card_segments(Path(out) / README)  # a card whose markers are broken fails here, not after the work
     return write_build(build(spec, progress=progress), out, license)

@@ -8,9 +8,10 @@ is an error naming the first such file, before any scoring, and the folder is le
 Entries are looked at with ``lstat`` and only a regular file is ever opened: a named pipe called
 ``results.json`` is named, never read (its reader would wait forever for a writer).
 
-The report is written into a fresh sibling work folder and swapped in under a lock
+The report is written into a fresh work folder beside it and swapped in under a lock
 (:mod:`auto_challenge_sets.folder_swap`): a run that fails or is killed leaves the previous report
-whole, and every file of a report comes from one run.
+whole (or aside, named in one line, put back by the next run), and every file of a report comes
+from one run.
 """
 
 from __future__ import annotations
@@ -105,5 +106,5 @@ def prepare_report_folder(out: str | os.PathLike[str]) -> None:
 @contextmanager
 def report_folder(out: str | os.PathLike[str]) -> Iterator[Path]:
     """Hold ``out``'s lock and yield an empty work folder; it replaces ``out`` when the block succeeds."""
-    with swapped_folder(out, check_report_folder, keep=False, holder="evaluate") as work:
+    with swapped_folder(out, check_report_folder, keep=False) as work:
         yield work

@@ -17,6 +17,7 @@ from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation.page_sentences import SAVED, Sentences
 from auto_challenge_sets.evaluation.report.report import RESULTS
 from auto_challenge_sets.evaluation.results import SCHEMA, SCHEMA_PATH, Evaluation
+from auto_challenge_sets.folder_swap import left_aside
 from auto_challenge_sets.text_io import file_kind
 
 RERUN = "run `acs evaluate ... --out DIR` again with this version"
@@ -65,6 +66,7 @@ def read_report(folder: str | os.PathLike[str]) -> tuple[Evaluation, Sentences |
     """A report folder's result, and its sentences where the run saved them (:data:`auto_challenge_sets.evaluation.page_sentences.SAVED`)."""
     folder = Path(folder)
     if not folder.is_dir():
+        left_aside(folder)
         raise InputError("is not a folder: give the folder `acs evaluate --out` wrote", folder)
     evaluation = read_result(folder / RESULTS)
     saved = folder / SAVED
