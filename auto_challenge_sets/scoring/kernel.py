@@ -68,12 +68,15 @@ def systems_statistics(metrics: Mapping[str, Metric], systems: Sequence[tuple[st
                        None if sources is None else sources[start:stop], system)
 
     found = imap(partial(_in_blocks, spread), blocks(), jobs if spread else 1)
-    for (system, predictions, references), bounds in zip(systems, cuts):
-        parts = [next(found) for _ in bounds[1:]]
-        rows = {name: parts[0][name] if len(parts) == 1 else np.concatenate([part[name] for part in parts])
-                for name in spread}
-        rows.update(_in_blocks(here, (predictions, references, sources, system)))
-        yield {name: rows[name] for name in metrics}
+    try:
+        for (system, predictions, references), bounds in zip(systems, cuts):
+            parts = [next(found) for _ in bounds[1:]]
+            rows = {name: parts[0][name] if len(parts) == 1 else np.concatenate([part[name] for part in parts])
+                    for name in spread}
+            rows.update(_in_blocks(here, (predictions, references, sources, system)))
+            yield {name: rows[name] for name in metrics}
+    finally:
+        found.close()  # the workers end with an error here too
 
 
 # Rows whose statistics every metric computes before the next block: their 13a tokens are still in
