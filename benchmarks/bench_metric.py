@@ -41,8 +41,8 @@ import sacrebleu
 
 from auto_challenge_sets.scoring import ribes
 from auto_challenge_sets.scoring.challenge import clear_pool_cache, compute
-from auto_challenge_sets.scoring.forked import cores
 from auto_challenge_sets.scoring.length_baseline import sample_length_matched
+from auto_challenge_sets.workers import cores
 
 REPO = Path(__file__).resolve().parent.parent
 

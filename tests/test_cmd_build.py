@@ -254,14 +254,14 @@ def test_the_executor_follows_jobs() -> None:
 
     from auto_challenge_sets.builder.pipeline.executors import ProcessExecutor
     from auto_challenge_sets.cli.build import _executor
-    from auto_challenge_sets.scoring.forked import cores
+    from auto_challenge_sets.workers import cores
 
     def executor(**flags):
         return _executor(argparse.Namespace(**{"executor": "local", "ray_address": None, "jobs": None, **flags}))
 
-    assert executor(jobs=1) is None
+    assert executor(jobs=1) == ProcessExecutor(jobs=1)
     assert executor(jobs=3) == ProcessExecutor(jobs=3)
-    assert executor() == (ProcessExecutor(jobs=cores()) if cores() > 1 else None)
+    assert executor() == ProcessExecutor(jobs=cores())
 
 
 def test_timings_say_where_the_time_went_one_line_per_stage(tmp_path: Path, capsys) -> None:

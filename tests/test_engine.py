@@ -373,28 +373,6 @@ def test_worker_processes_give_the_same_results(toy, run):
     assert evaluate(request, run["human"]).to_json() == run["evaluation"].to_json()
 
 
-def test_a_worker_computes_each_metrics_own_statistics_of_its_system():
-    """What each worker process runs (_system_statistics, reading the metrics the fork handed
-    over), called here in this process, where mutmut sees it: every metric asked, its rows for
-    the system's predictions and references."""
-    import numpy as np
-
-    from auto_challenge_sets.evaluation import engine
-    from auto_challenge_sets.scoring.metric import create_metric
-
-    predictions = ["the cat sat on the mat", "a dog ran"]
-    references = [("the cat sat on a mat",), ("the dog ran",)]
-    metrics = {name: create_metric(name) for name in ("bleu", "chrf", "ter")}
-    engine._WORKER_METRICS.update(metrics)
-    try:
-        found = engine._system_statistics(predictions, references, ("chrf", "bleu"))
-    finally:
-        engine._WORKER_METRICS.clear()
-    assert list(found) == ["chrf", "bleu"]
-    for name in found:
-        np.testing.assert_array_equal(found[name], metrics[name].statistics(predictions, references))
-
-
 def test_a_metric_that_reads_sources_gets_each_lines_source(toy, monkeypatch):
     monkeypatch.setitem(metric_registry._REGISTRY, SourceLengthRatio.name, SourceLengthRatio)
     config = "de-en.particle.d3"

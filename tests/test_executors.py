@@ -15,7 +15,6 @@ import pytest
 from auto_challenge_sets.builder.pipeline.build import BuildSpec
 from auto_challenge_sets.builder.pipeline.executors import (
     RAY_MISSING,
-    LocalExecutor,
     ProcessExecutor,
     RayExecutor,
     ShardWork,
@@ -39,10 +38,6 @@ class ReversedExecutor:
         for number, shard in reversed(list(shards)):
             self.ran.append(number)
             yield number, process(shard)
-
-
-def test_local_executor_runs_in_order():
-    assert list(LocalExecutor().map_shards(len, [(0, "ab"), (1, "c")])) == [(0, 2), (1, 1)]
 
 
 def test_out_of_order_shards_give_the_sequential_output_and_are_cached(tmp_path):

@@ -131,6 +131,62 @@ def test_kill_minus_9_then_resume_is_byte_identical(tiny_model, tmp_path):
     assert out.read_bytes() == reference.read_bytes()
 
 
+SLOW_WORKERS_SCRIPT = textwrap.dedent("""
+    import functools, os, sys, time
+    from pathlib import Path
+    from auto_challenge_sets.builder.backends.parsers.udpipe import UDPipeParser
+    from auto_challenge_sets.builder.pipeline.executors import ProcessExecutor
+    from auto_challenge_sets.builder.pipeline.parse_stage import parse_lines
+
+    class Slow(UDPipeParser):  # same name and cache key as the real backend
+        def parse(self, lines):
+            out = super().parse(lines)
+            with open(sys.argv[3], "a", encoding="ascii") as marker:  # the worker's pid, a line a shard
+                marker.write(f"{os.getpid()}\\n")
+            time.sleep(0.25)  # the parent kills the build mid-run
+            return out
+
+    if __name__ == "__main__":
+        lines = [x for x in Path(sys.argv[1]).read_text(encoding="utf-8").splitlines() if x.strip()]
+        make = functools.partial(Slow, udpipe_model=sys.argv[2])
+        parse_lines(lines, lang="de", parser=make(), factory=make, cache_dir=sys.argv[4], shard_size=4,
+                    progress=False, executor=ProcessExecutor(jobs=2))
+""")
+
+
+def test_a_parse_on_two_workers_killed_leaves_nothing_running_and_resumes_byte_identically(tiny_model, tmp_path):
+    path = _corpus(tmp_path, copies=2)
+    reference = tmp_path / "reference.conllu"
+    parse_file(path, reference, lang="de", parser="udpipe", options={"udpipe_model": tiny_model},
+               cache_dir=tmp_path / "cache-ref", shard_size=4, progress=False)
+    script = tmp_path / "slow_workers.py"
+    script.write_text(SLOW_WORKERS_SCRIPT, encoding="utf-8")
+    marker, cache, out = tmp_path / "marker", tmp_path / "cache", tmp_path / "out.conllu"
+    process = subprocess.Popen([sys.executable, str(script), str(path), str(tiny_model), str(marker), str(cache)],
+                               cwd=REPO)
+    deadline = time.monotonic() + 600  # a hang guard only: a busy machine may take minutes to start it
+    while time.monotonic() < deadline and not (marker.exists() and len(marker.read_text().split()) >= 3):
+        assert process.poll() is None, "the slow parse ended before it could be killed"
+        time.sleep(0.02)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    workers = {int(pid) for pid in marker.read_text().split()}
+    assert len(workers) == 2 and process.pid not in workers
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in workers):
+        time.sleep(0.05)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in workers)  # the workers went with the build
+    shards = sorted(cache.glob("parse/*/shard-*.jsonl"))
+    total = -(-sum(1 for x in path.read_text(encoding="utf-8").splitlines() if x.strip()) // 4)
+    assert len(shards) < total
+
+    CountingUDPipe.calls = 0
+    parse_file(path, out, lang="de", parser=CountingUDPipe(udpipe_model=tiny_model), cache_dir=cache,
+               shard_size=4, progress=False)
+    assert CountingUDPipe.calls == total - len(shards)  # only the missing shards were parsed
+    assert out.read_bytes() == reference.read_bytes()
+
+
 def test_parse_source_for_build_writes_a_cached_conllu(tiny_model, tmp_path):
     lines = [x for x in (DEMO / "sample.de").read_text(encoding="utf-8").splitlines() if x.strip()]
     spec = ParserSpec("udpipe", {"udpipe_model": tiny_model})

@@ -45,7 +45,7 @@ def test_a_relative_length_window_outside_0_to_1_is_a_request_error(value):
 
 
 def test_jobs_default_to_the_cores_as_on_the_command_line():
-    from auto_challenge_sets.scoring.forked import cores
+    from auto_challenge_sets.workers import cores
 
     assert _request().jobs is None and _request().workers == cores()
     assert _request(jobs=3).workers == 3

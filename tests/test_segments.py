@@ -304,22 +304,6 @@ def test_an_order_that_leaves_fewer_than_three_pairs_has_no_tau():
     assert found.kendall == pytest.approx(kendalltau([1.0, 0.0, 1.0, 0.0], [0.1, 0.1, 0.1, 0.5]).statistic)
 
 
-def test_a_worker_computes_each_configs_agreements_from_the_state_it_inherits():
-    # what a forked worker runs, called in this process (mutmut cannot see into the workers)
-    from auto_challenge_sets.evaluation.stats import segments
-    from auto_challenge_sets.scoring.forked import forked_pool
-
-    rng = np.random.default_rng(11)
-    x = {"a": rng.normal(size=9), "b": rng.normal(size=9)}
-    z = {s: 0.3 * x[s] + rng.normal(size=9) for s in x}
-    verdicts = {s: [["correct" if v > 0 else "wrong"] for v in x[s]] for s in x}
-    task = ConfigTask(np.arange(9), verdicts)
-    with forked_pool(1, segments._INHERITED, {"scores": {"chrf": x}, "pool_z": z, "seed": 2}):
-        found = segments._inherited_agreements(task)
-    assert found == config_agreements([task], {"chrf": x}, z, seed=2)[0]
-    assert found != config_agreements([task], {"chrf": x}, z, seed=1)[0]
-
-
 def test_a_sentence_without_instances_is_drawn_and_adds_nothing():
     instances = [(0, 0.5, True), (0, -0.1, False), (1, 0.1, True), (1, -0.3, False)]
     sentence, z, good = (np.array(column) for column in zip(*instances))

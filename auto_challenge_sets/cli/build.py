@@ -182,17 +182,16 @@ def _collect_garbage_rarely() -> None:
 
 def _executor(args: argparse.Namespace):
     """--executor ray: a RayExecutor, a GPU per actor when the parser or aligner runs on CUDA; else
-    --jobs worker processes (ProcessExecutor), or None: this process."""
+    --jobs worker processes (ProcessExecutor; one: this process)."""
     from auto_challenge_sets.errors import AcsError
 
     if args.executor != "ray":
         if args.ray_address:
             raise AcsError("--ray-address goes with --executor ray")
         from auto_challenge_sets.builder.pipeline.executors import ProcessExecutor
-        from auto_challenge_sets.scoring.forked import cores
+        from auto_challenge_sets.workers import cores
 
-        jobs = args.jobs or cores()
-        return ProcessExecutor(jobs=jobs) if jobs > 1 else None
+        return ProcessExecutor(jobs=args.jobs or cores())
     if args.jobs is not None:
         raise AcsError("--jobs goes with --executor local (Ray's are --workers)")
     from auto_challenge_sets.builder.pipeline.executors import RayExecutor

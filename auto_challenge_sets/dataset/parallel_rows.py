@@ -9,10 +9,10 @@ sentence against its line, applies the rules and builds the chunk's Arrow table 
 (:func:`~auto_challenge_sets.dataset.arrow_rows.config_tables`), the work the build spends its time
 on; this process writes the tables in chunk order, as the single-process build does. Tables cut at
 other chunk ends give the same files (the writer cuts row groups by row count alone), so the
-folder is byte-identical to ``--jobs 1`` (tests/test_executors.py).
+folder is byte-identical to ``--jobs 1`` (tests/test_parallel_rows.py).
 
-Errors are those of the single-process build, in the same order: a worker returns a parse error
-as its result (not raised there, where a later chunk's could overtake an earlier one's), and the
+Errors are those of the single-process build, in the same order: a parse error is raised when its
+chunk's turn comes (:func:`~auto_challenge_sets.workers.imap` keeps the chunks' order), and the
 mismatching sentences of every chunk are gathered into the one error
 :func:`~auto_challenge_sets.selection.check_matched` raises at the end.
 """
@@ -20,7 +20,6 @@ mismatching sentences of every chunk are gathered into the one error
 from __future__ import annotations
 
 import io
-import pickle
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -30,7 +29,6 @@ from auto_challenge_sets.configs import ConfigName
 from auto_challenge_sets.conllu_io import iter_numbered_sentences, sentence_ends
 from auto_challenge_sets.corpus import SentencePair
 from auto_challenge_sets.dataset.arrow_rows import ChunkColumns, chunk_columns, tables_from
-from auto_challenge_sets.errors import AcsError
 from auto_challenge_sets.pharaoh import Link
 from auto_challenge_sets.selection import (
     Mismatch,
@@ -39,11 +37,11 @@ from auto_challenge_sets.selection import (
     sentence_layout,
     text_mismatch,
 )
+from auto_challenge_sets.workers import imap
 
 # Pairs per chunk at least, when the kept pairs are cut into two chunks per worker; fewer than two
-# such chunks are selected here. A worker's start (its imports) costs about half a second of CPU,
-# which a smaller chunk does not repay: a test set of 1,000 pairs took 0.6 s of CPU to select in
-# one process and 1.9 s on two workers of 250 pairs each (benchmarks/bench_build.py).
+# such chunks are selected here: a worker's start (its imports, about half a second of CPU) is more
+# than a smaller chunk's selection saves.
 MIN_CHUNK = 1000
 
 
@@ -59,8 +57,7 @@ class Chunk:
 
 
 class ChunkRows:
-    """The work of a worker: a chunk → ``(its columns, its mismatches, None)``, or ``(None, [], the
-    error)`` when its bytes do not parse. The columns (:class:`~.arrow_rows.ChunkColumns`: a
+    """The work of a worker: a chunk → ``(its columns, its mismatches)``. The columns (:class:`~.arrow_rows.ChunkColumns`: a
     pair's sentence and tokens once, not once per config: a tenth of the bytes to send back) are
     None once a sentence mismatches (the build fails then, and writes nothing)."""
 
@@ -70,11 +67,8 @@ class ChunkRows:
         self.corpus, self.schemas = corpus, list(schemas)
         self.target = target  # the target language: its tokens (characters in Chinese and Japanese)
 
-    def __call__(self, chunk: Chunk) -> tuple[ChunkColumns | None, list[Mismatch], AcsError | None]:
-        try:
-            sentences = list(iter_numbered_sentences(io.BytesIO(chunk.data), self.conllu_path, chunk.first_line))
-        except AcsError as error:
-            return None, [], error
+    def __call__(self, chunk: Chunk) -> tuple[ChunkColumns | None, list[Mismatch]]:
+        sentences = list(iter_numbered_sentences(io.BytesIO(chunk.data), self.conllu_path, chunk.first_line))
         if len(sentences) != len(chunk.pairs):  # sentence_ends and the reader disagree: a bug of ours
             raise RuntimeError(f"{self.conllu_path}: {len(sentences)} sentences parsed from line "
                                f"{chunk.first_line}, {len(chunk.pairs)} expected")
@@ -88,33 +82,28 @@ class ChunkRows:
             elif not wrong:
                 matched.append((pair, sentence))
         if wrong:
-            return None, wrong, None
+            return None, wrong
         analyses = list(analyse_pairs(matched, chunk.links, self.phenomena, self.target))
-        return chunk_columns(analyses, self.configs, self.corpus, self.schemas), [], None
+        return chunk_columns(analyses, self.configs, self.corpus, self.schemas), []
 
 
 def parallel_tables(output: BuildOutput, configs: Sequence[ConfigName], schemas: Sequence[Any],
                     chunk: int) -> Iterator[list[Any]] | None:
     """Each chunk's table of each config (None: no row), in order, made on the build's worker
-    processes; None where the build runs in this process (one job, another executor, fewer than
-    two chunks of :data:`MIN_CHUNK` pairs, or rules that cannot be sent to a fresh process: those
-    of this process only)."""
+    processes; None where the build runs in this process (one job, another executor, or fewer
+    than two chunks of :data:`MIN_CHUNK` pairs)."""
     executor, analyses = output.spec.executor, output.analyses
     if not isinstance(executor, ProcessExecutor) or executor.jobs <= 1 or not isinstance(analyses, AnalysedPairs):
         return None
     if len(analyses.corpus.pairs) < 2 * MIN_CHUNK:
         return None
     work = ChunkRows(str(analyses.path), analyses.phenomena(), configs, output.spec.corpus, schemas, analyses.target)
-    try:
-        pickle.loads(pickle.dumps(work))  # a rule defined in this process only stays here
-    except Exception:  # noqa: BLE001 - pickle raises TypeError, AttributeError, PicklingError...
-        return None
     size = max(MIN_CHUNK, min(chunk, -(-len(analyses.corpus.pairs) // (2 * executor.jobs))))
-    return _in_order(executor, work, _Chunks(analyses, size))
+    return _in_order(executor.jobs, work, _Chunks(analyses, size))
 
 
 class _Chunks:
-    """The parse cut into numbered chunks of ``size`` kept pairs (the last one fewer), and, once
+    """The parse cut into chunks of ``size`` kept pairs (the last one fewer), and, once
     they are all read, the number of sentences in it (``sentences``)."""
 
     def __init__(self, analyses: AnalysedPairs, size: int):
@@ -122,17 +111,17 @@ class _Chunks:
         self.wanted = sentence_layout(analyses.corpus, analyses.count, str(analyses.path))
         self.sentences = 0
 
-    def __iter__(self) -> Iterator[tuple[int, Chunk]]:
+    def __iter__(self) -> Iterator[Chunk]:
         corpus, alignments, wanted = self.analyses.corpus, self.analyses.alignments, self.wanted
         pairs = iter(corpus.pairs)
         n = kept = 0  # sentences read, and those given a pair
-        number, first_line, first_kept = 0, 1, 0
+        first_line, first_kept = 1, 0
         parts: list[bytes] = []
         items: list[SentencePair | None] = []
 
-        def cut() -> tuple[int, Chunk]:
+        def cut() -> Chunk:
             links = None if alignments is None else alignments[first_kept:kept]
-            return number, Chunk(first_line, b"".join(parts), n - len(items) + 1, items, links)
+            return Chunk(first_line, b"".join(parts), n - len(items) + 1, items, links)
 
         for block_line, block, ends in sentence_ends(self.analyses.path):
             done = 0
@@ -147,7 +136,7 @@ class _Chunks:
                     if kept % self.size == 0:
                         parts.append(block[done:end])
                         yield cut()
-                        number, first_kept, done, parts, items = number + 1, kept, end, [], []
+                        first_kept, done, parts, items = kept, end, [], []
                         first_line = block_line + block.count(b"\n", 0, end)
             parts.append(block[done:])
         self.sentences = n
@@ -155,28 +144,19 @@ class _Chunks:
             yield cut()
 
 
-def _in_order(executor: ProcessExecutor, work: ChunkRows, chunks: _Chunks) -> Iterator[list[Any]]:
-    """The workers' tables in chunk order (a finished chunk waits for those before it: at most the
-    chunks in flight), the errors raised as the single-process build raises them: a parse error
-    when its chunk's turn comes, then the sentence count's, then the mismatches'."""
+def _in_order(jobs: int, work: ChunkRows, chunks: _Chunks) -> Iterator[list[Any]]:
+    """The workers' tables in chunk order, the errors raised as the single-process build raises
+    them: a parse error when its chunk's turn comes, then the sentence count's, then the mismatches'."""
     analyses = chunks.analyses
-    waiting: dict[int, tuple[ChunkColumns | None, list[Mismatch], AcsError | None]] = {}
-    following = 0
     wrong: list[Mismatch] = []
     bar = _bar(analyses)
     try:
-        for number, result in executor.map_shards(work, iter(chunks)):
-            waiting[number] = result
-            while following in waiting:
-                columns, mismatches, error = waiting.pop(following)
-                following += 1
-                if error is not None:
-                    raise error
-                wrong += mismatches
-                if columns is not None and not wrong:
-                    if bar is not None:
-                        bar.update(columns.pairs)
-                    yield tables_from(columns, work.configs, work.schemas)
+        for columns, mismatches in imap(work, chunks, jobs, fresh=True):
+            wrong += mismatches
+            if columns is not None and not wrong:
+                if bar is not None:
+                    bar.update(columns.pairs)
+                yield tables_from(columns, work.configs, work.schemas)
     finally:
         if bar is not None:
             bar.close()

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from concurrent.futures.process import BrokenProcessPool
-from functools import partial
 from typing import Any
 
 import numpy as np
@@ -51,8 +50,7 @@ from auto_challenge_sets.evaluation.stats.significance import paired_tests
 from auto_challenge_sets.evaluation.stats.versus_full import add_versus_full_test
 from auto_challenge_sets.scoring import kernel
 from auto_challenge_sets.scoring.bleu_stats import count_references
-from auto_challenge_sets.scoring.finite import MetricFailure, check_statistics, corpus_score, run_metric
-from auto_challenge_sets.scoring.forked import can_fork, forked_pool
+from auto_challenge_sets.scoring.finite import MetricFailure, check_statistics, corpus_score
 from auto_challenge_sets.scoring.length_baseline import is_degenerate, rule_signature
 from auto_challenge_sets.scoring.metric import Metric, create_metric
 from auto_challenge_sets.target_languages import language_of
@@ -73,39 +71,20 @@ def _metrics(request: EvaluationRequest, target: str) -> dict[str, Metric]:
     return metrics
 
 
-_WORKER_METRICS: dict[str, Metric] = {}  # the metrics of the run, in each worker (inherited by fork)
-
-
-def _system_statistics(predictions: list[str], references: list[tuple[str, ...]],
-                       names: tuple[str, ...], system: str = "") -> dict[str, np.ndarray]:
-    return {name: run_metric(name, system, partial(_WORKER_METRICS[name].statistics, predictions, references))
-            for name in names}
-
-
 def _statistics(outputs: list[SystemOutput], metrics: dict[str, Metric], sources: list[str] | None,
                 progress: bool, jobs: int) -> dict[str, dict[str, np.ndarray]]:
-    """Every system's statistics per metric: the metrics that may run in other processes on
-    ``jobs`` worker processes, one system a task (the rows of a system do not depend on the
-    process that computed them, so any ``jobs`` gives the same numbers); a metric that holds a
-    model (COMET) in this process."""
-    stats: dict[str, dict[str, np.ndarray]] = {output.name: {} for output in outputs}
-    spread = tuple(name for name, metric in metrics.items() if metric.parallel_safe) if jobs > 1 and can_fork() else ()
-    if spread:
-        with forked_pool(min(jobs, len(outputs)), _WORKER_METRICS, metrics) as pool:
-            tasks = [pool.submit(_system_statistics, o.predictions, o.references, spread, o.name) for o in outputs]
-            try:
-                for output, task in _progress(zip(outputs, tasks), progress, "statistics per system", len(outputs),
-                                              "system"):
-                    stats[output.name].update(task.result())
-            except BrokenProcessPool:  # a worker died (os._exit, a crash in a plug-in's extension): name the suspects
-                raise MetricFailure(f"a worker process died computing the statistics of metric(s) {', '.join(spread)}; "
-                                    "run with --jobs 1 to see which metric fails and why") from None
-    rest = [name for name in metrics if name not in spread]
-    for output in _progress(outputs if rest else [], progress, "statistics per system", unit="system"):
-        for name in rest:
-            stats[output.name][name] = run_metric(name, output.name, partial(
-                metrics[name].statistics, output.predictions, output.references, sources))
-    return {output.name: {name: stats[output.name][name] for name in metrics} for output in outputs}
+    """Every system's statistics per metric, on ``jobs`` worker processes (:func:`.kernel.systems_statistics`:
+    the rows do not depend on the process that computed them, so any ``jobs`` gives the same numbers)."""
+    found = kernel.systems_statistics(metrics, [(o.name, o.predictions, o.references) for o in outputs], sources, jobs)
+    stats: dict[str, dict[str, np.ndarray]] = {}
+    try:
+        for output, rows in _progress(zip(outputs, found), progress, "statistics per system", len(outputs), "system"):
+            stats[output.name] = rows
+    except BrokenProcessPool:  # a worker died (os._exit, a crash in a plug-in's extension): name the suspects
+        spread = ", ".join(name for name, metric in metrics.items() if metric.parallel_safe)
+        raise MetricFailure(f"a worker process died computing the statistics of metric(s) {spread}; "
+                            "run with --jobs 1 to see which metric fails and why") from None
+    return stats
 
 
 def _score_config(request: EvaluationRequest, corpus: Corpus, config: ConfigRows, metrics: dict[str, Metric],

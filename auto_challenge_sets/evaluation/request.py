@@ -16,10 +16,10 @@ from typing import Any
 from auto_challenge_sets.errors import RequestError
 from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
 from auto_challenge_sets.scoring.builtin_metrics import DEFAULT_METRICS, target_tokenizer
-from auto_challenge_sets.scoring.forked import cores
 from auto_challenge_sets.scoring.kernel import DEFAULT_SEED, MAX_SAMPLES
 from auto_challenge_sets.scoring.length_baseline import DEFAULT_LENGTH_RELATIVE, check_relative
 from auto_challenge_sets.scoring.metric import metric_class, route_options
+from auto_challenge_sets.workers import cores
 
 ALL = "all"
 PAIRED_TESTS = ("ar", "bs")

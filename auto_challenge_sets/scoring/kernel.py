@@ -13,47 +13,70 @@ checked finite (:mod:`.finite`), so a plug-in's NaN is an error naming it, never
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
 
 from auto_challenge_sets.scoring.finite import corpus_score, run_metric, sample_scores
-from auto_challenge_sets.scoring.forked import can_fork, cores, forked_pool
 from auto_challenge_sets.scoring.length_baseline import (
     DEFAULT_LENGTH_RELATIVE,
     sample_length_matched,
     summarize,
 )
 from auto_challenge_sets.scoring.metric import Metric, References
+from auto_challenge_sets.workers import cores, imap
 
 DEFAULT_SEED = 1  # the same random corpora on every run unless a seed is given
 MAX_SAMPLES = 100_000  # random corpora of one set: more would not fit in memory, so it is a typo
 
-# Rows are independent, so a large input is cut into one contiguous chunk per core: forked workers
-# inherit the metrics (_WORKER), only strings go out and arrays come back. Below PARALLEL_ROWS the
-# workers' start costs more than they save; a worker (the engine's, one system each) never forks.
+# A system's rows do not depend on the rows computed beside them, so a system of PARALLEL_ROWS rows
+# or more is cut into one contiguous block per job; below, a worker's start costs more than it saves.
 PARALLEL_ROWS = 10_000
-_WORKER: dict[str, object] = {}
 
 
 def statistics(metrics: Mapping[str, Metric], predictions: Sequence[str], references: References,
                sources: Sequence[str] | None = None, jobs: int | None = None,
                system: str = "") -> dict[str, np.ndarray]:
-    """Every metric's per-sentence statistics of these rows (a ValueError of a metric keeps its
-    type, its name in front). The metrics that may run in other processes share ``jobs``
-    (default: the cores) forked workers once there are :data:`PARALLEL_ROWS` rows; the rows are
-    the same whatever ``jobs``."""
+    """Every metric's per-sentence statistics of one system's rows (:func:`systems_statistics`)."""
+    (rows,) = systems_statistics(metrics, [(system, predictions, references)], sources, jobs)
+    return rows
+
+
+def systems_statistics(metrics: Mapping[str, Metric], systems: Sequence[tuple[str, Sequence[str], References]],
+                       sources: Sequence[str] | None = None, jobs: int | None = None) -> Iterator[dict[str, np.ndarray]]:
+    """Every system's per-sentence statistics per metric (``systems``: name, predictions,
+    references), one system after another; a ValueError of a metric keeps its type, its name in
+    front. The metrics that may run in other processes go to ``jobs`` (default: the cores) worker
+    processes (:func:`~auto_challenge_sets.workers.imap`), a task per system or per block of a
+    large one (:data:`PARALLEL_ROWS`); the others run here. The rows are the same whatever ``jobs``."""
     jobs = cores() if jobs is None else jobs
-    spread = [name for name, metric in metrics.items() if metric.parallel_safe]
-    found: dict[str, np.ndarray] = {}
-    if spread and jobs > 1 and len(predictions) >= PARALLEL_ROWS and can_fork():
-        found = _in_parallel({name: metrics[name] for name in spread}, predictions, references, sources, jobs, system)
-    rest = {name: metric for name, metric in metrics.items() if name not in found}
-    if rest:
-        found.update(_in_blocks(rest, predictions, references, sources, system))
-    return {name: found[name] for name in metrics}
+    spread = {name: metric for name, metric in metrics.items() if metric.parallel_safe}
+    here = {name: metric for name, metric in metrics.items() if name not in spread}
+    cuts = []
+    for _, predictions, references in systems:
+        if len(predictions) != len(references):
+            raise ValueError(f"{len(predictions)} predictions but {len(references)} references")
+        parts = jobs if len(predictions) >= PARALLEL_ROWS else 1
+        cuts.append(np.linspace(0, len(predictions), parts + 1).astype(int))
+
+    def blocks() -> Iterator[tuple[Sequence[str], References, Sequence[str] | None, str]]:
+        for (system, predictions, references), bounds in zip(systems, cuts):
+            for start, stop in zip(bounds[:-1], bounds[1:]):
+                yield (predictions[start:stop], references[start:stop],
+                       None if sources is None else sources[start:stop], system)
+
+    found = imap(partial(_in_blocks, spread), blocks(), jobs if spread else 1)
+    try:
+        for (system, predictions, references), bounds in zip(systems, cuts):
+            parts = [next(found) for _ in bounds[1:]]
+            rows = {name: parts[0][name] if len(parts) == 1 else np.concatenate([part[name] for part in parts])
+                    for name in spread}
+            rows.update(_in_blocks(here, (predictions, references, sources, system)))
+            yield {name: rows[name] for name in metrics}
+    finally:
+        found.close()  # the workers end with an error here too
 
 
 # Rows whose statistics every metric computes before the next block: their 13a tokens are still in
@@ -62,8 +85,9 @@ def statistics(metrics: Mapping[str, Metric], predictions: Sequence[str], refere
 BLOCK_ROWS = 16_384
 
 
-def _in_blocks(metrics: Mapping[str, Metric], predictions: Sequence[str], references: References,
-               sources: Sequence[str] | None, system: str) -> dict[str, np.ndarray]:
+def _in_blocks(metrics: Mapping[str, Metric],
+               rows: tuple[Sequence[str], References, Sequence[str] | None, str]) -> dict[str, np.ndarray]:
+    predictions, references, sources, system = rows
     parts: dict[str, list[np.ndarray]] = {name: [] for name in metrics}
     for start in range(0, max(1, len(predictions)), BLOCK_ROWS):
         stop = start + BLOCK_ROWS
@@ -71,25 +95,6 @@ def _in_blocks(metrics: Mapping[str, Metric], predictions: Sequence[str], refere
         for name, metric in metrics.items():
             parts[name].append(run_metric(name, system, partial(metric.statistics, *block)))
     return {name: found[0] if len(found) == 1 else np.concatenate(found) for name, found in parts.items()}
-
-
-def _chunk(start: int, stop: int) -> dict[str, np.ndarray]:
-    w = _WORKER
-    sources = None if w["sources"] is None else w["sources"][start:stop]
-    return statistics(w["metrics"], w["predictions"][start:stop], w["references"][start:stop], sources, 1,
-                      w["system"])
-
-
-def _in_parallel(metrics: Mapping[str, Metric], predictions: Sequence[str], references: References,
-                 sources: Sequence[str] | None, jobs: int, system: str) -> dict[str, np.ndarray]:
-    if len(predictions) != len(references):
-        raise ValueError(f"{len(predictions)} predictions but {len(references)} references")
-    bounds = np.linspace(0, len(predictions), jobs + 1).astype(int)
-    state = {"metrics": metrics, "predictions": predictions, "references": references, "sources": sources,
-             "system": system}
-    with forked_pool(jobs, _WORKER, state) as pool:
-        parts = list(pool.map(_chunk, bounds[:-1], bounds[1:]))
-    return {name: np.concatenate([part[name] for part in parts]) for name in metrics}
 
 
 @dataclass(frozen=True)

@@ -1,13 +1,14 @@
-"""Where the shards of a stage run: here, one after another, on worker processes, or on a Ray cluster.
+"""Where the shards of a stage run: on this machine (this process or worker processes), or on a Ray
+cluster.
 
-An executor maps a stage's work over the pending shards and yields ``(shard, result)`` as each
-one finishes, in any order; the stage cache writes each result as it comes, so a killed run keeps
+An executor maps a stage's work over the pending shards and yields ``(shard, result)`` in any
+order; the stage cache writes each result as it comes, so a killed run keeps
 every finished shard whichever executor ran it, and the assembled output does not depend on the
 order (byte-identical folders from either executor).
 
-- :class:`LocalExecutor`: in this process, in order.
 - :class:`ProcessExecutor`, ``acs build``'s default (``--jobs N``, the cores this process may use):
-  worker processes started by a fork server, each making the stage's backend once.
+  worker processes (:mod:`auto_challenge_sets.workers`), each making the stage's backend once; with
+  one job, this process.
 - :class:`RayExecutor`: the shards as a Ray Data dataset, mapped by ``workers`` actors
   (``map_batches`` with a callable class), each holding the stage's backend, its model loaded once
   per actor (a GPU each with ``gpus_per_worker``). Ray is the optional extra ``[ray]``.
@@ -19,11 +20,12 @@ that an executor can ship it to other processes without the model (which is made
 from __future__ import annotations
 
 import json
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from auto_challenge_sets.builder.pipeline.timings import add_worker_cpu
+from auto_challenge_sets.workers import imap
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -55,102 +57,26 @@ class ShardWork:
         return {**self.__dict__, "_backend": None if self.make is not None else self._backend}
 
 
-class LocalExecutor:
-    """In this process, one shard after another."""
-
-    def map_shards(self, process: Callable[[T], R], shards: Iterable[tuple[int, T]]) -> Iterator[tuple[int, R]]:
-        for number, shard in shards:
-            yield number, process(shard)
-
-
-# What the workers of a ProcessExecutor run: the stage's work, sent once to each worker when it starts
-# (not with every shard), so each worker makes its backend (loads its model) once.
-_INSTALLED: dict[str, Any] = {}
-
-
-def _install(work: Any) -> None:
-    _INSTALLED["process"] = work
-
-
-def _run_installed(shard: list) -> tuple[list, float]:
-    """The shard's result and the CPU seconds this worker used since it last reported (its start,
-    the first time: the imports and the backend's model are part of the stage's cost)."""
-    import resource
-
-    result = _INSTALLED["process"](shard)
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    used = usage.ru_utime + usage.ru_stime
-    reported, _INSTALLED["reported"] = _INSTALLED.get("reported", 0.0), used
-    return result, used - reported
-
-
-def _shippable(process: Any) -> bool:
-    """Whether the work can go to a fresh process: a :class:`ShardWork` that makes its backend
-    there (one whose backend exists only in this process, a test's instance, stays here)."""
-    import pickle
-
-    if isinstance(process, ShardWork) and process.make is None:
-        return False
-    try:
-        pickle.dumps(process)
-    except Exception:  # noqa: BLE001 - pickle raises TypeError, AttributeError, PicklingError...
-        return False
-    return True
-
-
 @dataclass
 class ProcessExecutor:
-    """The shards on ``jobs`` worker processes (``acs build --jobs N``), each making the stage's
-    backend once, on its first shard. The workers are started by a fork server, fresh processes
-    that have not imported this one's libraries: a worker forked from a process that ran torch (a
-    trankit parse) hung in torch's thread pool. At most two shards per worker are in flight, so the
-    inputs are read as the workers need them. One job, one shard, or work that cannot leave this
-    process: in this process, as :class:`LocalExecutor`."""
+    """The shards on ``jobs`` worker processes (``acs build --jobs N``): fresh processes
+    (:func:`~auto_challenge_sets.workers.imap`), each making the stage's backend once, on its first
+    shard; with one job, in this process, in order. A work whose backend exists only in this
+    process (no way to make it: a test's instance) stays here too."""
 
-    jobs: int = 2
+    jobs: int
 
     def map_shards(self, process: Callable[[T], R], shards: Iterable[tuple[int, T]]) -> Iterator[tuple[int, R]]:
-        import multiprocessing
-        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+        jobs = 1 if isinstance(process, ShardWork) and process.make is None else self.jobs
+        numbers: deque[int] = deque()
 
-        shards = iter(shards)
-        first = next(shards, None)
-        if first is None:
-            return
-        second = next(shards, None)
-        if self.jobs <= 1 or second is None or not _shippable(process):
-            yield from LocalExecutor().map_shards(process, [first] + ([] if second is None else [second]))
-            yield from LocalExecutor().map_shards(process, shards)
-            return
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-        waiting = _chain(first, second, shards)
-        with ProcessPoolExecutor(max_workers=self.jobs, mp_context=context, initializer=_install,
-                                 initargs=(process,)) as pool:
-            running: dict[Any, int] = {}
-            for number, shard in waiting:
-                running[pool.submit(_run_installed, shard)] = number
-                if len(running) >= 2 * self.jobs:
-                    yield from _finished(running, wait(running, return_when=FIRST_COMPLETED).done)
-            while running:
-                yield from _finished(running, wait(running, return_when=FIRST_COMPLETED).done)
+        def numbered() -> Iterator[T]:
+            for number, shard in shards:
+                numbers.append(number)
+                yield shard
 
-
-def _chain(first: Any, second: Any, rest: Iterator[Any]) -> Iterator[Any]:
-    yield first
-    yield second
-    yield from rest
-
-
-def _finished(running: dict[Any, int], done: set[Any]) -> Iterator[tuple[int, Any]]:
-    """The finished futures' results in shard order (a worker's error raised here, in this process),
-    the worker's CPU counted in the stages now timed (:mod:`.timings`: workers of a fork server are
-    not this process's children, which ``getrusage`` would count)."""
-    for future in sorted(done, key=running.__getitem__):
-        number = running.pop(future)
-        result, cpu = future.result()
-        add_worker_cpu(cpu)
-        yield number, result
+        for result in imap(process, numbered(), jobs, fresh=True):
+            yield numbers.popleft(), result
 
 
 def _quiet_ray() -> None:

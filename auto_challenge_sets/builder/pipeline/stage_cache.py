@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from auto_challenge_sets.builder.pipeline.executors import Executor, LocalExecutor
+from auto_challenge_sets.builder.pipeline.executors import Executor, ProcessExecutor
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.paths import default_cache_dir
 from auto_challenge_sets.text_io import atomic_write_text
@@ -142,7 +142,7 @@ def run_sharded(
     pending = ((number, list(inputs[start : start + shard_size]))
                for number, start in enumerate(starts) if outputs[number] is None)
     try:
-        for number, result in (executor or LocalExecutor()).map_shards(process, pending):
+        for number, result in (executor or ProcessExecutor(jobs=1)).map_shards(process, pending):
             batch_size = min(shard_size, len(inputs) - starts[number])
             if len(result) != batch_size:
                 raise RuntimeError(f"{stage}: the backend returned {len(result)} outputs for {batch_size} inputs")

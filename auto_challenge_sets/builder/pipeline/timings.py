@@ -5,9 +5,9 @@ a run slow can see which part to blame.
 A stage is timed only while a recording is active (:func:`recording`), so the build's own code
 marks its stages with :func:`stage` at no cost otherwise. CPU time is this process's and its
 children's (``getrusage``; the eflomal binary is counted once it has exited, by the end of its
-stage), plus what worker processes report (:func:`add_worker_cpu`): the workers of ``--jobs`` are
-started by a fork server, so they are not this process's children and ``getrusage`` never sees them.
-(Ray's workers report nothing: their CPU is not counted.)
+stage), plus what the build's worker processes report (:func:`~auto_challenge_sets.workers.reported_cpu`:
+a fork server's workers are not this process's children). Ray's workers report nothing: their CPU
+is not counted.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
+from auto_challenge_sets.workers import reported_cpu
+
 
 @dataclass
 class StageTime:
@@ -27,7 +29,7 @@ class StageTime:
     cpu: float = 0.0
     count: int | None = None  # what the stage handled, in ``unit``
     unit: str = ""
-    worker_cpu: float = 0.0  # what worker processes reported while the stage ran, part of ``cpu``
+    worker_cpu: float = 0.0  # what fresh worker processes reported while the stage ran, part of ``cpu``
 
 
 @dataclass
@@ -55,14 +57,6 @@ class Timings:
 
 
 _ACTIVE: ContextVar[Timings | None] = ContextVar("acs_build_timings", default=None)
-_OPEN: ContextVar[tuple[StageTime, ...]] = ContextVar("acs_open_stages", default=())
-
-
-def add_worker_cpu(seconds: float) -> None:
-    """Count CPU seconds spent in a worker process (not a child of this one) in every stage now
-    running: a worker reports its own with each result it sends back."""
-    for timed in _OPEN.get():
-        timed.worker_cpu += seconds
 
 
 def _cpu_seconds() -> float:
@@ -90,11 +84,10 @@ def stage(name: str, count: int | None = None, unit: str = "") -> Iterator[Stage
         yield None
         return
     timed = StageTime(name, count=count, unit=unit)
-    wall, cpu = time.perf_counter(), _cpu_seconds()
-    token = _OPEN.set((*_OPEN.get(), timed))
+    wall, cpu, workers = time.perf_counter(), _cpu_seconds(), reported_cpu()
     try:
         yield timed
     finally:
-        _OPEN.reset(token)
+        timed.worker_cpu = reported_cpu() - workers
         timed.wall, timed.cpu = time.perf_counter() - wall, _cpu_seconds() - cpu + timed.worker_cpu
         timings.stages.append(timed)

@@ -33,16 +33,16 @@ import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from functools import partial
 
 import numpy as np
 
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation.results import SegmentAgreement
 from auto_challenge_sets.evaluation.stats.human import match_system, numbered_table_rows
-from auto_challenge_sets.scoring.forked import can_fork, forked_pool
 from auto_challenge_sets.scoring.metric import Metric
 from auto_challenge_sets.text_io import ascii_float, ascii_int
+from auto_challenge_sets.workers import imap
 
 BOOTSTRAP = 1000
 # Random sentence orders of a permutation p-value: its smallest value is 1/1000, below the 0.05/30
@@ -274,11 +274,6 @@ def targeted_agreement(verdicts: Mapping[str, Sequence[Sequence[str]]], position
         ci=None if interval is None else interval[0], difference_p_value=None if interval is None else interval[1])
 
 
-# The run's sentence scores (metric -> system -> per pool row), z (system -> per pool row) and seed,
-# in each forked worker of :func:`config_agreements`
-_INHERITED: dict[str, Any] = {}
-
-
 @dataclass(frozen=True)
 class ConfigTask:
     """One config's segment-level work: its pool rows, its verdicts (system -> per row; None: not
@@ -297,19 +292,11 @@ def _agreements(task: ConfigTask, scores: Mapping[str, Mapping[str, np.ndarray]]
     return per_metric, targeted
 
 
-def _inherited_agreements(task: ConfigTask) -> tuple[dict[str, SegmentAgreement | None] | None,
-                                                     SegmentAgreement | None]:
-    return _agreements(task, _INHERITED["scores"], _INHERITED["pool_z"], _INHERITED["seed"])
-
-
 def config_agreements(tasks: Sequence[ConfigTask], scores: Mapping[str, Mapping[str, np.ndarray]],
                       pool_z: Mapping[str, np.ndarray], seed: int = 1, jobs: int = 1,
                       ) -> list[tuple[dict[str, SegmentAgreement | None] | None, SegmentAgreement | None]]:
     """Every task's metric agreements (``scores``: metric -> :func:`sentence_scores` per system) and
     targeted agreement. The permutations make this the slow part of ``--human-seg``, so the configs
-    spread over ``jobs`` forked workers; each config's numbers depend on its seed alone, not on the
-    process."""
-    if jobs > 1 and len(tasks) > 1 and can_fork():
-        with forked_pool(min(jobs, len(tasks)), _INHERITED, {"scores": scores, "pool_z": pool_z, "seed": seed}) as pool:
-            return list(pool.map(_inherited_agreements, tasks))
-    return [_agreements(task, scores, pool_z, seed) for task in tasks]
+    spread over ``jobs`` worker processes; each config's numbers depend on its seed alone, not on
+    the process."""
+    return list(imap(partial(_agreements, scores=scores, pool_z=pool_z, seed=seed), tasks, jobs))

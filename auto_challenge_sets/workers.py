@@ -1,0 +1,112 @@
+"""Worker processes: the one way this package uses more than one core (``acs build --jobs``,
+``acs evaluate --jobs``). :func:`imap` maps a function over items on a ``concurrent.futures``
+process pool and hands the results back in the items' order.
+
+The function, with what it holds (the run's metrics, a build stage's work that makes its model),
+goes to each worker once, when the worker starts; each item goes with its task. Workers are
+
+- forked (the default): they inherit the function from this process's memory, so it need not be
+  picklable (a plug-in metric registered in this process and its settings);
+- or ``fresh``: started by a fork server, processes that have not imported this one's libraries.
+  The build's stages use them: a worker forked from a process that ran torch (a trankit parse)
+  hung in torch's thread pool. Their function is pickled; one that cannot be runs in this process.
+
+A worker exits when this process dies, even by SIGKILL: a killed run leaves nothing running.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from itertools import chain, islice
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+_FRESH_CPU = [0.0]  # CPU seconds that fresh workers reported: see reported_cpu
+_FUNCTION: list[Callable[[Any], Any]] = []  # in a worker: the function it applies
+_REPORTED = [0.0]  # in a worker: its CPU seconds when it last reported
+
+
+def cores() -> int:
+    """The cores this process may run on (the default number of workers)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def reported_cpu() -> float:
+    """The CPU seconds that this process's fresh workers have spent so far. A fork server's workers
+    are not this process's children, so ``getrusage`` never counts them; each reports its own with
+    every result. (Forked workers are children: ``getrusage`` counts them once the pool joins them.)"""
+    return _FRESH_CPU[0]
+
+
+def imap(function: Callable[[T], R], items: Iterable[T], jobs: int, *, fresh: bool = False) -> Iterator[R]:
+    """``function(item)`` for every item, in order, on ``jobs`` worker processes (see the module).
+    At most two items per worker are in flight, so a long iterable is read as the workers need it;
+    a worker's error is raised here when its item's turn comes, and the items not yet started are
+    dropped. In this process: one job, fewer than two items, or a platform without the start method."""
+    items = iter(items)
+    first = list(islice(items, 2 * jobs)) if jobs > 1 else []  # fewer items than jobs: fewer workers
+    method = "forkserver" if fresh else "fork"
+    if (len(first) < 2 or method not in multiprocessing.get_all_start_methods()
+            or (fresh and not _picklable(function))):
+        yield from map(function, chain(first, items))
+        return
+    pool = ProcessPoolExecutor(min(jobs, len(first)), mp_context=multiprocessing.get_context(method),
+                               initializer=_start, initargs=(function,))
+    try:
+        running: deque[Future] = deque(pool.submit(_apply, item) for item in first)
+        for item in items:
+            yield _result(running.popleft(), fresh)
+            running.append(pool.submit(_apply, item))
+        while running:
+            yield _result(running.popleft(), fresh)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _picklable(function: Any) -> bool:
+    import pickle
+
+    try:
+        pickle.dumps(function)
+    except Exception:  # noqa: BLE001 - pickle raises TypeError, AttributeError, PicklingError...
+        return False
+    return True
+
+
+def _start(function: Callable[[Any], Any]) -> None:
+    """A worker's start: keep the function, and exit when the parent dies."""
+    import threading
+
+    _FUNCTION[:] = [function]
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
+
+
+def _exit_with(parent: Any) -> None:
+    parent.join()  # returns when the parent has exited, however it ended
+    os._exit(1)
+
+
+def _apply(item: Any) -> tuple[Any, float]:
+    """The item's result, and the worker's CPU seconds since it last reported (its start and
+    imports, the first time)."""
+    import resource
+
+    result = _FUNCTION[0](item)
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    spent, _REPORTED[0] = usage.ru_utime + usage.ru_stime - _REPORTED[0], usage.ru_utime + usage.ru_stime
+    return result, spent
+
+
+def _result(future: Future, fresh: bool) -> Any:
+    result, cpu = future.result()
+    if fresh:
+        _FRESH_CPU[0] += cpu
+    return result
