@@ -26,6 +26,7 @@ from dataclasses import replace
 from typing import TypeVar
 
 from auto_challenge_sets.evaluation.results import (
+    Method,
     ConfigResult,
     HumanCorrelation,
     SegmentAgreement,
@@ -33,7 +34,7 @@ from auto_challenge_sets.evaluation.results import (
     VersusFullTest,
 )
 
-ALPHA = 0.05
+ALPHA = Method.alpha
 METHOD = "Benjamini–Hochberg (scipy.stats.false_discovery_control, method='bh')"
 
 _Tested = TypeVar("_Tested", HumanCorrelation, SegmentAgreement, VersusFullTest)
