@@ -10,7 +10,6 @@ import math
 from collections.abc import Mapping
 
 import numpy as np
-
 import pytest
 
 from auto_challenge_sets.evaluation.result_json import ResultError, decode, plain

@@ -26,9 +26,9 @@ from dataclasses import replace
 from typing import TypeVar
 
 from auto_challenge_sets.evaluation.results import (
-    Method,
     ConfigResult,
     HumanCorrelation,
+    Method,
     SegmentAgreement,
     Trend,
     VersusFullTest,
