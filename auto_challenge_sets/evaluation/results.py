@@ -31,30 +31,31 @@ SAME_ROWS = "same rows as"
 
 
 # the bounds several fields share (a function each: a dataclass field is one field's alone)
-def count(default: Any = dataclasses.MISSING) -> Any:
+def _count(default: Any = dataclasses.MISSING) -> Any:
     return bounded(default, minimum=0)
 
 
-def share(default: Any = dataclasses.MISSING) -> Any:
+def _share(default: Any = dataclasses.MISSING) -> Any:
     return bounded(default, minimum=0, maximum=1)
 
 
-def percent(default: Any = dataclasses.MISSING) -> Any:
+def _percent(default: Any = dataclasses.MISSING) -> Any:
     return bounded(default, minimum=0, maximum=100)
 
 
-def p_value(default: Any = dataclasses.MISSING) -> Any:
+def _p(default: Any = dataclasses.MISSING) -> Any:
     """An empirical p, (1 + count) / (trials + 1): never 0."""
     return bounded(default, exclusiveMinimum=0, maximum=1)
 
 
-def family(default: Any = None) -> Any:
+def _family(default: Any = None) -> Any:
     """The distinct tests a Benjamini–Hochberg correction counted (None: left out of it)."""
     return bounded(default, minimum=1)
 
 
-def paired_test() -> Any:
+def _paired_test() -> Any:
     return bounded(enum=["ar", "bs"])
+
 
 @dataclass(frozen=True)
 class RandomBaseline:
@@ -70,7 +71,7 @@ class RandomBaseline:
     p5: float
     p95: float
     percentile: float = bounded(minimum=0, maximum=100)
-    p_value: float = p_value()
+    p_value: float = _p()
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,7 @@ class PairedResult:
     """sacrebleu's paired test of a system against the baseline system on one config."""
 
     delta: float  # system − baseline
-    p_value: float = p_value()
+    p_value: float = _p()
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,7 @@ class MetricInfo:
     for its metrics). Its direction is :attr:`Evaluation.higher_is_better`."""
 
     label: str = bounded(minLength=1)
-    digits: int = count()
+    digits: int = _count()
     signature: str
 
 
@@ -125,7 +126,7 @@ class PairwiseResult:
     better: str
     worse: str
     delta: float
-    p_value: float = p_value()
+    p_value: float = _p()
 
 
 @dataclass(frozen=True)
@@ -145,7 +146,7 @@ class FullTest:
 
     rows: int = bounded(minimum=1)
     baseline_system: str
-    paired_test: str = paired_test()  # ar / bs, sacrebleu's
+    paired_test: str = _paired_test()  # ar / bs, sacrebleu's
     paired_samples: int = bounded(minimum=1)
     alpha: float = bounded(exclusiveMinimum=0, exclusiveMaximum=1)
     correction: str  # of the pairwise p-values behind the clusters ("none", as WMT)
@@ -211,17 +212,17 @@ class TargetedCounts:
     """Instances judged correct / wrong, without an expected translation (unaligned), and whose
     dependent was judged with its head (absorbed); accuracy = correct / (correct + wrong)."""
 
-    instances: int = count()
-    correct: int = count()
-    wrong: int = count()
-    unaligned: int = count()
-    absorbed: int = count()
-    accuracy: float | None = share()
+    instances: int = _count()
+    correct: int = _count()
+    wrong: int = _count()
+    unaligned: int = _count()
+    absorbed: int = _count()
+    accuracy: float | None = _share()
 
 
 @dataclass(frozen=True)
 class DistanceCounts(TargetedCounts):
-    distance: int = count(0)
+    distance: int = _count(0)
 
 
 @dataclass(frozen=True)
@@ -230,11 +231,11 @@ class RandomPairs:
     (:mod:`auto_challenge_sets.scoring.targeted_control`): ``percentile`` is the share of draws
     at or below the real accuracy (%)."""
 
-    draws: int = count()  # the draws that judged any pair (a draw of unaligned heads alone has no accuracy)
-    mean: float | None = share()
-    p5: float | None = share()
-    p95: float | None = share()
-    percentile: float | None = percent()
+    draws: int = _count()  # the draws that judged any pair (a draw of unaligned heads alone has no accuracy)
+    mean: float | None = _share()
+    p5: float | None = _share()
+    p95: float | None = _share()
+    percentile: float | None = _percent()
 
 
 @dataclass(frozen=True)
@@ -273,10 +274,10 @@ class VersusFullTest:
     reference: str  # the metric whose full-test score is compared: bleu, else the run's first metric
     delta: float | None = bounded(minimum=-2, maximum=2)  # τ(measure) − τ(reference on the full test set)
     ci: tuple[float, float] | None
-    p_value: float | None = p_value()
-    p_corrected: float | None = share(None)
+    p_value: float | None = _p()
+    p_corrected: float | None = _share(None)
     exploratory: bool | None = None
-    family_size: int | None = family()  # the distinct tests the correction counted (None: left out of it)
+    family_size: int | None = _family()  # the distinct tests the correction counted (None: left out of it)
 
 
 @dataclass(frozen=True)
@@ -291,12 +292,12 @@ class HumanCorrelation:
     kendall: float | None
     p_value: float | None  # Kendall's
     ci: tuple[float, float] | None
-    random_kendall_percentile: float | None = percent(None)
+    random_kendall_percentile: float | None = _percent(None)
     random_kendall_mean: float | None = None
     # Benjamini–Hochberg over the run's configs (:mod:`.multiple_testing`); None on the full test set
-    p_corrected: float | None = share(None)
+    p_corrected: float | None = _share(None)
     exploratory: bool | None = None  # corrected p >= 0.05: a lead to confirm on another test set
-    family_size: int | None = family()  # the distinct tests the correction counted (None: left out of it)
+    family_size: int | None = _family()  # the distinct tests the correction counted (None: left out of it)
     vs_full_test: VersusFullTest | None = None  # None for the reference itself
 
 
@@ -308,21 +309,21 @@ class SegmentAgreement:
     with z, and the mean z of instances judged correct minus wrong with a 95% bootstrap interval.
     Intervals resample, p-values permute, whole sentences (:mod:`.segments`)."""
 
-    segments: int = count()  # pairs (a metric) or judged instances (targeted accuracy) with a human z
+    segments: int = _count()  # pairs (a metric) or judged instances (targeted accuracy) with a human z
     kendall: float | None = bounded(minimum=-1, maximum=1)
     p_value: float | None
-    correct: int | None = count(None)
-    wrong: int | None = count(None)
+    correct: int | None = _count(None)
+    wrong: int | None = _count(None)
     z_correct_minus_wrong: float | None = None
     ci: tuple[float, float] | None = None
-    p_corrected: float | None = share(None)
+    p_corrected: float | None = _share(None)
     exploratory: bool | None = None
-    family_size: int | None = family()
+    family_size: int | None = _family()
     # the correct − wrong difference (its interval ci) tested on its own, corrected the same way
-    difference_p_value: float | None = share(None)
-    difference_p_corrected: float | None = share(None)
+    difference_p_value: float | None = _share(None)
+    difference_p_corrected: float | None = _share(None)
     difference_exploratory: bool | None = None
-    difference_family_size: int | None = family()
+    difference_family_size: int | None = _family()
 
 
 @dataclass(frozen=True)
@@ -336,10 +337,10 @@ class ConfigResult:
 
     n: int = bounded(minimum=1)
     phenomenon: str  # {pair}.{phenomenon}
-    min_distance: int | None = count()
+    min_distance: int | None = _count()
     small: bool  # fewer than min_rows rows: scored, left out of trends and summaries
     same_rows_as: str | None  # the earlier config with the very same rows, counted once
-    widened: int = count()  # rows whose length had no random candidate within the tolerance
+    widened: int = _count()  # rows whose length had no random candidate within the tolerance
     systems: Mapping[str, SystemResult] = bounded(minProperties=1)
     human: Mapping[str, HumanCorrelation | None] | None = None  # metric -> correlation
     human_targeted: HumanCorrelation | None = None
@@ -378,11 +379,11 @@ class ConfigResult:
 class Trend:
     """Spearman's ρ of a system's score with D over a phenomenon's distinct, non-small configs."""
 
-    n: int = count()
+    n: int = _count()
     spearman: float | None = bounded(minimum=-1, maximum=1)  # None ("n/a") below 3 distinct usable configs or with constant scores
     p_value: float | None
-    p_corrected: float | None = share(None)  # Benjamini–Hochberg over the metric's trends of the run
-    family_size: int | None = family()  # the trends that correction counted
+    p_corrected: float | None = _share(None)  # Benjamini–Hochberg over the metric's trends of the run
+    family_size: int | None = _family()  # the trends that correction counted
 
 
 @dataclass(frozen=True)
@@ -394,12 +395,12 @@ class PhenomenonSummary:
 
     cells: int = bounded(minimum=1)
     systems: int = bounded(minimum=1)
-    worse_than_full: float = share()
-    worse_than_random_mean: float = share()
-    worse_than_random_p5: float = share()
+    worse_than_full: float = _share()
+    worse_than_random_mean: float = _share()
+    worse_than_random_p5: float = _share()
     mean_delta_random: float
-    worsening_trend: int | None = count()  # None ("n/a"): no system's trend could be computed
-    trends: int = count(0)  # systems whose trend could be computed (the denominator of worsening_trend)
+    worsening_trend: int | None = _count()  # None ("n/a"): no system's trend could be computed
+    trends: int = _count(0)  # systems whose trend could be computed (the denominator of worsening_trend)
 
 
 @dataclass(frozen=True)
@@ -409,7 +410,7 @@ class TargetedByDistance:
     config: str
     buckets: tuple[str, ...]
     accuracy: Mapping[str, Mapping[str, float | None]]  # system -> bucket -> accuracy
-    judged: Mapping[str, Mapping[str, int]] = count()  # system -> bucket -> instances judged
+    judged: Mapping[str, Mapping[str, int]] = _count()  # system -> bucket -> instances judged
     mean: Mapping[str, float | None]  # bucket -> mean accuracy over systems
     # bucket -> the judge's pass rate on a second human translation (None: unmeasured)
     second_reference: Mapping[str, float | None] | None = None
@@ -422,11 +423,11 @@ class ControlMatching:
     dependent's UPOS (``matched``), the head's only, neither (``unmatched``: no such pair in the
     sentence at that distance, or no UPOS in the dataset), or the instance itself (no other pair fits)."""
 
-    instances: int = count()
-    matched: int = count()
-    head_only: int = count()
-    unmatched: int = count()
-    itself: int = count()
+    instances: int = _count()
+    matched: int = _count()
+    head_only: int = _count()
+    unmatched: int = _count()
+    itself: int = _count()
 
 
 @dataclass(frozen=True)
@@ -440,10 +441,10 @@ class JudgeCheck:
 
     status: str = bounded(enum=["measured", "unmeasured"])  # "measured" or "unmeasured"
     reason: str = bounded(minLength=1)  # what was judged against what, or why it is unmeasured
-    references: int = count()  # the human translations judged
-    judged: int = count()
-    correct: int = count()
-    pass_rate: float | None = share()
+    references: int = _count()  # the human translations judged
+    judged: int = _count()
+    correct: int = _count()
+    pass_rate: float | None = _share()
     by_config: Mapping[str, TargetedScore] = field(default_factory=dict)  # config -> its counts
 
 
@@ -477,16 +478,16 @@ class Method:
 @dataclass(frozen=True)
 class Settings:
     n_samples: int = bounded(minimum=1)
-    length_tolerance: int = count()
-    seed: int = count()
-    paired_test: str = paired_test()
+    length_tolerance: int = _count()
+    seed: int = _count()
+    paired_test: str = _paired_test()
     paired_samples: int = bounded(minimum=1)
-    min_rows: int = count()
+    min_rows: int = _count()
     # metric -> every option it declares -> the value the run used (Metric.options; defaults filled in)
     metric_options: Mapping[str, Mapping[str, Any]]
     # each row's length window is max(length_tolerance, floor(length_relative × length)) tokens
     # (scoring.length_baseline.length_window); 0: the tolerance alone
-    length_relative: float = share(0.0)
+    length_relative: float = _share(0.0)
     method: Method = field(default_factory=Method)
 
 
