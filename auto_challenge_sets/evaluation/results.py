@@ -472,6 +472,8 @@ class Method:
     bootstrap: int = bounded(1000, minimum=1)
     permutations: int = bounded(9999, minimum=1)  # random orders, where n! is more
     segment_bootstrap: int = bounded(1000, minimum=1)
+    # the smallest p is then 1/1000, below the 0.05/30 that a result must reach to survive
+    # Benjamini–Hochberg over a run's 30 or so configs
     segment_permutations: int = bounded(999, minimum=1)
 
 

@@ -46,9 +46,7 @@ from auto_challenge_sets.scoring.metric import Metric
 from auto_challenge_sets.text_io import ascii_float, ascii_int
 
 BOOTSTRAP = Method.segment_bootstrap
-# Random sentence orders of a permutation p-value: its smallest value is 1/1000, below the 0.05/30
-# that a result must reach to survive Benjamini–Hochberg over a run's 30 or so configs.
-PERMUTATIONS = Method.segment_permutations
+PERMUTATIONS = Method.segment_permutations  # random sentence orders of a permutation p-value
 # Orders reaching the observed statistic after which a permutation p is settled (Besag & Clifford
 # 1991): its p is then at least 2 · 10 / 999 = 0.02 and known to about a third of itself.
 STOP_AFTER = 10
