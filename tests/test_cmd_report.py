@@ -47,6 +47,42 @@ def test_a_saved_run_renders_again_byte_for_byte_elsewhere_and_in_place(saved, t
     assert _files(saved) == before
 
 
+def test_a_plain_install_renders_a_saved_run_without_jsonschema(saved, tmp_path, monkeypatch):
+    """jsonschema is a dev extra: acs report checks a results.json by the result's own reader."""
+    import sys
+
+    with monkeypatch.context() as patch:
+        patch.setitem(sys.modules, "jsonschema", None)  # import jsonschema now raises ImportError
+        assert main(["report", str(saved), "--out", str(tmp_path / "B"), "--quiet"]) == 0
+    assert (tmp_path / "B" / "report.md").read_bytes() == (saved / "report.md").read_bytes()
+
+
+def test_a_saved_run_states_its_own_method_constants_and_an_older_one_todays(saved, tmp_path):
+    """The method's constants are the run's (results.json's settings.method): a run made with
+    other counts says so when rendered again; one written before they were recorded reads with
+    today's (Method's defaults)."""
+    from auto_challenge_sets.evaluation.results import Method
+
+    document = json.loads((saved / "results.json").read_text(encoding="utf-8"))
+    assert document["settings"]["method"] == {"alpha": Method.alpha, "bootstrap": Method.bootstrap,
+                                              "permutations": Method.permutations,
+                                              "segment_bootstrap": Method.segment_bootstrap,
+                                              "segment_permutations": Method.segment_permutations}
+    for name, method in (("other", {**document["settings"]["method"], "bootstrap": 500, "alpha": 0.01}),
+                         ("older", None)):
+        settings = {k: v for k, v in document["settings"].items() if k != "method"}
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "results.json").write_text(json.dumps(
+            {**document, "settings": settings if method is None else {**settings, "method": method}}), encoding="utf-8")
+        assert main(["report", str(folder), "--quiet"]) == 0
+        page = (folder / "index.html").read_text(encoding="utf-8")
+        expected = (f"α {Method.alpha}; human correlations: {Method.bootstrap} bootstrap" if method is None
+                    else "α 0.01; human correlations: 500 bootstrap")
+        assert expected in page
+        (folder / "results.json").unlink()  # conftest validates every results.json a session leaves
+
+
 def test_a_run_without_its_sentences_renders_the_page_without_them(saved, tmp_path):
     bare = tmp_path / "bare"
     bare.mkdir()
@@ -81,7 +117,10 @@ def test_a_folder_that_is_not_a_saved_run_is_named(saved, tmp_path_factory, caps
         "bad-field": (json.dumps({**document, "metric_info": {"bleu": {"label": "BLEU", "digits": "two",
                                                                        "signature": "s"}}}),
                       f"does not match {SCHEMA} at metric_info/bleu/digits: 'two' is not of type 'integer'"),
-        "unknown-field": (json.dumps({**document, "extra": 1}), f"does not match {SCHEMA} at the document"),
+        "unknown-field": (json.dumps({**document, "extra": 1}),
+                          f"does not match {SCHEMA} at extra: is not a field of Evaluation"),
+        "out-of-bounds": (json.dumps({**document, "full_corpus_rows": 0}),
+                          f"does not match {SCHEMA} at full_corpus_rows: 0 is less than the minimum of 1"),
     }
     for name, (text, expected) in cases.items():
         folder = tmp_path / name

@@ -491,10 +491,10 @@ class _Refusing(AveragedMetric):
 
     name = "refusing"
     label = "refusing"
-    message = "no such option"
+    error: Exception = ValueError("no such option")
 
     def __init__(self, **options) -> None:
-        raise ValueError(self.message)
+        raise self.error
 
     def sentence_scores(self, hypotheses, references, sources=None):  # pragma: no cover - never built
         return []
@@ -503,10 +503,13 @@ class _Refusing(AveragedMetric):
         return "refusing"
 
 
-@pytest.mark.parametrize("message,field", [("no such option", "metrics"), ("tokenize 'x' cannot run here", "tokenize")])
-def test_a_metric_that_refuses_its_options_names_the_field(toy, monkeypatch, message, field):
+@pytest.mark.parametrize("refusal,field", [(ValueError("no such option"), "metrics"),
+                                           (RequestError("tokenize", "no such option"), "tokenize")])
+def test_a_metric_that_refuses_its_options_names_the_field_its_error_carries(toy, monkeypatch, refusal, field):
+    """A RequestError keeps its field; a bare ValueError blames the metric. The message is never searched."""
     monkeypatch.setitem(metric_registry._REGISTRY, _Refusing.name, _Refusing)
-    monkeypatch.setattr(_Refusing, "message", message)
+    monkeypatch.setattr(_Refusing, "error", refusal)
+    message = "no such option"
     request = EvaluationRequest(toy["root"], toy["hyps"], metrics=("bleu", "refusing"), n_samples=5)
     with pytest.raises(RequestError) as error:
         evaluate(request)

@@ -152,8 +152,11 @@ def test_ties_on_one_side_only_take_kendalls_p_from_the_permutations():
 
 
 def test_spearmans_p_for_nine_systems_is_9999_random_orders_seeded():
-    """9! orders are more than PERMUTATIONS: 9999 random ones, from numpy's generator seeded [seed, 3]."""
+    """9! orders are more than PERMUTATIONS: 9999 random ones, from numpy's generator seeded
+    [seed, its own stream] (no other draw of a run uses that stream)."""
     from scipy.stats import permutation_test, rankdata
+
+    from auto_challenge_sets.evaluation.stats import STREAMS
 
     xs, ys = np.arange(1.0, 10.0), np.array([3.0, 1, 2, 6, 4, 9, 5, 8, 7])
     ry = rankdata(ys)
@@ -166,7 +169,7 @@ def test_spearmans_p_for_nine_systems_is_9999_random_orders_seeded():
     names = [f"s{k}" for k in range(9)]
     for seed in (1, 5):
         expected = permutation_test((rankdata(xs),), rho, permutation_type="pairings", vectorized=True,
-                                    n_resamples=9999, rng=np.random.default_rng([seed, 3])).pvalue
+                                    n_resamples=9999, rng=np.random.default_rng([seed, STREAMS["human_permutations"]])).pvalue
         found = correlate(dict(zip(names, xs)), HumanScores(dict(zip(names, ys))), seed=seed)
         assert found["spearman_p"] == pytest.approx(expected, rel=1e-12)
         assert found["p_value"] == pytest.approx(kendalltau(xs, ys, method="exact").pvalue)
@@ -227,3 +230,13 @@ def test_resampled_signs_are_the_pair_signs_of_each_resample():
     values = np.array([0.5, 0.2, 0.5, 0.9, 0.1])  # a tie: 0 between systems 0 and 2
     picks = np.random.default_rng(4).integers(0, 5, (30, 5))
     assert resampled_signs(values, pair_cells(picks, 5)).tolist() == pair_signs(values[picks]).tolist()
+
+
+def test_each_kind_of_draw_has_a_stream_no_other_draws_from():
+    """The one table of seed streams: two kinds share a value only where the second is told apart
+    by a further word (the targeted control adds its config's crc32), kept for the published numbers."""
+    from auto_challenge_sets.evaluation.stats import STREAMS
+
+    shared = {value for value in STREAMS.values() if list(STREAMS.values()).count(value) > 1}
+    assert {kind for kind, value in STREAMS.items() if value in shared} == {"segment_bootstrap", "targeted_control"}
+    assert not set(STREAMS.values()) & {0, 1}  # scoring.kernel's: the random corpora and compute()'s slices

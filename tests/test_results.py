@@ -143,7 +143,8 @@ def test_the_json_document_is_plain_and_leaves_the_verdicts_out():
         "metrics": ["bleu"], "higher_is_better": {"bleu": True},
         "settings": {"n_samples": 5, "length_tolerance": 1, "seed": 3, "paired_test": "ar", "paired_samples": 20,
                      "min_rows": 20, "metric_options": {"bleu": {"tokenize": "13a"}},
-                     "length_relative": 0.0},
+                     "length_relative": 0.0, "method": {"alpha": 0.05, "bootstrap": 1000, "permutations": 9999,
+                                                        "segment_bootstrap": 1000, "segment_permutations": 999}},
         "full": {"a": {"bleu": None}, "b": {"bleu": None}},
         "configs": {"de-en.particle.d3": {
             "n": 12, "phenomenon": "de-en.particle", "min_distance": 3, "small": True, "same_rows_as": None,
@@ -191,35 +192,37 @@ def test_a_configs_flags_in_their_one_order_and_what_they_leave_out(small, degen
 
 def test_a_segment_result_carries_its_family_and_the_differences_own_label():
     """Issue 34: a segment-level result records its BH family's size, and the correct − wrong
-    difference its own p, corrected p and label; the schema holds them all."""
+    difference its own p, corrected p and label; the reader takes them all back, and refuses a
+    family of no test, naming the field."""
     import dataclasses
-    import json
 
-    import jsonschema
     import numpy as np
 
-    from auto_challenge_sets.evaluation.results import SCHEMA_PATH, SegmentAgreement, _plain
+    from auto_challenge_sets.evaluation.result_json import ResultError, decode, plain
+    from auto_challenge_sets.evaluation.results import SegmentAgreement
 
     found = SegmentAgreement(segments=40, kendall=0.2, p_value=0.01, correct=30, wrong=10, z_correct_minus_wrong=0.3,
                              ci=(np.float64(-0.1), 0.6), p_corrected=0.04, exploratory=False, family_size=np.int64(12),
                              difference_p_value=0.2, difference_p_corrected=0.4, difference_exploratory=True,
                              difference_family_size=12)
-    document = _plain(dataclasses.asdict(found))
+    document = plain(dataclasses.asdict(found))
     assert document["family_size"] == 12 and type(document["family_size"]) is int and document["ci"] == [-0.1, 0.6]
     assert (document["difference_p_corrected"], document["difference_exploratory"]) == (0.4, True)
-    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
-    segment = {"$defs": schema["$defs"], "$ref": "#/$defs/segment"}
-    jsonschema.validate(document, segment, cls=jsonschema.Draft202012Validator)
-    with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate({**document, "family_size": 0}, segment, cls=jsonschema.Draft202012Validator)
+    assert decode(SegmentAgreement, document) == found
+    with pytest.raises(ResultError, match="the minimum of 1") as error:
+        decode(SegmentAgreement, {**document, "family_size": 0})
+    assert error.value.field == "family_size"
 
 
 def test_the_targeted_run_writes_its_judge_and_its_controls_matching_and_leaves_the_links_out():
     """TargetedRun's judge (measured or not), control_upos and control, and by_distance's
     second_reference: in results.json as the schema describes them; the output links (the
-    page's only) are not in it. A field the schema does not know fails validation."""
+    page's only) are not in it. A field the schema does not know fails validation, and the reader."""
+    import dataclasses
+
     import jsonschema
 
+    from auto_challenge_sets.evaluation.result_json import ResultError
     from auto_challenge_sets.evaluation.results import (
         SCHEMA_PATH,
         ConfigResult,
@@ -257,7 +260,11 @@ def test_the_targeted_run_writes_its_judge_and_its_controls_matching_and_leaves_
     jsonschema.validate(document, schema, cls=jsonschema.Draft202012Validator)
     unmeasured = {**targeted, "judge": {**targeted["judge"], "status": "unmeasured", "pass_rate": None}}
     jsonschema.validate({**document, "targeted": unmeasured}, schema, cls=jsonschema.Draft202012Validator)
-    for bad in ({**targeted["judge"], "status": "guessed"}, {**targeted["judge"], "extra": 1}):
+    assert Evaluation.from_json(document) == dataclasses.replace(evaluation, output_links=None)
+    for bad, field in (({**targeted["judge"], "status": "guessed"}, "status"), ({**targeted["judge"], "extra": 1}, "extra")):
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate({**document, "targeted": {**targeted, "judge": bad}}, schema,
                                 cls=jsonschema.Draft202012Validator)
+        with pytest.raises(ResultError) as error:
+            Evaluation.from_json({**document, "targeted": {**targeted, "judge": bad}})
+        assert error.value.field == f"targeted/judge/{field}"

@@ -61,13 +61,13 @@ def _metrics(request: EvaluationRequest, target: str) -> dict[str, Metric]:
     for name, options in request.metric_settings(target).items():
         try:
             metrics[name] = create_metric(name, **options)
-        except RequestError as error:  # names its field already (a tokenizer that is unknown or cannot run here)
+        except RequestError as error:  # carries its field (a tokenizer that is unknown or cannot run here)
             if error.field in request.metric_options:  # given as a metric option, not by its own field
                 raise RequestError("metric_options", f"{error.field}={request.metric_options[error.field]}: "
                                    f"{error.detail}") from None
             raise
-        except ValueError as error:  # a tokenizer that is unknown or cannot run here
-            raise RequestError("tokenize" if "tokenize" in str(error) else "metrics", str(error)) from None
+        except ValueError as error:  # a metric that names no field: the metric itself cannot be made
+            raise RequestError("metrics", str(error)) from None
     return metrics
 
 

@@ -1,11 +1,12 @@
 """The typed results of an evaluation, and their one JSON form (``results.json``).
 
 Frozen dataclasses from the whole run down to one number; :meth:`Evaluation.to_json` is the
-document that ``results.json`` holds (``"schema": "acs-evaluation/4"``, described by the JSON
-Schema shipped beside this module, :data:`SCHEMA_PATH`) and :meth:`Evaluation.from_json` reads
-back (``acs report`` renders a saved run from it alone), and :meth:`Evaluation.to_pandas` one
-long table (a row per system, config and metric) for notebooks. docs/method.md, "Reading
-results.json", says what each field means.
+document that ``results.json`` holds (``"schema": "acs-evaluation/4"``), :meth:`Evaluation.from_json`
+reads it back, checked (``acs report`` renders a saved run from it alone), and
+:meth:`Evaluation.to_pandas` makes one long table (a row per system, config and metric) for
+notebooks. A field's bounds are its metadata (:func:`.result_json.bounded`); the JSON Schema
+shipped beside this module, :data:`SCHEMA_PATH`, is :func:`schema_text`, generated from these
+classes. docs/method.md, "Reading results.json", says what each field means.
 """
 
 from __future__ import annotations
@@ -14,23 +15,9 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-# the parts kept in modules of their own, re-exported: every reader imports them from here
-from auto_challenge_sets.evaluation.result_full_test import FullTest as FullTest
-from auto_challenge_sets.evaluation.result_full_test import FullTestRanking as FullTestRanking
-from auto_challenge_sets.evaluation.result_full_test import PairwiseResult as PairwiseResult
-from auto_challenge_sets.evaluation.result_full_test import RankedSystem as RankedSystem
-from auto_challenge_sets.evaluation.result_json import decode
-from auto_challenge_sets.evaluation.result_json import plain as _plain
-from auto_challenge_sets.evaluation.result_provenance import AlignerProvenance as AlignerProvenance
-from auto_challenge_sets.evaluation.result_provenance import FileDigest as FileDigest
-from auto_challenge_sets.evaluation.result_provenance import ParserProvenance as ParserProvenance
-from auto_challenge_sets.evaluation.result_provenance import Provenance as Provenance
-from auto_challenge_sets.evaluation.result_scores import MetricInfo as MetricInfo
-from auto_challenge_sets.evaluation.result_scores import MetricScore as MetricScore
-from auto_challenge_sets.evaluation.result_scores import PairedResult as PairedResult
-from auto_challenge_sets.evaluation.result_scores import RandomBaseline as RandomBaseline
+from auto_challenge_sets.evaluation.result_json import PAGE_ONLY, bounded, decode, json_schema, plain
 
 # 4: each metric's label, digits and signature (``metric_info``), so a saved result renders alone;
 # docs/method.md, "Reading results.json", says what changed from 3 (and from 2)
@@ -43,22 +30,199 @@ DEGENERATE = "degenerate baseline"
 SAME_ROWS = "same rows as"
 
 
+# the bounds several fields share (a function each: a dataclass field is one field's alone)
+def _count(default: Any = dataclasses.MISSING) -> Any:
+    return bounded(default, minimum=0)
+
+
+def _share(default: Any = dataclasses.MISSING) -> Any:
+    return bounded(default, minimum=0, maximum=1)
+
+
+def _percent(default: Any = dataclasses.MISSING) -> Any:
+    return bounded(default, minimum=0, maximum=100)
+
+
+def _p(default: Any = dataclasses.MISSING) -> Any:
+    """An empirical p, (1 + count) / (trials + 1): never 0."""
+    return bounded(default, exclusiveMinimum=0, maximum=1)
+
+
+def _family(default: Any = None) -> Any:
+    """The distinct tests a Benjamini–Hochberg correction counted (None: left out of it)."""
+    return bounded(default, minimum=1)
+
+
+def _paired_test() -> Any:
+    return bounded(enum=["ar", "bs"])
+
+
+@dataclass(frozen=True)
+class RandomBaseline:
+    """Where a score falls among the scores of length-matched random corpora (one per sample).
+
+    ``percentile``: share of random corpora scoring at or worse than the set (%); ``p_value``: the
+    one-sided empirical p-value of "the set scores worse than random", (1 + that count) /
+    (samples + 1) (:func:`auto_challenge_sets.scoring.length_baseline.summarize`); worse means lower
+    for a metric where higher is better, higher otherwise."""
+
+    mean: float
+    std: float = bounded(minimum=0)
+    p5: float
+    p95: float
+    percentile: float = bounded(minimum=0, maximum=100)
+    p_value: float = _p()
+
+
+@dataclass(frozen=True)
+class PairedResult:
+    """sacrebleu's paired test of a system against the baseline system on one config."""
+
+    delta: float  # system − baseline
+    p_value: float = _p()
+
+
+@dataclass(frozen=True)
+class MetricScore:
+    score: float
+    random: RandomBaseline | None  # None ("n/a"): no row outside the config to draw from (the full corpus)
+    vs_baseline: PairedResult | None = None  # None for the baseline system itself
+
+    def worse_than_random_band(self, higher_is_better: bool) -> bool:
+        """Below the random corpora's 5th percentile (above their 95th where lower is better):
+        what the tables' star and the summary's share count; never without a random baseline."""
+        if self.random is None:
+            return False
+        return self.score < self.random.p5 if higher_is_better else self.score > self.random.p95
+
+
+@dataclass(frozen=True)
+class MetricInfo:
+    """What a result says of one of its metrics, so that a saved result renders without the metric
+    registry: the tables' label, the decimals shown, and the metric's own signature (sacrebleu's
+    for its metrics). Its direction is :attr:`Evaluation.higher_is_better`."""
+
+    label: str = bounded(minLength=1)
+    digits: int = _count()
+    signature: str
+
+
+@dataclass(frozen=True)
+class RankedSystem:
+    """One system in a metric's ranking of the full test set (:mod:`.full_test`)."""
+
+    system: str
+    score: float
+    rank: int = bounded(minimum=1)  # by score, 1 = best; systems with the very same score share the better rank
+    cluster: int = bounded(minimum=1)  # significance cluster, 1 = the top one (see FullTest.cluster_rule)
+    vs_baseline: PairedResult | None  # sacrebleu's paired test against the baseline system; None for it
+
+
+@dataclass(frozen=True)
+class PairwiseResult:
+    """sacrebleu's paired test of two systems on the full test set, ``better`` ranked above
+    ``worse``: ``delta`` = better − worse (the test is symmetric: the same p either way round)."""
+
+    better: str
+    worse: str
+    delta: float
+    p_value: float = _p()
+
+
+@dataclass(frozen=True)
+class FullTestRanking:
+    """One metric's ranking of the systems on the full test set, with its significance clusters."""
+
+    systems: tuple[RankedSystem, ...] = bounded(minItems=1)  # in rank order
+    pairs: tuple[PairwiseResult, ...]  # every pair of systems, tested once
+    clusters: int = bounded(minimum=1)
+
+
+@dataclass(frozen=True)
+class FullTest:
+    """The full test set as a first-class row: every system against the baseline system (paired
+    test), and per metric a ranking by score grouped into clusters of systems not significantly
+    different (:mod:`.full_test`). It has no random baseline: no sentence lies outside it."""
+
+    rows: int = bounded(minimum=1)
+    baseline_system: str
+    paired_test: str = _paired_test()  # ar / bs, sacrebleu's
+    paired_samples: int = bounded(minimum=1)
+    alpha: float = bounded(exclusiveMinimum=0, exclusiveMaximum=1)
+    correction: str  # of the pairwise p-values behind the clusters ("none", as WMT)
+    cluster_rule: str
+    random_unavailable: str = bounded(minLength=1)
+    rankings: Mapping[str, FullTestRanking]  # metric -> ranking
+
+
+@dataclass(frozen=True)
+class FileDigest:
+    """A file by its base name and sha256 (eflomal's priors)."""
+
+    file: str
+    sha256: str | None
+
+
+@dataclass(frozen=True)
+class ParserProvenance:
+    """The parse as the build recorded it: the backend (``conllu``: a pre-parsed ``file``), its
+    package and version, its model (a file or a name) and the sha256 of the model or the file."""
+
+    backend: str
+    package: str | None
+    version: str | None
+    model: str | None
+    file: str | None
+    sha256: str | None = bounded(pattern="^[0-9a-f]{64}$")
+    options: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class AlignerProvenance(ParserProvenance):
+    """The alignment as the build recorded it (``pharaoh``: a precomputed ``file``), with how its
+    directions were combined, the pairs aligned and the priors (``priors_used`` None: the backend
+    takes none)."""
+
+    symmetrization: str | None = None
+    pairs: int | None = bounded(None, minimum=0)
+    priors: FileDigest | None = None
+    priors_used: bool | None = None
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """How the evaluated split's sets were made (``acs_build.json``): ``summary`` is the one line
+    every report shows; ``recorded`` False for a folder built before the record kept it (then
+    only the old labels, ``parser_label`` and ``aligner_label``); ``warning``: the alignment is
+    eflomal's on too few pairs without priors."""
+
+    recorded: bool
+    summary: str = bounded(minLength=1)
+    parser_label: str | None = None
+    aligner_label: str | None = None
+    parser: ParserProvenance | None = None
+    aligner: AlignerProvenance | None = None  # None: not aligned (or not recorded)
+    tokenization: Mapping[str, str] | None = None
+    packages: Mapping[str, str] | None = None
+    warning: str | None = None
+
+
 @dataclass(frozen=True)
 class TargetedCounts:
     """Instances judged correct / wrong, without an expected translation (unaligned), and whose
     dependent was judged with its head (absorbed); accuracy = correct / (correct + wrong)."""
 
-    instances: int
-    correct: int
-    wrong: int
-    unaligned: int
-    absorbed: int
-    accuracy: float | None
+    instances: int = _count()
+    correct: int = _count()
+    wrong: int = _count()
+    unaligned: int = _count()
+    absorbed: int = _count()
+    accuracy: float | None = _share()
 
 
 @dataclass(frozen=True)
 class DistanceCounts(TargetedCounts):
-    distance: int = 0
+    distance: int = _count(0)
 
 
 @dataclass(frozen=True)
@@ -67,11 +231,11 @@ class RandomPairs:
     (:mod:`auto_challenge_sets.scoring.targeted_control`): ``percentile`` is the share of draws
     at or below the real accuracy (%)."""
 
-    draws: int  # the draws that judged any pair (a draw of unaligned heads alone has no accuracy)
-    mean: float | None
-    p5: float | None
-    p95: float | None
-    percentile: float | None
+    draws: int = _count()  # the draws that judged any pair (a draw of unaligned heads alone has no accuracy)
+    mean: float | None = _share()
+    p5: float | None = _share()
+    p95: float | None = _share()
+    percentile: float | None = _percent()
 
 
 @dataclass(frozen=True)
@@ -108,12 +272,12 @@ class VersusFullTest:
     corrected across the run's configs (BH) with its exploratory label."""
 
     reference: str  # the metric whose full-test score is compared: bleu, else the run's first metric
-    delta: float | None  # τ(measure) − τ(reference on the full test set)
+    delta: float | None = bounded(minimum=-2, maximum=2)  # τ(measure) − τ(reference on the full test set)
     ci: tuple[float, float] | None
-    p_value: float | None
-    p_corrected: float | None = None
+    p_value: float | None = _p()
+    p_corrected: float | None = _share(None)
     exploratory: bool | None = None
-    family_size: int | None = None  # the distinct tests the correction counted (None: left out of it)
+    family_size: int | None = _family()  # the distinct tests the correction counted (None: left out of it)
 
 
 @dataclass(frozen=True)
@@ -122,18 +286,18 @@ class HumanCorrelation:
     bootstrap interval of Kendall's τ over systems, and the config's τ among the τ of its random
     corpora (percentile, mean): a set that ranks no better than random sentences shows there."""
 
-    systems: int
+    systems: int = bounded(minimum=3)
     spearman: float | None
     spearman_p: float | None
     kendall: float | None
     p_value: float | None  # Kendall's
     ci: tuple[float, float] | None
-    random_kendall_percentile: float | None = None
+    random_kendall_percentile: float | None = _percent(None)
     random_kendall_mean: float | None = None
     # Benjamini–Hochberg over the run's configs (:mod:`.multiple_testing`); None on the full test set
-    p_corrected: float | None = None
+    p_corrected: float | None = _share(None)
     exploratory: bool | None = None  # corrected p >= 0.05: a lead to confirm on another test set
-    family_size: int | None = None  # the distinct tests the correction counted (None: left out of it)
+    family_size: int | None = _family()  # the distinct tests the correction counted (None: left out of it)
     vs_full_test: VersusFullTest | None = None  # None for the reference itself
 
 
@@ -145,34 +309,39 @@ class SegmentAgreement:
     with z, and the mean z of instances judged correct minus wrong with a 95% bootstrap interval.
     Intervals resample, p-values permute, whole sentences (:mod:`.segments`)."""
 
-    segments: int  # pairs (a metric) or judged instances (targeted accuracy) with a human z
-    kendall: float | None
+    segments: int = _count()  # pairs (a metric) or judged instances (targeted accuracy) with a human z
+    kendall: float | None = bounded(minimum=-1, maximum=1)
     p_value: float | None
-    correct: int | None = None
-    wrong: int | None = None
+    correct: int | None = _count(None)
+    wrong: int | None = _count(None)
     z_correct_minus_wrong: float | None = None
     ci: tuple[float, float] | None = None
-    p_corrected: float | None = None
+    p_corrected: float | None = _share(None)
     exploratory: bool | None = None
-    family_size: int | None = None
+    family_size: int | None = _family()
     # the correct − wrong difference (its interval ci) tested on its own, corrected the same way
-    difference_p_value: float | None = None
-    difference_p_corrected: float | None = None
+    difference_p_value: float | None = _share(None)
+    difference_p_corrected: float | None = _share(None)
     difference_exploratory: bool | None = None
-    difference_family_size: int | None = None
+    difference_family_size: int | None = _family()
 
 
 @dataclass(frozen=True)
 class ConfigResult:
     """One config: its rows, flags, every system's scores and the correlations with humans."""
 
-    n: int
+    # written by to_json beside the fields: the marks the reports print (flags())
+    JSON_EXTRA: ClassVar[dict[str, Any]] = {"flags": {
+        "type": "array", "uniqueItems": True, "maxItems": 3,
+        "items": {"type": "string", "pattern": f"^({SMALL}|{DEGENERATE}|{SAME_ROWS} .+)$"}}}
+
+    n: int = bounded(minimum=1)
     phenomenon: str  # {pair}.{phenomenon}
-    min_distance: int | None
+    min_distance: int | None = _count()
     small: bool  # fewer than min_rows rows: scored, left out of trends and summaries
     same_rows_as: str | None  # the earlier config with the very same rows, counted once
-    widened: int  # rows whose length had no random candidate within the tolerance
-    systems: Mapping[str, SystemResult]
+    widened: int = _count()  # rows whose length had no random candidate within the tolerance
+    systems: Mapping[str, SystemResult] = bounded(minProperties=1)
     human: Mapping[str, HumanCorrelation | None] | None = None  # metric -> correlation
     human_targeted: HumanCorrelation | None = None
     # the complement cannot supply length-matched samples (scoring.length_baseline.is_degenerate):
@@ -181,7 +350,7 @@ class ConfigResult:
     segment: Mapping[str, SegmentAgreement | None] | None = None  # metric -> agreement (--human-seg)
     segment_targeted: SegmentAgreement | None = None
     # why the scores have no random baseline ("n/a"), e.g. the config is the full corpus; None: they have one
-    random_unavailable: str | None = None
+    random_unavailable: str | None = bounded(None, minLength=1)
 
     def flags(self, short: bool = False) -> tuple[str, ...]:
         """The config's marks in this order: ``small`` (fewer than ``min_rows`` rows),
@@ -210,11 +379,11 @@ class ConfigResult:
 class Trend:
     """Spearman's ρ of a system's score with D over a phenomenon's distinct, non-small configs."""
 
-    n: int
-    spearman: float | None  # None ("n/a") below 3 distinct usable configs or with constant scores
+    n: int = _count()
+    spearman: float | None = bounded(minimum=-1, maximum=1)  # None ("n/a") below 3 distinct usable configs or with constant scores
     p_value: float | None
-    p_corrected: float | None = None  # Benjamini–Hochberg over the metric's trends of the run
-    family_size: int | None = None  # the trends that correction counted
+    p_corrected: float | None = _share(None)  # Benjamini–Hochberg over the metric's trends of the run
+    family_size: int | None = _family()  # the trends that correction counted
 
 
 @dataclass(frozen=True)
@@ -224,14 +393,14 @@ class PhenomenonSummary:
     (95th where lower is better); the mean difference from the random mean; and how many systems'
     trends over D go towards worse scores."""
 
-    cells: int
-    systems: int
-    worse_than_full: float
-    worse_than_random_mean: float
-    worse_than_random_p5: float
+    cells: int = bounded(minimum=1)
+    systems: int = bounded(minimum=1)
+    worse_than_full: float = _share()
+    worse_than_random_mean: float = _share()
+    worse_than_random_p5: float = _share()
     mean_delta_random: float
-    worsening_trend: int | None  # None ("n/a"): no system's trend could be computed
-    trends: int = 0  # systems whose trend could be computed (the denominator of worsening_trend)
+    worsening_trend: int | None = _count()  # None ("n/a"): no system's trend could be computed
+    trends: int = _count(0)  # systems whose trend could be computed (the denominator of worsening_trend)
 
 
 @dataclass(frozen=True)
@@ -241,7 +410,7 @@ class TargetedByDistance:
     config: str
     buckets: tuple[str, ...]
     accuracy: Mapping[str, Mapping[str, float | None]]  # system -> bucket -> accuracy
-    judged: Mapping[str, Mapping[str, int]]  # system -> bucket -> instances judged
+    judged: Mapping[str, Mapping[str, int]] = _count()  # system -> bucket -> instances judged
     mean: Mapping[str, float | None]  # bucket -> mean accuracy over systems
     # bucket -> the judge's pass rate on a second human translation (None: unmeasured)
     second_reference: Mapping[str, float | None] | None = None
@@ -254,11 +423,11 @@ class ControlMatching:
     dependent's UPOS (``matched``), the head's only, neither (``unmatched``: no such pair in the
     sentence at that distance, or no UPOS in the dataset), or the instance itself (no other pair fits)."""
 
-    instances: int
-    matched: int
-    head_only: int
-    unmatched: int
-    itself: int
+    instances: int = _count()
+    matched: int = _count()
+    head_only: int = _count()
+    unmatched: int = _count()
+    itself: int = _count()
 
 
 @dataclass(frozen=True)
@@ -270,12 +439,12 @@ class JudgeCheck:
     counts distinct instances (correct + wrong) over every lexical config. ``status``
     ``unmeasured`` (``pass_rate`` None): no second translation, or the aligner cannot align it."""
 
-    status: str  # "measured" or "unmeasured"
-    reason: str  # what was judged against what, or why it is unmeasured
-    references: int  # the human translations judged
-    judged: int
-    correct: int
-    pass_rate: float | None
+    status: str = bounded(enum=["measured", "unmeasured"])  # "measured" or "unmeasured"
+    reason: str = bounded(minLength=1)  # what was judged against what, or why it is unmeasured
+    references: int = _count()  # the human translations judged
+    judged: int = _count()
+    correct: int = _count()
+    pass_rate: float | None = _share()
     by_config: Mapping[str, TargetedScore] = field(default_factory=dict)  # config -> its counts
 
 
@@ -292,37 +461,57 @@ class TargetedRun:
 
 
 @dataclass(frozen=True)
+class Method:
+    """The method's constants, as the run used them (the statistics' modules read theirs from
+    these defaults; a results.json written before they were recorded reads with them): ``alpha``,
+    below which a corrected p is no longer exploratory and two full-test systems differ; the
+    bootstrap resamples and permutations of the human correlations (and of Δτ vs the full test
+    set), and of the segment-level agreement."""
+
+    alpha: float = bounded(0.05, exclusiveMinimum=0, exclusiveMaximum=1)
+    bootstrap: int = bounded(1000, minimum=1)
+    permutations: int = bounded(9999, minimum=1)  # random orders, where n! is more
+    segment_bootstrap: int = bounded(1000, minimum=1)
+    # the smallest p is then 1/1000, below the 0.05/30 that a result must reach to survive
+    # Benjamini–Hochberg over a run's 30 or so configs
+    segment_permutations: int = bounded(999, minimum=1)
+
+
+@dataclass(frozen=True)
 class Settings:
-    n_samples: int
-    length_tolerance: int
-    seed: int
-    paired_test: str
-    paired_samples: int
-    min_rows: int
+    n_samples: int = bounded(minimum=1)
+    length_tolerance: int = _count()
+    seed: int = _count()
+    paired_test: str = _paired_test()
+    paired_samples: int = bounded(minimum=1)
+    min_rows: int = _count()
     # metric -> every option it declares -> the value the run used (Metric.options; defaults filled in)
     metric_options: Mapping[str, Mapping[str, Any]]
     # each row's length window is max(length_tolerance, floor(length_relative × length)) tokens
     # (scoring.length_baseline.length_window); 0: the tolerance alone
-    length_relative: float = 0.0
+    length_relative: float = _share(0.0)
+    method: Method = field(default_factory=Method)
 
 
 @dataclass(frozen=True)
 class Evaluation:
     """Everything one run found. ``full`` is each system's score per metric on the full corpus."""
 
-    signature: str
+    JSON_EXTRA: ClassVar[dict[str, Any]] = {"schema": {"const": SCHEMA}}  # written by to_json
+
+    signature: str = bounded(minLength=1)
     dataset: str
-    pair: str
+    pair: str = bounded(pattern="^[^-.]+-[^-.]+$")
     split: str
     full_corpus_config: str
-    full_corpus_rows: int
-    systems: tuple[str, ...]
+    full_corpus_rows: int = bounded(minimum=1)
+    systems: tuple[str, ...] = bounded(minItems=1, uniqueItems=True)
     baseline_system: str
-    metrics: tuple[str, ...]
+    metrics: tuple[str, ...] = bounded(minItems=1, uniqueItems=True)
     higher_is_better: Mapping[str, bool]
     settings: Settings
     full: Mapping[str, Mapping[str, float]]
-    configs: Mapping[str, ConfigResult]
+    configs: Mapping[str, ConfigResult] = bounded(minProperties=1)
     trends: Mapping[str, Mapping[str, Mapping[str, Trend]]]  # metric -> phenomenon -> system
     summary: Mapping[str, Mapping[str, PhenomenonSummary]]  # metric -> phenomenon
     metric_info: Mapping[str, MetricInfo]  # metric -> its label, digits and signature (the renderers')
@@ -335,11 +524,13 @@ class Evaluation:
     provenance: Provenance | None = None  # how the sets were made (the build record)
     # with targeted accuracy: config -> system -> per row (the config's order) each instance's
     # verdict, as judged; for the HTML page's sentences, not in results.json (tens of MB on WMT21)
-    verdicts: Mapping[str, Mapping[str, list[list[str]]]] | None = field(default=None, repr=False, compare=False)
+    verdicts: Mapping[str, Mapping[str, list[list[str]]]] | None = field(default=None, repr=False, compare=False,
+                                                                                metadata=PAGE_ONLY)
     human_scores: Mapping[str, float] | None = None  # system -> human score (--human), for acs meta-evaluate
     # with an aligning targeted judge: system -> per pool row its source-output links, the other
     # side of the links the verdicts rest on (the page's sentences; not in results.json either)
-    output_links: Mapping[str, list[list[tuple[int, int]]]] | None = field(default=None, repr=False, compare=False)
+    output_links: Mapping[str, list[list[tuple[int, int]]]] | None = field(default=None, repr=False, compare=False,
+                                                                                metadata=PAGE_ONLY)
 
     def label(self, metric: str) -> str:
         """The metric's name in every table, plot and page (:attr:`metric_info`)."""
@@ -354,14 +545,14 @@ class Evaluation:
         del document["verdicts"], document["output_links"]
         for name, config in self.configs.items():  # the marks the pages print, in their words
             document["configs"][name]["flags"] = list(config.flags())
-        return {"schema": SCHEMA, **_plain(document)}
+        return {"schema": SCHEMA, **plain(document)}
 
     @classmethod
     def from_json(cls, document: Mapping[str, Any]) -> Evaluation:
-        """The result :meth:`to_json` wrote (a document the schema validates), without the page-only
-        ``verdicts`` and ``output_links``; a null where a float never is None (NaN or an infinity) comes
-        back as NaN (:mod:`.result_json`)."""
-        return decode(cls, {k: v for k, v in document.items() if k != "schema"})
+        """The result :meth:`to_json` wrote, without the page-only ``verdicts`` and ``output_links``;
+        a null where a float never is None (NaN or an infinity) comes back as NaN. A value the
+        dataclasses cannot hold is a :class:`.result_json.ResultError` naming its field."""
+        return decode(cls, document)
 
     def to_pandas(self) -> Any:
         """One long table: a row per (system, config, metric), the full corpus as config
@@ -396,3 +587,8 @@ def _random_columns(random: RandomBaseline | None) -> dict[str, float | None]:
     return {f"random_{f.name}": None if random is None else getattr(random, f.name)
             for f in dataclasses.fields(RandomBaseline)}
 
+
+def schema_text() -> str:
+    """results.schema.json as these dataclasses describe it (a test keeps the shipped file equal)."""
+    return json_schema(Evaluation, title=f"{SCHEMA}: the results.json of `acs evaluate`",
+                       **{"$id": "https://github.com/auto-challenge-sets/auto_challenge_sets/results.schema.json"})

@@ -1,9 +1,9 @@
 """A saved report read back (``acs report``): the result from ``results.json`` and, where the run
 saved them, the sentences behind each config, checked before anything is rendered.
 
-A results.json is checked against :data:`~.results.SCHEMA_PATH` (jsonschema) before it is decoded:
-the decoder trusts the document's shape, so a hand-edited or truncated file is an error naming the
-file and the field, never a traceback from deep inside a renderer.
+A results.json is checked as it is decoded (:meth:`~.results.Evaluation.from_json`, the bounds of
+the result's dataclasses), so a hand-edited or truncated file is an error naming the file and the
+field, never a traceback from deep inside a renderer.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from pathlib import Path
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation.page_sentences import SAVED, Sentences
 from auto_challenge_sets.evaluation.report.report import RESULTS
-from auto_challenge_sets.evaluation.results import SCHEMA, SCHEMA_PATH, Evaluation
+from auto_challenge_sets.evaluation.result_json import ResultError
+from auto_challenge_sets.evaluation.results import SCHEMA, Evaluation
 from auto_challenge_sets.folder_swap import left_aside
 from auto_challenge_sets.text_io import file_kind
 
@@ -26,8 +27,6 @@ RERUN = "run `acs evaluate ... --out DIR` again with this version"
 def read_result(path: str | os.PathLike[str]) -> Evaluation:
     """The Evaluation a ``results.json`` of this version holds; an error names the file (and the
     line or the field) of anything else."""
-    import jsonschema
-
     _regular(path)
     try:
         text = Path(path).read_bytes().decode("utf-8")
@@ -43,12 +42,10 @@ def read_result(path: str | os.PathLike[str]) -> Evaluation:
     if schema != SCHEMA:
         raise InputError(f"is {schema}; this version renders {SCHEMA} (docs/method.md, 'Reading results.json', "
                          f"says what changed): {RERUN}", path)
-    validator = jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text(encoding="utf-8")))
-    error = jsonschema.exceptions.best_match(validator.iter_errors(document))
-    if error is not None:
-        where = "/".join(str(part) for part in error.absolute_path) or "the document"
-        raise InputError(f"does not match {SCHEMA} at {where}: {error.message}", path)
-    return Evaluation.from_json(document)
+    try:
+        return Evaluation.from_json(document)
+    except ResultError as error:
+        raise InputError(f"does not match {SCHEMA} at {error.field or 'the document'}: {error}", path) from None
 
 
 def _regular(path: str | os.PathLike[str]) -> None:

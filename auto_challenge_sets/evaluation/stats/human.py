@@ -34,14 +34,15 @@ import numpy as np
 
 from auto_challenge_sets.corpus import read_lines
 from auto_challenge_sets.errors import CorpusError, InputError
-from auto_challenge_sets.evaluation.results import HumanCorrelation
+from auto_challenge_sets.evaluation.results import HumanCorrelation, Method
+from auto_challenge_sets.evaluation.stats import SEED, STREAMS
 from auto_challenge_sets.text_io import ascii_float
 
 # 3 systems: every resample with 3 distinct systems is the 3 themselves, so the "interval" is τ, zero wide
 MIN_CI_SYSTEMS = 4
-BOOTSTRAP = 1000
+BOOTSTRAP = Method.bootstrap
 SMALL_N = 10  # up to this many systems, p-values from permutations or the exact distribution
-PERMUTATIONS = 9999  # random orders of a permutation test, when n! is more (n > 7)
+PERMUTATIONS = Method.permutations  # random orders of a permutation test, when n! is more (n > 7)
 _RUN_NUMBER = re.compile(r"\.\d+$")
 
 
@@ -164,7 +165,7 @@ def tau_from_counts(con_minus_dis: np.ndarray, x_ties: np.ndarray, y_ties: np.nd
 
 
 def correlation(auto: dict[str, float], human: HumanScores, random_auto: dict[str, np.ndarray] | None = None,
-                seed: int = 1) -> HumanCorrelation | None:
+                seed: int = SEED) -> HumanCorrelation | None:
     """:func:`correlate` as the typed result."""
     found = correlate(auto, human, random_auto, seed)
     if found is None:
@@ -174,7 +175,7 @@ def correlation(auto: dict[str, float], human: HumanScores, random_auto: dict[st
 
 
 def correlate(auto: dict[str, float], human: HumanScores, random_auto: dict[str, np.ndarray] | None = None,
-              seed: int = 1) -> dict[str, Any] | None:
+              seed: int = SEED) -> dict[str, Any] | None:
     """Spearman and Kendall of ``auto`` with the human scores over the systems both have; None when
     fewer than 3 systems have both. ``random_auto``: each system's scores on the random corpora."""
     from scipy.stats import kendalltau, spearmanr
@@ -209,11 +210,11 @@ def correlate(auto: dict[str, float], human: HumanScores, random_auto: dict[str,
 
 
 @lru_cache(maxsize=8)
-def bootstrap_picks(systems: int, seed: int = 1) -> np.ndarray:
+def bootstrap_picks(systems: int, seed: int = SEED) -> np.ndarray:
     """The bootstrap resamples of :func:`correlate` (rows of system indices, those with at least 3
     distinct systems), read-only. Cached: every config and metric of a run with the same number of
     systems draws the same 1,000 rows, and drawing them one by one costs more than using them."""
-    rng = np.random.default_rng([seed, 2])
+    rng = np.random.default_rng([seed, STREAMS["human_bootstrap"]])
     # one draw per bootstrap sample, as drawn one by one (numpy's bounded integers buffer within a call)
     picks = np.stack([rng.integers(0, systems, systems) for _ in range(BOOTSTRAP)])
     ordered = np.sort(picks, axis=1)
@@ -249,7 +250,7 @@ def _kendall(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
     return kendall_taus(x, y).reshape(np.shape(x)[:-1])
 
 
-def small_sample_p_values(xs: np.ndarray, ys: np.ndarray, seed: int = 1) -> tuple[float, float]:
+def small_sample_p_values(xs: np.ndarray, ys: np.ndarray, seed: int = SEED) -> tuple[float, float]:
     """Spearman's and Kendall's two-sided p-values for few systems (the module's rule; NaN where a
     side is constant)."""
     from scipy.stats import kendalltau, permutation_test, rankdata
@@ -260,7 +261,7 @@ def small_sample_p_values(xs: np.ndarray, ys: np.ndarray, seed: int = 1) -> tupl
         # one sample: its n! orders against y held fixed (both samples would be (n!)^2, all random)
         return float(permutation_test((x,), lambda a, axis: statistic(a, np.broadcast_to(y, a.shape)),
                                       permutation_type="pairings", vectorized=True, n_resamples=PERMUTATIONS,
-                                      rng=np.random.default_rng([seed, 3])).pvalue)
+                                      rng=np.random.default_rng([seed, STREAMS["human_permutations"]])).pvalue)
 
     rho_p = permutation_p(rankdata(xs), rankdata(ys), _pearson)
     if len(set(xs)) == len(xs) and len(set(ys)) == len(ys):

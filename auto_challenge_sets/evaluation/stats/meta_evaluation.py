@@ -35,8 +35,8 @@ scales, so a pair of systems from two runs is never a pair.
   ⌈m/10⌉ configs (a tenth) pass together. With 10 systems: 0.51, and 0.78 / 0.69 over 30 configs.
 
 Seeds: every resampling draws from ``numpy.random.default_rng([seed, stream])``, seed 1 unless
-given (the run's ``--seed``), one stream per kind: 5 the bootstrap, 6 the human permutations, 7 the
-swaps. Same inputs and seed, same numbers.
+given (the run's ``--seed``), one stream per kind (:data:`~auto_challenge_sets.evaluation.stats.STREAMS`:
+the bootstrap, the human permutations, the swaps). Same inputs and seed, same numbers.
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ from functools import cache, lru_cache
 
 import numpy as np
 
+from auto_challenge_sets.evaluation.stats import SEED, STREAMS
 from auto_challenge_sets.evaluation.stats.human import (
     BOOTSTRAP,
     PERMUTATIONS,
@@ -57,8 +58,6 @@ from auto_challenge_sets.evaluation.stats.human import (
     tau_from_counts,
 )
 
-SEED = 1
-_BOOTSTRAP_STREAM, _PERMUTATION_STREAM, _SWAP_STREAM = 5, 6, 7
 _EPS = 1e-12  # a resampled statistic equal to the observed one counts as at least as extreme
 
 
@@ -158,7 +157,7 @@ def chance(runs: Sequence[RunScores]) -> float:
 def _bootstrap_picks(sizes: tuple[int, ...], seed: int, resamples: int) -> tuple[np.ndarray, ...]:
     """Per run, resamples x systems indices; rows where some run has fewer than 3 distinct
     systems are left out of every run. Cached (read-only): every measure of a run draws the same."""
-    rng = np.random.default_rng([seed, _BOOTSTRAP_STREAM])
+    rng = np.random.default_rng([seed, STREAMS["meta_bootstrap"]])
     picks = [rng.integers(0, n, (resamples, n)) for n in sizes]
     keep = np.ones(resamples, dtype=bool)
     for pick in picks:
@@ -236,7 +235,7 @@ def agreement(runs: Sequence[RunScores], reference: Sequence[RunScores] | None =
     differences measure − reference (:func:`difference`)."""
     accuracy, kendall = (float(v[0]) for v in _pooled([r.measure for r in runs], [r.human for r in runs]))
     boot_accuracy, boot_kendall = _resampled(runs, seed, resamples)
-    rng = np.random.default_rng([seed, _PERMUTATION_STREAM])
+    rng = np.random.default_rng([seed, STREAMS["meta_permutations"]])
     shuffled = [rng.permuted(np.broadcast_to(r.human, (permutations, len(r.human))), axis=1) for r in runs]
     null_accuracy, null_kendall = _pooled([r.measure[None, :] for r in runs], shuffled)
     differences = (None, None) if reference is None else difference(runs, reference, seed, resamples, permutations)
@@ -275,7 +274,7 @@ def swap_masks(total: int, seed: int = SEED, permutations: int = PERMUTATIONS) -
     Cached (read-only): every measure of a run swaps with the same rows."""
     if 2 ** total <= permutations + 1:
         return _read_only((np.arange(2 ** total)[:, None] >> np.arange(total) & 1).astype(bool)), True
-    return _read_only(np.random.default_rng([seed, _SWAP_STREAM]).random((permutations, total)) < 0.5), False
+    return _read_only(np.random.default_rng([seed, STREAMS["meta_swaps"]]).random((permutations, total)) < 0.5), False
 
 
 def _swapped(runs: Sequence[RunScores], reference: Sequence[RunScores], seed: int, permutations: int,

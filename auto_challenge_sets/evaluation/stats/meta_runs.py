@@ -21,8 +21,8 @@ import numpy as np
 
 from auto_challenge_sets.configs import config_sort_key
 from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.evaluation.stats import SEED
 from auto_challenge_sets.evaluation.stats.meta_evaluation import (
-    SEED,
     Agreement,
     RunScores,
     agreement,

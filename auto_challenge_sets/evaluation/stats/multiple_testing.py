@@ -28,12 +28,13 @@ from typing import TypeVar
 from auto_challenge_sets.evaluation.results import (
     ConfigResult,
     HumanCorrelation,
+    Method,
     SegmentAgreement,
     Trend,
     VersusFullTest,
 )
 
-ALPHA = 0.05
+ALPHA = Method.alpha
 METHOD = "Benjamini–Hochberg (scipy.stats.false_discovery_control, method='bh')"
 
 _Tested = TypeVar("_Tested", HumanCorrelation, SegmentAgreement, VersusFullTest)

@@ -38,16 +38,15 @@ from functools import partial
 import numpy as np
 
 from auto_challenge_sets.errors import InputError
-from auto_challenge_sets.evaluation.results import SegmentAgreement
+from auto_challenge_sets.evaluation.results import Method, SegmentAgreement
+from auto_challenge_sets.evaluation.stats import SEED, STREAMS
 from auto_challenge_sets.evaluation.stats.human import match_system, numbered_table_rows
 from auto_challenge_sets.scoring.metric import Metric
 from auto_challenge_sets.text_io import ascii_float, ascii_int
 from auto_challenge_sets.workers import imap
 
-BOOTSTRAP = 1000
-# Random sentence orders of a permutation p-value: its smallest value is 1/1000, below the 0.05/30
-# that a result must reach to survive Benjamini–Hochberg over a run's 30 or so configs.
-PERMUTATIONS = 999
+BOOTSTRAP = Method.segment_bootstrap
+PERMUTATIONS = Method.segment_permutations  # random sentence orders of a permutation p-value
 # Orders reaching the observed statistic after which a permutation p is settled (Besag & Clifford
 # 1991): its p is then at least 2 · 10 / 999 = 0.02 and known to about a third of itself.
 STOP_AFTER = 10
@@ -132,7 +131,7 @@ def _finite(value: float) -> float | None:
     return float(value) if np.isfinite(value) else None
 
 
-def sentence_permutation_p(statistic: Callable[[np.ndarray], float], sentences: int, seed: int = 1) -> float | None:
+def sentence_permutation_p(statistic: Callable[[np.ndarray], float], sentences: int, seed: int = SEED) -> float | None:
     """Two-sided permutation p of ``statistic(order)``: a statistic of the config's sentences when
     sentence k takes the human z of sentence ``order[k]`` (``arange``: as observed); None when the
     observed statistic is undefined. Up to 6 sentences over every order
@@ -151,7 +150,7 @@ def sentence_permutation_p(statistic: Callable[[np.ndarray], float], sentences: 
         found = permutation_test((np.arange(sentences),), statistic, permutation_type="pairings", vectorized=False,
                                  n_resamples=PERMUTATIONS, alternative="two-sided")
         return _finite(found.pvalue)
-    rng = np.random.default_rng([seed, 4])
+    rng = np.random.default_rng([seed, STREAMS["segment_permutations"]])
     slack = 1e-12 * max(1.0, abs(observed))  # a value equal but for rounding reaches the observed one
     at_least = at_most = 0
     for drawn in range(1, PERMUTATIONS + 1):
@@ -164,7 +163,7 @@ def sentence_permutation_p(statistic: Callable[[np.ndarray], float], sentences: 
 
 
 def cluster_bootstrap(sentence_of: np.ndarray, z: np.ndarray, good: np.ndarray, sentences: int,
-                      seed: int = 1) -> tuple[tuple[float, float], float] | None:
+                      seed: int = SEED) -> tuple[tuple[float, float], float] | None:
     """The 95% percentile interval of mean z of correct minus wrong instances over
     :data:`BOOTSTRAP` resamples of whole sentences (``sentence_of``: each instance's sentence,
     0 … ``sentences`` − 1; a sentence drawn twice brings its instances twice), and the p of
@@ -177,7 +176,7 @@ def cluster_bootstrap(sentence_of: np.ndarray, z: np.ndarray, good: np.ndarray, 
     # per sentence: z summed over its correct instances, their count, the same for wrong ones
     sums = np.column_stack([np.bincount(sentence_of, weights=w, minlength=sentences)
                             for w in (z * good, good, z * ~good, ~good)]).astype(np.float64)
-    draws = np.random.default_rng([seed, 3]).integers(0, sentences, (BOOTSTRAP, sentences))
+    draws = np.random.default_rng([seed, STREAMS["segment_bootstrap"]]).integers(0, sentences, (BOOTSTRAP, sentences))
     counts = np.zeros((BOOTSTRAP, sentences))
     np.add.at(counts, (np.repeat(np.arange(BOOTSTRAP), sentences), draws.ravel()), 1)
     totals = counts @ sums
@@ -204,7 +203,7 @@ def _scored(z: np.ndarray) -> np.ndarray:
 
 
 def metric_agreement(scores: Mapping[str, np.ndarray], positions: np.ndarray,
-                     pool_z: Mapping[str, np.ndarray], seed: int = 1) -> SegmentAgreement | None:
+                     pool_z: Mapping[str, np.ndarray], seed: int = SEED) -> SegmentAgreement | None:
     """τ-b of sentence scores (``scores``: each system's :func:`sentence_scores`) with z over the
     pool rows ``positions`` of every system (``pool_z``: each system's z per pool row,
     :meth:`SegmentScores.z`), its p over sentence orders; None when fewer than 3 pairs have a
@@ -228,7 +227,7 @@ def metric_agreement(scores: Mapping[str, np.ndarray], positions: np.ndarray,
 
 
 def targeted_agreement(verdicts: Mapping[str, Sequence[Sequence[str]]], positions: np.ndarray,
-                       pool_z: Mapping[str, np.ndarray], seed: int = 1) -> SegmentAgreement | None:
+                       pool_z: Mapping[str, np.ndarray], seed: int = SEED) -> SegmentAgreement | None:
     """Over the judged instances (``verdicts``: system -> per pool row of ``positions`` the
     instances' verdicts) with a human z: τ-b of verdict with z and its p over sentence orders, and
     correct − wrong in mean z with its cluster-bootstrap interval and p. None when fewer than 3
@@ -293,7 +292,7 @@ def _agreements(task: ConfigTask, scores: Mapping[str, Mapping[str, np.ndarray]]
 
 
 def config_agreements(tasks: Sequence[ConfigTask], scores: Mapping[str, Mapping[str, np.ndarray]],
-                      pool_z: Mapping[str, np.ndarray], seed: int = 1, jobs: int = 1,
+                      pool_z: Mapping[str, np.ndarray], seed: int = SEED, jobs: int = 1,
                       ) -> list[tuple[dict[str, SegmentAgreement | None] | None, SegmentAgreement | None]]:
     """Every task's metric agreements (``scores``: metric -> :func:`sentence_scores` per system) and
     targeted agreement. The permutations make this the slow part of ``--human-seg``, so the configs

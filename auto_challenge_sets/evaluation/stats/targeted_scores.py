@@ -33,6 +33,7 @@ from auto_challenge_sets.evaluation.results import (
     TargetedRun,
     TargetedScore,
 )
+from auto_challenge_sets.evaluation.stats import SEED, STREAMS
 from auto_challenge_sets.scoring.targeted import CORRECT, WRONG, accuracy, part_table, signature, tally
 from auto_challenge_sets.scoring.targeted_control import LEVELS, draw_pairs, pair_accuracies, percentile
 from auto_challenge_sets.target_languages import language_of, target_tokens
@@ -49,7 +50,7 @@ if TYPE_CHECKING:
 
 
 def score(request: TargetedRequest, corpus: Corpus, outputs: list[SystemOutput],
-          verdicts: dict[str, dict[str, list[list[str]]]] | None = None, seed: int = 1,
+          verdicts: dict[str, dict[str, list[list[str]]]] | None = None, seed: int = SEED,
           output_links: dict[str, list] | None = None,
           ) -> tuple[TargetedRun, dict[str, dict[str, TargetedScore]], dict[str, dict[str, np.ndarray]]]:
     """Each system's targeted accuracy on each lexical config (config -> system -> score), the
@@ -104,7 +105,7 @@ def score(request: TargetedRequest, corpus: Corpus, outputs: list[SystemOutput],
         positions = config.positions.tolist()
         pairs = None
         if request.random_pairs:
-            rng = np.random.default_rng([seed, 3, zlib.crc32(config.name.encode())])  # one stream per config
+            rng = np.random.default_rng([seed, STREAMS["targeted_control"], zlib.crc32(config.name.encode())])  # one stream per config
             levels: Counter = Counter()
             pairs = draw_pairs(config.instances, [lengths[p] for p in positions], request.random_pairs, rng,
                                None if upos is None else [upos[p] for p in positions], levels)

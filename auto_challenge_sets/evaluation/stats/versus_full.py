@@ -12,11 +12,8 @@ from dataclasses import replace
 import numpy as np
 
 from auto_challenge_sets.evaluation.results import ConfigResult, Evaluation, HumanCorrelation, VersusFullTest
-from auto_challenge_sets.evaluation.stats.meta_evaluation import (
-    SEED,
-    RunScores,
-    difference,
-)
+from auto_challenge_sets.evaluation.stats import SEED
+from auto_challenge_sets.evaluation.stats.meta_evaluation import RunScores, difference
 from auto_challenge_sets.evaluation.stats.power import Power, power, power_note
 
 REFERENCE = "bleu"
