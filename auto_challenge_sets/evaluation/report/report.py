@@ -11,7 +11,7 @@ from pathlib import Path
 from auto_challenge_sets.builder.pipeline.timings import stage
 from auto_challenge_sets.evaluation.page_sentences import SAVED, Sentences
 from auto_challenge_sets.evaluation.report import cells, figures
-from auto_challenge_sets.evaluation.report.html.html_report import PAGE_NAMES, write_html
+from auto_challenge_sets.evaluation.report.html import html_report
 from auto_challenge_sets.evaluation.report.plots import PLOT_NAMES
 from auto_challenge_sets.evaluation.report.sections import (
     SECTIONS,
@@ -44,7 +44,7 @@ def markdown_report(evaluation: Evaluation, plots: list[Path]) -> str:
 def report_names() -> tuple[str, ...]:
     """Every name :func:`write_report` may write, relative to its folder, fields in braces (a
     plot's metric, a sidecar's config): the one list of a report's files, from its writers."""
-    return (RESULTS, MARKDOWN, SAVED, *PLOT_NAMES, *PAGE_NAMES)
+    return (RESULTS, MARKDOWN, SAVED, *PLOT_NAMES, *html_report.PAGE_NAMES)
 
 
 def write_report(out_dir: str | Path, evaluation: Evaluation, sentences: Sentences | None = None,
@@ -66,5 +66,5 @@ def write_report(out_dir: str | Path, evaluation: Evaluation, sentences: Sentenc
     plots, report = [out / figure.file for figure in drawn], out / MARKDOWN
     with stage(MARKDOWN, 1, "files"):
         report.write_text(markdown_report(evaluation, plots), encoding="utf-8")
-    page = write_html(out, evaluation, sentences, drawn)
+    page = html_report.write_html(out, evaluation, sentences, drawn)
     return [results, *saved, report, *plots, *page]
