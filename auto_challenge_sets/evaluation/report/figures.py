@@ -51,19 +51,19 @@ def draw(evaluation: Evaluation, human: dict[str, float] | None = None,
     trends, the human scatter), then the run's own (targeted accuracy); each kind timed as a stage
     ``figures: KIND``."""
     chart = environment().get_template("charts.svg.j2").module.chart
-    figures: list[Figure] = []
+    drawn: list[Figure] = []
     metrics = progress_bar(evaluation.metrics, progress, "plots per metric", unit="metric")
     for metric in chain(metrics, [None]):  # None: the run's own figures, after every metric's
         for section in SECTIONS:
-            plots = section.plots(evaluation, metric, human) if hasattr(section, "plots") else None
+            plots = section.figures(evaluation, metric, human) if hasattr(section, "figures") else None
             if plots is None:
                 continue
             with stage(f"figures: {section.KIND}", unit="files") as timed:
                 found = [Figure(p, chart(p)) for p in plots if p is not None]
                 if timed is not None:
                     timed.count = len(found)
-            figures.extend(found)
-    return figures
+            drawn.extend(found)
+    return drawn
 
 
 def by_kind(figures: list[Figure]) -> dict[str, list[Figure]]:

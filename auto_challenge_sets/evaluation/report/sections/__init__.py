@@ -1,6 +1,6 @@
 """The report's sections, one module each, as compare-mt's reporters: each holds its text and
 Markdown (``text(evaluation, markdown)``), its page data (``page(evaluation)``: the variables its
-part of ``index.html.j2`` reads) and, where it has figures, their layout (``plots(evaluation,
+part of ``index.html.j2`` reads) and, where it has figures, their layout (``figures(evaluation,
 metric, human)``, called per metric and once with ``None`` for the run; ``None``: no figure there)
 with ``KIND``, its figures' part of the page. A new section is a module here, a place in
 :data:`SECTIONS`, its part of the page template (and of ``charts.svg.j2`` for a new kind of

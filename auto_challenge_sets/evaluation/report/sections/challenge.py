@@ -13,18 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from auto_challenge_sets.configs import config_sort_key
+from auto_challenge_sets.evaluation.report import plots
 from auto_challenge_sets.evaluation.report.cells import num, ordered_configs, ranked_systems
 from auto_challenge_sets.evaluation.report.name_text import isolate, report_name
-from auto_challenge_sets.evaluation.report.plots import (
-    CHAR_PX,
-    HEATMAP,
-    SvgPlot,
-    diverging,
-    flag_suffix,
-    is_finite,
-    plot_name,
-    short,
-)
 from auto_challenge_sets.evaluation.results import Evaluation
 from auto_challenge_sets.tables import render_table
 
@@ -168,7 +159,7 @@ def heatmap_configs(evaluation: Evaluation) -> list[str]:
     return sorted((n for n, c in evaluation.configs.items() if c.random_unavailable is None), key=config_sort_key)
 
 
-def heatmap(evaluation: Evaluation, metric: str) -> SvgPlot:
+def heatmap(evaluation: Evaluation, metric: str) -> plots.SvgPlot:
     """Systems × configs, each cell the score minus the random mean, red where worse, ★ worse than
     the random band; a degenerate baseline's column hatched grey without stars (its band means
     nothing); the exact numbers in each cell's tooltip."""
@@ -176,14 +167,14 @@ def heatmap(evaluation: Evaluation, metric: str) -> SvgPlot:
     higher = evaluation.higher_is_better[metric]
     configs = heatmap_configs(evaluation)
     systems = list(evaluation.systems)
-    names = [short(c) + flag_suffix(evaluation.configs[c]) for c in configs]
+    names = [plots.short(c) + plots.flag_suffix(evaluation.configs[c]) for c in configs]
     cell_w, cell_h = 20, 16
-    left = 12 + CHAR_PX * max(len(plot_name(s)) for s in systems)
-    top = 16 + 0.87 * CHAR_PX * max(len(n) for n in names)  # labels turned 60°
+    left = 12 + plots.CHAR_PX * max(len(plots.plot_name(s)) for s in systems)
+    top = 16 + 0.87 * plots.CHAR_PX * max(len(n) for n in names)  # labels turned 60°
     deltas = {(s, c): evaluation.configs[c].systems[s].scores[metric] for s in systems for c in configs}
     degenerate = {c for c in configs if evaluation.configs[c].degenerate_baseline}
     finite = [abs(m.score - m.random.mean) for (_, c), m in deltas.items()
-              if c not in degenerate and is_finite(m.score - m.random.mean)]
+              if c not in degenerate and plots.is_finite(m.score - m.random.mean)]
     limit = max(finite, default=0.0) or 1.0
     cells = []
     for i, system in enumerate(systems):
@@ -192,8 +183,8 @@ def heatmap(evaluation: Evaluation, metric: str) -> SvgPlot:
             delta = score.score - score.random.mean
             worse = evaluation.configs[config].starred(score, higher)
             hatched = config in degenerate
-            fill = (DEGENERATE_GREY if hatched or not is_finite(delta)
-                    else diverging(0.5 + 0.5 * delta / limit, reverse=not higher))
+            fill = (DEGENERATE_GREY if hatched or not plots.is_finite(delta)
+                    else plots.diverging(0.5 + 0.5 * delta / limit, reverse=not higher))
             cells.append({
                 "x": left + j * cell_w, "y": top + i * cell_h, "fill": fill, "worse": worse, "hatched": hatched,
                 "title": (f"{isolate(system)} on {config}: {label} {score.score:.2f}, random mean {score.random.mean:.2f} "
@@ -203,24 +194,24 @@ def heatmap(evaluation: Evaluation, metric: str) -> SvgPlot:
     grid_right = left + len(configs) * cell_w
     caption = f"{label} − random mean"
     bar = {"x": grid_right + 16, "y": top, "w": 12, "h": len(systems) * cell_h, "caption": caption,
-           "caption_x": grid_right + 16 + 12 + 4 + 7 * CHAR_PX + 10,  # right of the bar's labels (+13.72)
-           "stops": [{"offset": round(k / 10, 2), "colour": diverging(1 - k / 10, reverse=not higher)} for k in range(11)],
+           "caption_x": grid_right + 16 + 12 + 4 + 7 * plots.CHAR_PX + 10,  # right of the bar's labels (+13.72)
+           "stops": [{"offset": round(k / 10, 2), "colour": plots.diverging(1 - k / 10, reverse=not higher)} for k in range(11)],
            "labels": [{"y": top, "text": f"{limit:+.2f}"}, {"y": top + len(systems) * cell_h / 2, "text": "0"},
                       {"y": top + len(systems) * cell_h, "text": f"{-limit:+.2f}"}]}
     body = {"cells": cells, "cell_w": cell_w, "cell_h": cell_h,
             "columns": [{"x": left + (j + 0.5) * cell_w, "y": top - 6, "text": n} for j, n in enumerate(names)],
-            "rows": [{"x": left - 6, "y": top + (i + 0.5) * cell_h, "text": isolate(plot_name(s))} for i, s in enumerate(systems)],
+            "rows": [{"x": left - 6, "y": top + (i + 0.5) * cell_h, "text": isolate(plots.plot_name(s))} for i, s in enumerate(systems)],
             "bar": bar}
     title = f"Heat map, {label}: ★ worse than the random band; hatched grey: degenerate baseline"
     # the bar's caption runs down its middle, and may be longer than the bar
-    bottom = max(top + len(systems) * cell_h, top + len(systems) * cell_h / 2 + CHAR_PX * len(caption) / 2)
+    bottom = max(top + len(systems) * cell_h, top + len(systems) * cell_h / 2 + plots.CHAR_PX * len(caption) / 2)
     alt = (f"{label}: each system's score minus the random mean on each config; red is worse, ★ marks a score "
            "outside the random 5–95% band on the worse side; hatched grey: a degenerate baseline, not coloured")
-    return SvgPlot(f"heatmap-{metric}", title, alt, "heatmap", round(bar["caption_x"] + 10, 1), round(bottom + 10, 1),
-                   body, HEATMAP.format(pair=evaluation.pair, metric=metric))
+    return plots.SvgPlot(f"heatmap-{metric}", title, alt, "heatmap", round(bar["caption_x"] + 10, 1), round(bottom + 10, 1),
+                   body, plots.HEATMAP.format(pair=evaluation.pair, metric=metric))
 
 
-def plots(evaluation: Evaluation, metric: str | None, human: dict[str, float] | None) -> list[SvgPlot] | None:
+def figures(evaluation: Evaluation, metric: str | None, human: dict[str, float] | None) -> list[plots.SvgPlot] | None:
     """A metric's heat map (None for the run as a whole, or without a config to show)."""
     return None if metric is None or not heatmap_configs(evaluation) else [heatmap(evaluation, metric)]
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from auto_challenge_sets.configs import config_sort_key
+from auto_challenge_sets.evaluation.report import plots
 from auto_challenge_sets.evaluation.report.cells import (
     config_label,
     corrected_cell,
@@ -17,16 +18,6 @@ from auto_challenge_sets.evaluation.report.cells import (
     ordered_configs,
 )
 from auto_challenge_sets.evaluation.report.name_text import isolate, report_name
-from auto_challenge_sets.evaluation.report.plots import (
-    HUMAN,
-    Scale,
-    SvgPlot,
-    in_trends,
-    is_finite,
-    nice_scale,
-    plot_name,
-    short,
-)
 from auto_challenge_sets.evaluation.report.sections.full_test import full_corpus_label
 from auto_challenge_sets.evaluation.results import Evaluation, HumanCorrelation
 from auto_challenge_sets.evaluation.stats.human import MIN_CI_SYSTEMS
@@ -152,7 +143,7 @@ def human_panels(evaluation: Evaluation, metric: str) -> list[tuple[str | None, 
     seen = set()
     for name in sorted(evaluation.configs, key=config_sort_key):
         config = evaluation.configs[name]
-        if not in_trends(config) or config.phenomenon in seen:
+        if not plots.in_trends(config) or config.phenomenon in seen:
             continue
         seen.add(config.phenomenon)
         panels.append((name, {s: r.scores[metric].score for s, r in config.systems.items()},
@@ -161,10 +152,10 @@ def human_panels(evaluation: Evaluation, metric: str) -> list[tuple[str | None, 
 
 
 def _panel_axes(left: float, top: float, width: float, height: float, xs: Sequence[float], ys: Sequence[float],
-                margin: tuple[float, float, float, float] = (50, 12, 30, 40)) -> tuple[Scale, Scale, dict[str, Any]]:
+                margin: tuple[float, float, float, float] = (50, 12, 30, 40)) -> tuple[plots.Scale, plots.Scale, dict[str, Any]]:
     m_left, m_right, m_top, m_bottom = margin
-    x, x_ticks = nice_scale(xs, left + m_left, left + width - m_right, bins=4)
-    y, y_ticks = nice_scale(ys, top + height - m_bottom, top + m_top, bins=4)
+    x, x_ticks = plots.nice_scale(xs, left + m_left, left + width - m_right, bins=4)
+    y, y_ticks = plots.nice_scale(ys, top + height - m_bottom, top + m_top, bins=4)
     area = {"left": left + m_left, "right": left + width - m_right, "top": top + m_top,
             "bottom": top + height - m_bottom,
             "x_ticks": [{"at": x(t), "text": f"{t:g}"} for t in x_ticks],
@@ -172,24 +163,24 @@ def _panel_axes(left: float, top: float, width: float, height: float, xs: Sequen
     return x, y, area
 
 
-def human_scatter(evaluation: Evaluation, metric: str, human: dict[str, float]) -> SvgPlot | None:
+def human_scatter(evaluation: Evaluation, metric: str, human: dict[str, float]) -> plots.SvgPlot | None:
     """The full test set and each phenomenon's lowest-D usable config against the human scores,
     one panel each, every point named."""
     label = isolate(evaluation.label(metric))  # a plug-in's label is a name too: see name_text
-    panels = [("full test set" if name is None else short(name), scores, found)
+    panels = [("full test set" if name is None else plots.short(name), scores, found)
               for name, scores, found in human_panels(evaluation, metric)]
     panel_w, panel_h, columns = 330.0, 270.0, 3
     columns = min(columns, len(panels))
     drawn = []
     for k, (title, scores, correlation) in enumerate(panels):
-        names = [s for s in evaluation.systems if s in human and is_finite(scores.get(s))]
+        names = [s for s in evaluation.systems if s in human and plots.is_finite(scores.get(s))]
         if not names:
             continue
         left, top = (k % columns) * panel_w, (k // columns) * panel_h
         x, y, area = _panel_axes(left, top, panel_w, panel_h, [human[s] for s in names], [scores[s] for s in names])
         tau = "" if correlation is None or correlation.kendall is None else (
             f" (Kendall τ {correlation.kendall:+.2f}{', exploratory' if correlation.exploratory else ''})")
-        points = [{"x": x(human[s]), "y": y(scores[s]), "name": isolate(plot_name(s)),
+        points = [{"x": x(human[s]), "y": y(scores[s]), "name": isolate(plots.plot_name(s)),
                    "title": f"{isolate(s)}: human {human[s]:.3f}, {label} {scores[s]:.2f}"} for s in names]
         drawn.append({**area, "title": title + tau, "title_x": left + panel_w / 2, "title_y": top + 16,
                       "points": points, "x_label": "human score",
@@ -197,12 +188,12 @@ def human_scatter(evaluation: Evaluation, metric: str, human: dict[str, float]) 
     if not drawn:
         return None
     rows = -(-len(panels) // columns)
-    return SvgPlot(f"human-{metric}", f"{label} against human scores",
+    return plots.SvgPlot(f"human-{metric}", f"{label} against human scores",
                    f"{label} of each system against its human score, on the full test set and each phenomenon's "
                    "lowest-D config, every point named", "human", columns * panel_w, rows * panel_h,
-                   {"panels": drawn}, HUMAN.format(pair=evaluation.pair, metric=metric))
+                   {"panels": drawn}, plots.HUMAN.format(pair=evaluation.pair, metric=metric))
 
 
-def plots(evaluation: Evaluation, metric: str | None, human: dict[str, float] | None) -> list[SvgPlot | None] | None:
+def figures(evaluation: Evaluation, metric: str | None, human: dict[str, float] | None) -> list[plots.SvgPlot | None] | None:
     """A metric's scatter against the human scores (None for the run as a whole, or without them)."""
     return None if metric is None or not human else [human_scatter(evaluation, metric, human)]

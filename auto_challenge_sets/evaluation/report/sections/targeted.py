@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from auto_challenge_sets.evaluation.report import plots
 from auto_challenge_sets.evaluation.report.cells import (
     by_full_test,
     config_label,
@@ -17,17 +18,6 @@ from auto_challenge_sets.evaluation.report.cells import (
     ordered_configs,
 )
 from auto_challenge_sets.evaluation.report.name_text import isolate, report_name
-from auto_challenge_sets.evaluation.report.plots import (
-    CHAR_PX,
-    LEGEND_ROW_PX,
-    TARGETED,
-    Scale,
-    SvgPlot,
-    is_finite,
-    line_series,
-    plot_name,
-    system_colours,
-)
 from auto_challenge_sets.evaluation.report.sections.full_test import full_corpus_label
 from auto_challenge_sets.evaluation.report.sections.human import power, versus_cells, versus_header
 from auto_challenge_sets.evaluation.results import ControlMatching, Evaluation, HumanCorrelation, TargetedRun
@@ -288,54 +278,54 @@ def page(evaluation: Evaluation) -> dict[str, Any]:
             "targeted_power": power_line(evaluation, None)}  # None without human scores (no targeted τ)
 
 
-def targeted_plot(evaluation: Evaluation) -> SvgPlot | None:
+def targeted_plot(evaluation: Evaluation) -> plots.SvgPlot | None:
     """Accuracy (%) against the distance bucket, one panel per phenomenon: every system thin and
     named in its tooltip, the mean thick, the instances judged (mean over systems) under each bucket."""
     if evaluation.targeted is None or not evaluation.targeted.by_distance:
         return None
-    colours = system_colours(evaluation.systems)
+    colours = plots.system_colours(evaluation.systems)
     panel_w, panel_h = 300.0, 270.0
     panels = []
     for k, (phenomenon, summary) in enumerate(evaluation.targeted.by_distance.items()):
         left = k * panel_w
         buckets = list(summary.buckets)
-        x = Scale(-0.5, len(buckets) - 0.5, left + 50, left + panel_w - 12)
-        y = Scale(0.0, 100.0, panel_h - 52, 30)
+        x = plots.Scale(-0.5, len(buckets) - 0.5, left + 50, left + panel_w - 12)
+        y = plots.Scale(0.0, 100.0, panel_h - 52, 30)
         series = []
         for system in evaluation.systems:
             points = [(x(b), y(100 * a), f"{isolate(system)}, d={bucket}: {100 * a:.0f}% of {summary.judged[system][bucket]}"
                        + (" (few)" if summary.judged[system][bucket] < FEW_JUDGED else ""))
-                      for b, bucket in enumerate(buckets) if is_finite(a := summary.accuracy[system][bucket])]
+                      for b, bucket in enumerate(buckets) if plots.is_finite(a := summary.accuracy[system][bucket])]
             if points:
-                series.append(line_series(isolate(system), colours[system], points, width=1.0))
-                for dot, bucket in zip(series[-1]["dots"], [b for b in buckets if is_finite(summary.accuracy[system][b])]):
+                series.append(plots.line_series(isolate(system), colours[system], points, width=1.0))
+                for dot, bucket in zip(series[-1]["dots"], [b for b in buckets if plots.is_finite(summary.accuracy[system][b])]):
                     dot["few"] = summary.judged[system][bucket] < FEW_JUDGED
         judged = [sum(summary.judged[s][b] for s in evaluation.systems) / len(evaluation.systems) for b in buckets]
         mean = [(x(b), y(100 * a), f"mean, d={bucket}: {100 * a:.0f}%" + (" (few)" if n < FEW_JUDGED else ""))
-                for b, (bucket, n) in enumerate(zip(buckets, judged)) if is_finite(a := summary.mean[bucket])]
+                for b, (bucket, n) in enumerate(zip(buckets, judged)) if plots.is_finite(a := summary.mean[bucket])]
         panels.append({
             "left": left + 50, "right": left + panel_w - 12, "top": 30, "bottom": panel_h - 52,
             "title": phenomenon, "title_x": left + panel_w / 2, "title_y": 16,
             "x_ticks": [{"at": x(b), "text": bucket, "n": f"n={n:.0f}", "few": n < FEW_JUDGED}
                         for b, (bucket, n) in enumerate(zip(buckets, judged))],
             "y_ticks": [{"at": y(t), "text": f"{t:g}"} for t in (0, 25, 50, 75, 100)],
-            "series": series, "mean": line_series("mean", ("#000000", ""), mean, width=2.5) if mean else None,
+            "series": series, "mean": plots.line_series("mean", ("#000000", ""), mean, width=2.5) if mean else None,
             "x_label": "distance d (n: instances judged)", "y_label": "targeted accuracy (%)"})
     # one legend for every panel (the systems in the same colours in each), right of the last
-    entries = [(isolate(plot_name(s)), *colours[s], 1.0) for s in evaluation.systems] + [("mean", "#000000", "", 2.5)]
+    entries = [(isolate(plots.plot_name(s)), *colours[s], 1.0) for s in evaluation.systems] + [("mean", "#000000", "", 2.5)]
     at = len(panels) * panel_w + 8
-    legend = [{"x": at, "y": 30 + k * LEGEND_ROW_PX, "text": text, "colour": colour, "dash": dash, "width": width}
+    legend = [{"x": at, "y": 30 + k * plots.LEGEND_ROW_PX, "text": text, "colour": colour, "dash": dash, "width": width}
               for k, (text, colour, dash, width) in enumerate(entries)]
-    legend.append({"x": at, "y": 30 + len(entries) * LEGEND_ROW_PX, "text": f"hollow: fewer than {FEW_JUDGED} judged",
+    legend.append({"x": at, "y": 30 + len(entries) * plots.LEGEND_ROW_PX, "text": f"hollow: fewer than {FEW_JUDGED} judged",
                    "colour": "", "dash": "", "width": 0})
-    width = at + 28 + 0.9 * CHAR_PX * max(len(e["text"]) for e in legend)
-    return SvgPlot("targeted-plot", "Targeted accuracy by distance",
+    width = at + 28 + 0.9 * plots.CHAR_PX * max(len(e["text"]) for e in legend)
+    return plots.SvgPlot("targeted-plot", "Targeted accuracy by distance",
                    "targeted accuracy (%) of every system (thin) and their mean (thick) against the distance d, "
                    "with the instances judged per bucket", "targeted", round(width, 1),
-                   max(panel_h, 30 + (len(legend) + 1) * LEGEND_ROW_PX),
-                   {"panels": panels, "legend": legend}, TARGETED.format(pair=evaluation.pair))
+                   max(panel_h, 30 + (len(legend) + 1) * plots.LEGEND_ROW_PX),
+                   {"panels": panels, "legend": legend}, plots.TARGETED.format(pair=evaluation.pair))
 
 
-def plots(evaluation: Evaluation, metric: str | None, human: dict[str, float] | None) -> list[SvgPlot | None] | None:
+def figures(evaluation: Evaluation, metric: str | None, human: dict[str, float] | None) -> list[plots.SvgPlot | None] | None:
     """The run's one figure of targeted accuracy by distance (None per metric)."""
     return [targeted_plot(evaluation)] if metric is None else None

@@ -7,21 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from auto_challenge_sets.configs import config_sort_key
+from auto_challenge_sets.evaluation.report import plots
 from auto_challenge_sets.evaluation.report.cells import family_size
 from auto_challenge_sets.evaluation.report.name_text import isolate, report_name
-from auto_challenge_sets.evaluation.report.plots import (
-    CHAR_PX,
-    TREND,
-    Scale,
-    SvgPlot,
-    in_trends,
-    is_finite,
-    line_series,
-    nice_scale,
-    plot_name,
-    spread_labels,
-    system_colours,
-)
 from auto_challenge_sets.evaluation.results import Evaluation
 from auto_challenge_sets.evaluation.stats.multiple_testing import ALPHA
 from auto_challenge_sets.tables import render_table
@@ -81,21 +69,21 @@ def page(evaluation: Evaluation) -> dict[str, Any]:
             "surviving_trends": surviving_worsening}
 
 
-def trend_plots(evaluation: Evaluation, metric: str) -> list[SvgPlot]:
+def trend_plots(evaluation: Evaluation, metric: str) -> list[plots.SvgPlot]:
     """Per phenomenon: every system's score against D, named at its last point, over the random
     5–95th percentile band (mean over systems), n above each point; configs left out of trends
     (small, degenerate baseline) are left out here too."""
     label = isolate(evaluation.label(metric))  # a plug-in's label is a name too: see name_text
-    colours = system_colours(evaluation.systems)
+    colours = plots.system_colours(evaluation.systems)
     by_phenomenon: dict[str, list[str]] = {}
     for name, config in evaluation.configs.items():
-        if in_trends(config):
+        if plots.in_trends(config):
             by_phenomenon.setdefault(config.phenomenon, []).append(name)
     # the right margin holds the names at the lines' ends (10 px text, about 0.9 of CHAR_PX a character)
-    right = max(150.0, 24 + round(0.9 * CHAR_PX * max(len(plot_name(s)) for s in evaluation.systems)))
+    right = max(150.0, 24 + round(0.9 * plots.CHAR_PX * max(len(plots.plot_name(s)) for s in evaluation.systems)))
     width, height = 490.0 + right, 360.0
     left, top, bottom = 56.0, 30.0, 46.0
-    plots = []
+    found = []
     for phenomenon, names in sorted(by_phenomenon.items()):
         names.sort(key=config_sort_key)
         configs = [evaluation.configs[n] for n in names]
@@ -104,17 +92,17 @@ def trend_plots(evaluation: Evaluation, metric: str) -> list[SvgPlot]:
         lows = [sum(r.scores[metric].random.p5 for r in c.systems.values()) / len(c.systems) for c in configs]
         highs = [sum(r.scores[metric].random.p95 for r in c.systems.values()) / len(c.systems) for c in configs]
         pad = 0.06 * (max(ds) - min(ds)) or 1.0  # the first and last points off the frame
-        x = Scale(min(ds) - pad, max(ds) + pad, left, width - right)
-        y, y_ticks = nice_scale([v for vs in scores.values() for v in vs] + lows + highs, height - bottom, top)
+        x = plots.Scale(min(ds) - pad, max(ds) + pad, left, width - right)
+        y, y_ticks = plots.nice_scale([v for vs in scores.values() for v in vs] + lows + highs, height - bottom, top)
         series, ends, names_at_end = [], [], []
         for system, values in scores.items():
             points = [(x(d), y(v), f"{isolate(system)}, D={d}: {label} {v:.2f} (n={c.n})")
-                      for d, v, c in zip(ds, values, configs) if is_finite(v)]
+                      for d, v, c in zip(ds, values, configs) if plots.is_finite(v)]
             if points:
-                series.append(line_series(isolate(system), colours[system], points))
+                series.append(plots.line_series(isolate(system), colours[system], points))
                 ends.append(points[-1][1])
-                names_at_end.append(isolate(plot_name(system)))
-        for entry, at, text in zip(series, spread_labels(ends, top, height - bottom), names_at_end):
+                names_at_end.append(isolate(plots.plot_name(system)))
+        for entry, at, text in zip(series, plots.spread_labels(ends, top, height - bottom), names_at_end):
             last = entry["dots"][-1]
             entry["label"] = {"x": last["x"] + 8, "y": at, "text": text, "from_y": last["y"]}
         band = [f"{x(d)},{y(v)}" for d, v in zip(ds, lows)] + [f"{x(d)},{y(v)}" for d, v in reversed(list(zip(ds, highs)))]
@@ -126,14 +114,14 @@ def trend_plots(evaluation: Evaluation, metric: str) -> list[SvgPlot]:
                 "band": " ".join(band), "band_label": "grey: random 5–95th percentile",
                 "counts": [{"x": x(d), "y": top - 8, "text": f"n={c.n}"} for d, c in zip(ds, configs)],
                 "series": series}
-        plots.append(SvgPlot(
+        found.append(plots.SvgPlot(
             f"trend-{phenomenon}-{metric}", f"{phenomenon}, {label} by minimum distance D",
             f"{label} of every system against D on {phenomenon}, with the random 5–95% band and n per point",
-            "trend", width, height, body, TREND.format(phenomenon=phenomenon, metric=metric)))
-    return plots
+            "trend", width, height, body, plots.TREND.format(phenomenon=phenomenon, metric=metric)))
+    return found
 
 
-def plots(evaluation: Evaluation, metric: str | None, human: dict[str, float] | None) -> list[SvgPlot] | None:
+def figures(evaluation: Evaluation, metric: str | None, human: dict[str, float] | None) -> list[plots.SvgPlot] | None:
     """A metric's trend figures, one per phenomenon (None for the run as a whole)."""
     return None if metric is None else trend_plots(evaluation, metric)
 
