@@ -1,5 +1,4 @@
-"""The drawing primitives every figure of the report is laid out with: the figures' file names, an
-:class:`SvgPlot` (what ``templates/charts.svg.j2`` writes as SVG), scales and round ticks, labels
+"""The drawing primitives every figure of the report is laid out with: an :class:`SvgPlot` (what ``templates/charts.svg.j2`` writes as SVG), scales and round ticks, labels
 spread apart, the palettes, and a system's or config's name as a figure prints it. Each section
 (:mod:`.sections`) lays out its own figures with these; :mod:`.figures` writes them once, as the
 ``.svg`` files report.md links and the same SVG inline in index.html.
@@ -22,14 +21,10 @@ from typing import Any
 
 from auto_challenge_sets.evaluation.results import ConfigResult
 
-# the figures' file names, fields in braces: the layout fills them, and the --out check
-# (report_folder.py) reads them as the names a report may hold
-HEATMAP, TREND = "{pair}.{metric}.heatmap.svg", "{phenomenon}.{metric}.trend.svg"
-HUMAN, TARGETED = "{pair}.{metric}.human.svg", "{pair}.targeted.svg"
-PLOT_NAMES = (HEATMAP, TREND, HUMAN, TARGETED)
-# the PNGs of acs evaluate before the figures were SVG: a folder of such a report is still a report,
-# replaced whole by the next run (never refused as foreign)
-EARLIER_PLOT_NAMES = tuple(name.removesuffix(".svg") + ".png" for name in PLOT_NAMES)
+# the PNGs of acs evaluate before the figures were SVG (each section names its own .svg, ``FILE``): a
+# folder of such a report is still a report, replaced whole by the next run (never refused as foreign)
+EARLIER_PLOT_NAMES = ("{pair}.{metric}.heatmap.png", "{phenomenon}.{metric}.trend.png", "{pair}.{metric}.human.png",
+                      "{pair}.targeted.png")
 
 
 # matplotlib's tab20 (Tableau's 10 colours, each with its light tint), in its order

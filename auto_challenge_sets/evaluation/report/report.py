@@ -12,7 +12,6 @@ from auto_challenge_sets.builder.pipeline.timings import stage
 from auto_challenge_sets.evaluation.page_sentences import SAVED, Sentences
 from auto_challenge_sets.evaluation.report import cells, figures
 from auto_challenge_sets.evaluation.report.html import html_report
-from auto_challenge_sets.evaluation.report.plots import PLOT_NAMES
 from auto_challenge_sets.evaluation.report.sections import (
     SECTIONS,
     challenge,
@@ -44,7 +43,8 @@ def markdown_report(evaluation: Evaluation, plots: list[Path]) -> str:
 def report_names() -> tuple[str, ...]:
     """Every name :func:`write_report` may write, relative to its folder, fields in braces (a
     plot's metric, a sidecar's config): the one list of a report's files, from its writers."""
-    return (RESULTS, MARKDOWN, SAVED, *PLOT_NAMES, *html_report.PAGE_NAMES)
+    figures = (section.FILE for section in SECTIONS if hasattr(section, "FILE"))
+    return (RESULTS, MARKDOWN, SAVED, *figures, *html_report.PAGE_NAMES)
 
 
 def write_report(out_dir: str | Path, evaluation: Evaluation, sentences: Sentences | None = None,

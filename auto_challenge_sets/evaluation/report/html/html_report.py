@@ -24,7 +24,7 @@ from auto_challenge_sets.scoring.length_baseline import DEGENERATE_COMPLEMENT_RA
 
 INDEX = "index.html"
 SIDECAR_DIR = "sentences"
-# the sidecars' names, fields in braces (as plots.PLOT_NAMES: the --out check reads them)
+# the sidecars' names, fields in braces (as a section's FILE: the --out check reads them)
 LINES_SIDECAR, CONFIG_SIDECAR = SIDECAR_DIR + "/lines-{chunk:05d}.js", SIDECAR_DIR + "/{config}.js"
 PAGE_NAMES = (INDEX, LINES_SIDECAR, CONFIG_SIDECAR)
 INLINE_ROWS = 50  # rows of a config in the page itself; a 3,000-row config must not make a 50 MB page

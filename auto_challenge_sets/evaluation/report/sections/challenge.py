@@ -20,6 +20,7 @@ from auto_challenge_sets.evaluation.results import Evaluation
 from auto_challenge_sets.tables import render_table
 
 KIND = "heatmap"  # its figures' section of the page
+FILE = "{pair}.{metric}.heatmap.svg"  # its figures' file name, fields in braces (the --out check reads it)
 PAGE_ROWS = 100  # rows of the all-scores table a page shows (WMT21's 19 systems: 2,394 rows, 90,000 px unpaged)
 DEGENERATE_GREY = "#d9d9d9"  # a heat map's degenerate-baseline column: no colour, no star, hatched
 
@@ -208,7 +209,7 @@ def heatmap(evaluation: Evaluation, metric: str) -> plots.SvgPlot:
     alt = (f"{label}: each system's score minus the random mean on each config; red is worse, ★ marks a score "
            "outside the random 5–95% band on the worse side; hatched grey: a degenerate baseline, not coloured")
     return plots.SvgPlot(f"heatmap-{metric}", title, alt, "heatmap", round(bar["caption_x"] + 10, 1), round(bottom + 10, 1),
-                   body, plots.HEATMAP.format(pair=evaluation.pair, metric=metric))
+                   body, FILE.format(pair=evaluation.pair, metric=metric))
 
 
 def figures(evaluation: Evaluation, metric: str | None, human: dict[str, float] | None) -> list[plots.SvgPlot] | None:

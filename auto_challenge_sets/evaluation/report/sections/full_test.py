@@ -1,5 +1,5 @@
 """The full test set: every system's score on the full corpus and, per metric, the ranking with
-its significance clusters and its paired test against the baseline system (:mod:`..full_test`);
+its significance clusters and its paired test against the baseline system (:mod:`~auto_challenge_sets.evaluation.stats.full_test`);
 the terminal's line per metric (the best system and the top cluster)."""
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ from auto_challenge_sets.evaluation.stats.versus_full import power_line, referen
 from auto_challenge_sets.tables import render_table
 
 KIND = "human"  # its figures' section of the page
+FILE = "{pair}.{metric}.human.svg"  # its figures' file name, fields in braces (the --out check reads it)
 
 LEGEND = """\
 - Human correlation, per metric (scores negated where lower is better, so a positive τ always
@@ -50,7 +51,7 @@ def _human_cells(human: HumanCorrelation, random_means_something: bool = True) -
 
 
 def versus_cells(human: HumanCorrelation | None) -> list[str]:
-    """τ minus full-test BLEU's, its interval, raw and corrected p (see :mod:`.versus_full`)."""
+    """τ minus full-test BLEU's, its interval, raw and corrected p (see :mod:`~auto_challenge_sets.evaluation.stats.versus_full`)."""
     test = None if human is None else human.vs_full_test
     if test is None or test.delta is None:
         return ["-", "-", "-"]
@@ -191,7 +192,7 @@ def human_scatter(evaluation: Evaluation, metric: str, human: dict[str, float]) 
     return plots.SvgPlot(f"human-{metric}", f"{label} against human scores",
                    f"{label} of each system against its human score, on the full test set and each phenomenon's "
                    "lowest-D config, every point named", "human", columns * panel_w, rows * panel_h,
-                   {"panels": drawn}, plots.HUMAN.format(pair=evaluation.pair, metric=metric))
+                   {"panels": drawn}, FILE.format(pair=evaluation.pair, metric=metric))
 
 
 def figures(evaluation: Evaluation, metric: str | None, human: dict[str, float] | None) -> list[plots.SvgPlot | None] | None:

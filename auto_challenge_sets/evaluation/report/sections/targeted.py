@@ -25,6 +25,7 @@ from auto_challenge_sets.evaluation.stats.versus_full import power_line
 from auto_challenge_sets.tables import render_table
 
 KIND = "targeted"  # its figure's section of the page
+FILE = "{pair}.targeted.svg"  # its figures' file name, fields in braces (the --out check reads it)
 FEW_JUDGED = 10  # a targeted accuracy resting on fewer instances is drawn and printed as "few"
 SECOND_REFERENCE = "2nd human translation"  # the judge's pass rate on it, beside the systems'
 DIAGNOSTIC = ("targeted accuracy is a diagnostic of reference-word recall, not a ranking measure: it credits "
@@ -323,7 +324,7 @@ def targeted_plot(evaluation: Evaluation) -> plots.SvgPlot | None:
                    "targeted accuracy (%) of every system (thin) and their mean (thick) against the distance d, "
                    "with the instances judged per bucket", "targeted", round(width, 1),
                    max(panel_h, 30 + (len(legend) + 1) * plots.LEGEND_ROW_PX),
-                   {"panels": panels, "legend": legend}, plots.TARGETED.format(pair=evaluation.pair))
+                   {"panels": panels, "legend": legend}, FILE.format(pair=evaluation.pair))
 
 
 def figures(evaluation: Evaluation, metric: str | None, human: dict[str, float] | None) -> list[plots.SvgPlot | None] | None:

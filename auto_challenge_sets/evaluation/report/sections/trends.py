@@ -15,6 +15,7 @@ from auto_challenge_sets.evaluation.stats.multiple_testing import ALPHA
 from auto_challenge_sets.tables import render_table
 
 KIND = "trend"  # its figures' section of the page
+FILE = "{phenomenon}.{metric}.trend.svg"  # its figures' file name, fields in braces (the --out check reads it)
 
 LEGEND = """\
 - Summary, per metric and phenomenon, over its (system, config) cells: *< full* the share worse
@@ -117,7 +118,7 @@ def trend_plots(evaluation: Evaluation, metric: str) -> list[plots.SvgPlot]:
         found.append(plots.SvgPlot(
             f"trend-{phenomenon}-{metric}", f"{phenomenon}, {label} by minimum distance D",
             f"{label} of every system against D on {phenomenon}, with the random 5–95% band and n per point",
-            "trend", width, height, body, plots.TREND.format(phenomenon=phenomenon, metric=metric)))
+            "trend", width, height, body, FILE.format(phenomenon=phenomenon, metric=metric)))
     return found
 
 
