@@ -29,8 +29,9 @@ LEGEND = f"""\
 """
 
 
-def num(value: float | None, digits: int) -> str:
-    return "-" if value is None else f"{value:.{digits}f}"
+def num(value: float | None, digits: int = 3, sign: bool = False) -> str:
+    """A number as a table cell prints it (``sign``: always signed), a dash for none."""
+    return "-" if value is None else f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
 
 
 def corrected_cell(p: float | None, exploratory: bool | None) -> str:

@@ -12,7 +12,6 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from auto_challenge_sets.configs import config_sort_key
 from auto_challenge_sets.evaluation.report import plots
 from auto_challenge_sets.evaluation.report.cells import num, ordered_configs, ranked_systems
 from auto_challenge_sets.evaluation.report.name_text import isolate, report_name
@@ -80,7 +79,7 @@ def config_heading(evaluation: Evaluation, config: str) -> str:
 def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
     """Per config, in D order, its heading and table."""
     lines = []
-    for config in sorted(evaluation.configs, key=config_sort_key):
+    for config in ordered_configs(evaluation):
         heading = config_heading(evaluation, config)
         lines += [f"## {heading}", ""] if markdown else [heading]
         lines += [config_table(evaluation, config, markdown), ""]
@@ -157,7 +156,7 @@ def page(evaluation: Evaluation) -> dict[str, Any]:
 
 def heatmap_configs(evaluation: Evaluation) -> list[str]:
     """The heat maps' columns: the configs with a random baseline (not the full corpus itself), in D order."""
-    return sorted((n for n, c in evaluation.configs.items() if c.random_unavailable is None), key=config_sort_key)
+    return [n for n in ordered_configs(evaluation) if evaluation.configs[n].random_unavailable is None]
 
 
 def heatmap(evaluation: Evaluation, metric: str) -> plots.SvgPlot:

@@ -8,7 +8,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from auto_challenge_sets.configs import config_sort_key
 from auto_challenge_sets.evaluation.report import plots
 from auto_challenge_sets.evaluation.report.cells import (
     config_label,
@@ -142,7 +141,7 @@ def human_panels(evaluation: Evaluation, metric: str) -> list[tuple[str | None, 
     panels: list[tuple[str | None, dict[str, float], Any]] = [
         (None, {s: evaluation.full[s][metric] for s in evaluation.systems}, full)]
     seen = set()
-    for name in sorted(evaluation.configs, key=config_sort_key):
+    for name in ordered_configs(evaluation):
         config = evaluation.configs[name]
         if not plots.in_trends(config) or config.phenomenon in seen:
             continue

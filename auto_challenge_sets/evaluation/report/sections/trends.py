@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from auto_challenge_sets.configs import config_sort_key
 from auto_challenge_sets.evaluation.report import plots
-from auto_challenge_sets.evaluation.report.cells import family_size
+from auto_challenge_sets.evaluation.report.cells import family_size, ordered_configs
 from auto_challenge_sets.evaluation.report.name_text import isolate, report_name
 from auto_challenge_sets.evaluation.results import Evaluation
 from auto_challenge_sets.evaluation.stats.multiple_testing import ALPHA
@@ -77,8 +76,8 @@ def trend_plots(evaluation: Evaluation, metric: str) -> list[plots.SvgPlot]:
     label = isolate(evaluation.label(metric))  # a plug-in's label is a name too: see name_text
     colours = plots.system_colours(evaluation.systems)
     by_phenomenon: dict[str, list[str]] = {}
-    for name, config in evaluation.configs.items():
-        if plots.in_trends(config):
+    for name in ordered_configs(evaluation):  # each phenomenon's configs in D order
+        if plots.in_trends(config := evaluation.configs[name]):
             by_phenomenon.setdefault(config.phenomenon, []).append(name)
     # the right margin holds the names at the lines' ends (10 px text, about 0.9 of CHAR_PX a character)
     right = max(150.0, 24 + round(0.9 * plots.CHAR_PX * max(len(plots.plot_name(s)) for s in evaluation.systems)))
@@ -86,7 +85,6 @@ def trend_plots(evaluation: Evaluation, metric: str) -> list[plots.SvgPlot]:
     left, top, bottom = 56.0, 30.0, 46.0
     found = []
     for phenomenon, names in sorted(by_phenomenon.items()):
-        names.sort(key=config_sort_key)
         configs = [evaluation.configs[n] for n in names]
         ds = [c.min_distance for c in configs]
         scores = {s: [c.systems[s].scores[metric].score for c in configs] for s in evaluation.systems}
