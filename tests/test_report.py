@@ -618,3 +618,17 @@ def test_the_random_pairs_table_shows_dashes_where_a_system_or_its_control_has_n
     assert rows["random pairs (mean)"][d2] == f"{100 * sum(means) / 2:.0f}"
     assert rows["random pairs (mean)"][d3] == "-" and rows["good"][d3] == (
         f"{100 * configs['de-en.particle.d3'].systems['good'].targeted.accuracy:.0f}")
+
+
+def test_every_module_of_sections_is_a_section_of_the_report():
+    """The text, report.md, the page and the figures read SECTIONS: a module added to sections/
+    and left out of it would be in no report; each section keeps the protocol."""
+    import pkgutil
+
+    from auto_challenge_sets.evaluation.report import sections
+
+    listed = {section.__name__.rpartition(".")[2] for section in sections.SECTIONS}
+    assert {module.name for module in pkgutil.iter_modules(sections.__path__)} == listed
+    for section in sections.SECTIONS:
+        assert callable(section.text) and callable(section.page)
+        assert hasattr(section, "figures") == hasattr(section, "KIND") == hasattr(section, "FILE")
