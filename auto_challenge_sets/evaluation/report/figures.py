@@ -6,10 +6,9 @@ result gives the same bytes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import replace
 from itertools import chain
 from pathlib import Path
-from typing import Any
 
 from auto_challenge_sets.builder.pipeline.timings import stage
 from auto_challenge_sets.evaluation.progress import progress_bar
@@ -21,37 +20,13 @@ from auto_challenge_sets.evaluation.results import Evaluation
 KINDS = tuple(section.KIND for section in SECTIONS if hasattr(section, "KIND"))  # the page's figure sections
 
 
-@dataclass(frozen=True)
-class Figure:
-    """One figure as written: what it shows (``plot``) and its SVG text (markup-safe, for the page)."""
-
-    plot: SvgPlot
-    svg: Any
-
-    @property
-    def file(self) -> str:
-        return self.plot.file
-
-    @property
-    def key(self) -> str:  # the page's anchor
-        return self.plot.key
-
-    @property
-    def title(self) -> str:  # the page's caption
-        return self.plot.title
-
-    @property
-    def alt(self) -> str:
-        return self.plot.alt
-
-
 def draw(evaluation: Evaluation, human: dict[str, float] | None = None,
-         progress: bool = False) -> list[Figure]:
+         progress: bool = False) -> list[SvgPlot]:
     """Every figure of the run in report order: per metric each section's (the heat map, the
     trends, the human scatter), then the run's own (targeted accuracy); each kind timed as a stage
     ``figures: KIND``."""
     chart = environment().get_template("charts.svg.j2").module.chart
-    drawn: list[Figure] = []
+    drawn: list[SvgPlot] = []
     metrics = progress_bar(evaluation.metrics, progress, "plots per metric", unit="metric")
     for metric in chain(metrics, [None]):  # None: the run's own figures, after every metric's
         for section in SECTIONS:
@@ -59,20 +34,20 @@ def draw(evaluation: Evaluation, human: dict[str, float] | None = None,
             if plots is None:
                 continue
             with stage(f"figures: {section.KIND}", unit="files") as timed:
-                found = [Figure(p, chart(p)) for p in plots if p is not None]
+                found = [replace(p, svg=chart(p)) for p in plots if p is not None]
                 if timed is not None:
                     timed.count = len(found)
             drawn.extend(found)
     return drawn
 
 
-def by_kind(figures: list[Figure]) -> dict[str, list[Figure]]:
+def by_kind(figures: list[SvgPlot]) -> dict[str, list[SvgPlot]]:
     """The figures by page section (:data:`KINDS`; a section without data has an empty list)."""
-    return {kind: [f for f in figures if f.plot.kind == kind] for kind in KINDS}
+    return {kind: [f for f in figures if f.kind == kind] for kind in KINDS}
 
 
 def all_plots(evaluation: Evaluation, out: Path, human: dict[str, float] | None = None,
-              progress: bool = False) -> list[Figure]:
+              progress: bool = False) -> list[SvgPlot]:
     """Every figure of the run, drawn (:func:`draw`) and written into ``out`` as its ``.svg`` file."""
     figures = draw(evaluation, human, progress)
     with stage("figures: files", len(figures), "files"):

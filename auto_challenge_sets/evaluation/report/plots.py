@@ -110,6 +110,7 @@ class SvgPlot:
     height: float
     body: dict[str, Any] = field(default_factory=dict)
     file: str = ""
+    svg: Any = None  # its SVG text, markup-safe for the page, once drawn (:func:`.figures.draw`)
 
     @property
     def frame_width(self) -> float:

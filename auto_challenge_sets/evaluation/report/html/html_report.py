@@ -16,8 +16,9 @@ from typing import Any
 from auto_challenge_sets.builder.pipeline.timings import stage
 from auto_challenge_sets.evaluation.page_sentences import Sentences
 from auto_challenge_sets.evaluation.report.cells import family_size
-from auto_challenge_sets.evaluation.report.figures import Figure, by_kind, draw
+from auto_challenge_sets.evaluation.report.figures import by_kind, draw
 from auto_challenge_sets.evaluation.report.html.environment import environment
+from auto_challenge_sets.evaluation.report.plots import SvgPlot
 from auto_challenge_sets.evaluation.report.sections import SECTIONS
 from auto_challenge_sets.evaluation.results import Evaluation
 from auto_challenge_sets.scoring.length_baseline import DEGENERATE_COMPLEMENT_RATIO, DEGENERATE_WIDENED_SHARE
@@ -65,7 +66,7 @@ def _sentence_data(sentences: Sentences | None) -> tuple[dict[str, Any] | None, 
 
 
 def write_html(out_dir: str | Path, evaluation: Evaluation, sentences: Sentences | None = None,
-               figures: list[Figure] | None = None) -> list[Path]:
+               figures: list[SvgPlot] | None = None) -> list[Path]:
     """``index.html`` (and the sentence sidecars, given ``sentences``) into ``out_dir``, from the
     result alone; the paths written. ``figures``: the report's own (:func:`.figures.all_plots`), put in the page as they
     are; drawn here without them."""
