@@ -12,12 +12,12 @@ import sacrebleu
 from scipy.stats import kendalltau, permutation_test, spearmanr
 
 from auto_challenge_sets.errors import InputError, RequestError
+from auto_challenge_sets.evaluation import memory
 from auto_challenge_sets.evaluation.engine import evaluate
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.stats.human import read_human
+from auto_challenge_sets.metrics.compute import compute
 from auto_challenge_sets.scoring import metric as metric_registry
-from auto_challenge_sets.scoring import validation
-from auto_challenge_sets.scoring.challenge import compute
 from auto_challenge_sets.scoring.length_baseline import sample_length_matched
 from auto_challenge_sets.scoring.metric import AveragedMetric
 
@@ -339,7 +339,7 @@ def test_the_request_is_immutable(toy):
 
 
 def test_the_memory_guard_holds_for_every_n(toy, systems, monkeypatch):
-    monkeypatch.setattr(validation, "MAX_SAMPLED", 1000)  # the limit, not the code: 40 x 61 rows is over it
+    monkeypatch.setattr(memory, "MAX_SAMPLED", 1000)  # the limit, not the code: 40 x 61 rows is over it
     rows = len(toy["configs"]["de-en.particle.d1"])
     with pytest.raises(InputError, match=f"n_samples is too large for {rows} challenge rows"):
         evaluate(EvaluationRequest(toy["root"], systems, config="de-en.particle.d1", n_samples=40))

@@ -14,8 +14,9 @@ from types import MappingProxyType
 from typing import Any
 
 from auto_challenge_sets.errors import RequestError
+from auto_challenge_sets.evaluation.memory import MAX_INT, MemoryRows
 from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
-from auto_challenge_sets.scoring.builtin_metrics import DEFAULT_METRICS, target_tokenizer
+from auto_challenge_sets.scoring.builtin_metrics import DEFAULT_METRICS, TOKENIZE, target_tokenizer
 from auto_challenge_sets.scoring.forked import cores
 from auto_challenge_sets.scoring.kernel import DEFAULT_SEED, MAX_SAMPLES
 from auto_challenge_sets.scoring.length_baseline import DEFAULT_LENGTH_RELATIVE, check_relative
@@ -44,14 +45,16 @@ class EvaluationRequest:
     """Several systems' outputs of one test corpus (one or more), scored on a dataset folder's configs.
 
     ``hypotheses`` maps a system name to its output file: one line per line of the corpus the
-    split was built from (``-`` reads standard input). The first of ``metrics`` chooses the
+    split was built from (``-`` reads standard input). ``dataset`` may instead be rows held in
+    memory (:class:`~auto_challenge_sets.evaluation.memory.MemoryRows`, ``compute()``'s), which hold
+    the output of the one system ``hypotheses`` names. The first of ``metrics`` chooses the
     baseline system of the paired tests when ``baseline`` is None (the best on the full corpus).
     ``metric_options`` go to the metrics that declare them (``tokenize`` to BLEU and RIBES,
     ``lowercase_ribes`` to RIBES, ``comet_gpus`` to COMET: :func:`~auto_challenge_sets.scoring.metric.route_options`);
     a key none of ``metrics`` declares is an error. These defaults are ``acs evaluate``'s too.
     """
 
-    dataset: str | os.PathLike[str]
+    dataset: str | os.PathLike[str] | MemoryRows
     hypotheses: Mapping[str, str | os.PathLike[str]]
     config: str = ALL  # a config name, several separated by commas, or "all"
     split: str | None = None  # default: the full-corpus config's only split
@@ -118,14 +121,16 @@ class EvaluationRequest:
         if self.paired_test not in PAIRED_TESTS:
             raise RequestError("paired_test", f"must be ar or bs, not {self.paired_test!r}")
         for name, low, high in (("n_samples", 1, MAX_SAMPLES), ("paired_samples", 1, MAX_PAIRED_SAMPLES),
-                                ("min_rows", 0, None), ("length_tolerance", 0, None), ("seed", 0, None),
+                                ("min_rows", 0, None), ("length_tolerance", 0, MAX_INT), ("seed", 0, None),
                                 ("jobs", 1, MAX_JOBS)):
             value = getattr(self, name)
             if name == "jobs" and value is None:
                 continue
             if isinstance(value, bool) or not isinstance(value, int):
                 raise RequestError(name, f"must be an integer, got {value!r}")
-            if value < low or (high is not None and value > high):
+            if high is not None and value > high:
+                raise RequestError(name, f"is {value}, above the limit of {high:_}")
+            if value < low:
                 bounds = f">= {low}" if high is None else f"from {low} to {high:,}"
                 raise RequestError(name, f"must be {bounds}, got {value}")
         try:
@@ -142,6 +147,13 @@ class EvaluationRequest:
             if unknown:
                 raise RequestError("targeted.hyp_alignments", f"for {', '.join(unknown)}, which is no system "
                                    f"(systems: {', '.join(self.hypotheses)})")
+        if isinstance(self.dataset, MemoryRows):
+            if len(self.hypotheses) != 1:
+                raise RequestError("hypotheses", "rows in memory hold the output of one system")
+            tokenize = next((values["tokenize"] for values in self.metric_settings().values() if "tokenize" in values),
+                            TOKENIZE.default)  # the longest line a run scores counts its BLEU tokens
+            needs_sources = [name for name in self.metrics if metric_class(name).needs_sources]
+            object.__setattr__(self, "dataset", self.dataset.checked(self.n_samples, tokenize, needs_sources))
 
     def metric_settings(self, target: str | None = None) -> dict[str, dict[str, Any]]:
         """Per metric, every option it declares: as given in ``metric_options``, else, for the
