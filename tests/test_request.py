@@ -13,7 +13,7 @@ from auto_challenge_sets.evaluation.request import (
 )
 
 BOUNDS = {"n_samples": (1, MAX_SAMPLES), "paired_samples": (1, MAX_PAIRED_SAMPLES), "jobs": (1, 1024),
-          "min_rows": (0, None), "length_tolerance": (0, 2**31 - 1), "seed": (0, None)}
+          "min_rows": (0, None), "length_tolerance": (0, None), "seed": (0, None)}
 
 
 def _request(**given) -> EvaluationRequest:

@@ -7,6 +7,7 @@ request field it is about (:class:`RequestError`), which the command line maps t
 
 from __future__ import annotations
 
+import numbers
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -121,18 +122,22 @@ class EvaluationRequest:
         if self.paired_test not in PAIRED_TESTS:
             raise RequestError("paired_test", f"must be ar or bs, not {self.paired_test!r}")
         for name, low, high in (("n_samples", 1, MAX_SAMPLES), ("paired_samples", 1, MAX_PAIRED_SAMPLES),
-                                ("min_rows", 0, None), ("length_tolerance", 0, MAX_INT), ("seed", 0, None),
+                                ("min_rows", 0, None), ("length_tolerance", 0, None), ("seed", 0, None),
                                 ("jobs", 1, MAX_JOBS)):
             value = getattr(self, name)
             if name == "jobs" and value is None:
                 continue
-            if isinstance(value, bool) or not isinstance(value, int):
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
                 raise RequestError(name, f"must be an integer, got {value!r}")
+            value = int(value)  # a numpy integer too
+            object.__setattr__(self, name, value)
             if high is not None and value > high:
                 raise RequestError(name, f"is {value}, above the limit of {high:_}")
             if value < low:
                 bounds = f">= {low}" if high is None else f"from {low} to {high:,}"
                 raise RequestError(name, f"must be {bounds}, got {value}")
+        if self.length_tolerance > MAX_INT:  # a window of tokens, which numpy's int64 arithmetic holds
+            raise RequestError("length_tolerance", f"is {self.length_tolerance}, above the limit of {MAX_INT:_}")
         try:
             check_relative(self.length_relative)
         except ValueError as error:
