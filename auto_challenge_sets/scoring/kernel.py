@@ -1,7 +1,7 @@
 """The scoring kernel: a set of rows scored by any metrics, against its length-matched random corpora.
 
 Both front ends call it: the evaluation engine (``acs evaluate``, every system and config) and the
-``ldd_challenge`` metric (:func:`auto_challenge_sets.scoring.challenge.compute`, one system, one
+``ldd_challenge`` metric (:func:`auto_challenge_sets.metrics.compute.compute`, one system, one
 set). So the two give the same numbers and signatures on the same rows, with the same seed
 default, the same cap on random corpora and the same draws.
 
