@@ -167,6 +167,24 @@ def test_distance_breakdown_and_spearman(corpus):
                                                  "chrf": None}
 
 
+def test_rows_in_parts_on_the_engines_workers_score_as_one_pass(corpus, monkeypatch):
+    """Above PARALLEL_ROWS the rows go to the engine's workers in one part each (three here, uneven):
+    every number is the one of a single pass, the random baseline's and the breakdown's too."""
+    from auto_challenge_sets.evaluation import request
+    from auto_challenge_sets.metrics import compute as module
+
+    both = list(zip(corpus["ref"], corpus["ref_b"]))
+    kwargs = {"references": [both[i] for i in corpus["rows"]], "pool_references": both,
+              "distances": corpus["distances"], "metrics": ["ter"], "return_samples": True}
+    one = _call(corpus, **kwargs)
+    monkeypatch.setattr(module, "PARALLEL_ROWS", 100)
+    monkeypatch.setattr(request, "cores", lambda: 3)
+    parts = []
+    real = module.system_statistics
+    monkeypatch.setattr(module, "system_statistics", lambda *a: parts.append(len(a[1])) or real(*a))
+    assert _call(corpus, **kwargs) == one and parts == [3]
+
+
 def test_challenge_rows_not_in_the_pool_are_scored(corpus):
     result = _call(corpus, predictions=["a new sentence"] * len(corpus["rows"]))
     assert result["bleu"] == sacrebleu.corpus_bleu(["a new sentence"] * len(corpus["rows"]),

@@ -5,8 +5,8 @@ Both front ends call it: the evaluation engine (``acs evaluate``, every system a
 set). So the two give the same numbers and signatures on the same rows, with the same seed
 default, the same cap on random corpora and the same draws.
 
-Every metric turns each sentence into a row of statistics once (:func:`statistics`); a set is a
-subset of the pool's rows, so its score and the scores of its random corpora (:func:`draw`) are
+Every metric turns each sentence into a row of statistics once (the engine's statistics stage); a
+set is a subset of the pool's rows, so its score and the scores of its random corpora (:func:`draw`) are
 computed from rows already in memory (:func:`score_rows`). Every number a metric hands back is
 checked finite (:mod:`.finite`), so a plug-in's NaN is an error naming it, never a quiet ``null``.
 """
@@ -15,81 +15,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
 
 import numpy as np
 
-from auto_challenge_sets.scoring.finite import corpus_score, run_metric, sample_scores
-from auto_challenge_sets.scoring.forked import can_fork, cores, forked_pool
+from auto_challenge_sets.scoring.finite import corpus_score, sample_scores
 from auto_challenge_sets.scoring.length_baseline import (
     DEFAULT_LENGTH_RELATIVE,
     sample_length_matched,
     summarize,
 )
-from auto_challenge_sets.scoring.metric import Metric, References
+from auto_challenge_sets.scoring.metric import Metric
 
 DEFAULT_SEED = 1  # the same random corpora on every run unless a seed is given
 MAX_SAMPLES = 100_000  # random corpora of one set: more would not fit in memory, so it is a typo
-
-# Rows are independent, so a large input is cut into one contiguous chunk per core: forked workers
-# inherit the metrics (_WORKER), only strings go out and arrays come back. Below PARALLEL_ROWS the
-# workers' start costs more than they save; a worker (the engine's, one system each) never forks.
-PARALLEL_ROWS = 10_000
-_WORKER: dict[str, object] = {}
-
-
-def statistics(metrics: Mapping[str, Metric], predictions: Sequence[str], references: References,
-               sources: Sequence[str] | None = None, jobs: int | None = None,
-               system: str = "") -> dict[str, np.ndarray]:
-    """Every metric's per-sentence statistics of these rows (a ValueError of a metric keeps its
-    type, its name in front). The metrics that may run in other processes share ``jobs``
-    (default: the cores) forked workers once there are :data:`PARALLEL_ROWS` rows; the rows are
-    the same whatever ``jobs``."""
-    jobs = cores() if jobs is None else jobs
-    spread = [name for name, metric in metrics.items() if metric.parallel_safe]
-    found: dict[str, np.ndarray] = {}
-    if spread and jobs > 1 and len(predictions) >= PARALLEL_ROWS and can_fork():
-        found = _in_parallel({name: metrics[name] for name in spread}, predictions, references, sources, jobs, system)
-    rest = {name: metric for name, metric in metrics.items() if name not in found}
-    if rest:
-        found.update(_in_blocks(rest, predictions, references, sources, system))
-    return {name: found[name] for name in metrics}
-
-
-# Rows whose statistics every metric computes before the next block: their 13a tokens are still in
-# the tokenizer's cache (2**16 lines, hypotheses and references) when RIBES reads what BLEU
-# tokenized; over a whole large input, the cache would hold only its end when RIBES starts.
-BLOCK_ROWS = 16_384
-
-
-def _in_blocks(metrics: Mapping[str, Metric], predictions: Sequence[str], references: References,
-               sources: Sequence[str] | None, system: str) -> dict[str, np.ndarray]:
-    parts: dict[str, list[np.ndarray]] = {name: [] for name in metrics}
-    for start in range(0, max(1, len(predictions)), BLOCK_ROWS):
-        stop = start + BLOCK_ROWS
-        block = (predictions[start:stop], references[start:stop], None if sources is None else sources[start:stop])
-        for name, metric in metrics.items():
-            parts[name].append(run_metric(name, system, partial(metric.statistics, *block)))
-    return {name: found[0] if len(found) == 1 else np.concatenate(found) for name, found in parts.items()}
-
-
-def _chunk(start: int, stop: int) -> dict[str, np.ndarray]:
-    w = _WORKER
-    sources = None if w["sources"] is None else w["sources"][start:stop]
-    return statistics(w["metrics"], w["predictions"][start:stop], w["references"][start:stop], sources, 1,
-                      w["system"])
-
-
-def _in_parallel(metrics: Mapping[str, Metric], predictions: Sequence[str], references: References,
-                 sources: Sequence[str] | None, jobs: int, system: str) -> dict[str, np.ndarray]:
-    if len(predictions) != len(references):
-        raise ValueError(f"{len(predictions)} predictions but {len(references)} references")
-    bounds = np.linspace(0, len(predictions), jobs + 1).astype(int)
-    state = {"metrics": metrics, "predictions": predictions, "references": references, "sources": sources,
-             "system": system}
-    with forked_pool(jobs, _WORKER, state) as pool:
-        parts = list(pool.map(_chunk, bounds[:-1], bounds[1:]))
-    return {name: np.concatenate([part[name] for part in parts]) for name in metrics}
 
 
 @dataclass(frozen=True)
