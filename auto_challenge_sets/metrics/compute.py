@@ -110,8 +110,8 @@ def _statistics(request: EvaluationRequest, predictions: list[str], references: 
                 sources: list[str] | None) -> tuple[dict[str, Metric], dict[str, np.ndarray]]:
     """The engine's statistics of these rows, cut into one part per worker (the engine's pool runs
     one output a task; a row's statistics do not depend on its part). A metric reading the sources
-    gets them whole, so they stay one part."""
-    parts = 1 if sources is not None else request.workers
+    gets them whole, so they stay one part; so do few rows."""
+    parts = 1 if sources is not None or len(predictions) < PARALLEL_ROWS else request.workers
     bounds = np.linspace(0, len(predictions), parts + 1).astype(int).tolist()
     outputs = [SystemOutput(SYSTEM if parts == 1 else f"{SYSTEM} rows {a + 1}-{b}", predictions[a:b], references[a:b])
                for a, b in zip(bounds[:-1], bounds[1:])]
