@@ -153,8 +153,6 @@ class EvaluationRequest:
                 raise RequestError("targeted.hyp_alignments", f"for {', '.join(unknown)}, which is no system "
                                    f"(systems: {', '.join(self.hypotheses)})")
         if isinstance(self.dataset, MemoryRows):
-            if len(self.hypotheses) != 1:
-                raise RequestError("hypotheses", "rows in memory hold the output of one system")
             tokenize = next((values["tokenize"] for values in self.metric_settings().values() if "tokenize" in values),
                             TOKENIZE.default)  # the longest line a run scores counts its BLEU tokens
             needs_sources = [name for name in self.metrics if metric_class(name).needs_sources]
