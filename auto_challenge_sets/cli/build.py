@@ -21,13 +21,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "build",
         help="build every challenge config of one language pair and corpus into a dataset folder",
-        description="Select the sentence pairs of a parallel corpus with each long-distance phenomenon "
-        "at every minimum distance D (lexical: 0-5 on the source-side UD parse; on a word alignment, "
-        "reorder and reorder_norm: 5, 10, 15, 20 positions, crossing: 5, 10, 20, 30 percent) and write them "
-        "as a Hugging Face dataset folder: "
-        "data/{config}/{split}-00000-of-00001.parquet (a file every 50,000 rows: -00000-of-00003 ...) "
-        "plus a README.md with the YAML configs. "
-        "Run it again with another --pair or --corpus and the same --out to add to the folder.",
+        description="Select the sentence pairs of a parallel corpus with each long-distance phenomenon at every "
+        "minimum distance D (lexical: 0-5 on the source-side UD parse; on a word alignment, reorder and "
+        "reorder_norm: 5, 10, 15, 20 positions, crossing: 5, 10, 20, 30 percent) and write them as a Hugging Face "
+        "dataset folder: data/{config}/{split}-00000-of-00001.parquet (a file every 50,000 rows: -00000-of-00003 "
+        "...) plus a README.md with the YAML configs. Run it again with another --pair or --corpus and the same "
+        "--out to add to the folder.",
         formatter_class=HelpFormatter,
     )
     parser.add_argument("--pair", required=True, help="language pair, source first: de-en")

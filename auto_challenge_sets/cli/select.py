@@ -14,10 +14,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "select",
         help="grep a CoNLL-U file for a long-distance phenomenon",
-        description="Print the sent_id of every sentence with an instance of PHENOMENON at distance "
-        ">= D (the number of words between the word and its head), one per line. A sentence "
-        "without '# sent_id' is printed as its 1-based position in the file, one with an empty "
-        "'# sent_id =' as that comment.",
+        description="Print the sent_id of every sentence with an instance of PHENOMENON at distance >= D (the number "
+        "of words between the word and its head), one per line. A sentence without '# sent_id' is printed as its "
+        "1-based position in the file, one with an empty '# sent_id =' as that comment.",
         formatter_class=HelpFormatter,
     )
     parser.add_argument("--conllu", required=True, metavar="FILE", help="CoNLL-U file to search ('-' for stdin)")
