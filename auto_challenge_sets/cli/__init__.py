@@ -106,7 +106,7 @@ def _show_plugin_warning(shown):  # noqa: ANN001, ANN202 - warnings' hook
 def main(argv: Sequence[str] | None = None) -> int:
     import warnings
 
-    for stream in (sys.stdout, sys.stderr):  # a character the terminal's encoding lacks is printed as \u2192
+    for stream in (sys.stdout, sys.stderr):  # a character the terminal's encoding lacks: an escape, not a failure
         if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
     with warnings.catch_warnings():  # restores the hook: main() runs inside tests and other programs too

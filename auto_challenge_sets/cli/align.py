@@ -71,8 +71,7 @@ def run(args: argparse.Namespace) -> int:
     if args.make_priors is not None:
         from auto_challenge_sets.builder.backends.aligners.eflomal import make_priors
 
-        seed = getattr(args, "seed", None)
-        learned = make_priors(pairs, args.make_priors, seed=1 if seed is None else seed)
+        learned = make_priors(pairs, args.make_priors, seed=spec.options.get("seed", 1))  # --seed N
         if not args.quiet:
             print(f"learned eflomal priors from {learned} sentence pairs → {args.make_priors}", file=sys.stderr)
         return 0
