@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from auto_challenge_sets.builder.backends.parsers.udpipe import UDPipeParser
-from auto_challenge_sets.builder.pipeline.inputs import PreParsedSource
 from auto_challenge_sets.builder.pipeline.parse_stage import parse_file, parse_lines, parse_source_for_build
 from auto_challenge_sets.builder.pipeline.specs import ParserSpec
 from auto_challenge_sets.conllu_io import read_conllu
@@ -199,13 +198,6 @@ def test_parse_source_for_build_writes_a_cached_conllu(tiny_model, tmp_path):
     stamp = path.stat().st_mtime_ns
     assert parse_source_for_build(lines, "de", spec, line_numbers=numbers, cache_dir=cache, progress=False) == path
     assert path.stat().st_mtime_ns == stamp
-
-
-def test_parse_source_for_build_with_conllu_returns_the_checked_file(tmp_path):
-    lines = [x for x in (DEMO / "sample.de").read_text(encoding="utf-8").splitlines() if x.strip()]
-    source = PreParsedSource(DEMO / "sample.de.conllu")
-    assert parse_source_for_build(lines, "de", source, cache_dir=tmp_path) == DEMO / "sample.de.conllu"
-    assert not (tmp_path / "parsed").exists()  # a file is read, not parsed again or cached
 
 
 def test_the_default_shard_size_gives_every_worker_two_shards() -> None:

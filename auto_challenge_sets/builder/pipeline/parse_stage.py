@@ -1,14 +1,8 @@
-"""The parse stage: corpus lines → one UD sentence per line, resumable, as a CoNLL-U file.
-
-Lines are parsed in shards through :func:`~auto_challenge_sets.builder.pipeline.stage_cache.run_sharded`;
-each shard is stored as CoNLL-U blocks in a cache directory keyed by backend, model checksum,
-options and input checksum, so a killed run resumes at the first missing shard and the final
-file is byte-identical to an uninterrupted run. The cached blocks carry no line numbers: the
-stage sets ``# sent_id`` (1-based line number in the input file) and ``# text`` (the line) on the
-way out, so the same lines parse once whatever their numbering.
-
-Empty lines have no sentence: :func:`parse_file` skips them (their numbers are reported) and the
-sent_ids of the others stay their line numbers, as in the build's corpus policy.
+"""The parse stage: corpus lines → one UD sentence per line, as CoNLL-U, in resumable shards
+(:func:`~auto_challenge_sets.builder.pipeline.stage_cache.run_sharded`). Cached blocks carry no line
+numbers: ``# sent_id`` (the 1-based line number) and ``# text`` are set on the way out, so the same
+lines parse once whatever their numbering. Empty lines have no sentence; the others keep their
+line numbers as sent_ids.
 """
 
 from __future__ import annotations
@@ -48,7 +42,8 @@ SourceParse = Parser | ParserSpec | PreParsedSource | str
 
 STAGE = "parse"
 FORMAT_VERSION = 1  # bump when what a shard holds changes
-DEFAULT_BATCH_SIZE = 32
+
+
 def _annotate(sentence: Sentence, number: int, text: str) -> Sentence:
     """``# sent_id`` and ``# text`` first, then the backend's own marks (merges, chunks)."""
     kept = [c for c in sentence.comments if c.startswith(("# acs_", f"# {MERGED_KEY}", f"# {CHUNKED_KEY}"))]
@@ -96,13 +91,9 @@ def parse_lines(
     executor: Executor | None = None,
     factory: Callable[[], Parser] | None = None,
 ) -> list[Sentence]:
-    """Parse non-empty lines into one sentence each (``# sent_id`` = its line number).
-
-    ``cache_dir``: the stage cache (default: :func:`~auto_challenge_sets.paths.default_cache_dir`),
-    also told to the parser (trankit keeps its models under it unless told otherwise).
-    ``executor`` runs the shards (default: here); one that ships them to other processes makes the
-    parser there with ``factory`` (default: from ``parser`` when it is a name or a spec).
-    """
+    """Parse non-empty lines into one sentence each (``# sent_id`` = its line number). ``cache_dir``
+    is the stage cache, also told to the parser; ``executor`` runs the shards, making the parser in
+    other processes with ``factory`` (default: from ``parser`` when it is a name or a spec)."""
     numbers = _check_lines(lines, line_numbers)
     backend = _backend(parser, lang, options, cache_dir)
     backend.check_ready()  # missing models fail here, before any work
@@ -187,10 +178,8 @@ def parse_file(
 
 
 def default_shard_size(lines: int, executor: Executor | None) -> int:
-    """:data:`PARSE_SHARD_SIZE`, or fewer lines where an executor of ``jobs`` workers would
-    otherwise leave some idle: two shards per worker (a test set of 1,000 lines is one shard of
-    1,000, which one worker parses while the others wait). Only the cache's shards change: the
-    output is the same for every size."""
+    """:data:`PARSE_SHARD_SIZE`, or fewer lines so that each of an executor's ``jobs`` workers gets
+    two shards. The output is the same for every size."""
     jobs = getattr(executor, "jobs", 1)
     if jobs <= 1:
         return PARSE_SHARD_SIZE
@@ -200,7 +189,7 @@ def default_shard_size(lines: int, executor: Executor | None) -> int:
 def parse_source_for_build(
     source_lines: Sequence[str],
     lang: str,
-    parser: ParserSpec | PreParsedSource,
+    parser: ParserSpec,
     *,
     line_numbers: Sequence[int] | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
@@ -208,16 +197,9 @@ def parse_source_for_build(
     progress: bool = True,
     executor: Executor | None = None,
 ) -> Path:
-    """The build's parse: a cached CoNLL-U of ``source_lines`` (the non-empty pairs' sources, in order).
-
-    A :class:`PreParsedSource` is returned as its own file after checking it against the lines.
-    Otherwise the file lives in the cache, named by the parse key and the line numbers, and is
-    written once; the shards behind it make a killed build resume.
-    """
+    """The build's parse of ``source_lines`` (the kept pairs' sources): a CoNLL-U file in the cache,
+    named by the parse key and the line numbers, written once (its shards make a killed build resume)."""
     shard_size = shard_size or default_shard_size(len(source_lines), executor)
-    if isinstance(parser, PreParsedSource):
-        parse_lines(source_lines, lang=lang, parser=parser, line_numbers=line_numbers, progress=False)
-        return parser.path
     backend = parser.create(lang, cache_dir)
     backend.check_ready()
     numbers = list(line_numbers) if line_numbers is not None else list(range(1, len(source_lines) + 1))
@@ -253,9 +235,8 @@ def _file_sha256(path: Path) -> str:
 
 
 def _cached_notes(target: Path) -> list[str] | None:
-    """The parse notes (lines merged into one tree, ...) of a cached parse file, kept beside it so
-    that a build from the cache reports what the parse did; None when the file must be made: absent,
-    without its notes, or changed since it was written (a note names it)."""
+    """The parse notes (lines merged into one tree, ...) kept beside a cached parse file; None when
+    the file must be made: absent, without its notes, or changed since it was written."""
     try:
         info = json.loads(_notes_path(target).read_text(encoding="utf-8"))
         recorded, notes = info["sha256"], info["notes"]
@@ -270,6 +251,5 @@ def _cached_notes(target: Path) -> list[str] | None:
 
 
 def cached_parse_notes(target: Path) -> list[str]:
-    """What :func:`parse_source_for_build` noted when it parsed ``target`` (whether or not this run
-    parsed it), to be reported with the build and kept in its record."""
+    """What :func:`parse_source_for_build` noted when it parsed ``target``, whichever run parsed it."""
     return _cached_notes(target) or []
