@@ -22,7 +22,6 @@ from auto_challenge_sets.builder.backends.parsers import (
     MERGED_KEY,
     Parser,
     ParseStats,
-    get_parser,
     stats_from_sentences,
 )
 from auto_challenge_sets.builder.pipeline.executors import Executor, ShardWork
@@ -37,8 +36,8 @@ from auto_challenge_sets.scoring.line_limit import MAX_CHARACTERS
 from auto_challenge_sets.text_io import atomic_write_text, make_folder
 from auto_challenge_sets.ud import Sentence
 
-# The source parse: a parser to run (a ready backend, a spec, or a name with options) or a file.
-SourceParse = Parser | ParserSpec | PreParsedSource | str
+# The source parse: a parser to run (a ready backend or a spec) or a file.
+SourceParse = Parser | ParserSpec | PreParsedSource
 
 STAGE = "parse"
 FORMAT_VERSION = 1  # bump when what a shard holds changes
@@ -63,17 +62,6 @@ def _check_lines(lines: Sequence[str], line_numbers: Sequence[int] | None) -> li
     return numbers
 
 
-def _backend(parser: SourceParse, lang: str, options: dict | None,
-             cache_dir: str | os.PathLike[str] | None) -> Parser | PreParsedSource:
-    if isinstance(parser, str):
-        return get_parser(parser, lang=lang, cache_dir=cache_dir, **(options or {}))
-    if isinstance(parser, ParserSpec):
-        return parser.create(lang, cache_dir)
-    if options:
-        raise TypeError("options are only taken with a parser name")
-    return parser
-
-
 def _parse_shard(backend: Parser, batch: list[str]) -> list[str]:
     return [format_sentence(sentence) for sentence in backend.parse(batch)]
 
@@ -82,8 +70,7 @@ def parse_lines(
     lines: Sequence[str],
     *,
     lang: str,
-    parser: SourceParse = "trankit",
-    options: dict | None = None,
+    parser: SourceParse,
     line_numbers: Sequence[int] | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
     shard_size: int = PARSE_SHARD_SIZE,
@@ -93,16 +80,16 @@ def parse_lines(
 ) -> list[Sentence]:
     """Parse non-empty lines into one sentence each (``# sent_id`` = its line number). ``cache_dir``
     is the stage cache, also told to the parser; ``executor`` runs the shards, making the parser in
-    other processes with ``factory`` (default: from ``parser`` when it is a name or a spec)."""
+    other processes with ``factory`` (default: from ``parser`` when it is a spec)."""
     numbers = _check_lines(lines, line_numbers)
-    backend = _backend(parser, lang, options, cache_dir)
+    backend = parser.create(lang, cache_dir) if isinstance(parser, ParserSpec) else parser
     backend.check_ready()  # missing models fail here, before any work
     if isinstance(backend, PreParsedSource):  # nothing to compute: read and check, no cache
         sentences = backend.read(list(lines), line_numbers=numbers)
         return [_annotate(s, n, t) for s, n, t in zip(sentences, numbers, lines)]
 
-    if factory is None and isinstance(parser, str | ParserSpec):
-        factory = functools.partial(_backend, parser, lang, options, cache_dir)
+    if factory is None and isinstance(parser, ParserSpec):
+        factory = functools.partial(parser.create, lang, cache_dir)
     work = ShardWork(factory, _parse_shard, ready=backend)
     key = {**backend.cache_key(), "lang": lang, "format": FORMAT_VERSION}
     try:
@@ -151,8 +138,7 @@ def parse_file(
     output: str | os.PathLike[str],
     *,
     lang: str,
-    parser: SourceParse = "trankit",
-    options: dict | None = None,
+    parser: SourceParse,
     cache_dir: str | os.PathLike[str] | None = None,
     shard_size: int = PARSE_SHARD_SIZE,
     progress: bool = True,
@@ -168,7 +154,7 @@ def parse_file(
             lines.append(line)
         else:
             summary.empty_lines.append(number)
-    sentences = parse_lines(lines, lang=lang, parser=parser, options=options, line_numbers=numbers,
+    sentences = parse_lines(lines, lang=lang, parser=parser, line_numbers=numbers,
                             cache_dir=cache_dir, shard_size=shard_size, progress=progress)
     write_parse(sentences, output)
     summary.parsed = len(sentences)
