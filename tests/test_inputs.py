@@ -143,7 +143,7 @@ def test_a_pre_parsed_path_that_is_no_file_is_a_conllu_error_naming_it(kind, tmp
     if kind == "folder":
         path.mkdir()
     source = PreParsedSource(path)
-    for call in (source.check_ready, source.signature, lambda: source.read(_demo_lines())):
+    for call in (source.check_ready, source.provenance, lambda: source.read(_demo_lines())):
         with pytest.raises(ConlluError, match="no such file|is a folder, not a file") as caught:
             call()
         assert caught.value.path == str(path)
