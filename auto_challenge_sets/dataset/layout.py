@@ -65,7 +65,7 @@ def scan_folder(out_dir: str | os.PathLike[str]) -> dict[str, dict[str, list[Pat
                 found[folder.name] = splits
     for splits in found.values():
         for split, files in splits.items():
-            count = int(SHARD.fullmatch(files[0].name)["count"])  # type: ignore[index]  # _files_by_split matched it
+            count = int(SHARD.fullmatch(files[0].name)["count"])  # type: ignore[index]  # every name matched
             if [path.name for path in files] != [f"{split}-{k:05d}-of-{count:05d}.parquet" for k in range(count)]:
                 raise InputError(f"holds {', '.join(path.name for path in files)}: split {split!r} needs its {count} "
                                  f"files -00000-of-{count:05d} to -{count - 1:05d}-of-{count:05d}, no more and no "
