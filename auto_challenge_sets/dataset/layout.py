@@ -177,7 +177,6 @@ class DatasetFolder:
         self.root = Path(root)
         self.readme = require_complete(self.root)
         self._real_root = self.root.resolve()
-        self._depth = len(self.root.parts)  # a matched path's parts past the folder's
         self._prefix = str(self.root / "_")[:-1]  # a matched path's text before its path in the folder
         self._links: dict[tuple[str, ...], bool] = {}  # whether a path in the folder is a link
         self.linked: set[Path] = set()  # matched paths that pass through a link
@@ -201,18 +200,16 @@ class DatasetFolder:
             return [(item.get("split", "train"), item.get("path")) for item in data_files]
         return [("train", data_files)]
 
-    def _inside(self, match: Path, mode: int | None = None) -> bool:
+    def _inside(self, match: Path) -> bool:
         """Whether a matched path stays in the folder once links are followed. A pattern holds no
         ``..``, so only a link can lead out: each component of the path in the folder is looked at
-        once (the config folders are shared), and a path through a link is resolved.
-        ``mode``: the match's own ``lstat`` mode, where the caller took it."""
-        parts = match.parts[self._depth:]
+        once (the config folders are shared), and a path through a link is resolved."""
+        parts = match.relative_to(self.root).parts
         for depth in range(1, len(parts) + 1):
             prefix = parts[:depth]
             linked = self._links.get(prefix)
             if linked is None:
-                linked = self._links[prefix] = (stat.S_ISLNK(mode) if depth == len(parts) and mode is not None
-                                                else os.path.islink(self.root.joinpath(*prefix)))
+                linked = self._links[prefix] = os.path.islink(self.root.joinpath(*prefix))
             if linked:
                 self.linked.add(match)
                 return match.resolve().is_relative_to(self._real_root)
@@ -254,7 +251,7 @@ class DatasetFolder:
             mode = os.lstat(path).st_mode
         except (OSError, ValueError):
             return [], [], True
-        return [path], [] if self._inside(path, mode) else [path], stat.S_ISREG(mode)
+        return [path], [] if self._inside(path) else [path], stat.S_ISREG(mode)
 
     def splits(self, config: str) -> list[str]:
         return sorted(self.files.get(config, {}))
