@@ -72,6 +72,8 @@ class Option:
                 raise ValueError(f"must be text, got {value!r}")
             parsed = value
         else:  # a path, or a backend's own parser of its text
+            if not isinstance(value, str) and isinstance(kind, type) and not isinstance(value, kind):
+                raise ValueError(f"must be text, got {value!r}")
             parsed = kind(value) if isinstance(value, str) else value
         if self.minimum is not None and parsed < self.minimum:
             raise ValueError(f"must be >= {self.minimum:g}, got {parsed}")
