@@ -57,24 +57,19 @@ class PlannedBuild:
 
     recipe: Recipe
     spec: BuildSpec
-    license: str
 
     def describe(self) -> str:
         """One line of the plan: pair, corpus, files, parser and aligner with their options."""
         spec = self.spec
-        files = f"{spec.source} -> {spec.target}"
-        if spec.source_conllu is not None:
-            parser = f"pre-parsed {spec.source_conllu}"
-        else:
-            parser = _backend_line(spec.parser.name, spec.parser.options)
-        aligner = NO_ALIGNER if spec.aligner is None else _backend_line(spec.aligner.name, spec.aligner.options)
-        return (f"{self.recipe.id}: {files} | parser: {parser} | aligner: {aligner} "
-                f"| license: {self.license}")
+        parser = _backend_line(spec.parser) if spec.source_conllu is None else f"pre-parsed {spec.source_conllu}"
+        aligner = NO_ALIGNER if spec.aligner is None else _backend_line(spec.aligner)
+        return (f"{self.recipe.id}: {spec.source} -> {spec.target} | parser: {parser} | aligner: {aligner} "
+                f"| license: {self.recipe.license}")
 
 
-def _backend_line(name: str, options: dict[str, Any]) -> str:
-    shown = ", ".join(f"{key}={value}" for key, value in sorted(options.items()) if value is not None)
-    return f"{name} ({shown})" if shown else name
+def _backend_line(backend: Any) -> str:
+    shown = ", ".join(f"{key}={value}" for key, value in sorted(backend.options.items()) if value is not None)
+    return f"{backend.name} ({shown})" if shown else backend.name
 
 
 def plan(recipes: Recipes, data_root: str | Path, *, device: str | None = None, only: Sequence[str] = (),
@@ -96,8 +91,8 @@ def plan(recipes: Recipes, data_root: str | Path, *, device: str | None = None, 
         unknown = [item for item in only if item not in ids]
         if unknown:
             raise AcsError(f"--only {', '.join(unknown)}: no such recipe in {recipes.path} "
-                         f"(recipes: {', '.join(ids)})")
-        chosen = [recipe for recipe in chosen if recipe.id in set(only)]
+                           f"(recipes: {', '.join(ids)})")
+        chosen = [recipe for recipe in chosen if recipe.id in only]
     if device is not None and device not in DEVICES:
         raise AcsError(f"--device must be one of {', '.join(DEVICES)}, got {device!r}")
     device_is_default = device is None
@@ -107,15 +102,10 @@ def plan(recipes: Recipes, data_root: str | Path, *, device: str | None = None, 
 
     planned: list[PlannedBuild] = []
     for recipe in chosen:
-        paths: dict[str, Path] = {}
-        for key in PATH_FIELDS:
-            relative = getattr(recipe, key)
-            if relative is None:
-                continue
-            path = data_root / relative
+        paths = {key: data_root / getattr(recipe, key) for key in PATH_FIELDS if getattr(recipe, key) is not None}
+        for key, path in paths.items():
             if not path.is_file():
                 raise AcsError(f"{recipe.where}: {key} file not found: {path}")
-            paths[key] = path
         parser_spec = None
         if recipe.source_conllu is None:
             name = parser or recipe.parser
@@ -142,27 +132,26 @@ def plan(recipes: Recipes, data_root: str | Path, *, device: str | None = None, 
                              cache_dir=None if cache_dir is None else Path(cache_dir), aligner_note=note)
         except AcsError as err:
             raise AcsError(f"{recipe.where}: {err}") from None
-        planned.append(PlannedBuild(recipe, spec, recipe.license))
-    licenses = sorted({build.license for build in planned})
+        planned.append(PlannedBuild(recipe, spec))
+    licenses = sorted({build.recipe.license for build in planned})
     if len(licenses) > 1:
         # one folder, one dataset card, one license field: a mix would be mislabelled
         raise AcsError(f"the recipes built into one folder must share a license, got {', '.join(licenses)}: "
-                     "build them into separate folders with --only")
+                       "build them into separate folders with --only")
     return planned
 
 
-def run(planned: Sequence[PlannedBuild], out: str | Path, *, progress: bool = True,
-        log=print) -> dict[str, dict[str, int]]:
+def run(planned: Sequence[PlannedBuild], out: str | Path, *, progress: bool = True) -> dict[str, dict[str, int]]:
     """Build every planned recipe into the folder ``out``; ``{config: {split: rows}}`` of what was
     built."""
     from auto_challenge_sets.dataset.writer import build_into_folder
 
     sizes: dict[str, dict[str, int]] = {}
     for number, build in enumerate(planned, start=1):
-        log(f"[{number}/{len(planned)}] {build.describe()}")
-        result = build_into_folder(build.spec, out, license=build.license, progress=progress)
-        log(f"[{number}/{len(planned)}] {build.recipe.id}: {result.pairs} sentence pairs of "
-            f"{result.lines} lines, {len(result.sizes)} configs")
+        print(f"[{number}/{len(planned)}] {build.describe()}")
+        result = build_into_folder(build.spec, out, license=build.recipe.license, progress=progress)
+        print(f"[{number}/{len(planned)}] {build.recipe.id}: {result.pairs} sentence pairs of "
+              f"{result.lines} lines, {len(result.sizes)} configs")
         for message in result.report.messages() + result.warnings:
             print(f"note: {build.recipe.id}: {message}", file=sys.stderr)
         for config, rows in result.sizes.items():
@@ -170,7 +159,9 @@ def run(planned: Sequence[PlannedBuild], out: str | Path, *, progress: bool = Tr
     return sizes
 
 
-def build_argument_parser() -> argparse.ArgumentParser:
+def main(argv: Sequence[str] | None = None) -> int:
+    from auto_challenge_sets.tables import distance_table
+
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Build the published challenge sets: every recipe of a recipes file (default: "
@@ -199,13 +190,7 @@ def build_argument_parser() -> argparse.ArgumentParser:
                         help="an aligner option, e.g. layer=8 or seed=1")
     parser.add_argument("--dry-run", action="store_true", help="print the plan, one line per recipe, and stop")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    from auto_challenge_sets.tables import distance_table
-
-    args = build_argument_parser().parse_args(argv)
+    args = parser.parse_args(argv)
     try:
         planned = plan(load_recipes(args.recipes), args.data_root, device=args.device, only=args.only,
                        parser=args.parser, aligner=args.aligner, parser_options=args.parser_option,
