@@ -39,8 +39,7 @@ def _letters(text: str) -> str:
 
 
 def same_text(parsed: str, line: str) -> bool:
-    """Whether a parse's text is the corpus line's, white space (and the rest of the module's
-    policy) ignored: tokenizers move white space."""
+    """Whether a parse's text is the corpus line's, by the module's policy."""
     if parsed == line or parsed == line.replace(" ", ""):
         return True  # the common case, without normalizing (equal strings stay equal when normalized)
     return _letters(parsed) == _letters(line)
@@ -82,14 +81,10 @@ def matched_pairs(corpus: ParallelCorpus, numbered: Iterable[tuple[int | None, S
     """The kept pairs with their sentences, checked against their corpus lines, as a stream.
 
     ``numbered`` yields ``(CoNLL-U line where the sentence starts or None, sentence)``: one sentence
-    per non-empty line of the source file (what a parse of the source alone gives, e.g.
-    ``acs parse``), or one per kept pair (pairs with an empty target skipped too); in the first
-    case the sentences of skipped pairs are dropped here. Which one it is needs the number of
-    sentences, ``count``, when the two differ (``len(corpus.source_lines) != len(corpus.pairs)``).
-    A sentence that is not a parse of its line (see the module's policy), or a parse with another
-    number of sentences, is an error naming both places; it is raised when the stream ends, after
-    every sentence was checked (the first mismatch is named, and how many there are), and no pair
-    is yielded after the first mismatch.
+    per non-empty source line (those of pairs with an empty target are dropped here) or one per
+    kept pair; ``count``, the number of sentences, tells which when the two differ. A mismatching
+    sentence, or another number of sentences, is an error raised when the stream ends (every
+    sentence checked); no pair is yielded after the first mismatch.
     """
     wanted = sentence_layout(corpus, count, conllu_path)
     pairs = iter(corpus.pairs)
@@ -112,9 +107,8 @@ def matched_pairs(corpus: ParallelCorpus, numbered: Iterable[tuple[int | None, S
 
 
 def sentence_layout(corpus: ParallelCorpus, count: int | None, conllu_path: str) -> set[int] | None:
-    """Which sentences of a parse are the kept pairs' (see :func:`matched_pairs`): None when there is
-    one per kept pair, else the corpus lines of the kept pairs (one sentence per non-empty source
-    line, those of the other lines to be dropped). A count that fits neither is an error."""
+    """None when a parse of ``count`` sentences has one per kept pair, else the corpus lines of the
+    kept pairs (it has one per non-empty source line); a count that fits neither is an error."""
     kept = len(corpus.pairs)
     per_source_line = count is not None and count == len(corpus.source_lines) and count != kept
     if count is not None and count != kept and not per_source_line:
@@ -129,28 +123,23 @@ Mismatch = tuple[int, str | None, SentencePair, str, int | None]  # sentence num
 
 def check_matched(corpus: ParallelCorpus, n: int, per_source_line: bool, wrong: list[int],
                   first: Mismatch | None, conllu_path: str) -> None:
-    """The errors :func:`matched_pairs` raises once its stream ended: ``n`` sentences read, the
-    corpus lines of those that do not match (``wrong``), the first of them (``first``)."""
+    """The errors of a stream that ended: ``n`` sentences read, the corpus lines of those that do
+    not match (``wrong``), the first of them (``first``)."""
     kept = len(corpus.pairs)
     if n != (len(corpus.source_lines) if per_source_line else kept):
         raise _count_error(corpus, n, conllu_path)
     if first is not None:
         n, sent_id, pair, reason, start = first
-        others = ""
-        if len(wrong) > 1:
-            others = (f"; {len(wrong)} of {kept} sentences do not match their lines: line "
-                      f"{format_line_numbers(wrong)}")
+        others = (f"; {len(wrong)} of {kept} sentences do not match their lines: line "
+                  f"{format_line_numbers(wrong)}") if len(wrong) > 1 else ""
         raise ConlluError(f"sentence {n} (sent_id {sent_id}) does not match line {pair.line} of "
                           f"{corpus.source_path}: {reason}{others}", conllu_path, start)
 
 
 def _count_error(corpus: ParallelCorpus, count: int, conllu_path: str) -> ConlluError:
-    return ConlluError(
-        f"has {count} sentences but {corpus.source_path} has {len(corpus.source_lines)} non-empty "
-        f"lines ({len(corpus.pairs)} pairs with both sides non-empty): a source-side CoNLL-U needs one sentence "
-        "per non-empty source line, in order",
-        conllu_path,
-    )
+    return ConlluError(f"has {count} sentences but {corpus.source_path} has {len(corpus.source_lines)} non-empty "
+                       f"lines ({len(corpus.pairs)} pairs with both sides non-empty): a source-side CoNLL-U needs "
+                       "one sentence per non-empty source line, in order", conllu_path)
 
 
 def analyse_pairs(matched: Iterable[tuple[SentencePair, Sentence]], alignments: Sequence[Sequence[Link]] | None,
@@ -168,8 +157,7 @@ def analyse_pairs(matched: Iterable[tuple[SentencePair, Sentence]], alignments: 
 
 @dataclass
 class ConfigSelection:
-    """What one config selects of a sequence of analysed pairs: the index of each selected pair,
-    and its row's distance and instances (as dicts)."""
+    """What one config selects: the index of each selected pair, its row's distance and instances."""
 
     indices: list[int] = field(default_factory=list)
     distances: list[int] = field(default_factory=list)

@@ -53,7 +53,6 @@ class Recipes:
     recipes: list[Recipe]
 
 
-
 def _load_toml(path: Path) -> dict[str, Any]:
     try:
         import tomllib
@@ -122,10 +121,7 @@ def load_recipes(path: str | Path = DEFAULT_RECIPES) -> Recipes:
         if unknown:
             raise AcsError(f"{where}: unknown key(s) {', '.join(unknown)} "
                            f"(known: {', '.join(_REQUIRED + _OPTIONAL)})")
-        fields = {key: _string(table, key, where) for key in _REQUIRED}
-        for key in ("source_conllu", "parser", "aligner"):
-            if key in table:
-                fields[key] = _string(table, key, where)
+        fields = {key: _string(table, key, where) for key in table if not key.endswith("_options")}
         try:
             parse_pair(fields["pair"])
             check_split_name(fields["corpus"])
@@ -133,15 +129,10 @@ def load_recipes(path: str | Path = DEFAULT_RECIPES) -> Recipes:
             raise AcsError(f"{where}: {err}") from None
         if "source_conllu" in fields and ("parser" in table or "parser_options" in table):
             raise AcsError(f"{where}: source_conllu is a parse already; give it or a parser, not both")
-        recipe = Recipe(
-            pair=fields["pair"], corpus=fields["corpus"], source=fields["source"], target=fields["target"],
-            license=fields["license"], source_conllu=fields.get("source_conllu"),
-            parser=fields.get("parser", defaults.get("parser", DEFAULT_PARSER)),
-            parser_options=_options_table(table, "parser_options", where),
-            aligner=fields.get("aligner", defaults.get("aligner", AUTO_ALIGNER)),
-            aligner_options=_options_table(table, "aligner_options", where),
-            where=where,
-        )
+        recipe = Recipe(**{"parser": defaults.get("parser", DEFAULT_PARSER),
+                           "aligner": defaults.get("aligner", AUTO_ALIGNER), **fields},
+                        parser_options=_options_table(table, "parser_options", where),
+                        aligner_options=_options_table(table, "aligner_options", where), where=where)
         if recipe.id in seen:
             raise AcsError(f"{where}: {recipe.id} is built by {seen[recipe.id]} already "
                            "(one recipe per pair and corpus: both would write the same split)")
