@@ -83,17 +83,13 @@ def phenomenon_distances(phenomenon: str) -> tuple[int, ...]:
     """The D a build makes configs for: 0-5 for a lexical phenomenon, an alignment phenomenon's own
     scale, none for the baseline."""
     kind = _kind_of(phenomenon)
-    if kind == KIND_BASELINE:
-        return ()
-    return PHENOMENA[phenomenon].distances if kind == KIND_REORDER else LEXICAL_DISTANCES
+    return () if kind == KIND_BASELINE else PHENOMENA[phenomenon].distances if kind == KIND_REORDER else LEXICAL_DISTANCES
 
 
 def default_distance(phenomenon: str) -> int | None:
     """The D a short config name (no ``.d{D}``) means."""
     kind = _kind_of(phenomenon)
-    if kind == KIND_BASELINE:
-        return None
-    return 1 if kind == KIND_LEXICAL else phenomenon_distances(phenomenon)[0]
+    return None if kind == KIND_BASELINE else 1 if kind == KIND_LEXICAL else phenomenon_distances(phenomenon)[0]
 
 
 def _kind_of(phenomenon: str) -> str:

@@ -4,6 +4,7 @@ derived from it. In the core, so that the metrics (core) and the backends (above
 
 from __future__ import annotations
 
+import difflib
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -82,7 +83,5 @@ class Option:
 
 def did_you_mean(word: str, names: Iterable[str]) -> str:
     """`` (did you mean X?)`` naming the nearest of ``names``, or nothing."""
-    import difflib
-
     near = difflib.get_close_matches(word, list(names), n=1, cutoff=0.6)
     return f" (did you mean {near[0]}?)" if near else ""

@@ -28,11 +28,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from auto_challenge_sets.builder.pipeline.build import BuildSpec
 
-try:  # run from a clone without `pip install -e .`: the package is next to this folder
-    import auto_challenge_sets  # noqa: F401
-except ModuleNotFoundError:
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # recipe_file.py, beside this file
+# recipe_file.py is beside this file, and the package of this clone above it (installed or not)
+sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent.parent)]
 
 from recipe_file import (  # noqa: E402
     DEFAULT_RECIPES,

@@ -28,9 +28,7 @@ def _load(model: str) -> Any:
         from comet import download_model, load_from_checkpoint
     except ImportError:
         raise InputError('metric comet needs the comet extra: pip install "auto-challenge-sets[comet]"') from None
-    path = Path(model)
-    checkpoint = path if path.is_file() else Path(download_model(model))
-    return load_from_checkpoint(str(checkpoint))
+    return load_from_checkpoint(model if Path(model).is_file() else download_model(model))
 
 
 class Comet(AveragedMetric):
