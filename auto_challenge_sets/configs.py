@@ -1,12 +1,9 @@
 """Config names: ``{src}-{tgt}.{phenomenon}.d{D}``, ``{src}-{tgt}.reorder.d{D}``, ``{src}-{tgt}.baseline``.
 
 ``{src}-{tgt}.{phenomenon}`` without a distance is the kind's default D: 1 for a lexical phenomenon
-(the paper's default: at least one word between head and dependent), 5 for ``reorder`` (its
-smallest D). A config exists only where a build selected rows (``datasets`` cannot load an empty
-split), so the card, ``acs stats`` and the README list the empty selections apart. Splits are corpus names (``\\w+`` in ASCII: letters, digits, ``_``).
-
-Every name is matched whole (``re.fullmatch``: ``'de-en\\n'`` is no pair) and in ASCII only: a
-distance ``d٣`` or a split ``nëws`` is a :class:`~auto_challenge_sets.errors.BadNameError`.
+(the paper's default), the smallest of an alignment phenomenon's scale (5 for ``reorder``). Splits
+are corpus names. Every name is matched whole and in ASCII only (``'de-en\\n'``, ``d٣`` and ``nëws``
+are a :class:`~auto_challenge_sets.errors.BadNameError`).
 """
 
 from __future__ import annotations
@@ -19,7 +16,6 @@ from auto_challenge_sets.phenomena import BASELINE, BUILTIN, LEXICAL, PHENOMENA
 
 LEXICAL_DISTANCES: tuple[int, ...] = (0, 1, 2, 3, 4, 5)
 REORDER_DISTANCES: tuple[int, ...] = (5, 10, 15, 20)
-DEFAULT_DISTANCE = 1  # of a lexical phenomenon
 REORDER = "reorder"
 
 # What a config holds: the whole corpus, pairs selected on the tree, pairs selected on the alignment.
@@ -32,6 +28,7 @@ _LANG = r"[a-z]{2,3}(?:_[A-Za-z]+)?"
 _PAIR = re.compile(rf"({_LANG})-({_LANG})", re.ASCII)
 _CONFIG = re.compile(rf"({_LANG})-({_LANG})\.([a-z][a-z0-9_]*)(?:\.d(\d{{1,9}}))?", re.ASCII)
 _SPLIT = re.compile(r"\w+", re.ASCII)
+MAX_SPLIT = 100  # a split names files ({split}-00000-of-00001.parquet): a file name has at most 255 bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,12 +54,10 @@ class ConfigName:
 
     @property
     def default_distance(self) -> int | None:
-        """The D of the short name ``{pair}.{phenomenon}`` (None for the baseline)."""
         return default_distance(self.phenomenon)
 
     @property
     def distances(self) -> tuple[int, ...]:
-        """The minimum distances a build makes configs for, for this config's phenomenon."""
         return phenomenon_distances(self.phenomenon)
 
     def sort_key(self) -> tuple:
@@ -75,35 +70,26 @@ class ConfigName:
 
 
 def reserved_name(phenomenon: str) -> str | None:
-    """What a config family of this name already is, when a user's rule may not take the name: the
-    full corpus, or a built-in phenomenon (its configs, the card's table and the evaluation's
-    comparisons mean that one); None when the name is free."""
+    """What a config family of this name already is, when a user's rule may not take the name;
+    None when the name is free."""
     if phenomenon == BASELINE:
         return "the full corpus's config"
     if phenomenon in BUILTIN:
-        kind = "alignment measure" if PHENOMENA[phenomenon].kind != LEXICAL else "phenomenon"
-        return f"a built-in {kind}"
+        return f"a built-in {'phenomenon' if PHENOMENA[phenomenon].kind == LEXICAL else 'alignment measure'}"
     return None
 
 
 def phenomenon_distances(phenomenon: str) -> tuple[int, ...]:
     """The D a build makes configs for: 0-5 for a lexical phenomenon, an alignment phenomenon's own
-    scale (``reorder``: 5, 10, 15, 20), none for the baseline."""
+    scale, none for the baseline."""
     kind = _kind_of(phenomenon)
-    if kind == KIND_BASELINE:
-        return ()
-    if kind == KIND_REORDER:
-        return PHENOMENA[phenomenon].distances
-    return LEXICAL_DISTANCES
+    return () if kind == KIND_BASELINE else PHENOMENA[phenomenon].distances if kind == KIND_REORDER else LEXICAL_DISTANCES
 
 
 def default_distance(phenomenon: str) -> int | None:
-    """The D a short config name (no ``.d{D}``) means: 1 for a lexical phenomenon (the paper's
-    default), the smallest of an alignment phenomenon's scale, None for the baseline."""
+    """The D a short config name (no ``.d{D}``) means."""
     kind = _kind_of(phenomenon)
-    if kind == KIND_BASELINE:
-        return None
-    return DEFAULT_DISTANCE if kind == KIND_LEXICAL else phenomenon_distances(phenomenon)[0]
+    return None if kind == KIND_BASELINE else 1 if kind == KIND_LEXICAL else phenomenon_distances(phenomenon)[0]
 
 
 def _kind_of(phenomenon: str) -> str:
@@ -124,22 +110,11 @@ def config_name(src: str, tgt: str, phenomenon: str, min_distance: int | None = 
     """The canonical (explicit-distance) config name."""
     if phenomenon == BASELINE:
         return f"{src}-{tgt}.{BASELINE}"
-    if min_distance is None:
-        min_distance = default_distance(phenomenon)
-    return f"{src}-{tgt}.{phenomenon}.d{min_distance}"
-
-
-# names with their distance, parsed once: a folder of 1,000 --rules has 4,445 configs, each parsed
-# by the integrity check, the card check, the sort and the table (25,000 parses in one `acs stats`).
-# A short name is not kept: its D follows the phenomena registered at the time (a plug-in's rule).
-_PARSED: dict[str, ConfigName] = {}
-_PARSED_KEPT = 100_000
+    return f"{src}-{tgt}.{phenomenon}.d{default_distance(phenomenon) if min_distance is None else min_distance}"
 
 
 def parse_config_name(name: str) -> ConfigName:
     """Parse a config name; ``de-en.particle`` reads as D = 1, ``de-en.reorder`` as D = 5."""
-    if (parsed := _PARSED.get(name)) is not None:
-        return parsed
     match = _CONFIG.fullmatch(name)
     if not match:
         raise BadNameError(f"not a config name: {name!r} (expected e.g. 'de-en.particle.d3')")
@@ -148,15 +123,7 @@ def parse_config_name(name: str) -> ConfigName:
         if distance is not None:
             raise BadNameError(f"the baseline config has no distance: {name!r}")
         return ConfigName(src, tgt, phenomenon, None)
-    if distance is None:
-        return ConfigName(src, tgt, phenomenon, default_distance(phenomenon))
-    parsed = ConfigName(src, tgt, phenomenon, int(distance))
-    if len(_PARSED) < _PARSED_KEPT:
-        _PARSED[name] = parsed
-    return parsed
-
-
-MAX_SPLIT = 100  # a split names files ({split}-00000-of-00001.parquet): a file name has at most 255 bytes
+    return ConfigName(src, tgt, phenomenon, default_distance(phenomenon) if distance is None else int(distance))
 
 
 def check_split_name(name: str) -> str:

@@ -8,10 +8,8 @@ from pathlib import Path
 class AcsError(Exception):
     """Base class of every error the ``acs`` command line reports without a traceback.
 
-    ``field``: the option, spec or request field (or a tuple of them) the message names, such as
-    ``shard_size`` or ``udpipe_model``. Below the command line a message names what a caller of
-    the Python API sets, by its name, as a word of its own (after a space, a bracket or the start,
-    before a space or punctuation), never a command-line flag; the command line shows each such
+    ``field``: the option, spec or request field (or a tuple of them) the message names, as the
+    Python API spells it (``shard_size``), as a word of its own; the command line shows each such
     word as its flag (``--shard-size``, ``auto_challenge_sets.cli.fields``).
     """
 
@@ -31,11 +29,9 @@ class InputError(AcsError, ValueError):
         self.path = None if path is None else str(path)
         self.line = line
         self.reason = message
-        where = ""
+        where = "" if line is None else f"line {line}"
         if self.path is not None:
             where = self.path if line is None else f"{self.path}:{line}"
-        elif line is not None:
-            where = f"line {line}"
         super().__init__(f"{where}: {message}" if where else message, field=field)
 
 
@@ -56,10 +52,8 @@ class BadNameError(AcsError, ValueError):
 
 
 class RequestError(InputError):
-    """A field of a request (an evaluation's, a build's) with a value that cannot be used.
-
-    ``field`` names it as the Python API spells it (``n_samples``, ``targeted.aligner``); the
-    command line maps it to its flag (``--n-samples``) when it prints the error."""
+    """A field of a request (an evaluation's, a build's) with a value that cannot be used; ``field``
+    names it as the Python API spells it (``n_samples``, ``targeted.aligner``)."""
 
     field: str
 

@@ -1,14 +1,11 @@
-"""One declared option of a pluggable class (a backend of the build, a metric of the evaluation).
-
-A backend (``auto_challenge_sets.builder.backends``) and a metric
-(``auto_challenge_sets.scoring.metric``) both declare their options once, as :class:`Option`
-records; the command-line flags, the help, the checks of a given value and the error for an
-unknown key are derived from that one declaration. It lives in the core so that both floors can
-import it (the metrics are in the core, the backends above it).
-"""
+"""One declared option of a pluggable class (a backend of the build, a metric of the evaluation):
+the command-line flags, the help, the checks of a given value and the error for an unknown key are
+derived from it. In the core, so that the metrics (core) and the backends (above it) share it."""
 
 from __future__ import annotations
 
+import difflib
+import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -50,29 +47,27 @@ class Option:
         """``value`` as this option's type: a value of the type as it is, text read strictly (a
         boolean is ``true`` or ``false``, a number ASCII digits: ``bool('false')`` is True and
         ``int('１６')`` is 16, which no option means); a ValueError saying what it must be."""
-        kind = self.type
+        kind, text = self.type, isinstance(value, str)
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
         if kind is bool:
-            parsed = value if isinstance(value, bool) else {"true": True, "false": False}.get(value) \
-                if isinstance(value, str) else None
+            parsed = {"true": True, "false": False}.get(value) if text else value if isinstance(value, bool) else None
             if parsed is None:
                 raise ValueError(f"must be true or false, got {value!r}")
         elif kind is int:
-            parsed = value if isinstance(value, int) and not isinstance(value, bool) else \
-                ascii_int(value) if isinstance(value, str) else None
+            parsed = ascii_int(value) if text else value if number and isinstance(value, int) else None
             if parsed is None or (self.minimum is not None and parsed < self.minimum):
                 bound = "" if self.minimum is None else f" >= {self.minimum:g}"
                 raise ValueError(f"must be an integer{bound} in ASCII digits, got {value!r}")
         elif kind is float:
-            parsed = float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else \
-                ascii_float(value) if isinstance(value, str) else None
-            if parsed is None or parsed != parsed or parsed in (float("inf"), float("-inf")):
+            parsed = ascii_float(value) if text else float(value) if number else None
+            if parsed is None or not math.isfinite(parsed):
                 raise ValueError(f"must be a finite number in ASCII, got {value!r}")
-        elif kind is str:
-            if not isinstance(value, str):
-                raise ValueError(f"must be text, got {value!r}")
-            parsed = value
-        else:  # a path, or a backend's own parser of its text
-            parsed = kind(value) if isinstance(value, str) else value
+        elif text:  # text, a path, or a backend's own parser of its text
+            parsed = kind(value)
+        elif kind is not str and (not isinstance(kind, type) or isinstance(value, kind)):
+            parsed = value  # already of the type
+        else:
+            raise ValueError(f"must be text, got {value!r}")
         if self.minimum is not None and parsed < self.minimum:
             raise ValueError(f"must be >= {self.minimum:g}, got {parsed}")
         if self.choices is not None and parsed not in self.choices:
@@ -88,7 +83,5 @@ class Option:
 
 def did_you_mean(word: str, names: Iterable[str]) -> str:
     """`` (did you mean X?)`` naming the nearest of ``names``, or nothing."""
-    import difflib
-
     near = difflib.get_close_matches(word, list(names), n=1, cutoff=0.6)
     return f" (did you mean {near[0]}?)" if near else ""

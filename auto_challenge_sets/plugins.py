@@ -1,6 +1,5 @@
 """What other installed packages add through entry points (phenomena, metrics): one loader, so a
-broken package is skipped the same way everywhere — with a warning naming it, never breaking the
-built-ins."""
+broken package is skipped the same way everywhere, with a warning naming it."""
 
 from __future__ import annotations
 
@@ -27,9 +26,9 @@ def load_plugins(group: str, known: Container[str], register: Callable[[Any, Any
         try:
             register(entry, entry.load())
         except Exception as error:  # noqa: BLE001 - a user's package: any failure is theirs, reported
-            reason = str(error).strip().splitlines()[0] if str(error).strip() else ""
-            warnings.warn(f"{kind} {entry.name!r} from {entry.value} is not loaded: {type(error).__name__}"
-                          + (f": {reason}" if reason else ""), PluginWarning, stacklevel=3)
+            reason = "".join(f": {line}" for line in str(error).strip().splitlines()[:1])
+            warnings.warn(f"{kind} {entry.name!r} from {entry.value} is not loaded: {type(error).__name__}{reason}",
+                          PluginWarning, stacklevel=3)
             continue
         loaded.append(entry.name)
     return loaded

@@ -1,24 +1,16 @@
 """Per-line analysis of a parallel corpus: the source tree's phenomenon instances and the
 alignment links, from which every config's rows are drawn.
 
-Tokenization contract: the source tokens are the words of the source-side UD parse (multiword
-tokens expanded, as the rules see them); the target tokens are the target line split on white
-space (the convention of fast_align's input). Alignment indices refer to these two lists
-(docs/method.md, "Tokenization contract").
+The source tokens are the words of the source-side UD parse (multiword tokens expanded); the
+target tokens are the target line's (:func:`target_tokens`); alignment indices refer to these two
+lists (docs/method.md, "Tokenization contract").
 
 A parse must be a parse of its corpus line, or the rows' ``source_tokens`` would not be their
-``source``. :func:`match_sentences` checks every sentence, by this policy:
-
-- the sentence's surface forms (multiword tokens as written, not their words) must spell the
-  corpus line, and so must its ``# text`` where it has one;
-- "spell" ignores white space (tokenizers drop and move it), invisible format characters (soft
-  hyphen, zero-width space and joiners, direction marks, U+FEFF: parsers may drop them) and
-  Unicode normalization (NFC on both sides); every other difference counts;
-- there is no tolerance: one mismatching sentence is a
-  :class:`~auto_challenge_sets.errors.ConlluError` naming the first one (the CoNLL-U file and
-  the line where the sentence starts, when known, and its corpus line, with the place where the
-  two differ) and how many sentences mismatch in all, with their corpus lines. A parse made of
-  other text, or a CoNLL-U whose FORMs were edited apart from ``# text``, is never built.
+``source``: every sentence's surface forms, and its ``# text`` where it has one, must spell the
+corpus line, ignoring white space, invisible format characters (soft hyphen, zero-width
+characters, direction marks, U+FEFF) and Unicode normalization (NFC). There is no tolerance: one
+mismatching sentence is a :class:`~auto_challenge_sets.errors.ConlluError` naming the first one
+(the CoNLL-U file and line, its corpus line, where the two differ) and how many mismatch in all.
 """
 
 from __future__ import annotations
@@ -34,23 +26,12 @@ from auto_challenge_sets.configs import KIND_BASELINE, KIND_REORDER, ConfigName
 from auto_challenge_sets.corpus import ParallelCorpus, SentencePair, format_line_numbers
 from auto_challenge_sets.errors import ConlluError
 from auto_challenge_sets.pharaoh import Link, format_pharaoh
-from auto_challenge_sets.phenomena import (
-    Instance,
-    Phenomenon,
-    get_phenomenon,
-    iter_instances,
-    lexical_phenomena,
-)
-from auto_challenge_sets.target_languages import target_tokens as language_tokens
+from auto_challenge_sets.phenomena import Instance, Phenomenon, get_phenomenon, iter_instances
+from auto_challenge_sets.target_languages import target_tokens  # white space; a character per token in zh, ja
 from auto_challenge_sets.ud import Sentence
 
 # white space and the invisible format characters that tokenizers may drop (see the module's policy)
 _IGNORED = re.compile("[\\s\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]+")
-
-
-def sentence_text(sentence: Sentence) -> str:
-    """The text a sentence was parsed from: its ``# text``, else its surface tokens."""
-    return sentence.text if sentence.text is not None else " ".join(sentence.surface_forms())
 
 
 def _letters(text: str) -> str:
@@ -58,8 +39,7 @@ def _letters(text: str) -> str:
 
 
 def same_text(parsed: str, line: str) -> bool:
-    """Whether a parse's text is the corpus line's, white space (and the rest of the module's
-    policy) ignored: tokenizers move white space."""
+    """Whether a parse's text is the corpus line's, by the module's policy."""
     if parsed == line or parsed == line.replace(" ", ""):
         return True  # the common case, without normalizing (equal strings stay equal when normalized)
     return _letters(parsed) == _letters(line)
@@ -84,12 +64,6 @@ def text_mismatch(sentence: Sentence, line: str) -> str | None:
     return None
 
 
-def target_tokens(line: str, language: str | None = None) -> list[str]:
-    """The documented target tokenization: white-space split, one token per character in Chinese
-    and Japanese (:mod:`auto_challenge_sets.target_languages`)."""
-    return language_tokens(line, language)
-
-
 @dataclass
 class LineAnalysis:
     line: int
@@ -107,14 +81,10 @@ def matched_pairs(corpus: ParallelCorpus, numbered: Iterable[tuple[int | None, S
     """The kept pairs with their sentences, checked against their corpus lines, as a stream.
 
     ``numbered`` yields ``(CoNLL-U line where the sentence starts or None, sentence)``: one sentence
-    per non-empty line of the source file (what a parse of the source alone gives, e.g.
-    ``acs parse``), or one per kept pair (pairs with an empty target skipped too); in the first
-    case the sentences of skipped pairs are dropped here. Which one it is needs the number of
-    sentences, ``count``, when the two differ (``len(corpus.source_lines) != len(corpus.pairs)``).
-    A sentence that is not a parse of its line (see the module's policy), or a parse with another
-    number of sentences, is an error naming both places; it is raised when the stream ends, after
-    every sentence was checked (the first mismatch is named, and how many there are), and no pair
-    is yielded after the first mismatch.
+    per non-empty source line (those of pairs with an empty target are dropped here) or one per
+    kept pair; ``count``, the number of sentences, tells which when the two differ. A mismatching
+    sentence, or another number of sentences, is an error raised when the stream ends (every
+    sentence checked); no pair is yielded after the first mismatch.
     """
     wanted = sentence_layout(corpus, count, conllu_path)
     pairs = iter(corpus.pairs)
@@ -137,9 +107,8 @@ def matched_pairs(corpus: ParallelCorpus, numbered: Iterable[tuple[int | None, S
 
 
 def sentence_layout(corpus: ParallelCorpus, count: int | None, conllu_path: str) -> set[int] | None:
-    """Which sentences of a parse are the kept pairs' (see :func:`matched_pairs`): None when there is
-    one per kept pair, else the corpus lines of the kept pairs (one sentence per non-empty source
-    line, those of the other lines to be dropped). A count that fits neither is an error."""
+    """None when a parse of ``count`` sentences has one per kept pair, else the corpus lines of the
+    kept pairs (it has one per non-empty source line); a count that fits neither is an error."""
     kept = len(corpus.pairs)
     per_source_line = count is not None and count == len(corpus.source_lines) and count != kept
     if count is not None and count != kept and not per_source_line:
@@ -154,95 +123,41 @@ Mismatch = tuple[int, str | None, SentencePair, str, int | None]  # sentence num
 
 def check_matched(corpus: ParallelCorpus, n: int, per_source_line: bool, wrong: list[int],
                   first: Mismatch | None, conllu_path: str) -> None:
-    """The errors :func:`matched_pairs` raises once its stream ended: ``n`` sentences read, the
-    corpus lines of those that do not match (``wrong``), the first of them (``first``)."""
+    """The errors of a stream that ended: ``n`` sentences read, the corpus lines of those that do
+    not match (``wrong``), the first of them (``first``)."""
     kept = len(corpus.pairs)
     if n != (len(corpus.source_lines) if per_source_line else kept):
         raise _count_error(corpus, n, conllu_path)
     if first is not None:
         n, sent_id, pair, reason, start = first
-        others = ""
-        if len(wrong) > 1:
-            others = (f"; {len(wrong)} of {kept} sentences do not match their lines: line "
-                      f"{format_line_numbers(wrong)}")
+        others = (f"; {len(wrong)} of {kept} sentences do not match their lines: line "
+                  f"{format_line_numbers(wrong)}") if len(wrong) > 1 else ""
         raise ConlluError(f"sentence {n} (sent_id {sent_id}) does not match line {pair.line} of "
                           f"{corpus.source_path}: {reason}{others}", conllu_path, start)
 
 
 def _count_error(corpus: ParallelCorpus, count: int, conllu_path: str) -> ConlluError:
-    return ConlluError(
-        f"has {count} sentences but {corpus.source_path} has {len(corpus.source_lines)} non-empty "
-        f"lines ({len(corpus.pairs)} pairs with both sides non-empty): a source-side CoNLL-U needs one sentence "
-        "per non-empty source line, in order",
-        conllu_path,
-    )
-
-
-def match_sentences(corpus: ParallelCorpus, sentences: Sequence[Sentence], conllu_path: str,
-                    starts: Sequence[int] | None = None) -> list[Sentence]:
-    """The sentences of the kept pairs, checked against their corpus lines (:func:`matched_pairs`
-    on a list; ``starts``, when known, gives the CoNLL-U line where each sentence starts)."""
-    numbered = zip(starts if starts is not None else [None] * len(sentences), sentences)
-    return [sentence for _, sentence in matched_pairs(corpus, numbered, conllu_path, len(sentences))]
-
-
-def analyse_pair(pair: SentencePair, sentence: Sentence, links: Sequence[Link] | None,
-                 lexical: dict[str, list[Instance]], target: str | None = None) -> LineAnalysis:
-    """One kept pair's analysis: its source tree's instances of each phenomenon (``lexical``, by
-    name: :func:`~auto_challenge_sets.phenomena.find_all_instances`) and its links (to the
-    ``target`` language's tokens)."""
-    return LineAnalysis(
-        line=pair.line,
-        source=pair.source,
-        reference=pair.target,
-        source_tokens=sentence.forms,
-        target_tokens=target_tokens(pair.target, target),
-        lexical=lexical,
-        links=None if links is None else list(links),
-        source_upos=[word.upos for word in sentence.words],
-    )
+    return ConlluError(f"has {count} sentences but {corpus.source_path} has {len(corpus.source_lines)} non-empty "
+                       f"lines ({len(corpus.pairs)} pairs with both sides non-empty): a source-side CoNLL-U needs "
+                       "one sentence per non-empty source line, in order", conllu_path)
 
 
 def analyse_pairs(matched: Iterable[tuple[SentencePair, Sentence]], alignments: Sequence[Sequence[Link]] | None,
                   phenomena: Sequence[str | Phenomenon], target: str | None = None) -> Iterator[LineAnalysis]:
-    """:func:`analyse_pair` of each kept pair of a stream (``alignments``: each pair's links, in
-    order), the rules applied a block of sentences at a time
+    """The analysis of each kept pair of a stream (``alignments``: each pair's links, in order, to
+    the ``target`` language's tokens), the rules applied a block of sentences at a time
     (:func:`~auto_challenge_sets.phenomena.iter_instances`; ``tee`` holds the block's pairs)."""
     for_pairs, for_sentences = tee(matched)
     found = iter_instances((sentence for _, sentence in for_sentences), phenomena)
     for index, ((pair, _), (sentence, lexical)) in enumerate(zip(for_pairs, found)):
-        yield analyse_pair(pair, sentence, None if alignments is None else alignments[index], lexical, target)
-
-
-def analyse(
-    corpus: ParallelCorpus,
-    sentences: Sequence[Sentence],
-    alignments: Sequence[Sequence[Link]] | None = None,
-    phenomena: Iterable[str] | None = None,
-) -> Iterator[LineAnalysis]:
-    """One :class:`LineAnalysis` per kept corpus pair."""
-    names = lexical_phenomena() if phenomena is None else list(phenomena)
-    return analyse_pairs(zip(corpus.pairs, sentences), alignments, names)
-
-
-def challenge_rows(
-    analyses: Iterable[LineAnalysis], config: ConfigName, corpus: str
-) -> Iterator[dict]:
-    """The rows of one config: every analysed pair with an instance at distance >= D.
-
-    ``instances`` lists the instances at distance >= D (all of them for D = 0), ``distance``
-    the largest. The baseline config holds every pair, with no instances. ``alignment`` is the
-    pair's source-reference links as a Pharaoh line (None when the build had no alignment): the
-    expected side of the targeted accuracy.
-    """
-    for rows in rows_by_config(analyses, [config], corpus):
-        yield from rows[0]
+        links = None if alignments is None else list(alignments[index])
+        yield LineAnalysis(pair.line, pair.source, pair.target, sentence.forms, target_tokens(pair.target, target),
+                           lexical, links, [word.upos for word in sentence.words])
 
 
 @dataclass
 class ConfigSelection:
-    """What one config selects of a sequence of analysed pairs: the index of each selected pair,
-    and its row's distance and instances (as dicts)."""
+    """What one config selects: the index of each selected pair, its row's distance and instances."""
 
     indices: list[int] = field(default_factory=list)
     distances: list[int] = field(default_factory=list)
@@ -250,7 +165,8 @@ class ConfigSelection:
 
 
 def shared_columns(analysis: LineAnalysis, corpus: str) -> dict:
-    """The columns of a pair's row that every config shares (see :func:`challenge_rows`)."""
+    """The columns of a pair's row that every config shares; ``alignment`` is the pair's
+    source-reference links as a Pharaoh line (None when the build had no alignment)."""
     return {
         "id": f"{corpus}:{analysis.line}",
         "corpus": corpus,
@@ -270,10 +186,11 @@ def config_columns(config: ConfigName) -> dict:
 
 
 def select(analyses: Sequence[LineAnalysis], configs: Sequence[ConfigName], corpus: str) -> list[ConfigSelection]:
-    """What each config in ``configs`` selects of ``analyses``, from one look at each pair: each
-    phenomenon's instances are made once, and then cut at each of its configs' D. A row's
-    ``instances`` list may be the same object in several configs (every instance of the pair is at
-    or above their D): read it, do not change it."""
+    """What each config in ``configs`` selects of ``analyses``, from one look at each pair: every
+    pair with an instance at distance >= D, its row's ``instances`` those at distance >= D and its
+    ``distance`` the largest (the baseline: every pair, no instances). Each phenomenon's instances
+    are made once and cut at each of its configs' D, so a row's ``instances`` list may be the same
+    object in several configs: read it, do not change it."""
     selections = [ConfigSelection() for _ in configs]
     lexical: dict[str, list[tuple[ConfigSelection, int]]] = {}  # phenomenon -> its configs and their D
     reorder: list[tuple[ConfigSelection, ConfigName, int, Any]] = []
@@ -310,24 +227,3 @@ def select(analyses: Sequence[LineAnalysis], configs: Sequence[ConfigName], corp
                 selection.distances.append(score)
                 selection.instances.append([i.to_dict() for i in found])
     return selections
-
-
-def rows_by_config(analyses: Iterable[LineAnalysis], configs: Sequence[ConfigName],
-                   corpus: str) -> Iterator[list[list[dict]]]:
-    """For each analysed pair, its rows of each config in ``configs`` (an empty list where it is not
-    selected; see :func:`challenge_rows` for what a row holds). The writer builds the same rows as
-    Arrow columns (``auto_challenge_sets.dataset.arrow_rows``)."""
-    constants = [config_columns(config) for config in configs]
-    for analysis in analyses:
-        shared = shared_columns(analysis, corpus)
-        out: list[list[dict]] = []
-        for config, constant, selection in zip(configs, constants, select([analysis], configs, corpus)):
-            if not selection.indices:
-                out.append([])
-                continue
-            row = {**shared, **constant, "distance": selection.distances[0],
-                   "instances": list(selection.instances[0])}
-            if config.kind == KIND_REORDER:
-                row["target_tokens"] = analysis.target_tokens
-            out.append([row])
-        yield out

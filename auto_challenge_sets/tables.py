@@ -29,37 +29,23 @@ def render_table(header: Sequence[str], rows: Sequence[Sequence[str]], *, markdo
 def distance_table(sizes: dict[str, dict[str, int]], markdown: bool = False) -> str:
     """``sizes`` is ``{config: {split: rows}}``. A config that is not there (empty configs are not
     exported) shows as 0 in the distance columns its phenomenon is built with."""
-    cells: dict[tuple[str, str, str], dict[int | None, int]] = defaultdict(dict)
+    cells: dict[tuple[str, str, str], dict[int | None, int]] = defaultdict(dict)  # {D (None: all): rows}
     configs: dict[tuple[str, str], ConfigName] = {}  # (pair, phenomenon) -> one of its configs
-    distances: set[int] = set()
     for name, per_split in sizes.items():
         config = parse_config_name(name)
         configs.setdefault((config.pair, config.phenomenon), config)
         for split, rows in per_split.items():
             cells[(config.pair, config.phenomenon, split)][config.min_distance] = rows
-            if config.min_distance is not None:
-                distances.add(config.min_distance)
-    pairs_splits = {(pair, split) for pair, _, split in cells}
-    for pair, split in pairs_splits:  # every table row shows the pair's full-corpus size
+    for (pair, _, split), row in cells.items():  # every table row shows the pair's full-corpus size
         baseline = cells.get((pair, BASELINE, split), {}).get(None)
-        for key, row in cells.items():
-            if key[0] == pair and key[2] == split and baseline is not None:
-                row.setdefault(None, baseline)
-    for config in configs.values():  # a distance a phenomenon is built with gets its column even if empty
-        distances.update(config.distances)
-    columns: list[int | None] = [None] + sorted(distances)
-    header = ["pair", "phenomenon", "split", "all"] + [f"d{d}" for d in sorted(distances)]
+        if baseline is not None:
+            row.setdefault(None, baseline)
+    # a distance a phenomenon is built with gets its column even if empty
+    distances = sorted({d for config in configs.values() for d in config.distances}
+                       | {d for row in cells.values() for d in row if d is not None})
     body = []
-    for key in sorted(cells, key=lambda k: (*configs[k[0], k[1]].sort_key()[:3], k[2])):
-        built = configs[key[0], key[1]].distances
-        row = cells[key]
-        values = []
-        for column in columns:
-            if column in row:
-                values.append(str(row[column]))
-            elif column in built:
-                values.append("0")
-            else:
-                values.append("")
-        body.append([key[0], key[1], key[2]] + values)
+    for key in sorted(cells, key=lambda k: (*configs[k[:2]].sort_key()[:3], k[2])):
+        built, row = configs[key[:2]].distances, cells[key]
+        body.append([*key] + [str(row[d]) if d in row else "0" if d in built else "" for d in [None, *distances]])
+    header = ["pair", "phenomenon", "split", "all"] + [f"d{d}" for d in distances]
     return render_table(header, body, markdown=markdown, left=3)

@@ -1,29 +1,19 @@
 """Build the *published* challenge sets: every recipe of ``builder/recipes.toml`` into one folder.
 
-This is what makes the dataset published on the Hugging Face Hub. It is meant for a GPU machine,
-with the paper's pipeline: trankit (XLM-R) parses the source side and simalign (multilingual BERT)
-aligns the pairs for the reorder configs. Their models come from the Hub: trankit's from the repo
-``uonlp/trankit`` (plus ``xlm-roberta-base``), simalign's ``bert-base-multilingual-cased``. So run
-it where the Hub is reachable, or pass ``--cache-dir DIR`` with trankit's models already under
-``DIR/trankit`` and the mBERT weights in the Hugging Face cache (``HF_HOME``), or point
-``--aligner-option model=FOLDER`` at a local copy::
+Meant for a GPU machine that reaches the Hub, with the paper's pipeline (trankit parses, simalign
+aligns; or ``--cache-dir DIR`` with trankit's models under ``DIR/trankit`` and mBERT in ``HF_HOME``)::
 
     python builder/build_published.py --data-root ../shared/data --out out/published
 
-The recipes name the corpora, language pairs, parser, aligner and their options; the command line
-can override the backends, so the same recipes run on a CPU machine without any download::
+The command line can replace the recipes' backends, so the same recipes run on a CPU offline::
 
     python builder/build_published.py --data-root ../shared/data --out out/offline \\
         --only de-en.newstest2013 --device cpu \\
         --parser udpipe --parser-option udpipe_model=../shared/models/german.udpipe --aligner eflomal
 
-Each recipe is checked before anything runs (language pair, corpus name, the files under the data
-root, backend names and options); a bad one is an error naming the recipe, with exit status 2.
-``--dry-run`` prints the plan, one line per recipe, and stops there. The folder is added to: a
-recipe replaces its own (pair, corpus) split and leaves the others in place.
-
-The logic lives in small functions (:func:`load_recipes`, :func:`plan`, :func:`run`) that a test
-can call after importing this file by path; :func:`main` is the command line.
+Every recipe is checked before anything runs; a bad one is an error naming it, exit status 2.
+``--dry-run`` prints the plan, one line per recipe. A recipe replaces its own (pair, corpus) split
+of the folder and leaves the others in place.
 """
 
 from __future__ import annotations
@@ -38,25 +28,22 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from auto_challenge_sets.builder.pipeline.build import BuildSpec
 
-try:  # run from a clone without `pip install -e .`: the package is next to this folder
-    import auto_challenge_sets  # noqa: F401
-except ModuleNotFoundError:
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # recipe_file.py, beside this file
+# recipe_file.py is beside this file, and the package of this clone above it (installed or not)
+sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent.parent)]
 
 from recipe_file import (  # noqa: E402
-    AUTO_ALIGNER,
     DEFAULT_RECIPES,
     DEVICES,
-    NO_ALIGNER,
     PATH_FIELDS,
     Recipe,
     Recipes,
     load_recipes,
     parse_assignments,
     recipe_backend_options,
-    recipe_error,
 )
+
+from auto_challenge_sets.builder.pipeline.defaults import AUTO_ALIGNER, NO_ALIGNER, default_aligner  # noqa: E402
+from auto_challenge_sets.errors import AcsError  # noqa: E402
 
 PROG = "build_published"
 
@@ -67,24 +54,19 @@ class PlannedBuild:
 
     recipe: Recipe
     spec: BuildSpec
-    license: str
 
     def describe(self) -> str:
         """One line of the plan: pair, corpus, files, parser and aligner with their options."""
         spec = self.spec
-        files = f"{spec.source} -> {spec.target}"
-        if spec.source_conllu is not None:
-            parser = f"pre-parsed {spec.source_conllu}"
-        else:
-            parser = _backend_line(spec.parser.name, spec.parser.options)
-        aligner = NO_ALIGNER if spec.aligner is None else _backend_line(spec.aligner.name, spec.aligner.options)
-        return (f"{self.recipe.id}: {files} | parser: {parser} | aligner: {aligner} "
-                f"| license: {self.license}")
+        parser = _backend_line(spec.parser) if spec.source_conllu is None else f"pre-parsed {spec.source_conllu}"
+        aligner = NO_ALIGNER if spec.aligner is None else _backend_line(spec.aligner)
+        return (f"{self.recipe.id}: {spec.source} -> {spec.target} | parser: {parser} | aligner: {aligner} "
+                f"| license: {self.recipe.license}")
 
 
-def _backend_line(name: str, options: dict[str, Any]) -> str:
-    shown = ", ".join(f"{key}={value}" for key, value in sorted(options.items()) if value is not None)
-    return f"{name} ({shown})" if shown else name
+def _backend_line(backend: Any) -> str:
+    shown = ", ".join(f"{key}={value}" for key, value in sorted(backend.options.items()) if value is not None)
+    return f"{backend.name} ({shown})" if shown else backend.name
 
 
 def plan(recipes: Recipes, data_root: str | Path, *, device: str | None = None, only: Sequence[str] = (),
@@ -95,23 +77,21 @@ def plan(recipes: Recipes, data_root: str | Path, *, device: str | None = None, 
     ``parser``/``aligner`` replace the recipes' backends and ``parser_options``/``aligner_options``
     (``KEY=VALUE``) add to or replace their options."""
     from auto_challenge_sets.builder.pipeline.build import BuildSpec
-    from auto_challenge_sets.builder.pipeline.defaults import default_aligner
     from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec
-    from auto_challenge_sets.errors import AcsError
 
     data_root = Path(data_root)
     if not data_root.is_dir():
-        raise recipe_error(f"data root {data_root} is not a folder")
+        raise AcsError(f"data root {data_root} is not a folder")
     chosen = recipes.recipes
     if only:
         ids = [recipe.id for recipe in chosen]
         unknown = [item for item in only if item not in ids]
         if unknown:
-            raise recipe_error(f"--only {', '.join(unknown)}: no such recipe in {recipes.path} "
-                         f"(recipes: {', '.join(ids)})")
-        chosen = [recipe for recipe in chosen if recipe.id in set(only)]
+            raise AcsError(f"--only {', '.join(unknown)}: no such recipe in {recipes.path} "
+                           f"(recipes: {', '.join(ids)})")
+        chosen = [recipe for recipe in chosen if recipe.id in only]
     if device is not None and device not in DEVICES:
-        raise recipe_error(f"--device must be one of {', '.join(DEVICES)}, got {device!r}")
+        raise AcsError(f"--device must be one of {', '.join(DEVICES)}, got {device!r}")
     device_is_default = device is None
     device = device if device is not None else recipes.defaults.get("device")
     parser_overrides = parse_assignments(parser_options, "--parser-option")
@@ -119,15 +99,10 @@ def plan(recipes: Recipes, data_root: str | Path, *, device: str | None = None, 
 
     planned: list[PlannedBuild] = []
     for recipe in chosen:
-        paths: dict[str, Path] = {}
-        for key in PATH_FIELDS:
-            relative = getattr(recipe, key)
-            if relative is None:
-                continue
-            path = data_root / relative
+        paths = {key: data_root / getattr(recipe, key) for key in PATH_FIELDS if getattr(recipe, key) is not None}
+        for key, path in paths.items():
             if not path.is_file():
-                raise recipe_error(f"{recipe.where}: {key} file not found: {path}")
-            paths[key] = path
+                raise AcsError(f"{recipe.where}: {key} file not found: {path}")
         parser_spec = None
         if recipe.source_conllu is None:
             name = parser or recipe.parser
@@ -146,38 +121,34 @@ def plan(recipes: Recipes, data_root: str | Path, *, device: str | None = None, 
                 "aligner", name, recipe_aligner, recipe.aligner_options, device, device_is_default,
                 aligner_overrides, recipe.where))
         elif aligner_overrides:
-            raise recipe_error(f"{recipe.where}: --aligner-option given, but the aligner is none")
+            raise AcsError(f"{recipe.where}: --aligner-option given, but the aligner is none")
         try:
             spec = BuildSpec(pair=recipe.pair, corpus=recipe.corpus, source=paths["source"],
                              target=paths["target"], parser=parser_spec,
                              source_conllu=paths.get("source_conllu"), aligner=aligner_spec,
                              cache_dir=None if cache_dir is None else Path(cache_dir), aligner_note=note)
         except AcsError as err:
-            raise recipe_error(f"{recipe.where}: {err}") from None
-        planned.append(PlannedBuild(recipe, spec, recipe.license))
-    licenses = sorted({build.license for build in planned})
+            raise AcsError(f"{recipe.where}: {err}") from None
+        planned.append(PlannedBuild(recipe, spec))
+    licenses = sorted({build.recipe.license for build in planned})
     if len(licenses) > 1:
         # one folder, one dataset card, one license field: a mix would be mislabelled
-        raise recipe_error(f"the recipes built into one folder must share a license, got {', '.join(licenses)}: "
-                     "build them into separate folders with --only")
+        raise AcsError(f"the recipes built into one folder must share a license, got {', '.join(licenses)}: "
+                       "build them into separate folders with --only")
     return planned
 
 
-# -- the run -----------------------------------------------------------------------------------------
-
-
-def run(planned: Sequence[PlannedBuild], out: str | Path, *, progress: bool = True,
-        log=print) -> dict[str, dict[str, int]]:
+def run(planned: Sequence[PlannedBuild], out: str | Path, *, progress: bool = True) -> dict[str, dict[str, int]]:
     """Build every planned recipe into the folder ``out``; ``{config: {split: rows}}`` of what was
     built."""
     from auto_challenge_sets.dataset.writer import build_into_folder
 
     sizes: dict[str, dict[str, int]] = {}
     for number, build in enumerate(planned, start=1):
-        log(f"[{number}/{len(planned)}] {build.describe()}")
-        result = build_into_folder(build.spec, out, license=build.license, progress=progress)
-        log(f"[{number}/{len(planned)}] {build.recipe.id}: {result.pairs} sentence pairs of "
-            f"{result.lines} lines, {len(result.sizes)} configs")
+        print(f"[{number}/{len(planned)}] {build.describe()}")
+        result = build_into_folder(build.spec, out, license=build.recipe.license, progress=progress)
+        print(f"[{number}/{len(planned)}] {build.recipe.id}: {result.pairs} sentence pairs of "
+              f"{result.lines} lines, {len(result.sizes)} configs")
         for message in result.report.messages() + result.warnings:
             print(f"note: {build.recipe.id}: {message}", file=sys.stderr)
         for config, rows in result.sizes.items():
@@ -185,7 +156,9 @@ def run(planned: Sequence[PlannedBuild], out: str | Path, *, progress: bool = Tr
     return sizes
 
 
-def build_argument_parser() -> argparse.ArgumentParser:
+def main(argv: Sequence[str] | None = None) -> int:
+    from auto_challenge_sets.tables import distance_table
+
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Build the published challenge sets: every recipe of a recipes file (default: "
@@ -214,14 +187,7 @@ def build_argument_parser() -> argparse.ArgumentParser:
                         help="an aligner option, e.g. layer=8 or seed=1")
     parser.add_argument("--dry-run", action="store_true", help="print the plan, one line per recipe, and stop")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    from auto_challenge_sets.errors import AcsError
-    from auto_challenge_sets.tables import distance_table
-
-    args = build_argument_parser().parse_args(argv)
+    args = parser.parse_args(argv)
     try:
         planned = plan(load_recipes(args.recipes), args.data_root, device=args.device, only=args.only,
                        parser=args.parser, aligner=args.aligner, parser_options=args.parser_option,

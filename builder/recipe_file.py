@@ -8,33 +8,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from auto_challenge_sets.builder.pipeline.defaults import (  # noqa: F401 - NO_ALIGNER: for build_published
-    AUTO_ALIGNER,
-    DEFAULT_PARSER,
-    NO_ALIGNER,
-)
-
-if TYPE_CHECKING:
-    from auto_challenge_sets.builder.backends import Option
+from auto_challenge_sets.builder.pipeline.defaults import AUTO_ALIGNER, DEFAULT_PARSER
+from auto_challenge_sets.configs import check_split_name, parse_pair
+from auto_challenge_sets.errors import AcsError
 
 DEFAULT_RECIPES = Path(__file__).resolve().parent / "recipes.toml"
-# a recipe that names no aligner (nor does [defaults]) gets the default-aligner policy of acs build
-# and the Python API (auto_challenge_sets.builder.pipeline.defaults.default_aligner)
-DEFAULT_ALIGNER = AUTO_ALIGNER
 DEVICES = ("cuda", "cpu")
 
 _DEFAULT_KEYS = {"device", "parser", "aligner"}
 _REQUIRED = ("pair", "corpus", "source", "target", "license")
 _OPTIONAL = ("source_conllu", "parser", "parser_options", "aligner", "aligner_options")
 PATH_FIELDS = ("source", "target", "source_conllu")
-
-
-def recipe_error(message: str) -> Exception:
-    from auto_challenge_sets.errors import AcsError
-
-    return AcsError(message)
 
 
 @dataclass(frozen=True)
@@ -49,7 +35,7 @@ class Recipe:
     source_conllu: str | None = None
     parser: str = DEFAULT_PARSER
     parser_options: dict[str, Any] = field(default_factory=dict)
-    aligner: str = DEFAULT_ALIGNER
+    aligner: str = AUTO_ALIGNER  # the default-aligner policy of acs build and the Python API
     aligner_options: dict[str, Any] = field(default_factory=dict)
     where: str = "recipe"  # how errors name it: "recipes.toml, recipe 2 (en-de.newstest2013)"
 
@@ -67,9 +53,6 @@ class Recipes:
     recipes: list[Recipe]
 
 
-# -- reading the recipes -----------------------------------------------------------------------------
-
-
 def _load_toml(path: Path) -> dict[str, Any]:
     try:
         import tomllib
@@ -77,27 +60,27 @@ def _load_toml(path: Path) -> dict[str, Any]:
         try:
             import tomli as tomllib
         except ModuleNotFoundError:
-            raise recipe_error("reading the recipes needs Python 3.11+ (tomllib) or the tomli package") from None
+            raise AcsError("reading the recipes needs Python 3.11+ (tomllib) or the tomli package") from None
     try:
         with open(path, "rb") as handle:
             return tomllib.load(handle)
     except FileNotFoundError:
-        raise recipe_error(f"recipes file {path} not found") from None
+        raise AcsError(f"recipes file {path} not found") from None
     except tomllib.TOMLDecodeError as err:
-        raise recipe_error(f"{path}: not valid TOML: {err}") from None
+        raise AcsError(f"{path}: not valid TOML: {err}") from None
 
 
 def _string(table: dict[str, Any], key: str, where: str) -> str:
     value = table[key]
     if not isinstance(value, str) or not value.strip():
-        raise recipe_error(f"{where}: {key} must be a non-empty string, got {value!r}")
+        raise AcsError(f"{where}: {key} must be a non-empty string, got {value!r}")
     return value
 
 
 def _options_table(table: dict[str, Any], key: str, where: str) -> dict[str, Any]:
     value = table.get(key, {})
     if not isinstance(value, dict):
-        raise recipe_error(f"{where}: {key} must be a table, e.g. {key} = {{ name = value }}, got {value!r}")
+        raise AcsError(f"{where}: {key} must be a table, e.g. {key} = {{ name = value }}, got {value!r}")
     return dict(value)
 
 
@@ -105,28 +88,25 @@ def load_recipes(path: str | Path = DEFAULT_RECIPES) -> Recipes:
     """Read and check a recipes file: known keys, string fields, a valid pair and corpus name, no
     (pair, corpus) twice. Files are not looked at here (they are relative to a data root: see
     :func:`plan`)."""
-    from auto_challenge_sets.configs import check_split_name, parse_pair
-    from auto_challenge_sets.errors import AcsError
-
     path = Path(path)
     data = _load_toml(path)
     unknown = sorted(set(data) - {"defaults", "build"})
     if unknown:
-        raise recipe_error(f"{path}: unknown top-level key(s) {', '.join(unknown)} (expected [defaults] and [[build]])")
+        raise AcsError(f"{path}: unknown top-level key(s) {', '.join(unknown)} (expected [defaults] and [[build]])")
     defaults = data.get("defaults", {})
     if not isinstance(defaults, dict):
-        raise recipe_error(f"{path}: defaults must be a table ([defaults])")
+        raise AcsError(f"{path}: defaults must be a table ([defaults])")
     unknown = sorted(set(defaults) - _DEFAULT_KEYS)
     if unknown:
-        raise recipe_error(f"{path}: [defaults] has unknown key(s) {', '.join(unknown)} "
-                     f"(known: {', '.join(sorted(_DEFAULT_KEYS))})")
+        raise AcsError(f"{path}: [defaults] has unknown key(s) {', '.join(unknown)} "
+                       f"(known: {', '.join(sorted(_DEFAULT_KEYS))})")
     for key in defaults:
         _string(defaults, key, f"{path}: [defaults]")
     if "device" in defaults and defaults["device"] not in DEVICES:
-        raise recipe_error(f"{path}: [defaults] device must be one of {', '.join(DEVICES)}, got {defaults['device']!r}")
+        raise AcsError(f"{path}: [defaults] device must be one of {', '.join(DEVICES)}, got {defaults['device']!r}")
     tables = data.get("build", [])
     if not isinstance(tables, list) or not tables or not all(isinstance(t, dict) for t in tables):
-        raise recipe_error(f"{path}: no recipes: expected one or more [[build]] tables")
+        raise AcsError(f"{path}: no recipes: expected one or more [[build]] tables")
 
     recipes: list[Recipe] = []
     seen: dict[str, str] = {}
@@ -136,77 +116,29 @@ def load_recipes(path: str | Path = DEFAULT_RECIPES) -> Recipes:
             where += f" ({table['pair']}.{table['corpus']})"
         missing = [key for key in _REQUIRED if key not in table]
         if missing:
-            raise recipe_error(f"{where}: missing {', '.join(missing)}")
+            raise AcsError(f"{where}: missing {', '.join(missing)}")
         unknown = sorted(set(table) - set(_REQUIRED) - set(_OPTIONAL))
         if unknown:
-            raise recipe_error(f"{where}: unknown key(s) {', '.join(unknown)} "
-                         f"(known: {', '.join(_REQUIRED + _OPTIONAL)})")
-        fields = {key: _string(table, key, where) for key in _REQUIRED}
-        for key in ("source_conllu", "parser", "aligner"):
-            if key in table:
-                fields[key] = _string(table, key, where)
+            raise AcsError(f"{where}: unknown key(s) {', '.join(unknown)} "
+                           f"(known: {', '.join(_REQUIRED + _OPTIONAL)})")
+        fields = {key: _string(table, key, where) for key in table if not key.endswith("_options")}
         try:
             parse_pair(fields["pair"])
             check_split_name(fields["corpus"])
         except AcsError as err:
-            raise recipe_error(f"{where}: {err}") from None
+            raise AcsError(f"{where}: {err}") from None
         if "source_conllu" in fields and ("parser" in table or "parser_options" in table):
-            raise recipe_error(f"{where}: source_conllu is a parse already; give it or a parser, not both")
-        recipe = Recipe(
-            pair=fields["pair"], corpus=fields["corpus"], source=fields["source"], target=fields["target"],
-            license=fields["license"], source_conllu=fields.get("source_conllu"),
-            parser=fields.get("parser", defaults.get("parser", DEFAULT_PARSER)),
-            parser_options=_options_table(table, "parser_options", where),
-            aligner=fields.get("aligner", defaults.get("aligner", DEFAULT_ALIGNER)),
-            aligner_options=_options_table(table, "aligner_options", where),
-            where=where,
-        )
+            raise AcsError(f"{where}: source_conllu is a parse already; give it or a parser, not both")
+        recipe = Recipe(**{"parser": defaults.get("parser", DEFAULT_PARSER),
+                           "aligner": defaults.get("aligner", AUTO_ALIGNER), **fields},
+                        parser_options=_options_table(table, "parser_options", where),
+                        aligner_options=_options_table(table, "aligner_options", where), where=where)
         if recipe.id in seen:
-            raise recipe_error(f"{where}: {recipe.id} is built by {seen[recipe.id]} already "
-                         "(one recipe per pair and corpus: both would write the same split)")
+            raise AcsError(f"{where}: {recipe.id} is built by {seen[recipe.id]} already "
+                           "(one recipe per pair and corpus: both would write the same split)")
         seen[recipe.id] = f"recipe {number}"
         recipes.append(recipe)
     return Recipes(path, dict(defaults), recipes)
-
-
-# -- the plan ----------------------------------------------------------------------------------------
-
-_TRUE = {"true", "yes", "on", "1"}
-_FALSE = {"false", "no", "off", "0"}
-
-
-def _from_text(option: Option, text: str, where: str) -> Any:
-    """A KEY=VALUE value (or a string in the recipes), converted with the option's declared type."""
-    if option.type is bool:
-        if text.lower() in _TRUE:
-            return True
-        if text.lower() in _FALSE:
-            return False
-        raise recipe_error(f"{where}: option {option.name} is a switch: true or false, got {text!r}")
-    try:
-        return option.type(text)
-    except (TypeError, ValueError) as err:
-        raise recipe_error(f"{where}: option {option.name}: bad value {text!r} ({err})") from None
-
-
-def _typed(option: Option, value: Any, where: str) -> Any:
-    """A recipe's (TOML-typed) or a command line's (text) option value, as the option's type."""
-    if isinstance(value, str):
-        value = _from_text(option, value, where)
-    elif option.type is bool:
-        if not isinstance(value, bool):
-            raise recipe_error(f"{where}: option {option.name} is a switch (true or false), got {value!r}")
-    elif option.type in (int, float):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or (
-                option.type is int and not isinstance(value, int)):
-            raise recipe_error(f"{where}: option {option.name} must be {option.type.__name__}, got {value!r}")
-        value = option.type(value)
-    else:
-        raise recipe_error(f"{where}: option {option.name}: expected a string, got {value!r}")
-    if option.choices is not None and value not in option.choices:
-        raise recipe_error(f"{where}: option {option.name} must be one of "
-                     f"{', '.join(map(str, option.choices))}, got {value!r}")
-    return value
 
 
 def parse_assignments(items: Iterable[str], flag: str) -> dict[str, str]:
@@ -216,29 +148,32 @@ def parse_assignments(items: Iterable[str], flag: str) -> dict[str, str]:
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise recipe_error(f"{flag} expects KEY=VALUE, got {item!r}")
+            raise AcsError(f"{flag} expects KEY=VALUE, got {item!r}")
         parsed[key.strip().replace("-", "_")] = value
     return parsed
 
 
 def recipe_backend_options(kind: str, name: str, recipe_name: str, recipe_options: dict[str, Any],
-                     device: str | None, device_is_default: bool, overrides: dict[str, str],
-                     where: str) -> dict[str, Any]:
+                           device: str | None, device_is_default: bool, overrides: dict[str, str],
+                           where: str) -> dict[str, Any]:
     """The options a backend gets: the recipe's (when the backend is still the recipe's), the
     device (where the backend declares one), then the command line's ``--{kind}-option``."""
     from auto_challenge_sets.builder.backends import declared_options
 
     declared = declared_options(kind)
     if name not in declared:
-        raise recipe_error(f"{where}: unknown {kind} {name!r} (available: {', '.join(sorted(declared))}"
-                     f"{', auto, none' if kind == 'aligner' else ''})")
+        raise AcsError(f"{where}: unknown {kind} {name!r} (available: {', '.join(sorted(declared))}"
+                       f"{', auto, none' if kind == 'aligner' else ''})")
     by_name = {option.name: option for option in declared[name]}
 
     def check(key: str, value: Any, source: str) -> Any:
         if key not in by_name:
-            raise recipe_error(f"{where}: {source}: {kind} {name!r} has no option {key!r} "
-                         f"(its options: {', '.join(sorted(by_name)) or 'none'})")
-        return _typed(by_name[key], value, f"{where}: {source}")
+            raise AcsError(f"{where}: {source}: {kind} {name!r} has no option {key!r} "
+                           f"(its options: {', '.join(sorted(by_name)) or 'none'})")
+        try:  # a recipe's value is TOML-typed, a command line's is text
+            return by_name[key].parse(value)
+        except (TypeError, ValueError) as err:
+            raise AcsError(f"{where}: {source}: option {key}: bad value {value!r} ({err})") from None
 
     options: dict[str, Any] = {}
     if name == recipe_name:  # a replaced backend's options belong to the one replaced

@@ -1,5 +1,5 @@
 """dataset/arrow_rows.py: a chunk's rows as Arrow columns are the rows of
-selection.rows_by_config, converted by Table.from_pylist, for every config of real builds (gold
+rows.rows_by_config, converted by Table.from_pylist, for every config of real builds (gold
 PUD German: baseline and lexical configs; the packaged sample with its alignment: reorder configs)."""
 
 from __future__ import annotations
@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pyarrow as pa
 import pytest
+from rows import rows_by_config
 
 from auto_challenge_sets.builder.pipeline.build import BuildSpec, build
 from auto_challenge_sets.configs import parse_config_name
 from auto_challenge_sets.dataset.arrow_rows import config_tables
 from auto_challenge_sets.dataset.features import features_for
 from auto_challenge_sets.demo_data import demo_file
-from auto_challenge_sets.selection import rows_by_config
 
 from conftest import shared_path
 

@@ -16,7 +16,7 @@ import pytest
 
 import auto_challenge_sets
 from auto_challenge_sets.cli import main
-from auto_challenge_sets.metrics.install import install, installed, module_hash, modules_cache, uninstall
+from auto_challenge_sets.metrics.install import install, module_hash, modules_cache, uninstall
 
 from fake_hub import TOKEN, FakeHub, start
 
@@ -57,10 +57,8 @@ def test_install_is_idempotent_and_uninstall_removes_it(tmp_path: Path, capsys) 
     assert main(["metric", "install", "--modules-cache", str(cache)]) == 0
     first = capsys.readouterr().out
     assert first.startswith("installed: ")
-    script = installed(cache)
-    assert script is not None and script.read_bytes() == SCRIPT.read_bytes()
-    assert script.parent.name == module_hash(SCRIPT) and len(script.parent.name) == 64
-    assert script.parent.parent.name == "evaluate-metric--ldd_challenge"
+    script = cache / "evaluate_modules" / "metrics" / "evaluate-metric--ldd_challenge" / module_hash(SCRIPT) / SCRIPT.name
+    assert script.read_bytes() == SCRIPT.read_bytes() and len(script.parent.name) == 64
     meta = json.loads((script.parent / "ldd_challenge.json").read_text())
     assert meta == {"original file path": str(SCRIPT), "local file path": str(script)}
     for package in (cache, cache / "evaluate_modules", cache / "evaluate_modules" / "metrics",
@@ -71,7 +69,7 @@ def test_install_is_idempotent_and_uninstall_removes_it(tmp_path: Path, capsys) 
     assert capsys.readouterr().out.startswith("already installed: ")
     assert {p: p.stat().st_mtime_ns for p in cache.rglob("*")} == before
     assert main(["metric", "install", "--uninstall", "--modules-cache", str(cache)]) == 0
-    assert installed(cache) is None and not script.parent.parent.exists()
+    assert not script.parent.parent.exists()
     assert uninstall(cache) is None
 
 

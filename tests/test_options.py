@@ -47,6 +47,9 @@ def test_a_float_is_finite_ascii_and_the_bounds_and_choices_are_checked():
     with pytest.raises(ValueError, match="must be text"):
         Option("x", str, "", "").parse(3)
     assert Option("x", Path, None, "").parse("a/b") == Path("a/b")  # a backend's own type reads its text
+    assert Option("x", Path, None, "").parse(Path("a")) == Path("a")
+    with pytest.raises(ValueError, match="must be text, got 3"):  # a recipe's `udpipe_model = 3`
+        Option("x", Path, None, "").parse(3)
 
 
 def test_describe_and_did_you_mean():

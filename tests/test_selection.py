@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from rows import challenge_rows
 
 from auto_challenge_sets.configs import parse_config_name
 from auto_challenge_sets.conllu_io import parse_conllu
@@ -15,12 +16,9 @@ from auto_challenge_sets.errors import ConlluError
 from auto_challenge_sets.phenomena import Instance, lexical_phenomena
 from auto_challenge_sets.selection import (
     LineAnalysis,
-    analyse,
-    challenge_rows,
-    match_sentences,
+    analyse_pairs,
     matched_pairs,
     same_text,
-    sentence_text,
     target_tokens,
     text_mismatch,
 )
@@ -49,9 +47,16 @@ def _sentences() -> list:
     return parse_conllu(CALL + WASH)
 
 
+def match_sentences(corpus, sentences, conllu_path, starts=None) -> list:
+    numbered = zip(starts or [None] * len(sentences), sentences)
+    return [sentence for _, sentence in matched_pairs(corpus, numbered, conllu_path, len(sentences))]
+
+
+def analyse(corpus, sentences, alignments=None, phenomena=None) -> list:
+    return list(analyse_pairs(zip(corpus.pairs, sentences), alignments, phenomena or lexical_phenomena()))
+
+
 def test_text_and_tokens() -> None:
-    call, wash = _sentences()
-    assert sentence_text(call) == "Er ruft zum Essen an." and sentence_text(wash) == "Sie wäscht sich ."
     assert target_tokens(" She  washes\therself . ") == ["She", "washes", "herself", "."]
     assert same_text("Er ruft zum Essen an .", "Er ruft zum\u00adEssen an.")  # white space, soft hyphen
     assert same_text("Cafe\u0301", "Café") and same_text("a\u200bb\ufeff", "a b")  # NFC, zero-width, BOM

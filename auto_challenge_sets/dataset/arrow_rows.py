@@ -1,5 +1,5 @@
 """A chunk of analysed pairs as one Arrow table per config: the rows of
-:func:`auto_challenge_sets.selection.rows_by_config`, with the values (and so the Parquet bytes) of
+:func:`auto_challenge_sets.selection.select`, with the values (and so the Parquet bytes) of
 ``Table.from_pylist`` (tests/test_arrow_rows.py), built as columns because a pair is in up to every
 config: the columns every config shares are converted once per chunk, and each config takes its
 rows from them.

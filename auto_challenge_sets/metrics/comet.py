@@ -1,19 +1,9 @@
 """COMET (Rei et al. 2020, Unbabel's ``unbabel-comet``) as a registered metric: ``--metrics bleu,comet``.
 
-A model-based metric cannot live in the core (it imports torch), so it lives here, beside the
-evaluate module on the adapters floor (which may import torch, lazily), and registers like any
-plug-in: through the entry-point group ``auto_challenge_sets.metrics`` that this package's own
-``pyproject.toml`` declares (``comet = auto_challenge_sets.metrics.comet:Comet``). ``comet`` is imported only when the
-metric computes something.
-
-COMET does not decompose into summed statistics: the corpus score is the mean of segment scores,
-as COMET's own ``system_score`` is (:class:`~auto_challenge_sets.scoring.metric.AveragedMetric`).
-It reads the source sentence, the output and the first reference of each row.
-
-Its options (``--metric-option KEY=VALUE``, or ``EvaluationRequest(metric_options=...)``) are
-declared in :attr:`Comet.options`: ``comet_model`` (a checkpoint file read with
-``load_from_checkpoint``, or a Hub name fetched once by ``download_model``), ``comet_batch_size``
-and ``comet_gpus``.
+It imports torch, so it is no core metric: it registers as a plug-in, through the entry point
+``comet = auto_challenge_sets.metrics.comet:Comet`` of this package's ``pyproject.toml``, and
+imports ``comet`` only when it computes. The corpus score is the mean of the segment scores, as
+COMET's ``system_score`` is; it reads each row's source, output and first reference.
 """
 
 from __future__ import annotations
@@ -38,9 +28,7 @@ def _load(model: str) -> Any:
         from comet import download_model, load_from_checkpoint
     except ImportError:
         raise InputError('metric comet needs the comet extra: pip install "auto-challenge-sets[comet]"') from None
-    path = Path(model)
-    checkpoint = path if path.is_file() else Path(download_model(model))
-    return load_from_checkpoint(str(checkpoint))
+    return load_from_checkpoint(model if Path(model).is_file() else download_model(model))
 
 
 class Comet(AveragedMetric):

@@ -1,19 +1,15 @@
 """Put the packaged ``ldd_challenge`` module where ``evaluate.load("ldd_challenge")`` finds it.
 
 For a bare name, evaluate asks the Hub for ``evaluate-metric/NAME`` and, when that fails (offline,
-unreachable, or 404 because the module was never published there), loads the newest copy in its
-dynamic-modules cache (``CachedEvaluationModuleFactory`` in evaluate's ``loading.py``, 0.4.x):
+or 404: the module is not published there), loads the newest copy in its dynamic-modules cache
+(``CachedEvaluationModuleFactory`` in evaluate 0.4's ``loading.py``)::
 
-    HF_MODULES_CACHE/__init__.py
-    HF_MODULES_CACHE/evaluate_modules/__init__.py
-    HF_MODULES_CACHE/evaluate_modules/metrics/__init__.py
-    HF_MODULES_CACHE/evaluate_modules/metrics/evaluate-metric--NAME/__init__.py
-    HF_MODULES_CACHE/evaluate_modules/metrics/evaluate-metric--NAME/<64-hex hash>/__init__.py
-    .../<hash>/NAME.py      the script, byte for byte
+    HF_MODULES_CACHE/evaluate_modules/metrics/evaluate-metric--NAME/<64-hex hash>/NAME.py
     .../<hash>/NAME.json    {"original file path": ..., "local file path": ...}
 
-This module writes exactly that, as evaluate's own ``_create_importable_file`` would after a
-download, without importing evaluate (its import costs half a minute: transformers, torch).
+with an ``__init__.py`` in every folder from ``HF_MODULES_CACHE`` down. This module writes exactly
+that, as evaluate's ``_create_importable_file`` would after a download, without importing evaluate
+(its import costs half a minute: transformers, torch).
 """
 
 from __future__ import annotations
@@ -27,12 +23,9 @@ from hashlib import sha256
 from pathlib import Path
 
 import auto_challenge_sets
+from auto_challenge_sets.text_io import make_folder
 
 METRIC_NAME = "ldd_challenge"
-# evaluate tries these namespaces for a bare name; canonical metrics live in the first
-CACHED_NAMESPACE = "evaluate-metric"
-DYNAMIC_MODULES = "evaluate_modules"  # evaluate.config.MODULE_NAME_FOR_DYNAMIC_MODULES
-MODULE_TYPE = "metrics"
 
 
 def modules_cache() -> Path:
@@ -60,62 +53,45 @@ class InstalledMetric:
     changed: bool  # False when the same bytes were already there
 
 
-def _metric_folder(cache: Path, name: str) -> Path:
-    return cache / DYNAMIC_MODULES / MODULE_TYPE / f"{CACHED_NAMESPACE}--{name}"
+def _metric_folder(cache: Path | None) -> Path:
+    cache = modules_cache() if cache is None else Path(cache)
+    return cache / "evaluate_modules" / "metrics" / f"evaluate-metric--{METRIC_NAME}"
 
 
-def _touch_package(folder: Path) -> None:
-    from auto_challenge_sets.text_io import make_folder
-
-    make_folder(folder)
-    marker = folder / "__init__.py"
-    if not marker.exists():  # touch() would change its time: a second install changes nothing
-        marker.touch()
-
-
-def install(source: Path | None = None, cache: Path | None = None, name: str = METRIC_NAME) -> InstalledMetric:
-    """Copy ``source/NAME.py`` (default: ``METRIC_PATH``) into evaluate's module cache. Idempotent:
-    a second call with the same script changes nothing; a changed script gets its own hash folder,
-    and the older ones are removed so that evaluate's "newest" is this one."""
-    source = Path(source or auto_challenge_sets.METRIC_PATH)
-    cache = Path(cache) if cache is not None else modules_cache()
-    script = source / f"{name}.py"
+def install(source: Path | None = None, cache: Path | None = None) -> InstalledMetric:
+    """Copy ``source/ldd_challenge.py`` (default: ``METRIC_PATH``) into evaluate's module cache.
+    Idempotent: a second call with the same script changes nothing (no file's time either); a
+    changed script gets its own hash folder, and the older ones are removed so that evaluate's
+    "newest" is this one."""
+    script = Path(source or auto_challenge_sets.METRIC_PATH) / f"{METRIC_NAME}.py"
     if not script.is_file():
-        raise FileNotFoundError(f"no metric script {script} (the evaluate module {name!r} of {source})")
-    folder = _metric_folder(cache, name)
+        raise FileNotFoundError(f"no metric script {script} (the evaluate module {METRIC_NAME!r} of {script.parent})")
+    folder = _metric_folder(cache)
     hashed = folder / module_hash(script)
     target = hashed / script.name
     changed = not (target.is_file() and target.read_bytes() == script.read_bytes())
-    for path in (cache, cache / DYNAMIC_MODULES, cache / DYNAMIC_MODULES / MODULE_TYPE, folder, hashed):
-        _touch_package(path)
+    for package in (folder.parents[2], folder.parents[1], folder.parent, folder, hashed):
+        make_folder(package)
+        if not (package / "__init__.py").exists():
+            (package / "__init__.py").touch()
     if changed:
         shutil.copyfile(script, target)
-    meta = hashed / f"{name}.json"
+    meta = hashed / f"{METRIC_NAME}.json"
     if changed or not meta.is_file():
         meta.write_text(json.dumps({"original file path": str(script), "local file path": str(target)}),
                         encoding="utf-8")
-    for stale in folder.iterdir():  # an older installation's hash folder would not be the newest for long
+    for stale in folder.iterdir():
         if stale.is_dir() and stale != hashed and len(stale.name) == 64:
             shutil.rmtree(stale)
             changed = True
-    return InstalledMetric(name, folder, target, changed)
+    return InstalledMetric(METRIC_NAME, folder, target, changed)
 
 
-def uninstall(cache: Path | None = None, name: str = METRIC_NAME) -> Path | None:
-    """Remove ``evaluate-metric--NAME`` from the module cache; the folder removed, or None."""
-    cache = Path(cache) if cache is not None else modules_cache()
-    folder = _metric_folder(cache, name)
+def uninstall(cache: Path | None = None) -> Path | None:
+    """Remove ``evaluate-metric--ldd_challenge`` from the module cache; the folder removed, or None."""
+    folder = _metric_folder(cache)
     if not folder.exists():
         return None
     shutil.rmtree(folder)
-    lock = folder.with_name(folder.name + ".lock")  # evaluate's FileLock beside the folder
-    lock.unlink(missing_ok=True)
+    folder.with_name(folder.name + ".lock").unlink(missing_ok=True)  # evaluate's FileLock beside the folder
     return folder
-
-
-def installed(cache: Path | None = None, name: str = METRIC_NAME) -> Path | None:
-    """The installed script when it matches this package's ``METRIC_PATH``, else None."""
-    cache = Path(cache) if cache is not None else modules_cache()
-    script = Path(auto_challenge_sets.METRIC_PATH) / f"{name}.py"
-    target = _metric_folder(cache, name) / module_hash(script) / script.name
-    return target if target.is_file() and target.read_bytes() == script.read_bytes() else None
