@@ -11,11 +11,9 @@ is UTF-8 with LF.
 
 from __future__ import annotations
 
-import io
 import os
 import re
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 from typing import IO, NoReturn
 
 from auto_challenge_sets.errors import ConlluError
@@ -188,34 +186,23 @@ def parse_conllu(text: str, source: str = "<string>") -> list[Sentence]:
 
 def format_sentence(sentence: Sentence) -> str:
     """One sentence as CoNLL-U, ending with the blank line that closes it."""
-    out = io.StringIO()
-    for comment in sentence.comments:
-        out.write(comment)
-        out.write("\n")
-    mwts = {mwt.first: mwt for mwt in sentence.multiword_tokens}
-    empties: dict[int, list[EmptyNode]] = {}
+    ranges = {mwt.first: mwt.columns for mwt in sentence.multiword_tokens}
+    after: dict[int, list[list[str]]] = {}  # the empty nodes after each word (0: before the first)
     for node in sentence.empty_nodes:
-        empties.setdefault(node.after, []).append(node)
-    for node in empties.get(0, ()):
-        out.write("\t".join(node.columns) + "\n")
+        after.setdefault(node.after, []).append(node.columns)
+    rows = list(after.get(0, ()))
     for word in sentence.words:
-        mwt = mwts.get(word.id)
-        if mwt is not None:
-            out.write("\t".join(mwt.columns) + "\n")
-        out.write("\t".join(word.columns()) + "\n")
-        for node in empties.get(word.id, ()):
-            out.write("\t".join(node.columns) + "\n")
-    out.write("\n")
-    return out.getvalue()
+        rows += [ranges[word.id], word.columns()] if word.id in ranges else [word.columns()]
+        rows += after.get(word.id, ())
+    return "".join(line + "\n" for line in [*sentence.comments, *map("\t".join, rows)]) + "\n"
 
 
 def write_conllu(sentences: Iterable[Sentence], target: str | os.PathLike[str] | IO[str]) -> int:
     """Write sentences as UTF-8 CoNLL-U with LF line ends; return how many were written."""
-    count = 0
-    if isinstance(target, (str, os.PathLike)):
-        with open(Path(target), "w", encoding="utf-8", newline="\n") as handle:
+    if isinstance(target, str | os.PathLike):
+        with open(target, "w", encoding="utf-8", newline="\n") as handle:
             return write_conllu(sentences, handle)
-    for sentence in sentences:
+    count = 0
+    for count, sentence in enumerate(sentences, start=1):  # noqa: B007 - count is the number written
         target.write(format_sentence(sentence))
-        count += 1
     return count

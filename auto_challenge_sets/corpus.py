@@ -1,22 +1,16 @@
 """Parallel corpora: two plain-text files, one sentence per line, line N of one translating line N
 of the other.
 
-Policy (the same for every file, never silent; decoding as in :mod:`auto_challenge_sets.text_io`):
+The policy, never silent (decoding as in :mod:`auto_challenge_sets.text_io`; standard input,
+``-``, read by it too as ``<stdin>``):
 
-- invalid UTF-8 is an error naming the file and line;
-- a different number of lines in the two files is an error naming both counts;
-- a UTF-8 byte-order mark at the start of a file is dropped, and CRLF line ends are read as LF;
-  a carriage return inside a line (not a line end) is read as a space, since no tokenizer or
-  parser treats it as text; so is every other character that tokenizers and parsers take for a
-  line break or garbage: the Unicode line and paragraph separators (U+2028, U+2029), NEL (U+0085)
-  and the other C1 controls, DEL, the C0 controls but TAB (NUL, VT, FF, ESC, ...), and a
-  byte-order mark (U+FEFF) anywhere but at the start of the file; all of these are counted in
-  :class:`ReadReport`, with the lines and characters per file;
-- standard input (``-``, :func:`read_stream_lines`) is read by the same policy, named ``<stdin>``;
-- a file that cannot be read (missing, a folder, no permission) is an error naming it;
-- a pair where either side is empty (or only white space) is skipped, its line number kept in
-  :attr:`ReadReport.empty_lines` and reported at the end of a build. Line numbers of the other
-  pairs do not move: ``line`` is always the 1-based line of the original files.
+- invalid UTF-8, a file that cannot be read, and two files of different lengths are errors naming them;
+- a BOM at the start of a file is dropped and a CRLF read as LF; a CR inside a line is read as a
+  space, and so is every character tokenizers take for a line break or garbage (U+2028, U+2029,
+  the C1 controls such as NEL, DEL, the C0 controls but TAB, a BOM past the start); each is
+  counted in :class:`ReadReport` by file and line;
+- a pair with an empty (or blank) side is skipped and its line kept in :attr:`ReadReport.empty_lines`;
+  ``line`` is always the 1-based line of the original files.
 """
 
 from __future__ import annotations
@@ -30,11 +24,10 @@ from typing import IO
 
 from auto_challenge_sets.errors import CorpusError, InputError
 from auto_challenge_sets.scoring.line_limit import MAX_CHARACTERS, MAX_TOKENS
-from auto_challenge_sets.text_io import numbered_lines, open_binary, too_long
+from auto_challenge_sets.text_io import numbered_lines, open_binary
 
-# read as spaces inside a line (CR is handled on the bytes, with the line ends; TAB is text)
+# read as spaces inside a line (CR is counted apart, with the line ends; TAB is text)
 INNER_BREAKS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
-_SPECIAL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff]")  # the same, and CR
 STDIN = "<stdin>"  # how errors and notes name standard input
 
 
@@ -113,7 +106,7 @@ def _handle_lines(handle: IO[bytes], name: str, report: ReadReport | None,
     seen: set[str] = set()
     bom_files = None if report is None else report.bom_files
     for number, line in numbered_lines(handle, name, error, max_chars, bom_files=bom_files):
-        if not line.isprintable() and _SPECIAL.search(line) is not None:
+        if not line.isprintable():  # all of INNER_BREAKS and CR are not, nor TAB
             if line.endswith("\r"):
                 line = line[:-1]
                 crlf += 1
@@ -125,8 +118,6 @@ def _handle_lines(handle: IO[bytes], name: str, report: ReadReport | None,
                 seen.update(found)
                 controls.append(number)
                 line = INNER_BREAKS.sub(" ", line)
-        if max_chars is not None and len(line) > max_chars:
-            raise error(too_long(max_chars), name, number)
         yield line
     if report is not None:
         if crlf:

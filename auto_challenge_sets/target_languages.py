@@ -1,18 +1,12 @@
 """Target languages: how a target sentence is cut into the tokens a build aligns and the targeted
 judge matches, and whether the judge's match has a lemmatizer for the language.
 
-Tokens are the white-space tokens of the target line, except in languages written without spaces
-between words (Chinese, Japanese), where a white-space token is a clause: there every Han character
-is one token, by sacrebleu's ``zh`` tokenizer (WMT's tokenization of Chinese for BLEU; it also
-splits punctuation off Latin words and numbers), and in Japanese every kana too (sacrebleu's ``zh``
-tokenizer leaves a kana run whole, and its ``ja-mecab`` needs MeCab and a dictionary). Characters,
-not words: no word segmenter is a dependency, and the same rule cuts a reference and a system's
-output alike, so a part of the sentence matches when the output has the reference's characters.
-
-The lemma step of the judge's match uses simplemma (a dictionary lookup, no model) for every
-language it lists; where it lists none (Chinese, Japanese) the match is exact (then chrF's
-fallback). Both choices are written into the judge's signature (:func:`tokens_label`,
-:func:`match_label`).
+Tokens are the white-space tokens of the line, but in Chinese and Japanese (written without spaces)
+every Han character is one, by sacrebleu's ``zh`` tokenizer (WMT's for BLEU; it also splits
+punctuation off Latin words), and in Japanese every kana too: characters, so no word segmenter is
+a dependency and a reference and an output are cut alike. The match lemmatizes with simplemma (a
+dictionary, no model) where it lists the language, else it is exact. Both choices are written into
+the judge's signature (:func:`tokens_label`, :func:`match_label`).
 """
 
 from __future__ import annotations

@@ -11,7 +11,6 @@ import re
 import stat
 import threading
 from collections.abc import Iterator
-from functools import partial
 from pathlib import Path
 from typing import IO
 
@@ -82,7 +81,7 @@ def open_binary(path: str | os.PathLike[str], error: type[InputError] = InputErr
         raise error(f"cannot read: {failure.strerror or failure}", str(path)) from None
 
 
-def too_long(max_chars: int) -> str:
+def _too_long(max_chars: int) -> str:
     return (f"the line has more than {max_chars:,} characters, the longest a build reads or the metric "
             "scores (a file pasted as one line?)")
 
@@ -106,7 +105,7 @@ def raw_blocks(handle: IO[bytes], path: str, error: type[InputError] = InputErro
                 number += data.count(b"\n", 0, cut)
             rest = data[cut:]
             if limit is not None and len(rest) > limit:
-                raise error(too_long(max_chars), path, number)
+                raise error(_too_long(max_chars), path, number)
     except OSError as failure:  # a file that opens but cannot be read (/proc/self/mem)
         raise error(f"cannot read: {failure.strerror or failure}", path) from None
     if rest:
@@ -137,7 +136,7 @@ def numbered_lines(handle: IO[bytes], path: str, error: type[InputError] = Input
         if max_chars is not None and max(map(len, lines), default=0) > max_chars:
             long = next((i for i, line in enumerate(lines) if len(line.removesuffix("\r")) > max_chars), None)
             if long is not None:
-                lines, failure = lines[:long], error(too_long(max_chars), path, number + long)
+                lines, failure = lines[:long], error(_too_long(max_chars), path, number + long)
         yield from enumerate(lines, start=number)
         if failure is not None:
             raise failure
