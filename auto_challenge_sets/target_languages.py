@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-CHARACTER_LANGUAGES = ("zh", "ja")  # written without spaces between words: one token per character
 SPACE, SACREBLEU_ZH, ZH_KANA = "space", "sacrebleu-zh", "sacrebleu-zh+kana"
+CHARACTER_LANGUAGES = {"zh": SACREBLEU_ZH, "ja": ZH_KANA}  # written without spaces: a token per character
 # hiragana, katakana (with the prolonged sound mark), half-width katakana
 _KANA = re.compile(r"([\u3040-\u309f\u30a0-\u30ff\uff66-\uff9f])")
 
@@ -33,13 +33,8 @@ def language_of(pair: str) -> str:
 
 
 def tokenization(language: str | None) -> str:
-    """How target lines of ``language`` are tokenized: :data:`SPACE`, :data:`SACREBLEU_ZH` or
-    :data:`ZH_KANA`."""
-    if language == "zh":
-        return SACREBLEU_ZH
-    if language == "ja":
-        return ZH_KANA
-    return SPACE
+    """How target lines of ``language`` are tokenized: :data:`SPACE`, :data:`SACREBLEU_ZH` or :data:`ZH_KANA`."""
+    return CHARACTER_LANGUAGES.get(language, SPACE)
 
 
 def target_tokens(line: str, language: str | None = None) -> list[str]:

@@ -39,10 +39,8 @@ class Token:
         return self.deprel.partition(":")[0]
 
     def columns(self) -> list[str]:
-        return [
-            str(self.id), self.form, self.lemma, self.upos, self.xpos, self.feats,
-            str(self.head), self.deprel, self.deps, self.misc,
-        ]
+        return [str(self.id), self.form, self.lemma, self.upos, self.xpos, self.feats, str(self.head), self.deprel,
+                self.deps, self.misc]
 
 
 @dataclass(slots=True)
