@@ -124,8 +124,12 @@ def _numbered(lines: Iterable[tuple[int, str]], source: str) -> Iterator[tuple[i
     for number, line in lines:
         line = line.removesuffix("\r")  # of a CRLF
         if line:
-            reader = reader or _SentenceReader(source, number)
-            (reader.add_comment if line[0] == "#" else reader.add_token_line)(line, number)
+            if reader is None:
+                reader = _SentenceReader(source, number)
+            if line[0] == "#":
+                reader.add_comment(line, number)
+            else:
+                reader.add_token_line(line, number)
         elif reader is not None:
             yield reader.first_line, reader.finish()
             reader = None
