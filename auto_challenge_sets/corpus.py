@@ -1,22 +1,16 @@
 """Parallel corpora: two plain-text files, one sentence per line, line N of one translating line N
 of the other.
 
-Policy (the same for every file, never silent; decoding as in :mod:`auto_challenge_sets.text_io`):
+The policy, never silent (decoding as in :mod:`auto_challenge_sets.text_io`; standard input,
+``-``, read by it too as ``<stdin>``):
 
-- invalid UTF-8 is an error naming the file and line;
-- a different number of lines in the two files is an error naming both counts;
-- a UTF-8 byte-order mark at the start of a file is dropped, and CRLF line ends are read as LF;
-  a carriage return inside a line (not a line end) is read as a space, since no tokenizer or
-  parser treats it as text; so is every other character that tokenizers and parsers take for a
-  line break or garbage: the Unicode line and paragraph separators (U+2028, U+2029), NEL (U+0085)
-  and the other C1 controls, DEL, the C0 controls but TAB (NUL, VT, FF, ESC, ...), and a
-  byte-order mark (U+FEFF) anywhere but at the start of the file; all of these are counted in
-  :class:`ReadReport`, with the lines and characters per file;
-- standard input (``-``, :func:`read_stream_lines`) is read by the same policy, named ``<stdin>``;
-- a file that cannot be read (missing, a folder, no permission) is an error naming it;
-- a pair where either side is empty (or only white space) is skipped, its line number kept in
-  :attr:`ReadReport.empty_lines` and reported at the end of a build. Line numbers of the other
-  pairs do not move: ``line`` is always the 1-based line of the original files.
+- invalid UTF-8, a file that cannot be read, and two files of different lengths are errors naming them;
+- a BOM at the start of a file is dropped and a CRLF read as LF; a CR inside a line is read as a
+  space, and so is every character tokenizers take for a line break or garbage (U+2028, U+2029,
+  the C1 controls such as NEL, DEL, the C0 controls but TAB, a BOM past the start); each is
+  counted in :class:`ReadReport` by file and line;
+- a pair with an empty (or blank) side is skipped and its line kept in :attr:`ReadReport.empty_lines`;
+  ``line`` is always the 1-based line of the original files.
 """
 
 from __future__ import annotations
@@ -24,23 +18,15 @@ from __future__ import annotations
 import os
 import re
 from array import array
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO
 
 from auto_challenge_sets.errors import CorpusError, InputError
 from auto_challenge_sets.scoring.line_limit import MAX_CHARACTERS, MAX_TOKENS
-from auto_challenge_sets.text_io import (
-    BOM,
-    LineTooLong,
-    decode_line,
-    has_control,
-    raw_blocks,
-    require_regular_file,
-    split_block,
-)
+from auto_challenge_sets.text_io import numbered_lines, open_binary
 
-# read as spaces inside a line (CR is handled on the bytes, with the line ends; TAB is text)
+# read as spaces inside a line (CR is counted apart, with the line ends; TAB is text)
 INNER_BREAKS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
 STDIN = "<stdin>"  # how errors and notes name standard input
 
@@ -100,29 +86,16 @@ class ParallelCorpus:
 
 def iter_lines(path: str | os.PathLike[str], report: ReadReport | None = None,
                error: type[InputError] = CorpusError, max_chars: int | None = None) -> Iterator[str]:
-    """The lines of a UTF-8 text file, without line ends, one at a time (see the module's policy;
-    ``report`` is filled as the lines are read). Problems raise ``error`` (an alignment file's
-    reader passes its own) naming the file and line; with ``max_chars``, so does a longer line."""
-    name = str(path)
-    require_regular_file(path, error)
-    try:
-        handle = open(path, "rb")  # noqa: SIM115 (closed by the with below, also when a read fails)
-    except OSError as failure:
-        raise error(f"cannot read: {failure.strerror or failure}", name) from None
-    with handle:
-        yield from _handle_lines(handle, name, report, error, max_chars)
+    """The lines of a UTF-8 text file by the module's policy, filling ``report``; problems raise
+    ``error`` naming the file and line, and so does a line of more than ``max_chars`` characters."""
+    with open_binary(path, error) as handle:
+        yield from _handle_lines(handle, str(path), report, error, max_chars)
 
 
 def read_stream_lines(handle: IO[bytes], report: ReadReport | None = None, name: str = STDIN,
                       error: type[InputError] = CorpusError) -> list[str]:
-    """All lines of an open binary stream (standard input: ``sys.stdin.buffer``), read by the
-    same policy as a file, its errors and notes naming it ``name``."""
+    """All lines of an open binary stream (``sys.stdin.buffer``) by the same policy, named ``name``."""
     return list(_handle_lines(handle, name, report, error))
-
-
-def _too_long(max_chars: int) -> str:
-    return (f"the line has more than {max_chars:,} characters, the longest a build reads or the metric "
-            "scores (a file pasted as one line?)")
 
 
 def _handle_lines(handle: IO[bytes], name: str, report: ReadReport | None,
@@ -131,51 +104,21 @@ def _handle_lines(handle: IO[bytes], name: str, report: ReadReport | None,
     inner_cr: list[int] = []
     controls: list[int] = []
     seen: set[str] = set()
-    # UTF-8 takes at most 4 bytes a character: no line within max_chars is cut short by this
-    max_bytes = None if max_chars is None else 4 * max_chars + 2
-    number = 0
-    try:
-        # late binding is the point: the number of the line being read when a block is cut short
-        for block in _limited_blocks(handle, max_bytes, name, lambda: number + 1, error, max_chars):  # noqa: B023
-            if number == 0 and block.startswith(BOM):
-                block = block[len(BOM):]
-                if report is not None:
-                    report.bom_files.append(name)
-            text = None
-            # the common block: no CR, no character read as a space (a BOM here is inside a line;
-            # memchr for its first byte first: a search for all three costs half of has_control)
-            if not has_control(block) and not (b"\xef" in block and BOM in block):
-                try:
-                    text = block.decode("utf-8")
-                except UnicodeDecodeError:
-                    pass  # read line by line below, for the error naming the line
-            if text is not None:
-                lines = split_block(text)
-                if max_chars is not None and lines and max(map(len, lines)) > max_chars:
-                    first = next(i for i, line in enumerate(lines) if len(line) > max_chars)
-                    raise error(_too_long(max_chars), name, number + first + 1)
-                number += len(lines)
-                yield from lines
-                continue
-            for raw in split_block(block):
-                number += 1
-                if raw.endswith(b"\r"):
-                    raw = raw[:-1]
-                    crlf += 1
-                if b"\r" in raw:
-                    raw = raw.replace(b"\r", b" ")
-                    inner_cr.append(number)
-                line = decode_line(raw, name, number, error)
-                if max_chars is not None and len(line) > max_chars:
-                    raise error(_too_long(max_chars), name, number)
-                found = INNER_BREAKS.findall(line)
-                if found:
-                    seen.update(found)
-                    controls.append(number)
-                    line = INNER_BREAKS.sub(" ", line)
-                yield line
-    except OSError as failure:  # a folder opens but cannot be read
-        raise error(f"cannot read: {failure.strerror or failure}", name) from None
+    bom_files = None if report is None else report.bom_files
+    for number, line in numbered_lines(handle, name, error, max_chars, bom_files=bom_files):
+        if not line.isprintable():  # all of INNER_BREAKS and CR are not, nor TAB
+            if line.endswith("\r"):
+                line = line[:-1]
+                crlf += 1
+            if "\r" in line:
+                line = line.replace("\r", " ")
+                inner_cr.append(number)
+            found = INNER_BREAKS.findall(line)
+            if found:
+                seen.update(found)
+                controls.append(number)
+                line = INNER_BREAKS.sub(" ", line)
+        yield line
     if report is not None:
         if crlf:
             report.crlf_lines[name] = crlf
@@ -184,16 +127,6 @@ def _handle_lines(handle: IO[bytes], name: str, report: ReadReport | None,
         if controls:
             report.control_lines[name] = controls
             report.control_chars[name] = [f"U+{ord(char):04X}" for char in sorted(seen)]
-
-
-def _limited_blocks(handle: IO[bytes], max_bytes: int | None, name: str, next_line: Callable[[], int],
-                    error: type[InputError], max_chars: int | None) -> Iterator[bytes]:
-    """:func:`~auto_challenge_sets.text_io.raw_blocks`, a line past ``max_bytes`` an ``error``
-    naming the file and the line (``next_line()``: the number of the line being read)."""
-    try:
-        yield from raw_blocks(handle, max_bytes)
-    except LineTooLong:
-        raise error(_too_long(max_chars or 0), name, next_line()) from None
 
 
 def read_lines(path: str | os.PathLike[str], report: ReadReport | None = None,

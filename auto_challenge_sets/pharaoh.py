@@ -12,19 +12,10 @@ from auto_challenge_sets.text_io import MAX_DIGITS, ascii_number
 Link = tuple[int, int]
 
 
-def parse_pharaoh(
-    text: str,
-    *,
-    n_source: int | None = None,
-    n_target: int | None = None,
-    path: str | None = None,
-    line: int | None = None,
-) -> list[Link]:
-    """Parse one Pharaoh line (``0-1 2-3``, 0-based) into sorted unique links.
-
-    With ``n_source``/``n_target`` every index is checked against the token counts. Errors name
-    ``path`` and ``line`` when given. Possible-link markers (``0?1``) are not Pharaoh and rejected.
-    """
+def parse_pharaoh(text: str, *, n_source: int | None = None, n_target: int | None = None,
+                  path: str | None = None, line: int | None = None) -> list[Link]:
+    """One Pharaoh line (``0-1 2-3``) as sorted unique links, each index checked against the token
+    counts given; errors name ``path`` and ``line``. Possible links (``0?1``) are not Pharaoh."""
     links: set[Link] = set()
     for item in text.split():
         left, sep, right = item.partition("-")
@@ -33,13 +24,11 @@ def parse_pharaoh(
             raise AlignmentError(f"malformed link {item!r} (expected i-j with 0-based integers in ASCII "
                                  f"digits, at most {MAX_DIGITS})", path, line)
         if n_source is not None and i >= n_source:
-            raise AlignmentError(
-                f"source index {i} in link {item!r} is out of range: the source has {n_source} tokens",
-                path, line)
+            raise AlignmentError(f"source index {i} in link {item!r} is out of range: the source has {n_source} "
+                                 "tokens", path, line)
         if n_target is not None and j >= n_target:
-            raise AlignmentError(
-                f"target index {j} in link {item!r} is out of range: the target has {n_target} tokens",
-                path, line)
+            raise AlignmentError(f"target index {j} in link {item!r} is out of range: the target has {n_target} "
+                                 "tokens", path, line)
         links.add((i, j))
     return sorted(links)
 

@@ -1,18 +1,12 @@
 """Target languages: how a target sentence is cut into the tokens a build aligns and the targeted
 judge matches, and whether the judge's match has a lemmatizer for the language.
 
-Tokens are the white-space tokens of the target line, except in languages written without spaces
-between words (Chinese, Japanese), where a white-space token is a clause: there every Han character
-is one token, by sacrebleu's ``zh`` tokenizer (WMT's tokenization of Chinese for BLEU; it also
-splits punctuation off Latin words and numbers), and in Japanese every kana too (sacrebleu's ``zh``
-tokenizer leaves a kana run whole, and its ``ja-mecab`` needs MeCab and a dictionary). Characters,
-not words: no word segmenter is a dependency, and the same rule cuts a reference and a system's
-output alike, so a part of the sentence matches when the output has the reference's characters.
-
-The lemma step of the judge's match uses simplemma (a dictionary lookup, no model) for every
-language it lists; where it lists none (Chinese, Japanese) the match is exact (then chrF's
-fallback). Both choices are written into the judge's signature (:func:`tokens_label`,
-:func:`match_label`).
+Tokens are the white-space tokens of the line, but in Chinese and Japanese (written without spaces)
+every Han character is one, by sacrebleu's ``zh`` tokenizer (WMT's for BLEU; it also splits
+punctuation off Latin words), and in Japanese every kana too: characters, so no word segmenter is
+a dependency and a reference and an output are cut alike. The match lemmatizes with simplemma (a
+dictionary, no model) where it lists the language, else it is exact. Both choices are written into
+the judge's signature (:func:`tokens_label`, :func:`match_label`).
 """
 
 from __future__ import annotations
@@ -20,8 +14,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-CHARACTER_LANGUAGES = ("zh", "ja")  # written without spaces between words: one token per character
 SPACE, SACREBLEU_ZH, ZH_KANA = "space", "sacrebleu-zh", "sacrebleu-zh+kana"
+CHARACTER_LANGUAGES = {"zh": SACREBLEU_ZH, "ja": ZH_KANA}  # written without spaces: a token per character
 # hiragana, katakana (with the prolonged sound mark), half-width katakana
 _KANA = re.compile(r"([\u3040-\u309f\u30a0-\u30ff\uff66-\uff9f])")
 
@@ -39,13 +33,8 @@ def language_of(pair: str) -> str:
 
 
 def tokenization(language: str | None) -> str:
-    """How target lines of ``language`` are tokenized: :data:`SPACE`, :data:`SACREBLEU_ZH` or
-    :data:`ZH_KANA`."""
-    if language == "zh":
-        return SACREBLEU_ZH
-    if language == "ja":
-        return ZH_KANA
-    return SPACE
+    """How target lines of ``language`` are tokenized: :data:`SPACE`, :data:`SACREBLEU_ZH` or :data:`ZH_KANA`."""
+    return CHARACTER_LANGUAGES.get(language, SPACE)
 
 
 def target_tokens(line: str, language: str | None = None) -> list[str]:

@@ -30,12 +30,8 @@ class Token:
     def has_feature(self, name: str, value: str) -> bool:
         """True when FEATS contains ``name=value`` (FEATS values may be lists: ``Case=Acc,Dat``)."""
         prefix = name + "="
-        if prefix not in self.feats:  # most words: one substring search, no split (rules ask every word)
-            return False
-        for feature in self.feats.split("|"):
-            if feature.startswith(prefix) and value in feature[len(prefix) :].split(","):
-                return True
-        return False
+        return prefix in self.feats and any(value in feature[len(prefix):].split(",")
+                                            for feature in self.feats.split("|") if feature.startswith(prefix))
 
     @property
     def deprel_base(self) -> str:
@@ -43,10 +39,8 @@ class Token:
         return self.deprel.partition(":")[0]
 
     def columns(self) -> list[str]:
-        return [
-            str(self.id), self.form, self.lemma, self.upos, self.xpos, self.feats,
-            str(self.head), self.deprel, self.deps, self.misc,
-        ]
+        return [str(self.id), self.form, self.lemma, self.upos, self.xpos, self.feats, str(self.head), self.deprel,
+                self.deps, self.misc]
 
 
 @dataclass(slots=True)
@@ -89,13 +83,9 @@ class Sentence:
 
     def set_metadata(self, key: str, value: str) -> None:
         """Set ``# key = value``, replacing an existing comment of that key."""
-        line = f"# {key} = {value}"
-        prefix = f"# {key} ="
-        for index, comment in enumerate(self.comments):
-            if comment.startswith(prefix):
-                self.comments[index] = line
-                return
-        self.comments.append(line)
+        line, prefix = f"# {key} = {value}", f"# {key} ="
+        at = next((i for i, comment in enumerate(self.comments) if comment.startswith(prefix)), len(self.comments))
+        self.comments[at:at + 1] = [line]
 
     @property
     def sent_id(self) -> str | None:
@@ -112,8 +102,6 @@ class Sentence:
 
     def surface_forms(self) -> list[str]:
         """Surface tokens: a multiword token's form stands for the words it spans."""
-        if not self.multiword_tokens:
-            return self.forms  # most sentences: the words themselves
         spans = {mwt.first: mwt for mwt in self.multiword_tokens}
         out: list[str] = []
         index = 1

@@ -1,8 +1,7 @@
-"""Block reading (text_io.raw_blocks: a decode, a split and a control-character check per block of
-about a megabyte) against the policies read one line at a time: the CoNLL-U reader and the corpus
-reader give the same lines, sentences, reports and first errors wherever the blocks are cut
-(text_io.BLOCK made as small as a byte). Fuzzed like tests/test_fuzz_readers.py, whose generators
-of CoNLL-U and corpus bytes these tests share."""
+"""Block reading (text_io.raw_blocks: a decode and a split per block of about a megabyte) against
+the policies read one line at a time: the CoNLL-U and corpus readers give the same lines,
+sentences, reports and first errors wherever the blocks are cut (text_io.BLOCK as small as a byte).
+Fuzzed with the generators of tests/test_fuzz_readers.py."""
 
 from __future__ import annotations
 
@@ -16,10 +15,9 @@ from hypothesis import strategies as st
 from test_fuzz_readers import _HOSTILE, FUZZ, _conllu_pieces, _conllu_texts, _corpus_bytes, _sentences, _write
 
 from auto_challenge_sets import conllu_io, text_io
-from auto_challenge_sets.conllu_io import format_sentence, iter_sentences
+from auto_challenge_sets.conllu_io import format_sentence
 from auto_challenge_sets.corpus import INNER_BREAKS, ReadReport, iter_lines
 from auto_challenge_sets.errors import ConlluError, CorpusError
-from auto_challenge_sets.text_io import numbered_lines
 
 
 @pytest.fixture(scope="module")
@@ -40,21 +38,15 @@ def _read_until_error(sentences) -> tuple[list, tuple[str, int | None] | None]:
 
 
 def _line_by_line(data: bytes) -> object:
-    """The reference reading: text_io's lines one at a time into iter_sentences, each sentence with
-    the line of its first non-blank line."""
-    starts: list[int] = []
-
-    def numbered():
-        in_sentence = False
-        for number, line in numbered_lines(io.BytesIO(data).readlines(), "f.conllu", ConlluError):
-            if line and not in_sentence:
-                starts.append(number)
-            in_sentence = bool(line)
-            yield number, line
-
-    for sentence in iter_sentences(numbered(), "f.conllu"):
-        yield starts[0], sentence
-        del starts[0]
+    """The reference reading: each line decoded alone, the sentences read by the same reader."""
+    lines = data.removeprefix(b"\xef\xbb\xbf").split(b"\n")
+    if not lines[-1]:
+        lines.pop()
+    for number, raw in enumerate(lines, start=1):
+        try:
+            yield number, raw.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            raise ConlluError(f"invalid UTF-8 (byte {bad.start + 1} of the line)", "f.conllu", number) from None
 
 
 _column_values = st.sampled_from(["", "0", "01", "1", "2", "3", "1023", "1024", "99999", "1-2", "1.1", "٣", "x",
@@ -93,12 +85,11 @@ def _edited_conllu(draw) -> bytes:
                  _conllu_texts().map(str.encode)),
        st.sampled_from([1, 3, 16, 100, 1 << 20]))
 def test_blocks_are_read_like_lines(data: bytes, block: int) -> None:
-    """The block reader (a decode, a split and a control check per block, common word lines without
-    per-column checks) gives the line reader's sentences, their start lines and its first error
+    """The block reader gives the line reader's sentences, their start lines and its first error
     (message and line), wherever the blocks are cut."""
     with mock.patch.object(text_io, "BLOCK", block):
         blocks = _read_until_error(conllu_io.iter_numbered_sentences(io.BytesIO(data), "f.conllu"))
-    assert blocks == _read_until_error(_line_by_line(data))
+    assert blocks == _read_until_error(conllu_io._numbered(_line_by_line(data), "f.conllu"))
 
 
 # -- plain-text corpora ---------------------------------------------------------------------------------------
@@ -144,8 +135,8 @@ def _lines_by_the_policy(data: bytes) -> tuple[list[str], tuple[str, int | None]
 @example(b"a\nb\nc\nd\n\xff\n", 5)  # invalid UTF-8 after a clean block of several lines
 @example(b"a\n\xef\xbb\xbfb\n", 2)  # a byte-order mark at the start of a later block is text
 def test_corpus_blocks_are_read_like_lines(folder: Path, data: bytes, block: int) -> None:
-    """iter_lines reads blocks (clean ones split at once, the others line by line): the same lines,
-    report and first error as the policy read one line at a time, wherever the blocks are cut."""
+    """iter_lines gives the same lines, report and first error as the policy read one line at a
+    time, wherever the blocks are cut."""
     path = _write(folder / "f.txt", data)
     report, lines, failure = ReadReport(), [], None
     with mock.patch.object(text_io, "BLOCK", block):

@@ -284,14 +284,6 @@ def test_a_missing_file_names_the_reason_only(tmp_path: Path) -> None:
         list(read_conllu(path))
 
 
-def test_a_fresh_sentence_reader_holds_nothing() -> None:
-    from auto_challenge_sets.conllu_io import _SentenceReader
-
-    reader = _SentenceReader("x.conllu")
-    assert (reader.sentence, reader.first_line, reader.pending_mwt) == (None, 0, None)
-    assert reader.word_lines == reader.mwt_lines == []
-
-
 def test_a_line_past_the_build_limit_is_an_error_naming_it(tmp_path) -> None:
     """Issue 38 item 7: a 100 MB ``# text`` line is refused a block or two into the file (a shorter
     one costs at most a block of memory; its sentence is checked by the build's text reader)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import threading
@@ -16,10 +17,7 @@ from auto_challenge_sets.text_io import (
     ascii_int,
     ascii_number,
     atomic_write_text,
-    decode_line,
-    is_ascii_digits,
     numbered_lines,
-    strict_bool,
 )
 
 
@@ -30,24 +28,20 @@ from auto_challenge_sets.text_io import (
 def test_numbers_are_ascii_digits_up_to_max_digits(text: str, value: int | None) -> None:
     assert MAX_DIGITS == 18
     assert ascii_number(text) == value
-    assert is_ascii_digits(text) == (value is not None or (len(text) > 18 and text.isascii() and text.isdigit()))
 
 
-def test_decode_line_names_file_line_and_byte() -> None:
-    assert decode_line("Ärger".encode(), "a.txt", 3) == "Ärger"
+def test_numbered_lines_drop_bom_and_lf_only_and_name_bad_lines() -> None:
+    raw = b"\xef\xbb\xbfeins\r\nzwei\n\xef\xbb\xbfdrei\r\r\nvier"
+    bom_files: list[str] = []
+    assert list(numbered_lines(io.BytesIO(raw), "x.txt", bom_files=bom_files)) == [
+        (1, "eins\r"), (2, "zwei"), (3, "\ufeffdrei\r\r"), (4, "vier")]
+    assert bom_files == ["x.txt"]
+    assert list(numbered_lines(io.BytesIO(b""), "x.txt")) == list(numbered_lines(io.BytesIO(b"\xef\xbb\xbf"), "x")) == []
     with pytest.raises(InputError, match=re.escape("a.txt:3: invalid UTF-8 (byte 3 of the line)")) as caught:
-        decode_line(b"ab\xc4rger", "a.txt", 3)
+        list(numbered_lines(io.BytesIO(b"a\n\xc3\x84\nab\xc4rger\n"), "a.txt"))
     assert type(caught.value) is InputError and (caught.value.path, caught.value.line) == ("a.txt", 3)
-    with pytest.raises(ConlluError, match=re.escape("b.conllu:9: invalid UTF-8 (byte 1 of the line)")):
-        decode_line(b"\xff", "b.conllu", 9, ConlluError)
-
-
-def test_numbered_lines_drop_bom_and_line_ends_only() -> None:
-    raw = [b"\xef\xbb\xbfeins\r\n", b"zwei\n", b"\xef\xbb\xbfdrei\r\r\n", b"vier"]
-    assert list(numbered_lines(raw, "x.txt")) == [(1, "eins"), (2, "zwei"), (3, "\ufeffdrei\r"), (4, "vier")]
-    assert list(numbered_lines([], "x.txt")) == []
     with pytest.raises(ConlluError, match=re.escape("x.conllu:2: invalid UTF-8 (byte 2 of the line)")):
-        list(numbered_lines([b"ok\n", b"o\xe9\n"], "x.conllu", ConlluError))
+        list(numbered_lines(io.BytesIO(b"ok\no\xe9\n"), "x.conllu", ConlluError))
 
 
 def test_atomic_write_leaves_the_old_file_or_the_new_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -98,10 +92,3 @@ def test_floats_are_ascii_only(text):
 @pytest.mark.parametrize("text, value", [("0.5", 0.5), ("-.25", -0.25), ("1e-3", 0.001), ("2.", 2.0), ("-1E+2", -100.0)])
 def test_ascii_floats_are_read(text, value):
     assert ascii_float(text) == value
-
-
-@pytest.mark.parametrize("value, expected", [("true", True), ("False", False), ("1", True), ("0", False),
-                                             ("YES", True), ("no", False), (True, True), ("maybe", None),
-                                             ("", None), ("2", None), (2, None), ("ｔｒｕｅ", None)])
-def test_booleans_are_parsed_strictly(value, expected):
-    assert strict_bool(value) is expected
