@@ -27,7 +27,6 @@ import csv
 import os
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -113,11 +112,7 @@ def match_system(name: str, systems: list[str] | set[str], aliases: dict[str, st
 
 def kendall_taus(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     """Kendall's τ-b of each row pair of ``xs`` and ``ys`` (both rows x systems), NaN where a row
-    is constant: the same numbers as ``scipy.stats.kendalltau`` row by row, bit for bit (the same
-    integer counts, the same ``(con - dis) / sqrt(n0 - x ties) / sqrt(n0 - y ties)``, clipped), for a
-    thousand bootstrap rows at once. scipy's function takes one pair of vectors per call, and the
-    call costs a third of a millisecond: the bootstrap and the random control of every config and
-    metric made most of a many-system run's time outside the paired tests."""
+    is constant: ``scipy.stats.kendalltau``'s numbers bit for bit, for many rows in one call."""
     return tau_b(pair_signs(xs), pair_signs(ys))
 
 
@@ -128,21 +123,6 @@ def pair_signs(values: np.ndarray) -> np.ndarray:
     return np.sign(values[:, upper[0]] - values[:, upper[1]]).astype(np.int64)
 
 
-def pair_cells(picks: np.ndarray, systems: int) -> np.ndarray:
-    """Per row of ``picks`` (resamples x drawn systems, indices below ``systems``), the cell of each
-    pair of draws i < j (``numpy.triu_indices`` order) in a systems x systems table, row-major."""
-    i, j = np.triu_indices(picks.shape[1], 1)
-    return picks[:, i] * systems + picks[:, j]
-
-
-def resampled_signs(values: np.ndarray, cells: np.ndarray) -> np.ndarray:
-    """``pair_signs(values[picks])`` from the :func:`pair_cells` of ``picks``: the signs of every two
-    systems in one small table, read per resample (one gather over resamples x pairs, not two, a
-    subtraction and a cast); the very numbers, since each is the sign of the same difference."""
-    values = np.asarray(values)
-    return np.sign(values[:, None] - values[None, :]).astype(np.int64).ravel().take(cells)
-
-
 def tau_b(sx: np.ndarray, sy: np.ndarray) -> np.ndarray:
     """Kendall's τ-b of each row from the two sides' :func:`pair_signs` (NaN where a side is constant);
     a side of one row stands for every row of the other (its ties counted once)."""
@@ -150,9 +130,8 @@ def tau_b(sx: np.ndarray, sy: np.ndarray) -> np.ndarray:
 
 
 def tau_from_counts(con_minus_dis: np.ndarray, x_ties: np.ndarray, y_ties: np.ndarray | int, total: int) -> np.ndarray:
-    """Kendall's τ-b of each row from its integer counts over ``total`` pairs: concordant − discordant
-    pairs and the pairs each side ties (a count of one row stands for every row); NaN where a side
-    ties every pair. :func:`tau_b`'s arithmetic, for counts found without the sign arrays."""
+    """:func:`tau_b` from each row's integer counts over ``total`` pairs: concordant − discordant
+    pairs and the pairs each side ties (a count of one row stands for every row)."""
     con_minus_dis, x_ties, y_ties = (np.atleast_1d(v) for v in (con_minus_dis, x_ties, y_ties))
     rows = max(len(con_minus_dis), len(x_ties), len(y_ties))
     con_minus_dis = np.broadcast_to(con_minus_dis, (rows,))
@@ -168,10 +147,7 @@ def correlation(auto: dict[str, float], human: HumanScores, random_auto: dict[st
                 seed: int = SEED) -> HumanCorrelation | None:
     """:func:`correlate` as the typed result."""
     found = correlate(auto, human, random_auto, seed)
-    if found is None:
-        return None
-    ci = found.pop("ci")
-    return HumanCorrelation(ci=None if ci is None else (ci[0], ci[1]), **found)
+    return None if found is None else HumanCorrelation(**{**found, "ci": found["ci"] and tuple(found["ci"])})
 
 
 def correlate(auto: dict[str, float], human: HumanScores, random_auto: dict[str, np.ndarray] | None = None,
@@ -190,11 +166,12 @@ def correlate(auto: dict[str, float], human: HumanScores, random_auto: dict[str,
     rho_p, tau_p = rho.pvalue, tau.pvalue
     if len(names) <= SMALL_N:
         rho_p, tau_p = small_sample_p_values(xs, ys, seed)
-    boot_array = tau_b(resampled_signs(xs, _bootstrap_cells(len(names), seed)), _resampled_signs(ys.tobytes(), seed))
+    picks = bootstrap_picks(len(names), seed)
+    boot_array = tau_b(pair_signs(xs[picks]), pair_signs(ys[picks]))
     boot_array = boot_array[np.isfinite(boot_array)]
     result: dict[str, Any] = {
-        "systems": len(names), "spearman": _finite(rho.statistic), "spearman_p": _finite(rho_p),
-        "kendall": _finite(tau.statistic), "p_value": _finite(tau_p),
+        "systems": len(names), "spearman": finite(rho.statistic), "spearman_p": finite(rho_p),
+        "kendall": finite(tau.statistic), "p_value": finite(tau_p),
         "ci": [float(np.percentile(boot_array, 2.5)), float(np.percentile(boot_array, 97.5))]
         if len(boot_array) and len(names) >= MIN_CI_SYSTEMS else None,
         "random_kendall_percentile": None,
@@ -209,35 +186,14 @@ def correlate(auto: dict[str, float], human: HumanScores, random_auto: dict[str,
     return result
 
 
-@lru_cache(maxsize=8)
 def bootstrap_picks(systems: int, seed: int = SEED) -> np.ndarray:
-    """The bootstrap resamples of :func:`correlate` (rows of system indices, those with at least 3
-    distinct systems), read-only. Cached: every config and metric of a run with the same number of
-    systems draws the same 1,000 rows, and drawing them one by one costs more than using them."""
+    """The bootstrap resamples of :func:`correlate`: rows of system indices, those with at least 3
+    distinct systems."""
     rng = np.random.default_rng([seed, STREAMS["human_bootstrap"]])
-    # one draw per bootstrap sample, as drawn one by one (numpy's bounded integers buffer within a call)
+    # one call per resample: numpy's bounded integers buffer within a call, so one call draws other numbers
     picks = np.stack([rng.integers(0, systems, systems) for _ in range(BOOTSTRAP)])
     ordered = np.sort(picks, axis=1)
-    picks = picks[(ordered[:, 1:] != ordered[:, :-1]).sum(axis=1) + 1 > 2]  # at least 3 distinct systems
-    picks.setflags(write=False)
-    return picks
-
-
-@lru_cache(maxsize=8)
-def _bootstrap_cells(systems: int, seed: int) -> np.ndarray:
-    cells = pair_cells(bootstrap_picks(systems, seed), systems)
-    cells.setflags(write=False)
-    return cells
-
-
-@lru_cache(maxsize=8)
-def _resampled_signs(values: bytes, seed: int) -> np.ndarray:
-    """:func:`pair_signs` of the human scores (float64 bytes) in each of :func:`bootstrap_picks`'s
-    rows: the same for every config and metric of a run."""
-    human = np.frombuffer(values, dtype=np.float64)
-    signs = pair_signs(human[bootstrap_picks(len(human), seed)])
-    signs.setflags(write=False)
-    return signs
+    return picks[(ordered[:, 1:] != ordered[:, :-1]).sum(axis=1) + 1 > 2]
 
 
 def _pearson(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
@@ -271,6 +227,6 @@ def small_sample_p_values(xs: np.ndarray, ys: np.ndarray, seed: int = SEED) -> t
     return rho_p, tau_p
 
 
-def _finite(value: Any) -> float | None:
+def finite(value: Any) -> float | None:
     value = float(value)
     return value if np.isfinite(value) else None

@@ -1,16 +1,10 @@
-"""Paired significance tests of systems against a baseline system, as sacrebleu computes them.
-
-Approximate randomization (``ar``, the default) runs on the engine's statistics
-(:func:`auto_challenge_sets.scoring.paired.approximate_randomization`: sacrebleu's trials and
-p-values, without scoring text again). The paired bootstrap (``bs``) goes through sacrebleu's own
-``PairedTest``, as below.
-
-``sacrebleu.significance.PairedTest`` (approximate randomization, or the paired bootstrap) on the
-rows of one config, for any registered metric: sacrebleu's own metric objects for BLEU, chrF and
-TER, so each p-value equals ``sacrebleu --paired-ar`` / ``--paired-bs`` on the same rows with the
-same seed (``SACREBLEU_SEED``, 12345 unless set) and number of trials; an adapter over the
-metric's summable statistics for the others (:class:`~auto_challenge_sets.scoring.metric.PairedTestAdapter`).
-It is not re-implemented here: sacrebleu's is the reference the field cites.
+"""Paired significance tests of systems against a baseline system, as sacrebleu computes them, for
+any registered metric: approximate randomization (``ar``, the default) on the engine's statistics
+(:func:`auto_challenge_sets.scoring.paired.approximate_randomization`), the paired bootstrap
+(``bs``) through sacrebleu's own ``PairedTest`` (an adapter over the summable statistics,
+:class:`~auto_challenge_sets.scoring.metric.PairedTestAdapter`, for metrics sacrebleu lacks). Each
+p-value equals ``sacrebleu --paired-ar`` / ``--paired-bs`` on the same rows with the same seed
+(``SACREBLEU_SEED``, 12345 unless set) and trials: sacrebleu's is the reference the field cites.
 """
 
 from __future__ import annotations
