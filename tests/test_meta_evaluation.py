@@ -179,23 +179,13 @@ REF_B_LIKE_A = RunScores(np.array([1.0, 5.0, 4.0, 2.0, 3.0]), A.human)  # REF_A 
 
 
 def test_a_reference_compared_again_gives_the_hand_bootstrap_of_each_measure():
-    # the reference side of the bootstrap is computed once per reference: a second measure against
-    # the same reference, and the same measure against another reference, still get their own intervals
+    # a second measure against the same reference, and the same measure against another reference
     other = [RunScores(A.human + np.array([0.0, 0.5, -0.5, 0.2, 0.1]), A.human), RunScores(B.human[::-1].copy(), B.human)]
     for runs, references in (([A, B], [REF_A, REF_B]), (other, [REF_A, REF_B]), ([A, B], [REF_B_LIKE_A, REF_B])):
         acc, tau = difference(runs, references, resamples=200, permutations=99)
         hand = _hand_bootstrap(runs, references)
         assert acc.ci == pytest.approx(hand["dacc"]) and tau.ci == pytest.approx(hand["dtau"])
     assert difference([A, B], [REF_A, REF_B], resamples=200) == difference([A, B], [REF_A, REF_B], resamples=200)
-
-
-def test_the_tau_difference_alone_is_the_one_counted_with_accuracy():
-    both = difference([A, B], [REF_A, REF_B], resamples=50)
-    assert difference([A, B], [REF_A, REF_B], resamples=50, accuracy=False) == (None, both[1])
-    rng = np.random.default_rng(11)  # 19 systems: random swaps, as in a WMT run
-    human = rng.normal(size=19)
-    run, ref = RunScores(np.round(human + rng.normal(size=19), 1), human), RunScores(human + rng.normal(size=19), human)
-    assert difference([run], [ref], resamples=50, accuracy=False)[1] == difference([run], [ref], resamples=50)[1]
 
 
 def test_the_difference_needs_the_same_systems_on_both_sides():

@@ -1,24 +1,17 @@
 """Human scores of the systems, and how well a challenge set ranks the systems as humans do.
 
-The table is a CSV or a white-space table with a header (WMT's ``ad-sys-scores-*.csv`` is the
-latter). Names are matched exactly, then with a trailing ``.N`` removed (WMT writes ``UF.15``);
-``--human-alias A=B`` maps a table name A to a system B. Unmatched names on either side are listed,
-never guessed.
-
-A table row that cannot be read is an error naming its line in the file (blank lines count); so is
-a second row for one system (the same name, or two names for one system).
+The table is a CSV or a white-space table with a header (WMT's ``ad-sys-scores-*.csv``). Names
+match exactly, then without a trailing ``.N`` (WMT's ``UF.15``), or by ``--human-alias A=B``;
+unmatched names on either side are listed, never guessed. A row that cannot be read, or a second
+row for one system, is an error naming its line in the file (blank lines count).
 
 Per config: Spearman and Kendall of the systems' scores against the human scores (scipy), a
-bootstrap interval of Kendall's τ over systems, and a control: where the config's τ falls among
-the τ of its length-matched random corpora of the same size (the config's own random baseline),
-so a set that ranks systems no better than random sentences of its lengths is told apart.
-
-The p-values: a run ranks few systems, and the asymptotic approximations that ``spearmanr`` and
-``kendalltau`` use with ties are far off there (4 systems in the same order: exactly 1/12, not 0).
-Up to :data:`SMALL_N` systems, Spearman's p is a permutation test's (``scipy.stats.permutation_test``
-over the pairings: every one of the n! orders up to n = 7, above that :data:`PERMUTATIONS` seeded
-random ones), and Kendall's the exact null distribution's (``method="exact"``), or a permutation
-test's where scores tie; above :data:`SMALL_N`, scipy's defaults.
+bootstrap interval of Kendall's τ over systems, and where the config's τ falls among the τ of its
+length-matched random corpora (a set that ranks no better than random sentences shows there).
+Up to :data:`SMALL_N` systems, where scipy's asymptotic p-values are far off with ties (4 systems
+in the same order: exactly 1/12, not 0), Spearman's p is a permutation test's over every order
+(or :data:`PERMUTATIONS` seeded random ones above 7 systems) and Kendall's the exact null's, or a
+permutation test's where scores tie.
 """
 
 from __future__ import annotations
@@ -57,7 +50,7 @@ def numbered_table_rows(path: str | os.PathLike[str],
                         error: type[InputError] = CorpusError) -> list[tuple[int, list[str]]]:
     """``(1-based line in the file, cells)`` of the table's non-blank lines, the header first
     (white-space or comma separated, as the header is); ``empty``: the error of a table without
-    lines; ``error``: the class of a line that cannot be read (:func:`~auto_challenge_sets.corpus.read_lines`)."""
+    lines; ``error``: the class of a line that cannot be read."""
     lines = [(number, line) for number, line in enumerate(read_lines(path, error=error), start=1) if line.strip()]
     if not lines:
         raise InputError(empty, path)
@@ -132,13 +125,9 @@ def tau_b(sx: np.ndarray, sy: np.ndarray) -> np.ndarray:
 def tau_from_counts(con_minus_dis: np.ndarray, x_ties: np.ndarray, y_ties: np.ndarray | int, total: int) -> np.ndarray:
     """:func:`tau_b` from each row's integer counts over ``total`` pairs: concordant − discordant
     pairs and the pairs each side ties (a count of one row stands for every row)."""
-    con_minus_dis, x_ties, y_ties = (np.atleast_1d(v) for v in (con_minus_dis, x_ties, y_ties))
-    rows = max(len(con_minus_dis), len(x_ties), len(y_ties))
-    con_minus_dis = np.broadcast_to(con_minus_dis, (rows,))
-    x_ties = np.broadcast_to(x_ties, (rows,))
-    y_ties = np.broadcast_to(y_ties, (rows,))
+    con_minus_dis, x_ties, y_ties = np.broadcast_arrays(*(np.atleast_1d(v) for v in (con_minus_dis, x_ties, y_ties)))
     defined = (x_ties < total) & (y_ties < total)
-    taus = np.full(rows, np.nan)
+    taus = np.full(len(defined), np.nan)
     taus[defined] = (con_minus_dis[defined] / np.sqrt(total - x_ties[defined])) / np.sqrt(total - y_ties[defined])
     return np.clip(taus, -1.0, 1.0)  # scipy limits τ to [-1, 1] too (rounding can pass 1)
 

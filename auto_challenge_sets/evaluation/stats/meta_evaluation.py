@@ -177,22 +177,19 @@ def agreement(runs: Sequence[RunScores], reference: Sequence[RunScores] | None =
 
 
 def difference(runs: Sequence[RunScores], reference: Sequence[RunScores], seed: int = SEED,
-               resamples: int = BOOTSTRAP, permutations: int = PERMUTATIONS,
-               accuracy: bool = True) -> tuple[Estimate | None, Estimate]:
+               resamples: int = BOOTSTRAP, permutations: int = PERMUTATIONS) -> tuple[Estimate, Estimate]:
     """Pooled pairwise accuracy and τ of the measure minus the reference's on the same systems and
-    human scores, each with its paired bootstrap interval and swap-permutation p;
-    ``accuracy=False``: τ's alone (None for accuracy)."""
+    human scores, each with its paired bootstrap interval and swap-permutation p."""
     for run, other in zip(runs, reference, strict=True):
         if not np.array_equal(run.human, other.human):
             raise ValueError("the measure and the reference must score the same systems with the same human scores")
     observed = [_observed(side) for side in (runs, reference)]
     mine, theirs = _resampled(runs, seed, resamples), _resampled(reference, seed, resamples)
-    null, exact = _swapped(runs, reference, seed, permutations, accuracy)
-    found: list[Estimate | None] = [None]
-    for k in range(0 if accuracy else 1, 2):  # accuracy, τ
-        delta = observed[0][k] - observed[1][k]
-        found.append(Estimate(finite(delta), _interval(mine[k] - theirs[k]), _two_sided(null[k], delta, 0.0, exact)))
-    return found[-2], found[-1]  # type: ignore[return-value]
+    null, exact = _swapped(runs, reference, seed, permutations)
+    deltas = [observed[0][k] - observed[1][k] for k in (0, 1)]  # accuracy, τ
+    accuracy, kendall = (Estimate(finite(delta), _interval(mine[k] - theirs[k]), _two_sided(null[k], delta, 0.0, exact))
+                         for k, delta in enumerate(deltas))
+    return accuracy, kendall
 
 
 def swap_masks(total: int, seed: int = SEED, permutations: int = PERMUTATIONS) -> tuple[np.ndarray, bool]:
@@ -203,10 +200,10 @@ def swap_masks(total: int, seed: int = SEED, permutations: int = PERMUTATIONS) -
     return np.random.default_rng([seed, STREAMS["meta_swaps"]]).random((permutations, total)) < 0.5, False
 
 
-def _swapped(runs: Sequence[RunScores], reference: Sequence[RunScores], seed: int, permutations: int,
-             accuracy: bool = True) -> tuple[tuple[np.ndarray, np.ndarray], bool]:
+def _swapped(runs: Sequence[RunScores], reference: Sequence[RunScores], seed: int,
+             permutations: int) -> tuple[tuple[np.ndarray, np.ndarray], bool]:
     """The null distribution of (measure − reference) accuracy and τ under within-run rank swaps,
-    and whether it holds every swap; ``accuracy=False``: τ's alone (accuracy's null all NaN)."""
+    and whether it holds every swap."""
     from scipy.stats import rankdata
 
     masks, exact = swap_masks(sum(len(r.human) for r in runs), seed, permutations)
@@ -223,13 +220,12 @@ def _swapped(runs: Sequence[RunScores], reference: Sequence[RunScores], seed: in
         table = np.stack([np.sign(ranks[u, i] - ranks[v, j]) for u in (0, 1) for v in (0, 1)]).astype(np.int64)
         human = pair_signs(run.human)[0]
         sides = np.stack([table, table[::-1]], axis=-1)  # 4 x pairs x (measure, reference)
-        values = [sides * human[:, None], sides == 0, *([sides == human[:, None]] if accuracy else [])]
-        counts = swap_sums(mask, np.concatenate(values, axis=-1))  # rows x (con − dis, ties, agree) x the sides
+        values = np.concatenate([sides * human[:, None], sides == 0, sides == human[:, None]], axis=-1)
+        counts = swap_sums(mask, values)  # rows x (con − dis, ties, agree) x the sides
         human_ties = int(np.count_nonzero(human == 0))
         for side, found in ((0, mine), (1, theirs)):
-            agree = counts[:, 4 + side] if accuracy else np.full(len(mask), np.nan)
-            found.append((agree, len(i), tau_from_counts(counts[:, side], counts[:, 2 + side], human_ties, len(i)),
-                          len(i)))
+            tau = tau_from_counts(counts[:, side], counts[:, 2 + side], human_ties, len(i))
+            found.append((counts[:, 4 + side], len(i), tau, len(i)))
     accuracy, kendall = _pooled_parts(mine)
     ref_accuracy, ref_kendall = _pooled_parts(theirs)
     return (accuracy - ref_accuracy, kendall - ref_kendall), exact

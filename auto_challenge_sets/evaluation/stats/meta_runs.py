@@ -1,20 +1,19 @@
 """``acs meta-evaluate``'s work: read several runs' ``results.json`` (each with its own human
-scores, ``--human``), and per measure pool their agreement with humans within run
-(:mod:`.meta_evaluation`), with the difference to full-test BLEU.
+scores) and per measure pool their agreement with humans within run (:mod:`.meta_evaluation`),
+with the difference to full-test BLEU.
 
-A measure is a metric on a config, targeted accuracy on a config, or a metric on the full test set
-(config :data:`FULL`); it is pooled when every run scores at least 3 of its human-scored systems
-on it, and listed as left out otherwise. The runs are matched by config name (``de-en.particle.d1``
-in every year of a pair). Benjamini–Hochberg corrects each kind of p-value per metric across the
-pooled configs (the full test set is one pre-specified test and keeps its raw p), leaving out a
-config small in any run or holding the rows of another config in every run (counted once)."""
+A measure is a metric or targeted accuracy on a config, or a metric on the full test set (config
+:data:`FULL`), matched across runs by config name; it is pooled when every run scores at least 3
+of its human-scored systems on it, else listed as left out. Benjamini–Hochberg corrects each kind
+of p per metric across the pooled configs, leaving out the full test set (one pre-specified test),
+a config small in any run and one holding the rows of another config in every run."""
 
 from __future__ import annotations
 
 import json
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -185,16 +184,12 @@ def _flags(runs: Sequence[Run], config: str) -> tuple[str, ...]:
 
 def _corrected(rows: list[MetaRow]) -> list[MetaRow]:
     """BH per metric and kind of p across the family's rows."""
-    from dataclasses import replace
-
     out = list(rows)
     for metric in {r.metric for r in rows}:
         at = [k for k, r in enumerate(rows) if r.metric == metric and r.in_family]
-        columns = []
-        for pick in (lambda a: a.accuracy, lambda a: a.kendall, lambda a: a.accuracy_difference,
-                     lambda a: a.kendall_difference):
-            columns.append(benjamini_hochberg([None if pick(rows[k].found) is None else pick(rows[k].found).p_value
-                                               for k in at]))
+        estimates = [[getattr(rows[k].found, kind) for k in at]
+                     for kind in ("accuracy", "kendall", "accuracy_difference", "kendall_difference")]
+        columns = [benjamini_hochberg([None if e is None else e.p_value for e in column]) for column in estimates]
         for j, k in enumerate(at):
             out[k] = replace(rows[k], corrected=tuple(column[j] for column in columns))  # type: ignore[arg-type]
     return out

@@ -1,7 +1,8 @@
 """The power of a Kendall τ test of agreement with humans: the τ that a given number of systems
-needs for p < 0.05, and to survive Benjamini–Hochberg over a family of configs, from τ's exact null
-distribution (no ties; pooled over runs: the runs' distributions convolved). A part of
-:mod:`.meta_evaluation` (see there): with 10 systems, 0.51, and 0.78 / 0.69 over 30 configs.
+needs for p < 0.05, and to survive Benjamini–Hochberg over a family of m configs (p < 0.05/m
+alone, p < 0.05·k/m when k = ⌈m/10⌉ pass together), from τ's exact null distribution (no ties;
+pooled over runs: the runs' distributions convolved). With 10 systems: 0.51, and 0.78 / 0.69 over
+30 configs.
 """
 
 from __future__ import annotations
@@ -20,10 +21,8 @@ def pairs(n: int) -> int:
 
 
 def _inversions(n: int) -> np.ndarray:
-    """P(a uniformly random order of n items has k inversions), k = 0 … n(n−1)/2: the Mahonian
-    numbers over n!. Hand-written because scipy exposes the exact null of Kendall's τ only as the
-    p-value of one observed τ (``kendalltau(method="exact")``), and the pooled τ needs the whole
-    distribution of every run, convolved."""
+    """P(a uniformly random order of n items has k inversions), k = 0 … n(n−1)/2. Hand-written:
+    scipy gives the exact null only as the p of one τ, and the pooled τ convolves whole distributions."""
     distribution = np.ones(1)
     for j in range(2, n + 1):
         distribution = np.convolve(distribution, np.full(j, 1.0 / j))
