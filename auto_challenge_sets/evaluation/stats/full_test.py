@@ -1,17 +1,6 @@
 """The full test set as a first-class row: every system against the baseline system, and per
-metric a ranking by score grouped into significance clusters, as the WMT findings group systems.
-
-The paired tests are :func:`.significance.paired_tests`' on every row of the full corpus, so each
-p-value equals ``sacrebleu --paired-ar`` / ``--paired-bs`` on the whole test set with the same seed
-and trials. Both tests are symmetric, so one test per pair of systems serves both orders and each
-system's test against the baseline.
-
-The cluster rule (:func:`significance_clusters`), as the WMT findings (WMT17–WMT20) state it:
-every system of a cluster is significantly better (here p < ``alpha`` in the paired test, not
-WMT's Wilcoxon test on human scores) than every system of every lower cluster; with the systems
-ordered by score, the finest such grouping. A greedier rule (a new cluster as soon as a system is
-significantly worse than the one above) can split systems that the first of them does not
-significantly beat. As WMT, the pairwise p-values are not corrected for the N(N − 1)/2 tests.
+metric a ranking by score grouped into significance clusters as the WMT findings group systems.
+The method: docs/method.md, "The full test set: ranking and significance clusters".
 """
 
 from __future__ import annotations

@@ -1,17 +1,8 @@
-"""Human scores of the systems, and how well a challenge set ranks the systems as humans do.
-
-The table is a CSV or a white-space table with a header (WMT's ``ad-sys-scores-*.csv``). Names
-match exactly, then without a trailing ``.N`` (WMT's ``UF.15``), or by ``--human-alias A=B``;
-unmatched names on either side are listed, never guessed. A row that cannot be read, or a second
-row for one system, is an error naming its line in the file (blank lines count).
-
-Per config: Spearman and Kendall of the systems' scores against the human scores (scipy), a
-bootstrap interval of Kendall's τ over systems, and where the config's τ falls among the τ of its
-length-matched random corpora (a set that ranks no better than random sentences shows there).
-Up to :data:`SMALL_N` systems, where scipy's asymptotic p-values are far off with ties (4 systems
-in the same order: exactly 1/12, not 0), Spearman's p is a permutation test's over every order
-(or :data:`PERMUTATIONS` seeded random ones above 7 systems) and Kendall's the exact null's, or a
-permutation test's where scores tie.
+"""Human scores of the systems (a CSV or white-space table with a header, WMT's
+``ad-sys-scores-*.csv``), and how well a challenge set ranks the systems as humans do: Spearman and
+Kendall, a bootstrap interval of τ, and τ among the τ of the config's random corpora. Names match
+exactly, then without a trailing ``.N`` (WMT's ``UF.15``), or by ``--human-alias``; unmatched names
+are listed, never guessed. The p-values: docs/method.md, "Metrics".
 """
 
 from __future__ import annotations
@@ -134,13 +125,6 @@ def tau_from_counts(con_minus_dis: np.ndarray, x_ties: np.ndarray, y_ties: np.nd
 
 def correlation(auto: dict[str, float], human: HumanScores, random_auto: dict[str, np.ndarray] | None = None,
                 seed: int = SEED) -> HumanCorrelation | None:
-    """:func:`correlate` as the typed result."""
-    found = correlate(auto, human, random_auto, seed)
-    return None if found is None else HumanCorrelation(**{**found, "ci": found["ci"] and tuple(found["ci"])})
-
-
-def correlate(auto: dict[str, float], human: HumanScores, random_auto: dict[str, np.ndarray] | None = None,
-              seed: int = SEED) -> dict[str, Any] | None:
     """Spearman and Kendall of ``auto`` with the human scores over the systems both have; None when
     fewer than 3 systems have both. ``random_auto``: each system's scores on the random corpora."""
     from scipy.stats import kendalltau, spearmanr
@@ -150,29 +134,23 @@ def correlate(auto: dict[str, float], human: HumanScores, random_auto: dict[str,
         return None
     xs = np.asarray([auto[n] for n in names], dtype=np.float64)
     ys = np.asarray([human.scores[n] for n in names], dtype=np.float64)
-    rho = spearmanr(xs, ys)
-    tau = kendalltau(xs, ys)
-    rho_p, tau_p = rho.pvalue, tau.pvalue
-    if len(names) <= SMALL_N:
-        rho_p, tau_p = small_sample_p_values(xs, ys, seed)
+    rho, tau = spearmanr(xs, ys), kendalltau(xs, ys)
+    rho_p, tau_p = small_sample_p_values(xs, ys, seed) if len(names) <= SMALL_N else (rho.pvalue, tau.pvalue)
     picks = bootstrap_picks(len(names), seed)
-    boot_array = tau_b(pair_signs(xs[picks]), pair_signs(ys[picks]))
-    boot_array = boot_array[np.isfinite(boot_array)]
-    result: dict[str, Any] = {
-        "systems": len(names), "spearman": finite(rho.statistic), "spearman_p": finite(rho_p),
-        "kendall": finite(tau.statistic), "p_value": finite(tau_p),
-        "ci": [float(np.percentile(boot_array, 2.5)), float(np.percentile(boot_array, 97.5))]
-        if len(boot_array) and len(names) >= MIN_CI_SYSTEMS else None,
-        "random_kendall_percentile": None,
-    }
-    if random_auto is not None and result["kendall"] is not None:
+    boot = tau_b(pair_signs(xs[picks]), pair_signs(ys[picks]))
+    boot = boot[np.isfinite(boot)]
+    ci = (float(np.percentile(boot, 2.5)), float(np.percentile(boot, 97.5))) \
+        if len(boot) and len(names) >= MIN_CI_SYSTEMS else None
+    kendall, percentile, mean = finite(tau.statistic), None, None
+    if random_auto is not None and kendall is not None:
         samples = np.stack([random_auto[n] for n in names])  # systems x random corpora
         taus = tau_b(pair_signs(samples.T), pair_signs(ys))  # the human side's one row stands for every row
         taus = taus[np.isfinite(taus)]
         if len(taus):
-            result["random_kendall_percentile"] = 100.0 * float(np.count_nonzero(taus <= result["kendall"])) / len(taus)
-            result["random_kendall_mean"] = float(taus.mean())
-    return result
+            percentile, mean = 100.0 * float(np.count_nonzero(taus <= kendall)) / len(taus), float(taus.mean())
+    return HumanCorrelation(systems=len(names), spearman=finite(rho.statistic), spearman_p=finite(rho_p),
+                            kendall=kendall, p_value=finite(tau_p), ci=ci, random_kendall_percentile=percentile,
+                            random_kendall_mean=mean)
 
 
 def bootstrap_picks(systems: int, seed: int = SEED) -> np.ndarray:

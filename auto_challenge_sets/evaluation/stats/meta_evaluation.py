@@ -1,27 +1,7 @@
-"""Agreement with humans pooled over runs, and whether a measure agrees better than full-test BLEU.
-
-A *run* is one evaluation with its own human system scores; a *measure* gives every system of a
-run one score, higher is better (a metric on a config, targeted accuracy, a metric on the full test
-set). Systems are compared only within their run: two runs' human scores are on different scales.
-
-- **Pairwise accuracy** (Kocmi et al. 2021): the share of within-run system pairs the measure orders
-  as humans do; a tie of the measure where humans differ is a disagreement.
-- **Pooled Kendall τ**: the within-run τ-b weighted by each run's n(n−1)/2 system pairs, since a
-  pair is the unit of evidence (without ties: Σ(concordant − discordant) / Σ pairs, and accuracy
-  = (τ + 1) / 2).
-- **95% intervals**: a percentile bootstrap over systems, each run resampled on its own
-  (:data:`BOOTSTRAP` times); a resample with fewer than 3 distinct systems in a run is dropped, and
-  a system with its own copy is no pair.
-- **p of agreement**: human scores permuted within each run (:data:`PERMUTATIONS` times),
-  two-sided: τ against 0, accuracy against its exact mean under the permutations (:func:`chance`).
-- **Difference to a reference measure** (full-test BLEU): measure minus reference on the same
-  systems, its interval from the same resamples, its p from the paired permutation test of
-  Deutsch et al. 2021 (PERM-BOTH) on within-run ranks (the two measures' scales differ; both
-  statistics read orders only): each system's two ranks swapped with probability 1/2, over every
-  one of the 2^N swaps where there are at most :data:`PERMUTATIONS` + 1, else that many random ones.
-
-The power of a τ test is :mod:`.power`'s. Each kind of draw has its stream,
-``default_rng([seed, STREAMS[kind]])`` (:mod:`auto_challenge_sets.evaluation.stats`).
+"""Agreement with humans pooled over runs (each run its own human scores, systems compared only
+within their run): pairwise accuracy and pair-weighted Kendall τ, their bootstrap intervals and
+permutation p, and their difference to a reference measure with its PERM-BOTH p (Deutsch et al.
+2021). The method: docs/method.md, "Agreement with humans: against full-test BLEU, and pooled over runs".
 """
 
 from __future__ import annotations

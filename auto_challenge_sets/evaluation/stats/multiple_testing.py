@@ -1,18 +1,6 @@
 """p-values corrected across the configs of a run (Benjamini–Hochberg, scipy's
-``false_discovery_control``): a run tries dozens of configs, and the best of 30 reaches p < 0.05
-by chance alone (issue 23).
-
-A family is every p-value of one kind and one metric in the run: the human correlation's τ, the
-targeted τ, the segment-level τ, each over the configs; the τ difference to full-test BLEU
-(``vs_full_test``) per metric and for targeted accuracy, with the same members; targeted accuracy's
-segment-level correct − wrong difference (``difference_*``); one metric's trends over every
-(phenomenon, system). The full test set is one pre-specified test and keeps its raw p. A result
-whose corrected p is at or above :data:`ALPHA` is *exploratory*: a lead to confirm, not a finding.
-
-One member per distinct row set: a config with ``same_rows_as`` X repeats X's test and takes X's
-correction (in a targeted family, where the instances may differ, only when its p equals X's). A
-``small`` config is left out of every family (its p is noise the correction must not dilute): no
-corrected p, and exploratory. ``family_size`` counts the members.
+``false_discovery_control``), one family per kind of p and metric; a repeat of a config's rows
+takes its correction, a small config none. The method: docs/method.md, "Corrected p-values".
 """
 
 from __future__ import annotations

@@ -1,20 +1,7 @@
 """Validity at segment level: does a config's sentence-level judgement agree with the human
-segment scores of the same sentences? Thousands of scored segments give a τ the power that a
-system-level τ over a few systems lacks.
-
-The table is WMT's segment-score layout (``ad-seg-scores-de-en.csv``: header ``SYS SID RAW.SCR
-Z.SCR N``, SID the 1-based corpus line; white-space or CSV). Names match systems as in
-:mod:`.human`; table systems matching none (WMT's ``HUMAN.0``) are notes, never errors.
-
-Per config, over the (system, sentence) pairs of its rows that have a human z: every metric's τ-b
-of its sentence score (:func:`sentence_scores`) with z; targeted accuracy's τ-b of the verdict (1
-correct, 0 wrong) with z over the judged instances, and their mean z correct minus wrong.
-
-The sentence is the unit, since every system's instances of one sentence share its z and its
-difficulty (treating instances as independent gave intervals 1.4–2.1× too narrow on WMT21 de-en,
-issue 34): the interval is a cluster bootstrap over sentences, and τ's p a permutation test that
-shuffles the z of whole sentences among the config's sentences, each system's z staying with that
-system, so it asks whether the judgement agrees with humans beyond which systems are good.
+segment scores (WMT's ``SYS SID RAW.SCR Z.SCR N`` table) of the same sentences? The sentence is the
+unit: a cluster bootstrap over sentences, and permutations of whole sentences' z. The method:
+docs/method.md, "Validity: segment level, corrected p-values, and confirming on another test set".
 """
 
 from __future__ import annotations

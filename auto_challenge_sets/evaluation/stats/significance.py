@@ -1,10 +1,7 @@
-"""Paired significance tests of systems against a baseline system, as sacrebleu computes them, for
-any registered metric: approximate randomization (``ar``, the default) on the engine's statistics
-(:func:`auto_challenge_sets.scoring.paired.approximate_randomization`), the paired bootstrap
-(``bs``) through sacrebleu's own ``PairedTest`` (an adapter over the summable statistics,
-:class:`~auto_challenge_sets.scoring.metric.PairedTestAdapter`, for metrics sacrebleu lacks). Each
-p-value equals ``sacrebleu --paired-ar`` / ``--paired-bs`` on the same rows with the same seed
-(``SACREBLEU_SEED``, 12345 unless set) and trials: sacrebleu's is the reference the field cites.
+"""Paired significance tests of systems against a baseline system, as sacrebleu computes them:
+approximate randomization (``ar``) on the engine's statistics, the paired bootstrap (``bs``)
+through sacrebleu's own ``PairedTest`` (an adapter over the statistics for metrics it lacks), so
+each p-value equals ``sacrebleu --paired-ar`` / ``--paired-bs`` with the same seed and trials.
 """
 
 from __future__ import annotations

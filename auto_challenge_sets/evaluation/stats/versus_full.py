@@ -1,8 +1,6 @@
-"""Per run: does a config's ranking of the systems agree with humans better than the full test
-set's BLEU? Every human correlation of the run (each metric on each config, targeted accuracy,
-the other metrics on the full test set) gets the τ difference to full-test BLEU
-(:func:`.meta_evaluation.difference` on one run); :mod:`.multiple_testing` corrects the configs'
-p-values across the run. Without BLEU among the metrics, the reference is the run's first metric."""
+"""Per run, every human correlation's τ difference to full-test BLEU (the run's first metric
+without BLEU): :func:`.meta_evaluation.difference` on one run; :mod:`.multiple_testing` corrects
+the configs' p-values."""
 
 from __future__ import annotations
 
