@@ -11,9 +11,14 @@ from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation.stats.human import (
     HumanScores,
     correlation,
-    kendall_taus,
+    pair_signs,
     read_human,
+    tau_b,
 )
+
+
+def kendall_taus(xs, ys):
+    return tau_b(pair_signs(xs), pair_signs(ys))
 
 
 @pytest.mark.parametrize("ties", [False, True])

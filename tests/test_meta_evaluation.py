@@ -16,12 +16,21 @@ from auto_challenge_sets.evaluation.stats.meta_evaluation import (
     agreement,
     chance,
     difference,
-    pooled_accuracy,
-    pooled_kendall,
+    pooled,
     swap_masks,
     swap_sums,
 )
 from auto_challenge_sets.evaluation.stats.power import critical_tau, exact_p, power, power_note
+
+
+def pooled_accuracy(runs):
+    return pooled(runs)[0]
+
+
+def pooled_kendall(runs):
+    tau = pooled(runs)[1]
+    return None if np.isnan(tau) else tau
+
 
 # run A: 5 systems, humans a > b > c > d > e; the measure swaps b/c and ties d with e
 A = RunScores(np.array([9.0, 7.0, 8.0, 3.0, 3.0]), np.array([5.0, 4.0, 3.0, 2.0, 1.0]))

@@ -94,12 +94,6 @@ def match_system(name: str, systems: list[str] | set[str], aliases: dict[str, st
     return aliases.get(name) or (name if name in systems else _RUN_NUMBER.sub("", name))
 
 
-def kendall_taus(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-    """Kendall's τ-b of each row pair of ``xs`` and ``ys`` (both rows x systems), NaN where a row
-    is constant: ``scipy.stats.kendalltau``'s numbers bit for bit, for many rows in one call."""
-    return tau_b(pair_signs(xs), pair_signs(ys))
-
-
 def pair_signs(values: np.ndarray) -> np.ndarray:
     """Rows x system pairs (i < j, ``numpy.triu_indices`` order): the sign of value i − value j."""
     values = np.atleast_2d(values)
@@ -108,8 +102,8 @@ def pair_signs(values: np.ndarray) -> np.ndarray:
 
 
 def tau_b(sx: np.ndarray, sy: np.ndarray) -> np.ndarray:
-    """Kendall's τ-b of each row from the two sides' :func:`pair_signs` (NaN where a side is constant);
-    a side of one row stands for every row of the other (its ties counted once)."""
+    """Kendall's τ-b of each row from the two sides' :func:`pair_signs` (NaN where a side is constant),
+    ``scipy.stats.kendalltau``'s numbers bit for bit; a side of one row stands for every row of the other."""
     return tau_from_counts((sx * sy).sum(axis=1), (sx == 0).sum(axis=1), (sy == 0).sum(axis=1), sx.shape[1])
 
 
@@ -170,7 +164,7 @@ def _pearson(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
 
 
 def _kendall(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
-    return kendall_taus(x, y).reshape(np.shape(x)[:-1])
+    return tau_b(pair_signs(x), pair_signs(y)).reshape(np.shape(x)[:-1])
 
 
 def small_sample_p_values(xs: np.ndarray, ys: np.ndarray, seed: int = SEED) -> tuple[float, float]:

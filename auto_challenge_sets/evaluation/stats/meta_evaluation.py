@@ -80,18 +80,10 @@ def _pooled_parts(parts: Sequence[tuple[np.ndarray, np.ndarray | int, np.ndarray
         return np.asarray(agree / total, dtype=np.float64), np.asarray(tau_sum / weight, dtype=np.float64)
 
 
-def _observed(runs: Sequence[RunScores]) -> tuple[float, float]:
+def pooled(runs: Sequence[RunScores]) -> tuple[float, float]:
+    """The pooled pairwise accuracy and τ (NaN when a run's measure or human scores are constant)."""
     accuracy, kendall = _pooled([pair_signs(r.measure) for r in runs], [pair_signs(r.human) for r in runs])
     return float(accuracy[0]), float(kendall[0])
-
-
-def pooled_accuracy(runs: Sequence[RunScores]) -> float:
-    return _observed(runs)[0]
-
-
-def pooled_kendall(runs: Sequence[RunScores]) -> float | None:
-    """None when a run's measure or human scores are constant."""
-    return finite(_observed(runs)[1])
 
 
 def chance(runs: Sequence[RunScores]) -> float:
@@ -143,7 +135,7 @@ def agreement(runs: Sequence[RunScores], reference: Sequence[RunScores] | None =
               resamples: int = BOOTSTRAP, permutations: int = PERMUTATIONS) -> Agreement:
     """A measure's pooled pairwise accuracy and τ with intervals and permutation p, and with
     ``reference`` (the same systems in the same order) the differences measure − reference."""
-    accuracy, kendall = _observed(runs)
+    accuracy, kendall = pooled(runs)
     boot_accuracy, boot_kendall = _resampled(runs, seed, resamples)
     rng = np.random.default_rng([seed, STREAMS["meta_permutations"]])
     shuffled = [pair_signs(rng.permuted(np.broadcast_to(r.human, (permutations, len(r.human))), axis=1)) for r in runs]
@@ -163,7 +155,7 @@ def difference(runs: Sequence[RunScores], reference: Sequence[RunScores], seed: 
     for run, other in zip(runs, reference, strict=True):
         if not np.array_equal(run.human, other.human):
             raise ValueError("the measure and the reference must score the same systems with the same human scores")
-    observed = [_observed(side) for side in (runs, reference)]
+    observed = [pooled(side) for side in (runs, reference)]
     mine, theirs = _resampled(runs, seed, resamples), _resampled(reference, seed, resamples)
     null, exact = _swapped(runs, reference, seed, permutations)
     deltas = [observed[0][k] - observed[1][k] for k in (0, 1)]  # accuracy, τ
