@@ -87,10 +87,8 @@ def pooled(runs: Sequence[RunScores]) -> tuple[float, float]:
 
 
 def chance(runs: Sequence[RunScores]) -> float:
-    """The pairwise accuracy expected when the human scores are permuted within each run: a pair
-    the measure ties agrees only when the humans tie it too, any other with half the probability of
-    a human pair that is not tied. Exact, since a centre estimated from the permutations would shift
-    which of two values symmetric about it counts as extreme."""
+    """The exact pairwise accuracy expected when the human scores are permuted within each run: a
+    pair the measure ties agrees only where humans tie, any other half as often as humans do not."""
     expected = total = 0.0
     for run in runs:
         sx, sy = pair_signs(run.measure)[0], pair_signs(run.human)[0]
@@ -204,13 +202,10 @@ def _swapped(runs: Sequence[RunScores], reference: Sequence[RunScores], seed: in
 
 
 def swap_sums(mask: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """Per row of ``mask`` (rows x n systems, True where a system swaps), the sum over the system
-    pairs i < j (``numpy.triu_indices`` order) of ``values[2 mask[i] + mask[j], pair]``: rows x K
-    from ``values`` 4 x pairs x K (integers).
-
-    A pair's value is bilinear in its two swaps, v0 + (v2 − v0) m_i + (v1 − v0) m_j +
-    (v0 − v1 − v2 + v3) m_i m_j, so a row's sum is a quadratic form of its mask: matrix products on
-    rows x n, not arrays of rows x pairs. Exact: integer sums far below 2^53 in float64."""
+    """Per row of ``mask`` (rows x n systems, True where a system swaps), the sum over the pairs
+    i < j (``triu_indices`` order) of ``values[2 mask[i] + mask[j], pair]`` (``values``: 4 x pairs x
+    K integers). A pair's value is bilinear in its two swaps, so a row's sum is a quadratic form of
+    its mask: products on rows x n, not rows x pairs; exact, integers far below 2^53 in float64."""
     v = np.asarray(values, dtype=np.float64)
     n, k = mask.shape[1], v.shape[2]
     i, j = np.triu_indices(n, 1)

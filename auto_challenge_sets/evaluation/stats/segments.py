@@ -106,12 +106,9 @@ def _tau(xs: np.ndarray, ys: np.ndarray) -> float:
 
 def sentence_permutation_p(statistic: Callable[[np.ndarray], float], sentences: int, seed: int = SEED) -> float | None:
     """Two-sided permutation p of ``statistic(order)``, where sentence k takes the human z of
-    sentence ``order[k]`` (``arange``: as observed); None when the observed statistic is undefined.
-    Up to 6 sentences over every order (``scipy.stats.permutation_test``). Above, over at most
-    :data:`PERMUTATIONS` seeded random orders, stopping once :data:`STOP_AFTER` of them reach the
-    observed value in the less extreme tail (p = 2 · STOP_AFTER / orders drawn), else
-    2 · (orders reaching it + 1) / (PERMUTATIONS + 1) as scipy counts; hand-written, since scipy
-    cannot stop early."""
+    sentence ``order[k]``; None when the observed statistic is undefined. Every order up to 6
+    sentences (``scipy.stats.permutation_test``); above, seeded random orders, stopping once
+    :data:`STOP_AFTER` reach the observed value in the less extreme tail (scipy cannot stop early)."""
     from scipy.stats import permutation_test
 
     observed = statistic(np.arange(sentences))
@@ -135,12 +132,10 @@ def sentence_permutation_p(statistic: Callable[[np.ndarray], float], sentences: 
 
 def cluster_bootstrap(sentence_of: np.ndarray, z: np.ndarray, good: np.ndarray, sentences: int,
                       seed: int = SEED) -> tuple[tuple[float, float], float] | None:
-    """The 95% percentile interval of mean z of correct minus wrong instances over
-    :data:`BOOTSTRAP` resamples of whole sentences (``sentence_of``: each instance's sentence,
-    0 … ``sentences`` − 1), and the p of "the difference is 0" that inverts it: 2 · (resamples on
-    the smaller side of 0 + 1) / (resamples + 1). Not ``scipy.stats.bootstrap``, which turns the
-    whole interval NaN where a resample draws no correct (or no wrong) instance: here such a
-    resample is left out."""
+    """The 95% percentile interval of mean z of correct minus wrong instances over resamples of
+    whole sentences (``sentence_of``: each instance's sentence), and the p that inverts it. Not
+    ``scipy.stats.bootstrap``, whose interval turns NaN where a resample lacks a correct or a wrong
+    instance: such a resample is left out here."""
     if sentences < 2:
         return None
     # per sentence: z summed over its correct instances, their count, the same for wrong ones
@@ -168,10 +163,9 @@ def sentence_scores(metric: Metric, stats: np.ndarray) -> np.ndarray:
 
 def metric_agreement(scores: Mapping[str, np.ndarray], positions: np.ndarray,
                      pool_z: Mapping[str, np.ndarray], seed: int = SEED) -> SegmentAgreement | None:
-    """τ-b of sentence scores (``scores``: each system's :func:`sentence_scores`) with z over the
-    pool rows ``positions`` of every system (``pool_z``: each system's z per pool row,
-    :meth:`SegmentScores.z`), its p over sentence orders; None when fewer than 3 pairs have a
-    human score."""
+    """τ-b of sentence scores (``scores``: each system's :func:`sentence_scores`) with z (``pool_z``:
+    each system's per pool row) over the pool rows ``positions``, its p over sentence orders; None
+    when fewer than 3 pairs have a human score."""
     systems = list(scores)
     x = np.column_stack([scores[s][positions] for s in systems])  # sentences x systems
     z = np.column_stack([pool_z[s][positions] for s in systems])

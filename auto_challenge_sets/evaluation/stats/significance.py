@@ -19,12 +19,8 @@ from auto_challenge_sets.scoring.paired import approximate_randomization, sacreb
 def paired_tests(systems: Sequence[tuple[str, Sequence[str]]], references: Sequence[tuple[str, ...]],
                  metrics: Mapping[str, Metric], test_type: str = "ar", n_samples: int = 1000,
                  statistics: Mapping[str, Mapping[str, np.ndarray]] | None = None) -> dict[str, dict[str, PairedResult]]:
-    """``{system: {metric: PairedResult}}`` for every system but the first (the baseline).
-
-    ``references``: one tuple of references per row (all rows the same number of references).
-    ``statistics``: system -> metric -> the rows' statistics, where already computed; a metric
-    that sacrebleu does not know is then not computed again.
-    """
+    """``{system: {metric: PairedResult}}`` for every system but the first (the baseline);
+    ``references``: a tuple per row; ``statistics``: system -> metric -> the rows' statistics."""
     from sacrebleu.significance import PairedTest
 
     if not metrics or len(systems) < 2:

@@ -39,11 +39,6 @@ def versus(auto: Mapping[str, float | None], reference: Mapping[str, float], hum
     return VersusFullTest(name, kendall.value, kendall.ci, kendall.p_value)
 
 
-def _with(found: HumanCorrelation | None, auto: Mapping[str, float | None], reference: Mapping[str, float],
-          human: Mapping[str, float], name: str, seed: int) -> HumanCorrelation | None:
-    return None if found is None else replace(found, vs_full_test=versus(auto, reference, human, name, seed))
-
-
 def add_versus_full_test(configs: Mapping[str, ConfigResult], human_full: Mapping[str, HumanCorrelation | None],
                          full: Mapping[str, Mapping[str, float]], higher_is_better: Mapping[str, bool],
                          human: Mapping[str, float], seed: int = SEED,
@@ -51,18 +46,19 @@ def add_versus_full_test(configs: Mapping[str, ConfigResult], human_full: Mappin
     """``human_full`` and ``configs`` with every correlation's ``vs_full_test`` filled in."""
     name = reference_metric(list(higher_is_better))
     reference = oriented({s: full[s][name] for s in full}, higher_is_better[name])
-    new_full = {metric: found if metric == name else
-                _with(found, oriented({s: full[s][metric] for s in full}, higher_is_better[metric]), reference, human,
-                      name, seed) for metric, found in human_full.items()}
-    new_configs = {}
-    for config_name, config in configs.items():
-        per_metric = None if config.human is None else {
-            metric: _with(found, oriented({s: r.scores[metric].score for s, r in config.systems.items()},
-                                          higher_is_better[metric]), reference, human, name, seed)
-            for metric, found in config.human.items()}
-        accuracy = {s: None if r.targeted is None else r.targeted.accuracy for s, r in config.systems.items()}
-        new_configs[config_name] = replace(config, human=per_metric, human_targeted=_with(
-            config.human_targeted, accuracy, reference, human, name, seed))
+
+    def compared(found: HumanCorrelation | None, scores: Mapping[str, float | None],
+                 metric: str | None) -> HumanCorrelation | None:  # metric None: targeted accuracy
+        auto = scores if metric is None else oriented(scores, higher_is_better[metric])  # type: ignore[arg-type]
+        return None if found is None else replace(found, vs_full_test=versus(auto, reference, human, name, seed))
+
+    new_full = {metric: found if metric == name else compared(found, {s: full[s][metric] for s in full}, metric)
+                for metric, found in human_full.items()}
+    new_configs = {key: replace(config, human=None if config.human is None else {
+        metric: compared(found, {s: r.scores[metric].score for s, r in config.systems.items()}, metric)
+        for metric, found in config.human.items()}, human_targeted=compared(config.human_targeted, {
+            s: None if r.targeted is None else r.targeted.accuracy for s, r in config.systems.items()}, None))
+        for key, config in configs.items()}
     return new_full, new_configs
 
 
