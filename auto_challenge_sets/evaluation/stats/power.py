@@ -37,12 +37,6 @@ def _null(systems: Sequence[int]) -> tuple[np.ndarray, np.ndarray, int]:
     return total - 2 * np.arange(len(distribution)), distribution, total
 
 
-def exact_p(systems: Sequence[int], tau: float) -> float:
-    """The two-sided p of a pooled (pair-weighted) τ without ties, from the exact null."""
-    statistic, distribution, total = _null(systems)
-    return float(distribution[np.abs(statistic) >= abs(tau) * total - 1e-9].sum())
-
-
 def critical_tau(systems: Sequence[int], alpha: float = ALPHA) -> float | None:
     """The smallest pooled τ whose exact two-sided p is below ``alpha`` with runs of ``systems``
     systems (one run: the τ a single evaluation needs); None when no τ reaches it (3 systems)."""

@@ -200,12 +200,10 @@ def _pooled(entries: list[dict]) -> dict:
 
 
 def _tables(predictions: list[str], links: list | None, references_of: Callable[[int], list[Reference]],
-            wanted: dict[int, set[int] | None],
-            lengths: list[int], chrf_threshold: float, lang: str | None,
+            wanted: dict[int, set[int] | None], lengths: list[int], chrf_threshold: float, lang: str | None,
             target: str | None = None) -> dict[int, np.ndarray]:
-    """One output's :func:`part_table` of every wanted pool row (``links``: the output's
-    source-output links per pool row, None for the ``present`` match), against
-    ``references_of(row)``; the output cut into the ``target`` language's tokens."""
+    """One output's :func:`part_table` of every wanted pool row against ``references_of(row)``
+    (``links``: the output's links per pool row, None for the ``present`` match)."""
     tables = {}
     for p, positions in wanted.items():
         refs = references_of(p)
@@ -216,11 +214,8 @@ def _tables(predictions: list[str], links: list | None, references_of: Callable[
 
 
 def _bucket_label(edges: list[int], k: int) -> str:
-    low = edges[k]
-    if k + 1 == len(edges):
-        return f"{low}+"
-    high = edges[k + 1] - 1
-    return str(low) if high == low else f"{low}-{high}"
+    low, high = edges[k], edges[k + 1] - 1 if k + 1 < len(edges) else None
+    return f"{low}+" if high is None else str(low) if high == low else f"{low}-{high}"
 
 
 def run_summary(run: TargetedRun, configs: dict[str, ConfigResult], systems: list[str]) -> TargetedRun:
