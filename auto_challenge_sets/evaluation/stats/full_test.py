@@ -72,17 +72,6 @@ def _oriented(pairwise: Mapping[tuple[str, str], Mapping[str, PairedResult]], me
     return dict(sorted(tested.items(), key=lambda item: (place[item[0][0]], place[item[0][1]])))
 
 
-def _against(pairwise: Mapping[tuple[str, str], Mapping[str, PairedResult]], baseline: str
-             ) -> dict[str, dict[str, PairedResult]]:
-    """system -> metric -> its test against ``baseline`` (delta: system − baseline), read off the pairs."""
-    found: dict[str, dict[str, PairedResult]] = {}
-    for (a, b), per_metric in pairwise.items():
-        if baseline in (a, b):
-            sign = 1 if a == baseline else -1
-            found[b if a == baseline else a] = {m: PairedResult(sign * r.delta, r.p_value) for m, r in per_metric.items()}
-    return found
-
-
 def full_test(outputs: Sequence[SystemOutput], metrics: Mapping[str, Metric],
               stats: Mapping[str, Mapping[str, np.ndarray]], full: Mapping[str, Mapping[str, float]],
               baseline: str, test_type: str, samples: int, alpha: float = ALPHA) -> FullTest:
@@ -92,13 +81,14 @@ def full_test(outputs: Sequence[SystemOutput], metrics: Mapping[str, Metric],
     systems = list(by_name)
     rows = len(outputs[0].predictions)
     pairwise = _pairwise(systems, by_name, metrics, test_type, samples, stats)
-    vs_baseline = _against(pairwise, baseline)
     rankings = {}
     for name, metric in metrics.items():
         sign = 1 if metric.higher_is_better else -1
         order = sorted(systems, key=lambda s: -sign * full[s][name])  # stable: ties keep the input order
         place = {s: k for k, s in enumerate(order)}
         tested = _oriented(pairwise, name, place)
+        vs_baseline = {b if a == baseline else a: PairedResult(-delta if a == baseline else delta, p)  # s − baseline
+                       for (a, b), (delta, p) in tested.items() if baseline in (a, b)}
 
         def better(a: str, b: str, tested=tested, name=name, sign=sign) -> bool:
             return tested[a, b][1] < alpha and sign * (full[a][name] - full[b][name]) > 0
@@ -106,7 +96,7 @@ def full_test(outputs: Sequence[SystemOutput], metrics: Mapping[str, Metric],
         clusters = significance_clusters(order, better)
         rank = ranks([full[s][name] for s in order], metric.higher_is_better)
         rankings[name] = FullTestRanking(
-            systems=tuple(RankedSystem(s, full[s][name], r, c, vs_baseline.get(s, {}).get(name))
+            systems=tuple(RankedSystem(s, full[s][name], r, c, vs_baseline.get(s))
                           for s, r, c in zip(order, rank, clusters)),
             pairs=tuple(PairwiseResult(a, b, delta, p) for (a, b), (delta, p) in tested.items()),
             clusters=max(clusters, default=0))

@@ -115,9 +115,7 @@ def _resampled(runs: Sequence[RunScores], seed: int, resamples: int) -> tuple[np
 
 def _interval(samples: np.ndarray) -> tuple[float, float] | None:
     samples = samples[np.isfinite(samples)]
-    if not len(samples):
-        return None
-    return float(np.percentile(samples, 2.5)), float(np.percentile(samples, 97.5))
+    return (float(np.percentile(samples, 2.5)), float(np.percentile(samples, 97.5))) if len(samples) else None
 
 
 def _two_sided(null: np.ndarray, observed: float, centre: float, exact: bool = False) -> float | None:
