@@ -89,8 +89,7 @@ def read_human(path: str | os.PathLike[str], systems: list[str], system_column: 
 
 
 def match_system(name: str, systems: list[str] | set[str], aliases: dict[str, str]) -> str:
-    """The system a table name stands for (alias, exact name, name without a run number ``.N``);
-    the caller checks that it is one of ``systems``."""
+    """The system a table name stands for: alias, exact name, or the name without ``.N``."""
     return aliases.get(name) or (name if name in systems else _RUN_NUMBER.sub("", name))
 
 

@@ -22,8 +22,6 @@ from auto_challenge_sets.evaluation.stats.human import (
     tau_from_counts,
 )
 
-_EPS = 1e-12  # a resampled statistic equal to the observed one counts as at least as extreme
-
 
 @dataclass(frozen=True)
 class RunScores:
@@ -99,8 +97,7 @@ def chance(runs: Sequence[RunScores]) -> float:
 
 
 def _resampled(runs: Sequence[RunScores], seed: int, resamples: int) -> tuple[np.ndarray, np.ndarray]:
-    """The pooled accuracy and τ of each bootstrap resample: per run, resamples x systems drawn,
-    leaving out of every run the rows where some run has fewer than 3 distinct systems."""
+    """The pooled accuracy and τ of each bootstrap resample with at least 3 distinct systems in every run."""
     rng = np.random.default_rng([seed, STREAMS["meta_bootstrap"]])
     picks = [rng.integers(0, len(r.human), (resamples, len(r.human))) for r in runs]
     keep = np.ones(resamples, dtype=bool)
@@ -122,7 +119,8 @@ def _two_sided(null: np.ndarray, observed: float, centre: float, exact: bool = F
     null = null[np.isfinite(null)]
     if not np.isfinite(observed) or not len(null):
         return None
-    extreme = int(np.count_nonzero(np.abs(null - centre) >= abs(observed - centre) - _EPS))
+    # a resampled statistic equal to the observed one, but for rounding, counts as at least as extreme
+    extreme = int(np.count_nonzero(np.abs(null - centre) >= abs(observed - centre) - 1e-12))
     # the permutations drawn at random are a sample: the observed order counts as one of them
     return extreme / len(null) if exact else (1 + extreme) / (len(null) + 1)
 
@@ -170,8 +168,7 @@ def swap_masks(total: int, seed: int = SEED, permutations: int = PERMUTATIONS) -
 
 def _swapped(runs: Sequence[RunScores], reference: Sequence[RunScores], seed: int,
              permutations: int) -> tuple[tuple[np.ndarray, np.ndarray], bool]:
-    """The null distribution of (measure − reference) accuracy and τ under within-run rank swaps,
-    and whether it holds every swap."""
+    """The null of (measure − reference) accuracy and τ under rank swaps, and whether it is every swap."""
     from scipy.stats import rankdata
 
     masks, exact = swap_masks(sum(len(r.human) for r in runs), seed, permutations)

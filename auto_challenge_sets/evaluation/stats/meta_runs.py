@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -70,15 +70,15 @@ class MetaEvaluation:
     left_out: tuple[str, ...] = field(default=())  # measures some run does not score on 3 systems
 
     def label(self, metric: str) -> str:
-        """How the runs name a metric (results.json's ``metric_info``; a run of schema 3 and older
-        carries none: then its name)."""
+        """How the runs name a metric (results.json's ``metric_info``, else the metric's name)."""
         if metric == TARGETED:
             return "targeted accuracy"
         return next((run.labels[metric] for run in self.runs if metric in run.labels), metric)
 
 
-def _number(value: Any) -> float | None:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+def _numbers(entries: Iterable[tuple[str, Any]]) -> dict[str, float]:
+    """The entries whose value is a number (not a boolean), as floats."""
+    return {k: float(v) for k, v in entries if isinstance(v, int | float) and not isinstance(v, bool)}
 
 
 def read_run(path: str | os.PathLike[str], label_of: Callable[[str], str] = str) -> Run:
@@ -101,26 +101,23 @@ def read_run(path: str | os.PathLike[str], label_of: Callable[[str], str] = str)
         better = {m: bool(document["higher_is_better"][m]) for m in document["metrics"]}
         measures: dict[tuple[str, str], dict[str, float]] = {}
         for metric in better:
-            measures[(FULL, metric)] = oriented(
-                {s: v for s, scores in document["full"].items() if (v := _number(scores.get(metric))) is not None},
-                better[metric])
+            measures[(FULL, metric)] = oriented(_numbers((s, scores.get(metric)) for s, scores in document["full"].items()),
+                                                better[metric])
         flags: dict[str, tuple[str, ...]] = {}
         for name, config in document["configs"].items():
             flags[name] = tuple(mark for mark, on in (
                 ("small", config.get("small")), (f"same rows as {config.get('same_rows_as')}", config.get("same_rows_as")),
                 ("degenerate baseline", config.get("degenerate_baseline"))) if on)
             for metric in better:
-                measures[(name, metric)] = oriented(
-                    {s: v for s, result in config["systems"].items()
-                     if (v := _number(result["scores"].get(metric, {}).get("score"))) is not None}, better[metric])
-            targeted = {s: v for s, result in config["systems"].items()
-                        if (v := _number((result.get("targeted") or {}).get("accuracy"))) is not None}
+                measures[(name, metric)] = oriented(_numbers((s, result["scores"].get(metric, {}).get("score"))
+                                                             for s, result in config["systems"].items()), better[metric])
+            targeted = _numbers((s, (result.get("targeted") or {}).get("accuracy")) for s, result in config["systems"].items())
             if targeted:
                 measures[(name, TARGETED)] = targeted
     except (KeyError, TypeError, AttributeError) as error:
         raise InputError(f"is not a complete results.json of `acs evaluate` ({type(error).__name__}: {error})",
                          path) from None
-    scores = {s: v for s, value in human.items() if (v := _number(value)) is not None}
+    scores = _numbers(human.items())
     info = document.get("metric_info") if isinstance(document.get("metric_info"), dict) else {}
     labels = {m: str(info[m]["label"]) if isinstance(info.get(m), dict) and info[m].get("label") else label_of(m)
               for m in better}

@@ -229,8 +229,7 @@ def targeted_agreement(verdicts: Mapping[str, Sequence[Sequence[str]]], position
 
 @dataclass(frozen=True)
 class ConfigTask:
-    """One config's segment-level work: its pool rows, its verdicts (system -> per row; None: not
-    judged) and whether the metrics' agreement is wanted (not when an earlier config has the rows)."""
+    """One config's pool rows, verdicts (system -> per row; None: not judged) and whether it wants the metrics'."""
 
     positions: np.ndarray
     verdicts: Mapping[str, Sequence[Sequence[str]]] | None

@@ -42,9 +42,8 @@ def paired_tests(systems: Sequence[tuple[str, Sequence[str]]], references: Seque
     level = logger.level
     logger.setLevel(logging.ERROR)
     try:
-        test = PairedTest([(name, hypotheses[name]) for name, _ in systems], objects, streams,
-                          test_type=test_type, n_samples=n_samples)
-        _, scores = test()
+        _, scores = PairedTest([(name, hypotheses[name]) for name, _ in systems], objects, streams,
+                               test_type=test_type, n_samples=n_samples)()
     finally:
         logger.setLevel(level)
     # sacrebleu keys its results by each score's own name (BLEU, chrF2, ...), in the order given

@@ -219,9 +219,8 @@ def _bucket_label(edges: list[int], k: int) -> str:
 
 
 def run_summary(run: TargetedRun, configs: dict[str, ConfigResult], systems: list[str]) -> TargetedRun:
-    """Per phenomenon: each system's accuracy by distance, bucketed at the phenomenon's config
-    boundaries (D = 1, 2, 3, 5, 10 gives d = 1, 2, 3-4, 5-9, 10+), from the config with the
-    smallest D (it holds every instance at d >= that D)."""
+    """Per phenomenon, each system's accuracy by distance bucketed at the configs' D (1, 2, 3, 5, 10
+    gives d = 1, 2, 3-4, 5-9, 10+), from the config of the smallest D, which holds every instance."""
     by_phenomenon: dict[str, list[tuple[int, str]]] = {}
     for name, config in configs.items():
         scored = any(r.targeted is not None for r in config.systems.values())

@@ -63,8 +63,7 @@ def add_versus_full_test(configs: Mapping[str, ConfigResult], human_full: Mappin
 
 
 def run_power(evaluation: Evaluation, metric: str | None) -> Power | None:
-    """The τ one metric's (None: targeted accuracy's) correlations of the run need: its systems,
-    and its BH family (the distinct tests the correction counted)."""
+    """The τ one metric's (None: targeted accuracy's) correlations of the run need, for their BH family."""
     found = [c.human_targeted if metric is None else (c.human or {}).get(metric) for c in evaluation.configs.values()]
     found = [f for f in found if f is not None]
     full = None if metric is None else (evaluation.human_full or {}).get(metric)
