@@ -79,7 +79,6 @@ def full_test(outputs: Sequence[SystemOutput], metrics: Mapping[str, Metric],
     ranking with its significance clusters (``stats``: the engine's statistics of every row)."""
     by_name = {output.name: output for output in outputs}
     systems = list(by_name)
-    rows = len(outputs[0].predictions)
     pairwise = _pairwise(systems, by_name, metrics, test_type, samples, stats)
     rankings = {}
     for name, metric in metrics.items():
@@ -100,5 +99,5 @@ def full_test(outputs: Sequence[SystemOutput], metrics: Mapping[str, Metric],
                           for s, r, c in zip(order, rank, clusters)),
             pairs=tuple(PairwiseResult(a, b, delta, p) for (a, b), (delta, p) in tested.items()),
             clusters=max(clusters, default=0))
-    return FullTest(rows=rows, baseline_system=baseline, paired_test=test_type, paired_samples=samples, alpha=alpha,
+    return FullTest(rows=len(outputs[0].predictions), baseline_system=baseline, paired_test=test_type, paired_samples=samples, alpha=alpha,
                     correction=CORRECTION, cluster_rule=CLUSTER_RULE, random_unavailable=NO_RANDOM, rankings=rankings)

@@ -58,7 +58,6 @@ def read_human(path: str | os.PathLike[str], systems: list[str], system_column: 
         if column not in header:
             raise InputError(f"has no column {column!r} (columns: {', '.join(header)})", path, header_line)
     name_at, score_at = header.index(system_column), header.index(score_column)
-    aliases = aliases or {}
     scores: dict[str, float] = {}
     unmatched: list[str] = []
     name_line: dict[str, int] = {}  # table name -> its row's line
@@ -72,7 +71,7 @@ def read_human(path: str | os.PathLike[str], systems: list[str], system_column: 
             raise InputError(f"score {row[score_at]!r} is not a number", path, number)
         if not np.isfinite(score):
             raise InputError(f"score {row[score_at]!r} is not a finite number", path, number)
-        target = match_system(name, systems, aliases)
+        target = match_system(name, systems, aliases or {})
         if name in name_line:
             raise InputError(f"a second row for {name!r} (the first is on line {name_line[name]}): one row per "
                              "system", path, number)

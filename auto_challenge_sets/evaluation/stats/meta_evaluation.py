@@ -59,11 +59,8 @@ def _pooled(measures: Sequence[np.ndarray], humans: Sequence[np.ndarray],
     parts = []
     for k, (sx, sy) in enumerate(zip(measures, humans)):
         same = sx == sy
-        if valid is None:
-            agree, total = same.sum(axis=1), same.shape[1]
-        else:
-            agree, total = (same & valid[k]).sum(axis=1), valid[k].sum(axis=1)
-        parts.append((agree, total, tau_b(sx, sy), sx.shape[1]))
+        counted, total = (same, same.shape[1]) if valid is None else (same & valid[k], valid[k].sum(axis=1))
+        parts.append((counted.sum(axis=1), total, tau_b(sx, sy), sx.shape[1]))
     return _pooled_parts(parts)
 
 

@@ -174,9 +174,7 @@ def _flags(runs: Sequence[Run], config: str) -> tuple[str, ...]:
     marks = [run.flags.get(config, ()) for run in runs]
     out = [mark for mark in ("small", "degenerate baseline") if any(mark in m for m in marks)]
     same = [next((f for f in m if f.startswith("same rows")), None) for m in marks]
-    if all(same):
-        out.append(same[0])  # type: ignore[arg-type]
-    return tuple(out)
+    return tuple(out + ([same[0]] if all(same) else []))  # type: ignore[list-item]
 
 
 def _corrected(rows: list[MetaRow]) -> list[MetaRow]:

@@ -28,13 +28,9 @@ def benjamini_hochberg(p_values: Sequence[float | None]) -> list[float | None]:
     """The BH-adjusted p-values of the present ones, in place; None stays None (nothing was tested)."""
     from scipy.stats import false_discovery_control
 
-    present = [k for k, p in enumerate(p_values) if p is not None]
-    out: list[float | None] = [None] * len(p_values)
-    if present:
-        adjusted = false_discovery_control([p_values[k] for k in present], method="bh")
-        for k, value in zip(present, adjusted):
-            out[k] = float(value)
-    return out
+    present = [p for p in p_values if p is not None]
+    adjusted = iter(false_discovery_control(present, method="bh").tolist() if present else [])
+    return [None if p is None else next(adjusted) for p in p_values]
 
 
 def _corrected(results: list[_Tested | None], configs: Sequence[ConfigResult],

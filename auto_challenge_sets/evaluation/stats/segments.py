@@ -99,9 +99,7 @@ def _tau(xs: np.ndarray, ys: np.ndarray) -> float:
     """Kendall's τ-b (scipy's default variant); NaN below 3 pairs or where a side is constant."""
     from scipy.stats import kendalltau
 
-    if len(xs) < 3:
-        return float("nan")
-    return float(kendalltau(xs, ys).statistic)
+    return float(kendalltau(xs, ys).statistic) if len(xs) >= 3 else float("nan")
 
 
 def sentence_permutation_p(statistic: Callable[[np.ndarray], float], sentences: int, seed: int = SEED) -> float | None:
