@@ -146,7 +146,7 @@ def correlation(auto: dict[str, float], human: HumanScores, random_auto: dict[st
 
 
 def bootstrap_picks(systems: int, seed: int = SEED) -> np.ndarray:
-    """The bootstrap resamples of :func:`correlate`: rows of system indices, those with at least 3
+    """The bootstrap resamples of :func:`correlation`: rows of system indices, those with at least 3
     distinct systems."""
     rng = np.random.default_rng([seed, STREAMS["human_bootstrap"]])
     # one call per resample: numpy's bounded integers buffer within a call, so one call draws other numbers
