@@ -16,6 +16,11 @@ A rule that needs the head word too takes it as a second argument, ``(word, head
 one column that every word it matches passes (:mod:`auto_challenge_sets.word_tests`): the one pass
 then calls it only on the words that pass, ``register_phenomenon(name, description,
 WordTest("deprel", "startswith", "aux"))``.
+
+Then name it in the profile of each source language it applies to (``PROFILES`` in
+:mod:`auto_challenge_sets.language_profiles`): a built-in phenomenon no profile names is built for
+no language. Where a language annotates it otherwise than the rule reads it, give that language its
+own rule (``register_language_rule``). The dataset card's table of phenomena is rendered from both.
 """
 
 from __future__ import annotations

@@ -1,24 +1,20 @@
-"""The integrity check's cost as a folder grows: `acs stats` and `acs publish --dry-run` of a folder
-built with many `--rule`s (each rule adds six configs, d0..d5), against the same commands on a
-folder built with few, in one run.
+"""Whether `acs stats` stays linear in a folder's files: the command on folders built with few, a
+middle number of and many `--rule`s (each rule adds six configs, d0..d5), in one run.
 
-    python benchmarks/bench_integrity.py [--many 1000] [--few 10] [--folders DIR] [--repeat N] [--no-publish]
+    python benchmarks/bench_integrity.py [--few 10] [--many 1000] [--folders DIR] [--repeat N]
 
-Prints the wall and CPU time of each command on both folders and the ratio many / few (target of
-issue 38: `acs stats` within 2x), cold (a new footer cache for every run: what a folder's first
-command costs) and warm (the footers and the card check's key kept by an earlier command:
-dataset/footers.py). Every command checks the folder's Parquet files against its build record and
-the card's data_files first (auto_challenge_sets/dataset/integrity.py); with the check grouped once
-per config the ratio stays near the ratio of the work that must grow with the files (listing
-data/, one stat per file). Both folders' commands pay the same start (about 0.25 s: the CLI
-imports the evaluation engine), which is in the ratio. Uses the bundled
-demo sample (gold CoNLL-U, hand alignment): no ../shared needed.
+Every `acs stats` checks each data file against the build record (a stat and the Parquet footer)
+and the card's data_files against the recorded files, grouped by config and split
+(auto_challenge_sets/dataset/integrity.py). Prints, per folder, its configs and files, the wall and
+CPU time of the command and the CPU time per file; then the marginal CPU time per file from few to
+middle and from middle to many, and their ratio: about 1 where the cost is linear in the files
+(a cost in configs × files would make it about 3, the middle folder being halfway). The fixed
+start of the command (imports) is in every folder's time and out of the marginal ones. Uses the
+bundled demo sample (gold CoNLL-U, hand alignment): no ../shared needed.
 
-``--folders DIR`` keeps the two folders in DIR (``sets-few``, ``sets-many``) and times the ones
-already there instead of building them again (the build of 1,000 rules takes minutes on a busy
-machine): before and after a change, the same folders. ``--repeat N`` runs each command N times,
-the two folders in turn, and keeps the fastest (wall and CPU apart), which a loaded machine
-disturbs least.
+``--folders DIR`` keeps the folders in DIR (``sets-<rules>``) and times those already there
+instead of building them again. ``--repeat N`` runs the command N times per folder, the folders in
+turn, and keeps the fastest, which a loaded machine disturbs least.
 """
 
 from __future__ import annotations
@@ -40,85 +36,61 @@ DEMO = Path(auto_challenge_sets.__file__).resolve().parent / "demo_data"
 UPOS = ("NOUN", "VERB", "ADJ", "ADV", "PRON", "DET", "ADP", "AUX", "PROPN", "NUM")
 
 
-def build(out: Path, rules: int) -> float:
+def run(argv: list[str], cwd: Path) -> tuple[float, float]:
+    """The command's wall and CPU time (user + system, which a loaded machine inflates less)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(argv[:3])}: exit {done.returncode}\n{done.stderr[-2000:]}")
+    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+def build(out: Path, rules: int) -> None:
     argv = [str(BIN / "acs"), "build", "--pair", "de-en", "--corpus", "sample", "--quiet",
             "--source", str(DEMO / "sample.de"), "--target", str(DEMO / "sample.en"),
             "--source-conllu", str(DEMO / "sample.de.conllu"), "--parser", "conllu",
             "--alignment", str(DEMO / "sample.de-en.pharaoh"), "--out", str(out)]
     for i in range(rules):
         argv += ["--rule", f"name=rule{i} upos={UPOS[i % len(UPOS)]}"]
-    return timed(argv, out.parent)
-
-
-def _children_cpu() -> float:
-    used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return used.ru_utime + used.ru_stime
-
-
-def timed(argv: list[str], cwd: Path, cpu: dict[str, float] | None = None, key: str = "",
-          cache: Path | None = None) -> float:
-    """The command's wall time; its CPU time (user + system) into ``cpu[key]``, which a loaded
-    machine inflates less than the wall time. ``cache``: its ACS_CACHE_DIR (default: a new one)."""
-    with tempfile.TemporaryDirectory(prefix="bench-cache-") as new:
-        env = {**os.environ, "ACS_CACHE_DIR": str(cache or new)}
-        started, cpu_before = time.perf_counter(), _children_cpu()
-        done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, env=env)
-        took = time.perf_counter() - started
-        if cpu is not None:
-            cpu[key] = _children_cpu() - cpu_before
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(argv[:3])}: exit {done.returncode}\n{done.stderr[-2000:]}")
-    return took
-
-
-def _keep_fastest(row: dict[str, float], key: str, command: list[str], root: Path, cache: Path | None) -> None:
-    """One run of the command; its wall and CPU time kept in ``row`` where less than those kept."""
-    cpu: dict[str, float] = {}
-    wall = timed(command, root, cpu, "cpu", cache)
-    row[key] = min(wall, row.get(key, wall))
-    row[f"{key} (CPU)"] = min(cpu["cpu"], row.get(f"{key} (CPU)", cpu["cpu"]))
+    run(argv, out.parent)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--many", type=int, default=1000, help="rules of the large folder")
     parser.add_argument("--few", type=int, default=10, help="rules of the small folder")
+    parser.add_argument("--many", type=int, default=1000, help="rules of the large folder (the middle one: half)")
     parser.add_argument("--folders", type=Path, help="keep the folders here, and time those already built here")
-    parser.add_argument("--repeat", type=int, default=1, help="runs of each command; the fastest is kept")
-    parser.add_argument("--no-publish", action="store_true", help="time `acs stats` alone")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of the command per folder; the fastest is kept")
     args = parser.parse_args()
     root = args.folders or Path(tempfile.mkdtemp(prefix="bench-integrity-"))
     root.mkdir(parents=True, exist_ok=True)
-    commands = {"acs stats": ["stats", "{out}"]}
-    if not args.no_publish:
-        commands["acs publish --dry-run"] = ["publish", "{out}", "--repo-id", "x/y", "--dry-run"]
+    sizes = (args.few, (args.few + args.many) // 2, args.many)
     try:
-        times: dict[str, dict[str, float]] = {}
-        folders = {}
-        for label, rules in (("few", args.few), ("many", args.many)):
-            out = folders[label] = root / f"sets-{label}"
-            times[label] = {"build": float("nan") if args.folders and out.is_dir() else build(out, rules),
-                            "configs": sum(1 for _ in (out / "data").iterdir())}
-        with tempfile.TemporaryDirectory(prefix="bench-cache-") as warm:
-            # the two folders in turn within each round, the fastest of the rounds kept: a machine
-            # whose speed drifts (shared, or its clock scaled) then slows both alike
-            for _ in range(args.repeat):
-                for label, out in folders.items():
-                    for key, argv in commands.items():
-                        command = [str(BIN / "acs"), *(a.format(out=out) for a in argv)]
-                        _keep_fastest(times[label], f"{key}, cold", command, root, None)
-                        cache = Path(warm) / label
-                        if not cache.is_dir():
-                            cache.mkdir()
-                            timed(command, root, cache=cache)  # keeps the footers
-                        _keep_fastest(times[label], f"{key}, warm", command, root, cache)
-        print(f"load average {os.getloadavg()[0]:.1f}")
-        print(f"{'':30} {'few':>9} {'many':>9} {'ratio':>7}")
-        for key in ("configs", "build", *[f"{c}, {t}{cpu}" for c in commands for t in ("cold", "warm")
-                                          for cpu in ("", " (CPU)")]):
-            few, many = times["few"][key], times["many"][key]
-            unit = "" if key == "configs" else " s"
-            print(f"{key:30} {few:9.2f}{unit} {many:9.2f}{unit} {many / few:7.2f}")
+        folders = {rules: root / f"sets-{rules}" for rules in sizes}
+        for rules, out in folders.items():
+            if not out.is_dir():
+                build(out, rules)
+        best: dict[int, tuple[float, float]] = {}
+        for _ in range(args.repeat):  # the folders in turn: a machine whose speed drifts slows all alike
+            for rules, out in folders.items():
+                wall, cpu = run([str(BIN / "acs"), "stats", str(out)], root)
+                kept = best.get(rules, (wall, cpu))
+                best[rules] = (min(wall, kept[0]), min(cpu, kept[1]))
+        files = {rules: sum(1 for _ in (out / "data").glob("*/*.parquet")) for rules, out in folders.items()}
+        print(f"load average {' '.join(f'{load:.2f}' for load in os.getloadavg())} ({os.cpu_count()} CPUs)")
+        print(f"{'rules':>6} {'configs':>8} {'files':>7} {'wall s':>8} {'CPU s':>8} {'CPU ms/file':>12}")
+        for rules, out in folders.items():
+            wall, cpu = best[rules]
+            configs = sum(1 for _ in (out / "data").iterdir())
+            print(f"{rules:6d} {configs:8d} {files[rules]:7d} {wall:8.2f} {cpu:8.2f} {1000 * cpu / files[rules]:12.2f}")
+        few, middle, many = sizes
+        first = (best[middle][1] - best[few][1]) / (files[middle] - files[few])
+        second = (best[many][1] - best[middle][1]) / (files[many] - files[middle])
+        print(f"marginal CPU per file: {1000 * first:.3f} ms ({few}->{middle} rules), {1000 * second:.3f} ms "
+              f"({middle}->{many} rules); ratio {second / first:.2f} (linear: about 1)")
     finally:
         if not args.folders:
             shutil.rmtree(root, ignore_errors=True)

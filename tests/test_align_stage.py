@@ -1,4 +1,4 @@
-"""The alignment stage: sharded, cached, resumable; write_pharaoh; align_corpus for the build."""
+"""The alignment stage: sharded, cached, resumable; write_pharaoh; a Pharaoh file for the build."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 from auto_challenge_sets.builder.backends import ALIGNER, Option, unregister_backend
 from auto_challenge_sets.builder.backends.aligners import Aligner, register_aligner
-from auto_challenge_sets.builder.pipeline.align_stage import align_corpus, align_pairs, write_pharaoh
+from auto_challenge_sets.builder.pipeline.align_stage import align_pairs, write_pharaoh
 from auto_challenge_sets.builder.pipeline.inputs import AlignmentFile
 from auto_challenge_sets.builder.pipeline.specs import AlignerSpec
 
@@ -103,20 +103,18 @@ def test_pharaoh_files_are_read_directly_not_cached(tmp_path):
     assert not (tmp_path / "cache").exists()
 
 
-def test_align_corpus_passes_line_numbers_to_the_pharaoh_reader(tmp_path):
+def test_a_pharaoh_file_is_read_by_the_pairs_line_numbers(tmp_path):
     path = tmp_path / "a.pharaoh"
     path.write_text("0-1\n\n1-0\n", encoding="utf-8")
-    links = align_corpus([["a", "b"], ["c", "d"]], [["x", "y"], ["z"]],
-                         AlignmentFile(path, line_numbers=[1, 3], total_lines=3), progress=False)
+    links = align_pairs([(["a", "b"], ["x", "y"]), (["c", "d"], ["z"])],
+                        aligner=AlignmentFile(path, line_numbers=[1, 3], total_lines=3), progress=False)
     assert links == [[(0, 1)], [(1, 0)]]
 
 
-def test_align_corpus_with_a_computing_backend(counting_aligner, tmp_path):
-    links = align_corpus([["a", "b"], ["c"]], [["x"], []], AlignerSpec("toy-test"), cache_dir=tmp_path,
-                         progress=False)
+def test_an_aligner_spec_is_made_and_run(counting_aligner, tmp_path):
+    links = align_pairs([(["a", "b"], ["x"]), (["c"], [])], aligner=AlignerSpec("toy-test"), cache_dir=tmp_path,
+                        progress=False)
     assert links == [[(0, 0), (1, 0)], []]
-    with pytest.raises(ValueError, match="1 source but 2 target"):
-        align_corpus([["a"]], [["x"], ["y"]], AlignerSpec("toy-test"), progress=False)
 
 
 def test_write_pharaoh(tmp_path):

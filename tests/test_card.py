@@ -25,6 +25,7 @@ from auto_challenge_sets.dataset.card import (
     _licenses,
     _provenance,
     default_config,
+    phenomenon_table,
     render_readme,
     size_category,
     yaml_order,
@@ -264,6 +265,21 @@ def test_the_generated_text_of_the_card(mixed: Path) -> None:
     assert "## Extraction quality" in body and "| de | reflexive | 0 | 131 | 137 | 94.2 | 98.5 |" in body
     assert "| `crossing` | 5 | 13.0% |" in body  # the reorder-quality table
     assert "$" not in body  # every placeholder filled
+
+
+def test_the_phenomenon_table_has_every_built_in_phenomenon_and_its_languages(mixed: Path) -> None:
+    """Rendered from the registry and the language profiles, into the card of any build."""
+    _, body = _card(mixed)
+    table = phenomenon_table()
+    assert table in body
+    rows = {line.split(" | ")[0][3:-1]: line for line in table.splitlines()[2:]}
+    assert list(rows) == ["reflexive", "particle", "prep_stranding", "aux_bracket", "subj_verb", "verb_final",
+                          "relative_clause", "aux_clitic", "ne_pas", "light_verb_compound", "ba_bei",
+                          "reorder", "reorder_norm", "crossing"]
+    assert "| cs, de, en, es, fr, is, ru, any other (own rule: cs, es, fr, is, ru) |" in rows["reflexive"]
+    assert "| en |" in rows["prep_stranding"] and "| zh |" in rows["ba_bei"] and "| fr |" in rows["ne_pas"]
+    assert "| cs, de, en, es, fr, hi, is, ru, zh, any other |" in rows["relative_clause"]
+    assert r"\|i - j\| >= D" in rows["reorder"] and rows["crossing"].endswith("| any | the score (D = 5, 10, 20, 30) |")
 
 
 def test_one_license_again_drops_the_license_file_and_fields(tmp_path: Path) -> None:

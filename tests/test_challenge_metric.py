@@ -11,10 +11,9 @@ import sacrebleu
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from scipy.stats import spearmanr
 
-from auto_challenge_sets.scoring import challenge, kernel
-from auto_challenge_sets.scoring.challenge import compute, corpus_scores, pool_statistics
+from auto_challenge_sets.evaluation.memory import check_sample_size
+from auto_challenge_sets.metrics.compute import compute
 from auto_challenge_sets.scoring.ribes import corpus_ribes
-from auto_challenge_sets.scoring.validation import check_sample_size
 
 SHARED = Path(os.environ.get("ACS_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
 TOK = Tokenizer13a()
@@ -168,26 +167,25 @@ def test_distance_breakdown_and_spearman(corpus):
                                                  "chrf": None}
 
 
-def test_pool_statistics_are_computed_once(corpus, monkeypatch):
-    challenge.clear_pool_cache()
-    calls = []
-    real = kernel.statistics
+def test_rows_in_blocks_on_the_engines_workers_score_as_one_pass(corpus, monkeypatch):
+    """Above PARALLEL_ROWS the kernel gives the engine's workers one block of rows each (three here,
+    uneven): every number is the one of a single pass, the random baseline's and the breakdown's too."""
+    from auto_challenge_sets.evaluation import request
+    from auto_challenge_sets.metrics import compute as module
+    from auto_challenge_sets.scoring import kernel
 
-    def counting(metrics, predictions, *args, **kwargs):
-        calls.append(len(predictions))
-        return real(metrics, predictions, *args, **kwargs)
-
-    monkeypatch.setattr(kernel, "statistics", counting)
-    full = corpus_scores(corpus["hyp"], corpus["ref"])
-    assert full["bleu"] == sacrebleu.corpus_bleu(corpus["hyp"], [corpus["ref"]]).score
-    assert full["chrf"] == sacrebleu.corpus_chrf(corpus["hyp"], [corpus["ref"]]).score
-    for seed in range(3):
-        _call(corpus, seed=seed)
-    # the pool once; challenge rows all found in the pool, so never recomputed
-    assert calls == [len(corpus["hyp"])]
-    assert pool_statistics(corpus["hyp"], [(r,) for r in corpus["ref"]]) is pool_statistics(
-        list(corpus["hyp"]), corpus["ref"]
-    )
+    both = list(zip(corpus["ref"], corpus["ref_b"]))
+    kwargs = {"references": [both[i] for i in corpus["rows"]], "pool_references": both,
+              "distances": corpus["distances"], "metrics": ["ter"], "return_samples": True}
+    one = _call(corpus, **kwargs)
+    monkeypatch.setattr(module, "PARALLEL_ROWS", 100)
+    monkeypatch.setattr(kernel, "PARALLEL_ROWS", 100)
+    monkeypatch.setattr(request, "cores", lambda: 3)
+    blocks = []
+    real = kernel.imap
+    monkeypatch.setattr(kernel, "imap", lambda function, items, jobs: real(
+        function, [blocks.append(jobs) or item for item in items], jobs))
+    assert _call(corpus, **kwargs) == one and blocks == [3, 3, 3]
 
 
 def test_challenge_rows_not_in_the_pool_are_scored(corpus):
@@ -393,9 +391,9 @@ def test_a_pool_length_far_from_every_challenge_length_is_quick():
         ({"predictions": ["a"], "references": ["a"], "lowercase_ribes": "yes"}, "lowercase_ribes"),
     ],
 )
-def test_corpus_scores_refuses_bad_input_by_name(kwargs, message):
+def test_compute_without_a_pool_refuses_bad_input_by_name(kwargs, message):
     with pytest.raises(ValueError, match=message):
-        corpus_scores(**kwargs)
+        compute(**kwargs)
 
 
 def test_a_breakdown_row_holding_every_row_reuses_the_sets_own_baseline(corpus):

@@ -16,7 +16,7 @@ REPO = Path(__file__).resolve().parent.parent
 METHOD = REPO / "docs" / "method.md"
 sys.path.insert(0, str(REPO / "studies"))
 
-from stored_table import markers, stored_block, with_block  # noqa: E402
+from stored_table import markers, spread_sentence, stated_spread, stored_block, with_block, within_spread  # noqa: E402
 
 # (block, script): every script whose --write fills a block of docs/method.md
 WRITERS = [
@@ -86,3 +86,16 @@ def test_a_changed_table_fails_the_check(tmp_path: Path) -> None:
     assert store_block_or_check(render(), "power", "power_table.py", check=True, path=copy) == 1
     assert store_block_or_check(render(), "power", "power_table.py", write=True, path=copy) == 0
     assert copy.read_text(encoding="utf-8") == METHOD.read_text(encoding="utf-8")
+
+
+def test_an_eflomal_table_is_compared_within_the_spread_it_states() -> None:
+    """A share may move by twice the stated points, a mean by twice the stated amount, each plus one
+    unit of its printed digit (both sides were rounded); more, or any other change, fails."""
+    spread = (0.6, 0.08)
+    stored = f"| en→cs | space | 55.0% | 5.78 | 1,000 |\n\nRanks: `reorder`: yes.\n\n{spread_sentence(spread)}"
+    assert stated_spread(stored) == spread
+    assert within_spread(stored, stored.replace("55.0%", "56.3%").replace("5.78", "5.62"), spread)
+    assert not within_spread(stored, stored.replace("55.0%", "56.4%"), spread)
+    assert not within_spread(stored, stored.replace("5.78", "5.96"), spread)
+    assert not within_spread(stored, stored.replace("1,000", "1,001"), spread)  # a count without decimals
+    assert not within_spread(stored, stored.replace("yes", "**no**"), spread)

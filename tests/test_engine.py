@@ -12,12 +12,12 @@ import sacrebleu
 from scipy.stats import kendalltau, permutation_test, spearmanr
 
 from auto_challenge_sets.errors import InputError, RequestError
+from auto_challenge_sets.evaluation import memory
 from auto_challenge_sets.evaluation.engine import evaluate
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.stats.human import read_human
+from auto_challenge_sets.metrics.compute import compute
 from auto_challenge_sets.scoring import metric as metric_registry
-from auto_challenge_sets.scoring import validation
-from auto_challenge_sets.scoring.challenge import compute
 from auto_challenge_sets.scoring.length_baseline import sample_length_matched
 from auto_challenge_sets.scoring.metric import AveragedMetric
 
@@ -318,7 +318,7 @@ def test_a_blank_config_list_is_a_request_error(toy, systems, config):
 
 
 @pytest.mark.parametrize("field,value,message", [
-    ("n_samples", 0, "from 1 to"), ("n_samples", 10**9, "from 1 to"), ("paired_samples", 0, "from 1 to"),
+    ("n_samples", 0, "from 1 to"), ("n_samples", 10**9, "above the limit of 100_000"), ("paired_samples", 0, "from 1 to"),
     ("min_rows", -1, ">= 0"), ("length_tolerance", -1, ">= 0"), ("paired_test", "xx", "ar or bs"),
     ("metrics", ("bleu", "bleu"), "twice"), ("metrics", ("nope",), "unknown metric 'nope'"),
     ("baseline", "nobody", "none of the systems"), ("seed", True, "integer"),
@@ -339,7 +339,7 @@ def test_the_request_is_immutable(toy):
 
 
 def test_the_memory_guard_holds_for_every_n(toy, systems, monkeypatch):
-    monkeypatch.setattr(validation, "MAX_SAMPLED", 1000)  # the limit, not the code: 40 x 61 rows is over it
+    monkeypatch.setattr(memory, "MAX_SAMPLED", 1000)  # the limit, not the code: 40 x 61 rows is over it
     rows = len(toy["configs"]["de-en.particle.d1"])
     with pytest.raises(InputError, match=f"n_samples is too large for {rows} challenge rows"):
         evaluate(EvaluationRequest(toy["root"], systems, config="de-en.particle.d1", n_samples=40))

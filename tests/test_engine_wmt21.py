@@ -17,7 +17,7 @@ from auto_challenge_sets.dataset.layout import DatasetFolder
 from auto_challenge_sets.evaluation.engine import evaluate
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.stats.human import read_human
-from auto_challenge_sets.scoring.challenge import compute
+from auto_challenge_sets.metrics.compute import compute
 
 from conftest import shared_path
 

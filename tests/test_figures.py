@@ -43,7 +43,7 @@ def test_each_kind_is_drawn_and_named_for_its_file(run):
     for figure in drawn:  # a document on its own: the SVG namespace, its style, its title first
         svg = ET.fromstring(str(figure.svg))
         assert svg.tag == f"{SVG}svg" and svg[0].tag == f"{SVG}title" and svg[0].text == figure.title
-        assert svg.find(f"{SVG}style") is not None and f"chart-{figure.plot.kind}" in svg.get("class")
+        assert svg.find(f"{SVG}style") is not None and f"chart-{figure.kind}" in svg.get("class")
         captions = [t for t in svg.iter(f"{SVG}text") if t.get("class") == "caption"]  # what the page's figcaption says
         assert [t.text for t in captions] == [figure.title] and float(captions[0].get("y")) < float(svg.get("height"))
 

@@ -1,11 +1,11 @@
-"""evaluation/report/full_test_report.py: the full test set's ranking tables, cell by cell, on a hand-made
+"""evaluation/report/sections/full_test.py: the full test set's ranking tables, cell by cell, on a hand-made
 FullTest (BLEU higher is better, TER lower)."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
-from auto_challenge_sets.evaluation.report.full_test_report import full_test_section, ranking_table
+from auto_challenge_sets.evaluation.report.sections.full_test import full_test_section, ranking_table
 from auto_challenge_sets.evaluation.results import (
     FullTest,
     FullTestRanking,

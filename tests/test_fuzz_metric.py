@@ -1,4 +1,4 @@
-"""Fuzzing the metric with hypothesis: on any input, ``compute`` (and ``corpus_scores``, and the
+"""Fuzzing the metric with hypothesis: on any input, ``compute`` (also without a pool, and the
 evaluate module) either returns finite scores in range or raises ValueError, never another
 exception; on valid input it never refuses, and BLEU equals ``sacrebleu.corpus_bleu``.
 
@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import auto_challenge_sets
-from auto_challenge_sets.scoring.challenge import compute, corpus_scores
+from auto_challenge_sets.metrics.compute import compute
 
 FUZZ = settings(
     max_examples=int(os.environ.get("ACS_FUZZ_EXAMPLES", "400")),
@@ -178,10 +178,10 @@ def corpus_calls(draw: st.DrawFn) -> tuple[dict[str, Any], bool]:
 
 @FUZZ
 @given(corpus_calls())
-def test_corpus_scores_returns_scores_in_range_or_raises_value_error(call):
+def test_compute_without_a_pool_returns_scores_in_range_or_raises_value_error(call):
     kwargs, valid = call
     try:
-        result = corpus_scores(**kwargs)
+        result = compute(**kwargs)
     except ValueError as error:
         assert not valid, (kwargs, error)
         return

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from auto_challenge_sets.configs import check_split_name, config_name, parse_config_name, parse_pair
-from auto_challenge_sets.conllu_io import format_sentence, parse_conllu, read_conllu
+from auto_challenge_sets.conllu_io import format_sentence, parse_conllu, read_conllu, read_conllu_with_lines
 from auto_challenge_sets.corpus import INNER_BREAKS, ReadReport, read_lines, read_parallel
 from auto_challenge_sets.errors import AlignmentError, BadNameError, ConlluError, CorpusError
 from auto_challenge_sets.pharaoh import format_pharaoh, parse_pharaoh
@@ -292,11 +292,12 @@ def test_an_alignment_file_raises_only_alignment_error(folder: Path, data: bytes
 @given(st.one_of(st.binary(max_size=200),
                  st.lists(_conllu_pieces.map(str.encode), max_size=30).map(b"".join)))
 def test_a_pre_parsed_source_raises_only_conllu_error(folder: Path, data: bytes) -> None:
-    from auto_challenge_sets.builder.pipeline.inputs import PreParsedSource, read_with_lines
+    from auto_challenge_sets.builder.pipeline.inputs import PreParsedSource
 
     path = _write(folder / "pre.conllu", data)
     try:
-        sentences, starts = read_with_lines(path)
+        numbered = list(read_conllu_with_lines(path))
+        sentences, starts = [sentence for _, sentence in numbered], [start for start, _ in numbered]
         PreParsedSource(path).read(["Er"] * len(sentences))
     except ConlluError as error:
         assert error.path == str(path)

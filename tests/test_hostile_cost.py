@@ -119,7 +119,7 @@ def test_a_hypothesis_line_over_the_token_limit_names_file_and_line(demo_folder:
 
 
 def test_compute_names_the_argument_and_row_of_a_line_over_the_limit() -> None:
-    from auto_challenge_sets.scoring.challenge import compute
+    from auto_challenge_sets.metrics.compute import compute
 
     long_line = " ".join(["a"] * (MAX_TOKENS + 1))
     with pytest.raises(ValueError, match=rf"^predictions\[1\] has {MAX_TOKENS + 1:,} tokens, above the limit"):

@@ -20,7 +20,7 @@ from scipy.stats import kendalltau, permutation_test, spearmanr
 from auto_challenge_sets.cli import main
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation.stats.human import HumanScores, correlation, read_human
-from auto_challenge_sets.scoring.challenge import compute
+from auto_challenge_sets.metrics.compute import compute
 
 from mutation_scope import per_test_under_mutmut
 from toy_dataset import SPLIT, N, Toy

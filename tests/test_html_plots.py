@@ -1,4 +1,4 @@
-"""The page's plots (evaluation/report/html_plots.py + templates/charts.svg.j2) on the hand-made toy run:
+"""The page's plots (evaluation/report/plots.py, each section's layout + templates/charts.svg.j2) on the hand-made toy run:
 every system is one named, focusable line; every cell and point carries its numbers; configs left
 out of trends are left out of the plots; label spreading checked by hand."""
 
@@ -8,8 +8,10 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from auto_challenge_sets.evaluation.report import html_plots
-from auto_challenge_sets.evaluation.report.html.html_report import environment
+from auto_challenge_sets.evaluation.report import plots
+from auto_challenge_sets.evaluation.report.html.environment import environment
+from auto_challenge_sets.evaluation.report.sections import challenge, targeted, trends
+from auto_challenge_sets.evaluation.report.sections.human import human_scatter
 from tests import toy_dataset
 
 from mutation_scope import per_test_under_mutmut
@@ -22,7 +24,7 @@ def run(tmp_path_factory):
     return toy_dataset.evaluated(tmp_path_factory.mktemp("plots"))
 
 
-def render(plot: html_plots.SvgPlot) -> ET.Element:
+def render(plot: plots.SvgPlot) -> ET.Element:
     """The plot as the page writes it, parsed as XML (the SVG must be well-formed on its own)."""
     charts = environment().get_template("charts.svg.j2").module
     return ET.fromstring(str(charts.chart(plot)))
@@ -30,23 +32,23 @@ def render(plot: html_plots.SvgPlot) -> ET.Element:
 
 def test_spread_labels_keeps_the_gap_in_order_and_inside_the_frame():
     # by hand: 10 and 12 are 2 apart, so the second goes to 20 (gap 10); 50 stays; order kept
-    assert html_plots.spread_labels([12, 50, 10], top=0, bottom=100, gap=10) == [20, 50, 10]
+    assert plots.spread_labels([12, 50, 10], top=0, bottom=100, gap=10) == [20, 50, 10]
     # five labels at the bottom edge: pushed down past 100, then the run moves up to end at 100
-    assert html_plots.spread_labels([100] * 5, top=0, bottom=100, gap=10) == [60, 70, 80, 90, 100]
-    assert html_plots.spread_labels([], top=0, bottom=100) == []
+    assert plots.spread_labels([100] * 5, top=0, bottom=100, gap=10) == [60, 70, 80, 90, 100]
+    assert plots.spread_labels([], top=0, bottom=100) == []
 
 
 def test_nice_scale_covers_the_values_with_round_ends():
-    scale, ticks = html_plots.nice_scale([0.13, 0.87], 0, 100)
+    scale, ticks = plots.nice_scale([0.13, 0.87], 0, 100)
     assert ticks[0] <= 0.13 and ticks[-1] >= 0.87 and scale.low == ticks[0] and scale.high == ticks[-1]
     assert scale(scale.low) == 0 and scale(scale.high) == 100
-    one, _ = html_plots.nice_scale([5.0, 5.0], 0, 10)  # a single value still gets a span
+    one, _ = plots.nice_scale([5.0, 5.0], 0, 10)  # a single value still gets a span
     assert one.low < 5 < one.high
 
 
 def test_the_heatmap_has_a_cell_per_system_and_config_with_its_numbers(run):
     _, _, evaluation, _ = run
-    plot = html_plots.heatmap(evaluation, "bleu")
+    plot = challenge.heatmap(evaluation, "bleu")
     svg = render(plot)
     cells = svg.findall(f"{SVG}rect[@class='cell']")
     assert len(cells) == len(evaluation.systems) * len(evaluation.configs)
@@ -78,7 +80,7 @@ def test_the_heatmap_has_a_cell_per_system_and_config_with_its_numbers(run):
 
 def test_ter_heatmap_reds_the_higher_scores(run):
     _, _, evaluation, _ = run
-    for cell in render(html_plots.heatmap(evaluation, "ter")).findall(f"{SVG}rect[@class='cell']"):
+    for cell in render(challenge.heatmap(evaluation, "ter")).findall(f"{SVG}rect[@class='cell']"):
         if "degenerate baseline" in cell.find(f"{SVG}title").text:
             continue
         delta = float(cell.find(f"{SVG}title").text.split("Δ ")[1].split()[0])
@@ -89,7 +91,7 @@ def test_ter_heatmap_reds_the_higher_scores(run):
 
 def test_a_trend_draws_every_system_as_a_named_focusable_line_at_its_scores(run):
     _, _, evaluation, _ = run
-    (plot,) = [p for p in html_plots.trend_plots(evaluation, "bleu") if "particle" in p.key]
+    (plot,) = [p for p in trends.trend_plots(evaluation, "bleu") if "particle" in p.key]
     svg = render(plot)
     series = [g for g in svg.iter(f"{SVG}g") if g.get("class") == "series"]
     assert [g.find(f"{SVG}title").text for g in series] == list(evaluation.systems)
@@ -118,12 +120,12 @@ def test_a_trend_draws_every_system_as_a_named_focusable_line_at_its_scores(run)
 
 def test_small_configs_make_no_trend(run):
     _, _, evaluation, _ = run
-    assert [p.key for p in html_plots.trend_plots(evaluation, "bleu")] == ["trend-de-en.particle-bleu"]
+    assert [p.key for p in trends.trend_plots(evaluation, "bleu")] == ["trend-de-en.particle-bleu"]
 
 
 def test_the_human_scatter_names_every_system_with_both_scores(run):
     _, _, evaluation, human = run
-    plot = html_plots.human_scatter(evaluation, "bleu", human.scores)
+    plot = human_scatter(evaluation, "bleu", human.scores)
     points = [g for g in render(plot).iter(f"{SVG}g") if g.get("class") == "point"]
     full_panel = points[: len(evaluation.systems)]
     assert [g.find(f"{SVG}text").text for g in full_panel] == list(evaluation.systems)
@@ -139,7 +141,7 @@ def test_the_human_scatter_names_every_system_with_both_scores(run):
 
 def test_the_targeted_plot_marks_buckets_resting_on_few_instances(run):
     _, _, evaluation, _ = run
-    plot = html_plots.targeted_plot(evaluation)
+    plot = targeted.targeted_plot(evaluation)
     svg = render(plot)
     summary = evaluation.targeted.by_distance["de-en.particle"]
     judged = [sum(summary.judged[s][b] for s in evaluation.systems) / len(evaluation.systems) for b in summary.buckets]

@@ -279,126 +279,17 @@ def test_a_file_recorded_twice_under_another_spelling_counts_twice_for_its_confi
     assert str(error.value) == _card_message(folder, "de-en.particle.d2", SPLIT, 1, 2, other)
 
 
-# -- a card check that passed, kept for the next command (check_folder with a scan) -------------
-
-@pytest.fixture()
-def card_reads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
-    """The folders whose card the check opens (as a new command, this process's footers
-    forgotten); every file old enough to keep a key for."""
-    from auto_challenge_sets.dataset import footers, integrity
-
-    monkeypatch.setattr(footers, "_FOOTERS", {})
-    monkeypatch.setattr(footers, "RACY_NS", 0)
-    opened, reader = [], integrity.DatasetFolder
-
-    def counted(root, scan=None):
-        opened.append(Path(root))
-        return reader(root, scan)
-    monkeypatch.setattr(integrity, "DatasetFolder", counted)
-    return opened
-
+# -- what ``acs stats`` runs: the check given the folder's scan ---------------------------------
 
 def _stats_check(root: Path) -> list[str]:
-    """What ``acs stats`` runs: the check given the folder's scan."""
     from auto_challenge_sets.dataset.layout import scan_folder
 
     return check_folder(root, found=scan_folder(root))
 
 
-def _kept_card(root: Path):
-    from auto_challenge_sets.dataset.footers import cache_file
-
-    return json.loads(cache_file(root).read_text(encoding="utf-8")).get("card")
-
-
-def test_an_unchanged_folder_is_not_card_checked_again(plain_wide_folder, card_reads):
-    root = plain_wide_folder
-    assert _stats_check(root) == [] and card_reads == [root]
-    kept = _kept_card(root)
-    assert set(kept) == {"card", "record", "listing", "phenomena", "version"}
-    assert _stats_check(root) == [] and _stats_check(root) == [] and card_reads == [root]
-    assert _kept_card(root) == kept
-    assert check_folder(root) == [] and card_reads == [root, root]  # without a scan (publish, evaluate): always
-
-
-def test_a_card_changed_to_the_same_size_and_mtime_is_checked_again(plain_wide_folder, card_reads):
-    """Two configs' files swapped in the card, its size and mtime set back: the ctime differs."""
-    root = plain_wide_folder
-    _stats_check(root)
-    readme = root / "README.md"
-    before, text = readme.stat(), readme.read_text(encoding="utf-8")
-    d3 = D2.replace(".d2/", ".d3/")
-    readme.write_text(text.replace(D2, "\0").replace(d3, D2).replace("\0", d3), encoding="utf-8")
-    os.utime(readme, ns=(before.st_atime_ns, before.st_mtime_ns))
-    assert readme.stat().st_size == before.st_size
-    with pytest.raises(InputError, match="the card must list exactly the recorded files"):
-        _stats_check(root)
-
-
-@pytest.mark.parametrize("change", ["record", "link", "phenomena", "version"])
-def test_what_the_key_holds_changed_is_checked_again(plain_wide_folder, card_reads, change, monkeypatch, tmp_path):
-    root = plain_wide_folder
-    _stats_check(root)
-    if change == "record":  # the same record written again: another ctime
-        (root / "acs_build.json").write_bytes((root / "acs_build.json").read_bytes())
-    elif change == "link":  # a config folder moved out and linked back: no longer plainly listed
-        shutil.move(root / "data" / "de-en.particle.d3", tmp_path / "d3")
-        (root / "data" / "de-en.particle.d3").symlink_to(tmp_path / "d3")
-        with pytest.raises(InputError, match="reaches outside the dataset folder"):
-            _stats_check(root)
-        return
-    elif change == "phenomena":  # a plug-in's rule: a short name's D may follow it
-        from auto_challenge_sets import phenomena
-
-        monkeypatch.setitem(phenomena.PHENOMENA, "zz_rule", phenomena.PHENOMENA["particle"])
-    else:
-        from auto_challenge_sets.dataset import integrity
-
-        monkeypatch.setattr(integrity, "__version__", "0.0.0-other")
-    assert _stats_check(root) == [] and card_reads == [root, root]
-    assert _stats_check(root) == [] and card_reads == [root, root]  # and kept anew
-
-
-def test_a_card_or_record_changed_within_the_racy_window_keeps_no_key(plain_wide_folder, card_reads, monkeypatch):
-    from auto_challenge_sets.dataset import footers
-
-    root = plain_wide_folder
-    young = max(os.stat(root / name).st_ctime_ns for name in ("README.md", "acs_build.json"))
-    monkeypatch.setattr(footers, "RACY_NS", 1_000_000_000)
-    monkeypatch.setattr(footers.time, "time_ns", lambda: young + footers.RACY_NS - 1)
-    assert _stats_check(root) == [] and _kept_card(root) is None
-    assert _stats_check(root) == [] and card_reads == [root, root]
-    monkeypatch.setattr(footers.time, "time_ns", lambda: young + footers.RACY_NS)  # the window's end: kept
-    _stats_check(root)
-    assert _kept_card(root) is not None
-
-
-def test_no_key_is_kept_where_the_check_read_more_than_the_key_holds(wide_folder, card_reads):
-    """A glob in the card (the listing may not say what it matches), a split built by an older
-    version (checked against the card's dataset_info and the footers): checked every time."""
-    assert _stats_check(wide_folder) == [] and _kept_card(wide_folder) is None  # the toy card's `-*` patterns
-    readme = wide_folder / "README.md"
-    readme.write_text(readme.read_text(encoding="utf-8").replace("-*\n", "-00000-of-00001.parquet\n"), encoding="utf-8")
-    _record(wide_folder, lambda record: next(b for b in record["builds"] if b["corpus"] == "toydev").pop("files"))
-    assert _stats_check(wide_folder) and _kept_card(wide_folder) is None
-    assert len(card_reads) == 2
-
-
-def test_a_malformed_kept_key_is_no_key(plain_wide_folder, card_reads):
-    from auto_challenge_sets.dataset.footers import cache_file
-
-    root = plain_wide_folder
-    _stats_check(root)
-    document = json.loads(cache_file(root).read_text(encoding="utf-8"))
-    for spoiled in ([], "card", {**document["card"], "listing": "0" * 64}):
-        cache_file(root).write_text(json.dumps({**document, "card": spoiled}), encoding="utf-8")
-        assert _stats_check(root) == []
-    assert len(card_reads) == 4 and _kept_card(root) == document["card"]
-
-
-def test_a_folder_name_that_is_not_utf8_is_named_in_the_error_not_a_traceback(plain_wide_folder, card_reads):
-    """The listing's key is hashed from its names, surrogate-escaped where not UTF-8 (as the file
-    system gave them): the file no build recorded is then the error."""
+def test_a_folder_name_that_is_not_utf8_is_named_in_the_error_not_a_traceback(plain_wide_folder):
+    """A config folder whose name is not UTF-8 (surrogate-escaped, as the file system gave it): the
+    file no build recorded is the error."""
     stray = Path(os.fsdecode(os.path.join(os.fsencode(plain_wide_folder / "data"), b"de-en.\xff")))
     stray.mkdir()
     shutil.copyfile(plain_wide_folder / D2, stray / f"{SPLIT}-00000-of-00001.parquet")
@@ -406,9 +297,9 @@ def test_a_folder_name_that_is_not_utf8_is_named_in_the_error_not_a_traceback(pl
         _stats_check(plain_wide_folder)
 
 
-def test_a_hand_added_config_in_a_folder_that_records_no_files_is_read_with_a_note(plain_wide_folder, card_reads):
+def test_a_hand_added_config_in_a_folder_that_records_no_files_is_read_with_a_note(plain_wide_folder):
     """No build recorded its files (an older version), and the card names a config that is none of
-    ours: the card is not compared, the config is skipped as before, and no key is asked of its name."""
+    ours: the card is not compared, and the config is skipped."""
     root = plain_wide_folder
     _record(root, lambda record: [build.pop("files") for build in record["builds"]])
     readme = root / "README.md"
@@ -417,4 +308,3 @@ def test_a_hand_added_config_in_a_folder_that_records_no_files_is_read_with_a_no
         encoding="utf-8")
     notes = _stats_check(root)
     assert len(notes) == 1 and "records no file sizes" in notes[0]
-    assert _stats_check(root) == notes

@@ -124,9 +124,9 @@ def test_a_file_without_a_distance_column_does_not_hide_the_next_files_rows(tmp_
 
 
 def test_the_lowest_distance_is_read_from_the_footer_where_it_has_statistics(tmp_path, text):
-    """The cheap check reads footers, not data pages (a folder of 1,000 --rules has 6,000 configs):
-    a distance rewritten in the data page alone, the footer's statistics left as written, is not
-    seen, while the same file written without statistics is refused."""
+    """The cheap check reads footers, not data pages: a distance rewritten in the data page alone,
+    the footer's statistics left as written, is not seen, while the same file written without
+    statistics is refused."""
     root = _folder(tmp_path, text)
     path = root / "data" / D3 / f"{SPLIT}-00000-of-00001.parquet"
     # one row's distance, a byte pattern found once in the file: neither the column's min nor its max

@@ -1,6 +1,5 @@
-"""The scoring kernel (scoring/kernel.py): the statistics of a large input in several processes or
-in blocks are the very rows of one pass; the draws are numpy's stream [seed, *stream]; a set's scores are
-sacrebleu's over its rows and its random corpora's; a metric's NaN is named."""
+"""The scoring kernel (scoring/kernel.py): the draws are numpy's stream [seed, *stream]; a set's scores
+are sacrebleu's over its rows and its random corpora's; a metric's NaN is named."""
 
 from __future__ import annotations
 
@@ -24,6 +23,15 @@ def _metrics(*names: str) -> dict:
     return {name: create_metric(name) for name in names}
 
 
+def _statistics(metrics: dict) -> dict:
+    return {name: metric.statistics(HYP, [(r,) for r in REF]) for name, metric in metrics.items()}
+
+
+def _one_system(metrics: dict, hyps: list, references: list, jobs: int) -> dict:
+    (rows,) = kernel.systems_statistics(metrics, [("Online-B", hyps, references)], None, jobs)
+    return rows
+
+
 @pytest.mark.shared
 def test_rows_in_parallel_equal_rows_in_one_process(monkeypatch):
     wmt = shared_path("data", "wmt21")
@@ -32,14 +40,14 @@ def test_rows_in_parallel_equal_rows_in_one_process(monkeypatch):
     refs_b = (wmt / "references" / "newstest2021.de-en.ref.B.en").read_text(encoding="utf-8").splitlines()
     references = list(zip(refs_a, refs_b))[:301]
     metrics = _metrics("bleu", "chrf", "ribes", "ter")
-    one = kernel.statistics(metrics, hyps[:301], references, jobs=1)
+    one = _one_system(metrics, hyps[:301], references, 1)
     monkeypatch.setattr(kernel, "PARALLEL_ROWS", 100)  # 301 rows: three workers, uneven chunks
-    many = kernel.statistics(metrics, hyps[:301], references, jobs=3)
+    many = _one_system(metrics, hyps[:301], references, 3)
     assert list(many) == list(metrics)
     for name in metrics:
         assert np.array_equal(one[name], many[name]), name
     monkeypatch.setattr(kernel, "BLOCK_ROWS", 64)  # one process, five blocks of rows
-    for name, rows in kernel.statistics(metrics, hyps[:301], references, jobs=1).items():
+    for name, rows in _one_system(metrics, hyps[:301], references, 1).items():
         assert np.array_equal(one[name], rows), name
 
 
@@ -56,7 +64,7 @@ def test_draw_is_the_seeded_stream_and_counts_the_pool():
 
 def test_a_sets_scores_are_sacrebleus_on_its_rows_and_its_random_corpora():
     metrics = _metrics("bleu", "ter")
-    pool = kernel.statistics(metrics, HYP, [(r,) for r in REF])
+    pool = _statistics(metrics)
     rows = [1, 3]
     exclude = np.isin(np.arange(6), rows)
     corpora = kernel.draw(LENGTHS[rows], LENGTHS, exclude, 9, 1, 2)
@@ -83,6 +91,6 @@ class _Nan(AveragedMetric):
 
 def test_a_non_finite_score_names_the_metric_system_and_set():
     metrics = {"nanny": _Nan()}
-    pool = kernel.statistics(metrics, HYP, [(r,) for r in REF])
+    pool = _statistics(metrics)
     with pytest.raises(MetricFailure, match=r"^metric nanny scored system A nan on config c\.d1: "):
         kernel.score_rows(metrics, pool, pool, None, "A", "config c.d1")

@@ -12,14 +12,17 @@ from pathlib import Path
 import conllu
 import pytest
 
+from auto_challenge_sets import phenomena
 from auto_challenge_sets.cli import main
 from auto_challenge_sets.conllu_io import read_conllu
 from auto_challenge_sets.language_profiles import ANY, PROFILES, check_profiles, source_phenomena
 from auto_challenge_sets.phenomena import (
+    BUILTIN,
     LANGUAGE_RULES,
     PHENOMENA,
     find_all_instances,
     iter_instances,
+    lexical_phenomena,
     phenomenon_for,
     register_phenomenon,
     unregister_phenomenon,
@@ -39,6 +42,14 @@ def _sentence(*words: Token) -> Sentence:
 def test_the_table_covers_the_nine_pud_languages_and_checks_itself() -> None:
     assert set(PUD_LANGUAGES) | {ANY} == set(PROFILES)
     check_profiles()  # every name a built-in lexical phenomenon, every language rule in its profile
+
+
+def test_every_built_in_phenomenon_is_in_some_profile() -> None:
+    """A built-in phenomenon no profile names would be built for no language (phenomena.py's
+    recipe names the profile step)."""
+    profiled = {name for names in PROFILES.values() for name in names}
+    assert [name for name in lexical_phenomena() if name in BUILTIN and name not in profiled] == []
+    assert "``PROFILES`` in\n:mod:`auto_challenge_sets.language_profiles`" in phenomena.__doc__
 
 
 def test_a_phenomenon_that_cannot_occur_is_no_config_of_the_language() -> None:

@@ -16,7 +16,6 @@ import pytest
 
 from auto_challenge_sets.dataset.layout import (
     DatasetFolder,
-    _top_level_block,
     config_folder,
     folder_sizes,
     front_matter,
@@ -158,17 +157,6 @@ def test_an_unreadable_parquet_file_is_one_line_naming_it(tmp_path: Path) -> Non
     assert _message(parquet_rows, [bad]) == message
 
 
-def test_a_footer_past_the_first_read_from_the_end_is_read_whole(tmp_path: Path) -> None:
-    """The footer is read from the file's last 64 KiB; a longer one (here 200 KB of schema
-    metadata) is read again at its full length: rows and bytes are pyarrow's own."""
-    path = tmp_path / "big.parquet"
-    table = pa.table({"line": list(range(7))}).replace_schema_metadata({"k": "v" * 200_000})
-    pq.write_table(table, path, row_group_size=3)
-    metadata = pq.read_metadata(path)
-    assert metadata.serialized_size > 1 << 16
-    assert parquet_stats([path]) == (7, sum(metadata.row_group(i).total_byte_size for i in range(3)))
-
-
 def _damage(path: Path, how: str) -> None:
     """The file's size kept; its footer's length, magic or Thrift bytes spoilt."""
     data = bytearray(path.read_bytes())
@@ -228,54 +216,6 @@ def test_the_front_matter_of_a_card(tmp_path: Path) -> None:
     assert front_matter(_card(tmp_path, "---\n---\nbody\n")) == {}  # an empty header
     assert front_matter(_card(tmp_path, "---\n- a list\n---\n")) == {}  # not a mapping
     assert front_matter(_card(tmp_path, "---\nplain text\n---\n")) == {}
-
-
-CONFIGS_BLOCK = "configs:\n- config_name: a\n  data_files:\n  - split: s\n    path: data/a/*.parquet\n"
-
-
-@pytest.mark.parametrize("front", [
-    "language:\n- de\n" + CONFIGS_BLOCK + "dataset_info:\n- config_name: a\n  features: []\n",
-    CONFIGS_BLOCK,
-    "# a comment\n\n" + CONFIGS_BLOCK + "\nlicense: other\n",
-    "base: &x\n  split: s\nother: *x\n" + CONFIGS_BLOCK,  # an anchor and alias outside the block: no matter
-])
-def test_the_configs_block_alone_reads_as_the_whole_card_does(tmp_path: Path, front: str) -> None:
-    card = _card(tmp_path, f"---\n{front}---\nbody\n")
-    assert _top_level_block(front, "configs") is not None  # the cut is taken
-    assert front_matter(card, only="configs") == {"configs": front_matter(card)["configs"]}
-
-
-@pytest.mark.parametrize("front", [
-    "a: [1,\n2]\n" + CONFIGS_BLOCK,  # a flow collection running onto column 0
-    "base: &x\n  split: s\n" + CONFIGS_BLOCK + "  other: *x\n",  # an alias in configs points outside the cut
-    CONFIGS_BLOCK + CONFIGS_BLOCK,  # the key twice: YAML keeps the last one
-    "dataset_info: x\n",  # no configs at all
-])
-def test_a_front_matter_that_is_not_plainly_cut_is_parsed_whole(tmp_path: Path, front: str) -> None:
-    assert _top_level_block(front, "configs") is None
-    card = _card(tmp_path, f"---\n{front}---\n")
-    assert front_matter(card, only="configs").get("configs") == front_matter(card).get("configs")
-
-
-@pytest.mark.parametrize(("line", "anchored"), [
-    ("a: [&x 1]", True), ("a: {b: *x}", True), ("a: [1,*x]", True), ("a:\t*x", True), ("a: &x 1", True),
-    ("a: data/*.parquet", False), ("a: b*c &", False), ("a: x&y", False), ("a: '*'", False),
-])
-def test_an_anchor_or_alias_in_the_block_takes_the_full_parse(line: str, anchored: bool) -> None:
-    """`&name` or `*name` after a space, `[`, `{` or `,` is YAML's anchor or alias; a glob's `*`
-    or a `&` inside a word is not. One in another key's block cannot change the configs'."""
-    assert (_top_level_block(f"{CONFIGS_BLOCK}  {line}\n", "configs") is None) == anchored
-    if "\t" in line:
-        return  # at column 0, `a:<tab>` is no plain key line: parsed whole for that alone
-    for front in (f"{line}\n{CONFIGS_BLOCK}", f"{CONFIGS_BLOCK}{line}\n"):
-        assert (_top_level_block(front, "configs") or "").rstrip("\n") == CONFIGS_BLOCK.rstrip("\n"), front
-
-
-def test_a_broken_configs_block_is_named_by_the_full_parse(tmp_path: Path) -> None:
-    card = _card(tmp_path, "---\nlicense: other\nconfigs:\n- config_name: a\n  data_files: : x\n---\n")
-    with pytest.raises(InputError, match="bad YAML front matter") as caught:
-        front_matter(card, only="configs")
-    assert caught.value.line == 5
 
 
 @pytest.mark.parametrize(("text", "line", "reason"), [
@@ -493,23 +433,13 @@ def test_paths_relative_to_the_working_folder_read_as_absolute_ones(tmp_path: Pa
 
 def test_a_card_reads_where_pyyaml_has_no_libyaml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """PyYAML built without libyaml (a source install, some platforms' wheels) has no CSafeLoader:
-    the pure-Python SafeLoader reads the card, whole or one block of it."""
+    the pure-Python SafeLoader reads the card."""
     import yaml
 
     readme = tmp_path / "README.md"
     readme.write_text("---\nconfigs:\n- config_name: de-en.baseline\nlicense: mit\n---\n# card\n", encoding="utf-8")
     monkeypatch.delattr(yaml, "CSafeLoader", raising=False)
     assert front_matter(readme) == {"configs": [{"config_name": "de-en.baseline"}], "license": "mit"}
-    assert front_matter(readme, only="configs") == {"configs": [{"config_name": "de-en.baseline"}]}
-
-
-def test_a_footer_read_once_is_read_again_when_the_file_changes(tmp_path: Path) -> None:
-    """Footers are kept per file identity within a command: a file rewritten in between (another
-    size or mtime) is read afresh, never answered from what it held before."""
-    path = _rows(tmp_path / "data" / "a" / "test-00000-of-00001.parquet", [1, 2])
-    assert parquet_rows([path]) == 2 and parquet_rows([path]) == 2
-    _rows(path, [1, 2, 3, 4, 5])
-    assert parquet_rows([path]) == 5
 
 
 def test_a_link_inside_the_folder_is_followed_for_the_files_path(tmp_path: Path) -> None:
@@ -540,22 +470,6 @@ def test_a_data_folder_linked_outside_is_refused_and_so_through_a_linked_root(tm
     assert _message(DatasetFolder, via) == message.replace(str(root), str(via))
 
 
-def test_whether_a_folder_on_the_way_is_a_link_comes_from_listing_its_parent_once(tmp_path, monkeypatch):
-    """Not one `lstat` per config folder (40 ms of 1,000 --rules): `data/` and the folder are listed
-    once each, and no path is asked `islink` on its own."""
-    entries = "".join(f"- config_name: c{i}\n  data_files: data/c{i}/train-00000-of-00001.parquet\n" for i in range(5))
-    root = _folder(tmp_path / "sets", entries)
-    for i in range(5):
-        _rows(root / "data" / f"c{i}" / "train-00000-of-00001.parquet", [i])
-    asked, listed = [], []
-    islink, scandir = os.path.islink, os.scandir
-    monkeypatch.setattr(os.path, "islink", lambda path: asked.append(path) or islink(path))
-    monkeypatch.setattr(os, "scandir", lambda path=".": listed.append(Path(path)) or scandir(path))
-    folder = DatasetFolder(root)
-    assert [len(folder.files[f"c{i}"]["train"]) for i in range(5)] == [1] * 5
-    assert asked == [] and sorted(listed) == [root, root / "data"]
-
-
 @pytest.mark.parametrize("pattern", ["data/a/test-0000?-of-00002.parquet", "data/a/test-0000[01]-of-00002.parquet",
                                      "data/a/test-*"])
 def test_each_of_globs_magic_characters_makes_a_pattern(tmp_path: Path, pattern: str) -> None:
@@ -564,13 +478,3 @@ def test_each_of_globs_magic_characters_makes_a_pattern(tmp_path: Path, pattern:
     folder = DatasetFolder(root)
     assert [folder.relative(p) for p in folder.files["a"]["train"]] == [
         "data/a/test-00000-of-00002.parquet", "data/a/test-00001-of-00002.parquet"]
-
-
-def test_a_built_folders_card_is_opened_without_yaml(plain_wide_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Only the `configs:` block, read by its one shape (configs_block.py): neither it nor the
-    dataset_info around it goes through PyYAML, a second of a folder of 6,000 configs."""
-    import yaml
-
-    expected = DatasetFolder(plain_wide_folder).files
-    monkeypatch.setattr(yaml, "load", lambda *a, **k: pytest.fail("the card went through PyYAML"))
-    assert DatasetFolder(plain_wide_folder).files == expected

@@ -11,8 +11,8 @@ import pytest
 import yaml
 
 import auto_challenge_sets
+from auto_challenge_sets.metrics.compute import compute
 from auto_challenge_sets.scoring import metric as metric_registry
-from auto_challenge_sets.scoring.challenge import compute
 
 from source_metric import SourceLengthRatio
 

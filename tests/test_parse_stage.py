@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from auto_challenge_sets.builder.backends.parsers.udpipe import UDPipeParser
-from auto_challenge_sets.builder.pipeline.inputs import PreParsedSource
 from auto_challenge_sets.builder.pipeline.parse_stage import parse_file, parse_lines, parse_source_for_build
 from auto_challenge_sets.builder.pipeline.specs import ParserSpec
 from auto_challenge_sets.conllu_io import read_conllu
@@ -47,7 +46,7 @@ class CountingUDPipe(UDPipeParser):
 def test_sent_id_is_the_line_number_and_text_the_line(tiny_model, tmp_path):
     path = _corpus(tmp_path)
     out = tmp_path / "out.conllu"
-    summary = parse_file(path, out, lang="de", parser="udpipe", options={"udpipe_model": tiny_model},
+    summary = parse_file(path, out, lang="de", parser=ParserSpec("udpipe", {"udpipe_model": tiny_model}),
                          cache_dir=tmp_path / "cache", shard_size=7, progress=False)
     lines = path.read_text(encoding="utf-8").splitlines()
     sentences = list(read_conllu(out))
@@ -75,7 +74,7 @@ def test_second_run_comes_from_the_cache(tiny_model, tmp_path):
 
 def test_empty_lines_are_refused(tiny_model, tmp_path):
     with pytest.raises(InputError, match="line 2: an empty line"):
-        parse_lines(["Der Zug kommt an .", "  "], lang="de", parser="udpipe", options={"udpipe_model": tiny_model},
+        parse_lines(["Der Zug kommt an .", "  "], lang="de", parser=ParserSpec("udpipe", {"udpipe_model": tiny_model}),
                     cache_dir=tmp_path, progress=False)
 
 
@@ -104,7 +103,7 @@ SLOW_SCRIPT = textwrap.dedent("""
 def test_kill_minus_9_then_resume_is_byte_identical(tiny_model, tmp_path):
     path = _corpus(tmp_path, copies=2)
     reference = tmp_path / "reference.conllu"
-    parse_file(path, reference, lang="de", parser="udpipe", options={"udpipe_model": tiny_model},
+    parse_file(path, reference, lang="de", parser=ParserSpec("udpipe", {"udpipe_model": tiny_model}),
                cache_dir=tmp_path / "cache-ref", shard_size=4, progress=False)
 
     script = tmp_path / "slow.py"
@@ -157,7 +156,7 @@ SLOW_WORKERS_SCRIPT = textwrap.dedent("""
 def test_a_parse_on_two_workers_killed_leaves_nothing_running_and_resumes_byte_identically(tiny_model, tmp_path):
     path = _corpus(tmp_path, copies=2)
     reference = tmp_path / "reference.conllu"
-    parse_file(path, reference, lang="de", parser="udpipe", options={"udpipe_model": tiny_model},
+    parse_file(path, reference, lang="de", parser=ParserSpec("udpipe", {"udpipe_model": tiny_model}),
                cache_dir=tmp_path / "cache-ref", shard_size=4, progress=False)
     script = tmp_path / "slow_workers.py"
     script.write_text(SLOW_WORKERS_SCRIPT, encoding="utf-8")
@@ -199,13 +198,6 @@ def test_parse_source_for_build_writes_a_cached_conllu(tiny_model, tmp_path):
     stamp = path.stat().st_mtime_ns
     assert parse_source_for_build(lines, "de", spec, line_numbers=numbers, cache_dir=cache, progress=False) == path
     assert path.stat().st_mtime_ns == stamp
-
-
-def test_parse_source_for_build_with_conllu_returns_the_checked_file(tmp_path):
-    lines = [x for x in (DEMO / "sample.de").read_text(encoding="utf-8").splitlines() if x.strip()]
-    source = PreParsedSource(DEMO / "sample.de.conllu")
-    assert parse_source_for_build(lines, "de", source, cache_dir=tmp_path) == DEMO / "sample.de.conllu"
-    assert not (tmp_path / "parsed").exists()  # a file is read, not parsed again or cached
 
 
 def test_the_default_shard_size_gives_every_worker_two_shards() -> None:

@@ -9,16 +9,11 @@ from dataclasses import replace
 
 import pytest
 
-from auto_challenge_sets.evaluation.report.report import (
-    config_heading,
-    config_table,
-    human_table,
-    summary_table,
-    targeted_human_table,
-    targeted_tables,
-    text_report,
-    write_report,
-)
+from auto_challenge_sets.evaluation.report.report import text_report, write_report
+from auto_challenge_sets.evaluation.report.sections.challenge import config_heading, config_table
+from auto_challenge_sets.evaluation.report.sections.human import human_table
+from auto_challenge_sets.evaluation.report.sections.targeted import targeted_human_table, targeted_tables
+from auto_challenge_sets.evaluation.report.sections.trends import summary_table
 
 from mutation_scope import per_test_under_mutmut
 from toy_dataset import evaluated
@@ -376,7 +371,7 @@ def test_the_human_table_leaves_out_what_is_missing(evaluation):
 def test_the_full_corpus_label():
     from types import SimpleNamespace
 
-    from auto_challenge_sets.evaluation.report.report import full_corpus_label
+    from auto_challenge_sets.evaluation.report.sections.full_test import full_corpus_label
 
     assert full_corpus_label(SimpleNamespace(pair="de-en", full_corpus_config="de-en.baseline")) == "full test set"
     assert full_corpus_label(SimpleNamespace(pair="fr-en", full_corpus_config="de-en.baseline")) == (
@@ -386,19 +381,19 @@ def test_the_full_corpus_label():
 
 
 def test_has_human_looks_at_the_full_corpus_and_every_config(evaluation):
-    from auto_challenge_sets.evaluation.report.report import _has_human
+    from auto_challenge_sets.evaluation.report.sections.human import has_human
 
     result, _ = evaluation
     none = {name: replace(c, human=None) for name, c in result.configs.items()}
-    assert _has_human(result, "ter")
-    assert not _has_human(replace(result, human_full=None, configs=none), "ter")
-    assert _has_human(replace(result, human_full={"ter": result.human_full["ter"]}, configs=none), "ter")
-    assert not _has_human(replace(result, human_full={"ter": None, "bleu": result.human_full["bleu"]}, configs=none),
+    assert has_human(result, "ter")
+    assert not has_human(replace(result, human_full=None, configs=none), "ter")
+    assert has_human(replace(result, human_full={"ter": result.human_full["ter"]}, configs=none), "ter")
+    assert not has_human(replace(result, human_full={"ter": None, "bleu": result.human_full["bleu"]}, configs=none),
                           "ter")
     last = {**none, "de-en.reorder.d5": result.configs["de-en.reorder.d5"]}
-    assert _has_human(replace(result, human_full=None, configs=last), "ribes")
+    assert has_human(replace(result, human_full=None, configs=last), "ribes")
     one = {**none, "de-en.reorder.d5": replace(result.configs["de-en.reorder.d5"], human={"bleu": None, "ribes": None})}
-    assert not _has_human(replace(result, human_full=None, configs=one), "ribes")
+    assert not has_human(replace(result, human_full=None, configs=one), "ribes")
 
 
 # 5 systems: only τ = 1 (p = 2/120) reaches p < 0.05, and BH over 4 configs needs p < 0.05/4 alone
@@ -407,7 +402,7 @@ POWER_5_OF_4 = ("Power: with 5 systems, a τ of 1.00 is needed for p < 0.05; no 
 
 
 def test_the_targeted_section_in_both_forms(evaluation):
-    from auto_challenge_sets.evaluation.report.report import targeted_section
+    from auto_challenge_sets.evaluation.report.sections.targeted import text as targeted_section
 
     result, _ = evaluation
     tables = targeted_tables(result, markdown=True)
@@ -436,8 +431,8 @@ def test_the_targeted_section_in_both_forms(evaluation):
 def test_the_text_report_whole(evaluation):
     """Every line of the printed report, configs in config_sort_key's order whatever the run's
     order; each table as its own test above checks it."""
-    from auto_challenge_sets.evaluation.report.full_test_report import full_test_section
-    from auto_challenge_sets.evaluation.report.report import targeted_section
+    from auto_challenge_sets.evaluation.report.sections.full_test import full_test_section
+    from auto_challenge_sets.evaluation.report.sections.targeted import text as targeted_section
 
     result, _ = evaluation
     shuffled = replace(result, configs={name: result.configs[name] for name in reversed(CONFIGS)})
@@ -494,9 +489,10 @@ def _headings_in_order(text: str) -> list[str]:
 def test_the_markdown_report_whole(evaluation):
     from pathlib import Path
 
-    from auto_challenge_sets.evaluation.report.full_test_report import full_test_section
     from auto_challenge_sets.evaluation.report.name_text import markdown_text
-    from auto_challenge_sets.evaluation.report.report import LEGEND, markdown_report, targeted_section
+    from auto_challenge_sets.evaluation.report.report import LEGEND, markdown_report
+    from auto_challenge_sets.evaluation.report.sections.full_test import full_test_section
+    from auto_challenge_sets.evaluation.report.sections.targeted import text as targeted_section
 
     result, _ = evaluation
     shuffled = replace(result, configs={name: result.configs[name] for name in reversed(CONFIGS)},
@@ -560,7 +556,7 @@ def test_both_reports_end_their_sections_with_segment_agreement(evaluation):
     """With segment-level agreement, its tables close the text report and come before the plots in
     report.md, each titled by the metric's label (lower case in the text)."""
     from auto_challenge_sets.evaluation.report.report import markdown_report
-    from auto_challenge_sets.evaluation.report.validity_report import segment_table
+    from auto_challenge_sets.evaluation.report.sections.segments import segment_table
     from auto_challenge_sets.evaluation.results import SegmentAgreement
 
     result, _ = evaluation
@@ -622,3 +618,17 @@ def test_the_random_pairs_table_shows_dashes_where_a_system_or_its_control_has_n
     assert rows["random pairs (mean)"][d2] == f"{100 * sum(means) / 2:.0f}"
     assert rows["random pairs (mean)"][d3] == "-" and rows["good"][d3] == (
         f"{100 * configs['de-en.particle.d3'].systems['good'].targeted.accuracy:.0f}")
+
+
+def test_every_module_of_sections_is_a_section_of_the_report():
+    """The text, report.md, the page and the figures read SECTIONS: a module added to sections/
+    and left out of it would be in no report; each section keeps the protocol."""
+    import pkgutil
+
+    from auto_challenge_sets.evaluation.report import sections
+
+    listed = {section.__name__.rpartition(".")[2] for section in sections.SECTIONS}
+    assert {module.name for module in pkgutil.iter_modules(sections.__path__)} == listed
+    for section in sections.SECTIONS:
+        assert callable(section.text) and callable(section.page)
+        assert hasattr(section, "figures") == hasattr(section, "KIND") == hasattr(section, "FILE")

@@ -28,8 +28,18 @@ def test_a_value_at_either_bound_is_accepted_and_one_past_it_refused(name):
         _request(**{name: low - 1})
     if high is not None:
         assert getattr(_request(**{name: high}), name) == high
-        with pytest.raises(RequestError, match=f"must be from {low} to {high:,}, got {high + 1}$"):
+        with pytest.raises(RequestError, match=f"is {high + 1}, above the limit of {high:_}$"):
             _request(**{name: high + 1})
+
+
+def test_a_numpy_integer_is_taken_as_the_integer_it_holds():
+    """compute() is given numbers read from arrays (a dataset's columns): they are plain ints in the request."""
+    import numpy as np
+
+    request = _request(n_samples=np.int64(5), seed=np.uint32(7))
+    assert (request.n_samples, request.seed) == (5, 7) and type(request.n_samples) is type(request.seed) is int
+    with pytest.raises(RequestError, match=r"^n_samples: must be an integer, got np\.True_$"):
+        _request(n_samples=np.bool_(True))
 
 
 @pytest.mark.parametrize("value", [0, 0.05, 1])

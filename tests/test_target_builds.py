@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import conllu
@@ -22,6 +23,10 @@ from auto_challenge_sets.target_languages import target_tokens
 from conftest import shared_path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "studies"))
+
+from stored_table import ALLOWED, stated_spread  # noqa: E402
+
 TARGETS = ("cs", "de", "es", "fr", "hi", "is", "ru", "zh")
 MEASURES = {"reorder": 5, "reorder_norm": 5, "crossing": 5}  # each measure's default D
 
@@ -84,9 +89,12 @@ def test_chinese_rows_align_characters_and_say_so(built: dict[str, Path]) -> Non
 
 def test_the_reorder_figures_in_the_docs_are_these_builds_row_counts(built: dict[str, Path]) -> None:
     """docs/method.md's table (studies/reorder_targets.py) aligns as the build does: each share
-    selected is the build's config's rows over 1,000; the distant pairs rank above en→es."""
+    selected is the build's config's rows over 1,000, within what the spread over eflomal seeds that
+    the table states allows (eflomal's links differ from one CPU to another); the distant pairs rank
+    above en→es."""
     method = (REPO / "docs" / "method.md").read_text(encoding="utf-8")
     block = method.split("<!-- table reorder-targets:", 1)[1].split("<!-- end of table reorder-targets", 1)[0]
+    points, _ = stated_spread(block)
     sizes = folder_sizes(built["out"])
     shares = {}
     for target in TARGETS:
@@ -94,7 +102,7 @@ def test_the_reorder_figures_in_the_docs_are_these_builds_row_counts(built: dict
         cells = [c.strip() for c in line.strip("|").split("|")][2:]
         for k, (name, d) in enumerate(MEASURES.items()):
             share = float(cells[2 * k].rstrip("%"))
-            assert share == pytest.approx(sizes[f"en-{target}.{name}.d{d}"]["pud"] / 10, abs=0.05), (target, name)
+            assert share == pytest.approx(sizes[f"en-{target}.{name}.d{d}"]["pud"] / 10, abs=ALLOWED * points + 1e-9), (target, name)
             shares[target, name] = share
     for name in MEASURES:
         assert min(shares["zh", name], shares["hi", name]) > shares["es", name]

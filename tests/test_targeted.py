@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from auto_challenge_sets.scoring.challenge import compute
+from auto_challenge_sets.evaluation.memory import check_alignments, check_instances
+from auto_challenge_sets.metrics.compute import compute
 from auto_challenge_sets.scoring.targeted import (
     CORRECT,
     UNALIGNED,
     WRONG,
     aligned_words,
-    check_alignments,
-    check_instances,
     judge,
     parts_match,
     signature,

@@ -24,6 +24,7 @@ from auto_challenge_sets.builder.backends.parsers import (
 from auto_challenge_sets.builder.backends.parsers import trankit as tb
 from auto_challenge_sets.builder.backends.parsers.trankit_conllu import to_sentence
 from auto_challenge_sets.builder.pipeline.parse_stage import parse_lines, write_parse
+from auto_challenge_sets.builder.pipeline.specs import ParserSpec
 from auto_challenge_sets.conllu_io import format_sentence, read_conllu
 
 from conftest import shared_path
@@ -134,7 +135,7 @@ def test_trankit_pipeline_normalization_helpers():
 def test_missing_models_fail_before_work_naming_files(tmp_path, monkeypatch):
     cache = tmp_path / "empty-trankit"
     with pytest.raises(ParserUnavailableError, match="german_mwt_expander.pt") as caught:
-        parse_lines(["Ein Satz ."], lang="de", parser="trankit", options={"trankit_cache": cache},
+        parse_lines(["Ein Satz ."], lang="de", parser=ParserSpec("trankit", {"trankit_cache": cache}),
                     cache_dir=tmp_path / "stage", progress=False)
     message = str(caught.value)
     assert "german/german.tagger.mdl" in message and "german_mwt_expander.pt" in message

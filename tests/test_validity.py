@@ -19,14 +19,11 @@ from auto_challenge_sets.configs import config_sort_key
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation.engine import evaluate
 from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
-from auto_challenge_sets.evaluation.report.report import (
-    config_heading,
-    human_table,
-    markdown_report,
-    summary_table,
-    text_report,
-)
-from auto_challenge_sets.evaluation.report.validity_report import segment_table
+from auto_challenge_sets.evaluation.report.report import markdown_report, text_report
+from auto_challenge_sets.evaluation.report.sections.challenge import config_heading
+from auto_challenge_sets.evaluation.report.sections.human import human_table
+from auto_challenge_sets.evaluation.report.sections.segments import segment_table
+from auto_challenge_sets.evaluation.report.sections.trends import summary_table
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.results import SCHEMA_PATH
 from auto_challenge_sets.evaluation.stats.human import read_human
@@ -463,7 +460,8 @@ def test_the_html_page_shows_the_segment_tables_and_surviving_trends_as_in_resul
 def test_the_pages_segment_rows_skip_a_config_without_agreement_and_go_on(run):
     """A config with neither a metric's nor targeted accuracy's segment agreement has no row; the
     configs after it still do (the full test set first)."""
-    from auto_challenge_sets.evaluation.report.html.html_view import ordered_configs, segment_rows
+    from auto_challenge_sets.evaluation.report.cells import ordered_configs
+    from auto_challenge_sets.evaluation.report.sections.segments import segment_rows
 
     evaluation = run["evaluation"]
     metric = evaluation.metrics[0]

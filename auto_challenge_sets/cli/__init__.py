@@ -1,8 +1,8 @@
 """The ``acs`` command line.
 
-Every module in :mod:`auto_challenge_sets.cli` that defines ``register(subparsers)`` is one
-subcommand; it adds its own parser and sets ``func``. Command modules import only argparse-level
-things at module scope, so ``acs --help`` stays fast; heavy imports happen inside ``func``.
+Every module here that defines ``register(subparsers)`` is one subcommand; it adds its parser and
+sets ``func``. Command modules import only argparse-level things at module scope, so ``acs --help``
+stays fast; heavy imports happen inside ``func``.
 """
 
 from __future__ import annotations
@@ -28,53 +28,46 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--debug", action="store_true", help=DEBUG_HELP)
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    subparsers.required = True
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):  # __main__ runs the command line when imported
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        register = getattr(module, "register", None)
-        if register is not None:
-            register(subparsers)
+        if not info.name.startswith("_"):  # __main__ runs the command line when imported
+            register = getattr(importlib.import_module(f"{__name__}.{info.name}"), "register", None)
+            if register is not None:
+                register(subparsers)
     for command in subparsers.choices.values():  # `acs build ... --debug` works too
         command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=DEBUG_HELP)
     parser.set_defaults(_commands=subparsers.choices)
     return parser
 
 
-def _refuse_extras(commands: dict[str, argparse.ArgumentParser], command: str, extras: list[str]) -> None:
-    """argparse leaves an unknown flag of a subcommand to the top parser, which prints the top-level
-    usage and no hint: say it as the subcommand, with its usage and the flag it resembles."""
+def _refuse_extras(sub: argparse.ArgumentParser, extras: list[str]) -> None:
+    """An unknown flag of a subcommand, said as the subcommand (argparse leaves it to the top parser,
+    which prints the top-level usage), with the flag it resembles."""
     from auto_challenge_sets.options import did_you_mean
 
-    sub = commands[command]
     flags = sorted({flag for action in sub._actions for flag in action.option_strings if flag.startswith("--")})
     unknown = next((extra.split("=", 1)[0] for extra in extras if extra.startswith("-")), None)
-    hint = did_you_mean(unknown, flags) if unknown else ""
-    sub.error(f"unrecognized arguments: {' '.join(extras)}{hint}")
+    sub.error(f"unrecognized arguments: {' '.join(extras)}{did_you_mean(unknown, flags) if unknown else ''}")
 
 
 def describe_error(error: BaseException, command: str | None = None) -> str:
-    """One line for the user: our errors as they are (the fields they name shown as the flags of
-    ``command``), a system error with its file."""
+    """One line for the user: our errors with the fields they name shown as the flags of
+    ``command``, a system error with its file."""
+    gone = _deleted_working_folder()
     if isinstance(error, AcsError):
         from auto_challenge_sets.cli.fields import with_flags
 
-        message = with_flags(error, command)
-        gone = _deleted_working_folder()
         path = getattr(error, "path", None)
         if gone is not None and path is not None and not os.path.isabs(path):
-            message += f" (the working folder {gone} no longer exists: cd to a folder that exists)"
-        return message
+            return with_flags(error, command) + f" (the working folder {gone} no longer exists: cd to a folder that exists)"
+        return with_flags(error, command)
     if isinstance(error, OSError):
         where = error.filename if error.filename is not None else ""
-        reason = error.strerror or type(error).__name__
-        gone = _deleted_working_folder()
         if gone is not None and not os.path.isabs(os.fsdecode(where) if isinstance(where, str | bytes) else ""):
             # a relative path (or none: Path.absolute()) failed because the folder it is relative to is gone
             return (f"{where or '.'}: the working folder {gone} no longer exists (deleted while or before this "
                     "ran): cd to a folder that exists, or give absolute paths")
+        reason = error.strerror or type(error).__name__
         return f"{where}: {reason}" if where else reason
     if isinstance(error, MemoryError):
         return "out of memory (try a smaller input or fewer samples)"
@@ -97,51 +90,33 @@ def _deleted_working_folder() -> str | None:
         return os.environ.get("PWD") or "(unknown)"
 
 
-def _debugging(args: argparse.Namespace) -> bool:
-    return bool(getattr(args, "debug", False)) or os.environ.get("ACS_DEBUG", "").strip().lower() in (
-        "1", "true", "yes", "on")
-
-
-def _printable_streams() -> None:
-    """A character the terminal's encoding lacks (PYTHONIOENCODING=ascii, a C locale) is printed as
-    an escape (``\\u2192``) rather than failing the command after its work is done."""
-    for stream in (sys.stdout, sys.stderr):
-        reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None and getattr(stream, "errors", None) == "strict":
-            reconfigure(errors="backslashreplace")
-
-
-def _one_line_warnings() -> None:
-    """Show a plug-in that is not loaded as one line, ``acs: warning: ...``, once a run; any other
-    warning as Python shows it."""
-    import warnings
-
+def _show_plugin_warning(shown):  # noqa: ANN001, ANN202 - warnings' hook
+    """A plug-in that is not loaded as one line, ``acs: warning: ...``; any other warning as Python shows it."""
     from auto_challenge_sets.plugins import PluginWarning
 
-    shown = warnings.showwarning
-
-    def show(message, category, filename, lineno, file=None, line=None):  # noqa: ANN001, ANN202 - warnings' hook
+    def show(message, category, filename, lineno, file=None, line=None):  # noqa: ANN001, ANN202
         if issubclass(category, PluginWarning):
             print(f"acs: warning: {message}", file=sys.stderr)
         else:
             shown(message, category, filename, lineno, file, line)
 
-    warnings.showwarning = show
+    return show
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     import warnings
 
-    _printable_streams()
-    with warnings.catch_warnings():  # restores the warning hooks: main() runs inside tests and other programs too
-        _one_line_warnings()
+    for stream in (sys.stdout, sys.stderr):  # a character the terminal's encoding lacks: an escape, not a failure
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+    with warnings.catch_warnings():  # restores the hook: main() runs inside tests and other programs too
+        warnings.showwarning = _show_plugin_warning(warnings.showwarning)
         return _main(argv)
 
 
 def _flush_stdout() -> None:
-    """Flush standard output; where that fails, drop what is left (standard output then goes to
-    the null device), so that Python's own flush at exit does not fail again and turn the exit
-    status into 120 with a second message."""
+    """Flush standard output; where that fails, point it at the null device, so that Python's own
+    flush at exit does not fail again and turn the exit status into 120 with a second message."""
     try:
         sys.stdout.flush()
     except OSError:
@@ -153,27 +128,24 @@ def _flush_stdout() -> None:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
-    args, extras = parser.parse_known_args(argv)
+    args, extras = build_parser().parse_known_args(argv)
     if extras:
-        _refuse_extras(args._commands, args.command, extras)
+        _refuse_extras(args._commands[args.command], extras)
+    debugging = getattr(args, "debug", False) or os.environ.get("ACS_DEBUG", "").strip().lower() in (
+        "1", "true", "yes", "on")
     try:
         result = args.func(args)
         _flush_stdout()  # a full disk fails here, inside the boundary, not in Python's flush at exit
     except BrokenPipeError:  # `acs select ... | head`
         return 0
     except KeyboardInterrupt:
-        if _debugging(args):
+        if debugging:
             raise
         print(f"acs {args.command}: interrupted", file=sys.stderr)
         return 130
     except Exception as error:  # the boundary: one line, never a traceback unless asked for
-        if _debugging(args):
+        if debugging:
             raise
         print(f"acs {args.command}: error: {describe_error(error, args.command)}", file=sys.stderr)
         return 2
     return int(result or 0)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

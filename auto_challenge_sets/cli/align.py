@@ -22,10 +22,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "empty side gets an empty line. The work is cached and resumable: run it again after an "
         "interruption and finished shards are reused. Use the result with `acs build --alignment FILE` "
         "(the source tokens must then be the words of the source parse).",
-        epilog="examples:\n"
-        "  acs align --aligner eflomal --source news.de --target news.en --output news.de-en.pharaoh\n"
-        "  acs align --source news.de --target news.en --output out.pharaoh --model ./mbert --device cuda "
-        "--batch-size 256",
+        epilog="examples:\n  acs align --aligner eflomal --source news.de --target news.en --output "
+        "news.de-en.pharaoh\n  acs align --source news.de --target news.en --output out.pharaoh --model ./mbert "
+        "--device cuda --batch-size 256",
         formatter_class=HelpFormatter,
     )
     parser.add_argument("--source", required=True, type=Path, metavar="FILE",
@@ -72,8 +71,7 @@ def run(args: argparse.Namespace) -> int:
     if args.make_priors is not None:
         from auto_challenge_sets.builder.backends.aligners.eflomal import make_priors
 
-        seed = getattr(args, "seed", None)
-        learned = make_priors(pairs, args.make_priors, seed=1 if seed is None else seed)
+        learned = make_priors(pairs, args.make_priors, seed=spec.options.get("seed", 1))  # --seed N
         if not args.quiet:
             print(f"learned eflomal priors from {learned} sentence pairs → {args.make_priors}", file=sys.stderr)
         return 0

@@ -21,13 +21,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "build",
         help="build every challenge config of one language pair and corpus into a dataset folder",
-        description="Select the sentence pairs of a parallel corpus with each long-distance phenomenon "
-        "at every minimum distance D (lexical: 0-5 on the source-side UD parse; on a word alignment, "
-        "reorder and reorder_norm: 5, 10, 15, 20 positions, crossing: 5, 10, 20, 30 percent) and write them "
-        "as a Hugging Face dataset folder: "
-        "data/{config}/{split}-00000-of-00001.parquet (a file every 50,000 rows: -00000-of-00003 ...) "
-        "plus a README.md with the YAML configs. "
-        "Run it again with another --pair or --corpus and the same --out to add to the folder.",
+        description="Select the sentence pairs of a parallel corpus with each long-distance phenomenon at every "
+        "minimum distance D (lexical: 0-5 on the source-side UD parse; on a word alignment, reorder and "
+        "reorder_norm: 5, 10, 15, 20 positions, crossing: 5, 10, 20, 30 percent) and write them as a Hugging Face "
+        "dataset folder: data/{config}/{split}-00000-of-00001.parquet (a file every 50,000 rows: -00000-of-00003 "
+        "...) plus a README.md with the YAML configs. Run it again with another --pair or --corpus and the same "
+        "--out to add to the folder.",
         formatter_class=HelpFormatter,
     )
     parser.add_argument("--pair", required=True, help="language pair, source first: de-en")
@@ -110,20 +109,16 @@ def _resolve_inputs(args: argparse.Namespace) -> None:
         raise AcsError(f"give {', '.join(missing)} (or --testset NAME for a sacrebleu test set)")
 
 
-def _check_names(phenomena: list[str] | None, queries: list[str], replace: list[str]) -> list[RuleQuery]:
-    """The --rule queries read, once every name is checked: none reserved, none given twice
-    (--phenomena and --rule alike), each --replace-rule a --rule's or an installed rule's. Before
-    any is registered, so a refused command leaves the registry as it was."""
+def _rule_queries(queries: list[str], replace: list[str]) -> list[RuleQuery]:
+    """The --rule queries read, once every name is checked (none reserved, none given twice, each
+    --replace-rule a --rule's or an installed rule's), before any is registered: a refused command
+    leaves the registry as it was."""
     from auto_challenge_sets.configs import reserved_name
     from auto_challenge_sets.errors import AcsError
     from auto_challenge_sets.phenomena import PHENOMENA
     from auto_challenge_sets.rule_query import parse_rule_query
 
-    given: dict[str, str] = {}  # name -> the argument that gave it first
-    for name in phenomena or ():
-        if name in given:
-            raise AcsError(f"--phenomena names {name!r} twice")
-        given[name] = f"--phenomena {name}"
+    given: dict[str, str] = {}  # name -> the --rule that gave it first
     parsed = []
     for text in queries:
         query = parse_rule_query(text)
@@ -136,46 +131,25 @@ def _check_names(phenomena: list[str] | None, queries: list[str], replace: list[
             raise AcsError(f"--rule {text!r}: {query.name!r} is a phenomenon already; choose another name")
         given[query.name] = f"--rule {text!r}"
         parsed.append(query)
-    installed = {name for name in PHENOMENA if reserved_name(name) is None}  # an entry point's rule may change too
     for name in replace:
-        if name not in {query.name for query in parsed} | installed:
+        if name not in given and (name not in PHENOMENA or reserved_name(name) is not None):
             raise AcsError(f"--replace-rule {name!r}: no --rule of this build nor installed rule is named so; give "
                            "the rule that replaces it, --rule 'name=NAME ...'")
     return parsed
 
 
-def _register_rules(queries: list[RuleQuery]) -> list[str]:
-    """Register each --rule as a phenomenon of this run (the same query again is the same
-    phenomenon); their names."""
-    from auto_challenge_sets.phenomena import PHENOMENA, register_phenomenon
-
-    for query in queries:
-        if query.name not in PHENOMENA:
-            register_phenomenon(query.name, query.description(), query.word_test(), query.languages)(query.rule())
-    return [query.name for query in queries]
-
-
-def _system_memory_pool() -> None:
-    """Arrow's default pool (mimalloc) keeps what a streaming build frees and grows with the corpus
-    (measured at 300k pairs: 320 MB peak; with the system allocator 295 MB, the 10k build's ~250 MB
-    plus little). Set for this command's process only, not for library users of the writer."""
-    import pyarrow as pa
-
-    pa.set_memory_pool(pa.system_memory_pool())
-
-
-def _collect_garbage_rarely() -> None:
-    """A build makes millions of small objects (a Token per word, an Instance per match, rows), and
-    reference counting frees them; the cyclic collector's passes over them cost 3.0 s of a 100k-pair
-    build (1.7 s of it in full passes over every object the imports made: datasets, pandas,
-    pyarrow). So the imports' objects, never garbage, are frozen out of the collector's passes, and
-    the young generation is collected every 50,000 allocations instead of 700: 0.2 s (measured with
-    gc.callbacks). The build makes few reference cycles, so little waits longer to be freed. Set for
-    this command's process only, like the memory pool."""
+def _tune_process() -> None:
+    """For this command's process only (not for library users of the writer): Arrow's system
+    allocator, as its default pool (mimalloc) keeps what a streaming build frees and grows with the
+    corpus; and the cyclic collector kept off the imports' objects, never garbage, and run rarely, as
+    a build makes millions of small objects and few reference cycles."""
     import gc
 
-    import auto_challenge_sets.dataset.features  # noqa: F401 - datasets' objects, frozen below (run imported the writer)
+    import pyarrow as pa
 
+    import auto_challenge_sets.dataset.features  # noqa: F401 - datasets' objects, frozen below
+
+    pa.set_memory_pool(pa.system_memory_pool())
     gc.freeze()
     gc.set_threshold(50_000, 10, 10)
 
@@ -203,20 +177,23 @@ def _executor(args: argparse.Namespace):
 
 def run(args: argparse.Namespace) -> int:
     from auto_challenge_sets.builder.pipeline.build import BuildSpec
+    from auto_challenge_sets.builder.pipeline.timings import recording
     from auto_challenge_sets.cli.backend_flags import (
         CONLLU,
         DEFAULT_PARSER,
-        aligner_choice,
         aligner_spec_from_args,
         parser_spec_from_args,
     )
     from auto_challenge_sets.dataset.writer import build_into_folder
     from auto_challenge_sets.errors import AcsError
+    from auto_challenge_sets.phenomena import PHENOMENA, register_phenomenon
     from auto_challenge_sets.tables import distance_table
 
-    queries = _check_names(args.phenomena, args.rule, args.replace_rule)
+    queries = _rule_queries(args.rule, args.replace_rule)
     _resolve_inputs(args)
-    user_rules = _register_rules(queries)
+    for query in queries:  # a phenomenon of this run (the same query again is the same phenomenon)
+        if query.name not in PHENOMENA:
+            register_phenomenon(query.name, query.description(), query.word_test(), query.languages)(query.rule())
     args.parser = args.parser or (CONLLU if args.source_conllu else DEFAULT_PARSER)
     if args.parser == CONLLU and args.source_conllu is None:
         raise AcsError("--parser conllu needs --source-conllu FILE")
@@ -225,26 +202,15 @@ def run(args: argparse.Namespace) -> int:
     # --device places the parser, and the aligner too unless --align-device says otherwise
     aligner = aligner_spec_from_args(args, default_device=args.parser_device)
     spec = BuildSpec(
-        pair=args.pair,
-        corpus=args.corpus,
-        source=args.source,
-        target=args.target,
+        pair=args.pair, corpus=args.corpus, source=args.source, target=args.target,
         parser=parser_spec_from_args(args, also_used=("device",) if aligner is not None else ()),
-        source_conllu=args.source_conllu,
-        aligner=aligner,
-        alignment=args.alignment if aligner_choice(args) == "pharaoh" else None,
-        cache_dir=args.cache_dir,
-        shard_size=args.shard_size,
-        phenomena=tuple(args.phenomena + user_rules) if args.phenomena else (),
-        allow_token_mismatch=args.allow_token_mismatch,
-        executor=_executor(args),
+        source_conllu=args.source_conllu, aligner=aligner, alignment=args.alignment,  # aligner_spec_from_args checked it
+        cache_dir=args.cache_dir, shard_size=args.shard_size,
+        phenomena=tuple(args.phenomena + [query.name for query in queries]) if args.phenomena else (),
+        allow_token_mismatch=args.allow_token_mismatch, executor=_executor(args),
         aligner_note=getattr(args, "aligner_note", None),  # the default-aligner policy's, reported by the build
-        replace_rules=tuple(args.replace_rule),
-    )
-    _system_memory_pool()
-    _collect_garbage_rarely()
-    from auto_challenge_sets.builder.pipeline.timings import recording
-
+        replace_rules=tuple(args.replace_rule))
+    _tune_process()
     with recording() as timings:
         result = build_into_folder(spec, args.out, license=args.license, progress=not args.quiet)
     print(f"\n{args.pair} {args.corpus}: {result.pairs} sentence pairs of {result.lines} lines → {args.out}")

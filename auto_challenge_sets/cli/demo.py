@@ -10,11 +10,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "demo",
         help="build challenge sets from the packaged 29-pair sample and load one (offline, seconds)",
-        description="Build every config of both directions (de-en with the German trees, en-de with "
-        "the English trees, reordering from the hand alignment) of the sample corpus that ships with "
-        "the package, load one config with datasets.load_dataset, and print the size table. Then "
-        "install the ldd_challenge metric into evaluate's module cache (`acs metric install`), so "
-        "that evaluate.load(\"ldd_challenge\") works.",
+        description="Build every config of both directions (de-en with the German trees, en-de with the English "
+        "trees, reordering from the hand alignment) of the sample corpus that ships with the package, load one "
+        "config with datasets.load_dataset, and print the size table. Then install the ldd_challenge metric into "
+        "evaluate's module cache (`acs metric install`), so that evaluate.load(\"ldd_challenge\") works.",
     )
     parser.add_argument("--out", type=Path, metavar="DIR",
                         help="keep the dataset folder here (default: a temporary folder, removed)")

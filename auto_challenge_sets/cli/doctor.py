@@ -48,17 +48,12 @@ def _hub_lines() -> list[tuple[bool, str, str, str]]:
                "load_dataset and evaluate.load read their caches at once instead of retrying the Hub) and pass "
                "local models (see `acs build --help`)")
     token = get_token() is not None
-    return [
-        hub,
-        (token, "hub token", "found" if token else "none (needed by acs publish)", "hf auth login, or set HF_TOKEN"),
-    ]
+    return [hub, (token, "hub token", "found" if token else "none (needed by acs publish)", "hf auth login, or set HF_TOKEN")]
 
 
 def _dataset_here_lines() -> list[tuple[bool, str, str, str]]:
     """With a built folder ./auto_challenge_sets here (acs build's default --out): whether datasets'
     cache holds another build of that name, which load_dataset returns from any other folder."""
-    from pathlib import Path
-
     from auto_challenge_sets.dataset.hf_cache import datasets_cache, stale_cached_configs
     from auto_challenge_sets.dataset.layout import README, folder_sizes
     from auto_challenge_sets.errors import AcsError
@@ -70,8 +65,7 @@ def _dataset_here_lines() -> list[tuple[bool, str, str, str]]:
         sizes = folder_sizes(here)
     except AcsError as error:
         return [(False, "dataset here", f"./{here}: {error}"[:200], "")]
-    stale = stale_cached_configs(here.name, sizes)
-    if not stale:
+    if not (stale := stale_cached_configs(here.name, sizes)):
         return [(True, "dataset here", f"./{here}: {len(sizes)} configs; datasets' cache holds no other build", "")]
     return [(False, "dataset here", f"./{here}: datasets' cache holds another build of {len(stale)} config(s) "
              f"(e.g. {next(iter(stale))})", f"load it by path from other folders, or delete {datasets_cache() / here.name}")]
@@ -116,21 +110,17 @@ def run(args: argparse.Namespace) -> int:
     from auto_challenge_sets.tables import render_table
 
     langs = list(LANGUAGES) if args.lang == ["all"] else args.lang
-    checks = backend_checks()
-    checks += [trankit_check(lang, args.trankit_cache) for lang in langs]
-    checks += [simalign_check(args.align_model), *udpipe_checks(args.udpipe_model), eflomal_check()]
-    rows = [(c.ok, c.name, c.detail, c.get) for c in checks]
+    checks = [*backend_checks(), *(trankit_check(lang, args.trankit_cache) for lang in langs),
+              simalign_check(args.align_model), *udpipe_checks(args.udpipe_model), eflomal_check()]
     cached = cached_testsets()
-    rows.append((bool(cached), "sacrebleu test sets", ", ".join(cached) if cached else "none downloaded yet",
-                 "acs build --testset NAME --pair SRC-TGT (sacrebleu downloads it once)"))
-    rows += _hub_lines()
-    rows += _dataset_here_lines()
+    rows = [(c.ok, c.name, c.detail, c.get) for c in checks]
+    rows += [(bool(cached), "sacrebleu test sets", ", ".join(cached) if cached else "none downloaded yet",
+              "acs build --testset NAME --pair SRC-TGT (sacrebleu downloads it once)"), *_hub_lines(),
+             *_dataset_here_lines()]
     print(render_table(["", "what", "here"], [("ok" if ok else "--", name, detail) for ok, name, detail, _ in rows],
                        left=3))
-    missing = [(name, get) for ok, name, _, get in rows if not ok and get]
+    missing = [f"  {name}: {get}" for ok, name, _, get in rows if not ok and get]
     if missing:
-        print("\nTo get what is missing:")
-        for name, get in missing:
-            print(f"  {name}: {get}")
+        print("\n".join(["\nTo get what is missing:", *missing]))
     print("\n".join(_language_table(langs, args.trankit_cache)))
     return 0

@@ -47,35 +47,27 @@ examples:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from auto_challenge_sets.builder.backends import ALIGNER
+    from auto_challenge_sets.cli.backend_flags import add_backend_flags
     from auto_challenge_sets.cli.evaluate_options import add_metric_option_flags, request_defaults
+    from auto_challenge_sets.evaluation.output_alignment import ALIGNERS, RANDOM_PAIRS
     from auto_challenge_sets.evaluation.request import MAX_JOBS, MAX_PAIRED_SAMPLES, MAX_SAMPLES, PAIRED_TESTS
+    from auto_challenge_sets.scoring.targeted import CHRF_THRESHOLD
 
     default = request_defaults()
     parser = subparsers.add_parser(
-        "evaluate",
-        help="score MT output on challenge sets against a length-matched random baseline",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-        formatter_class=HelpFormatter,
-    )
+        "evaluate", help="score MT output on challenge sets against a length-matched random baseline",
+        description=DESCRIPTION, epilog=EPILOG, formatter_class=HelpFormatter)
     parser.add_argument("--dataset", default="auto_challenge_sets", metavar="DIR",
                         help="a folder written by `acs build` (default: ./auto_challenge_sets, its default --out)")
     parser.add_argument("--verify", action="store_true", default=default["verify"],
                         help="also check every data file's sha256 against acs_build.json (reads every file; "
                         "sizes and row counts are always checked)")
-    parser.add_argument(
-        "--config",
-        required=True,
-        type=non_empty,
-        metavar="NAME|all",
-        help="config to score (e.g. de-en.particle.d3; several separated by commas), or `all`: "
-        "every non-baseline config of the language pair",
-    )
-    parser.add_argument(
-        "--split",
-        metavar="NAME",
-        help="split (source corpus, e.g. newstest2021); default: the baseline config's only split",
-    )
+    parser.add_argument("--config", required=True, type=non_empty, metavar="NAME|all",
+                        help="config to score (e.g. de-en.particle.d3; several separated by commas), or `all`: "
+                        "every non-baseline config of the language pair")
+    parser.add_argument("--split", metavar="NAME",
+                        help="split (source corpus, e.g. newstest2021); default: the baseline config's only split")
     parser.add_argument("--hyp", nargs="+", action="extend", metavar="FILE",
                         help="system output, one line per corpus line; several files (NAME=FILE to name one, "
                         "`-` for stdin) for the many-system evaluation; repeated --hyp flags add up")
@@ -85,21 +77,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--system", nargs="+", metavar="NAME",
                         help="with --testset: system outputs that sacrebleu's registry holds for the test "
                         "set (in it, or in NAME/systems as wmt21/systems), by name, or `all`")
-    parser.add_argument(
-        "--ref",
-        action="append",
-        default=[],
-        metavar="FILE",
-        help="an additional reference file, one line per corpus line (repeatable); the dataset's "
-        "`reference` column is always the first reference; with --targeted, the targeted judge's pass "
-        "rate on it (a second human translation) is measured",
-    )
-    parser.add_argument(
-        "--ref-config",
-        metavar="NAME",
-        help="config holding the full corpus: the random baseline's pool and the full-corpus "
-        "score (default: {pair}.baseline)",
-    )
+    parser.add_argument("--ref", action="append", default=[], metavar="FILE",
+                        help="an additional reference file, one line per corpus line (repeatable); the dataset's "
+                        "`reference` column is always the first reference; with --targeted, the targeted judge's "
+                        "pass rate on it (a second human translation) is measured")
+    parser.add_argument("--ref-config", metavar="NAME",
+                        help="config holding the full corpus: the random baseline's pool and the full-corpus "
+                        "score (default: {pair}.baseline)")
     parser.add_argument("--pair", metavar="SRC-TGT", help="with --config all: the language pair, when the "
                         "folder holds several")
     parser.add_argument("--out", metavar="DIR", help="write report.md, results.json, SVG figures and index.html here (a new "
@@ -126,14 +110,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="comma-separated registered metrics: bleu, chrf, ribes, ter, or one a package adds "
                       "(entry-point group auto_challenge_sets.metrics, e.g. comet with the comet extra); the "
                       "first chooses the baseline system")
-    add_metric_option_flags(parser, many)
+    add_metric_option_flags(many)
     many.add_argument("--baseline", metavar="NAME", help="the system the others are tested against "
                       "(default: the best on the full corpus by the first metric)")
     many.add_argument("--paired-test", choices=PAIRED_TESTS, default=default["paired_test"],
                       help="sacrebleu's approximate randomization or paired bootstrap")
     many.add_argument("--paired-samples", type=int_at_least(1, MAX_PAIRED_SAMPLES), default=default["paired_samples"],
-                      metavar="N",
-                      help="trials of the paired test")
+                      metavar="N", help="trials of the paired test")
     many.add_argument("--min-rows", type=int_at_least(0), default=default["min_rows"], metavar="N",
                       help="configs with fewer rows are scored but flagged small and left out of trends and summaries")
     many.add_argument("--human", metavar="FILE", help="human system scores (CSV or white-space table with a header)")
@@ -145,16 +128,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="human segment scores in WMT's layout (SYS SID RAW.SCR Z.SCR N, SID the 1-based corpus "
                       "line): per config, Kendall's τ-b of each metric's sentence scores with z, and with --targeted "
                       "the mean z of instances judged correct minus wrong (95%% bootstrap interval)")
-    _add_targeted_arguments(parser)
-    parser.set_defaults(func=run)
-
-
-def _add_targeted_arguments(parser: argparse.ArgumentParser) -> None:
-    from auto_challenge_sets.builder.backends import ALIGNER
-    from auto_challenge_sets.cli.backend_flags import add_backend_flags
-    from auto_challenge_sets.evaluation.output_alignment import ALIGNERS, RANDOM_PAIRS
-    from auto_challenge_sets.scoring.targeted import CHRF_THRESHOLD
-
     group = parser.add_argument_group(
         "targeted accuracy", "was the dependency itself translated? Each lexical instance's head and dependent: "
         "the reference words aligned to them (the expected translation) must be in the output, or, with an "
@@ -190,6 +163,7 @@ def _add_targeted_arguments(parser: argparse.ArgumentParser) -> None:
                        "sentence has such a pair (else the head's, else any; the report counts each), seeded by "
                        f"--seed (0: none; default: {RANDOM_PAIRS})")
     add_backend_flags(group, ALIGNER, in_build=True, taken=frozenset({"--seed"}))
+    parser.set_defaults(func=run)
 
 
 def _targeted_request(args: argparse.Namespace, systems: list[str]):
@@ -216,16 +190,12 @@ def _targeted_request(args: argparse.Namespace, systems: list[str]):
             raise AcsError(f"--hyp-alignment {item}: a second alignment file for system {name} (the first: "
                            f"{files[name]}); give one per system")
         files[name] = path
-    unknown = sorted(set(files) - set(systems))
-    if unknown:
-        raise AcsError(f"--hyp-alignment for {', '.join(unknown)}, which is no system (systems: {', '.join(systems)})")
     return TargetedRequest(args.targeted_aligner, options, files, args.targeted_chrf, args.targeted_lemma,
                            args.targeted_random_pairs, args.targeted_all_refs)
 
 
 def _exists(item: str) -> bool:
-    """Whether ``item`` is a path that exists: a NAME=FILE whose name is over the file-name limit
-    (ENAMETOOLONG) is not one, and must not end the run with a 5,000-character OSError."""
+    """Whether ``item`` is a path that exists (a NAME=FILE too long to be a file name is not one)."""
     try:
         return Path(item).exists()
     except OSError:
@@ -236,124 +206,49 @@ def name_systems(items: list[str]) -> dict[str, str]:
     """System names for ``--hyp`` items: ``NAME=FILE`` as given, otherwise the part of the file
     names that differs between the files (``newstest2021.de-en.hyp.Facebook-AI.en`` →
     ``Facebook-AI``); one file alone is named by its stem (``-``, standard input: ``stdin``)."""
+    from auto_challenge_sets.errors import AcsError
+
     named: dict[str, str] = {}
     plain = [item for item in items if "=" not in item or _exists(item)]
     for item in items:
         if item not in plain:
             name, _, path = item.partition("=")
             if not name.strip() or not path:
-                from auto_challenge_sets.errors import AcsError
-
                 raise AcsError(f"--hyp {item}: NAME=FILE needs a system name and a file")
             named[name] = path
-    if plain:
-        parts = [Path(p).name.split(".") for p in plain]
-        if len(plain) == 1:
-            names = [Path(plain[0]).stem if plain[0] != "-" else "stdin"]
-        else:
-            same = min(len(p) for p in parts)
-            keep = [i for i in range(same) if len({p[i] for p in parts}) > 1] if len(set(map(len, parts))) == 1 else []
-            names = [".".join(p[i] for i in keep) if keep else Path(plain[k]).name for k, p in enumerate(parts)]
-        for name, path in zip(names, plain):
-            named[name] = path
+    parts = [Path(p).name.split(".") for p in plain]
+    if len(plain) == 1:
+        names = [Path(plain[0]).stem if plain[0] != "-" else "stdin"]
+    else:
+        same = min(map(len, parts), default=0)
+        keep = [i for i in range(same) if len({p[i] for p in parts}) > 1] if len(set(map(len, parts))) == 1 else []
+        names = [".".join(p[i] for i in keep) if keep else Path(plain[k]).name for k, p in enumerate(parts)]
+    named.update(zip(names, plain))
     if len(named) != len(items):
-        from auto_challenge_sets.errors import AcsError
-
         raise AcsError("two --hyp files get the same system name; name them with NAME=FILE")
     return named
 
 
-def _request(args: argparse.Namespace):
-    """The flags as one immutable, validated request."""
-    from auto_challenge_sets.cli.evaluate_options import metric_options
-    from auto_challenge_sets.evaluation.request import EvaluationRequest
-
-    hypotheses = name_systems(args.hyp)
-    return EvaluationRequest(
-        dataset=args.dataset, hypotheses=hypotheses, config=args.config, split=args.split,
-        pair=args.pair, references=tuple(args.ref), ref_config=args.ref_config,
-        metrics=tuple(m.strip() for m in args.metrics.split(",")), n_samples=args.n_samples,
-        length_tolerance=args.length_tolerance, length_relative=args.length_relative, seed=args.seed,
-        min_rows=args.min_rows, baseline=args.baseline, paired_test=args.paired_test,
-        paired_samples=args.paired_samples,
-        targeted=_targeted_request(args, list(hypotheses)), metric_options=metric_options(args),
-        jobs=args.jobs, verify=args.verify)
-
-
 def _human(args: argparse.Namespace, systems: list[str]):
+    """--human and --human-seg read, with --human-alias (None where not given)."""
     from auto_challenge_sets.errors import InputError
     from auto_challenge_sets.evaluation.stats.human import read_human
+    from auto_challenge_sets.evaluation.stats.segments import read_human_seg
 
-    if not args.human:
-        if args.human_alias and not args.human_seg:
-            raise InputError("--human-alias needs --human or --human-seg")
-        return None
-    aliases = _aliases(args)
-    human = read_human(args.human, systems, args.human_system, args.human_score, aliases)
-    for label, names in (("table rows matching no system", human.unmatched_table),
-                         ("systems without a human score", human.unmatched_systems)):
-        if names:
-            print(f"note: {label}: {', '.join(names)}", file=sys.stderr)
-    return human
-
-
-def _aliases(args: argparse.Namespace) -> dict[str, str]:
-    from auto_challenge_sets.errors import InputError
-
+    if args.human_alias and not (args.human or args.human_seg):
+        raise InputError("--human-alias needs --human or --human-seg")
     aliases = {}
     for item in args.human_alias:
         name, sep, system = item.partition("=")
         if not sep or not name or not system:
             raise InputError(f"--human-alias expects A=B, got {item!r}")
         aliases[name] = system
-    return aliases
-
-
-def _human_seg(args: argparse.Namespace, systems: list[str]):
-    """--human-seg as segment scores (None without it); its unmatched names become the run's notes."""
-    from auto_challenge_sets.evaluation.stats.segments import read_human_seg
-
-    return read_human_seg(args.human_seg, systems, _aliases(args)) if args.human_seg else None
-
-
-def _evaluate(args: argparse.Namespace) -> int:
-    import json
-
-    from auto_challenge_sets.builder.pipeline.timings import recording, stage
-    from auto_challenge_sets.evaluation.engine import evaluate
-    from auto_challenge_sets.evaluation.report.report import text_report, write_report
-    from auto_challenge_sets.evaluation.report.report_folder import prepare_report_folder, report_folder
-    from auto_challenge_sets.evaluation.report.terminal_summary import terminal_summary, wrote_line
-    from auto_challenge_sets.evaluation.sentences import collect
-
-    request = _request(args)
-    human = _human(args, list(request.hypotheses))
-    if args.out:
-        prepare_report_folder(args.out)  # a folder it must not write fails before the scoring
-    with recording() as timings:
-        evaluation = evaluate(request, human, progress=not args.quiet,
-                              human_seg=_human_seg(args, list(request.hypotheses)))
-    for note in evaluation.notes:
-        print(f"note: {note}", file=sys.stderr)
-    if args.json:
-        print(json.dumps(evaluation.to_json(), indent=2, ensure_ascii=False))
-    elif not args.out:
-        print(text_report(evaluation))
-    else:  # the full tables go to report.md and index.html; the terminal gets a screenful
-        print(terminal_summary(evaluation))
-    if args.out:
-        with report_folder(args.out) as work, recording() as report_timings:
-            with stage("read sentences", len(evaluation.configs), "configs"):  # the rows behind each config, again
-                sentences = collect(request, evaluation)
-            written = write_report(work, evaluation, sentences, progress=not args.quiet)
-            wrote = wrote_line(args.out, written, work)
-        timings.stages += report_timings.stages
-        if not args.json:  # after the swap: the files are in place
-            print(wrote)
-    if args.timings:
-        for line in timings.lines():
-            print(f"timing: {line}", file=sys.stderr)
-    return 0
+    human = read_human(args.human, systems, args.human_system, args.human_score, aliases) if args.human else None
+    for label, names in (("table rows matching no system", human.unmatched_table if human else ()),
+                         ("systems without a human score", human.unmatched_systems if human else ())):
+        if names:
+            print(f"note: {label}: {', '.join(names)}", file=sys.stderr)
+    return human, read_human_seg(args.human_seg, systems, aliases) if args.human_seg else None
 
 
 def _testset_inputs(args: argparse.Namespace) -> None:
@@ -381,9 +276,50 @@ def _testset_inputs(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Errors name request fields (n_samples); the command line shows them as flags (cli/fields.py)."""
-    from auto_challenge_sets.cli.evaluate_options import shorthand_flags
+    """The flags as one request (its errors name its fields, shown as flags: cli/fields.py), scored and printed."""
+    import json
+
+    from auto_challenge_sets.builder.pipeline.timings import recording, stage
+    from auto_challenge_sets.cli.evaluate_options import metric_options, shorthand_flags
+    from auto_challenge_sets.evaluation.engine import evaluate
+    from auto_challenge_sets.evaluation.report.report import text_report, write_report
+    from auto_challenge_sets.evaluation.report.report_folder import prepare_report_folder, report_folder
+    from auto_challenge_sets.evaluation.report.terminal_summary import terminal_summary, wrote_line
+    from auto_challenge_sets.evaluation.request import EvaluationRequest
+    from auto_challenge_sets.evaluation.sentences import collect
 
     _testset_inputs(args)
     with shorthand_flags(args):
-        return _evaluate(args)
+        hypotheses = name_systems(args.hyp)
+        request = EvaluationRequest(
+            dataset=args.dataset, hypotheses=hypotheses, config=args.config, split=args.split,
+            pair=args.pair, references=tuple(args.ref), ref_config=args.ref_config,
+            metrics=tuple(args.metrics.split(",")), n_samples=args.n_samples,
+            length_tolerance=args.length_tolerance, length_relative=args.length_relative, seed=args.seed,
+            min_rows=args.min_rows, baseline=args.baseline, paired_test=args.paired_test,
+            paired_samples=args.paired_samples, targeted=_targeted_request(args, list(hypotheses)),
+            metric_options=metric_options(args), jobs=args.jobs, verify=args.verify)
+        human, human_seg = _human(args, list(request.hypotheses))
+        if args.out:
+            prepare_report_folder(args.out)  # a folder it must not write fails before the scoring
+        with recording() as timings:
+            evaluation = evaluate(request, human, progress=not args.quiet, human_seg=human_seg)
+        for note in evaluation.notes:
+            print(f"note: {note}", file=sys.stderr)
+        if args.json:
+            print(json.dumps(evaluation.to_json(), indent=2, ensure_ascii=False))
+        else:  # with --out the full tables go to report.md and index.html; the terminal gets a screenful
+            print(terminal_summary(evaluation) if args.out else text_report(evaluation))
+        if args.out:
+            with report_folder(args.out) as work, recording() as report_timings:
+                with stage("read sentences", len(evaluation.configs), "configs"):  # the rows behind each config, again
+                    sentences = collect(request, evaluation)
+                written = write_report(work, evaluation, sentences, progress=not args.quiet)
+                wrote = wrote_line(args.out, written, work)
+            timings.stages += report_timings.stages
+            if not args.json:  # after the swap: the files are in place
+                print(wrote)
+        if args.timings:
+            for line in timings.lines():
+                print(f"timing: {line}", file=sys.stderr)
+    return 0

@@ -1,7 +1,7 @@
 """``acs evaluate``'s defaults and metric options: the flags' defaults are the request's
-(:class:`~auto_challenge_sets.evaluation.request.EvaluationRequest`, one source), and the flags that
-set a metric's option (``--tokenize``, ``--case-sensitive-ribes``) land in ``metric_options`` beside
-``--metric-option KEY=VALUE``, where the metrics that declare the option take it."""
+(:class:`~auto_challenge_sets.evaluation.request.EvaluationRequest`), and the flags that set a
+metric's option (``--tokenize``, ``--case-sensitive-ribes``) land in ``metric_options`` beside
+``--metric-option KEY=VALUE``."""
 
 from __future__ import annotations
 
@@ -19,12 +19,10 @@ def request_defaults() -> dict[str, Any]:
     """The defaults of the request's fields, which the flags take as theirs."""
     from auto_challenge_sets.evaluation.request import EvaluationRequest
 
-    return {f.name: f.default if f.default_factory is dataclasses.MISSING else f.default_factory()
-            for f in dataclasses.fields(EvaluationRequest)
-            if f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING}
+    return {f.name: f.default for f in dataclasses.fields(EvaluationRequest) if f.default is not dataclasses.MISSING}
 
 
-def add_metric_option_flags(parser: argparse.ArgumentParser, group: argparse._ArgumentGroup) -> None:
+def add_metric_option_flags(group: argparse._ArgumentGroup) -> None:
     """--metric-option (its help lists the built-in metrics' declared options) and the shorthands."""
     from auto_challenge_sets.scoring.builtin_metrics import BUILTINS, TOKENIZE
     from auto_challenge_sets.scoring.metric import option_lines
@@ -61,11 +59,11 @@ def metric_options(args: argparse.Namespace) -> dict[str, Any]:
         if key.strip() in options:
             raise AcsError(f"--metric-option {item}: a second value for {key.strip()}")
         options[key.strip()] = value
-    for key, value in _shorthands(args).items():
-        flag = next(flag for flag, option in SHORTHANDS.items() if option == key)
-        if key in options:
-            raise AcsError(f"{flag} and --metric-option {key}=... both set {key}: give one")
-        options[key] = value
+    for flag, key in SHORTHANDS.items():
+        if key in _shorthands(args):
+            if key in options:
+                raise AcsError(f"{flag} and --metric-option {key}=... both set {key}: give one")
+            options[key] = _shorthands(args)[key]
     return options
 
 
@@ -80,10 +78,8 @@ def shorthand_flags(args: argparse.Namespace) -> Iterator[None]:
     except RequestError as error:
         given = _shorthands(args) if error.field == "metric_options" else {}
         for flag, key in SHORTHANDS.items():
-            if key not in given:
-                continue
-            if error.detail.startswith(f"{key}="):  # its value: "tokenize=nope: unknown ..."
+            if key in given and error.detail.startswith(f"{key}="):  # its value: "tokenize=nope: unknown ..."
                 raise AcsError(f"{flag}: {error.detail.partition(': ')[2]}") from None
-            if f"option {key!r}" in error.detail:  # the option itself: no metric of the run has it
+            if key in given and f"option {key!r}" in error.detail:  # no metric of the run has the option
                 raise AcsError(f"{flag}: {error.detail}") from None
         raise

@@ -30,7 +30,6 @@ def int_at_least(minimum: int, maximum: int | None = None):
             raise argparse.ArgumentTypeError(f"must be {bound}, got {value}")
         return value
 
-    parse.__name__ = "integer"
     return parse
 
 

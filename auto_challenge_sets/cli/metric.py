@@ -22,8 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     actions.required = True
     install = actions.add_parser(
         "install", help="copy the packaged module into evaluate's module cache (again: no change)",
-        description="Copy the packaged ldd_challenge module into evaluate's module cache; "
-        "--uninstall removes it.")
+        description="Copy the packaged ldd_challenge module into evaluate's module cache; --uninstall removes it.")
     install.add_argument("--uninstall", action="store_true", help="remove the installed module instead")
     install.add_argument("--modules-cache", type=Path, metavar="DIR",
                          help="evaluate's module cache (default: $HF_MODULES_CACHE, else $HF_HOME/modules)")

@@ -25,20 +25,17 @@ def _common(parser: argparse.ArgumentParser, example: str) -> None:
 
 
 def card_head(card: str, lines: int = CARD_LINES) -> str:
-    """The card's YAML header counted, not shown (a line per config and field), then its first
-    ``lines`` lines of text."""
-    text = card.splitlines()
-    yaml_lines = 0
-    if text and text[0].strip() == "---" and "---" in (line.strip() for line in text[1:]):
-        yaml_lines = 1 + [line.strip() for line in text[1:]].index("---") + 1
-    body = text[yaml_lines:]
+    """The card's YAML header counted, not shown, then its first ``lines`` lines of text."""
+    text = [line.strip() for line in card.splitlines()]
+    yaml_lines = text[1:].index("---") + 2 if text and text[0] == "---" and "---" in text[1:] else 0
+    body = card.splitlines()[yaml_lines:]
     while body and not body[0].strip():
         body = body[1:]
     head = [f"(YAML header: {yaml_lines:,} lines)"] if yaml_lines else []
-    head += body[:lines]
     if len(body) > lines:
-        head.append(f"... ({len(body) - lines:,} more lines; --verbose prints the whole card and every file)")
-    return "\n".join(head)
+        return "\n".join([*head, *body[:lines], f"... ({len(body) - lines:,} more lines; --verbose prints the "
+                           "whole card and every file)"])
+    return "\n".join(head + body)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

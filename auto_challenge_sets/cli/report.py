@@ -10,10 +10,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "report",
         help="render report.md, the figures and index.html again from a saved results.json",
         description="Render the report of a saved run again: report.md, the figures and index.html (with the "
-        "sentences behind each config, where the run saved them in sentences.json.gz) from DIR/results.json "
-        "alone, the very bytes `acs evaluate --out DIR` wrote. Nothing is scored again and neither the dataset "
-        "folder nor the system outputs are read. DIR must hold a results.json of this version "
-        "(schema acs-evaluation/4).",
+        "sentences behind each config, where the run saved them in sentences.json.gz) from DIR/results.json alone, "
+        "the very bytes `acs evaluate --out DIR` wrote. Nothing is scored again and neither the dataset folder nor "
+        "the system outputs are read. DIR must hold a results.json of this version (schema acs-evaluation/4).",
     )
     parser.add_argument("dir", metavar="DIR", help="a folder written by `acs evaluate --out`")
     parser.add_argument("--out", metavar="OUT",

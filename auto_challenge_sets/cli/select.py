@@ -14,10 +14,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "select",
         help="grep a CoNLL-U file for a long-distance phenomenon",
-        description="Print the sent_id of every sentence with an instance of PHENOMENON at distance "
-        ">= D (the number of words between the word and its head), one per line. A sentence "
-        "without '# sent_id' is printed as its 1-based position in the file, one with an empty "
-        "'# sent_id =' as that comment.",
+        description="Print the sent_id of every sentence with an instance of PHENOMENON at distance >= D (the number "
+        "of words between the word and its head), one per line. A sentence without '# sent_id' is printed as its "
+        "1-based position in the file, one with an empty '# sent_id =' as that comment.",
         formatter_class=HelpFormatter,
     )
     parser.add_argument("--conllu", required=True, metavar="FILE", help="CoNLL-U file to search ('-' for stdin)")
@@ -31,32 +30,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def select_sent_ids(sentences, phenomenon: str, min_distance: int, exact: bool = False, lang: str | None = None):
-    """Yield the sent_id (or 1-based position) of every selected sentence; ``lang``'s own rule for
-    the phenomenon where it has one."""
-    from auto_challenge_sets.phenomena import find_instances, is_selected, phenomenon_for
-
-    rule = phenomenon_for(phenomenon, lang)
-    for position, sentence in enumerate(sentences, start=1):
-        if is_selected(find_instances(sentence, rule), min_distance, exact):
-            if sentence.sent_id is None:
-                yield str(position)
-            else:  # an empty id as its comment: a blank line would read as no sentence at all
-                yield sentence.sent_id or "# sent_id ="
-
-
 def run(args: argparse.Namespace) -> int:
     from auto_challenge_sets.conllu_io import iter_sentences, read_conllu
+    from auto_challenge_sets.phenomena import find_instances, is_selected, phenomenon_for
 
     if args.conllu == "-":
-        lines = (
-            (n, line.rstrip("\n").removesuffix("\r"))
-            for n, line in enumerate(sys.stdin, start=1)
-        )
-        sentences = iter_sentences(lines, "<stdin>")
+        sentences = iter_sentences(((n, line.rstrip("\n").removesuffix("\r")) for n, line in enumerate(sys.stdin, 1)),
+                                   "<stdin>")
     else:
         sentences = read_conllu(args.conllu)
-    out = sys.stdout
-    for sent_id in select_sent_ids(sentences, args.phenomenon, args.min_distance, args.exact, args.lang):
-        out.write(sent_id + "\n")
+    rule = phenomenon_for(args.phenomenon, args.lang)  # the language's own rule where it has one
+    for position, sentence in enumerate(sentences, start=1):
+        if is_selected(find_instances(sentence, rule), args.min_distance, args.exact):
+            # no id: its position; an empty id as its comment (a blank line would read as no sentence at all)
+            sys.stdout.write(f"{position if sentence.sent_id is None else sentence.sent_id or '# sent_id ='}\n")
     return 0

@@ -27,40 +27,33 @@ def run(args: argparse.Namespace) -> int:
     import sys
     from pathlib import Path
 
+    from auto_challenge_sets.dataset.hf_cache import datasets_cache, stale_cached_configs
     from auto_challenge_sets.dataset.integrity import check_folder
     from auto_challenge_sets.dataset.layout import require_complete, scan_folder, sizes_of
     from auto_challenge_sets.dataset.record import empty_selections, read_build_record
     from auto_challenge_sets.errors import InputError
     from auto_challenge_sets.tables import distance_table
 
-    require_complete(Path(args.dir))
-    found = scan_folder(args.dir)  # once: the check and the table read the same files
+    folder = Path(args.dir)
+    require_complete(folder)
+    found = scan_folder(folder)  # once: the check and the table read the same files
     # a lost or changed file would read as a smaller config or an empty selection
-    for note in check_folder(Path(args.dir), verify=args.verify, found=found):
+    for note in check_folder(folder, verify=args.verify, found=found):
         print(f"note: {note}", file=sys.stderr)
     sizes = sizes_of(found)
     if not sizes:
         raise InputError("holds no challenge-set Parquet files (data/{config}/{split}-*.parquet)", args.dir)
-    empty = empty_selections(read_build_record(args.dir))
+    empty = empty_selections(read_build_record(folder))
     print(distance_table({**empty, **sizes}, markdown=args.markdown))
     if empty or any(0 in per_split.values() for per_split in sizes.values()):
         print(f"\n0: no sentence pair selected, so no config ({EMPTY_NOTE})")
-    _warn_of_cached_builds(Path(args.dir), sizes)
-    return 0
-
-
-def _warn_of_cached_builds(folder, sizes: dict[str, dict[str, int]]) -> None:
-    """datasets' cache may hold an older build of this folder's name, which
-    ``load_dataset(NAME, ...)`` returns from any folder that has no ./NAME when the Hub cannot answer."""
-    import sys
-
-    from auto_challenge_sets.dataset.hf_cache import datasets_cache, stale_cached_configs
-
+    # datasets' cache may hold an older build of this folder's name, which load_dataset(NAME, ...)
+    # returns from any folder that has no ./NAME when the Hub cannot answer
     name = folder.resolve().name
-    stale = stale_cached_configs(name, sizes)
-    if stale:
+    if stale := stale_cached_configs(name, sizes):
         first, *_ = stale.items()
         print(f"note: datasets' cache ({datasets_cache() / name}) holds another build of {name!r} for "
               f"{len(stale)} config(s) ({first[0]}: {'; '.join(first[1])}): load_dataset({name!r}, ...) "
               f"returns that copy from a folder without ./{name} when the Hub cannot answer; load by path "
               f"(load_dataset('{folder}', ...)) or delete that cache folder", file=sys.stderr)
+    return 0

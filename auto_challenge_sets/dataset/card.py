@@ -24,6 +24,8 @@ from auto_challenge_sets.dataset.layout import (
 )
 from auto_challenge_sets.dataset.record import empty_selections, folder_license, read_build_record
 from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.language_profiles import ANY, PROFILES, profile_languages
+from auto_challenge_sets.phenomena import BUILTIN, LANGUAGE_RULES, PHENOMENA
 from auto_challenge_sets.tables import distance_table
 from auto_challenge_sets.text_io import atomic_write_text
 
@@ -116,6 +118,25 @@ def _empty_note(empty: dict[str, dict[str, int]]) -> str:
                        for name, splits in sorted(empty.items(), key=lambda item: config_sort_key(item[0])))
     return ("A selection with no sentence pair is not a config, since `datasets` cannot load an empty "
             f"split; the table shows it as 0. Empty here: {listed}.")
+
+
+def phenomenon_table() -> str:
+    """The card's table of the built-in phenomena, read from the registry (the rule, the D of an
+    alignment measure) and the language profiles (the source languages whose builds find it)."""
+    lines = ["| phenomenon | rule (on the source-side UD tree or the alignment) | source languages | distance |",
+             "|---|---|---|---|"]
+    for name in (name for name in PHENOMENA if name in BUILTIN):
+        phenomenon = PHENOMENA[name]
+        if phenomenon.rule is None:
+            languages, distance = "any", f"the score (D = {', '.join(map(str, phenomenon.distances))})"
+        else:
+            own = sorted(language for named, language in LANGUAGE_RULES if named == name)
+            languages = ", ".join(profile_languages(name) + (["any other"] if name in PROFILES[ANY] else []))
+            languages += f" (own rule: {', '.join(own)})" if own else ""
+            distance = "words between the word and its head"
+        rule = phenomenon.description.replace("|", r"\|")  # a table cell
+        lines.append(f"| `{name}` | {rule} | {languages} | {distance} |")
+    return "\n".join(lines)
 
 
 def _included(name: str) -> str:
@@ -215,6 +236,7 @@ def render_readme(out_dir: str | os.PathLike[str]) -> Path:
     body = string.Template(resources.files("auto_challenge_sets.dataset").joinpath("dataset_card.md")
                            .read_text(encoding="utf-8")).safe_substitute(
         pretty_name=PRETTY_NAME,
+        phenomenon_table=phenomenon_table(),
         size_table=distance_table({**empty, **sizes}, markdown=True),
         empty_note=_empty_note(empty),
         default_config=f"`{default}`" if default else "none (no config has the default D)",

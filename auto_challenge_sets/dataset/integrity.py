@@ -14,31 +14,23 @@ a note.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import stat
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from auto_challenge_sets import __version__
 from auto_challenge_sets.builder.backends.provenance import file_checksum
 from auto_challenge_sets.configs import KIND_LEXICAL, parse_config_name
-from auto_challenge_sets.dataset.footers import kept_footers, settled, stat_key
 from auto_challenge_sets.dataset.layout import (
     DATA_DIR,
-    README,
     SHARD,
     DatasetFolder,
-    FolderScan,
-    file_rows,
     front_matter,
     parquet_rows,
     scan_folder,
 )
 from auto_challenge_sets.dataset.record import BUILD_RECORD, read_build_record
 from auto_challenge_sets.errors import InputError
-from auto_challenge_sets.phenomena import PHENOMENA
 from auto_challenge_sets.text_io import IN_A_DATASET, require_regular_file
 
 FILES = "files"  # a build's key in the record: {path in the folder: {bytes, rows, sha256}}
@@ -57,14 +49,6 @@ def describe_files(root: Path, pair: str, corpus: str) -> dict[str, dict[str, An
     return dict(sorted(described.items()))
 
 
-def _parts(rel: str) -> list[str]:
-    """``PurePosixPath(rel).parts``, by a split where that is the same (no empty or ``.`` part, which
-    PurePosixPath drops, and no leading ``/``): the 4,445 recorded paths of a folder of 1,000
-    --rules are taken apart by the check and by the card's, and a path object each cost 20 ms."""
-    parts = rel.split("/")
-    return list(PurePosixPath(rel).parts) if "" in parts or "." in parts else parts
-
-
 def _recorded(root: Path, record: dict) -> tuple[dict[str, dict[str, Any]], set[tuple[str, str]], list[str]]:
     """``(files, the (pair, corpus) builds that record theirs, notes)``; a malformed entry is an error."""
     where = root / BUILD_RECORD
@@ -80,10 +64,9 @@ def _recorded(root: Path, record: dict) -> tuple[dict[str, dict[str, Any]], set[
             raise InputError(f"build {build['pair']}/{build['corpus']}: '{FILES}' is not a mapping of paths", where)
         owners.add((build["pair"], build["corpus"]))
         for rel, entry in entries.items():
-            parts = _parts(rel)
+            parts = PurePosixPath(rel).parts
             if len(parts) != 3 or parts[0] != DATA_DIR or ".." in parts:
                 raise InputError(f"records {rel!r}, not a data file of the folder ({DATA_DIR}/CONFIG/FILE)", where)
-            # spelled out, no generator per entry: 4,445 of them in a folder of 1,000 --rules
             if not (isinstance(entry, dict) and isinstance(entry.get("bytes"), int)
                     and isinstance(entry.get("rows"), int) and isinstance(entry.get("sha256"), str)):
                 raise InputError(f"the entry of {rel!r} is not {{bytes, rows, sha256}}", where)
@@ -96,7 +79,7 @@ def _recorded(root: Path, record: dict) -> tuple[dict[str, dict[str, Any]], set[
 
 
 def _check_file(path: Path, entry: dict[str, Any], verify: bool) -> None:
-    try:  # one stat for all three questions: 4,000 files in a folder of 1,000 --rules
+    try:
         status = os.stat(path)
     except (OSError, ValueError):
         status = None
@@ -108,7 +91,7 @@ def _check_file(path: Path, entry: dict[str, Any], verify: bool) -> None:
     if size != entry["bytes"]:
         raise InputError(f"has {size:,} bytes, {BUILD_RECORD} records {entry['bytes']:,}: changed since the "
                          f"build; {REBUILD}", path)
-    rows = file_rows(path, status)
+    rows = parquet_rows([path])
     if rows != entry["rows"]:
         raise InputError(f"has {rows:,} rows, {BUILD_RECORD} records {entry['rows']:,}: changed since the "
                          f"build; {REBUILD}", path)
@@ -127,30 +110,23 @@ def _owner(config: str, split: str) -> tuple[str, str] | None:
 def check_files(root: Path, verify: bool, found: dict[str, dict[str, list[Path]]] | None = None
                 ) -> tuple[dict[str, dict[str, Any]], set[tuple[str, str]], list[str]]:
     """Every recorded file present with its recorded size and rows (and sha256 with ``verify``),
-    and no unrecorded data file in a split whose build recorded its files (``found``: the folder's
-    :func:`scan_folder`, where the caller has it). Returns the recorded files, the builds that
-    recorded theirs, and notes (a folder of an older version)."""
+    each read once, and no unrecorded data file in a split whose build recorded its files
+    (``found``: the folder's :func:`scan_folder`, where the caller has it). Returns the recorded
+    files, the builds that recorded theirs, and notes (a folder of an older version)."""
     record = read_build_record(root)
     files, owners, notes = _recorded(root, record)
-    listed, checked = (found.plain, found.checked_rows) if isinstance(found, FolderScan) else ({}, {})
-    with kept_footers(root):  # 4,445 footers of 1,000 --rules: 0.4 s read, 0.01 s kept
-        for rel, entry in files.items():
-            path = listed.get(rel) or root / rel  # the listing's path where it has one: 4,445 not made again
-            _check_file(path, entry, verify)
-            checked[path] = entry["rows"]  # the sizes a reader shows next: no second stat
+    for rel, entry in files.items():
+        _check_file(root / rel, entry, verify)
     built = {(build["pair"], build["corpus"]) for build in record["builds"]}
     if not built:  # no record at all: a Parquet dataset from elsewhere
         return files, owners, notes
-    prefix = str(root / "_")[:-1]  # a found file's path in the folder is its path after this
     for config, splits in (scan_folder(root) if found is None else found).items():
         for split, paths in splits.items():
             owner = _owner(config, split)
             if owner in built and owner not in owners:
                 continue  # built by an older version, which recorded no files (a note says so)
             for path in paths:
-                # string work, not relative_to: 4,445 files in a folder of 1,000 --rules (the scan's
-                # paths are all root's, so prefixed; relative_to would only raise for another's)
-                if str(path)[len(prefix):] not in files:
+                if path.relative_to(root).as_posix() not in files:
                     raise InputError(f"is not in {BUILD_RECORD}: a file added by hand or left by another "
                                      f"build; remove it or {REBUILD}", path)
     return files, owners, notes
@@ -162,11 +138,11 @@ def check_card(folder: DatasetFolder, files: dict[str, dict[str, Any]], owners: 
     (no build recorded its files) there is nothing to compare."""
     if not owners:
         return
-    # grouped once: looking each config's files up in the whole record made a folder of 1,000
-    # --rules (6,000 configs) cost minutes, configs × files path parses
+    # the record grouped once by (config, split), so that each config looks up only its own files:
+    # the check stays linear in the files (a scan of the whole record per config is configs × files)
     recorded: dict[tuple[str, str], list[str]] = {}
     for rel in files:
-        _, config, name = _parts(rel)  # 3 parts: _recorded took no other path
+        _, config, name = PurePosixPath(rel).parts  # 3 parts: _recorded took no other path
         if m := SHARD.fullmatch(name):
             recorded.setdefault((config, m["split"]), []).append(rel)
     for name, splits in folder.files.items():
@@ -227,12 +203,11 @@ def _lowest_distance(paths: list[Path]) -> int | None:
     return min(lows) if lows else None
 
 
-def check_unrecorded(folder: DatasetFolder, owners: set[tuple[str, str]]) -> bool:
+def check_unrecorded(folder: DatasetFolder, owners: set[tuple[str, str]]) -> None:
     """The splits no build record describes (a record emptied by hand, a folder of an older
     version, a Parquet dataset from elsewhere): each config's files hold as many rows as the card's
     ``dataset_info`` says, and no row below the config's minimum distance. Without it, one config's
-    file copied over another's and ``"builds": []`` scored particle.d0's rows as particle.d3.
-    Returns whether it compared any split."""
+    file copied over another's and ``"builds": []`` scored particle.d0's rows as particle.d3."""
     card_rows: dict[tuple[str, str], int] | None = None
     for name, splits in folder.files.items():
         try:
@@ -253,50 +228,16 @@ def check_unrecorded(folder: DatasetFolder, owners: set[tuple[str, str]]) -> boo
             if low is not None and low < config.min_distance:
                 raise InputError(f"holds a row of distance {low}, below the D = {config.min_distance} of config "
                                  f"{name}: not this config's file; {REBUILD}", paths[0])
-    return card_rows is not None  # read at the first split compared
-
-
-def _card_key(root: Path, found: Any) -> dict[str, Any] | None:
-    """All that the card's checks (``check_card``, ``check_unrecorded``) read, in a form a later
-    command compares without reading the card: the card's and the record's ``stat`` (the footers'
-    key, trusted as git trusts its index), the scan's listing, the phenomena a short config name's D
-    follows, and this version. A file that is no longer plainly listed (now a link) changes the
-    listing. None where the checks must run: no scan, a card or record changed within
-    ``RACY_NS``, none there."""
-    if not isinstance(found, FolderScan):
-        return None
-    try:  # before the checks read them: a change after this stat changes the key
-        card, record = os.stat(root / README), os.stat(root / BUILD_RECORD)
-    except (OSError, ValueError):
-        return None
-    if not (settled(card) and settled(record)):
-        return None
-    phenomena = sorted((name, rule.kind, list(rule.distances)) for name, rule in PHENOMENA.items())
-    return {"card": stat_key(card), "record": stat_key(record),
-            "listing": hashlib.sha256("\n".join(found.plain).encode("utf-8", "surrogateescape")).hexdigest(),
-            "phenomena": hashlib.sha256(json.dumps(phenomena).encode()).hexdigest(), "version": __version__}
 
 
 def check_folder(root: str | Path, verify: bool = False, folder: DatasetFolder | None = None,
                  found: dict[str, dict[str, list[Path]]] | None = None) -> list[str]:
     """The files and the card of a built folder against its record (see the module), and the
     splits the record does not describe against the card; notes to show. ``folder`` and ``found``
-    (its :func:`scan_folder`) where the caller has them already.
-
-    With ``found``, a card check that passed under the same :func:`_card_key` is not done again:
-    the card of a folder of 1,000 --rules is 5 MB, parsed and matched against 4,445 recorded files
-    in a tenth of a second of every ``acs stats``. The files are checked every time."""
+    (its :func:`scan_folder`) where the caller has them already."""
     root = Path(root)
-    with kept_footers(root) as kept:
-        key = _card_key(root, found)
-        files, owners, notes = check_files(root, verify, found)
-        if key is not None and kept.card_checked(key):
-            return notes
-        folder = folder if folder is not None else DatasetFolder(root, found if isinstance(found, FolderScan) else None)
-        check_card(folder, files, owners)
-        unrecorded = check_unrecorded(folder, owners)
-        # kept where the checks read nothing the key leaves out: every pattern a listed file, no
-        # split compared unrecorded (that reads the footers and the card's dataset_info)
-        if key is not None and folder.listed_only and not unrecorded:
-            kept.keep_card(key)
+    files, owners, notes = check_files(root, verify, found)
+    folder = folder if folder is not None else DatasetFolder(root)
+    check_card(folder, files, owners)
+    check_unrecorded(folder, owners)
     return notes

@@ -17,23 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from auto_challenge_sets.configs import config_sort_key
-from auto_challenge_sets.dataset.configs_block import read_configs_block
-from auto_challenge_sets.dataset.folder_scan import (  # noqa: F401  (the readers import them from here)
-    DATA_DIR,
-    SHARD,
-    FolderScan,
-    scan_folder,
-)
-from auto_challenge_sets.dataset.folder_scan import split_files as folder_split_files
-from auto_challenge_sets.dataset.footers import (  # noqa: F401  (the readers import them from here)
-    file_rows,
-    parquet_stats,
-    unreadable_parquet,
-)
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.folder_swap import left_aside
 from auto_challenge_sets.text_io import IN_A_DATASET, require_regular_file
 
+DATA_DIR = "data"
+SHARD = re.compile(r"(?P<split>.+)-(?P<index>\d{5})-of-(?P<count>\d{5})\.parquet")
 README = "README.md"
 LICENSE_FILE = "LICENSE.md"  # written only when the splits carry different licenses (the card links it)
 
@@ -48,9 +37,40 @@ def shard_path(out_dir: str | os.PathLike[str], config: str, split: str, index: 
     return config_folder(out_dir, config) / f"{split}-{index:05d}-of-{count:05d}.parquet"
 
 
+def _files_by_split(folder: Path) -> dict[str, list[Path]]:
+    """``{split: its Parquet files, in order}`` in one config's folder (a hidden name is no shard,
+    as glob's ``*`` never matches a leading dot)."""
+    found: dict[str, list[Path]] = {}
+    for path in sorted(folder.glob("*.parquet")):
+        if match := SHARD.fullmatch(path.name):
+            require_regular_file(path, hint=IN_A_DATASET)
+            found.setdefault(match["split"], []).append(path)
+    return found
+
+
 def split_files(out_dir: str | os.PathLike[str], config: str, split: str) -> list[Path]:
     """The Parquet files of one config's split, in order (none when it has no file)."""
-    return folder_split_files(config_folder(out_dir, config), split)
+    return _files_by_split(config_folder(out_dir, config)).get(split, [])
+
+
+def scan_folder(out_dir: str | os.PathLike[str]) -> dict[str, dict[str, list[Path]]]:
+    """``{config: {split: parquet files}}`` for every Parquet file the build wrote in the folder. A
+    split whose files are not ``n`` files ``-00000-of-n`` … numbered without a gap is an
+    InputError: a file was lost or added by hand, and a split read from it would lose rows."""
+    data = Path(out_dir) / DATA_DIR
+    found: dict[str, dict[str, list[Path]]] = {}
+    if data.is_dir():
+        for folder in sorted(data.iterdir()):
+            if splits := _files_by_split(folder):
+                found[folder.name] = splits
+    for splits in found.values():
+        for split, files in splits.items():
+            count = int(SHARD.fullmatch(files[0].name)["count"])  # type: ignore[index]  # every name matched
+            if [path.name for path in files] != [f"{split}-{k:05d}-of-{count:05d}.parquet" for k in range(count)]:
+                raise InputError(f"holds {', '.join(path.name for path in files)}: split {split!r} needs its {count} "
+                                 f"files -00000-of-{count:05d} to -{count - 1:05d}-of-{count:05d}, no more and no "
+                                 "fewer (a file lost or added by hand?); build it again", files[0].parent)
+    return found
 
 
 def folder_sizes(out_dir: str | os.PathLike[str]) -> dict[str, dict[str, int]]:
@@ -59,14 +79,8 @@ def folder_sizes(out_dir: str | os.PathLike[str]) -> dict[str, dict[str, int]]:
 
 
 def sizes_of(found: dict[str, dict[str, list[Path]]]) -> dict[str, dict[str, int]]:
-    """``{config: {split: rows}}`` of a :func:`scan_folder`, in config order: the rows the integrity
-    check confirmed where it checked the scan's files, else the footers'."""
-    checked = found.checked_rows if isinstance(found, FolderScan) else {}
-
-    def rows(files: list[Path]) -> int:
-        known = [checked.get(path) for path in files]
-        return parquet_rows(files) if None in known else sum(known)  # type: ignore[arg-type]  # no None in it
-    return {name: {split: rows(files) for split, files in found[name].items()}
+    """``{config: {split: rows}}`` of a :func:`scan_folder`, in config order."""
+    return {name: {split: parquet_rows(files) for split, files in found[name].items()}
             for name in sorted(found, key=config_sort_key)}
 
 
@@ -75,44 +89,34 @@ def parquet_rows(files: list[Path]) -> int:
     return parquet_stats(files)[0]
 
 
-_TOP_KEY = re.compile(r"([A-Za-z_][\w-]*):(?: |$)")
-# a line at column 0 that is not blank, a comment or a `- ` item: a key line, or text that is none
-_COLUMN_0 = re.compile(r"\n((?:[^ #\n-]|-(?! )).*)")  # after its newline: re finds a literal at C speed
-# `&name` / `*name` after a space, `[`, `{`, `,` or at the start; a glob's `data/*.parquet` is neither.
-# It starts with `[&*]` and looks behind: re then skips to each `&` or `*` at once, where a leading
-# alternative was tried at every one of a card's 5 million characters (0.1 s)
-_ANCHOR_OR_ALIAS = re.compile(r"[&*](?<![^\s\[{,][&*])\S")
+def unreadable_parquet(error: Exception, path: str | os.PathLike[str]) -> InputError:
+    """The one-line error for a Parquet file pyarrow cannot read: pyarrow's first line, cut short,
+    with the file's own path (named once, first; during a build it is the work copy's, which the
+    build maps back to the user's folder) left out of pyarrow's words, where a cut could break it."""
+    where = os.fspath(path)
+    reason = str(error).splitlines()[0].replace(f"path '{where}'", "it").replace(where, "the file")
+    return InputError(f"not a readable Parquet file ({reason[:120]})", path)
 
 
-def _top_level_block(front: str, key: str) -> str | None:
-    """The text of ``key``'s entry of a front matter written as a block mapping, or None where the
-    text is not plainly one (then the whole front matter is parsed). A card's ``dataset_info`` is
-    about nine tenths of it: parsing only ``configs:`` makes a folder of 6,000 configs open in a
-    second instead of ten. Every line at column 0 must be a ``key:`` line, a ``- `` item, a comment
-    or blank, so block boundaries are exactly the key lines; anything else (a flow collection or a
-    quoted scalar running onto column 0, an anchor or alias in the block) takes the full parse."""
-    starts = []
-    # the lines at column 0 by one regular expression: a card of 6,000 configs has 270,000 lines,
-    # nearly all indented, and looking at each in Python took a fifth of a second (and `^` under
-    # re.M, tried at each of 5 million characters, 26 ms: each line is found by its newline)
-    for line in _COLUMN_0.finditer("\n" + front):
-        match = _TOP_KEY.match(line[1])
-        if match is None:
-            return None
-        starts.append((line.start(1) - 1, match[1]))
-    at = [i for i, (_, name) in enumerate(starts) if name == key]
-    if len(at) != 1:
-        return None
-    first = starts[at[0]][0]
-    block = front[first:starts[at[0] + 1][0] - 1] if at[0] + 1 < len(starts) else front[first:]
-    # an alias in the block may name an anchor outside it; one outside the block cannot change
-    # the block's value (searching the whole card, nine tenths dataset_info, took 25 ms of 1,000 --rules)
-    return None if _ANCHOR_OR_ALIAS.search(block) else block
+def parquet_stats(files: list[Path]) -> tuple[int, int]:
+    """``(rows, bytes)`` of a split's Parquet files from their footers: bytes are the uncompressed
+    size of their row groups, what the Hub's ``dataset_info`` calls ``num_bytes``."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows = size = 0
+    for path in files:
+        try:
+            metadata = pq.read_metadata(path)
+        except (pa.ArrowException, OSError) as error:
+            raise unreadable_parquet(error, path) from None
+        rows += metadata.num_rows
+        size += sum(metadata.row_group(i).total_byte_size for i in range(metadata.num_row_groups))
+    return rows, size
 
 
-def front_matter(readme: Path, only: str | None = None) -> dict[str, Any]:
-    """The YAML front matter of a dataset card (empty when there is none); with ``only``, a mapping
-    that holds that key alone when its block can be cut out plainly (see ``_top_level_block``)."""
+def front_matter(readme: Path) -> dict[str, Any]:
+    """The YAML front matter of a dataset card (empty when there is none)."""
     import yaml
 
     try:
@@ -126,18 +130,8 @@ def front_matter(readme: Path, only: str | None = None) -> dict[str, Any]:
     end = text.find("\n---", 3)
     if end < 0:
         raise InputError("YAML front matter is not closed by a `---` line", readme, 1)
-    # libyaml's loader where PyYAML was built with it: the card of a folder of many configs is
-    # thousands of lines, and the pure-Python loader took a third of a second of every evaluation
+    # libyaml's loader where PyYAML was built with it: the pure-Python one is several times slower
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    if only is not None and (block := _top_level_block(text[3:end], only)) is not None:
-        if only == "configs" and (plain := read_configs_block(block)) is not None:
-            return plain
-        try:
-            data = yaml.load(block, Loader=loader)  # noqa: S506 - a safe loader, C or Python
-        except yaml.YAMLError:
-            data = None  # the full parse below names the line
-        if isinstance(data, dict) and set(data) == {only}:
-            return data
     try:
         data = yaml.load(text[3:end], Loader=loader)  # noqa: S506 - a safe loader, C or Python
     except yaml.YAMLError as error:
@@ -164,7 +158,7 @@ def require_complete(root: Path) -> Path:
 
 def _stays_inside(pattern: str) -> bool:
     """Whether a ``data_files`` pattern is relative and holds no ``..``: by the string where it is
-    plainly so (a card of 6,000 configs has 5,000 patterns), else by its ``Path``."""
+    plainly so, else by its ``Path``."""
     if ".." not in pattern and not os.path.isabs(pattern):
         return True
     path = Path(pattern)
@@ -175,23 +169,18 @@ class DatasetFolder:
     """Configs and their Parquet files per split, from the card's ``configs:`` (``README.md``).
 
     Only files inside the folder are ever read: a ``data_files`` pattern that points outside it is
-    an error naming the card. ``scan``: the folder's :func:`scan_folder`, where the caller took it,
-    answers for the plain paths it lists (each an ``lstat`` otherwise).
+    an error naming the card.
     """
 
-    def __init__(self, root: str | Path, scan: FolderScan | None = None) -> None:
+    def __init__(self, root: str | Path) -> None:
         self.root = Path(root)
-        self._scanned = {} if scan is None else scan.plain
-        self.listed_only = scan is not None  # every data_files pattern answered by the scan
         self.readme = require_complete(self.root)
         self._real_root = self.root.resolve()
-        self._depth = len(self.root.parts)  # a matched path's parts past the folder's
         self._prefix = str(self.root / "_")[:-1]  # a matched path's text before its path in the folder
-        self._links: dict[tuple[str, ...], bool] = {}
-        self._listed: set[tuple[str, ...]] = set()  # folders whose entries _links holds, each listed once
+        self._links: dict[tuple[str, ...], bool] = {}  # whether a path in the folder is a link
         self.linked: set[Path] = set()  # matched paths that pass through a link
         self.files: dict[str, dict[str, list[Path]]] = {}
-        configs = front_matter(self.readme, only="configs").get("configs")
+        configs = front_matter(self.readme).get("configs")
         if not isinstance(configs, list):
             raise InputError("lists no configs (the YAML front matter needs a `configs:` list)", self.readme)
         for entry in configs:
@@ -210,43 +199,24 @@ class DatasetFolder:
             return [(item.get("split", "train"), item.get("path")) for item in data_files]
         return [("train", data_files)]
 
-    def _inside(self, match: Path, mode: int | None = None) -> bool:
+    def _inside(self, match: Path) -> bool:
         """Whether a matched path stays in the folder once links are followed. A pattern holds no
-        ``..``, so only a link can lead out; ``resolve`` (a stat per component of the whole path)
-        is kept for the paths that pass through one, since it cost seconds on 6,000 configs.
-        ``mode``: the match's own ``lstat`` mode, where the caller took it."""
-        parts = match.parts[self._depth:]  # relative_to's parts, without its checks: 5,000 patterns
+        ``..``, so only a link can lead out: each component of the path in the folder is looked at
+        once (the config folders are shared), and a path through a link is resolved."""
+        parts = match.relative_to(self.root).parts
         for depth in range(1, len(parts) + 1):
             prefix = parts[:depth]
             linked = self._links.get(prefix)
-            if linked is None and depth < len(parts):
-                linked = self._listed_links(prefix)
             if linked is None:
-                linked = self._links[prefix] = (stat.S_ISLNK(mode) if depth == len(parts) and mode is not None
-                                                else os.path.islink(self.root.joinpath(*prefix)))
+                linked = self._links[prefix] = os.path.islink(self.root.joinpath(*prefix))
             if linked:
                 self.linked.add(match)
                 return match.resolve().is_relative_to(self._real_root)
         return True
 
-    def _listed_links(self, prefix: tuple[str, ...]) -> bool | None:
-        """Whether a folder on the way is a link, from one listing of its parent for all its
-        siblings (the file type scandir gives): one lstat per config folder cost 40 ms of 1,000
-        --rules. None where the listing does not show it."""
-        parent = prefix[:-1]
-        if parent not in self._listed:
-            self._listed.add(parent)
-            try:
-                with os.scandir(self.root.joinpath(*parent)) as entries:
-                    for entry in entries:
-                        self._links.setdefault((*parent, entry.name), entry.is_symlink())
-            except OSError:
-                pass
-        return self._links.get(prefix)
-
     def relative(self, path: Path) -> str:
         """A matched file's path in the folder, links followed (``data/<config>/<file>``)."""
-        if self.linked and path in self.linked:  # none in a folder the build wrote: no hash per path
+        if path in self.linked:
             return path.resolve().relative_to(self._real_root).as_posix()
         return str(path)[len(self._prefix):]  # every match is the root's path joined with the pattern's
 
@@ -259,9 +229,8 @@ class DatasetFolder:
                 if not isinstance(pattern, str) or not pattern or not _stays_inside(pattern):
                     raise InputError(f"data_files pattern {pattern!r} does not stay inside the dataset folder",
                                      self.readme)
-                if "*" in pattern or "?" in pattern or "[" in pattern:  # glob's magic (5,354 plain paths)
+                if "*" in pattern or "?" in pattern or "[" in pattern:  # glob's magic
                     matches, regular = sorted(self.root.glob(pattern)), False
-                    self.listed_only = False
                     outside = [m for m in matches if not self._inside(m)]
                 else:  # a plain path, as the build writes them: glob would list its folder to find it
                     matches, outside, regular = self._plain(pattern)
@@ -275,16 +244,13 @@ class DatasetFolder:
 
     def _plain(self, pattern: str) -> tuple[list[Path], list[Path], bool]:
         """``(matches, those outside the folder, whether the match is a regular file)`` of a pattern
-        without glob characters: one ``lstat`` answers all three, or the folder's listing."""
-        if (path := self._scanned.get(pattern)) is not None:
-            return [path], [], True
-        self.listed_only = False
+        without glob characters: one ``lstat`` answers all three."""
         path = self.root / pattern
         try:
             mode = os.lstat(path).st_mode
         except (OSError, ValueError):
             return [], [], True
-        return [path], [] if self._inside(path, mode) else [path], stat.S_ISREG(mode)
+        return [path], [] if self._inside(path) else [path], stat.S_ISREG(mode)
 
     def splits(self, config: str) -> list[str]:
         return sorted(self.files.get(config, {}))

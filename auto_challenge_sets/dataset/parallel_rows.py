@@ -1,26 +1,17 @@
-"""The rows of a build's configs made on worker processes (``acs build --jobs N``): the selection
-and extraction of a streaming build on N cores, memory still flat.
+"""The rows of a build's configs made on worker processes (``acs build --jobs N``).
 
-This process reads the parse as bytes only (:func:`~auto_challenge_sets.conllu_io.sentence_ends`:
-no parsing, a regular expression over each block), cuts it into chunks of whole sentences, pairs
-each sentence with its kept pair (the layout policy of :func:`~auto_challenge_sets.selection.matched_pairs`)
-and sends a chunk, its pairs and their links to a worker. The worker parses the chunk, checks each
-sentence against its line, applies the rules and builds the chunk's Arrow table of each config
-(:func:`~auto_challenge_sets.dataset.arrow_rows.config_tables`), the work the build spends its time
-on; this process writes the tables in chunk order, as the single-process build does. Tables cut at
-other chunk ends give the same files (the writer cuts row groups by row count alone), so the
-folder is byte-identical to ``--jobs 1`` (tests/test_parallel_rows.py).
-
-Errors are those of the single-process build, in the same order: a parse error is raised when its
-chunk's turn comes (:func:`~auto_challenge_sets.workers.imap` keeps the chunks' order), and the
-mismatching sentences of every chunk are gathered into the one error
-:func:`~auto_challenge_sets.selection.check_matched` raises at the end.
+This process cuts the parse, as bytes (:func:`~auto_challenge_sets.conllu_io.sentence_ends`), into
+chunks of whole sentences, each with its kept pairs and links; a worker parses a chunk, checks each
+sentence against its line and makes the chunk's columns of each config. Tables are written in chunk
+order and row groups are cut by row count alone, so the folder is byte-identical to ``--jobs 1``.
+Errors are those of the single-process build, in the same order.
 """
 
 from __future__ import annotations
 
 import io
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from auto_challenge_sets.builder.pipeline.build import AnalysedPairs, BuildOutput
@@ -39,27 +30,25 @@ from auto_challenge_sets.selection import (
 )
 from auto_challenge_sets.workers import imap
 
-# Pairs per chunk at least, when the kept pairs are cut into two chunks per worker; fewer than two
-# such chunks are selected here: a worker's start (its imports, about half a second of CPU) is more
-# than a smaller chunk's selection saves.
+# Pairs per chunk at least: a worker's start costs more than a smaller chunk's selection saves.
 MIN_CHUNK = 1000
 
 
+@dataclass
 class Chunk:
-    """What a worker gets: a chunk's bytes (whole sentences), the number of the file line it starts
-    at and of its first sentence, each sentence's pair (None: a sentence of a pair not kept), and
-    the kept pairs' links (None without an alignment)."""
+    """What a worker gets: whole sentences as bytes, from file line ``first_line`` and sentence
+    ``first_sentence`` on, each sentence's pair (None: not kept), and the kept pairs' links."""
 
-    def __init__(self, first_line: int, data: bytes, first_sentence: int, pairs: list[SentencePair | None],
-                 links: list[list[Link]] | None):
-        self.first_line, self.data, self.first_sentence = first_line, data, first_sentence
-        self.pairs, self.links = pairs, links
+    first_line: int
+    data: bytes
+    first_sentence: int
+    pairs: list[SentencePair | None]
+    links: list[list[Link]] | None
 
 
 class ChunkRows:
-    """The work of a worker: a chunk → ``(its columns, its mismatches)``. The columns (:class:`~.arrow_rows.ChunkColumns`: a
-    pair's sentence and tokens once, not once per config: a tenth of the bytes to send back) are
-    None once a sentence mismatches (the build fails then, and writes nothing)."""
+    """The work of a worker: a chunk → ``(its columns, its mismatches)``; no columns once a sentence
+    mismatches (the build fails then)."""
 
     def __init__(self, conllu_path: str, phenomena: list[Any], configs: Sequence[ConfigName], corpus: str,
                  schemas: Sequence[Any], target: str | None = None):
@@ -89,9 +78,8 @@ class ChunkRows:
 
 def parallel_tables(output: BuildOutput, configs: Sequence[ConfigName], schemas: Sequence[Any],
                     chunk: int) -> Iterator[list[Any]] | None:
-    """Each chunk's table of each config (None: no row), in order, made on the build's worker
-    processes; None where the build runs in this process (one job, another executor, or fewer
-    than two chunks of :data:`MIN_CHUNK` pairs)."""
+    """Each chunk's table of each config (None: no row), in order, made on worker processes; None
+    where the build runs in this process (one job, another executor, or a small corpus)."""
     executor, analyses = output.spec.executor, output.analyses
     if not isinstance(executor, ProcessExecutor) or executor.jobs <= 1 or not isinstance(analyses, AnalysedPairs):
         return None
@@ -103,8 +91,7 @@ def parallel_tables(output: BuildOutput, configs: Sequence[ConfigName], schemas:
 
 
 class _Chunks:
-    """The parse cut into chunks of ``size`` kept pairs (the last one fewer), and, once
-    they are all read, the number of sentences in it (``sentences``)."""
+    """The parse cut into chunks of ``size`` kept pairs, and, once read, its sentence count."""
 
     def __init__(self, analyses: AnalysedPairs, size: int):
         self.analyses, self.size = analyses, size
@@ -145,11 +132,15 @@ class _Chunks:
 
 
 def _in_order(jobs: int, work: ChunkRows, chunks: _Chunks) -> Iterator[list[Any]]:
-    """The workers' tables in chunk order, the errors raised as the single-process build raises
-    them: a parse error when its chunk's turn comes, then the sentence count's, then the mismatches'."""
+    """The workers' tables in chunk order; a parse error raised at its chunk's turn, then the
+    sentence count's and the mismatches' (:func:`~auto_challenge_sets.selection.check_matched`)."""
     analyses = chunks.analyses
     wrong: list[Mismatch] = []
-    bar = _bar(analyses)
+    bar = None
+    if analyses.progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(analyses.corpus.pairs), desc="reading parse", unit="sent")
     try:
         for columns, mismatches in imap(work, chunks, jobs, fresh=True):
             wrong += mismatches
@@ -162,11 +153,3 @@ def _in_order(jobs: int, work: ChunkRows, chunks: _Chunks) -> Iterator[list[Any]
             bar.close()
     check_matched(analyses.corpus, chunks.sentences, chunks.wanted is not None, [m[2].line for m in wrong],
                   wrong[0] if wrong else None, str(analyses.path))
-
-
-def _bar(analyses: AnalysedPairs) -> Any:
-    if not analyses.progress:
-        return None
-    from tqdm.auto import tqdm
-
-    return tqdm(total=len(analyses.corpus.pairs), desc="reading parse", unit="sent")

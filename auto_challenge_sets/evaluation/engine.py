@@ -5,7 +5,7 @@ Every system's output on the full corpus (the pool) is turned into per-sentence 
 per metric (:mod:`auto_challenge_sets.scoring.metric`). A config's rows are a subset of the
 pool's, so its scores are sums (or means) over rows; its length-matched random corpora are drawn
 **once per config** (stream ``[seed, 0]``) and scored for every system and metric from the same
-rows, by the kernel that ``scoring.challenge.compute`` uses too (:mod:`auto_challenge_sets.scoring.kernel`).
+rows, by the kernel that ``metrics.compute.compute`` uses too (:mod:`auto_challenge_sets.scoring.kernel`).
 
 On top: sacrebleu's paired test of every system against a baseline system on every config, for
 every metric (:mod:`.significance`); per metric and phenomenon the trend of each system's score
@@ -355,3 +355,11 @@ def _with_segments(corpus: Corpus, metrics: dict[str, Metric], stats: dict[str, 
         out[config.name] = replace(configs[config.name], segment=per_metric if twin is None else out[twin].segment,
                                    segment_targeted=targeted)
     return full, out
+
+
+def system_statistics(request: EvaluationRequest, outputs: list[SystemOutput], sources: list[str] | None,
+                      ) -> tuple[dict[str, Metric], dict[str, dict[str, np.ndarray]]]:
+    """The request's metrics and every output's statistics per metric, as :func:`evaluate` computes
+    them; the way in of rows held in memory (``compute()``, :mod:`.memory`)."""
+    metrics = _metrics(request, None)
+    return metrics, _statistics(outputs, metrics, sources, False, request.workers)

@@ -26,6 +26,7 @@ from auto_challenge_sets.dataset.integrity import check_folder
 from auto_challenge_sets.dataset.layout import README, DatasetFolder
 from auto_challenge_sets.dataset.record import BUILD_RECORD, build_entry, corpus_lines
 from auto_challenge_sets.errors import CorpusError, InputError
+from auto_challenge_sets.evaluation.memory import check_sample_size
 from auto_challenge_sets.evaluation.output_alignment import read_pool
 from auto_challenge_sets.evaluation.request import ALL, EvaluationRequest
 from auto_challenge_sets.evaluation.results import (
@@ -37,7 +38,6 @@ from auto_challenge_sets.evaluation.results import (
 from auto_challenge_sets.scoring.bleu_stats import BleuStatistics
 from auto_challenge_sets.scoring.builtin_metrics import TOKENIZE
 from auto_challenge_sets.scoring.line_limit import MAX_TOKENS, line_excess
-from auto_challenge_sets.scoring.validation import check_sample_size
 from auto_challenge_sets.target_languages import language_of
 from auto_challenge_sets.text_io import TO_A_FILE, require_regular_file
 

@@ -7,6 +7,7 @@ request field it is about (:class:`RequestError`), which the command line maps t
 
 from __future__ import annotations
 
+import numbers
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -14,8 +15,9 @@ from types import MappingProxyType
 from typing import Any
 
 from auto_challenge_sets.errors import RequestError
+from auto_challenge_sets.evaluation.memory import MAX_INT, MemoryRows
 from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
-from auto_challenge_sets.scoring.builtin_metrics import DEFAULT_METRICS, target_tokenizer
+from auto_challenge_sets.scoring.builtin_metrics import DEFAULT_METRICS, TOKENIZE, target_tokenizer
 from auto_challenge_sets.scoring.kernel import DEFAULT_SEED, MAX_SAMPLES
 from auto_challenge_sets.scoring.length_baseline import DEFAULT_LENGTH_RELATIVE, check_relative
 from auto_challenge_sets.scoring.metric import metric_class, route_options
@@ -44,14 +46,16 @@ class EvaluationRequest:
     """Several systems' outputs of one test corpus (one or more), scored on a dataset folder's configs.
 
     ``hypotheses`` maps a system name to its output file: one line per line of the corpus the
-    split was built from (``-`` reads standard input). The first of ``metrics`` chooses the
+    split was built from (``-`` reads standard input). ``dataset`` may instead be rows held in
+    memory (:class:`~auto_challenge_sets.evaluation.memory.MemoryRows`, ``compute()``'s), which hold
+    the output of the one system ``hypotheses`` names. The first of ``metrics`` chooses the
     baseline system of the paired tests when ``baseline`` is None (the best on the full corpus).
     ``metric_options`` go to the metrics that declare them (``tokenize`` to BLEU and RIBES,
     ``lowercase_ribes`` to RIBES, ``comet_gpus`` to COMET: :func:`~auto_challenge_sets.scoring.metric.route_options`);
     a key none of ``metrics`` declares is an error. These defaults are ``acs evaluate``'s too.
     """
 
-    dataset: str | os.PathLike[str]
+    dataset: str | os.PathLike[str] | MemoryRows
     hypotheses: Mapping[str, str | os.PathLike[str]]
     config: str = ALL  # a config name, several separated by commas, or "all"
     split: str | None = None  # default: the full-corpus config's only split
@@ -123,11 +127,17 @@ class EvaluationRequest:
             value = getattr(self, name)
             if name == "jobs" and value is None:
                 continue
-            if isinstance(value, bool) or not isinstance(value, int):
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
                 raise RequestError(name, f"must be an integer, got {value!r}")
-            if value < low or (high is not None and value > high):
+            value = int(value)  # a numpy integer too
+            object.__setattr__(self, name, value)
+            if high is not None and value > high:
+                raise RequestError(name, f"is {value}, above the limit of {high:_}")
+            if value < low:
                 bounds = f">= {low}" if high is None else f"from {low} to {high:,}"
                 raise RequestError(name, f"must be {bounds}, got {value}")
+        if self.length_tolerance > MAX_INT:  # a window of tokens, which numpy's int64 arithmetic holds
+            raise RequestError("length_tolerance", f"is {self.length_tolerance}, above the limit of {MAX_INT:_}")
         try:
             check_relative(self.length_relative)
         except ValueError as error:
@@ -142,6 +152,11 @@ class EvaluationRequest:
             if unknown:
                 raise RequestError("targeted.hyp_alignments", f"for {', '.join(unknown)}, which is no system "
                                    f"(systems: {', '.join(self.hypotheses)})")
+        if isinstance(self.dataset, MemoryRows):
+            tokenize = next((values["tokenize"] for values in self.metric_settings().values() if "tokenize" in values),
+                            TOKENIZE.default)  # the longest line a run scores counts its BLEU tokens
+            needs_sources = [name for name in self.metrics if metric_class(name).needs_sources]
+            object.__setattr__(self, "dataset", self.dataset.checked(self.n_samples, tokenize, needs_sources))
 
     def metric_settings(self, target: str | None = None) -> dict[str, dict[str, Any]]:
         """Per metric, every option it declares: as given in ``metric_options``, else, for the

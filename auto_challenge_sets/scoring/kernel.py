@@ -1,12 +1,12 @@
 """The scoring kernel: a set of rows scored by any metrics, against its length-matched random corpora.
 
 Both front ends call it: the evaluation engine (``acs evaluate``, every system and config) and the
-``ldd_challenge`` metric (:func:`auto_challenge_sets.scoring.challenge.compute`, one system, one
+``ldd_challenge`` metric (:func:`auto_challenge_sets.metrics.compute.compute`, one system, one
 set). So the two give the same numbers and signatures on the same rows, with the same seed
 default, the same cap on random corpora and the same draws.
 
-Every metric turns each sentence into a row of statistics once (:func:`statistics`); a set is a
-subset of the pool's rows, so its score and the scores of its random corpora (:func:`draw`) are
+Every metric turns each sentence into a row of statistics once (the engine's statistics stage); a
+set is a subset of the pool's rows, so its score and the scores of its random corpora (:func:`draw`) are
 computed from rows already in memory (:func:`score_rows`). Every number a metric hands back is
 checked finite (:mod:`.finite`), so a plug-in's NaN is an error naming it, never a quiet ``null``.
 """
@@ -34,14 +34,6 @@ MAX_SAMPLES = 100_000  # random corpora of one set: more would not fit in memory
 # A system's rows do not depend on the rows computed beside them, so a system of PARALLEL_ROWS rows
 # or more is cut into one contiguous block per job; below, a worker's start costs more than it saves.
 PARALLEL_ROWS = 10_000
-
-
-def statistics(metrics: Mapping[str, Metric], predictions: Sequence[str], references: References,
-               sources: Sequence[str] | None = None, jobs: int | None = None,
-               system: str = "") -> dict[str, np.ndarray]:
-    """Every metric's per-sentence statistics of one system's rows (:func:`systems_statistics`)."""
-    (rows,) = systems_statistics(metrics, [(system, predictions, references)], sources, jobs)
-    return rows
 
 
 def systems_statistics(metrics: Mapping[str, Metric], systems: Sequence[tuple[str, Sequence[str], References]],

@@ -47,14 +47,11 @@ from typing import Any
 
 import numpy as np
 
-from auto_challenge_sets.errors import AlignmentError
-from auto_challenge_sets.pharaoh import Link, parse_pharaoh
-from auto_challenge_sets.scoring.validation import is_int, listlike
+from auto_challenge_sets.pharaoh import Link
 from auto_challenge_sets.target_languages import match_label, target_tokens, tokens_label
 
 CHRF_THRESHOLD = 50.0
 CORRECT, WRONG, UNALIGNED, ABSORBED = "correct", "wrong", "unaligned", "absorbed"
-_INSTANCE_KEYS = {"head": 1, "dependent": 1, "distance": 0}  # each key's smallest value
 
 
 def _normal(token: str) -> str:
@@ -290,47 +287,3 @@ def targeted_accuracy(
               for row_instances, prediction, hyp_links, row_refs in zip(instances, predictions, hypothesis_alignments,
                                                                         by_row, strict=True)]
     return {**tally(instances, tables, verdict_rows), "signature": signature(chrf_threshold, aligned, lang, len(per_ref), target)}
-
-
-def check_instances(values: Any, count: int) -> list[list[dict[str, int]]]:
-    """``instances``: per row, a list of {head, dependent, distance} (the dataset's column)."""
-    if not listlike(values) or len(values) != count:
-        got = len(values) if listlike(values) else type(values).__name__
-        raise ValueError(f"instances must be a list with one list of instances per prediction ({count}), got {got}")
-    rows = []
-    for i, row in enumerate(values):
-        if not listlike(row):
-            raise ValueError(f"instances[{i}] must be a list of instances, got {type(row).__name__}")
-        checked = []
-        for k, item in enumerate(row):
-            if not isinstance(item, Mapping) or not all(is_int(item.get(key)) and item[key] >= minimum
-                                                        for key, minimum in _INSTANCE_KEYS.items()):
-                raise ValueError(f"instances[{i}][{k}] must have integer head and dependent (1-based word ids) "
-                                 f"and distance (>= 0), as a lexical config's instances, got {item!r}")
-            checked.append({key: int(item[key]) for key in ("head", "dependent", "distance")})
-        rows.append(checked)
-    return rows
-
-
-def check_alignments(name: str, values: Any, count: int) -> list[list[Link]]:
-    """Per row, a Pharaoh line (``"0-1 2-3"``) or a list of (source, target) index pairs."""
-    if not listlike(values) or len(values) != count:
-        got = len(values) if listlike(values) else type(values).__name__
-        raise ValueError(f"{name} must be a list with one alignment per prediction ({count}), got {got}")
-    rows = []
-    for i, value in enumerate(values):
-        if value is None:
-            raise ValueError(f"{name}[{i}] is None: the row has no alignment (a dataset built with "
-                             "--aligner none has none; rebuild it with an aligner)")
-        if isinstance(value, str):
-            try:
-                rows.append(parse_pharaoh(value))
-            except AlignmentError as error:
-                raise ValueError(f"{name}[{i}]: {error.reason}") from None
-            continue
-        if not listlike(value) or not all(listlike(link) and len(link) == 2 and all(is_int(x) and x >= 0 for x in link)
-                                          for link in value):
-            raise ValueError(f"{name}[{i}] must be a Pharaoh line or a list of (source, target) index pairs, "
-                             f"got {value!r}")
-        rows.append(sorted({(int(a), int(b)) for a, b in value}))
-    return rows

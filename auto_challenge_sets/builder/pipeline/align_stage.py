@@ -1,15 +1,7 @@
-"""The alignment stage: sentence pairs (token lists) → Pharaoh links, resumable, with progress.
-
-Pairs go through :func:`~auto_challenge_sets.builder.pipeline.stage_cache.run_sharded`: each shard's links
-are stored as Pharaoh lines in ``{cache}/align/{hash}/``, the hash covering the aligner's
-``cache_key()`` (backend, model and its weights, options, seed) and the input pairs. A killed run
-resumes from its finished shards; a rerun with the same inputs reads everything from the cache.
-A corpus-level aligner (eflomal learns from the whole corpus) is run as one shard, so its links
-never depend on where shards happen to end. A Pharaoh file is read directly, not cached.
-
-Tokens: the build aligns the words of the source UD parse with the white-space tokens of the
-target (see :mod:`auto_challenge_sets.selection`); ``acs align`` aligns white-space tokens
-on both sides, like fast_align.
+"""The alignment stage: sentence pairs (token lists) → Pharaoh links, in resumable shards
+(:func:`~auto_challenge_sets.builder.pipeline.stage_cache.run_sharded`, keyed by the aligner's
+``cache_key()`` and the pairs). A corpus-level aligner (eflomal) runs as one shard, so its links
+never depend on where shards end; a Pharaoh file is read, not cached.
 """
 
 from __future__ import annotations
@@ -46,11 +38,8 @@ def align_pairs(
     executor: Executor | None = None,
     **options: Any,
 ) -> list[list[Link]]:
-    """Links for every pair (0-based ``(source, target)``), through the resumable stage cache.
-
-    ``aligner``: a ready :class:`Aligner`, an :class:`AlignerSpec`, or a backend name whose
-    ``options`` are given here (``align_pairs(pairs, aligner="eflomal", seed=3)``).
-    """
+    """Links for every pair (0-based ``(source, target)``). ``aligner``: a ready :class:`Aligner`,
+    an :class:`AlignerSpec`, a Pharaoh file, or a backend name with its ``options`` given here."""
     factory = None  # how a worker of another process makes the aligner
     if isinstance(aligner, str):
         factory = functools.partial(get_aligner, aligner, **options)
@@ -74,26 +63,6 @@ def align_pairs(
         shard_size=shard_size or ALIGN_SHARD_SIZE, progress=progress, unit="pair", executor=executor,
     )
     return [parse_pharaoh(line) for line in outputs]
-
-
-def align_corpus(
-    source_tokens: Sequence[Sequence[str]],
-    target_tokens: Sequence[Sequence[str]],
-    aligner: Aligner | AlignerSpec | AlignmentFile,
-    *,
-    cache_dir: str | os.PathLike[str] | None = None,
-    progress: bool = True,
-    executor: Executor | None = None,
-) -> list[list[Link]]:
-    """What the build calls: the links of its kept pairs, given as two parallel token lists.
-
-    An :class:`AlignmentFile` locates the pairs in its file by the corpus line numbers it was
-    made with (it has one line per corpus line, empty lines included).
-    """
-    if len(source_tokens) != len(target_tokens):
-        raise ValueError(f"{len(source_tokens)} source but {len(target_tokens)} target token lists")
-    return align_pairs(list(zip(source_tokens, target_tokens)), aligner=aligner, cache_dir=cache_dir,
-                       progress=progress, executor=executor)
 
 
 def write_pharaoh(path: str | os.PathLike[str], alignments: Sequence[Sequence[Link]]) -> None:

@@ -1,10 +1,6 @@
 """The build: a parallel corpus, its source-side parse and (optionally) an alignment → the analysed
-pairs from which every config of one language pair and corpus is drawn.
-
-The parse and alignment stages produce (or read) the CoNLL-U and Pharaoh data this step selects
-from; from there on the build is cheap and deterministic. What it returns, a :class:`BuildOutput`,
-knows nothing of where it goes: the dataset adapter (``auto_challenge_sets.dataset``) writes it as
-a Hub folder.
+pairs from which every config of one language pair and corpus is drawn (a :class:`BuildOutput`,
+which ``auto_challenge_sets.dataset`` writes as a Hub folder).
 """
 
 from __future__ import annotations
@@ -16,7 +12,7 @@ from typing import Any
 
 from auto_challenge_sets import __version__
 from auto_challenge_sets.builder.backends.aligners import Aligner
-from auto_challenge_sets.builder.pipeline.align_stage import align_corpus
+from auto_challenge_sets.builder.pipeline.align_stage import align_pairs
 from auto_challenge_sets.builder.pipeline.defaults import AUTO_ALIGNER, NO_ALIGNER, default_aligner
 from auto_challenge_sets.builder.pipeline.executors import Executor
 from auto_challenge_sets.builder.pipeline.inputs import AlignmentFile, PreParsedSource
@@ -58,18 +54,13 @@ from auto_challenge_sets.ud import Sentence
 
 @dataclass
 class BuildSpec:
-    """One (pair, corpus) build: the corpus files, how the source is parsed (a parser to run, or a
-    CoNLL-U file) and how the pairs are aligned (an aligner, a Pharaoh file, or neither: then the
-    reorder configs are not built).
+    """One (pair, corpus) build: the corpus files, how the source is parsed (a parser, or a CoNLL-U
+    file) and how the pairs are aligned (an aligner, a Pharaoh file, or neither: no reorder configs).
 
-    ``aligner``: an :class:`AlignerSpec`; a backend name (its declared options); ``"auto"``
-    (:data:`~auto_challenge_sets.builder.pipeline.defaults.AUTO_ALIGNER`), the default-aligner
-    policy that ``acs build`` applies when ``--aligner`` is not given (a Pharaoh ``alignment`` when
-    one is given, else :func:`~auto_challenge_sets.builder.pipeline.defaults.default_aligner`:
-    simalign when its model can be had, else eflomal with ``aligner_note``); ``None`` or ``"none"``:
-    not aligned. The default stays ``None``, as before ``"auto"`` existed: a spec that names no
-    aligner builds no reorder configs, and never reaches for a model or the network. After
-    construction ``aligner`` is an :class:`AlignerSpec` or ``None``.
+    ``aligner``: an :class:`AlignerSpec`, a backend name, ``"auto"`` (the Pharaoh ``alignment`` if
+    given, else :func:`~auto_challenge_sets.builder.pipeline.defaults.default_aligner`, with
+    ``aligner_note``), or ``None``/``"none"`` (the default: not aligned, no model or network
+    touched). After construction it is an :class:`AlignerSpec` or ``None``.
     """
 
     pair: str
@@ -89,12 +80,10 @@ class BuildSpec:
     provenance: str | None = None  # how the dataset card describes the parse, if not the parser's label
     aligner_label: str | None = None  # how the dataset card names the alignment, if not the aligner's
     # a Pharaoh file whose source indices refer to the parse's words although the source's white-space
-    # tokens differ (made by `acs align` on `acs parse`'s tokens): build it, with a warning, instead of
-    # refusing it as an alignment made on other tokens than the parse's
+    # tokens differ: built with a warning instead of refused
     allow_token_mismatch: bool = False
     executor: Executor | None = None  # where the parse and alignment shards run (default: here)
-    # why the aligner is not the one asked for (the default-aligner policy's note): set by "auto",
-    # or passed on by a caller that applied the policy itself; the build reports it with its warnings
+    # why the aligner is not the default (the default-aligner policy's note), reported with the warnings
     aligner_note: str | None = None
     # user rules whose definition here replaces another one the output folder records for the same
     # config names: that config's other splits are removed (auto_challenge_sets.dataset.rule_record)
@@ -155,8 +144,7 @@ class BuildSpec:
 
 
 def _check_phenomena(names: tuple[str, ...]) -> None:
-    """Each a registered lexical phenomenon, once: a name given twice would write one config's
-    files twice over, and another kind of name would make configs of another family's name."""
+    """Each a registered lexical phenomenon, once (a name twice would write a config's files twice)."""
     seen: set[str] = set()
     for name in names:
         if name in seen:
@@ -170,9 +158,8 @@ def _check_phenomena(names: tuple[str, ...]) -> None:
 
 @dataclass
 class BuildOutput:
-    """What a build produced: one analysis per kept pair (a stream, :class:`AnalysedPairs`: it
-    reads the parse as it is iterated, so no build holds its whole parse), the configs to draw
-    from them, and the record of what was built from what."""
+    """What a build produced: one analysis per kept pair (a stream, :class:`AnalysedPairs`), the
+    configs to draw from them, and the record of what was built from what."""
 
     spec: BuildSpec
     analyses: Iterable[LineAnalysis]
@@ -182,14 +169,6 @@ class BuildOutput:
     pairs: int = 0
     report: ReadReport = field(default_factory=ReadReport)
     warnings: list[str] = field(default_factory=list)
-
-
-def _progress(iterable: Iterable, enabled: bool, **kwargs: Any) -> Iterable:
-    if not enabled:
-        return iterable
-    from tqdm.auto import tqdm
-
-    return tqdm(iterable, **kwargs)
 
 
 def _prepare_aligner(spec: BuildSpec, corpus: ParallelCorpus) -> Aligner | AlignmentFile | None:
@@ -213,10 +192,8 @@ def _source_parse(spec: BuildSpec, corpus: ParallelCorpus, progress: bool) -> Pa
 
 class AnalysedPairs:
     """The kept pairs' analyses, streamed from the source's CoNLL-U: each iteration reads the file
-    again, one sentence at a time, checks it against its pair (the policy of
-    :mod:`auto_challenge_sets.selection`; a mismatch is raised when the stream ends) and drops it
-    once analysed. A pre-parsed file may hold one sentence per non-empty *source* line (what
-    ``acs parse`` writes): the sentences of pairs with an empty target are then skipped."""
+    again, checking each sentence against its pair (:func:`~auto_challenge_sets.selection.matched_pairs`:
+    a file may hold one sentence per non-empty *source* line, as ``acs parse`` writes)."""
 
     def __init__(self, corpus: ParallelCorpus, path: Path, names: list[str], progress: bool,
                  language: str | None = None, target: str | None = None):
@@ -236,16 +213,17 @@ class AnalysedPairs:
         return [phenomenon_for(name, self.language) for name in self.names]
 
     def __iter__(self) -> Iterator[LineAnalysis]:
-        matched = _progress(self.matched(), self.progress, total=len(self.corpus.pairs), desc="reading parse",
-                            unit="sent")
+        matched: Iterable = self.matched()
+        if self.progress:
+            from tqdm.auto import tqdm
+
+            matched = tqdm(matched, total=len(self.corpus.pairs), desc="reading parse", unit="sent")
         yield from analyse_pairs(matched, self.alignments, self.phenomena(), self.target)
 
 
 def _check_tokenization(spec: BuildSpec, corpus: ParallelCorpus, words: list[int]) -> list[str]:
-    """A Pharaoh file's source indices must refer to the parse's words. Where the parse has another
-    number of words than the source has white-space tokens, a file made on those tokens (fast_align,
-    ``acs align`` on the raw file) is shifted: an error, unless ``allow_token_mismatch`` (then a
-    warning)."""
+    """A Pharaoh file's source indices must refer to the parse's words: where the parse has another
+    number of words than the source white-space tokens, an error, unless ``allow_token_mismatch``."""
     if spec.alignment is None:
         return []
     differ = [(p, n) for n, p in zip(words, corpus.pairs) if n != len(p.source.split())]
@@ -268,8 +246,8 @@ def _check_tokenization(spec: BuildSpec, corpus: ParallelCorpus, words: list[int
 
 def _truncation_warnings(aligner: Aligner | AlignmentFile | None, corpus: ParallelCorpus,
                          words: list[int], target: str | None = None) -> list[str]:
-    """An aligner with a sentence length limit (``max_tokens``, eflomal's 1,023) aligns a longer pair
-    on its first tokens only; computed from the pairs, so a cached alignment is reported too."""
+    """An aligner with a sentence length limit (``max_tokens``) aligns a longer pair on its first
+    tokens only; computed from the pairs, so a cached alignment is reported too."""
     limit = getattr(aligner, "max_tokens", None)
     if not limit:
         return []
@@ -291,20 +269,13 @@ def _priors_note(provenance: dict[str, Any]) -> list[str]:
             "build with `--eflomal-priors PAIR.priors`"]
 
 
-def _parse_provenance(spec: BuildSpec) -> Any:
-    """The parser as the record names it: the backend (made again, cheaply: it loads no model to
-    say which one it has) or the pre-parsed file."""
-    if spec.source_conllu is not None:
-        return PreParsedSource(spec.source_conllu)
-    return spec.parser.create(parse_pair(spec.pair)[0], spec.cache_dir)
-
-
 def _record(spec: BuildSpec, corpus: ParallelCorpus, aligner: Aligner | AlignmentFile | None) -> dict[str, Any]:
-    described = None
-    if isinstance(aligner, AlignmentFile):
-        described = aligner.describe()
-    elif spec.aligner is not None:
-        described = spec.aligner.describe()
+    described = aligner.describe() if isinstance(aligner, AlignmentFile) else (
+        spec.aligner and spec.aligner.describe())
+    # the parser as the record names it (a backend loads no model to say which one it has)
+    parser = (PreParsedSource(spec.source_conllu) if spec.source_conllu is not None
+              else spec.parser.create(parse_pair(spec.pair)[0], spec.cache_dir))
+    rules = spec.user_rules()
     return {
         "pair": spec.pair,
         "corpus": spec.corpus,
@@ -314,16 +285,11 @@ def _record(spec: BuildSpec, corpus: ParallelCorpus, aligner: Aligner | Alignmen
         "aligner": spec.aligner_label or described,
         "lines": corpus.total_lines,
         "pairs": len(corpus.pairs),
-        **_user_rules(spec),
+        **({"user_rules": rules} if rules else {}),
         "skipped_empty_lines": len(corpus.report.empty_lines),
         "version": __version__,
-        "provenance": build_provenance(_parse_provenance(spec), aligner, len(corpus.pairs), parse_pair(spec.pair)[1]),
+        "provenance": build_provenance(parser, aligner, len(corpus.pairs), parse_pair(spec.pair)[1]),
     }
-
-
-def _user_rules(spec: BuildSpec) -> dict[str, Any]:
-    rules = spec.user_rules()
-    return {"user_rules": rules} if rules else {}
 
 
 def build(spec: BuildSpec, progress: bool = True) -> BuildOutput:
@@ -341,21 +307,19 @@ def build(spec: BuildSpec, progress: bool = True) -> BuildOutput:
     with stage("parse", len(corpus.pairs), "sentences"):
         parse = _source_parse(spec, corpus, progress)
     analyses = AnalysedPairs(corpus, parse, list(spec.built_phenomena()), progress, *parse_pair(spec.pair))
-    # the parse's own notes (lines merged into one tree, ...), the same whether this run parsed or
-    # read the cache: they go into the record and the card
+    # the parse's own notes (lines merged into one tree, ...), whether this run parsed or read the cache
     parse_notes = cached_parse_notes(parse) if spec.source_conllu is None else []
     warnings: list[str] = ([spec.aligner_note] if spec.aligner_note else []) + parse_notes
     if aligner is not None:
-        # one pass for the words to align (it checks the parse, before the aligner runs); the
-        # analyses stream the parse again. selection.py's tokenization contract: the parse's
-        # words x the target's white-space tokens.
+        # one pass for the words to align (the parse's words x the target's tokens), checking the
+        # parse before the aligner runs; the analyses stream the parse again
         forms = [sentence.forms for _, sentence in analyses.matched()]
         words = [len(f) for f in forms]
         warnings += _check_tokenization(spec, corpus, words)
         with stage("align", len(forms), "pairs"):
-            analyses.alignments = align_corpus(forms, [target_tokens(pair.target, analyses.target) for pair in corpus.pairs],
-                                               aligner, cache_dir=spec.cache_dir, progress=progress,
-                                               executor=spec.executor)
+            pairs = [(source, target_tokens(pair.target, analyses.target)) for source, pair in zip(forms, corpus.pairs)]
+            analyses.alignments = align_pairs(pairs, aligner=aligner, cache_dir=spec.cache_dir, progress=progress,
+                                              executor=spec.executor)
         warnings += _truncation_warnings(aligner, corpus, words, analyses.target)
     record = _record(spec, corpus, aligner) | ({"parse_notes": parse_notes} if parse_notes else {})
     warnings += _priors_note(record["provenance"])

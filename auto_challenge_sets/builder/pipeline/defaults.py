@@ -1,9 +1,5 @@
-"""The default-backend policy: one place for the command line, the Python API and the recipes.
-
-Which parser and aligner a build uses when none is named. ``acs build`` (``--aligner`` not given),
-:class:`~auto_challenge_sets.builder.pipeline.build.BuildSpec` (``aligner="auto"``) and the
-recipes of ``builder/build_published.py`` (``aligner = "auto"``, or a recipe file that names none)
-all ask :func:`default_aligner`, so they choose the same aligner and say so with the same note.
+"""Which parser and aligner a build uses when none is named: one policy for ``acs build``,
+``BuildSpec(aligner="auto")`` and the published recipes.
 """
 
 from __future__ import annotations
@@ -26,11 +22,8 @@ class AlignerChoice(NamedTuple):
 
 
 def default_aligner(options: Mapping[str, Any] | None = None) -> AlignerChoice:
-    """simalign when its model can be had: given (``options``, the simalign options a caller set, e.g.
-    its model), in the Hugging Face cache, or from a reachable Hub (fetched on first use); else
-    eflomal, which needs no model, with a note saying so. Offline (``HF_HUB_OFFLINE``) and without
-    the model in the cache, this is eflomal.
-    """
+    """simalign when its model can be had (simalign ``options`` set, the model in the Hugging Face
+    cache, or a reachable Hub); else eflomal, which needs no model, with a note saying so."""
     from auto_challenge_sets.builder.backends.aligners.simalign import DEFAULT_MODEL, is_offline
     from auto_challenge_sets.builder.backends.hub import hub_reachable
     from auto_challenge_sets.builder.backends.inventory import simalign_check

@@ -1,26 +1,13 @@
-"""Where the shards of a stage run: on this machine (this process or worker processes), or on a Ray
-cluster.
+"""Where the shards of a stage run: worker processes on this machine (:class:`ProcessExecutor`,
+``--jobs N``) or a Ray cluster (:class:`RayExecutor`, the optional extra ``[ray]``).
 
-An executor maps a stage's work over the pending shards and yields ``(shard, result)`` in any
-order; the stage cache writes each result as it comes, so a killed run keeps
-every finished shard whichever executor ran it, and the assembled output does not depend on the
-order (byte-identical folders from either executor).
-
-- :class:`ProcessExecutor`, ``acs build``'s default (``--jobs N``, the cores this process may use):
-  worker processes (:mod:`auto_challenge_sets.workers`), each making the stage's backend once; with
-  one job, this process.
-- :class:`RayExecutor`: the shards as a Ray Data dataset, mapped by ``workers`` actors
-  (``map_batches`` with a callable class), each holding the stage's backend, its model loaded once
-  per actor (a GPU each with ``gpus_per_worker``). Ray is the optional extra ``[ray]``.
-
-The work is a :class:`ShardWork`: a way to make the backend and a way to apply it to a shard, so
-that an executor can ship it to other processes without the model (which is made again there).
+An executor yields ``(shard, result)`` in any order; the stage cache writes each result as it
+comes, so a killed run keeps every finished shard and the output does not depend on the executor.
 """
 
 from __future__ import annotations
 
 import json
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
@@ -38,10 +25,8 @@ class Executor(Protocol):
 
 
 class ShardWork:
-    """A stage's work on one shard: ``apply(backend, shard)``, with the backend from ``make()``
-    (made on first use; ``ready``, the stage's own backend, is used in this process). Pickled for
-    another process, it leaves the backend behind, and that process makes its own once; without
-    ``make``, the ready backend itself travels."""
+    """A stage's work on one shard: ``apply(backend, shard)``. In this process the backend is
+    ``ready``; pickled for another, it travels as ``make``, and that process makes it once."""
 
     def __init__(self, make: Callable[[], Any] | None, apply: Callable[[Any, list], list], ready: Any = None):
         if make is None and ready is None:
@@ -59,24 +44,16 @@ class ShardWork:
 
 @dataclass
 class ProcessExecutor:
-    """The shards on ``jobs`` worker processes (``acs build --jobs N``): fresh processes
-    (:func:`~auto_challenge_sets.workers.imap`), each making the stage's backend once, on its first
-    shard; with one job, in this process, in order. A work whose backend exists only in this
-    process (no way to make it: a test's instance) stays here too."""
+    """The shards on ``jobs`` fresh worker processes (:func:`~auto_challenge_sets.workers.imap`);
+    with one job, or a work with no ``make``, in this process, in order."""
 
     jobs: int
 
     def map_shards(self, process: Callable[[T], R], shards: Iterable[tuple[int, T]]) -> Iterator[tuple[int, R]]:
         jobs = 1 if isinstance(process, ShardWork) and process.make is None else self.jobs
-        numbers: deque[int] = deque()
-
-        def numbered() -> Iterator[T]:
-            for number, shard in shards:
-                numbers.append(number)
-                yield shard
-
-        for result in imap(process, numbered(), jobs, fresh=True):
-            yield numbers.popleft(), result
+        shards = list(shards)
+        for result, (number, _) in zip(imap(process, [shard for _, shard in shards], jobs, fresh=True), shards):
+            yield number, result  # imap first: its pool is shut down when it ends
 
 
 def _quiet_ray() -> None:
@@ -94,10 +71,10 @@ RAY_MISSING = 'the ray executor needs Ray, which is not installed: pip install "
 
 @dataclass
 class RayExecutor:
-    """The shards on a Ray cluster (see the module). ``address``: None starts a local cluster in
-    this process (``ray.init()``), ``"auto"`` joins the one ``ray start`` runs on this machine, or
-    ``ray://HOST:10001`` a remote one. The stage cache is written by this (the driver) process, so
-    only it needs the cache folder; the workers need the models (the same paths, or Hub access)."""
+    """The shards as a Ray Data dataset mapped by ``workers`` actors, each making the backend once (a
+    GPU each with ``gpus_per_worker``). ``address``: None starts a local cluster, ``"auto"`` joins
+    this machine's, ``ray://HOST:10001`` a remote one. Only this (the driver) process writes the
+    stage cache; the workers need the models."""
 
     address: str | None = None
     workers: int = 2

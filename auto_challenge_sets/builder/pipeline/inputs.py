@@ -1,10 +1,6 @@
-"""Pre-computed inputs of the pipeline: a source parse as CoNLL-U, an alignment as Pharaoh.
-
-They are the field's interchange formats and stand where a backend would run: the parse stage
-takes a :class:`PreParsedSource` instead of a parser, the alignment stage an
-:class:`AlignmentFile` instead of an aligner. Nothing is computed and nothing is cached: each
-file is read and checked against the corpus, and the first place where the two come apart is an
-error naming the file and its line.
+"""Pre-computed inputs that stand where a backend would run: a source parse as CoNLL-U
+(:class:`PreParsedSource`), an alignment as Pharaoh (:class:`AlignmentFile`). Each is read and
+checked against the corpus; the first place they come apart is an error naming file and line.
 """
 
 from __future__ import annotations
@@ -36,12 +32,6 @@ def _check_file(path: Path, error: type[InputError], what: str) -> None:
     require_regular_file(path, error)  # a FIFO would block the checksum the build record takes of it
 
 
-def read_with_lines(path: str | os.PathLike[str]) -> tuple[list[Sentence], list[int]]:
-    """The sentences of a CoNLL-U file and the 1-based file line where each one starts."""
-    pairs = list(read_conllu_with_lines(path))
-    return [sentence for _, sentence in pairs], [start for start, _ in pairs]
-
-
 class PreParsedSource:
     """A CoNLL-U file that holds one sentence per corpus line, in order: the parse stage serves its
     sentences for the lines they were parsed from instead of running a parser. Each sentence must
@@ -51,34 +41,28 @@ class PreParsedSource:
 
     def __init__(self, path: str | os.PathLike[str]):
         self.path = Path(path)
-        self._sentences: list[Sentence] | None = None
-        self._starts: list[int] = []
 
     def check_ready(self) -> None:
         _check_file(self.path, ConlluError, "file")
 
     def provenance(self) -> dict[str, Any]:
         """The build record's parser entry of a pre-parsed source: the file by name and sha256."""
-        return {"backend": self.name, "package": None, "version": None, "model": None, **self.signature(),
-                "options": {}}
-
-    def signature(self) -> dict:
         self.check_ready()
         try:
-            return {"file": self.path.name, "sha256": file_checksum(self.path)}
+            checksum = file_checksum(self.path)
         except OSError as error:
             raise ConlluError(f"cannot read: {error.strerror or error}", self.path) from None
-
-    def _load(self) -> list[Sentence]:
-        if self._sentences is None:
-            self.check_ready()
-            self._sentences, self._starts = read_with_lines(self.path)
-        return self._sentences
+        return {"backend": self.name, "package": None, "version": None, "model": None, "file": self.path.name,
+                "sha256": checksum, "options": {}}
 
     def read(self, lines: Sequence[str], line_numbers: Sequence[int] | None = None) -> list[Sentence]:
         """The file's sentences, checked to be one per line of ``lines`` (all lines of the corpus,
         numbered ``line_numbers`` in it; default 1..n)."""
-        sentences = self._load()
+        self.check_ready()
+        starts, sentences = [], []
+        for start, sentence in read_conllu_with_lines(self.path):
+            starts.append(start)
+            sentences.append(sentence)
         if len(sentences) != len(lines):
             raise ConlluError(
                 f"has {len(sentences)} sentences but the input has {len(lines)} non-empty lines: a "
@@ -88,24 +72,15 @@ class PreParsedSource:
             if reason is not None:
                 where = line_numbers[index] if line_numbers is not None else index + 1
                 raise ConlluError(f"sentence {index + 1} (sent_id {sentence.sent_id}) does not match corpus "
-                                  f"line {where}: {reason}", self.path, self._starts[index])
-        return [Sentence(words=s.words, comments=list(s.comments), multiword_tokens=s.multiword_tokens,
-                         empty_nodes=s.empty_nodes) for s in sentences]
+                                  f"line {where}: {reason}", self.path, starts[index])
+        return sentences
 
 
 class AlignmentFile:
-    """Precomputed links from a Pharaoh file (fast_align, awesome-align, eflomal, simalign, ...).
-
-    The file holds ``i-j`` links, 0-based, one line per sentence pair; an empty line is a pair with
-    no links. Every link is checked against the pair's token counts: an index out of range, a
-    malformed link, or a control character or line separator in a line (NUL, U+2028, a CR before
-    the line end, ...), is an :class:`~auto_challenge_sets.errors.AlignmentError` naming the file
-    and the 1-based line.
-
-    Which line belongs to which pair: by default line k is pair k and the file has exactly one line
-    per pair. A build that skips the corpus's empty lines passes ``line_numbers`` (the 1-based line
-    of each pair) and ``total_lines`` (the corpus's line count, which the file must match).
-    """
+    """Precomputed ``i-j`` links (0-based) from a Pharaoh file, one line per sentence pair (empty: no
+    links), each checked against the pair's token counts; a bad link or a control character in a
+    line is an :class:`~auto_challenge_sets.errors.AlignmentError` naming file and line. Line k is
+    pair k, unless ``line_numbers`` (each pair's corpus line) and ``total_lines`` are given."""
 
     name = "pharaoh"
 
@@ -124,22 +99,13 @@ class AlignmentFile:
         return f"{self.name} (path={self.path.name})"
 
     def provenance(self) -> dict[str, Any]:
-        """The build record's aligner entry of precomputed links: the file by name and sha256 (who
-        made the links the file does not say)."""
+        """The build record's aligner entry: the file by name and sha256."""
         try:
             found = file_entry(self.path)
         except OSError as error:
             raise AlignmentError(f"cannot read: {error.strerror or error}", str(self.path)) from None
         return {"backend": self.name, "package": None, "version": None, "model": None, **found, "symmetrization": None,
                 "priors": None, "priors_used": None, "options": {}}
-
-    def cache_key(self) -> dict[str, Any]:
-        try:
-            stat = self.path.stat()
-        except OSError as error:
-            raise AlignmentError(f"cannot read: {error.strerror or error}", str(self.path)) from None
-        return {"backend": self.name, "path": str(self.path.resolve()), "size": stat.st_size,
-                "mtime_ns": stat.st_mtime_ns}
 
     def align(self, pairs: Sequence[Pair]) -> list[list[Link]]:
         """The links of ``pairs``, read from their lines of the file and checked against them."""

@@ -1,14 +1,8 @@
-"""The parse stage: corpus lines → one UD sentence per line, resumable, as a CoNLL-U file.
-
-Lines are parsed in shards through :func:`~auto_challenge_sets.builder.pipeline.stage_cache.run_sharded`;
-each shard is stored as CoNLL-U blocks in a cache directory keyed by backend, model checksum,
-options and input checksum, so a killed run resumes at the first missing shard and the final
-file is byte-identical to an uninterrupted run. The cached blocks carry no line numbers: the
-stage sets ``# sent_id`` (1-based line number in the input file) and ``# text`` (the line) on the
-way out, so the same lines parse once whatever their numbering.
-
-Empty lines have no sentence: :func:`parse_file` skips them (their numbers are reported) and the
-sent_ids of the others stay their line numbers, as in the build's corpus policy.
+"""The parse stage: corpus lines → one UD sentence per line, as CoNLL-U, in resumable shards
+(:func:`~auto_challenge_sets.builder.pipeline.stage_cache.run_sharded`). Cached blocks carry no line
+numbers: ``# sent_id`` (the 1-based line number) and ``# text`` are set on the way out, so the same
+lines parse once whatever their numbering. Empty lines have no sentence; the others keep their
+line numbers as sent_ids.
 """
 
 from __future__ import annotations
@@ -28,7 +22,6 @@ from auto_challenge_sets.builder.backends.parsers import (
     MERGED_KEY,
     Parser,
     ParseStats,
-    get_parser,
     stats_from_sentences,
 )
 from auto_challenge_sets.builder.pipeline.executors import Executor, ShardWork
@@ -43,12 +36,13 @@ from auto_challenge_sets.scoring.line_limit import MAX_CHARACTERS
 from auto_challenge_sets.text_io import atomic_write_text, make_folder
 from auto_challenge_sets.ud import Sentence
 
-# The source parse: a parser to run (a ready backend, a spec, or a name with options) or a file.
-SourceParse = Parser | ParserSpec | PreParsedSource | str
+# The source parse: a parser to run (a ready backend or a spec) or a file.
+SourceParse = Parser | ParserSpec | PreParsedSource
 
 STAGE = "parse"
 FORMAT_VERSION = 1  # bump when what a shard holds changes
-DEFAULT_BATCH_SIZE = 32
+
+
 def _annotate(sentence: Sentence, number: int, text: str) -> Sentence:
     """``# sent_id`` and ``# text`` first, then the backend's own marks (merges, chunks)."""
     kept = [c for c in sentence.comments if c.startswith(("# acs_", f"# {MERGED_KEY}", f"# {CHUNKED_KEY}"))]
@@ -68,17 +62,6 @@ def _check_lines(lines: Sequence[str], line_numbers: Sequence[int] | None) -> li
     return numbers
 
 
-def _backend(parser: SourceParse, lang: str, options: dict | None,
-             cache_dir: str | os.PathLike[str] | None) -> Parser | PreParsedSource:
-    if isinstance(parser, str):
-        return get_parser(parser, lang=lang, cache_dir=cache_dir, **(options or {}))
-    if isinstance(parser, ParserSpec):
-        return parser.create(lang, cache_dir)
-    if options:
-        raise TypeError("options are only taken with a parser name")
-    return parser
-
-
 def _parse_shard(backend: Parser, batch: list[str]) -> list[str]:
     return [format_sentence(sentence) for sentence in backend.parse(batch)]
 
@@ -87,8 +70,7 @@ def parse_lines(
     lines: Sequence[str],
     *,
     lang: str,
-    parser: SourceParse = "trankit",
-    options: dict | None = None,
+    parser: SourceParse,
     line_numbers: Sequence[int] | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
     shard_size: int = PARSE_SHARD_SIZE,
@@ -96,22 +78,18 @@ def parse_lines(
     executor: Executor | None = None,
     factory: Callable[[], Parser] | None = None,
 ) -> list[Sentence]:
-    """Parse non-empty lines into one sentence each (``# sent_id`` = its line number).
-
-    ``cache_dir``: the stage cache (default: :func:`~auto_challenge_sets.paths.default_cache_dir`),
-    also told to the parser (trankit keeps its models under it unless told otherwise).
-    ``executor`` runs the shards (default: here); one that ships them to other processes makes the
-    parser there with ``factory`` (default: from ``parser`` when it is a name or a spec).
-    """
+    """Parse non-empty lines into one sentence each (``# sent_id`` = its line number). ``cache_dir``
+    is the stage cache, also told to the parser; ``executor`` runs the shards, making the parser in
+    other processes with ``factory`` (default: from ``parser`` when it is a spec)."""
     numbers = _check_lines(lines, line_numbers)
-    backend = _backend(parser, lang, options, cache_dir)
+    backend = parser.create(lang, cache_dir) if isinstance(parser, ParserSpec) else parser
     backend.check_ready()  # missing models fail here, before any work
     if isinstance(backend, PreParsedSource):  # nothing to compute: read and check, no cache
         sentences = backend.read(list(lines), line_numbers=numbers)
         return [_annotate(s, n, t) for s, n, t in zip(sentences, numbers, lines)]
 
-    if factory is None and isinstance(parser, str | ParserSpec):
-        factory = functools.partial(_backend, parser, lang, options, cache_dir)
+    if factory is None and isinstance(parser, ParserSpec):
+        factory = functools.partial(parser.create, lang, cache_dir)
     work = ShardWork(factory, _parse_shard, ready=backend)
     key = {**backend.cache_key(), "lang": lang, "format": FORMAT_VERSION}
     try:
@@ -160,8 +138,7 @@ def parse_file(
     output: str | os.PathLike[str],
     *,
     lang: str,
-    parser: SourceParse = "trankit",
-    options: dict | None = None,
+    parser: SourceParse,
     cache_dir: str | os.PathLike[str] | None = None,
     shard_size: int = PARSE_SHARD_SIZE,
     progress: bool = True,
@@ -177,7 +154,7 @@ def parse_file(
             lines.append(line)
         else:
             summary.empty_lines.append(number)
-    sentences = parse_lines(lines, lang=lang, parser=parser, options=options, line_numbers=numbers,
+    sentences = parse_lines(lines, lang=lang, parser=parser, line_numbers=numbers,
                             cache_dir=cache_dir, shard_size=shard_size, progress=progress)
     write_parse(sentences, output)
     summary.parsed = len(sentences)
@@ -187,10 +164,8 @@ def parse_file(
 
 
 def default_shard_size(lines: int, executor: Executor | None) -> int:
-    """:data:`PARSE_SHARD_SIZE`, or fewer lines where an executor of ``jobs`` workers would
-    otherwise leave some idle: two shards per worker (a test set of 1,000 lines is one shard of
-    1,000, which one worker parses while the others wait). Only the cache's shards change: the
-    output is the same for every size."""
+    """:data:`PARSE_SHARD_SIZE`, or fewer lines so that each of an executor's ``jobs`` workers gets
+    two shards. The output is the same for every size."""
     jobs = getattr(executor, "jobs", 1)
     if jobs <= 1:
         return PARSE_SHARD_SIZE
@@ -200,7 +175,7 @@ def default_shard_size(lines: int, executor: Executor | None) -> int:
 def parse_source_for_build(
     source_lines: Sequence[str],
     lang: str,
-    parser: ParserSpec | PreParsedSource,
+    parser: ParserSpec,
     *,
     line_numbers: Sequence[int] | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
@@ -208,16 +183,9 @@ def parse_source_for_build(
     progress: bool = True,
     executor: Executor | None = None,
 ) -> Path:
-    """The build's parse: a cached CoNLL-U of ``source_lines`` (the non-empty pairs' sources, in order).
-
-    A :class:`PreParsedSource` is returned as its own file after checking it against the lines.
-    Otherwise the file lives in the cache, named by the parse key and the line numbers, and is
-    written once; the shards behind it make a killed build resume.
-    """
+    """The build's parse of ``source_lines`` (the kept pairs' sources): a CoNLL-U file in the cache,
+    named by the parse key and the line numbers, written once (its shards make a killed build resume)."""
     shard_size = shard_size or default_shard_size(len(source_lines), executor)
-    if isinstance(parser, PreParsedSource):
-        parse_lines(source_lines, lang=lang, parser=parser, line_numbers=line_numbers, progress=False)
-        return parser.path
     backend = parser.create(lang, cache_dir)
     backend.check_ready()
     numbers = list(line_numbers) if line_numbers is not None else list(range(1, len(source_lines) + 1))
@@ -253,9 +221,8 @@ def _file_sha256(path: Path) -> str:
 
 
 def _cached_notes(target: Path) -> list[str] | None:
-    """The parse notes (lines merged into one tree, ...) of a cached parse file, kept beside it so
-    that a build from the cache reports what the parse did; None when the file must be made: absent,
-    without its notes, or changed since it was written (a note names it)."""
+    """The parse notes (lines merged into one tree, ...) kept beside a cached parse file; None when
+    the file must be made: absent, without its notes, or changed since it was written."""
     try:
         info = json.loads(_notes_path(target).read_text(encoding="utf-8"))
         recorded, notes = info["sha256"], info["notes"]
@@ -270,6 +237,5 @@ def _cached_notes(target: Path) -> list[str] | None:
 
 
 def cached_parse_notes(target: Path) -> list[str]:
-    """What :func:`parse_source_for_build` noted when it parsed ``target`` (whether or not this run
-    parsed it), to be reported with the build and kept in its record."""
+    """What :func:`parse_source_for_build` noted when it parsed ``target``, whichever run parsed it."""
     return _cached_notes(target) or []

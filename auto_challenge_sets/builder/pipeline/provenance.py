@@ -1,16 +1,7 @@
-"""How a build's sets were made, as its record keeps it (``acs_build.json``, each build's
-``provenance``) and as one line says it (the dataset card, ``acs evaluate``'s reports).
-
-The record: ``parser`` and ``aligner`` (each backend's own :meth:`provenance`: backend, package and
-version, model or input file with its sha256, options; the aligner also its symmetrization, priors
-and the ``pairs`` it aligned; ``aligner`` is None when the build aligned nothing),
-``tokenization`` (what the parse's words and the target's tokens are) and ``packages`` (the
-versions of this package, Python and every library the two backends ran on). A record written
-before this existed has no ``provenance``: the line says so instead of guessing.
-
-One rule lives here because the build warns by it and the evaluation labels its targeted numbers
-by it: eflomal learns from the corpus it aligns, and a test set is too small a corpus
-(:data:`EFLOMAL_PRIORS_ADVISED_BELOW`).
+"""How a build's sets were made, as its record keeps it (``acs_build.json``: ``parser`` and
+``aligner`` as each backend's :meth:`provenance` gives them, ``tokenization``, ``packages``) and as
+one line says it (the dataset card, ``acs evaluate``'s reports). Also the rule the build warns by
+and the evaluation labels by: eflomal aligning a test-set-sized corpus without priors is weak.
 """
 
 from __future__ import annotations
@@ -24,10 +15,7 @@ from auto_challenge_sets.builder.backends.provenance import package_version
 from auto_challenge_sets.target_languages import SACREBLEU_ZH, ZH_KANA
 from auto_challenge_sets.target_languages import tokenization as target_tokenization
 
-# eflomal learns from the corpus it aligns. Measured (docs/method.md, "Reordering measures"; docs/commands.md,
-# targeted accuracy): newstest2013's 3,000 pairs align with a seed-to-seed overlap of the selected
-# sets of 0.90 / 0.79 / 0.71 (reorder, reorder_norm, crossing), 0.96 / 0.91 / 0.85 with priors; WMT21's
-# 1,000 were too noisy for targeted accuracy. Both are well below this bound, a test set's size.
+# eflomal learns from the corpus it aligns: a test set is too small (docs/method.md, "Reordering measures")
 EFLOMAL_PRIORS_ADVISED_BELOW = 10_000
 NOT_RECORDED = ("provenance not recorded (built before acs_build.json recorded the parser's and aligner's "
                 "models, checksums and versions; build again to record them)")

@@ -1,12 +1,9 @@
-"""Resumable, sharded processing of a long list of lines (the parse and alignment stages).
+"""Resumable, sharded processing of a list of lines (the parse and alignment stages).
 
-The input is cut into shards of ``shard_size`` lines; each processed shard is written atomically
-(temporary file, fsync, rename) into a stage directory named by a hash of everything that
-determines the output (backend, model, options, input checksum). A run that is killed, even with
-SIGKILL, leaves only whole shards behind; the next run with the same key skips them, so the
-final output is byte-identical to an uninterrupted run whenever the backend is deterministic.
-Each shard's sha256 is kept beside it (``shard-N.jsonl.sha256``): a shard edited by hand is
-computed again, with a note naming it, rather than built into a dataset.
+Each processed shard is written atomically into a directory named by a hash of everything that
+determines the output, so a killed run (even by SIGKILL) leaves only whole shards, the next run
+skips them, and the output is byte-identical to an uninterrupted run. Each shard's sha256 is kept
+beside it: a shard edited by hand is computed again, with a note, rather than built into a dataset.
 """
 
 from __future__ import annotations
@@ -20,19 +17,11 @@ from pathlib import Path
 
 from auto_challenge_sets.builder.pipeline.executors import Executor, ProcessExecutor
 from auto_challenge_sets.errors import InputError
-from auto_challenge_sets.paths import default_cache_dir
 from auto_challenge_sets.text_io import atomic_write_text
 
-__all__ = ["ALIGN_SHARD_SIZE", "PARSE_SHARD_SIZE", "atomic_write_text", "default_cache_dir", "run_sharded",
-           "stage_dir"]
-
-# Lines per cached shard, the one place for both stages. A shard is the unit of resumption (a killed
-# run redoes at most one) and of an executor's work; the size is part of each stage's cache key, so a
-# change recomputes what is cached once but never changes a build's output. The two differ on purpose:
-# the parse stage's (``acs parse`` / ``acs build --shard-size``) keeps a killed CPU parse from losing
-# much, while simalign batches pairs of equal padded length (see its backend), so larger alignment
-# shards give fuller batches: 2,000 pairs are a few seconds on a GPU and a few minutes on a CPU.
-# (eflomal learns from the whole corpus and is run as one shard whatever the size.)
+# Lines per cached shard: the unit of resumption and of an executor's work, part of the cache key,
+# never of the output. Alignment shards are larger because simalign batches pairs of equal padded
+# length (fuller batches); eflomal runs as one shard whatever the size.
 PARSE_SHARD_SIZE = 1000
 ALIGN_SHARD_SIZE = 2000
 
@@ -57,16 +46,14 @@ def hash_path(path: Path) -> Path:
 
 
 def write_hashed(path: Path, text: str) -> None:
-    """Write a cached file and then its sha256 (a run killed between the two leaves a whole file
-    without its hash, which is taken as it is: see :func:`changed_by_hand`)."""
+    """Write a cached file, then its sha256."""
     atomic_write_text(path, text)
     atomic_write_text(hash_path(path), hashlib.sha256(text.encode("utf-8")).hexdigest() + "\n")
 
 
 def changed_by_hand(path: Path, data: bytes) -> bool:
-    """Whether a cached file's bytes differ from the sha256 recorded when it was written. A file
-    without a recorded hash (a cache of an older version, or a run killed after the file) is whole,
-    since every file is written atomically."""
+    """Whether a cached file's bytes differ from its recorded sha256. A file without one (a run killed
+    between the two writes) is whole, since every file is written atomically."""
     try:
         recorded = hash_path(path).read_text(encoding="utf-8").strip()
     except FileNotFoundError:
@@ -107,12 +94,9 @@ def run_sharded(
     unit: str = "line",
     executor: Executor | None = None,
 ) -> list[str]:
-    """Apply ``process`` (a list of inputs → one output string per input) shard by shard.
-
-    ``key`` must determine the output given the inputs; the input checksum is added to it here.
-    ``executor`` runs the missing shards (default: here, in order). Returns the outputs of all
-    inputs, in order.
-    """
+    """Apply ``process`` (inputs → one output string each) shard by shard, running the missing shards
+    on ``executor`` (default: here); the outputs of all inputs, in order. ``key`` must determine the
+    output given the inputs (whose checksum is added to it)."""
     if shard_size < 1:
         raise ValueError("shard_size must be >= 1")
     full_key = {**key, "inputs": checksum_lines(inputs), "n": len(inputs), "shard_size": shard_size}

@@ -1,13 +1,7 @@
-"""Test sets by name from sacrebleu's registry (``sacrebleu.DATASETS``): ``--testset wmt21 --pair
-de-en`` gives the source and the reference, and :func:`resolve_systems` the system outputs the
-registry holds (in the set itself, as WMT22 and later, or in its ``{name}/systems`` companion, as
-``wmt21/systems``), as the plain text files sacrebleu keeps in its own cache (``$SACREBLEU``,
-default ``~/.sacrebleu``).
-
-sacrebleu downloads a test set once and reuses it; with its cache filled, nothing touches the
-network. Its download errors (no network, a bad checksum) end in ``sys.exit`` or a ``URLError``
-deep inside; here they become one :class:`~auto_challenge_sets.errors.InputError` naming the test
-set and the cache.
+"""Test sets by name from sacrebleu's registry: ``--testset wmt21 --pair de-en`` gives the source,
+the references and the system outputs, as the files sacrebleu keeps in its cache (``$SACREBLEU``,
+default ``~/.sacrebleu``). Its download errors become one
+:class:`~auto_challenge_sets.errors.InputError` naming the test set and the cache.
 """
 
 from __future__ import annotations

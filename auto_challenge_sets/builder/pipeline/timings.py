@@ -1,13 +1,7 @@
-"""Where a build's or an evaluation's time went (``acs build --timings``, ``acs evaluate
---timings``): wall and CPU seconds per stage, and what the stage handled, so that a user who finds
-a run slow can see which part to blame.
-
-A stage is timed only while a recording is active (:func:`recording`), so the build's own code
-marks its stages with :func:`stage` at no cost otherwise. CPU time is this process's and its
-children's (``getrusage``; the eflomal binary is counted once it has exited, by the end of its
-stage), plus what the build's worker processes report (:func:`~auto_challenge_sets.workers.reported_cpu`:
-a fork server's workers are not this process's children). Ray's workers report nothing: their CPU
-is not counted.
+"""Where a build's or an evaluation's time went (``--timings``): wall and CPU seconds per stage,
+and what the stage handled. A stage is timed only while a recording is active (:func:`recording`).
+CPU time is this process's and its children's, plus what worker processes report
+(:func:`~auto_challenge_sets.workers.reported_cpu`); Ray's workers' is not counted.
 """
 
 from __future__ import annotations
@@ -37,8 +31,7 @@ class Timings:
     stages: list[StageTime] = field(default_factory=list)
 
     def merged(self) -> list[StageTime]:
-        """One entry per stage name, in the order of first use: a stage run once per config or per
-        metric (the evaluation's random baselines, its figures) adds up its times and counts."""
+        """One entry per stage name, in the order of first use, adding up a stage run several times."""
         by_name: dict[str, StageTime] = {}
         for s in self.stages:
             total = by_name.setdefault(s.name, StageTime(s.name, unit=s.unit))
@@ -77,8 +70,8 @@ def recording() -> Iterator[Timings]:
 
 @contextmanager
 def stage(name: str, count: int | None = None, unit: str = "") -> Iterator[StageTime | None]:
-    """Time the block as stage ``name`` when a recording is active (the block may set ``count``
-    on what it yields once it knows it); otherwise nothing."""
+    """Time the block as stage ``name`` when a recording is active (the block may set ``count`` on
+    what it yields); otherwise yield None."""
     timings = _ACTIVE.get()
     if timings is None:
         yield None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from auto_challenge_sets.evaluation.report.cells import num
 from auto_challenge_sets.evaluation.stats.human import BOOTSTRAP, PERMUTATIONS
 from auto_challenge_sets.evaluation.stats.meta_evaluation import Estimate
 from auto_challenge_sets.evaluation.stats.meta_runs import MetaEvaluation, MetaRow, exploratory
@@ -29,15 +30,11 @@ def method(found: MetaEvaluation) -> str:
         "is in-sample, a lead to confirm on runs not used to choose them.")
 
 
-def _num(value: float | None, digits: int = 3, sign: bool = False) -> str:
-    return "-" if value is None else f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
-
-
 def _with_ci(estimate: Estimate | None, sign: bool = False) -> str:
     if estimate is None or estimate.value is None:
         return "-"
-    ci = "" if estimate.ci is None else f" [{_num(estimate.ci[0], 2, sign)}, {_num(estimate.ci[1], 2, sign)}]"
-    return _num(estimate.value, 3, sign) + ci
+    ci = "" if estimate.ci is None else f" [{num(estimate.ci[0], 2, sign)}, {num(estimate.ci[1], 2, sign)}]"
+    return num(estimate.value, 3, sign) + ci
 
 
 def _p(value: float | None) -> str:

@@ -1,7 +1,7 @@
 """A user's name (a system, a plug-in metric's label, a row of a human table) as text of the page's
 SVG plots or of report.md: never markup, and never reordering the text around it.
 
-The HTML page isolates names with ``<bdi>`` (``html_report``) and Jinja escapes them; an SVG
+The HTML page isolates names with ``<bdi>`` (``html/environment.py``) and Jinja escapes them; an SVG
 ``<title>`` tooltip or a Markdown line has no element to do that, so a name there is wrapped in the
 Unicode isolates U+2068 FSI … U+2069 PDI (UAX #9), and in Markdown its punctuation is escaped.
 Hand-written because neither markupsafe nor the ``markdown`` packages escape text *for* Markdown,

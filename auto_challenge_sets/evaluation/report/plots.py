@@ -1,32 +1,31 @@
-"""What the figures of an :class:`~auto_challenge_sets.evaluation.results.Evaluation` show and in
-which colours: the configs each figure takes, the marks after a config's name, a system's name as a
-figure prints it, the palettes and the tick values. :mod:`.html_plots` lays the figures out from
-these and :mod:`.figures` writes them as SVG, once, for report.md and index.html alike.
+"""The drawing primitives every figure of the report is laid out with: an :class:`SvgPlot` (what ``templates/charts.svg.j2`` writes as SVG), scales and round ticks, labels
+spread apart, the palettes, and a system's or config's name as a figure prints it. Each section
+(:mod:`.sections`) lays out its own figures with these; :mod:`.figures` writes them once, as the
+``.svg`` files report.md links and the same SVG inline in index.html.
 
-The palettes and ticks are written here rather than taken from matplotlib: they were all the
-figures still used of it (20 colours, an 11-stop colour ramp and a tick rule), and importing it
-cost more than laying out every figure of a run."""
+Why not matplotlib, which drew the report's PNGs (and once the page's SVG): its figures cost more
+than the evaluation itself (12.7 s of PNGs and report against 10.6 s of evaluation on the 19-system
+WMT21 run), where laying a figure out here costs a few milliseconds; and here each system's line is
+one SVG group (``class="series"``) that the page picks out on hover and keyboard focus, with its
+name and numbers in a tooltip, which matplotlib's output cannot name. The palettes and ticks are
+written here rather than taken from matplotlib: they were all the figures still used of it (20
+colours, an 11-stop colour ramp and a tick rule).
+"""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from auto_challenge_sets.configs import config_sort_key
-from auto_challenge_sets.evaluation.results import ConfigResult, Evaluation
+from auto_challenge_sets.evaluation.results import ConfigResult
 
-# the figures' file names, fields in braces: the layout fills them, and the --out check
-# (report_folder.py) reads them as the names a report may hold
-HEATMAP, TREND = "{pair}.{metric}.heatmap.svg", "{phenomenon}.{metric}.trend.svg"
-HUMAN, TARGETED = "{pair}.{metric}.human.svg", "{pair}.targeted.svg"
-PLOT_NAMES = (HEATMAP, TREND, HUMAN, TARGETED)
-# the PNGs of acs evaluate before the figures were SVG: a folder of such a report is still a report,
-# replaced whole by the next run (never refused as foreign)
-EARLIER_PLOT_NAMES = tuple(name.removesuffix(".svg") + ".png" for name in PLOT_NAMES)
+# the PNGs of acs evaluate before the figures were SVG (each section names its own .svg, ``FILE``): a
+# folder of such a report is still a report, replaced whole by the next run (never refused as foreign)
+EARLIER_PLOT_NAMES = ("{pair}.{metric}.heatmap.png", "{phenomenon}.{metric}.trend.png", "{pair}.{metric}.human.png",
+                      "{pair}.targeted.png")
 
-FEW_JUDGED = 10  # a targeted accuracy resting on fewer instances is drawn and printed as "few"
-DEGENERATE_GREY = "#d9d9d9"  # a heat map's degenerate-baseline column: no colour, no star, hatched
 
 # matplotlib's tab20 (Tableau's 10 colours, each with its light tint), in its order
 TAB20 = ("#1f77b4", "#aec7e8", "#ff7f0e", "#ffbb78", "#2ca02c", "#98df8a", "#d62728", "#ff9896", "#9467bd",
@@ -40,15 +39,17 @@ TICK_STEPS = (1.0, 2.0, 2.5, 5.0, 10.0)  # a tick step is one of these times a p
 PLOT_NAME = 40  # characters of a system name a figure prints: a 5,000-character name leaves no room for the axes
 
 
+FONT_PX = 11  # the charts' text size; CHAR_PX the width of a character at that size (for margins)
+CHAR_PX = 6.2
+LABEL_GAP_PX = 10  # the least vertical space between two direct labels at a line's end
+CAPTION_PX = 20  # the line under a figure that repeats its title: a .svg opened alone has no caption
+LEGEND_ROW_PX = 14
+
+
 def plot_name(name: str) -> str:
     """A system's name as a figure labels it: whole up to :data:`PLOT_NAME` characters, cut with … after
     (its tooltip keeps it whole)."""
     return name if len(name) <= PLOT_NAME else name[:PLOT_NAME - 1] + "…"
-
-
-def metric_label(evaluation: Evaluation, metric: str) -> str:
-    """The label a figure gives ``metric`` (the one place the figures read it): the result's own."""
-    return evaluation.label(metric)
 
 
 def in_trends(config: ConfigResult) -> bool:
@@ -57,38 +58,10 @@ def in_trends(config: ConfigResult) -> bool:
     return config.min_distance is not None and config.usable
 
 
-def config_flags(config: ConfigResult) -> list[str]:
-    """The config's marks (:meth:`ConfigResult.flags`)."""
-    return list(config.flags())
-
-
 def flag_suffix(config: ConfigResult) -> str:
     """The marks after a config's short name in a plot: `` (small, same rows as particle.d4)``."""
     flags = config.flags(short=True)
     return f" ({', '.join(flags)})" if flags else ""
-
-
-def heatmap_configs(evaluation: Evaluation) -> list[str]:
-    """The heat maps' columns: the configs with a random baseline (not the full corpus itself), in D order."""
-    return sorted((n for n, c in evaluation.configs.items() if c.random_unavailable is None), key=config_sort_key)
-
-
-def human_panels(evaluation: Evaluation, metric: str) -> list[tuple[str | None, dict[str, float], Any]]:
-    """What the human scatter plots show, panel by panel: the full test set (config None), then
-    each phenomenon's lowest-D config in the trends; each with every system's score and the
-    metric's correlation with the humans there."""
-    full = (evaluation.human_full or {}).get(metric)
-    panels: list[tuple[str | None, dict[str, float], Any]] = [
-        (None, {s: evaluation.full[s][metric] for s in evaluation.systems}, full)]
-    seen = set()
-    for name in sorted(evaluation.configs, key=config_sort_key):
-        config = evaluation.configs[name]
-        if not in_trends(config) or config.phenomenon in seen:
-            continue
-        seen.add(config.phenomenon)
-        panels.append((name, {s: r.scores[metric].score for s, r in config.systems.items()},
-                       (config.human or {}).get(metric)))
-    return panels
 
 
 def system_colours(systems: Sequence[str]) -> dict[str, tuple[str, str]]:
@@ -122,3 +95,86 @@ def nice_ticks(low: float, high: float, bins: int = 5) -> list[float]:
     # rounding to the step's own digits: 3 × 0.1 is 0.30000000000000004, a tick label must say 0.3
     digits = max(0, 2 - math.floor(math.log10(step)))
     return [round(k * step, digits) for k in range(first, last + 1)]
+
+
+@dataclass(frozen=True)
+class SvgPlot:
+    """One figure: how the template draws it (``kind``: heatmap, trend, human, targeted), its size,
+    what it draws (``body``), a title, the alt text and its file in the report folder."""
+
+    key: str
+    title: str
+    alt: str
+    kind: str
+    width: float
+    height: float
+    body: dict[str, Any] = field(default_factory=dict)
+    file: str = ""
+    svg: Any = None  # its SVG text, markup-safe for the page, once drawn (:func:`.figures.draw`)
+
+    @property
+    def frame_width(self) -> float:
+        """The whole figure's width: the drawing, or the caption under it where that is longer."""
+        return round(max(self.width, 8 + 1.1 * CHAR_PX * len(self.title)), 1)  # wide letters, ★: a margin
+
+    @property
+    def frame_height(self) -> float:
+        return self.height + CAPTION_PX
+
+
+@dataclass(frozen=True)
+class Scale:
+    """Data values ``low``…``high`` onto pixels ``start``…``end`` (for y, start is the bottom)."""
+
+    low: float
+    high: float
+    start: float
+    end: float
+
+    def __call__(self, value: float) -> float:
+        span = self.high - self.low
+        return round(self.start + ((value - self.low) / span if span else 0.5) * (self.end - self.start), 1)
+
+
+def is_finite(value: float | None) -> bool:
+    return value is not None and math.isfinite(value)
+
+
+def nice_scale(values: Sequence[float], start: float, end: float, bins: int = 5) -> tuple[Scale, list[float]]:
+    """A scale whose ends are round tick values covering ``values``, and its ticks."""
+    finite = [v for v in values if is_finite(v)] or [0.0, 1.0]
+    low, high = min(finite), max(finite)
+    if low == high:
+        low, high = low - 1, high + 1
+    ticks = nice_ticks(low, high, bins)
+    return Scale(min(ticks[0], low), max(ticks[-1], high), start, end), ticks
+
+
+def spread_labels(ys: Sequence[float], top: float, bottom: float, gap: float = LABEL_GAP_PX) -> list[float]:
+    """Label positions near ``ys`` (pixels, down is larger) at least ``gap`` apart and inside
+    top…bottom, in the input's order: direct labels at the lines' ends must not print over
+    each other when lines end close together."""
+    order = sorted(range(len(ys)), key=lambda k: ys[k])
+    placed = [0.0] * len(ys)
+    previous = top - gap
+    for k in order:
+        previous = max(ys[k], previous + gap)
+        placed[k] = previous
+    overflow = placed[order[-1]] - bottom if order else 0.0
+    if overflow > 0:  # pushed past the bottom: shift the run up, keeping the gaps
+        limit = top
+        for k in order:
+            placed[k] = max(placed[k] - overflow, limit)
+            limit = placed[k] + gap
+    return [round(p, 1) for p in placed]
+
+
+def short(config: str) -> str:
+    return config.split(".", 1)[1] if "." in config else config
+
+
+def line_series(name: str, colour: tuple[str, str], points: list[tuple[float, float, str]], width: float = 1.2
+            ) -> dict[str, Any]:
+    return {"name": name, "colour": colour[0], "dash": colour[1], "width": width,
+            "points": " ".join(f"{x},{y}" for x, y, _ in points),
+            "dots": [{"x": x, "y": y, "title": t} for x, y, t in points]}

@@ -15,7 +15,7 @@
 length-matched random baseline, with a breakdown by minimum distance.
 
 The numeric work lives in the tested package ``auto_challenge_sets`` (module
-``auto_challenge_sets.scoring.challenge``); this script only adapts it to ``evaluate``.
+``auto_challenge_sets.metrics.compute``); this script only adapts it to ``evaluate``.
 One import per line: evaluate's import scanner does not understand ``import a, b``.
 """
 
@@ -25,8 +25,8 @@ import datasets
 import evaluate
 
 from auto_challenge_sets.citation import CHOSHEN_ABEND_2019
-from auto_challenge_sets.scoring.challenge import compute
-from auto_challenge_sets.scoring.validation import check_references, check_strings
+from auto_challenge_sets.evaluation.memory import check_references, check_strings
+from auto_challenge_sets.metrics.compute import compute
 
 _CITATION = CHOSHEN_ABEND_2019 + """\
 @inproceedings{isozaki-etal-2010-automatic,

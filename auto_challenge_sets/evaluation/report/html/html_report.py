@@ -1,78 +1,36 @@
 """``index.html``: the run as one self-contained page that works offline from ``file://``.
 
-Inline CSS and JavaScript, the report's figures as inline SVG (:mod:`.figures`), every number of the big table
-from the Evaluation itself (:mod:`.html_view`); given them, the sentences behind each config
+Inline CSS and JavaScript, the report's figures as inline SVG (:mod:`.figures`), each section's
+data from the Evaluation itself (:mod:`..sections`, ``page``); given them, the sentences behind each config
 (:mod:`.page_sentences`, which the command line collects): the first :data:`INLINE_ROWS` rows of a config in the page, the rest in
 ``sentences/{config}.js`` beside it and their words in ``sentences/lines-*.js``, which the page
 loads on demand with ``<script>`` tags (Chromium refuses ``fetch`` of ``file://`` URLs, not
-scripts). Jinja2 templates in ``templates/``
-lay everything out; nothing here writes HTML but the ``<bdi>`` a name is wrapped in (filter ``bdi``).
+scripts). Jinja2 templates in ``templates/`` lay everything out (:mod:`.environment`).
 """
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Any
 
 from auto_challenge_sets.builder.pipeline.timings import stage
 from auto_challenge_sets.evaluation.page_sentences import Sentences
-from auto_challenge_sets.evaluation.report.figures import Figure, by_kind, draw
-from auto_challenge_sets.evaluation.report.html import html_view
-from auto_challenge_sets.evaluation.report.system_order import by_full_test
-from auto_challenge_sets.evaluation.report.validity_report import family_size, surviving_worsening
+from auto_challenge_sets.evaluation.report.cells import family_size
+from auto_challenge_sets.evaluation.report.figures import by_kind, draw
+from auto_challenge_sets.evaluation.report.html.environment import environment
+from auto_challenge_sets.evaluation.report.plots import SvgPlot
+from auto_challenge_sets.evaluation.report.sections import SECTIONS
 from auto_challenge_sets.evaluation.results import Evaluation
-from auto_challenge_sets.evaluation.stats.versus_full import power_line, reference_metric
 from auto_challenge_sets.scoring.length_baseline import DEGENERATE_COMPLEMENT_RATIO, DEGENERATE_WIDENED_SHARE
 
 INDEX = "index.html"
 SIDECAR_DIR = "sentences"
-# the sidecars' names, fields in braces (as plots.PLOT_NAMES: the --out check reads them)
+# the sidecars' names, fields in braces (as a section's FILE: the --out check reads them)
 LINES_SIDECAR, CONFIG_SIDECAR = SIDECAR_DIR + "/lines-{chunk:05d}.js", SIDECAR_DIR + "/{config}.js"
 PAGE_NAMES = (INDEX, LINES_SIDECAR, CONFIG_SIDECAR)
 INLINE_ROWS = 50  # rows of a config in the page itself; a 3,000-row config must not make a 50 MB page
 CHUNK_LINES = 100  # corpus lines per sidecar of words
 CONFIGS_GLOBAL, TEXTS_GLOBAL = "ACS_SENTENCES", "ACS_TEXTS"  # what the sidecars add to (report.js reads them)
-
-
-def _number(value: float | None, digits: int = 2, signed: bool = False) -> str:
-    """A number as the page shows it (a dash for none); the full value goes in ``data-value``."""
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return "–"
-    return f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
-
-
-def _percent(value: float | None) -> str:
-    return "–" if value is None else f"{100 * value:.0f}%"
-
-
-def _raw(value: float | None) -> str:
-    """The exact value for ``data-value`` (repr round-trips a float), empty for none."""
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return ""
-    return repr(float(value))
-
-
-def _bdi(name: str) -> Any:
-    """A user's name in the page's text as its own bidi isolate, escaped: a right-to-left name or
-    one holding U+202E cannot reorder the names after it."""
-    from markupsafe import Markup
-
-    return Markup("<bdi>{}</bdi>").format(name)
-
-
-def environment() -> Any:
-    import jinja2
-
-    # every template escapes, the SVG macros and the sidecar scripts too: a template selected by
-    # its file name once left charts.svg.j2 unescaped, and a system name ran as script in the page
-    env = jinja2.Environment(loader=jinja2.PackageLoader("auto_challenge_sets.evaluation.report.html", "templates"),
-                             autoescape=True,
-                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-    # compact JSON for the inline data and the sidecars; tojson still escapes <, >, & and '
-    env.policies["json.dumps_kwargs"] = {"separators": (",", ":"), "ensure_ascii": False, "sort_keys": False}
-    env.filters.update(number=_number, percent=_percent, raw=_raw, bdi=_bdi)
-    return env
 
 
 def _sidecar_name(chunk: int) -> str:
@@ -107,11 +65,8 @@ def _sentence_data(sentences: Sentences | None) -> tuple[dict[str, Any] | None, 
     return page, sidecars
 
 
-PAGE_ROWS = 100  # rows of the all-scores table a page shows (WMT21's 19 systems: 2,394 rows, 90,000 px unpaged)
-
-
 def write_html(out_dir: str | Path, evaluation: Evaluation, sentences: Sentences | None = None,
-               figures: list[Figure] | None = None) -> list[Path]:
+               figures: list[SvgPlot] | None = None) -> list[Path]:
     """``index.html`` (and the sentence sidecars, given ``sentences``) into ``out_dir``, from the
     result alone; the paths written. ``figures``: the report's own (:func:`.figures.all_plots`), put in the page as they
     are; drawn here without them."""
@@ -125,21 +80,11 @@ def write_html(out_dir: str | Path, evaluation: Evaluation, sentences: Sentences
     svgs = by_kind(draw(evaluation, evaluation.human_scores) if figures is None else figures)
     with stage(INDEX, 1, "files"):
         env = environment()
+        context = {name: value for section in SECTIONS for name, value in section.page(evaluation).items()}
         page = env.get_template("index.html.j2").render(
-            ev=evaluation, metrics=html_view.metric_views(evaluation), configs=html_view.ordered_configs(evaluation),
-            ranked=by_full_test(evaluation),
-            cells=html_view.cells(evaluation), phenomena=html_view.phenomena(evaluation),
-            human={m: html_view.human_rows(evaluation, m) for m in evaluation.metrics},
-            human_power={m: power_line(evaluation, m) for m in evaluation.metrics},
-            targeted_power=power_line(evaluation, None),  # None without human scores (no targeted τ)
-            versus_label=evaluation.label(reference_metric(evaluation.metrics)),
-            targeted=html_view.targeted_tables(evaluation), targeted_configs=html_view.targeted_configs(evaluation),
-            targeted_notes=html_view.targeted_notes(evaluation),
-            segments={m: html_view.segment_rows(evaluation, m) for m in evaluation.metrics},
-            surviving_trends=surviving_worsening, family_size=family_size, few=html_view.FEW_JUDGED,
-            plots=svgs,
-            sentences=data, sentence_notes=[] if sentences is None else sentences.notes, inline_rows=INLINE_ROWS,
-            page_size=PAGE_ROWS, degenerate={"ratio": DEGENERATE_COMPLEMENT_RATIO, "share": DEGENERATE_WIDENED_SHARE})
+            ev=evaluation, plots=svgs, family_size=family_size, sentences=data, inline_rows=INLINE_ROWS,
+            sentence_notes=[] if sentences is None else sentences.notes,
+            degenerate={"ratio": DEGENERATE_COMPLEMENT_RATIO, "share": DEGENERATE_WIDENED_SHARE}, **context)
         index = out / INDEX
         index.write_text(page, encoding="utf-8")
     written = [index]

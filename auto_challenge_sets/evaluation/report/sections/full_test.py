@@ -1,13 +1,18 @@
-"""The full test set's ranking in the text and markdown reports: per metric, every system by score
-with its rank, its significance cluster and its paired test against the baseline system
-(:mod:`.full_test`)."""
+"""The full test set: every system's score on the full corpus and, per metric, the ranking with
+its significance clusters and its paired test against the baseline system (:mod:`~auto_challenge_sets.evaluation.stats.full_test`);
+the terminal's line per metric (the best system and the top cluster)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from auto_challenge_sets.configs import BASELINE
+from auto_challenge_sets.evaluation.report.cells import by_full_test, num
 from auto_challenge_sets.evaluation.report.name_text import report_name
 from auto_challenge_sets.evaluation.results import Evaluation, FullTest, MetricInfo
 from auto_challenge_sets.tables import render_table
+
+MAX_NAMED = 5  # systems of the top cluster the terminal names on its line; the rest counted
 
 LEGEND = """\
 - Full test set, *ranking*: the systems by their score on the whole test set; *cluster*: systems
@@ -40,6 +45,13 @@ def full_corpus_label(evaluation: Evaluation) -> str:
     return "full test set" if config == f"{evaluation.pair}.{BASELINE}" else f"full corpus: {config}"
 
 
+def full_table(evaluation: Evaluation, markdown: bool = False) -> str:
+    header = ["system", *(report_name(evaluation.label(m), markdown) for m in evaluation.metrics)]
+    rows = [[report_name(system, markdown), *(num(evaluation.full[system][m], evaluation.digits(m)) for m in evaluation.metrics)]
+            for system in by_full_test(evaluation)]
+    return render_table(header, rows, markdown=markdown)
+
+
 def full_test_section(evaluation: Evaluation, markdown: bool = False) -> list[str]:
     """The report's section (empty for a run without it)."""
     found = evaluation.full_test
@@ -57,3 +69,31 @@ def full_test_section(evaluation: Evaluation, markdown: bool = False) -> list[st
         heading = f"{label}: {ranking.clusters} cluster(s) of {len(ranking.systems)} systems"
         lines += [f"### {heading}" if markdown else heading, "", ranking_table(found, metric, evaluation.metric_info[metric], markdown), ""]
     return lines
+
+
+def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
+    """The full corpus's scores, then the ranking section (empty for a run without it)."""
+    label = full_corpus_label(evaluation)
+    heading = "## Full corpus" if markdown else "full corpus" if label == "full test set" else label
+    return [heading, *([""] if markdown else []), full_table(evaluation, markdown), "",
+            *full_test_section(evaluation, markdown)]
+
+
+def page(evaluation: Evaluation) -> dict[str, Any]:
+    return {"ranked": by_full_test(evaluation)}
+
+
+def top_line(evaluation: Evaluation, metric: str) -> str:
+    cls = evaluation.metric_info[metric]
+    ranking = None if evaluation.full_test is None else evaluation.full_test.rankings.get(metric)
+    if ranking is None or not ranking.systems:
+        scored = [(s, evaluation.full[s][metric]) for s in evaluation.systems if evaluation.full[s][metric] is not None]
+        if not scored:
+            return f"{cls.label}: no score"
+        best = (max if evaluation.higher_is_better[metric] else min)(scored, key=lambda item: item[1])
+        return f"{cls.label}: best {best[0]} ({best[1]:.{cls.digits}f})"
+    top = ranking.systems[0]
+    cluster = [entry.system for entry in ranking.systems if entry.cluster == 1]
+    shown = ", ".join(cluster[:MAX_NAMED]) + (f", … ({len(cluster)} systems)" if len(cluster) > MAX_NAMED else "")
+    return (f"{cls.label}: best {top.system} ({top.score:.{cls.digits}f}); {ranking.clusters} cluster(s) of "
+            f"{len(ranking.systems)} systems; top cluster: {shown}")

@@ -1,0 +1,81 @@
+"""What every table of the report shares: a number's text, a corrected p with its exploratory
+label, a config's name with its marks, a family's size in a column's header, and the order of the
+systems (ranked as WMT's tables are, not alphabetical)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from auto_challenge_sets.configs import config_sort_key
+from auto_challenge_sets.evaluation.results import ConfigResult, Evaluation
+from auto_challenge_sets.evaluation.stats.multiple_testing import ALPHA
+
+EXPLORATORY = "exploratory"
+
+LEGEND = f"""\
+- *degenerate baseline*: the rest of the corpus cannot supply length-matched random corpora (it
+  holds fewer rows than the config, or more than a tenth of the config's rows needed a wider length
+  window; *widened* counts them): the random columns mean little, so no star and no random τ
+  percentile is printed for it (its heat-map column is hatched grey), and the config is left out of
+  trends and summaries. A trend over fewer than three usable configs is *n/a*, never "not worsening".
+- *p (BH)*: the p-value corrected across the configs of the run (Benjamini–Hochberg, scipy's
+  `false_discovery_control`; the trends' across every phenomenon and system of the metric); the
+  header gives the family's size, its distinct tests: a *same rows as* config repeats its
+  original's test and is counted once, a *small* one is left out (no corrected p, and
+  *{EXPLORATORY}*). A result with a corrected p ≥ {ALPHA} is marked *{EXPLORATORY}*: a lead to
+  confirm on another test set (docs/method.md, "Choose on one test set, confirm on another"). The
+  full test set is one test and keeps its raw p.
+"""
+
+
+def num(value: float | None, digits: int = 3, sign: bool = False) -> str:
+    """A number as a table cell prints it (``sign``: always signed), a dash for none."""
+    return "-" if value is None else f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
+
+
+def corrected_cell(p: float | None, exploratory: bool | None) -> str:
+    """The corrected p, and the label when it does not survive (or was left out: a small config)."""
+    if p is None:
+        return "-" + (f" ({EXPLORATORY})" if exploratory else "")
+    return ("<0.001" if p < 0.001 else f"{p:.3f}") + (f" ({EXPLORATORY})" if exploratory else "")
+
+
+def config_label(name: str, config: ConfigResult, short: bool = False) -> str:
+    """A config's name with its marks (:meth:`ConfigResult.flags`), as every table and plot shows it."""
+    flags = config.flags(short)
+    return f"{name} ({', '.join(flags)})" if flags else name
+
+
+def family_size(results: Iterable[Any], field: str = "family_size") -> int | None:
+    """The family size of one column's corrected p's (a column is one family): the distinct tests BH counted."""
+    return next((getattr(r, field) for r in results if r is not None and getattr(r, field) is not None), None)
+
+
+def family_header(label: str, results: Iterable[Any], field: str = "family_size") -> str:
+    """A corrected p's column header, ``p (BH, 39 tests)``: the family size printed with the p."""
+    size = family_size(results, field)
+    return f"{label} (BH)" if size is None else f"{label} (BH, {size} tests)"
+
+
+def ranked_systems(evaluation: Evaluation, score_of: Callable[[str], float | None]) -> list[str]:
+    """The systems best first by the first metric (``score_of`` a system's score with it, per its
+    direction), ties by name, unscored last: tables ranked as WMT's, not alphabetical."""
+    higher = evaluation.higher_is_better[evaluation.metrics[0]]
+
+    def key(system: str) -> tuple[bool, float, str]:
+        score = score_of(system)
+        return (score is None, 0.0 if score is None else (-score if higher else score), system)
+
+    return sorted(evaluation.systems, key=key)
+
+
+def by_full_test(evaluation: Evaluation) -> list[str]:
+    """The systems best first by the first metric on the full corpus: the one order of the tables
+    whose rows are systems but whose columns are no single score (targeted accuracy by distance)."""
+    return ranked_systems(evaluation, lambda system: evaluation.full[system][evaluation.metrics[0]])
+
+
+def ordered_configs(evaluation: Evaluation) -> list[str]:
+    """The configs in D order (a phenomenon's configs by their distance), as every table lists them."""
+    return sorted(evaluation.configs, key=config_sort_key)

@@ -1,0 +1,226 @@
+"""The challenge sets' scores, config by config: per config a table of every system by every metric
+beside its random baseline and its paired test against the baseline system; the page's table of
+every (config, system, metric) cell; the heat map per metric; the terminal's count of flagged configs.
+
+Every number of the page is the Evaluation's own float (the template writes it in full in a
+``data-value`` attribute and rounded as text), so the page cannot disagree with ``results.json``.
+Metrics are whatever the run has: labels, digits and directions come from the result."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from auto_challenge_sets.evaluation.report import plots
+from auto_challenge_sets.evaluation.report.cells import num, ordered_configs, ranked_systems
+from auto_challenge_sets.evaluation.report.name_text import isolate, report_name
+from auto_challenge_sets.evaluation.results import Evaluation
+from auto_challenge_sets.tables import render_table
+
+KIND = "heatmap"  # its figures' section of the page
+FILE = "{pair}.{metric}.heatmap.svg"  # its figures' file name, fields in braces (the --out check reads it)
+PAGE_ROWS = 100  # rows of the all-scores table a page shows (WMT21's 19 systems: 2,394 rows, 90,000 px unpaged)
+DEGENERATE_GREY = "#d9d9d9"  # a heat map's degenerate-baseline column: no colour, no star, hatched
+
+LEGEND = """\
+- *score*: the metric on the config's rows (BLEU, chrF and TER are sacrebleu's, 0–100; RIBES is
+  NTT's, 0–1; TER is an error rate: lower is better). `*` after a score: worse than the 5th
+  percentile of the random corpora (above the 95th where lower is better).
+- *random* / *p5*: mean and 5th percentile of the metric over length-matched random corpora drawn
+  from the full corpus (every challenge sentence replaced by a sentence whose source length
+  differs by at most the tolerance).
+- *Δ (p)*: the system's score minus the baseline system's on the same rows, and the p-value of
+  sacrebleu's paired test (approximate randomization by default).
+- *small*: fewer rows than `min_rows` (a config of exactly `min_rows` rows is not small): scored,
+  left out of trends, summaries and the corrections for multiple testing. *same rows as X*: the
+  config holds the very rows of the earlier config X and is counted once (in trends, summaries and
+  corrections). The marks follow a config's name in every table and plot.
+"""
+
+
+def config_table(evaluation: Evaluation, config: str, markdown: bool = False) -> str:
+    """One row per system: each metric, its random mean and p5, and the paired test against the baseline."""
+    entry = evaluation.configs[config]
+    header = ["system"]
+    for metric in evaluation.metrics:
+        header += [report_name(evaluation.label(metric), markdown), "random", "p5"]
+    header += [f"Δ{report_name(evaluation.label(m), markdown)} (p)" for m in evaluation.metrics]
+    rows = []
+    first = evaluation.metrics[0]
+    for system in ranked_systems(evaluation, lambda s: entry.systems[s].scores[first].score if s in entry.systems else None):
+        if system not in entry.systems:
+            continue
+        result = entry.systems[system]
+        row = [report_name(system, markdown) + (" (baseline)" if system == evaluation.baseline_system else "")]
+        for metric in evaluation.metrics:
+            score, digits = result.scores[metric], evaluation.digits(metric)
+            worse = entry.starred(score, evaluation.higher_is_better[metric])
+            random = score.random
+            row += [num(score.score, digits) + ("*" if worse else ""),
+                    *(["n/a", "n/a"] if random is None else [num(random.mean, digits), num(random.p5, digits)])]
+        for metric in evaluation.metrics:
+            test = result.scores[metric].vs_baseline
+            row.append("-" if test is None else f"{test.delta:+.{evaluation.digits(metric)}f} ({test.p_value:.3f})")
+        rows.append(row)
+    return render_table(header, rows, markdown=markdown)
+
+
+def config_heading(evaluation: Evaluation, config: str) -> str:
+    entry = evaluation.configs[config]
+    flags = list(entry.flags())
+    if entry.widened:
+        flags.append(f"widened {entry.widened}")
+    if entry.random_unavailable:
+        flags.append(f"random baseline n/a: {entry.random_unavailable}")
+    return f"{config} (n = {entry.n})" + (f" [{'; '.join(flags)}]" if flags else "")
+
+
+def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
+    """Per config, in D order, its heading and table."""
+    lines = []
+    for config in ordered_configs(evaluation):
+        heading = config_heading(evaluation, config)
+        lines += [f"## {heading}", ""] if markdown else [heading]
+        lines += [config_table(evaluation, config, markdown), ""]
+    return lines
+
+
+@dataclass(frozen=True)
+class MetricView:
+    name: str
+    label: str
+    digits: int
+    higher_is_better: bool
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One row of the big table: one system on one config by one metric."""
+
+    config: str
+    phenomenon: str
+    min_distance: int | None
+    n: int
+    system: str
+    metric: MetricView
+    score: float
+    random_mean: float | None  # None: no random baseline (random_unavailable says why)
+    random_p5: float | None
+    random_p95: float | None
+    percentile: float | None  # None on a degenerate baseline (a percentile among unusable samples) or without one
+    delta_random: float | None
+    worse_than_band: bool
+    delta_baseline: float | None
+    paired_p: float | None
+    small: bool
+    same_rows_as: str | None
+    degenerate_baseline: bool
+    flags: tuple[str, ...] = ()  # ConfigResult.flags
+    random_unavailable: str | None = None
+
+
+def metric_views(evaluation: Evaluation) -> list[MetricView]:
+    views = []
+    for name in evaluation.metrics:
+        cls = evaluation.metric_info[name]
+        views.append(MetricView(name, cls.label, cls.digits, evaluation.higher_is_better[name]))
+    return views
+
+
+def cells(evaluation: Evaluation) -> list[Cell]:
+    """Every (config, system, metric) of the run, configs in D order."""
+    out = []
+    metrics = metric_views(evaluation)
+    for name in ordered_configs(evaluation):
+        config = evaluation.configs[name]
+        for system, result in config.systems.items():
+            for metric in metrics:
+                score = result.scores[metric.name]
+                random, test = score.random, score.vs_baseline
+                worse = config.starred(score, metric.higher_is_better)
+                band = (None,) * 5 if random is None else (
+                    random.mean, random.p5, random.p95, None if config.degenerate_baseline else random.percentile,
+                    score.score - random.mean)
+                out.append(Cell(name, config.phenomenon, config.min_distance, config.n, system, metric,
+                                score.score, *band, worse, None if test is None else test.delta,
+                                None if test is None else test.p_value, config.small, config.same_rows_as,
+                                config.degenerate_baseline, config.flags(), config.random_unavailable))
+    return out
+
+
+def page(evaluation: Evaluation) -> dict[str, Any]:
+    return {"metrics": metric_views(evaluation), "configs": ordered_configs(evaluation), "cells": cells(evaluation),
+            "page_size": PAGE_ROWS}
+
+
+def heatmap_configs(evaluation: Evaluation) -> list[str]:
+    """The heat maps' columns: the configs with a random baseline (not the full corpus itself), in D order."""
+    return [n for n in ordered_configs(evaluation) if evaluation.configs[n].random_unavailable is None]
+
+
+def heatmap(evaluation: Evaluation, metric: str) -> plots.SvgPlot:
+    """Systems × configs, each cell the score minus the random mean, red where worse, ★ worse than
+    the random band; a degenerate baseline's column hatched grey without stars (its band means
+    nothing); the exact numbers in each cell's tooltip."""
+    label = isolate(evaluation.label(metric))  # a plug-in's label is a name too: see name_text
+    higher = evaluation.higher_is_better[metric]
+    configs = heatmap_configs(evaluation)
+    systems = list(evaluation.systems)
+    names = [plots.short(c) + plots.flag_suffix(evaluation.configs[c]) for c in configs]
+    cell_w, cell_h = 20, 16
+    left = 12 + plots.CHAR_PX * max(len(plots.plot_name(s)) for s in systems)
+    top = 16 + 0.87 * plots.CHAR_PX * max(len(n) for n in names)  # labels turned 60°
+    deltas = {(s, c): evaluation.configs[c].systems[s].scores[metric] for s in systems for c in configs}
+    degenerate = {c for c in configs if evaluation.configs[c].degenerate_baseline}
+    finite = [abs(m.score - m.random.mean) for (_, c), m in deltas.items()
+              if c not in degenerate and plots.is_finite(m.score - m.random.mean)]
+    limit = max(finite, default=0.0) or 1.0
+    cells = []
+    for i, system in enumerate(systems):
+        for j, config in enumerate(configs):
+            score = deltas[system, config]
+            delta = score.score - score.random.mean
+            worse = evaluation.configs[config].starred(score, higher)
+            hatched = config in degenerate
+            fill = (DEGENERATE_GREY if hatched or not plots.is_finite(delta)
+                    else plots.diverging(0.5 + 0.5 * delta / limit, reverse=not higher))
+            cells.append({
+                "x": left + j * cell_w, "y": top + i * cell_h, "fill": fill, "worse": worse, "hatched": hatched,
+                "title": (f"{isolate(system)} on {config}: {label} {score.score:.2f}, random mean {score.random.mean:.2f} "
+                          f"(5–95%: {score.random.p5:.2f}–{score.random.p95:.2f}), Δ {delta:+.2f}"
+                          + (" ★ worse than the random band" if worse else "")
+                          + (" (degenerate baseline: the random band means nothing here)" if hatched else ""))})
+    grid_right = left + len(configs) * cell_w
+    caption = f"{label} − random mean"
+    bar = {"x": grid_right + 16, "y": top, "w": 12, "h": len(systems) * cell_h, "caption": caption,
+           "caption_x": grid_right + 16 + 12 + 4 + 7 * plots.CHAR_PX + 10,  # right of the bar's labels (+13.72)
+           "stops": [{"offset": round(k / 10, 2), "colour": plots.diverging(1 - k / 10, reverse=not higher)} for k in range(11)],
+           "labels": [{"y": top, "text": f"{limit:+.2f}"}, {"y": top + len(systems) * cell_h / 2, "text": "0"},
+                      {"y": top + len(systems) * cell_h, "text": f"{-limit:+.2f}"}]}
+    body = {"cells": cells, "cell_w": cell_w, "cell_h": cell_h,
+            "columns": [{"x": left + (j + 0.5) * cell_w, "y": top - 6, "text": n} for j, n in enumerate(names)],
+            "rows": [{"x": left - 6, "y": top + (i + 0.5) * cell_h, "text": isolate(plots.plot_name(s))} for i, s in enumerate(systems)],
+            "bar": bar}
+    title = f"Heat map, {label}: ★ worse than the random band; hatched grey: degenerate baseline"
+    # the bar's caption runs down its middle, and may be longer than the bar
+    bottom = max(top + len(systems) * cell_h, top + len(systems) * cell_h / 2 + plots.CHAR_PX * len(caption) / 2)
+    alt = (f"{label}: each system's score minus the random mean on each config; red is worse, ★ marks a score "
+           "outside the random 5–95% band on the worse side; hatched grey: a degenerate baseline, not coloured")
+    return plots.SvgPlot(f"heatmap-{metric}", title, alt, "heatmap", round(bar["caption_x"] + 10, 1), round(bottom + 10, 1),
+                   body, FILE.format(pair=evaluation.pair, metric=metric))
+
+
+def figures(evaluation: Evaluation, metric: str | None, human: dict[str, float] | None) -> list[plots.SvgPlot] | None:
+    """A metric's heat map (None for the run as a whole, or without a config to show)."""
+    return None if metric is None or not heatmap_configs(evaluation) else [heatmap(evaluation, metric)]
+
+
+def flagged_line(evaluation: Evaluation) -> str:
+    counts: Counter[str] = Counter()
+    for entry in evaluation.configs.values():
+        for flag in entry.flags():
+            counts[flag.split(" as ")[0] + (" as another" if " as " in flag else "")] += 1
+    flagged = sum(1 for entry in evaluation.configs.values() if entry.flags())
+    detail = "; ".join(f"{n} {flag}" for flag, n in counts.items())
+    return f"configs: {len(evaluation.configs)} scored, {flagged} flagged" + (f" ({detail})" if detail else "")

@@ -1,0 +1,40 @@
+"""The run's signature and provenance: what the text report and the terminal open with, and the
+head of report.md (the dataset, the systems, the notes). The page lays the same out from the
+Evaluation itself (``index.html.j2``, section ``signature``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from auto_challenge_sets.evaluation.report.name_text import markdown_code, markdown_text
+from auto_challenge_sets.evaluation.results import Evaluation
+
+
+def made_by(evaluation: Evaluation) -> str | None:
+    """The one line of the sets' provenance (None for a result made without one)."""
+    return None if evaluation.provenance is None else evaluation.provenance.summary
+
+
+def header(evaluation: Evaluation) -> list[str]:
+    """The signature, the baseline system and the sets' provenance, one line each (plain text)."""
+    made = made_by(evaluation)
+    return [f"signature: {evaluation.signature}", f"baseline system: {evaluation.baseline_system}",
+            *([f"sets made by: {made}"] if made else [])]
+
+
+def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
+    if not markdown:
+        return [*header(evaluation), ""]
+    made = made_by(evaluation)
+    return ["# LDD challenge sets: evaluation", "",
+            f"- **signature**: `{evaluation.signature}`",
+            f"- **dataset / pair / split**: {markdown_code(evaluation.dataset)} / {evaluation.pair} / {evaluation.split} "
+            f"(full corpus: {evaluation.full_corpus_config}, {evaluation.full_corpus_rows} rows)",
+            f"- **systems**: {', '.join(map(markdown_text, evaluation.systems))} (baseline of the paired tests: "
+            f"{markdown_text(evaluation.baseline_system)})",
+            *([f"- **sets made by**: {markdown_text(made)}"] if made else []),
+            *(f"- **note**: {markdown_text(note)}" for note in evaluation.notes), ""]
+
+
+def page(evaluation: Evaluation) -> dict[str, Any]:
+    return {}
