@@ -19,7 +19,7 @@ from scipy.stats import kendalltau, permutation_test, spearmanr
 
 from auto_challenge_sets.cli import main
 from auto_challenge_sets.errors import InputError
-from auto_challenge_sets.evaluation.stats.human import HumanScores, correlate, read_human
+from auto_challenge_sets.evaluation.stats.human import HumanScores, correlation, read_human
 from auto_challenge_sets.metrics.compute import compute
 
 from mutation_scope import per_test_under_mutmut
@@ -214,25 +214,25 @@ def _scores(xs: list[float], ys: list[float]) -> tuple[dict[str, float], HumanSc
     ([1.0, 2.0, 2.0, 4.0, 5.0], [1.0, 3.0, 2.0, 4.0, 4.0]),  # ties: Kendall by permutation too
 ])
 def test_few_systems_get_exact_p_values(xs, ys):
-    found = correlate(*_scores(xs, ys))
+    found = correlation(*_scores(xs, ys))
     exact_rho = permutation_test((xs,), lambda a: spearmanr(a, ys).statistic, permutation_type="pairings",
                                  vectorized=False, n_resamples=np.inf).pvalue
     ties = len(set(xs)) < len(xs) or len(set(ys)) < len(ys)
     exact_tau = (permutation_test((xs,), lambda a: kendalltau(a, ys).statistic, permutation_type="pairings",
                                   vectorized=False, n_resamples=np.inf).pvalue if ties
                  else kendalltau(xs, ys, method="exact").pvalue)
-    assert found["spearman_p"] == pytest.approx(exact_rho)
-    assert found["p_value"] == pytest.approx(exact_tau)
+    assert found.spearman_p == pytest.approx(exact_rho)
+    assert found.p_value == pytest.approx(exact_tau)
     if xs == [1.0, 2.0, 3.0, 4.0]:
-        assert found["spearman_p"] == pytest.approx(1 / 12) and spearmanr(xs, ys).pvalue < 1e-10
+        assert found.spearman_p == pytest.approx(1 / 12) and spearmanr(xs, ys).pvalue < 1e-10
 
 
 def test_many_systems_keep_scipys_asymptotic_p_values():
     rng = np.random.default_rng(4)
     xs, ys = list(rng.random(12)), list(rng.random(12))
-    found = correlate(*_scores(xs, ys))
-    assert found["spearman_p"] == pytest.approx(spearmanr(xs, ys).pvalue)
-    assert found["p_value"] == pytest.approx(kendalltau(xs, ys).pvalue)
+    found = correlation(*_scores(xs, ys))
+    assert found.spearman_p == pytest.approx(spearmanr(xs, ys).pvalue)
+    assert found.p_value == pytest.approx(kendalltau(xs, ys).pvalue)
 
 
 def test_human_rows_keep_their_line_numbers(tmp_path):

@@ -1,4 +1,4 @@
-"""evaluation/stats/human.py's correlate on hand-made scores where the plausible wrong answers differ
+"""evaluation/stats/human.py's correlation on hand-made scores where the plausible wrong answers differ
 from the right one: Kendall's p-value next to Spearman's (which a perfect ranking makes equal),
 and the random-τ control counted from the right side."""
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy.stats import kendalltau, spearmanr
 
-from auto_challenge_sets.evaluation.stats.human import PERMUTATIONS, SMALL_N, HumanScores, correlate
+from auto_challenge_sets.evaluation.stats.human import PERMUTATIONS, SMALL_N, HumanScores, correlation
 
 # an imperfect ranking: Spearman and Kendall give different p-values
 AUTO = [3.1, 1.2, 2.5, 4.8, 4.1, 0.7, 5.9, 5.2, 2.2, 6.6, 7.3, 1.9, 8.0, 6.1]
@@ -23,31 +23,31 @@ def _scores(n: int) -> tuple[dict[str, float], HumanScores]:
 @pytest.mark.parametrize("n", [6, SMALL_N, len(AUTO)])
 def test_kendalls_p_value_is_kendalls_not_spearmans(n):
     auto, human = _scores(n)
-    found = correlate(auto, human)
+    found = correlation(auto, human)
     xs, ys = AUTO[:n], HUMAN[:n]
-    assert found["kendall"] == pytest.approx(kendalltau(xs, ys).statistic)
-    assert found["spearman"] == pytest.approx(spearmanr(xs, ys).statistic)
+    assert found.kendall == pytest.approx(kendalltau(xs, ys).statistic)
+    assert found.spearman == pytest.approx(spearmanr(xs, ys).statistic)
     # few systems: the exact distribution of τ (no ties here); many: scipy's default
     expected = kendalltau(xs, ys, method="exact" if n <= SMALL_N else "auto").pvalue
-    assert found["p_value"] == pytest.approx(expected)
-    assert not np.isclose(found["p_value"], found["spearman_p"])
+    assert found.p_value == pytest.approx(expected)
+    assert not np.isclose(found.p_value, found.spearman_p)
     if n <= 7:  # Spearman's p over every order of the systems (the human scores held fixed)
         from scipy.stats import permutation_test
 
         exact = permutation_test((xs,), lambda a: spearmanr(a, ys).statistic, permutation_type="pairings",
                                  vectorized=False, n_resamples=np.inf).pvalue
-        assert found["spearman_p"] == pytest.approx(exact)
+        assert found.spearman_p == pytest.approx(exact)
     elif n <= SMALL_N:  # PERMUTATIONS random orders: a p-value on the grid k / (PERMUTATIONS + 1)
-        assert round(found["spearman_p"] * (PERMUTATIONS + 1), 6) % 1 == 0
-        assert found["spearman_p"] != pytest.approx(spearmanr(xs, ys).pvalue)  # not the t approximation
+        assert round(found.spearman_p * (PERMUTATIONS + 1), 6) % 1 == 0
+        assert found.spearman_p != pytest.approx(spearmanr(xs, ys).pvalue)  # not the t approximation
 
 
 def test_a_constant_side_has_no_p_values():
     """Every system scored alike: no ranking, so no correlation and no p-value (not 0, not 1)."""
     auto, human = _scores(6)
-    found = correlate(dict.fromkeys(auto, 1.0), human)
-    assert found["spearman"] is None and found["spearman_p"] is None
-    assert found["kendall"] is None and found["p_value"] is None
+    found = correlation(dict.fromkeys(auto, 1.0), human)
+    assert found.spearman is None and found.spearman_p is None
+    assert found.kendall is None and found.p_value is None
 
 
 def test_the_random_tau_control_counts_the_random_taus_at_or_below():
@@ -66,11 +66,11 @@ def test_the_random_tau_control_counts_the_random_taus_at_or_below():
         row[order] = ranks
         random_rows.append(row)
     random_auto = {name: np.array([row[k] for row in random_rows]) for k, name in enumerate(auto)}
-    found = correlate(auto, human, random_auto)
+    found = correlation(auto, human, random_auto)
     taus = np.array([kendalltau(row, ys).statistic for row in random_rows])
-    assert 0 < np.count_nonzero(taus < found["kendall"]) < np.count_nonzero(taus <= found["kendall"]) < len(taus)
-    assert found["random_kendall_percentile"] == 100 * np.count_nonzero(taus <= found["kendall"]) / len(taus)
-    assert found["random_kendall_mean"] == pytest.approx(taus.mean())
+    assert 0 < np.count_nonzero(taus < found.kendall) < np.count_nonzero(taus <= found.kendall) < len(taus)
+    assert found.random_kendall_percentile == 100 * np.count_nonzero(taus <= found.kendall) / len(taus)
+    assert found.random_kendall_mean == pytest.approx(taus.mean())
 
 
 @pytest.mark.parametrize("xs", [[1.0, 2.0, 2.0, 3.0, 5.0, 4.0], [1.0, 1.0, 2.0, 1.0, 2.0, 2.0]],
@@ -83,11 +83,11 @@ def test_tied_scores_take_kendalls_p_from_every_order_of_the_systems(xs):
 
     ys = [0.1, 0.4, 0.2, 0.2, 0.9, 0.3]
     names = [f"s{k}" for k in range(6)]
-    found = correlate(dict(zip(names, xs)), HumanScores(dict(zip(names, ys))))
+    found = correlation(dict(zip(names, xs)), HumanScores(dict(zip(names, ys))))
     exact = permutation_test((xs,), lambda a: kendalltau(a, ys).statistic, permutation_type="pairings",
                              vectorized=False, n_resamples=np.inf).pvalue
-    assert found["kendall"] == pytest.approx(kendalltau(xs, ys).statistic)
-    assert found["p_value"] == pytest.approx(exact)
+    assert found.kendall == pytest.approx(kendalltau(xs, ys).statistic)
+    assert found.p_value == pytest.approx(exact)
     assert not np.isclose(exact, kendalltau(xs, ys).pvalue)  # not scipy's asymptotic p
 
 

@@ -5,11 +5,9 @@ each config against the full test set, and the meta-evaluation pooled over runs.
 typed results out (:mod:`auto_challenge_sets.evaluation.results`); nothing here renders.
 """
 
-# Every random draw here seeds ``numpy.random.default_rng([seed, STREAMS[kind], ...])``: the run's
-# seed (SEED unless given), and a stream of its own per kind of draw, so that no two kinds of draw
-# see the same numbers. (scoring.kernel draws the random corpora from stream 0 and compute()'s
-# slices from 1.) The targeted control shares 3 with the segment bootstrap by value, kept so the
-# published numbers stay; its third word, the config's crc32, makes its stream another one.
+# Every random draw here seeds ``numpy.random.default_rng([seed, STREAMS[kind], ...])``, a stream per
+# kind of draw (scoring.kernel's are 0 and 1). The targeted control shares 3 with the segment
+# bootstrap, kept for the published numbers: its third word, the config's crc32, tells it apart.
 SEED = 1
 STREAMS = {"human_bootstrap": 2, "segment_bootstrap": 3, "targeted_control": 3, "segment_permutations": 4,
            "meta_bootstrap": 5, "meta_permutations": 6, "meta_swaps": 7, "human_permutations": 8}

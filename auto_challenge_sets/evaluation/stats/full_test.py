@@ -1,26 +1,6 @@
 """The full test set as a first-class row: every system against the baseline system, and per
-metric a ranking by score grouped into significance clusters, as the WMT findings group systems.
-
-The paired tests are sacrebleu's (:func:`.significance.paired_tests`: approximate randomization
-on the engine's statistics, or sacrebleu's own paired bootstrap), on every row of the full corpus,
-so each p-value equals ``sacrebleu --paired-ar`` / ``--paired-bs`` on the whole test set with the
-same seed and trials. Both tests are symmetric (they compare |score(a) − score(b)| over the same
-trials), so one test per pair of systems serves both orders, and each system's test against the
-baseline is read off its pair with it. Approximate randomization runs all N(N − 1)/2 pairs at once
-(:func:`~auto_challenge_sets.scoring.paired.pairwise_approximate_randomization`); the bootstrap
-calls sacrebleu once per system, each in turn the baseline of those ranked after it.
-
-The cluster rule (:func:`significance_clusters`), as the WMT findings state it under their
-ranking tables (WMT17–WMT20): clusters are formed so that every system of a cluster is
-significantly better than every system of every lower cluster. With the systems ordered by score,
-a boundary falls between positions k and k + 1 exactly when each of the first k systems is
-significantly better (p < ``alpha``, here sacrebleu's paired test instead of WMT's Wilcoxon test
-on human scores) than each of the others; the clusters are the runs between boundaries, the finest
-grouping with that property. The pairwise p-values are not corrected for the N(N − 1)/2 tests, as
-WMT does not: the clusters are labelled so (``correction: none``). A greedier rule — start a new
-cluster as soon as a system is significantly worse than the one above, or than every system of
-the cluster so far — can split systems that the first of them does not significantly beat; this
-one does not.
+metric a ranking by score grouped into significance clusters as the WMT findings group systems.
+The method: docs/method.md, "The full test set: ranking and significance clusters".
 """
 
 from __future__ import annotations
@@ -56,7 +36,7 @@ def ranks(scores: Sequence[float], higher_is_better: bool = True) -> list[int]:
 
 def significance_clusters(order: Sequence[str], better: Callable[[str, str], bool]) -> list[int]:
     """The cluster (1 = top) of each system of ``order`` (best first): a boundary after position k
-    when ``better(order[i], order[j])`` for every i <= k < j (see the module docstring)."""
+    when ``better(order[i], order[j])`` for every i <= k < j."""
     clusters, current = [], 1
     for k in range(len(order)):
         clusters.append(current)
@@ -69,7 +49,7 @@ def _pairwise(systems: list[str], outputs: Mapping[str, SystemOutput], metrics: 
               test_type: str, samples: int, stats: Mapping[str, Mapping[str, np.ndarray]]
               ) -> dict[tuple[str, str], dict[str, PairedResult]]:
     """(a, b) -> metric -> the paired test of b against a, for every a before b in ``systems``."""
-    if test_type == "ar":  # on the engine's statistics, each system's product with the coins once
+    if test_type == "ar":  # all pairs at once, on the engine's statistics
         found = pairwise_approximate_randomization(stats, systems, metrics, samples, sacrebleu_seed())
         return {pair: {m: PairedResult(*value) for m, value in per.items()} for pair, per in found.items()}
     pairs: dict[tuple[str, str], dict[str, PairedResult]] = {}
@@ -83,8 +63,7 @@ def _pairwise(systems: list[str], outputs: Mapping[str, SystemOutput], metrics: 
 
 def _oriented(pairwise: Mapping[tuple[str, str], Mapping[str, PairedResult]], metric: str,
               place: Mapping[str, int]) -> dict[tuple[str, str], tuple[float, float]]:
-    """(ranked above, ranked below) -> (above − below, p) for ``metric``, in rank order: the tests
-    are symmetric, so the one of each pair serves whichever ranks first."""
+    """(ranked above, ranked below) -> (above − below, p) for ``metric``, in rank order."""
     tested = {}
     for (a, b), per_metric in pairwise.items():
         result = per_metric[metric]  # delta: b − a
@@ -93,35 +72,22 @@ def _oriented(pairwise: Mapping[tuple[str, str], Mapping[str, PairedResult]], me
     return dict(sorted(tested.items(), key=lambda item: (place[item[0][0]], place[item[0][1]])))
 
 
-def _against(pairwise: Mapping[tuple[str, str], Mapping[str, PairedResult]], baseline: str
-             ) -> dict[str, dict[str, PairedResult]]:
-    """system -> metric -> its test against ``baseline`` (delta: system − baseline), read off the
-    pairs: the test of a pair is symmetric, so it is sacrebleu's with either as the baseline."""
-    found: dict[str, dict[str, PairedResult]] = {}
-    for (a, b), per_metric in pairwise.items():
-        if baseline in (a, b):
-            sign = 1 if a == baseline else -1
-            found[b if a == baseline else a] = {m: PairedResult(sign * r.delta, r.p_value) for m, r in per_metric.items()}
-    return found
-
-
 def full_test(outputs: Sequence[SystemOutput], metrics: Mapping[str, Metric],
               stats: Mapping[str, Mapping[str, np.ndarray]], full: Mapping[str, Mapping[str, float]],
               baseline: str, test_type: str, samples: int, alpha: float = ALPHA) -> FullTest:
-    """The paired test of every system against ``baseline`` on the full corpus and, per metric,
-    the ranking with its significance clusters (``stats``: every system's statistics of every
-    row, the engine's)."""
+    """The paired test of every system against ``baseline`` on the full corpus and, per metric, the
+    ranking with its significance clusters (``stats``: the engine's statistics of every row)."""
     by_name = {output.name: output for output in outputs}
     systems = list(by_name)
-    rows = len(outputs[0].predictions)
     pairwise = _pairwise(systems, by_name, metrics, test_type, samples, stats)
-    vs_baseline = _against(pairwise, baseline)
     rankings = {}
     for name, metric in metrics.items():
         sign = 1 if metric.higher_is_better else -1
         order = sorted(systems, key=lambda s: -sign * full[s][name])  # stable: ties keep the input order
         place = {s: k for k, s in enumerate(order)}
         tested = _oriented(pairwise, name, place)
+        vs_baseline = {b if a == baseline else a: PairedResult(-delta if a == baseline else delta, p)  # s − baseline
+                       for (a, b), (delta, p) in tested.items() if baseline in (a, b)}
 
         def better(a: str, b: str, tested=tested, name=name, sign=sign) -> bool:
             return tested[a, b][1] < alpha and sign * (full[a][name] - full[b][name]) > 0
@@ -129,9 +95,9 @@ def full_test(outputs: Sequence[SystemOutput], metrics: Mapping[str, Metric],
         clusters = significance_clusters(order, better)
         rank = ranks([full[s][name] for s in order], metric.higher_is_better)
         rankings[name] = FullTestRanking(
-            systems=tuple(RankedSystem(s, full[s][name], r, c, vs_baseline.get(s, {}).get(name))
+            systems=tuple(RankedSystem(s, full[s][name], r, c, vs_baseline.get(s))
                           for s, r, c in zip(order, rank, clusters)),
             pairs=tuple(PairwiseResult(a, b, delta, p) for (a, b), (delta, p) in tested.items()),
             clusters=max(clusters, default=0))
-    return FullTest(rows=rows, baseline_system=baseline, paired_test=test_type, paired_samples=samples, alpha=alpha,
+    return FullTest(rows=len(outputs[0].predictions), baseline_system=baseline, paired_test=test_type, paired_samples=samples, alpha=alpha,
                     correction=CORRECTION, cluster_rule=CLUSTER_RULE, random_unavailable=NO_RANDOM, rankings=rankings)

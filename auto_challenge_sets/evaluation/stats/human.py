@@ -1,24 +1,8 @@
-"""Human scores of the systems, and how well a challenge set ranks the systems as humans do.
-
-The table is a CSV or a white-space table with a header (WMT's ``ad-sys-scores-*.csv`` is the
-latter). Names are matched exactly, then with a trailing ``.N`` removed (WMT writes ``UF.15``);
-``--human-alias A=B`` maps a table name A to a system B. Unmatched names on either side are listed,
-never guessed.
-
-A table row that cannot be read is an error naming its line in the file (blank lines count); so is
-a second row for one system (the same name, or two names for one system).
-
-Per config: Spearman and Kendall of the systems' scores against the human scores (scipy), a
-bootstrap interval of Kendall's τ over systems, and a control: where the config's τ falls among
-the τ of its length-matched random corpora of the same size (the config's own random baseline),
-so a set that ranks systems no better than random sentences of its lengths is told apart.
-
-The p-values: a run ranks few systems, and the asymptotic approximations that ``spearmanr`` and
-``kendalltau`` use with ties are far off there (4 systems in the same order: exactly 1/12, not 0).
-Up to :data:`SMALL_N` systems, Spearman's p is a permutation test's (``scipy.stats.permutation_test``
-over the pairings: every one of the n! orders up to n = 7, above that :data:`PERMUTATIONS` seeded
-random ones), and Kendall's the exact null distribution's (``method="exact"``), or a permutation
-test's where scores tie; above :data:`SMALL_N`, scipy's defaults.
+"""Human scores of the systems (a CSV or white-space table with a header, WMT's
+``ad-sys-scores-*.csv``), and how well a challenge set ranks the systems as humans do: Spearman and
+Kendall, a bootstrap interval of τ, and τ among the τ of the config's random corpora. Names match
+exactly, then without a trailing ``.N`` (WMT's ``UF.15``), or by ``--human-alias``; unmatched names
+are listed, never guessed. The p-values: docs/method.md, "Metrics".
 """
 
 from __future__ import annotations
@@ -27,7 +11,6 @@ import csv
 import os
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -58,7 +41,7 @@ def numbered_table_rows(path: str | os.PathLike[str],
                         error: type[InputError] = CorpusError) -> list[tuple[int, list[str]]]:
     """``(1-based line in the file, cells)`` of the table's non-blank lines, the header first
     (white-space or comma separated, as the header is); ``empty``: the error of a table without
-    lines; ``error``: the class of a line that cannot be read (:func:`~auto_challenge_sets.corpus.read_lines`)."""
+    lines; ``error``: the class of a line that cannot be read."""
     lines = [(number, line) for number, line in enumerate(read_lines(path, error=error), start=1) if line.strip()]
     if not lines:
         raise InputError(empty, path)
@@ -75,7 +58,6 @@ def read_human(path: str | os.PathLike[str], systems: list[str], system_column: 
         if column not in header:
             raise InputError(f"has no column {column!r} (columns: {', '.join(header)})", path, header_line)
     name_at, score_at = header.index(system_column), header.index(score_column)
-    aliases = aliases or {}
     scores: dict[str, float] = {}
     unmatched: list[str] = []
     name_line: dict[str, int] = {}  # table name -> its row's line
@@ -89,7 +71,7 @@ def read_human(path: str | os.PathLike[str], systems: list[str], system_column: 
             raise InputError(f"score {row[score_at]!r} is not a number", path, number)
         if not np.isfinite(score):
             raise InputError(f"score {row[score_at]!r} is not a finite number", path, number)
-        target = match_system(name, systems, aliases)
+        target = match_system(name, systems, aliases or {})
         if name in name_line:
             raise InputError(f"a second row for {name!r} (the first is on line {name_line[name]}): one row per "
                              "system", path, number)
@@ -106,19 +88,8 @@ def read_human(path: str | os.PathLike[str], systems: list[str], system_column: 
 
 
 def match_system(name: str, systems: list[str] | set[str], aliases: dict[str, str]) -> str:
-    """The system a table name stands for (alias, exact name, name without a run number ``.N``);
-    the caller checks that it is one of ``systems``."""
+    """The system a table name stands for: alias, exact name, or the name without ``.N``."""
     return aliases.get(name) or (name if name in systems else _RUN_NUMBER.sub("", name))
-
-
-def kendall_taus(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-    """Kendall's τ-b of each row pair of ``xs`` and ``ys`` (both rows x systems), NaN where a row
-    is constant: the same numbers as ``scipy.stats.kendalltau`` row by row, bit for bit (the same
-    integer counts, the same ``(con - dis) / sqrt(n0 - x ties) / sqrt(n0 - y ties)``, clipped), for a
-    thousand bootstrap rows at once. scipy's function takes one pair of vectors per call, and the
-    call costs a third of a millisecond: the bootstrap and the random control of every config and
-    metric made most of a many-system run's time outside the paired tests."""
-    return tau_b(pair_signs(xs), pair_signs(ys))
 
 
 def pair_signs(values: np.ndarray) -> np.ndarray:
@@ -128,54 +99,24 @@ def pair_signs(values: np.ndarray) -> np.ndarray:
     return np.sign(values[:, upper[0]] - values[:, upper[1]]).astype(np.int64)
 
 
-def pair_cells(picks: np.ndarray, systems: int) -> np.ndarray:
-    """Per row of ``picks`` (resamples x drawn systems, indices below ``systems``), the cell of each
-    pair of draws i < j (``numpy.triu_indices`` order) in a systems x systems table, row-major."""
-    i, j = np.triu_indices(picks.shape[1], 1)
-    return picks[:, i] * systems + picks[:, j]
-
-
-def resampled_signs(values: np.ndarray, cells: np.ndarray) -> np.ndarray:
-    """``pair_signs(values[picks])`` from the :func:`pair_cells` of ``picks``: the signs of every two
-    systems in one small table, read per resample (one gather over resamples x pairs, not two, a
-    subtraction and a cast); the very numbers, since each is the sign of the same difference."""
-    values = np.asarray(values)
-    return np.sign(values[:, None] - values[None, :]).astype(np.int64).ravel().take(cells)
-
-
 def tau_b(sx: np.ndarray, sy: np.ndarray) -> np.ndarray:
-    """Kendall's τ-b of each row from the two sides' :func:`pair_signs` (NaN where a side is constant);
-    a side of one row stands for every row of the other (its ties counted once)."""
+    """Kendall's τ-b of each row from the two sides' :func:`pair_signs` (NaN where a side is constant),
+    ``scipy.stats.kendalltau``'s numbers bit for bit; a side of one row stands for every row of the other."""
     return tau_from_counts((sx * sy).sum(axis=1), (sx == 0).sum(axis=1), (sy == 0).sum(axis=1), sx.shape[1])
 
 
 def tau_from_counts(con_minus_dis: np.ndarray, x_ties: np.ndarray, y_ties: np.ndarray | int, total: int) -> np.ndarray:
-    """Kendall's τ-b of each row from its integer counts over ``total`` pairs: concordant − discordant
-    pairs and the pairs each side ties (a count of one row stands for every row); NaN where a side
-    ties every pair. :func:`tau_b`'s arithmetic, for counts found without the sign arrays."""
-    con_minus_dis, x_ties, y_ties = (np.atleast_1d(v) for v in (con_minus_dis, x_ties, y_ties))
-    rows = max(len(con_minus_dis), len(x_ties), len(y_ties))
-    con_minus_dis = np.broadcast_to(con_minus_dis, (rows,))
-    x_ties = np.broadcast_to(x_ties, (rows,))
-    y_ties = np.broadcast_to(y_ties, (rows,))
+    """:func:`tau_b` from each row's integer counts over ``total`` pairs: concordant − discordant
+    pairs and the pairs each side ties (a count of one row stands for every row)."""
+    con_minus_dis, x_ties, y_ties = np.broadcast_arrays(*(np.atleast_1d(v) for v in (con_minus_dis, x_ties, y_ties)))
     defined = (x_ties < total) & (y_ties < total)
-    taus = np.full(rows, np.nan)
+    taus = np.full(len(defined), np.nan)
     taus[defined] = (con_minus_dis[defined] / np.sqrt(total - x_ties[defined])) / np.sqrt(total - y_ties[defined])
     return np.clip(taus, -1.0, 1.0)  # scipy limits τ to [-1, 1] too (rounding can pass 1)
 
 
 def correlation(auto: dict[str, float], human: HumanScores, random_auto: dict[str, np.ndarray] | None = None,
                 seed: int = SEED) -> HumanCorrelation | None:
-    """:func:`correlate` as the typed result."""
-    found = correlate(auto, human, random_auto, seed)
-    if found is None:
-        return None
-    ci = found.pop("ci")
-    return HumanCorrelation(ci=None if ci is None else (ci[0], ci[1]), **found)
-
-
-def correlate(auto: dict[str, float], human: HumanScores, random_auto: dict[str, np.ndarray] | None = None,
-              seed: int = SEED) -> dict[str, Any] | None:
     """Spearman and Kendall of ``auto`` with the human scores over the systems both have; None when
     fewer than 3 systems have both. ``random_auto``: each system's scores on the random corpora."""
     from scipy.stats import kendalltau, spearmanr
@@ -185,59 +126,33 @@ def correlate(auto: dict[str, float], human: HumanScores, random_auto: dict[str,
         return None
     xs = np.asarray([auto[n] for n in names], dtype=np.float64)
     ys = np.asarray([human.scores[n] for n in names], dtype=np.float64)
-    rho = spearmanr(xs, ys)
-    tau = kendalltau(xs, ys)
-    rho_p, tau_p = rho.pvalue, tau.pvalue
-    if len(names) <= SMALL_N:
-        rho_p, tau_p = small_sample_p_values(xs, ys, seed)
-    boot_array = tau_b(resampled_signs(xs, _bootstrap_cells(len(names), seed)), _resampled_signs(ys.tobytes(), seed))
-    boot_array = boot_array[np.isfinite(boot_array)]
-    result: dict[str, Any] = {
-        "systems": len(names), "spearman": _finite(rho.statistic), "spearman_p": _finite(rho_p),
-        "kendall": _finite(tau.statistic), "p_value": _finite(tau_p),
-        "ci": [float(np.percentile(boot_array, 2.5)), float(np.percentile(boot_array, 97.5))]
-        if len(boot_array) and len(names) >= MIN_CI_SYSTEMS else None,
-        "random_kendall_percentile": None,
-    }
-    if random_auto is not None and result["kendall"] is not None:
+    rho, tau = spearmanr(xs, ys), kendalltau(xs, ys)
+    rho_p, tau_p = small_sample_p_values(xs, ys, seed) if len(names) <= SMALL_N else (rho.pvalue, tau.pvalue)
+    picks = bootstrap_picks(len(names), seed)
+    boot = tau_b(pair_signs(xs[picks]), pair_signs(ys[picks]))
+    boot = boot[np.isfinite(boot)]
+    ci = (float(np.percentile(boot, 2.5)), float(np.percentile(boot, 97.5))) \
+        if len(boot) and len(names) >= MIN_CI_SYSTEMS else None
+    kendall, percentile, mean = finite(tau.statistic), None, None
+    if random_auto is not None and kendall is not None:
         samples = np.stack([random_auto[n] for n in names])  # systems x random corpora
         taus = tau_b(pair_signs(samples.T), pair_signs(ys))  # the human side's one row stands for every row
         taus = taus[np.isfinite(taus)]
         if len(taus):
-            result["random_kendall_percentile"] = 100.0 * float(np.count_nonzero(taus <= result["kendall"])) / len(taus)
-            result["random_kendall_mean"] = float(taus.mean())
-    return result
+            percentile, mean = 100.0 * float(np.count_nonzero(taus <= kendall)) / len(taus), float(taus.mean())
+    return HumanCorrelation(systems=len(names), spearman=finite(rho.statistic), spearman_p=finite(rho_p),
+                            kendall=kendall, p_value=finite(tau_p), ci=ci, random_kendall_percentile=percentile,
+                            random_kendall_mean=mean)
 
 
-@lru_cache(maxsize=8)
 def bootstrap_picks(systems: int, seed: int = SEED) -> np.ndarray:
-    """The bootstrap resamples of :func:`correlate` (rows of system indices, those with at least 3
-    distinct systems), read-only. Cached: every config and metric of a run with the same number of
-    systems draws the same 1,000 rows, and drawing them one by one costs more than using them."""
+    """The bootstrap resamples of :func:`correlation`: rows of system indices, those with at least 3
+    distinct systems."""
     rng = np.random.default_rng([seed, STREAMS["human_bootstrap"]])
-    # one draw per bootstrap sample, as drawn one by one (numpy's bounded integers buffer within a call)
+    # one call per resample: numpy's bounded integers buffer within a call, so one call draws other numbers
     picks = np.stack([rng.integers(0, systems, systems) for _ in range(BOOTSTRAP)])
     ordered = np.sort(picks, axis=1)
-    picks = picks[(ordered[:, 1:] != ordered[:, :-1]).sum(axis=1) + 1 > 2]  # at least 3 distinct systems
-    picks.setflags(write=False)
-    return picks
-
-
-@lru_cache(maxsize=8)
-def _bootstrap_cells(systems: int, seed: int) -> np.ndarray:
-    cells = pair_cells(bootstrap_picks(systems, seed), systems)
-    cells.setflags(write=False)
-    return cells
-
-
-@lru_cache(maxsize=8)
-def _resampled_signs(values: bytes, seed: int) -> np.ndarray:
-    """:func:`pair_signs` of the human scores (float64 bytes) in each of :func:`bootstrap_picks`'s
-    rows: the same for every config and metric of a run."""
-    human = np.frombuffer(values, dtype=np.float64)
-    signs = pair_signs(human[bootstrap_picks(len(human), seed)])
-    signs.setflags(write=False)
-    return signs
+    return picks[(ordered[:, 1:] != ordered[:, :-1]).sum(axis=1) + 1 > 2]
 
 
 def _pearson(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
@@ -247,7 +162,7 @@ def _pearson(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
 
 
 def _kendall(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
-    return kendall_taus(x, y).reshape(np.shape(x)[:-1])
+    return tau_b(pair_signs(x), pair_signs(y)).reshape(np.shape(x)[:-1])
 
 
 def small_sample_p_values(xs: np.ndarray, ys: np.ndarray, seed: int = SEED) -> tuple[float, float]:
@@ -271,6 +186,6 @@ def small_sample_p_values(xs: np.ndarray, ys: np.ndarray, seed: int = SEED) -> t
     return rho_p, tau_p
 
 
-def _finite(value: Any) -> float | None:
+def finite(value: Any) -> float | None:
     value = float(value)
     return value if np.isfinite(value) else None

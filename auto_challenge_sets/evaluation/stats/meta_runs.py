@@ -1,20 +1,19 @@
 """``acs meta-evaluate``'s work: read several runs' ``results.json`` (each with its own human
-scores, ``--human``), and per measure pool their agreement with humans within run
-(:mod:`.meta_evaluation`), with the difference to full-test BLEU.
+scores) and per measure pool their agreement with humans within run (:mod:`.meta_evaluation`),
+with the difference to full-test BLEU.
 
-A measure is a metric on a config, targeted accuracy on a config, or a metric on the full test set
-(config :data:`FULL`); it is pooled when every run scores at least 3 of its human-scored systems
-on it, and listed as left out otherwise. The runs are matched by config name (``de-en.particle.d1``
-in every year of a pair). Benjamini–Hochberg corrects each kind of p-value per metric across the
-pooled configs (the full test set is one pre-specified test and keeps its raw p), leaving out a
-config small in any run or holding the rows of another config in every run (counted once)."""
+A measure is a metric or targeted accuracy on a config, or a metric on the full test set (config
+:data:`FULL`), matched across runs by config name; it is pooled when every run scores at least 3
+of its human-scored systems on it, else listed as left out. Benjamini–Hochberg corrects each kind
+of p per metric across the pooled configs, leaving out the full test set (one pre-specified test),
+a config small in any run and one holding the rows of another config in every run."""
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -71,15 +70,15 @@ class MetaEvaluation:
     left_out: tuple[str, ...] = field(default=())  # measures some run does not score on 3 systems
 
     def label(self, metric: str) -> str:
-        """How the runs name a metric (results.json's ``metric_info``; a run of schema 3 and older
-        carries none: then its name)."""
+        """How the runs name a metric (results.json's ``metric_info``, else the metric's name)."""
         if metric == TARGETED:
             return "targeted accuracy"
         return next((run.labels[metric] for run in self.runs if metric in run.labels), metric)
 
 
-def _number(value: Any) -> float | None:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+def _numbers(entries: Iterable[tuple[str, Any]]) -> dict[str, float]:
+    """The entries whose value is a number (not a boolean), as floats."""
+    return {k: float(v) for k, v in entries if isinstance(v, int | float) and not isinstance(v, bool)}
 
 
 def read_run(path: str | os.PathLike[str], label_of: Callable[[str], str] = str) -> Run:
@@ -102,26 +101,23 @@ def read_run(path: str | os.PathLike[str], label_of: Callable[[str], str] = str)
         better = {m: bool(document["higher_is_better"][m]) for m in document["metrics"]}
         measures: dict[tuple[str, str], dict[str, float]] = {}
         for metric in better:
-            measures[(FULL, metric)] = oriented(
-                {s: v for s, scores in document["full"].items() if (v := _number(scores.get(metric))) is not None},
-                better[metric])
+            measures[(FULL, metric)] = oriented(_numbers((s, scores.get(metric)) for s, scores in document["full"].items()),
+                                                better[metric])
         flags: dict[str, tuple[str, ...]] = {}
         for name, config in document["configs"].items():
             flags[name] = tuple(mark for mark, on in (
                 ("small", config.get("small")), (f"same rows as {config.get('same_rows_as')}", config.get("same_rows_as")),
                 ("degenerate baseline", config.get("degenerate_baseline"))) if on)
             for metric in better:
-                measures[(name, metric)] = oriented(
-                    {s: v for s, result in config["systems"].items()
-                     if (v := _number(result["scores"].get(metric, {}).get("score"))) is not None}, better[metric])
-            targeted = {s: v for s, result in config["systems"].items()
-                        if (v := _number((result.get("targeted") or {}).get("accuracy"))) is not None}
+                measures[(name, metric)] = oriented(_numbers((s, result["scores"].get(metric, {}).get("score"))
+                                                             for s, result in config["systems"].items()), better[metric])
+            targeted = _numbers((s, (result.get("targeted") or {}).get("accuracy")) for s, result in config["systems"].items())
             if targeted:
                 measures[(name, TARGETED)] = targeted
     except (KeyError, TypeError, AttributeError) as error:
         raise InputError(f"is not a complete results.json of `acs evaluate` ({type(error).__name__}: {error})",
                          path) from None
-    scores = {s: v for s, value in human.items() if (v := _number(value)) is not None}
+    scores = _numbers(human.items())
     info = document.get("metric_info") if isinstance(document.get("metric_info"), dict) else {}
     labels = {m: str(info[m]["label"]) if isinstance(info.get(m), dict) and info[m].get("label") else label_of(m)
               for m in better}
@@ -178,23 +174,17 @@ def _flags(runs: Sequence[Run], config: str) -> tuple[str, ...]:
     marks = [run.flags.get(config, ()) for run in runs]
     out = [mark for mark in ("small", "degenerate baseline") if any(mark in m for m in marks)]
     same = [next((f for f in m if f.startswith("same rows")), None) for m in marks]
-    if all(same):
-        out.append(same[0])  # type: ignore[arg-type]
-    return tuple(out)
+    return tuple(out + ([same[0]] if all(same) else []))  # type: ignore[list-item]
 
 
 def _corrected(rows: list[MetaRow]) -> list[MetaRow]:
     """BH per metric and kind of p across the family's rows."""
-    from dataclasses import replace
-
     out = list(rows)
     for metric in {r.metric for r in rows}:
         at = [k for k, r in enumerate(rows) if r.metric == metric and r.in_family]
-        columns = []
-        for pick in (lambda a: a.accuracy, lambda a: a.kendall, lambda a: a.accuracy_difference,
-                     lambda a: a.kendall_difference):
-            columns.append(benjamini_hochberg([None if pick(rows[k].found) is None else pick(rows[k].found).p_value
-                                               for k in at]))
+        estimates = [[getattr(rows[k].found, kind) for k in at]
+                     for kind in ("accuracy", "kendall", "accuracy_difference", "kendall_difference")]
+        columns = [benjamini_hochberg([None if e is None else e.p_value for e in column]) for column in estimates]
         for j, k in enumerate(at):
             out[k] = replace(rows[k], corrected=tuple(column[j] for column in columns))  # type: ignore[arg-type]
     return out

@@ -1,7 +1,6 @@
-"""The power of a Kendall τ test of agreement with humans: the τ that a given number of systems
-needs for p < 0.05, and to survive Benjamini–Hochberg over a family of configs, from τ's exact null
-distribution (no ties; pooled over runs: the runs' distributions convolved). A part of
-:mod:`.meta_evaluation` (see there): with 10 systems, 0.51, and 0.78 / 0.69 over 30 configs.
+"""The τ that a number of systems needs for p < 0.05, and to survive Benjamini–Hochberg over a
+family of m configs (p < 0.05/m alone, p < 0.05·k/m when k = ⌈m/10⌉ pass together), from τ's exact
+null distribution (no ties; pooled over runs: the runs' distributions convolved).
 """
 
 from __future__ import annotations
@@ -20,10 +19,8 @@ def pairs(n: int) -> int:
 
 
 def _inversions(n: int) -> np.ndarray:
-    """P(a uniformly random order of n items has k inversions), k = 0 … n(n−1)/2: the Mahonian
-    numbers over n!. Hand-written because scipy exposes the exact null of Kendall's τ only as the
-    p-value of one observed τ (``kendalltau(method="exact")``), and the pooled τ needs the whole
-    distribution of every run, convolved."""
+    """P(a uniformly random order of n items has k inversions), k = 0 … n(n−1)/2. Hand-written:
+    scipy gives the exact null only as the p of one τ, and the pooled τ convolves whole distributions."""
     distribution = np.ones(1)
     for j in range(2, n + 1):
         distribution = np.convolve(distribution, np.full(j, 1.0 / j))
@@ -38,12 +35,6 @@ def _null(systems: Sequence[int]) -> tuple[np.ndarray, np.ndarray, int]:
     for n in systems:
         distribution = np.convolve(distribution, _inversions(n))
     return total - 2 * np.arange(len(distribution)), distribution, total
-
-
-def exact_p(systems: Sequence[int], tau: float) -> float:
-    """The two-sided p of a pooled (pair-weighted) τ without ties, from the exact null."""
-    statistic, distribution, total = _null(systems)
-    return float(distribution[np.abs(statistic) >= abs(tau) * total - 1e-9].sum())
 
 
 def critical_tau(systems: Sequence[int], alpha: float = ALPHA) -> float | None:

@@ -1,30 +1,7 @@
 """Validity at segment level: does a config's sentence-level judgement agree with the human
-segment scores of the same sentences? Nineteen systems give a system-level τ little power;
-thousands of scored segments give it plenty.
-
-The table is WMT's segment-score layout (``ad-seg-scores-de-en.csv``: a white-space table with
-the header ``SYS SID RAW.SCR Z.SCR N``, SID the 1-based corpus line, one row per system and
-segment; a CSV with those columns works too). Names match systems as in :mod:`.human`; table
-systems matching none (WMT scores its human reference as ``HUMAN.0``) are notes, never errors.
-
-Per config, over the (system, sentence) pairs of its rows that have a human z:
-
-- every metric: Kendall's τ-b of the metric's sentence score (its score on a corpus of that one
-  sentence, :meth:`~auto_challenge_sets.scoring.metric.Metric.sample_scores`; negated where lower is
-  better) with z (``scipy.stats.kendalltau``);
-- targeted accuracy, over the judged instances of those sentences: τ-b of the verdict (1 correct,
-  0 wrong) with z, and the mean z of instances judged correct minus wrong with a 95% interval.
-
-Every system's instances of one sentence share that sentence's z and its difficulty, so they are
-not independent: the sentence is the unit. The interval is a cluster bootstrap (whole sentences
-drawn with replacement, each with all its pairs and instances), and the difference's own p is the
-one that inverts it. The p-values of τ come from a permutation test over sentences
-(:func:`sentence_permutation_p`): the human z of whole sentences are shuffled among the config's
-sentences, each system's z staying with that system. With the systems fixed that is the exact test
-of independence; it asks whether the sentence-level judgement agrees with humans beyond which
-systems are good (a flattened τ is positive from the system effects alone; the system level has its
-own τ). Treating instances as independent gave intervals 1.4–2.1× too narrow on WMT21 de-en
-(issue 34, studies/segment_intervals.py).
+segment scores (WMT's ``SYS SID RAW.SCR Z.SCR N`` table) of the same sentences? The sentence is the
+unit: a cluster bootstrap over sentences, and permutations of whole sentences' z. The method:
+docs/method.md, "Validity: segment level, corrected p-values, and confirming on another test set".
 """
 
 from __future__ import annotations
@@ -40,7 +17,7 @@ import numpy as np
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation.results import Method, SegmentAgreement
 from auto_challenge_sets.evaluation.stats import SEED, STREAMS
-from auto_challenge_sets.evaluation.stats.human import match_system, numbered_table_rows
+from auto_challenge_sets.evaluation.stats.human import finite, match_system, numbered_table_rows
 from auto_challenge_sets.scoring.metric import Metric
 from auto_challenge_sets.text_io import ascii_float, ascii_int
 from auto_challenge_sets.workers import imap
@@ -122,25 +99,14 @@ def _tau(xs: np.ndarray, ys: np.ndarray) -> float:
     """Kendall's τ-b (scipy's default variant); NaN below 3 pairs or where a side is constant."""
     from scipy.stats import kendalltau
 
-    if len(xs) < 3:
-        return float("nan")
-    return float(kendalltau(xs, ys).statistic)
-
-
-def _finite(value: float) -> float | None:
-    return float(value) if np.isfinite(value) else None
+    return float(kendalltau(xs, ys).statistic) if len(xs) >= 3 else float("nan")
 
 
 def sentence_permutation_p(statistic: Callable[[np.ndarray], float], sentences: int, seed: int = SEED) -> float | None:
-    """Two-sided permutation p of ``statistic(order)``: a statistic of the config's sentences when
-    sentence k takes the human z of sentence ``order[k]`` (``arange``: as observed); None when the
-    observed statistic is undefined. Up to 6 sentences over every order
-    (``scipy.stats.permutation_test``, exact). Above, over at most :data:`PERMUTATIONS` seeded
-    random orders, stopping once :data:`STOP_AFTER` orders reach the observed value in the less
-    extreme tail (Besag & Clifford 1991; p = 2 · STOP_AFTER / orders drawn), else
-    2 · (orders reaching it + 1) / (PERMUTATIONS + 1) as scipy counts. Hand-written there because
-    scipy cannot stop early: a τ over 15,000 pairs takes milliseconds, and most configs' p is
-    settled after a few dozen orders."""
+    """Two-sided permutation p of ``statistic(order)``, where sentence k takes the human z of
+    sentence ``order[k]``; None when the observed statistic is undefined. Every order up to 6
+    sentences (``scipy.stats.permutation_test``); above, seeded random orders, stopping once
+    :data:`STOP_AFTER` reach the observed value in the less extreme tail (scipy cannot stop early)."""
     from scipy.stats import permutation_test
 
     observed = statistic(np.arange(sentences))
@@ -149,7 +115,7 @@ def sentence_permutation_p(statistic: Callable[[np.ndarray], float], sentences: 
     if math.factorial(sentences) <= PERMUTATIONS:
         found = permutation_test((np.arange(sentences),), statistic, permutation_type="pairings", vectorized=False,
                                  n_resamples=PERMUTATIONS, alternative="two-sided")
-        return _finite(found.pvalue)
+        return finite(found.pvalue)
     rng = np.random.default_rng([seed, STREAMS["segment_permutations"]])
     slack = 1e-12 * max(1.0, abs(observed))  # a value equal but for rounding reaches the observed one
     at_least = at_most = 0
@@ -164,13 +130,10 @@ def sentence_permutation_p(statistic: Callable[[np.ndarray], float], sentences: 
 
 def cluster_bootstrap(sentence_of: np.ndarray, z: np.ndarray, good: np.ndarray, sentences: int,
                       seed: int = SEED) -> tuple[tuple[float, float], float] | None:
-    """The 95% percentile interval of mean z of correct minus wrong instances over
-    :data:`BOOTSTRAP` resamples of whole sentences (``sentence_of``: each instance's sentence,
-    0 … ``sentences`` − 1; a sentence drawn twice brings its instances twice), and the p of
-    "the difference is 0" that inverts it: twice (the resamples on the smaller side of 0, plus one)
-    over (the resamples, plus one). Hand-written, not
-    ``scipy.stats.bootstrap``: a resample that draws no correct (or no wrong) instance has no
-    difference, which turns scipy's whole interval NaN; here such a resample is left out."""
+    """The 95% percentile interval of mean z of correct minus wrong instances over resamples of
+    whole sentences (``sentence_of``: each instance's sentence), and the p that inverts it. Not
+    ``scipy.stats.bootstrap``, whose interval turns NaN where a resample lacks a correct or a wrong
+    instance: such a resample is left out here."""
     if sentences < 2:
         return None
     # per sentence: z summed over its correct instances, their count, the same for wrong ones
@@ -191,27 +154,21 @@ def cluster_bootstrap(sentence_of: np.ndarray, z: np.ndarray, good: np.ndarray, 
 
 
 def sentence_scores(metric: Metric, stats: np.ndarray) -> np.ndarray:
-    """The metric's score of each pool row alone (a corpus of one sentence), turned so that higher
-    is better."""
+    """The metric's score of each pool row alone (a corpus of one sentence), higher is better."""
     scores = metric.sample_scores(stats, np.arange(len(stats))[:, None])
     return scores if metric.higher_is_better else -scores
 
 
-def _scored(z: np.ndarray) -> np.ndarray:
-    """The sentences (rows of a sentences x systems z matrix) with a human z: the permutation's units."""
-    return np.isfinite(z).any(axis=1)
-
-
 def metric_agreement(scores: Mapping[str, np.ndarray], positions: np.ndarray,
                      pool_z: Mapping[str, np.ndarray], seed: int = SEED) -> SegmentAgreement | None:
-    """τ-b of sentence scores (``scores``: each system's :func:`sentence_scores`) with z over the
-    pool rows ``positions`` of every system (``pool_z``: each system's z per pool row,
-    :meth:`SegmentScores.z`), its p over sentence orders; None when fewer than 3 pairs have a
-    human score."""
+    """τ-b of sentence scores (``scores``: each system's :func:`sentence_scores`) with z (``pool_z``:
+    each system's per pool row) over the pool rows ``positions``, its p over sentence orders; None
+    when fewer than 3 pairs have a human score."""
     systems = list(scores)
     x = np.column_stack([scores[s][positions] for s in systems])  # sentences x systems
     z = np.column_stack([pool_z[s][positions] for s in systems])
-    x, z = x[_scored(z)], z[_scored(z)]
+    scored = np.isfinite(z).any(axis=1)  # the sentences with a human z: the permutation's units
+    x, z = x[scored], z[scored]
     pairs = int(np.isfinite(z).sum())
     if pairs < 3:
         return None
@@ -221,7 +178,7 @@ def metric_agreement(scores: Mapping[str, np.ndarray], positions: np.ndarray,
         keep = np.isfinite(taken)
         return _tau(x[keep], taken[keep])
 
-    found = _finite(tau(np.arange(len(z))))
+    found = finite(tau(np.arange(len(z))))
     return SegmentAgreement(segments=pairs, kendall=found,
                             p_value=None if found is None else sentence_permutation_p(tau, len(z), seed))
 
@@ -234,15 +191,10 @@ def targeted_agreement(verdicts: Mapping[str, Sequence[Sequence[str]]], position
     judged instances have a human score."""
     systems = list(verdicts)
     z = np.column_stack([pool_z[s][positions] for s in systems])  # sentences x systems
-    sentence, system, good = [], [], []
-    for column, s in enumerate(systems):
-        for row, judged in enumerate(verdicts[s]):
-            for verdict in judged:
-                if verdict in (CORRECT, WRONG):
-                    sentence.append(row)
-                    system.append(column)
-                    good.append(verdict == CORRECT)
-    at, by, good_all = np.asarray(sentence, dtype=np.intp), np.asarray(system, dtype=np.intp), np.asarray(good, bool)
+    judged = np.array([(row, column, verdict == CORRECT) for column, s in enumerate(systems)
+                       for row, kept in enumerate(verdicts[s]) for verdict in kept if verdict in (CORRECT, WRONG)],
+                      dtype=np.intp).reshape(-1, 3)  # sentence, system, correct
+    at, by, good_all = judged[:, 0], judged[:, 1], judged[:, 2].astype(bool)
     present = np.isfinite(z[at, by])  # empty intp indices take nothing
     if present.sum() < 3:
         return None
@@ -263,7 +215,7 @@ def targeted_agreement(verdicts: Mapping[str, Sequence[Sequence[str]]], position
 
     observed = np.arange(len(units))
     values, good = taken(observed)
-    found = _finite(tau(observed))
+    found = finite(tau(observed))
     diff = float(values[good].mean() - values[~good].mean()) if good.any() and not good.all() else None
     keep = np.isfinite(z[at, by])
     interval = None if diff is None else cluster_bootstrap(at[keep], z[at, by][keep], good_all[keep], len(units), seed)
@@ -275,8 +227,7 @@ def targeted_agreement(verdicts: Mapping[str, Sequence[Sequence[str]]], position
 
 @dataclass(frozen=True)
 class ConfigTask:
-    """One config's segment-level work: its pool rows, its verdicts (system -> per row; None: not
-    judged) and whether the metrics' agreement is wanted (not when an earlier config has the rows)."""
+    """One config's pool rows, verdicts (system -> per row; None: not judged) and whether it wants the metrics'."""
 
     positions: np.ndarray
     verdicts: Mapping[str, Sequence[Sequence[str]]] | None
@@ -295,7 +246,5 @@ def config_agreements(tasks: Sequence[ConfigTask], scores: Mapping[str, Mapping[
                       pool_z: Mapping[str, np.ndarray], seed: int = SEED, jobs: int = 1,
                       ) -> list[tuple[dict[str, SegmentAgreement | None] | None, SegmentAgreement | None]]:
     """Every task's metric agreements (``scores``: metric -> :func:`sentence_scores` per system) and
-    targeted agreement. The permutations make this the slow part of ``--human-seg``, so the configs
-    spread over ``jobs`` worker processes; each config's numbers depend on its seed alone, not on
-    the process."""
+    targeted agreement, over ``jobs`` worker processes (a config's numbers depend on its seed alone)."""
     return list(imap(partial(_agreements, scores=scores, pool_z=pool_z, seed=seed), tasks, jobs))

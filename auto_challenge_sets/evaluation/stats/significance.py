@@ -1,16 +1,7 @@
-"""Paired significance tests of systems against a baseline system, as sacrebleu computes them.
-
-Approximate randomization (``ar``, the default) runs on the engine's statistics
-(:func:`auto_challenge_sets.scoring.paired.approximate_randomization`: sacrebleu's trials and
-p-values, without scoring text again). The paired bootstrap (``bs``) goes through sacrebleu's own
-``PairedTest``, as below.
-
-``sacrebleu.significance.PairedTest`` (approximate randomization, or the paired bootstrap) on the
-rows of one config, for any registered metric: sacrebleu's own metric objects for BLEU, chrF and
-TER, so each p-value equals ``sacrebleu --paired-ar`` / ``--paired-bs`` on the same rows with the
-same seed (``SACREBLEU_SEED``, 12345 unless set) and number of trials; an adapter over the
-metric's summable statistics for the others (:class:`~auto_challenge_sets.scoring.metric.PairedTestAdapter`).
-It is not re-implemented here: sacrebleu's is the reference the field cites.
+"""Paired significance tests of systems against a baseline system, as sacrebleu computes them:
+approximate randomization (``ar``) on the engine's statistics, the paired bootstrap (``bs``)
+through sacrebleu's own ``PairedTest`` (an adapter over the statistics for metrics it lacks), so
+each p-value equals ``sacrebleu --paired-ar`` / ``--paired-bs`` with the same seed and trials.
 """
 
 from __future__ import annotations
@@ -28,12 +19,8 @@ from auto_challenge_sets.scoring.paired import approximate_randomization, sacreb
 def paired_tests(systems: Sequence[tuple[str, Sequence[str]]], references: Sequence[tuple[str, ...]],
                  metrics: Mapping[str, Metric], test_type: str = "ar", n_samples: int = 1000,
                  statistics: Mapping[str, Mapping[str, np.ndarray]] | None = None) -> dict[str, dict[str, PairedResult]]:
-    """``{system: {metric: PairedResult}}`` for every system but the first (the baseline).
-
-    ``references``: one tuple of references per row (all rows the same number of references).
-    ``statistics``: system -> metric -> the rows' statistics, where already computed; a metric
-    that sacrebleu does not know is then not computed again.
-    """
+    """``{system: {metric: PairedResult}}`` for every system but the first (the baseline);
+    ``references``: a tuple per row; ``statistics``: system -> metric -> the rows' statistics."""
     from sacrebleu.significance import PairedTest
 
     if not metrics or len(systems) < 2:
@@ -55,9 +42,8 @@ def paired_tests(systems: Sequence[tuple[str, Sequence[str]]], references: Seque
     level = logger.level
     logger.setLevel(logging.ERROR)
     try:
-        test = PairedTest([(name, hypotheses[name]) for name, _ in systems], objects, streams,
-                          test_type=test_type, n_samples=n_samples)
-        _, scores = test()
+        _, scores = PairedTest([(name, hypotheses[name]) for name, _ in systems], objects, streams,
+                               test_type=test_type, n_samples=n_samples)()
     finally:
         logger.setLevel(level)
     # sacrebleu keys its results by each score's own name (BLEU, chrF2, ...), in the order given

@@ -1,16 +1,16 @@
 """Targeted accuracy in the engine: every lexical config × every system
 (:func:`auto_challenge_sets.scoring.targeted.targeted_accuracy`'s judgement, against every
 reference), its random-pair control (:mod:`auto_challenge_sets.scoring.targeted_control`), and a
-summary per phenomenon by distance. The alignments come from :func:`.output_alignment.align_outputs`.
-
-Each system's match of every source word of a row is computed once (a table per pool row) and
-read by every config holding the row and by every random draw."""
+summary per phenomenon by distance. Each system's match of a row's source words is a table per
+pool row (:func:`~auto_challenge_sets.scoring.targeted.part_table`), read by every config holding
+the row and by every random draw."""
 
 from __future__ import annotations
 
 import bisect
 import zlib
 from collections import Counter
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -53,12 +53,11 @@ def score(request: TargetedRequest, corpus: Corpus, outputs: list[SystemOutput],
           verdicts: dict[str, dict[str, list[list[str]]]] | None = None, seed: int = SEED,
           output_links: dict[str, list] | None = None,
           ) -> tuple[TargetedRun, dict[str, dict[str, TargetedScore]], dict[str, dict[str, np.ndarray]]]:
-    """Each system's targeted accuracy on each lexical config (config -> system -> score), the
-    run's description (its ``by_distance`` filled in by :func:`run_summary`; the judge measured on
-    any extra reference, :func:`judge_check`), and each system's accuracies on the random-pair
-    draws (config -> system -> draws; empty without the control). ``verdicts``, when given,
-    receives config -> system -> per row the instances' verdicts; ``output_links`` system -> per
-    pool row the source-output links they rest on (nothing with the ``present`` match)."""
+    """The run's description (its ``by_distance`` left to :func:`run_summary`), each system's
+    targeted accuracy on each lexical config (config -> system -> score), and its accuracies on the
+    random-pair draws (config -> system -> draws; empty without the control). ``verdicts``, when
+    given, receives config -> system -> per row the instances' verdicts; ``output_links`` system ->
+    per pool row the source-output links they rest on (nothing with the ``present`` match)."""
     predictions = {output.name: output.predictions for output in outputs}
     references = outputs[0].references
     n_extra = len(references[0]) - 1 if references else 0
@@ -79,13 +78,7 @@ def score(request: TargetedRequest, corpus: Corpus, outputs: list[SystemOutput],
     lexical = [config for config in corpus.configs if config.instances is not None]
     lengths = [len(tokens) for tokens in corpus.base["source_tokens"]]
     upos = corpus.base.get(UPOS)
-    wanted: dict[int, set[int] | None] = {}  # pool row -> its source words to match (None: all, for the control)
-    for config in lexical:
-        for p, row in zip(config.positions.tolist(), config.instances):
-            if request.random_pairs:
-                wanted[p] = None
-            elif wanted.get(p, set()) is not None:
-                wanted[p] = wanted.get(p, set()) | _words(row)
+    wanted = _wanted(lexical, every_word=bool(request.random_pairs))  # the control draws from every word
 
     def references_of(p: int, leave_out: int | None = None) -> list[Reference]:
         """Pool row ``p``'s judging references: the dataset's, then the judging extra ones (the
@@ -120,8 +113,7 @@ def score(request: TargetedRequest, corpus: Corpus, outputs: list[SystemOutput],
                 controls[config.name][output.name] = samples
                 found["random_pairs"] = percentile(samples, found["accuracy"])
             per_config[config.name][output.name] = TargetedScore.from_dict(found)
-    n_refs = 1 + judging
-    judgement = signature(request.chrf_threshold, alignments.systems is not None, lang, n_refs, target)
+    judgement = signature(request.chrf_threshold, alignments.systems is not None, lang, 1 + judging, target)
     control = f"|control:random-pairs:{request.random_pairs}|seed:{seed}" if request.random_pairs else ""
     check = judge_check(aligner, n_extra, lexical, references, alignments, references_of, lengths,
                         request.chrf_threshold, lang, request.all_references, target)
@@ -144,9 +136,14 @@ def alignment_warning(made_here: dict[str, Any] | None, provenance: Provenance |
     return None if weak is None else f"these verdicts rest on {rests_on}: {weak}"
 
 
-def _words(row: list[dict[str, int]]) -> set[int]:
-    """The 0-based source words of a row's instances."""
-    return {x[k] - 1 for x in row for k in ("head", "dependent")}
+def _wanted(lexical: list[ConfigRows], every_word: bool = False) -> dict[int, set[int] | None]:
+    """Pool row -> the 0-based source words of its instances, to match (None: every word)."""
+    wanted: dict[int, set[int] | None] = {}
+    for config in lexical:
+        for p, row in zip(config.positions.tolist(), config.instances):
+            words = {x[k] - 1 for x in row for k in ("head", "dependent")}
+            wanted[p] = None if every_word else wanted.get(p, set()) | words  # type: ignore[operator]
+    return wanted
 
 
 def judge_check(aligner: str, n_extra: int, lexical: list[ConfigRows], references: list[tuple[str, ...]],
@@ -162,11 +159,7 @@ def judge_check(aligner: str, n_extra: int, lexical: list[ConfigRows], reference
     if aligner == STORED:
         return JudgeCheck(UNMEASURED, "the aligner stored has no alignment of the second human translation "
                           "to judge it by", 0, 0, 0, None)
-    wanted: dict[int, set[int] | None] = {}
-    for config in lexical:
-        for p, row in zip(config.positions.tolist(), config.instances):
-            wanted[p] = (wanted.get(p) or set()) | _words(row)
-    by_config: dict[str, dict] = {}
+    wanted = _wanted(lexical)
     per_ref: list[dict[str, dict]] = []
     distinct: dict[tuple[int, int, int, int], str] = {}  # (reference, pool row, head, dependent) -> verdict
     for k in range(n_extra):
@@ -183,14 +176,13 @@ def judge_check(aligner: str, n_extra: int, lexical: list[ConfigRows], reference
                 for x, verdict in zip(row, row_verdicts):
                     distinct[(k, p, x["head"], x["dependent"])] = verdict
         per_ref.append(found)
-    for config in lexical:  # the extra references pooled, as one more system's counts
-        by_config[config.name] = _pooled([found[config.name] for found in per_ref])
     counts = Counter(distinct.values())
     against = "the dataset's reference" + (" and the other extra references" if all_references and n_extra > 1 else "")
     reason = (f"{n_extra} extra reference{'s' if n_extra > 1 else ''} judged as a system's output, "
               f"against {against}")
+    pooled = {c.name: TargetedScore.from_dict(_pooled([found[c.name] for found in per_ref])) for c in lexical}
     return JudgeCheck(MEASURED, reason, n_extra, counts[CORRECT] + counts[WRONG], counts[CORRECT],
-                      accuracy(counts), {name: TargetedScore.from_dict(entry) for name, entry in by_config.items()})
+                      accuracy(counts), pooled)  # the extra references pooled as one more system
 
 
 def _pooled(entries: list[dict]) -> dict:
@@ -208,12 +200,10 @@ def _pooled(entries: list[dict]) -> dict:
 
 
 def _tables(predictions: list[str], links: list | None, references_of: Callable[[int], list[Reference]],
-            wanted: dict[int, set[int] | None],
-            lengths: list[int], chrf_threshold: float, lang: str | None,
+            wanted: dict[int, set[int] | None], lengths: list[int], chrf_threshold: float, lang: str | None,
             target: str | None = None) -> dict[int, np.ndarray]:
-    """One output's :func:`part_table` of every wanted pool row (``links``: the output's
-    source-output links per pool row, None for the ``present`` match), against
-    ``references_of(row)``; the output cut into the ``target`` language's tokens."""
+    """One output's :func:`part_table` of every wanted pool row against ``references_of(row)``
+    (``links``: the output's links per pool row, None for the ``present`` match)."""
     tables = {}
     for p, positions in wanted.items():
         refs = references_of(p)
@@ -224,19 +214,13 @@ def _tables(predictions: list[str], links: list | None, references_of: Callable[
 
 
 def _bucket_label(edges: list[int], k: int) -> str:
-    low = edges[k]
-    if k + 1 == len(edges):
-        return f"{low}+"
-    high = edges[k + 1] - 1
-    return str(low) if high == low else f"{low}-{high}"
+    low, high = edges[k], edges[k + 1] - 1 if k + 1 < len(edges) else None
+    return f"{low}+" if high is None else str(low) if high == low else f"{low}-{high}"
 
 
 def run_summary(run: TargetedRun, configs: dict[str, ConfigResult], systems: list[str]) -> TargetedRun:
-    """Per phenomenon: each system's accuracy by distance, bucketed at the phenomenon's config
-    boundaries (D = 1, 2, 3, 5, 10 gives d = 1, 2, 3-4, 5-9, 10+), from the config with the
-    smallest D (it holds every instance at d >= that D)."""
-    from dataclasses import replace
-
+    """Per phenomenon, each system's accuracy by distance bucketed at the configs' D (1, 2, 3, 5, 10
+    gives d = 1, 2, 3-4, 5-9, 10+), from the config of the smallest D, which holds every instance."""
     by_phenomenon: dict[str, list[tuple[int, str]]] = {}
     for name, config in configs.items():
         scored = any(r.targeted is not None for r in config.systems.values())

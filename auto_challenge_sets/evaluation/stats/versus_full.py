@@ -1,8 +1,6 @@
-"""Per run: does a config's ranking of the systems agree with humans better than the full test
-set's BLEU? Every human correlation of the run (each metric on each config, targeted accuracy,
-the other metrics on the full test set) gets the τ difference to full-test BLEU
-(:func:`.meta_evaluation.difference` on one run); :mod:`.multiple_testing` corrects the configs'
-p-values across the run. Without BLEU among the metrics, the reference is the run's first metric."""
+"""Per run, every human correlation's τ difference to full-test BLEU (the run's first metric
+without BLEU): :func:`.meta_evaluation.difference` on one run; :mod:`.multiple_testing` corrects
+the configs' p-values."""
 
 from __future__ import annotations
 
@@ -37,13 +35,8 @@ def versus(auto: Mapping[str, float | None], reference: Mapping[str, float], hum
     truth = np.asarray([human[s] for s in systems], dtype=np.float64)
     run = RunScores(np.asarray([auto[s] for s in systems], dtype=np.float64), truth)
     other = RunScores(np.asarray([reference[s] for s in systems], dtype=np.float64), truth)
-    _, kendall = difference([run], [other], seed, accuracy=False)  # τ's alone: a third of the swap counts
+    _, kendall = difference([run], [other], seed)
     return VersusFullTest(name, kendall.value, kendall.ci, kendall.p_value)
-
-
-def _with(found: HumanCorrelation | None, auto: Mapping[str, float | None], reference: Mapping[str, float],
-          human: Mapping[str, float], name: str, seed: int) -> HumanCorrelation | None:
-    return None if found is None else replace(found, vs_full_test=versus(auto, reference, human, name, seed))
 
 
 def add_versus_full_test(configs: Mapping[str, ConfigResult], human_full: Mapping[str, HumanCorrelation | None],
@@ -53,24 +46,24 @@ def add_versus_full_test(configs: Mapping[str, ConfigResult], human_full: Mappin
     """``human_full`` and ``configs`` with every correlation's ``vs_full_test`` filled in."""
     name = reference_metric(list(higher_is_better))
     reference = oriented({s: full[s][name] for s in full}, higher_is_better[name])
-    new_full = {metric: found if metric == name else
-                _with(found, oriented({s: full[s][metric] for s in full}, higher_is_better[metric]), reference, human,
-                      name, seed) for metric, found in human_full.items()}
-    new_configs = {}
-    for config_name, config in configs.items():
-        per_metric = None if config.human is None else {
-            metric: _with(found, oriented({s: r.scores[metric].score for s, r in config.systems.items()},
-                                          higher_is_better[metric]), reference, human, name, seed)
-            for metric, found in config.human.items()}
-        accuracy = {s: None if r.targeted is None else r.targeted.accuracy for s, r in config.systems.items()}
-        new_configs[config_name] = replace(config, human=per_metric, human_targeted=_with(
-            config.human_targeted, accuracy, reference, human, name, seed))
+
+    def compared(found: HumanCorrelation | None, scores: Mapping[str, float | None],
+                 metric: str | None) -> HumanCorrelation | None:  # metric None: targeted accuracy
+        auto = scores if metric is None else oriented(scores, higher_is_better[metric])  # type: ignore[arg-type]
+        return None if found is None else replace(found, vs_full_test=versus(auto, reference, human, name, seed))
+
+    new_full = {metric: found if metric == name else compared(found, {s: full[s][metric] for s in full}, metric)
+                for metric, found in human_full.items()}
+    new_configs = {key: replace(config, human=None if config.human is None else {
+        metric: compared(found, {s: r.scores[metric].score for s, r in config.systems.items()}, metric)
+        for metric, found in config.human.items()}, human_targeted=compared(config.human_targeted, {
+            s: None if r.targeted is None else r.targeted.accuracy for s, r in config.systems.items()}, None))
+        for key, config in configs.items()}
     return new_full, new_configs
 
 
 def run_power(evaluation: Evaluation, metric: str | None) -> Power | None:
-    """The τ one metric's (None: targeted accuracy's) correlations of the run need: its systems,
-    and its BH family (the distinct tests the correction counted)."""
+    """The τ one metric's (None: targeted accuracy's) correlations of the run need, for their BH family."""
     found = [c.human_targeted if metric is None else (c.human or {}).get(metric) for c in evaluation.configs.values()]
     found = [f for f in found if f is not None]
     full = None if metric is None else (evaluation.human_full or {}).get(metric)
