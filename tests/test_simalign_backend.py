@@ -360,13 +360,15 @@ def test_hub_models_in_the_cache(tmp_path, monkeypatch):
 
 
 def test_env_flags(monkeypatch):
+    from auto_challenge_sets.builder.backends.hub import env_true
+
     for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):
         monkeypatch.delenv(name, raising=False)
-    assert backend._env_true("ACS_TEST_FLAG") is False and backend.is_offline() is False
+    assert env_true("ACS_TEST_FLAG") is False and backend.is_offline() is False
     for value, expected in (("1", True), (" on ", True), ("Yes", True), ("true", True), ("TRUE", True),
                             ("0", False), ("no", False), ("", False), ("2", False)):
         monkeypatch.setenv("ACS_TEST_FLAG", value)
-        assert backend._env_true("ACS_TEST_FLAG") is expected, value
+        assert env_true("ACS_TEST_FLAG") is expected, value
     for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):
         monkeypatch.setenv(name, "1")
         assert backend.is_offline() is True, name
@@ -575,8 +577,6 @@ def test_vectors_are_stock_simalign_s_batched_by_padded_length(hand_model):
             n_subwords = sum(map(len, subwords[side]))
             assert vectors[side].shape == (n_subwords, 32)
             assert np.array_equal(vectors[side], reference[side, :n_subwords]), (k, side)
-    words = {word for src, tgt in pairs if src and tgt for word in src + tgt}  # ([], ["x"]): not tokenized
-    assert aligner._subword_cache == {word: tokenizer.tokenize(word) for word in words}
 
 
 def test_one_pair_a_batch_and_many(hand_model):

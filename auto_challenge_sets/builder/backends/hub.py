@@ -1,10 +1,6 @@
-"""Whether the Hugging Face Hub can be reached, asked once, quickly.
-
-huggingface_hub retries an unreachable host five times with back-off (about 25 s, with a page of
-warnings) before it gives up; a model check that is bound to fail should say so at once. The
-name lookup is bounded too: ``socket.create_connection``'s timeout does not cover it, and a resolver
-that gets no answer waits its own time-outs and attempts (tens of seconds) before it fails.
-"""
+"""Whether the Hugging Face Hub can be reached, asked once, quickly: huggingface_hub retries an
+unreachable host for about 25 s, and a resolver with no answer waits tens of seconds, which
+``socket.create_connection``'s timeout does not cover."""
 
 from __future__ import annotations
 
@@ -18,10 +14,13 @@ from urllib.parse import urlparse
 TRUE_VALUES = ("1", "ON", "YES", "TRUE")
 
 
+def env_true(name: str) -> bool:
+    return os.environ.get(name, "").strip().upper() in TRUE_VALUES
+
+
 def hub_offline_mode() -> bool:
-    """True when ``HF_HUB_OFFLINE`` asks huggingface_hub not to use the network (offline mode, as
-    opposed to a Hub that cannot be reached)."""
-    return os.environ.get("HF_HUB_OFFLINE", "").strip().upper() in TRUE_VALUES
+    """True when ``HF_HUB_OFFLINE`` asks for offline mode (as opposed to a Hub that cannot be reached)."""
+    return env_true("HF_HUB_OFFLINE")
 
 
 def _resolve(host: str, port: int, timeout: float) -> list[tuple] | None:
@@ -42,8 +41,8 @@ def _resolve(host: str, port: int, timeout: float) -> list[tuple] | None:
 
 @functools.lru_cache(maxsize=4)
 def hub_reachable(timeout: float = 3.0, endpoint: str | None = None) -> bool:
-    """True when a TCP connection to the Hub endpoint (``endpoint``, else ``HF_ENDPOINT``) opens
-    within ``timeout`` seconds in all, name lookup included."""
+    """True when a TCP connection to ``endpoint`` (default ``HF_ENDPOINT``) opens within ``timeout``
+    seconds, name lookup included."""
     from huggingface_hub import constants
 
     url = urlparse(endpoint or constants.ENDPOINT)

@@ -1,8 +1,6 @@
-"""What this installation can parse and align with: each backend's libraries and each model on disk,
-with the command that gets what is missing (``acs doctor``).
-
-Nothing here imports a heavy library or touches the network: libraries are found with
-``importlib.util.find_spec``, models by the files their caches hold.
+"""What this installation can parse and align with (``acs doctor``): each backend's libraries and
+each model on disk, with the command that gets what is missing. Nothing heavy is imported and the
+network is not touched.
 """
 
 from __future__ import annotations
@@ -89,8 +87,7 @@ def simalign_check(model: str | None = None) -> Check:
 
 
 def udpipe_checks(models: list[Path] | None = None) -> list[Check]:
-    """The UDPipe 1 models given, else the ``*.udpipe`` files in ``CACHE/udpipe`` (where docs/offline.md
-    suggests keeping them)."""
+    """The UDPipe 1 models given, else the ``*.udpipe`` files in ``CACHE/udpipe``."""
     folder = default_cache_dir() / "udpipe"
     if models:
         found = [Path(path) for path in models]

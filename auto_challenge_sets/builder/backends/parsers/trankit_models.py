@@ -1,17 +1,10 @@
 """trankit's model files: where they live, which are missing, and fetching them from the Hub.
 
-Model files. trankit 1.1.2 downloads from a server that is gone; :func:`fetch_trankit_models`
-takes the same zip from the Hub repository ``uonlp/trankit`` and the XLM-R files from the Hub
-into trankit's own cache layout::
+trankit 1.1.2 downloads from a server that is gone; the same zips are in the Hub repository
+``uonlp/trankit``. Both they and XLM-R are put into trankit's own cache layout::
 
-    CACHE/xlm-roberta-base/german/{german.tokenizer.mdl, german.tagger.mdl, german.vocabs.json,
-        german_lemmatizer.pt, german_mwt_expander.pt, german.ner.mdl, german.ner-vocab.json,
-        german.downloaded}
-    CACHE/xlm-roberta-base/models--xlm-roberta-base/snapshots/REV/{config.json,
-        sentencepiece.bpe.model, model.safetensors}
-
-Without network the backend fails before any work, naming the missing files and where to put
-them (``--trankit-cache DIR``).
+    CACHE/xlm-roberta-base/german/{german.tokenizer.mdl, ..., german.downloaded}
+    CACHE/xlm-roberta-base/models--xlm-roberta-base/snapshots/REV/{config.json, ...}
 """
 
 from __future__ import annotations
@@ -41,11 +34,8 @@ LANGUAGES = {
 
 
 def import_trankit():
-    """Import trankit 1.1.2 against today's transformers.
-
-    trankit imports ``transformers.AdamW`` (removed in transformers 4.x's later releases) and its
-    ``adapters`` dependency needs ``transformers.processing_utils`` loaded first.
-    """
+    """Import trankit 1.1.2 against today's transformers: it imports ``transformers.AdamW`` (since
+    removed), and its ``adapters`` needs ``transformers.processing_utils`` loaded first."""
     import torch
     import transformers
     import transformers.processing_utils  # noqa: F401  (must be imported before adapters/trankit)
@@ -72,8 +62,7 @@ def default_trankit_cache() -> Path:
 
 def _tbinfo():
     """trankit's table of treebanks (``trankit.utils.tbinfo``, plain data), read without importing
-    trankit: its package imports torch and transformers (seconds, half a minute on a cold disk),
-    and a model check that is bound to fail offline should decide at once."""
+    trankit, whose package imports torch and transformers: a model check should decide at once."""
     import importlib.util
     import sys
 
@@ -131,9 +120,7 @@ def missing_model_files(cache_dir: str | os.PathLike[str], language: str, embedd
     has_mwt, has_ner = _treebank_traits(language)
     missing = [cache / embedding / name for name in language_files(language, embedding, has_mwt, has_ner)
                if not (cache / embedding / name).is_file()]
-    if xlmr_snapshot(cache, embedding) is None:
-        # the Hub cache names the snapshot folder after the commit it fetched: the folder itself is
-        # what is missing (a commit hash cannot be known offline, and a stand-in name would be read literally)
+    if xlmr_snapshot(cache, embedding) is None:  # the folder: its subfolder is named by an unknown commit
         missing.append(cache / embedding / f"models--{embedding}" / "snapshots")
     return missing
 
@@ -204,12 +191,9 @@ def ensure_trankit_models(cache_dir: str | os.PathLike[str], language: str, embe
 
 @contextlib.contextmanager
 def hub_offline():
-    """Hub offline mode while trankit loads files that check_ready() found on disk.
-
-    Without it, transformers asks the Hub whether XLM-R has a newer revision; with no network that
-    costs retries and time-outs (minutes) before it falls back to the files it already has. The
-    flags are read at import time, so the module constants are switched, not only the variable.
-    """
+    """Hub offline mode while trankit loads the files check_ready() found on disk: else
+    transformers asks the Hub for a newer XLM-R, which without network costs minutes of retries.
+    The flags are read at import time, so the module constants are switched too."""
     import huggingface_hub.constants
     import transformers.utils.hub
 
