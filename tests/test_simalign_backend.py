@@ -668,25 +668,6 @@ def test_edge_pairs_degrade_in_both_token_types(hand_model):
         assert links[1] and all(i != 1 for i, _ in links[1])
 
 
-def test_each_distinct_word_is_tokenized_once(hand_model):
-    aligner = SimalignAligner(model=hand_model, layer=2)
-    tokenizer = aligner.load().tokenizer
-    calls = []
-    tokenize = tokenizer.tokenize
-
-    def counting(text, *args, **kwargs):
-        calls.append(text)
-        return tokenize(text, *args, **kwargs)
-
-    tokenizer.tokenize = counting
-    try:
-        aligner.align(HAND_PAIRS)
-        aligner.align(HAND_PAIRS[:3])  # all known by now
-    finally:
-        del tokenizer.tokenize
-    assert sorted(calls) == sorted({word for src, tgt in HAND_PAIRS for word in src + tgt})
-
-
 def test_batches_go_to_the_device_without_a_transformers_warning(tiny_model, news_pairs):
     """Each batch is moved to the aligner's device: ``BatchEncoding.to(None)`` would leave it where
     it is on a CPU, but log "Attempting to cast a BatchEncoding to type None" once per batch."""
