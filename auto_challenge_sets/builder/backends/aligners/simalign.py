@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import logging
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,12 +32,9 @@ from auto_challenge_sets.pharaoh import Link
 
 DEFAULT_MODEL = "bert-base-multilingual-cased"
 DEFAULT_LAYER = 8  # simalign's default; the layer its paper found best for mBERT
-# our method names -> simalign's method letters ("a" is its "argmax", the intersection of the
-# forward and backward argmax)
+# our method names -> simalign's method letters ("a", "argmax": the intersection of both directions' argmax)
 METHODS = {"argmax": "a", "itermax": "i", "match": "m"}
 TOKEN_TYPES = ("bpe", "word")
-# simalign's names of its alignment matrices, keyed by method letter (SentenceAligner.__init__)
-_MATRIX = {"a": "inter", "m": "mwmf", "i": "itermax", "f": "fwd", "r": "rev"}
 # SentenceAligner's shorthands
 _SHORT_NAMES = {"bert": "bert-base-multilingual-cased", "xlmr": "xlm-roberta-base"}
 
@@ -174,7 +171,10 @@ class SimalignAligner(Aligner):
                             "distortion": self.distortion, "device": self.device.split(":")[0]}}
 
     def align(self, pairs: Sequence[Pair]) -> list[list[Link]]:
-        return self.align_methods(pairs, (self.method,))[self.method]
+        links: list[list[Link]] = [[] for _ in pairs]
+        for k, vectors, subwords in self.pair_vectors(pairs):
+            links[k] = pair_links(vectors, subwords, METHODS[self.method], self.token_type, self.distortion)
+        return links
 
     def load(self) -> Any:
         """simalign's own ``EmbeddingLoader`` (same model and tokenizer classes as stock)."""
@@ -192,19 +192,6 @@ class SimalignAligner(Aligner):
             self._check_layer(loader.emb_model.config.num_hidden_layers + 1)
             self._loader = loader
         return self._loader
-
-    def _subwords(self, words: Sequence[str]) -> list[list[str]]:
-        # what get_word_aligns does: the tokenizer applied to each word alone
-        return [self._loader.tokenizer.tokenize(word) for word in words]
-
-    def _id_lengths(self, sentences: list[list[str]]) -> list[int]:
-        """Length of each sentence's input ids, as stock simalign's tokenizer call makes them."""
-        tokenizer = self._loader.tokenizer
-        lengths: list[int] = []
-        for start in range(0, len(sentences), 1024):
-            encoded = tokenizer(sentences[start:start + 1024], is_split_into_words=True, truncation=True)
-            lengths += [len(ids) for ids in encoded["input_ids"]]
-        return lengths
 
     def _embed(self, sentences: list[list[str]], padded_length: int) -> Any:
         """``hidden[layer][:, 1:-1]`` of a batch padded to exactly ``padded_length``, as numpy."""
@@ -224,14 +211,17 @@ class SimalignAligner(Aligner):
         todo = [k for k, (src, tgt) in enumerate(pairs) if len(src) and len(tgt)]
         if not todo:
             return
-        self.load()
-        subwords = {k: (self._subwords(pairs[k][0]), self._subwords(pairs[k][1])) for k in todo}
-        todo = [k for k in todo if any(subwords[k][0]) and any(subwords[k][1])]
-        lengths = self._id_lengths([list(pairs[k][side]) for k in todo for side in (0, 1)])
-        # stock pads each pair to its longer side: bucket the pairs by that length
+        tokenizer = self.load().tokenizer
+        # as get_word_aligns does: the tokenizer applied to each word alone
+        subwords = {k: ([tokenizer.tokenize(w) for w in pairs[k][0]], [tokenizer.tokenize(w) for w in pairs[k][1]])
+                    for k in todo}
+        # stock pads each pair to its longer side (its input ids as its tokenizer call makes them):
+        # bucket the pairs by that length
         buckets: dict[int, list[int]] = defaultdict(list)
-        for n, k in enumerate(todo):
-            buckets[max(lengths[2 * n], lengths[2 * n + 1])].append(k)
+        for k in todo:
+            if any(subwords[k][0]) and any(subwords[k][1]):
+                ids = tokenizer([list(side) for side in pairs[k]], is_split_into_words=True, truncation=True)["input_ids"]
+                buckets[max(map(len, ids))].append(k)
         per_batch = max(1, self.batch_size // 2)
         for padded_length in sorted(buckets):
             bucket = buckets[padded_length]
@@ -243,20 +233,6 @@ class SimalignAligner(Aligner):
                     # stock: get_embed_list(...)[i, :len(bpe_list_i)]
                     yield k, [vectors[2 * n, :sum(map(len, src_sub))],
                               vectors[2 * n + 1, :sum(map(len, tgt_sub))]], subwords[k]
-
-    def align_methods(self, pairs: Sequence[Pair], methods: Iterable[str]) -> dict[str, list[list[Link]]]:
-        """Links for several methods from one embedding pass (``methods``: names of METHODS)."""
-        methods = list(dict.fromkeys(methods))
-        for method in methods:
-            if method not in METHODS:
-                raise AlignerError(f"simalign: method must be one of {', '.join(METHODS)}, not {method!r}")
-        results: dict[str, list[list[Link]]] = {method: [[] for _ in pairs] for method in methods}
-        codes = [METHODS[method] for method in methods]
-        for k, vectors, subwords in self.pair_vectors(pairs):
-            found = pair_links(vectors, subwords, codes, self.token_type, self.distortion)
-            for method, code in zip(methods, codes):
-                results[method][k] = found[code]
-        return results
 
 
 def _word_vectors(vectors: Sequence[Any], subwords: Sequence[list[list[str]]]) -> tuple[list[Any], list[list[int]]]:
@@ -283,10 +259,10 @@ def _word_vectors(vectors: Sequence[Any], subwords: Sequence[list[list[str]]]) -
     return SentenceAligner.average_embeds_over_words(kept_vectors, kept_subwords), keep
 
 
-def pair_links(vectors: Sequence[Any], subwords: Sequence[list[list[str]]], codes: Sequence[str], token_type: str,
-               distortion: float = 0.0) -> dict[str, list[Link]]:
-    """The second half of ``get_word_aligns``: one pair's subword rows → links per simalign method
-    letter in ``codes``."""
+def pair_links(vectors: Sequence[Any], subwords: Sequence[list[list[str]]], code: str, token_type: str,
+               distortion: float = 0.0) -> list[Link]:
+    """The second half of ``get_word_aligns``: one pair's subword rows → its links by the simalign
+    method letter ``code``."""
     import numpy as np
     from simalign import SentenceAligner
 
@@ -295,18 +271,14 @@ def pair_links(vectors: Sequence[Any], subwords: Sequence[list[list[str]]], code
     else:
         vectors, rows = _word_vectors(vectors, subwords)
     if len(vectors[0]) == 0 or len(vectors[1]) == 0:
-        return {code: [] for code in codes}
-    sim = SentenceAligner.get_similarity(vectors[0], vectors[1])
-    sim = SentenceAligner.apply_distortion(sim, distortion)
-    matrices = {}
-    matrices["fwd"], matrices["rev"] = SentenceAligner.get_alignment_matrix(sim)
-    matrices["inter"] = matrices["fwd"] * matrices["rev"]
-    if "m" in codes:
-        matrices["mwmf"] = SentenceAligner.get_max_weight_match(sim)
-    if "i" in codes:
-        matrices["itermax"] = SentenceAligner.iter_max(sim)
-    out = {}
-    for code in codes:
-        sources, targets = np.nonzero(matrices[_MATRIX[code]] > 0)
-        out[code] = sorted({(rows[0][i], rows[1][j]) for i, j in zip(sources.tolist(), targets.tolist())})
-    return out
+        return []
+    sim = SentenceAligner.apply_distortion(SentenceAligner.get_similarity(vectors[0], vectors[1]), distortion)
+    if code == "m":
+        matrix = SentenceAligner.get_max_weight_match(sim)
+    elif code == "i":
+        matrix = SentenceAligner.iter_max(sim)
+    else:
+        forward, backward = SentenceAligner.get_alignment_matrix(sim)
+        matrix = forward * backward
+    sources, targets = np.nonzero(matrix > 0)
+    return sorted({(rows[0][i], rows[1][j]) for i, j in zip(sources.tolist(), targets.tolist())})

@@ -55,18 +55,11 @@ class ParseStats:
     fallback_lines: list[int] = field(default_factory=list)
 
     def messages(self) -> list[str]:
-        out = []
-        if self.merged_lines:
-            out.append(f"{len(self.merged_lines)} line(s) split into several sentences by the parser were "
-                       f"merged into one tree (later roots attached as {MERGE_DEPREL}): "
-                       f"line {format_line_numbers(self.merged_lines)}")
-        if self.long_lines:
-            out.append(f"{len(self.long_lines)} line(s) too long for the encoder were parsed in chunks "
-                       f"joined as {MERGE_DEPREL}: line {format_line_numbers(self.long_lines)}")
-        if self.fallback_lines:
-            out.append(f"{len(self.fallback_lines)} line(s) the parser returned no words for got a flat "
-                       f"tree: line {format_line_numbers(self.fallback_lines)}")
-        return out
+        return [f"{len(lines)} line(s) {what}: line {format_line_numbers(lines)}" for lines, what in (
+            (self.merged_lines, "split into several sentences by the parser were merged into one tree "
+                                f"(later roots attached as {MERGE_DEPREL})"),
+            (self.long_lines, f"too long for the encoder were parsed in chunks joined as {MERGE_DEPREL}"),
+            (self.fallback_lines, "the parser returned no words for got a flat tree")) if lines]
 
 
 class Parser(ABC):
@@ -185,12 +178,10 @@ def stats_from_sentences(sentences: Sequence[Sentence], line_numbers: Sequence[i
     stats = ParseStats(lines=len(sentences))
     for index, sentence in enumerate(sentences):
         number = line_numbers[index] if line_numbers is not None else index + 1
-        if sentence.metadata(MERGED_KEY) is not None:
-            stats.merged_lines.append(number)
-        if sentence.metadata(CHUNKED_KEY) is not None:
-            stats.long_lines.append(number)
-        if sentence.metadata(FALLBACK_KEY) is not None:
-            stats.fallback_lines.append(number)
+        for key, lines in ((MERGED_KEY, stats.merged_lines), (CHUNKED_KEY, stats.long_lines),
+                           (FALLBACK_KEY, stats.fallback_lines)):
+            if sentence.metadata(key) is not None:
+                lines.append(number)
     return stats
 
 
