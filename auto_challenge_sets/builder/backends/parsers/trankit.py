@@ -20,7 +20,6 @@ import contextlib
 import hashlib
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from auto_challenge_sets.builder.backends import Option
@@ -52,16 +51,6 @@ from auto_challenge_sets.ud import Sentence
 MAX_PIECES = 500  # subwords per parsed unit: 512 minus <s>, </s> and a margin
 MAX_WORD_PIECES = 64  # subwords of one word as the tagger sees it
 TOKENIZE_GROUP = 256  # lines per tokenizer call (memory, not results: each line is its own paragraph)
-
-
-@dataclass
-class _Unit:
-    """One sentence (or chunk) for trankit's tagger, and the line it belongs to."""
-
-    line: int
-    tokens: list[dict]
-    sentence_index: int  # which of the line's tokenizer sentences
-    chunk: int = 0
 
 
 @register_parser("trankit")
@@ -173,16 +162,12 @@ class TrankitParser(Parser):
             per_line = [[[{ID: k + 1, TEXT: w} for k, w in enumerate(line.split())]] for line in lines]
         else:
             per_line = self._tokenize([line.strip() for line in lines])
-        units = []
-        for line, sentences in enumerate(per_line):
-            for index, tokens in enumerate(sentences):
-                if tokens:
-                    units += [_Unit(line, chunk, index, number)
-                              for number, chunk in enumerate(self._chunks(tokens))]
-        parsed = self._tag(units)
-        by_line: dict[int, list[tuple[_Unit, Sentence]]] = {}
-        for unit, sentence in zip(units, parsed):
-            by_line.setdefault(unit.line, []).append((unit, sentence))
+        # (line, which of its tokenizer sentences, tokens of the sentence or of one chunk of it)
+        units = [(line, index, chunk) for line, sentences in enumerate(per_line)
+                 for index, tokens in enumerate(sentences) if tokens for chunk in self._chunks(tokens)]
+        by_line: dict[int, list[tuple[int, Sentence]]] = {}
+        for (line, index, _), sentence in zip(units, self._tag([tokens for _, _, tokens in units])):
+            by_line.setdefault(line, []).append((index, sentence))
         out = []
         for index, line in enumerate(lines):
             parts = by_line.get(index)
@@ -192,7 +177,7 @@ class TrankitParser(Parser):
                 out.append(sentence)
                 continue
             sentence = merge_sentences([part for _, part in parts], key=None)
-            sentences = len({unit.sentence_index for unit, _ in parts})
+            sentences = len({index for index, _ in parts})
             if sentences > 1:
                 sentence.set_metadata(MERGED_KEY, str(sentences))
             if len(parts) > sentences:
@@ -268,15 +253,15 @@ class TrankitParser(Parser):
             used += size
         return [_renumber(chunk) for chunk in chunks]
 
-    def _tag(self, units: list[_Unit]) -> list[Sentence]:
+    def _tag(self, units: list[list[dict]]) -> list[Sentence]:
         if not units:
             return []
         from trankit.utils.conll import ID, TOKENS
 
         pipeline = self._pipeline
         # Similar lengths share a batch (trankit pads a batch to its longest sentence).
-        order = sorted(range(len(units)), key=lambda i: (len(units[i].tokens), i))
-        doc = [{ID: number + 1, TOKENS: units[i].tokens} for number, i in enumerate(order)]
+        order = sorted(range(len(units)), key=lambda i: (len(units[i]), i))
+        doc = [{ID: number + 1, TOKENS: units[i]} for number, i in enumerate(order)]
         with contextlib.redirect_stdout(sys.stderr):
             tagged = pipeline._posdep_doc(doc)
             if self.lemmatize:

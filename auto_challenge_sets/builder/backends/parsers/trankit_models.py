@@ -64,10 +64,7 @@ def _tbinfo():
     """trankit's table of treebanks (``trankit.utils.tbinfo``, plain data), read without importing
     trankit, whose package imports torch and transformers: a model check should decide at once."""
     import importlib.util
-    import sys
 
-    if "trankit.utils.tbinfo" in sys.modules:
-        return sys.modules["trankit.utils.tbinfo"]
     spec = importlib.util.find_spec("trankit")
     origin = Path(spec.origin).parent / "utils" / "tbinfo.py" if spec and spec.origin else None
     if origin is None or not origin.is_file():
