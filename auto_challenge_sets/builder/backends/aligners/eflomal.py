@@ -55,9 +55,7 @@ def make_priors(pairs: Sequence[Pair], out: str | os.PathLike[str], seed: int | 
     import eflomal
 
     forward, reverse = EflomalAligner(seed=seed).align_directions(pairs)
-    kept = [(" ".join(map(_clean, src[:MAX_TOKENS])), " ".join(map(_clean, tgt[:MAX_TOKENS])))
-            for src, tgt in pairs]
-    counts = eflomal.calculate_priors([s for s, _ in kept], [t for _, t in kept],
+    counts = eflomal.calculate_priors([_line(src) for src, _ in pairs], [_line(tgt) for _, tgt in pairs],
                                       [format_pharaoh(links) for links in forward],
                                       [format_pharaoh(links) for links in reverse])
     with open(out, "w", encoding="utf-8") as handle:
@@ -97,9 +95,9 @@ def iterations(n_sentences: int, model: int, rel_iterations: float) -> tuple[int
     return max(2, iters4), iters4, iters
 
 
-def _clean(token: str) -> str:
-    # eflomal splits lines on white space: a token must stay one token
-    return "".join("_" if ch.isspace() else ch for ch in token) or "_"
+def _line(tokens: Sequence[str]) -> str:
+    """The first MAX_TOKENS tokens as eflomal reads them: split on white space, so none may hold any."""
+    return " ".join("".join("_" if ch.isspace() else ch for ch in token) or "_" for token in tokens[:MAX_TOKENS])
 
 
 @register_aligner("eflomal")
@@ -148,19 +146,19 @@ class EflomalAligner(Aligner):
         if not eflomal_binary().is_file():
             raise AlignerError(f"eflomal's binary is missing: {eflomal_binary()}")
 
+    def _options(self) -> dict[str, Any]:
+        return {"seed": self.seed, "model": self.model, "n_samplers": self.n_samplers,
+                "rel_iterations": self.rel_iterations, "null_prior": self.null_prior, "max_tokens": MAX_TOKENS}
+
     def cache_key(self) -> dict[str, Any]:
         from importlib.metadata import version
 
         return {"backend": "eflomal", "eflomal": version("eflomal"), "symmetrization": self.symmetrization,
-                "seed": self.seed, "model": self.model, "n_samplers": self.n_samplers,
-                "rel_iterations": self.rel_iterations, "null_prior": self.null_prior, "max_tokens": MAX_TOKENS,
-                **({} if self.priors is None else {"priors": file_checksum(self.priors)})}
+                **self._options(), **({} if self.priors is None else {"priors": file_checksum(self.priors)})}
 
     def provenance(self) -> dict[str, Any]:
-        return {**super().provenance(), "symmetrization": self.symmetrization,
-                "priors": None if self.priors is None else file_entry(self.priors), "priors_used": self.priors is not None,
-                "options": {"seed": self.seed, "model": self.model, "n_samplers": self.n_samplers,
-                            "rel_iterations": self.rel_iterations, "null_prior": self.null_prior, "max_tokens": MAX_TOKENS}}
+        return {**super().provenance(), "symmetrization": self.symmetrization, "options": self._options(),
+                "priors": None if self.priors is None else file_entry(self.priors), "priors_used": self.priors is not None}
 
     def align(self, pairs: Sequence[Pair]) -> list[list[Link]]:
         forward, reverse = self.align_directions(pairs)
@@ -176,7 +174,6 @@ class EflomalAligner(Aligner):
             return forward, reverse
         import eflomal
 
-        kept = {k: (list(pairs[k][0][:MAX_TOKENS]), list(pairs[k][1][:MAX_TOKENS])) for k in todo}
         with tempfile.TemporaryDirectory(prefix="acs-eflomal-") as work:
             folder = Path(work)
             source_file, target_file = folder / "source.bin", folder / "target.bin"
@@ -187,14 +184,15 @@ class EflomalAligner(Aligner):
                 priors_in = None if self.priors is None else files.enter_context(open(self.priors, encoding="utf-8"))
                 priors_out = None if priors_file is None else files.enter_context(open(priors_file, "w", encoding="utf-8"))
                 eflomal.Aligner(model=self.model).prepare_files(
-                    (" ".join(map(_clean, kept[k][0])) + "\n" for k in todo), src_out,
-                    (" ".join(map(_clean, kept[k][1])) + "\n" for k in todo), tgt_out, priors_in, priors_out)
+                    (_line(pairs[k][0]) + "\n" for k in todo), src_out,
+                    (_line(pairs[k][1]) + "\n" for k in todo), tgt_out, priors_in, priors_out)
             outputs = self._run(folder, source_file, target_file, len(todo), priors_file)
             for direction, store in ((0, forward), (1, reverse)):
                 lines = outputs[direction]
                 for n, k in enumerate(todo):
                     # both files are written in (source, target) orientation by eflomal
-                    store[k] = parse_pharaoh(lines[n], n_source=len(kept[k][0]), n_target=len(kept[k][1]),
+                    store[k] = parse_pharaoh(lines[n], n_source=min(len(pairs[k][0]), MAX_TOKENS),
+                                             n_target=min(len(pairs[k][1]), MAX_TOKENS),
                                              path=f"eflomal {'reverse' if direction else 'forward'} output",
                                              line=n + 1)
         return forward, reverse
@@ -232,9 +230,7 @@ class EflomalAligner(Aligner):
             if process.returncode != 0:
                 raise AlignerError(f"eflomal failed (exit {process.returncode}): "
                                    f"{stderr.decode(errors='replace').strip()[-500:]}")
-            lines = (cwd / "links").read_text(encoding="utf-8").split("\n")
-            if lines and lines[-1] == "":
-                lines.pop()
+            lines = (cwd / "links").read_text(encoding="utf-8").splitlines()  # digits, "-" and spaces only
             if len(lines) != n_sentences:
                 raise AlignerError(f"eflomal wrote {len(lines)} alignment lines for {n_sentences} sentence pairs")
             outputs.append(lines)

@@ -66,27 +66,21 @@ def check_model_available(model: str) -> None:
         return
     if _looks_like_path(model):
         raise ModelUnavailableError(f"the alignment model {model!r} is not a folder; {_how_to_supply(model)}")
-    from huggingface_hub import try_to_load_from_cache
+    from huggingface_hub import hf_hub_download, try_to_load_from_cache
 
-    cached = try_to_load_from_cache(model, "config.json")
-    if isinstance(cached, str):
+    if isinstance(try_to_load_from_cache(model, "config.json"), str):
         return
+    absent = f"the alignment model {model!r} is not in the local Hugging Face cache and"
     if is_offline():
-        raise ModelUnavailableError(
-            f"the alignment model {model!r} is not in the local Hugging Face cache and the Hub is "
-            f"off (HF_HUB_OFFLINE/TRANSFORMERS_OFFLINE); {_how_to_supply(model)}")
+        raise ModelUnavailableError(f"{absent} the Hub is off (HF_HUB_OFFLINE/TRANSFORMERS_OFFLINE); "
+                                    f"{_how_to_supply(model)}")
     if not hub_reachable():
-        raise ModelUnavailableError(
-            f"the alignment model {model!r} is not in the local Hugging Face cache and the Hub cannot "
-            f"be reached; {_how_to_supply(model)}")
-    from huggingface_hub import hf_hub_download
-
+        raise ModelUnavailableError(f"{absent} the Hub cannot be reached; {_how_to_supply(model)}")
     try:
         hf_hub_download(model, "config.json")
     except Exception as error:  # noqa: BLE001 - any failure means the model cannot be had
-        raise ModelUnavailableError(
-            f"the alignment model {model!r} is not in the local Hugging Face cache and could not be "
-            f"fetched from the Hub ({type(error).__name__}); {_how_to_supply(model)}") from None
+        raise ModelUnavailableError(f"{absent} could not be fetched from the Hub ({type(error).__name__}); "
+                                    f"{_how_to_supply(model)}") from None
 
 
 @register_aligner("simalign")
