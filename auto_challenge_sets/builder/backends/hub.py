@@ -23,22 +23,6 @@ def hub_offline_mode() -> bool:
     return env_true("HF_HUB_OFFLINE")
 
 
-def _resolve(host: str, port: int, timeout: float) -> list[tuple] | None:
-    """``getaddrinfo`` within ``timeout`` seconds, else None (the lookup thread is left to finish)."""
-    found: list[list[tuple]] = []
-
-    def lookup() -> None:
-        try:
-            found.append(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
-        except OSError:
-            pass
-
-    worker = threading.Thread(target=lookup, name="acs-hub-lookup", daemon=True)
-    worker.start()
-    worker.join(timeout)
-    return found[0] if found else None
-
-
 @functools.lru_cache(maxsize=4)
 def hub_reachable(timeout: float = 3.0, endpoint: str | None = None) -> bool:
     """True when a TCP connection to ``endpoint`` (default ``HF_ENDPOINT``) opens within ``timeout``
@@ -48,8 +32,18 @@ def hub_reachable(timeout: float = 3.0, endpoint: str | None = None) -> bool:
     url = urlparse(endpoint or constants.ENDPOINT)
     port = url.port or (443 if url.scheme == "https" else 80)
     deadline = time.monotonic() + timeout
-    addresses = _resolve(url.hostname or "", port, timeout)
-    for family, kind, protocol, _, address in addresses or ():
+    found: list[list[tuple]] = []
+
+    def lookup() -> None:  # in a thread, left to finish on its own: getaddrinfo takes no timeout
+        try:
+            found.append(socket.getaddrinfo(url.hostname or "", port, type=socket.SOCK_STREAM))
+        except OSError:
+            pass
+
+    worker = threading.Thread(target=lookup, name="acs-hub-lookup", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    for family, kind, protocol, _, address in found[0] if found else ():
         left = deadline - time.monotonic()
         if left <= 0:
             break

@@ -80,26 +80,6 @@ def trankit_treebank(language: str) -> str | None:
     return _tbinfo().lang2treebank.get(language)
 
 
-def _treebank_traits(language: str) -> tuple[bool, bool]:
-    """(has a multiword-token expander, has an NER model) for a trankit language."""
-    tbinfo = _tbinfo()
-    if language not in tbinfo.lang2treebank:
-        raise ParserError(f"trankit has no model for language {language!r}")
-    return tbinfo.tbname2training_id[tbinfo.lang2treebank[language]] % 2 == 1, language in tbinfo.langwithner
-
-
-def language_files(language: str, embedding: str, has_mwt: bool, has_ner: bool) -> list[str]:
-    """Files of a language package, relative to ``CACHE/{embedding}``."""
-    names = [f"{language}.tokenizer.mdl", f"{language}.tagger.mdl", f"{language}.vocabs.json",
-             f"{language}_lemmatizer.pt"]
-    if has_mwt:
-        names.append(f"{language}_mwt_expander.pt")
-    if has_ner:
-        names += [f"{language}.ner.mdl", f"{language}.ner-vocab.json"]
-    names.append(f"{language}.downloaded")  # trankit's own "already downloaded" mark
-    return [f"{language}/{name}" for name in names]
-
-
 def xlmr_snapshot(cache_dir: Path, embedding: str) -> Path | None:
     """The Hub snapshot folder of the XLM-R files in trankit's cache, if complete."""
     snapshots = cache_dir / embedding / f"models--{embedding}" / "snapshots"
@@ -113,10 +93,18 @@ def xlmr_snapshot(cache_dir: Path, embedding: str) -> Path | None:
 
 
 def missing_model_files(cache_dir: str | os.PathLike[str], language: str, embedding: str) -> list[Path]:
+    tbinfo = _tbinfo()
+    if language not in tbinfo.lang2treebank:
+        raise ParserError(f"trankit has no model for language {language!r}")
+    names = [f"{language}.tokenizer.mdl", f"{language}.tagger.mdl", f"{language}.vocabs.json",
+             f"{language}_lemmatizer.pt"]
+    if tbinfo.tbname2training_id[tbinfo.lang2treebank[language]] % 2 == 1:  # trankit's mark of an MWT expander
+        names.append(f"{language}_mwt_expander.pt")
+    if language in tbinfo.langwithner:
+        names += [f"{language}.ner.mdl", f"{language}.ner-vocab.json"]
+    names.append(f"{language}.downloaded")  # trankit's own "already downloaded" mark
     cache = Path(cache_dir)
-    has_mwt, has_ner = _treebank_traits(language)
-    missing = [cache / embedding / name for name in language_files(language, embedding, has_mwt, has_ner)
-               if not (cache / embedding / name).is_file()]
+    missing = [cache / embedding / language / name for name in names if not (cache / embedding / language / name).is_file()]
     if xlmr_snapshot(cache, embedding) is None:  # the folder: its subfolder is named by an unknown commit
         missing.append(cache / embedding / f"models--{embedding}" / "snapshots")
     return missing
