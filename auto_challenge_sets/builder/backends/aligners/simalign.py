@@ -147,13 +147,16 @@ class SimalignAligner(Aligner):
             raise AlignerError(f"simalign: layer {self.layer} asked for, but {self.model} has {states} "
                                f"hidden states (0 = embeddings ... {states - 1})")
 
+    def _options(self) -> dict[str, Any]:
+        # no batch size: on CPU the links do not depend on it (tested)
+        return {"weights": model_fingerprint(self.model), "layer": self.layer, "token_type": self.token_type,
+                "distortion": self.distortion, "device": self.device.split(":")[0]}
+
     def cache_key(self) -> dict[str, Any]:
         from importlib.metadata import version
 
-        # The batch size is left out on purpose: on CPU the links do not depend on it (tested).
-        return {"backend": "simalign", "simalign": version("simalign"), "model": self.model,
-                "weights": model_fingerprint(self.model), "layer": self.layer, "token_type": self.token_type,
-                "method": self.method, "distortion": self.distortion, "device": self.device.split(":")[0]}
+        return {"backend": "simalign", "simalign": version("simalign"), "model": self.model, "method": self.method,
+                **self._options()}
 
     def provenance(self) -> dict[str, Any]:
         """The model by name (a local folder by base name), its weights' sha256 where they are on disk,
@@ -161,8 +164,7 @@ class SimalignAligner(Aligner):
         weights = model_weights(self.model)
         return {**super().provenance(), "model": Path(self.model).name if _looks_like_path(self.model) else self.model,
                 "sha256": None if weights is None else file_checksum(weights), "symmetrization": self.method,
-                "options": {"weights": model_fingerprint(self.model), "layer": self.layer, "token_type": self.token_type,
-                            "distortion": self.distortion, "device": self.device.split(":")[0]}}
+                "options": self._options()}
 
     def align(self, pairs: Sequence[Pair]) -> list[list[Link]]:
         links: list[list[Link]] = [[] for _ in pairs]

@@ -104,7 +104,8 @@ def missing_model_files(cache_dir: str | os.PathLike[str], language: str, embedd
         names += [f"{language}.ner.mdl", f"{language}.ner-vocab.json"]
     names.append(f"{language}.downloaded")  # trankit's own "already downloaded" mark
     cache = Path(cache_dir)
-    missing = [cache / embedding / language / name for name in names if not (cache / embedding / language / name).is_file()]
+    missing = [cache / embedding / language / name for name in names]
+    missing = [path for path in missing if not path.is_file()]
     if xlmr_snapshot(cache, embedding) is None:  # the folder: its subfolder is named by an unknown commit
         missing.append(cache / embedding / f"models--{embedding}" / "snapshots")
     return missing
