@@ -271,11 +271,9 @@ def test_the_seed_mixer_is_splitmix64_and_never_zero():
     assert backend._mix64(zero) == 1  # xorshift must not start from 0
 
 
-def test_clean_keeps_a_token_one_token():
-    assert backend._clean("New York") == "New_York"
-    assert backend._clean("a\tb\u00a0c\nd") == "a_b_c_d"
-    assert backend._clean("") == "_"
-    assert backend._clean("Haus") == "Haus"
+def test_a_token_stays_one_token_and_a_line_keeps_max_tokens():
+    assert backend._line(["New York", "a\tb\u00a0c\nd", "", "Haus"]) == "New_York a_b_c_d _ Haus"
+    assert backend._line(["x"] * 1100).split() == ["x"] * backend.MAX_TOKENS
 
 
 def test_iterations_at_their_lower_bounds():

@@ -73,10 +73,20 @@ def _as_links(found) -> list[tuple[int, int]]:
     return [tuple(map(int, link)) for link in found]
 
 
+def _align_methods(aligner, pairs, methods) -> dict[str, list[list[tuple[int, int]]]]:
+    """The links of several methods from one embedding pass: align()'s steps, once per method."""
+    got = {method: [[] for _ in pairs] for method in methods}
+    for k, vectors, subwords in aligner.pair_vectors(pairs):
+        for method in methods:
+            got[method][k] = backend.pair_links(vectors, subwords, backend.METHODS[method], aligner.token_type,
+                                                aligner.distortion)
+    return got
+
+
 @pytest.mark.parametrize(("token_type", "layer"), [("bpe", 2), ("word", 1)])
 def test_links_identical_to_stock_simalign(tiny_model, news_pairs, token_type, layer):
     ours = get_aligner("simalign", model=tiny_model, layer=layer, token_type=token_type, batch_size=32)
-    got = ours.align_methods(news_pairs, ["argmax", "itermax"])
+    got = _align_methods(ours, news_pairs, ["argmax", "itermax"])
     stock = _stock(tiny_model, token_type, "ai", layer)
     expected = [stock.get_word_aligns(src, tgt) for src, tgt in news_pairs]
     for name, key in (("argmax", "inter"), ("itermax", "itermax")):
@@ -88,7 +98,7 @@ def test_links_identical_to_stock_simalign(tiny_model, news_pairs, token_type, l
     subset = news_pairs[:N_MATCH[token_type]]
     stock_all = _stock(tiny_model, token_type, "mai", layer)
     expected = [stock_all.get_word_aligns(src, tgt) for src, tgt in subset]
-    got = ours.align_methods(subset, ["match", "argmax", "itermax"])
+    got = _align_methods(ours, subset, ["match", "argmax", "itermax"])
     for name, key in (("match", "mwmf"), ("argmax", "inter"), ("itermax", "itermax")):
         differ = [k for k in range(len(subset)) if got[name][k] != _as_links(expected[k][key])]
         assert not differ, f"{token_type}/{name}: pairs {differ[:10]} differ from stock simalign"
@@ -98,7 +108,7 @@ def test_links_identical_to_stock_simalign_english_to_german(tiny_model, news_pa
     """The other direction (en→de) of the same 300 pairs."""
     reversed_pairs = [(tgt, src) for src, tgt in news_pairs]
     ours = get_aligner("simalign", model=tiny_model, layer=2, token_type="bpe", batch_size=16)
-    got = ours.align_methods(reversed_pairs, ["argmax", "itermax"])
+    got = _align_methods(ours, reversed_pairs, ["argmax", "itermax"])
     stock = _stock(tiny_model, "bpe", "ai", 2)
     expected = [stock.get_word_aligns(src, tgt) for src, tgt in reversed_pairs]
     for name, key in (("argmax", "inter"), ("itermax", "itermax")):
@@ -147,7 +157,7 @@ def test_slow_tokenizer_as_for_named_mbert(tiny_model, news_pairs):
     ours.load().tokenizer = slow
     stock = _stock(tiny_model, "bpe", "ai", 2)
     stock.embed_loader.tokenizer = slow
-    got = ours.align_methods(pairs, ["argmax", "itermax"])
+    got = _align_methods(ours, pairs, ["argmax", "itermax"])
     for name, key in (("argmax", "inter"), ("itermax", "itermax")):
         assert got[name] == [_as_links(stock.get_word_aligns(s, t)[key]) for s, t in pairs]
 
@@ -285,7 +295,7 @@ def _n_ids(tokenizer, words) -> int:
 @pytest.mark.parametrize(("token_type", "distortion"), [("bpe", 0.0), ("word", 0.0), ("bpe", 0.5), ("word", 0.5)])
 def test_hand_pairs_links_equal_stock_simalign(hand_model, token_type, distortion):
     ours = SimalignAligner(model=hand_model, layer=3, token_type=token_type, distortion=distortion, batch_size=6)
-    got = ours.align_methods(HAND_PAIRS, ["argmax", "itermax", "match"])
+    got = _align_methods(ours, HAND_PAIRS, ["argmax", "itermax", "match"])
     expected = _stock_links(hand_model, HAND_PAIRS, token_type, 3, distortion)
     assert got == expected
     assert len(set(map(str, got.values()))) == 3  # the three methods differ here
@@ -360,13 +370,15 @@ def test_hub_models_in_the_cache(tmp_path, monkeypatch):
 
 
 def test_env_flags(monkeypatch):
+    from auto_challenge_sets.builder.backends.hub import env_true
+
     for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):
         monkeypatch.delenv(name, raising=False)
-    assert backend._env_true("ACS_TEST_FLAG") is False and backend.is_offline() is False
+    assert env_true("ACS_TEST_FLAG") is False and backend.is_offline() is False
     for value, expected in (("1", True), (" on ", True), ("Yes", True), ("true", True), ("TRUE", True),
                             ("0", False), ("no", False), ("", False), ("2", False)):
         monkeypatch.setenv("ACS_TEST_FLAG", value)
-        assert backend._env_true("ACS_TEST_FLAG") is expected, value
+        assert env_true("ACS_TEST_FLAG") is expected, value
     for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):
         monkeypatch.setenv(name, "1")
         assert backend.is_offline() is True, name
@@ -519,21 +531,9 @@ def test_a_folder_without_weights_cannot_be_loaded(hand_model, tmp_path):
 
 def test_nothing_to_align_loads_nothing(hand_model):
     aligner = SimalignAligner(model=hand_model, layer=2)
-    assert aligner.align_methods([([], ["a"]), (["b"], []), ([], [])], ["argmax", "match"]) == {
-        "argmax": [[], [], []], "match": [[], [], []]}
+    assert aligner.align([([], ["a"]), (["b"], []), ([], [])]) == [[], [], []]
     assert aligner.align([]) == []
     assert aligner._loader is None
-
-
-def test_align_methods_checks_and_deduplicates_the_names(hand_model):
-    aligner = SimalignAligner(model=hand_model, layer=2)
-    with pytest.raises(AlignerError) as caught:
-        aligner.align_methods(HAND_PAIRS, ["argmax", "inter"])
-    assert str(caught.value) == "simalign: method must be one of argmax, itermax, match, not 'inter'"
-    got = aligner.align_methods(HAND_PAIRS[:3], ("itermax", "argmax", "itermax"))
-    assert list(got) == ["itermax", "argmax"]
-    expected = _stock_links(hand_model, HAND_PAIRS[:3], "bpe", 2)
-    assert got == {"itermax": expected["itermax"], "argmax": expected["argmax"]}
 
 
 def test_vectors_are_stock_simalign_s_batched_by_padded_length(hand_model):
@@ -575,8 +575,6 @@ def test_vectors_are_stock_simalign_s_batched_by_padded_length(hand_model):
             n_subwords = sum(map(len, subwords[side]))
             assert vectors[side].shape == (n_subwords, 32)
             assert np.array_equal(vectors[side], reference[side, :n_subwords]), (k, side)
-    words = {word for src, tgt in pairs if src and tgt for word in src + tgt}  # ([], ["x"]): not tokenized
-    assert aligner._subword_cache == {word: tokenizer.tokenize(word) for word in words}
 
 
 def test_one_pair_a_batch_and_many(hand_model):
@@ -596,16 +594,6 @@ def test_one_pair_a_batch_and_many(hand_model):
         del loader.emb_model.forward
     assert calls == [2] * len(HAND_PAIRS)  # batch_size 1 still embeds a whole pair
     assert links == _stock_links(hand_model, HAND_PAIRS, "bpe", 3)["argmax"]
-
-
-def test_id_lengths_in_chunks_and_truncated(hand_model):
-    aligner = SimalignAligner(model=hand_model, layer=2)
-    tokenizer = aligner.load().tokenizer
-    long = ["Verhandlungen"] * 300  # far more than 512 pieces
-    sentences = [list(HAND_PAIRS[k % len(HAND_PAIRS)][k % 2]) for k in range(1100)] + [long]
-    lengths = aligner._id_lengths(sentences)
-    assert lengths == [_n_ids(tokenizer, s) for s in sentences]
-    assert lengths[-1] == 512 and len(lengths) == 1101
 
 
 def test_words_cut_off_by_truncation_get_no_links(hand_model):
@@ -641,21 +629,21 @@ def test_pair_links_by_hand():
     target = np.array([[0.0, 0.0, 1.0], [1.0, 0.1, 0.0], [0.0, 1.0, 0.1]])
     subwords = ([["a"], ["b", "c"]], [["x"], ["y"], ["z"]])
     # rows: source 0->0, 1->1, 2->1; the most similar rows are (0,1), (1,2), (2,0) both ways
-    assert backend.pair_links([source, target], subwords, ["a", "i", "m"], "bpe") == {
-        "a": [(0, 1), (1, 0), (1, 2)], "i": [(0, 1), (1, 0), (1, 2)], "m": [(0, 1), (1, 0), (1, 2)]}
+    for code in ("a", "i", "m"):
+        assert backend.pair_links([source, target], subwords, code, "bpe") == [(0, 1), (1, 0), (1, 2)]
     # words: "bc" is the mean of rows 1 and 2, nearest to "z" (and "x" nearest to it, but not mutually)
-    assert backend.pair_links([source, target], subwords, ["a"], "word") == {"a": [(0, 1), (1, 2)]}
+    assert backend.pair_links([source, target], subwords, "a", "word") == [(0, 1), (1, 2)]
     # two crossing words: distortion 1 zeroes the off-diagonal similarities
     crossing = [np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([[0.0, 1.0], [1.0, 0.0]])]
     two = ([["a"], ["b"]], [["x"], ["y"]])
-    assert backend.pair_links(crossing, two, ["a"], "bpe") == {"a": [(0, 1), (1, 0)]}
-    assert backend.pair_links(crossing, two, ["a"], "bpe", 1.0) == {"a": [(0, 0), (1, 1)]}
+    assert backend.pair_links(crossing, two, "a", "bpe") == [(0, 1), (1, 0)]
+    assert backend.pair_links(crossing, two, "a", "bpe", 1.0) == [(0, 0), (1, 1)]
     # one word on a side still aligns; no rows on a side gives no links for any method
-    assert backend.pair_links([source[:1], target[1:]], ([["a"]], [["y"], ["z"]]), ["a", "i"], "bpe") == {
-        "a": [(0, 0)], "i": [(0, 0)]}
-    assert backend.pair_links([source[:1], target[1:]], ([[]], [["y"], ["z"]]), ["a", "m", "i"], "word") == {
-        "a": [], "m": [], "i": []}
-    assert backend.pair_links([source, target[:0]], (subwords[0], [[]]), ["a"], "bpe") == {"a": []}
+    for code in ("a", "i"):
+        assert backend.pair_links([source[:1], target[1:]], ([["a"]], [["y"], ["z"]]), code, "bpe") == [(0, 0)]
+    for code in ("a", "m", "i"):
+        assert backend.pair_links([source[:1], target[1:]], ([[]], [["y"], ["z"]]), code, "word") == []
+    assert backend.pair_links([source, target[:0]], (subwords[0], [[]]), "a", "bpe") == []
 
 
 def test_edge_pairs_degrade_in_both_token_types(hand_model):
@@ -666,25 +654,6 @@ def test_edge_pairs_degrade_in_both_token_types(hand_model):
         links = SimalignAligner(model=hand_model, layer=3, token_type=token_type).align(pairs)
         assert links[0] == [] and links[2] == [] and links[3] == [(0, 0)]
         assert links[1] and all(i != 1 for i, _ in links[1])
-
-
-def test_each_distinct_word_is_tokenized_once(hand_model):
-    aligner = SimalignAligner(model=hand_model, layer=2)
-    tokenizer = aligner.load().tokenizer
-    calls = []
-    tokenize = tokenizer.tokenize
-
-    def counting(text, *args, **kwargs):
-        calls.append(text)
-        return tokenize(text, *args, **kwargs)
-
-    tokenizer.tokenize = counting
-    try:
-        aligner.align(HAND_PAIRS)
-        aligner.align(HAND_PAIRS[:3])  # all known by now
-    finally:
-        del tokenizer.tokenize
-    assert sorted(calls) == sorted({word for src, tgt in HAND_PAIRS for word in src + tgt})
 
 
 def test_batches_go_to_the_device_without_a_transformers_warning(tiny_model, news_pairs):

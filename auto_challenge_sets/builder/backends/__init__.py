@@ -1,21 +1,19 @@
-"""Floor 2, the backends: parsers and aligners, one module each, in one registry.
+"""The backends: parsers and aligners, one module each, in one registry.
 
-A backend is a class registered under a kind (``parser``, ``aligner``) and a name, declaring its
-options once, as :class:`Option` records: name, type, default, help, choices. Everything else is
-derived from that declaration: the keyword arguments its constructor takes (checked when the class
-is registered), the errors for an unknown option, the command-line flags and their help defaults
-(``auto_challenge_sets.cli.backend_flags``). Built-in backends import their heavy libraries (torch,
-trankit, simalign, eflomal, UDPipe) inside their methods, and their modules are imported only
-when a backend of theirs is asked for, so listing or choosing a backend costs nothing.
-
-Besides its options a constructor takes the *context* its kind defines (:data:`CONTEXT`): a parser
-is told the language and the stage cache folder, an aligner nothing.
+A backend is a class registered under a kind (``parser``, ``aligner``) and a name that declares its
+options once, as :class:`Option` records; its constructor keywords, the errors for an unknown
+option and the command-line flags (``auto_challenge_sets.cli.backend_flags``) all follow from that
+declaration. A built-in backend's module is imported only when it is asked for, and imports its
+heavy libraries only when it runs. Besides its options a constructor takes its kind's context
+(:data:`CONTEXT`).
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -28,19 +26,13 @@ ALIGNER = "aligner"
 # kind -> the keyword arguments every constructor of that kind takes besides its options
 CONTEXT: dict[str, tuple[str, ...]] = {PARSER: ("lang", "cache_dir"), ALIGNER: ()}
 
+_PACKAGE = "auto_challenge_sets.builder.backends"
 # kind -> name -> the module that registers it when imported
 _BUILTIN: dict[str, dict[str, str]] = {
-    PARSER: {
-        "trankit": "auto_challenge_sets.builder.backends.parsers.trankit",
-        "udpipe": "auto_challenge_sets.builder.backends.parsers.udpipe",
-    },
-    ALIGNER: {
-        "simalign": "auto_challenge_sets.builder.backends.aligners.simalign",
-        "eflomal": "auto_challenge_sets.builder.backends.aligners.eflomal",
-    },
+    PARSER: {"trankit": f"{_PACKAGE}.parsers.trankit", "udpipe": f"{_PACKAGE}.parsers.udpipe"},
+    ALIGNER: {"simalign": f"{_PACKAGE}.aligners.simalign", "eflomal": f"{_PACKAGE}.aligners.eflomal"},
 }
 _REGISTRY: dict[str, dict[str, type]] = {PARSER: {}, ALIGNER: {}}
-
 
 # What a user types to get every optional backend library (pyproject.toml's `build` extra).
 EXTRA_INSTALL = 'pip install "auto-challenge-sets[build]"'
@@ -50,32 +42,25 @@ class BackendError(AcsError):
     """A backend that cannot be made: unknown name, unknown or bad option, missing library."""
 
 
-def missing_modules(cls: type) -> list[str]:
-    """The modules a backend class ``requires`` (a class attribute) that cannot be imported here;
-    found without importing them, so a check costs nothing."""
-    import importlib.util
-    import sys
+def _importable(module: str) -> bool:
+    parts = module.split(".")
+    # None in sys.modules marks a module (or its package) as not importable; a lazy one may lack a __spec__
+    if any(sys.modules.get(".".join(parts[:i]), ...) is None for i in range(1, len(parts) + 1)):
+        return False
+    if module in sys.modules:
+        return True
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a missing parent package ("ufal" of "ufal.udpipe")
+        return False
 
-    missing = []
-    for module in getattr(cls, "requires", ()):
-        parts = module.split(".")
-        # None in sys.modules marks a module (or its parent package) as not importable
-        if any(sys.modules.get(".".join(parts[:i]), ...) is None for i in range(1, len(parts) + 1)):
-            missing.append(module)
-            continue
-        if module in sys.modules:  # imported already; find_spec would fail on a module without __spec__
-            continue
-        try:
-            found = importlib.util.find_spec(module) is not None
-        except (ImportError, ValueError):  # a missing parent package ("ufal" of "ufal.udpipe")
-            found = False
-        if not found:
-            missing.append(module)
-    return missing
+
+def missing_modules(cls: type) -> list[str]:
+    """The modules of a backend class's ``requires`` that cannot be imported, found without importing them."""
+    return [module for module in getattr(cls, "requires", ()) if not _importable(module)]
 
 
 def install_hint(cls: type) -> str:
-    """The command that installs what a backend class needs."""
     return getattr(cls, "install", None) or EXTRA_INSTALL
 
 
@@ -83,31 +68,22 @@ B = TypeVar("B", bound=type)
 
 
 def register_backend(kind: str, name: str) -> Callable[[B], B]:
-    """Class decorator: make a backend available under ``(kind, name)``.
-
-    The class's ``options`` must declare exactly the keyword arguments of its constructor beyond
-    the kind's context; a second backend of the same kind and name is an error.
-    """
-    if kind not in _REGISTRY:
-        raise ValueError(f"unknown backend kind {kind!r} (kinds: {', '.join(_REGISTRY)})")
+    """Class decorator: make a backend available under ``(kind, name)``. Its ``options`` must declare
+    exactly its constructor's keywords beyond the kind's context, and the name must be new."""
 
     def decorate(cls: B) -> B:
         if name in _REGISTRY[kind]:
-            existing = _REGISTRY[kind][name]
-            raise BackendError(f"a {kind} named {name!r} is already registered "
-                               f"({existing.__module__}.{existing.__qualname__})")
-        declared = [option.name for option in getattr(cls, "options", ())]
-        if len(set(declared)) != len(declared):
-            raise BackendError(f"{kind} {name!r} declares an option twice: {declared}")
-        parameters = [p for p in inspect.signature(cls).parameters.values()
-                      if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
-        missing_context = [key for key in CONTEXT[kind] if key not in {p.name for p in parameters}]
+            raise BackendError(f"a {kind} named {name!r} is already registered ({_REGISTRY[kind][name].__module__})")
+        declared = sorted(option.name for option in getattr(cls, "options", ()))
+        parameters = {p.name for p in inspect.signature(cls).parameters.values()
+                      if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
+        missing_context = [key for key in CONTEXT[kind] if key not in parameters]
         if missing_context:
             raise BackendError(f"{kind} {name!r}: its constructor must take the context {missing_context}")
-        taken = [p.name for p in parameters if p.name not in CONTEXT[kind]]
-        if sorted(taken) != sorted(declared):
-            raise BackendError(f"{kind} {name!r}: its constructor takes {sorted(taken)} but its options "
-                               f"declare {sorted(declared)}; declare each option once, in `options`")
+        taken = sorted(parameters - set(CONTEXT[kind]))
+        if taken != declared:
+            raise BackendError(f"{kind} {name!r}: its constructor takes {taken} but its options "
+                               f"declare {declared}; declare each option once, in `options`")
         cls.name = name
         _REGISTRY[kind][name] = cls
         return cls
@@ -135,27 +111,21 @@ def backend_class(kind: str, name: str, error: type[BackendError] = BackendError
 
 
 def declared_options(kind: str) -> dict[str, tuple[Option, ...]]:
-    """``{backend name: its options}`` for every backend of a kind (imports the built-in modules,
-    which is cheap: their heavy libraries load only when they run)."""
+    """``{backend name: its options}`` for every backend of a kind."""
     return {name: tuple(backend_class(kind, name).options) for name in available_backends(kind)}
 
 
 def create_backend(kind: str, name: str, context: Mapping[str, Any] | None = None,
                    error: type[BackendError] = BackendError, **options: Any) -> Any:
-    """A ready backend. Options that are ``None`` mean "the declared default"; an option the
-    backend does not declare is an error naming the ones it does."""
+    """A ready backend. An option that is ``None`` means "the declared default"; one the backend
+    does not declare is an error naming those it does."""
     cls = backend_class(kind, name, error)
     known = {option.name for option in cls.options}
-    unknown = sorted(key for key in options if key not in known)
+    unknown = sorted(set(options) - known)
     if unknown:
         raise error(f"{kind} {name!r} has no option {', '.join(unknown)} "
                     f"(its options: {', '.join(sorted(known)) or 'none'})")
     missing = missing_modules(cls)
     if missing:  # one line naming the extra, not a ModuleNotFoundError from deep inside
         raise error(f"the {name} {kind} needs {', '.join(missing)}, which is not installed: {install_hint(cls)}")
-    given = {key: value for key, value in options.items() if value is not None}
-    context = dict(context or {})
-    extra = sorted(set(context) - set(CONTEXT[kind]))
-    if extra:
-        raise error(f"a {kind} takes no context {', '.join(extra)}")
-    return cls(**context, **given)
+    return cls(**(context or {}), **{key: value for key, value in options.items() if value is not None})

@@ -1,13 +1,9 @@
-"""Per language: which parser and model a build from it would use, what to fetch for each parser,
-and how the targeted judge treats it as a target (``acs doctor --lang``). Files are looked at,
-nothing is loaded or downloaded.
+"""Per language (``acs doctor --lang``): the parser and model a build would use, what to fetch for
+each parser, and how the targeted judge treats it as a target. Nothing is loaded or downloaded.
 
-trankit (the default parser) has a model for every PUD language but Icelandic, and for Japanese
-and Ukrainian; its Chinese is the simplified-script GSD treebank (PUD's Chinese is traditional:
-trankit's ``traditional-chinese`` is named beside it). UDPipe 1 with a user's model file is the
-offline alternative; the expected file is the UD 2.5 release's model for the language (the
-release the udpipe backend is tested with), kept in ``CACHE/udpipe``. ``--source-conllu`` takes
-gold trees in any language.
+trankit has a model for every PUD language but Icelandic (its Chinese is the simplified GSD; PUD's
+is traditional). UDPipe 1 is the offline alternative, with the UD 2.5 release's model file kept in
+``CACHE/udpipe``; ``--source-conllu`` takes gold trees in any language.
 """
 
 from __future__ import annotations

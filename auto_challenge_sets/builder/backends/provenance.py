@@ -1,9 +1,5 @@
-"""What a backend tells the build record of itself (``acs_build.json``, a build's ``provenance``):
-its model or input file by name and sha256, and the version of the package that ran it.
-
-A checksum is of the file's bytes, read in blocks (a model may be gigabytes); a version is the
-installed distribution's, from :mod:`importlib.metadata` (None when it is not installed).
-"""
+"""What a backend tells the build record (``acs_build.json``) of itself: its model or input file by
+base name and sha256, and the version of the package that ran it."""
 
 from __future__ import annotations
 
@@ -14,13 +10,13 @@ from typing import Any
 
 
 def file_checksum(path: str | os.PathLike[str]) -> str:
-    """SHA-256 of a file, streamed: the cache key and the build record change when the file does."""
+    """SHA-256 of a file, streamed (a model may be gigabytes)."""
     with open(path, "rb") as handle:
         return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 def package_version(distribution: str) -> str | None:
-    """The installed version of ``distribution`` (``ufal.udpipe``, ``eflomal``), None when absent."""
+    """The installed version of ``distribution``, None when absent."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -30,11 +26,9 @@ def package_version(distribution: str) -> str | None:
 
 
 def package_entry(distribution: str | None) -> dict[str, Any]:
-    """``{"package": name, "version": its version}`` (both None for a backend without a package)."""
     return {"package": distribution, "version": None if distribution is None else package_version(distribution)}
 
 
 def file_entry(path: str | os.PathLike[str]) -> dict[str, str]:
-    """A file as the record names it: its base name (a record must not depend on where the build
-    ran) and its sha256."""
+    """A file by base name (a record must not depend on where the build ran) and sha256."""
     return {"file": Path(path).name, "sha256": file_checksum(path)}

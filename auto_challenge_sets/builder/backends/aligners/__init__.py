@@ -1,18 +1,9 @@
 """Word aligners behind one small interface, registered by name.
 
-An aligner maps sentence pairs, given as token lists, to Pharaoh links::
-
-    aligner = get_aligner("eflomal", seed=1)
-    aligner.align([(["Das", "Haus"], ["The", "house"])])   # -> [[(0, 0), (1, 1)]]
-
-Links are 0-based ``(source index, target index)`` pairs, sorted and unique, over exactly the
-tokens given (the build passes the words of the source UD parse and the white-space tokens of
-the target). A pair with an empty side gets no links. A precomputed Pharaoh file is not a backend
-but an input of the pipeline (:mod:`auto_challenge_sets.builder.pipeline.inputs`).
-
-Backends live one per module and import their heavy libraries (torch, simalign, eflomal) only
-when they run, so listing or choosing an aligner stays cheap. Built-in backends are imported on
-first use; others register themselves with :func:`register_aligner`.
+``get_aligner("eflomal", seed=1).align([(["Das", "Haus"], ["The", "house"])])`` gives
+``[[(0, 0), (1, 1)]]``: per pair, sorted unique 0-based ``(source, target)`` links over exactly the
+tokens given; a pair with an empty side gets none. A Pharaoh file is an input of the pipeline,
+not a backend.
 """
 
 from __future__ import annotations
@@ -40,11 +31,8 @@ class AlignerError(BackendError):
 
 
 class Aligner:
-    """Base class of the backends.
-
-    ``corpus_level``: the backend learns from the whole corpus (eflomal), so the stage must hand
-    it every pair at once instead of shard by shard.
-    """
+    """Base class of the backends; a ``corpus_level`` one (eflomal) learns from the whole corpus, so
+    the stage hands it every pair at once, not shard by shard."""
 
     name: ClassVar[str] = ""
     options: ClassVar[tuple[Option, ...]] = ()
@@ -58,21 +46,14 @@ class Aligner:
         """Everything that determines the links given the pairs: backend, model, options, seed."""
         raise NotImplementedError
 
-    def check(self) -> None:
-        """Fail now, with a clear message, if ``align`` cannot run (e.g. no model offline)."""
-
     def provenance(self) -> dict[str, Any]:
-        """What the build record keeps of this aligner (``acs_build.json``, docs/method.md): backend,
-        package and version, model and its sha256, how the two directions were combined
-        (``symmetrization``), the priors file (``{file, sha256}``) and whether there was one
-        (``priors_used``; None where the backend takes none), and the options that change the links.
-        The build adds the number of pairs aligned."""
+        """What the build record (``acs_build.json``) keeps of this aligner; ``priors_used`` is None
+        where the backend takes no priors."""
         return {"backend": self.name, **package_entry(self.package), "model": None, "file": None,
                 "sha256": None, "symmetrization": None, "priors": None, "priors_used": None, "options": {}}
 
 
 def register_aligner(name: str) -> Callable[[type[Aligner]], type[Aligner]]:
-    """Class decorator: make a backend available to :func:`get_aligner` under ``name``."""
     return register_backend(ALIGNER, name)
 
 

@@ -1,36 +1,24 @@
 """eflomal (Östling & Tiedemann 2016): a fast Bayesian aligner for CPU-only users.
 
-Both directions are aligned (two runs of eflomal's own binary, in parallel) and symmetrized here
-(:mod:`.symmetrize`; grow-diag-final-and by default). The input files are written with eflomal's
-own ``Aligner.prepare_files`` (which lowercases), and the iteration counts follow its Python
-wrapper (``eflomal.cython.align``).
+Both directions run as two processes of eflomal's own binary and are symmetrized here
+(:mod:`.symmetrize`); input files are written by eflomal's ``Aligner.prepare_files`` (which
+lowercases) and iteration counts follow its Python wrapper. eflomal is corpus-level: the links of
+a pair depend on the rest of the corpus.
 
-Determinism. eflomal 2.0.0 has no seed option: its binary seeds its xorshift generator with 8
-bytes read from ``/dev/urandom`` (``random_system_state`` in random.c), once per direction, and
-with several threads its samplers draw their sub-seeds in whatever order the threads arrive. So,
-for a given ``seed``, this backend runs a copy of the binary in which the path ``/dev/urandom``
-is replaced by the relative path ``acs_seed.bin`` (same length; the copy is checked to contain
-the string exactly once), from a working folder holding that file with a seed derived from
-``seed`` and the direction, and with ``OMP_NUM_THREADS=1`` so the samplers are seeded in order.
-The two directions run as two processes at the same time, so two cores are still used. Same
-input, options and seed (on the same build of eflomal) → identical links. ``seed=None`` runs the
-stock binary, unseeded and multi-threaded.
+Determinism. eflomal 2.0.0 has no seed option: its binary seeds itself from 8 bytes of
+``/dev/urandom``, and its threads draw sub-seeds in arrival order. For a ``seed``, a copy of the
+binary reads the same-length relative path ``acs_seed.bin`` instead, written with a seed derived
+from ``seed`` and the direction, and runs with ``OMP_NUM_THREADS=1``: same input, options and
+seed give identical links. ``seed=None`` runs the stock binary, unseeded and multi-threaded.
 
-eflomal is corpus-level: it learns from all pairs at once, so the links of a pair depend on the
-rest of the corpus; the alignment stage hands it the whole corpus, never a shard.
-
-Long sentences. eflomal's binary reads at most :data:`MAX_TOKENS` (1,023) tokens per sentence and
-gives a longer pair no links at all, silently. This backend cuts such a pair to its first 1,023
-tokens on each side before aligning (so the links lie among the kept tokens, with unchanged
-indices) and records the pair's index in :attr:`EflomalAligner.truncated`; the build reports
-the corpus lines (it counts them from the pairs, ``max_tokens``, so a cached alignment is
-reported too).
+Long sentences. The binary reads at most :data:`MAX_TOKENS` tokens a sentence and silently gives
+a longer pair no links, so such a pair is aligned on its first MAX_TOKENS tokens per side (the
+links keep their indices) and its index recorded in :attr:`EflomalAligner.truncated`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import struct
 import subprocess
@@ -44,7 +32,7 @@ from auto_challenge_sets.builder.backends import Option
 from auto_challenge_sets.builder.backends.aligners import Aligner, AlignerError, Pair, register_aligner
 from auto_challenge_sets.builder.backends.aligners.eflomal_priors import check_priors
 from auto_challenge_sets.builder.backends.aligners.symmetrize import SYMMETRIZATIONS, symmetrize
-from auto_challenge_sets.builder.backends.provenance import file_entry
+from auto_challenge_sets.builder.backends.provenance import file_checksum, file_entry
 from auto_challenge_sets.pharaoh import Link, format_pharaoh, parse_pharaoh
 
 _URANDOM = b"/dev/urandom\x00"
@@ -62,16 +50,12 @@ def eflomal_binary() -> Path:
 
 
 def make_priors(pairs: Sequence[Pair], out: str | os.PathLike[str], seed: int | None = 1) -> int:
-    """Learn eflomal priors from ``pairs`` (as much parallel text as is at hand: the test set and
-    every other corpus of the language pair) and write them to ``out`` in eflomal's text format;
-    the number of pairs learned from. eflomal's own ``calculate_priors``/``write_priors`` do the
-    counting."""
+    """Learn eflomal priors from ``pairs`` (all the parallel text at hand) with eflomal's own
+    ``calculate_priors``, write them to ``out``, and return the number of pairs."""
     import eflomal
 
     forward, reverse = EflomalAligner(seed=seed).align_directions(pairs)
-    kept = [(" ".join(map(_clean, src[:MAX_TOKENS])), " ".join(map(_clean, tgt[:MAX_TOKENS])))
-            for src, tgt in pairs]
-    counts = eflomal.calculate_priors([s for s, _ in kept], [t for _, t in kept],
+    counts = eflomal.calculate_priors([_line(src) for src, _ in pairs], [_line(tgt) for _, tgt in pairs],
                                       [format_pharaoh(links) for links in forward],
                                       [format_pharaoh(links) for links in reverse])
     with open(out, "w", encoding="utf-8") as handle:
@@ -111,9 +95,9 @@ def iterations(n_sentences: int, model: int, rel_iterations: float) -> tuple[int
     return max(2, iters4), iters4, iters
 
 
-def _clean(token: str) -> str:
-    # eflomal splits lines on white space: a token must stay one token
-    return "".join("_" if ch.isspace() else ch for ch in token) or "_"
+def _line(tokens: Sequence[str]) -> str:
+    """The first MAX_TOKENS tokens as eflomal reads them: split on white space, so none may hold any."""
+    return " ".join("".join("_" if ch.isspace() else ch for ch in token) or "_" for token in tokens[:MAX_TOKENS])
 
 
 @register_aligner("eflomal")
@@ -137,16 +121,9 @@ class EflomalAligner(Aligner):
         Option("null_prior", float, 0.2, "eflomal: prior of the NULL alignment", cli=False),
     )
 
-    def __init__(
-        self,
-        symmetrization: str = "grow-diag-final-and",
-        seed: int | None = 1,
-        priors: str | os.PathLike[str] | None = None,
-        model: int = 3,
-        n_samplers: int = 3,
-        rel_iterations: float = 1.0,
-        null_prior: float = 0.2,
-    ) -> None:
+    def __init__(self, symmetrization: str = "grow-diag-final-and", seed: int | None = 1,
+                 priors: str | os.PathLike[str] | None = None, model: int = 3, n_samplers: int = 3,
+                 rel_iterations: float = 1.0, null_prior: float = 0.2) -> None:
         if symmetrization not in SYMMETRIZATIONS:
             raise AlignerError(f"eflomal: symmetrization must be one of {', '.join(SYMMETRIZATIONS)}, "
                                f"not {symmetrization!r}")
@@ -157,51 +134,38 @@ class EflomalAligner(Aligner):
         self.symmetrization = symmetrization
         self.seed = seed
         self.priors = None if priors is None else Path(priors)
-        if self.priors is not None and not self.priors.is_file():
-            raise AlignerError(f"eflomal: no priors file {self.priors} (make one with `acs align --make-priors`)")
         if self.priors is not None:
+            if not self.priors.is_file():
+                raise AlignerError(f"eflomal: no priors file {self.priors} (make one with `acs align --make-priors`)")
             check_priors(self.priors)
         self.model = model
         self.n_samplers = n_samplers
         self.rel_iterations = rel_iterations
         self.null_prior = null_prior
         self.truncated: list[int] = []  # indices of the pairs of the last align() cut to MAX_TOKENS
-        self.check()
+        if not eflomal_binary().is_file():
+            raise AlignerError(f"eflomal's binary is missing: {eflomal_binary()}")
 
-    def check(self) -> None:
-        binary = eflomal_binary()
-        if not binary.is_file():
-            raise AlignerError(f"eflomal's binary is missing: {binary}")
+    def _options(self) -> dict[str, Any]:
+        return {"seed": self.seed, "model": self.model, "n_samplers": self.n_samplers,
+                "rel_iterations": self.rel_iterations, "null_prior": self.null_prior, "max_tokens": MAX_TOKENS}
 
     def cache_key(self) -> dict[str, Any]:
         from importlib.metadata import version
 
-        return {
-            "backend": "eflomal",
-            "eflomal": version("eflomal"),
-            "symmetrization": self.symmetrization,
-            "seed": self.seed,
-            "model": self.model,
-            "n_samplers": self.n_samplers,
-            "rel_iterations": self.rel_iterations,
-            "null_prior": self.null_prior,
-            "max_tokens": MAX_TOKENS,  # longer pairs are cut, no longer left without links
-            **({} if self.priors is None else {"priors": hashlib.sha256(self.priors.read_bytes()).hexdigest()}),
-        }
+        return {"backend": "eflomal", "eflomal": version("eflomal"), "symmetrization": self.symmetrization,
+                **self._options(), **({} if self.priors is None else {"priors": file_checksum(self.priors)})}
 
     def provenance(self) -> dict[str, Any]:
-        return {**super().provenance(), "symmetrization": self.symmetrization,
-                "priors": None if self.priors is None else file_entry(self.priors), "priors_used": self.priors is not None,
-                "options": {"seed": self.seed, "model": self.model, "n_samplers": self.n_samplers,
-                            "rel_iterations": self.rel_iterations, "null_prior": self.null_prior, "max_tokens": MAX_TOKENS}}
+        return {**super().provenance(), "symmetrization": self.symmetrization, "options": self._options(),
+                "priors": None if self.priors is None else file_entry(self.priors), "priors_used": self.priors is not None}
 
     def align(self, pairs: Sequence[Pair]) -> list[list[Link]]:
         forward, reverse = self.align_directions(pairs)
         return [symmetrize(f, r, self.symmetrization) for f, r in zip(forward, reverse)]
 
     def align_directions(self, pairs: Sequence[Pair]) -> tuple[list[list[Link]], list[list[Link]]]:
-        """The two directional alignments, both as (source, target) links. A pair longer than
-        :data:`MAX_TOKENS` on either side is aligned on its first tokens (see the module)."""
+        """The two directional alignments, both as (source, target) links."""
         forward: list[list[Link]] = [[] for _ in pairs]
         reverse: list[list[Link]] = [[] for _ in pairs]
         todo = [k for k, (src, tgt) in enumerate(pairs) if len(src) and len(tgt)]
@@ -210,7 +174,6 @@ class EflomalAligner(Aligner):
             return forward, reverse
         import eflomal
 
-        kept = {k: (list(pairs[k][0][:MAX_TOKENS]), list(pairs[k][1][:MAX_TOKENS])) for k in todo}
         with tempfile.TemporaryDirectory(prefix="acs-eflomal-") as work:
             folder = Path(work)
             source_file, target_file = folder / "source.bin", folder / "target.bin"
@@ -221,14 +184,15 @@ class EflomalAligner(Aligner):
                 priors_in = None if self.priors is None else files.enter_context(open(self.priors, encoding="utf-8"))
                 priors_out = None if priors_file is None else files.enter_context(open(priors_file, "w", encoding="utf-8"))
                 eflomal.Aligner(model=self.model).prepare_files(
-                    (" ".join(map(_clean, kept[k][0])) + "\n" for k in todo), src_out,
-                    (" ".join(map(_clean, kept[k][1])) + "\n" for k in todo), tgt_out, priors_in, priors_out)
+                    (_line(pairs[k][0]) + "\n" for k in todo), src_out,
+                    (_line(pairs[k][1]) + "\n" for k in todo), tgt_out, priors_in, priors_out)
             outputs = self._run(folder, source_file, target_file, len(todo), priors_file)
             for direction, store in ((0, forward), (1, reverse)):
                 lines = outputs[direction]
                 for n, k in enumerate(todo):
                     # both files are written in (source, target) orientation by eflomal
-                    store[k] = parse_pharaoh(lines[n], n_source=len(kept[k][0]), n_target=len(kept[k][1]),
+                    store[k] = parse_pharaoh(lines[n], n_source=min(len(pairs[k][0]), MAX_TOKENS),
+                                             n_target=min(len(pairs[k][1]), MAX_TOKENS),
                                              path=f"eflomal {'reverse' if direction else 'forward'} output",
                                              line=n + 1)
         return forward, reverse
@@ -266,9 +230,7 @@ class EflomalAligner(Aligner):
             if process.returncode != 0:
                 raise AlignerError(f"eflomal failed (exit {process.returncode}): "
                                    f"{stderr.decode(errors='replace').strip()[-500:]}")
-            lines = (cwd / "links").read_text(encoding="utf-8").split("\n")
-            if lines and lines[-1] == "":
-                lines.pop()
+            lines = (cwd / "links").read_text(encoding="utf-8").splitlines()  # digits, "-" and spaces only
             if len(lines) != n_sentences:
                 raise AlignerError(f"eflomal wrote {len(lines)} alignment lines for {n_sentences} sentence pairs")
             outputs.append(lines)

@@ -1,36 +1,24 @@
 """simalign, batched: many sentence pairs per forward pass, the same links as stock simalign.
 
-Stock ``simalign.SentenceAligner.get_word_aligns`` embeds one pair per forward pass: the two
-sentences go through the model as a batch of two, padded to the longer one (with an attention
-mask), and the rows of subwords are cut out as ``hidden[layer][:, 1:-1][:n_subwords]``. Then its
-own static methods turn the similarity matrix into links.
+Stock ``SentenceAligner.get_word_aligns`` embeds one pair per forward pass, padded to its longer
+side. Here the embedding is batched and the rest is simalign's own code (its ``EmbeddingLoader``
+and the static methods that turn similarities into links). A transformer's output at a real
+position does not depend on the batch size but does, in float32's last bits, on the padded length
+(enough to flip a near-tie argmax). So each pair is embedded at exactly stock's padded length:
+pairs are bucketed by it, a batch holds one bucket, and on CPU the vectors are bit-identical to
+stock's for any batch size (a GPU may pick other kernels for other batch shapes).
 
-Here the embedding is batched, and everything else is simalign's own code (model loading through
-its ``EmbeddingLoader``, ``get_similarity``, ``apply_distortion``, ``get_alignment_matrix``,
-``iter_max``, ``get_max_weight_match``, ``average_embeds_over_words``). What makes the links
-*identical*, not just close: a transformer's output at a real position does not depend on the
-batch size, but it does, in the last bits of float32, on the padded length (the attention and
-matrix kernels block the sequence differently; measured: up to 5e-7 on CPU, enough to flip a
-near-tie argmax now and then). So each pair is embedded at exactly the padded length stock
-simalign gives it, ``max(len(source ids), len(target ids))``: pairs are bucketed by that length
-and a batch holds pairs of one bucket only. No padding is added beyond stock's own, so the
-batching costs nothing in wasted positions either. Verified on CPU: the vectors are bit-identical
-to stock's for any batch size. On a GPU, cuBLAS may choose other kernels for other batch shapes,
-so a rare near-tie could still come out differently there (not measured: no GPU was at hand).
-
-Where stock simalign crashes, this backend degrades instead: a pair with an empty side, or whose
-words all vanish in the tokenizer, gets no links; with ``token_type="word"`` a word that has no
-subword (or that truncation at the model's maximum length cut off) gets no links (stock averages
-an empty set of vectors into NaN and raises).
+Where stock simalign crashes this backend degrades: a pair with an empty side, or whose words all
+vanish in the tokenizer, gets no links; with ``token_type="word"`` a word with no subword (or cut
+off at the model's maximum length) gets no links.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import os
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -38,17 +26,15 @@ from auto_challenge_sets.builder.backends import Option
 from auto_challenge_sets.builder.backends.aligners import Aligner, AlignerError, Pair, register_aligner
 from auto_challenge_sets.builder.backends.aligners.simalign_model import looks_like_path as _looks_like_path
 from auto_challenge_sets.builder.backends.aligners.simalign_model import model_fingerprint, model_weights
+from auto_challenge_sets.builder.backends.hub import env_true, hub_reachable
 from auto_challenge_sets.builder.backends.provenance import file_checksum
 from auto_challenge_sets.pharaoh import Link
 
 DEFAULT_MODEL = "bert-base-multilingual-cased"
 DEFAULT_LAYER = 8  # simalign's default; the layer its paper found best for mBERT
-# our method names -> simalign's method letters ("a" is its "argmax", the intersection of the
-# forward and backward argmax)
+# our method names -> simalign's method letters ("a", "argmax": the intersection of both directions' argmax)
 METHODS = {"argmax": "a", "itermax": "i", "match": "m"}
 TOKEN_TYPES = ("bpe", "word")
-# simalign's names of its alignment matrices, keyed by method letter (SentenceAligner.__init__)
-_MATRIX = {"a": "inter", "m": "mwmf", "i": "itermax", "f": "fwd", "r": "rev"}
 # SentenceAligner's shorthands
 _SHORT_NAMES = {"bert": "bert-base-multilingual-cased", "xlmr": "xlm-roberta-base"}
 
@@ -57,12 +43,8 @@ class ModelUnavailableError(AlignerError):
     """The embedding model cannot be loaded (offline and not cached, or a bad local folder)."""
 
 
-def _env_true(name: str) -> bool:
-    return os.environ.get(name, "").strip().upper() in {"1", "ON", "YES", "TRUE"}
-
-
 def is_offline() -> bool:
-    return _env_true("HF_HUB_OFFLINE") or _env_true("TRANSFORMERS_OFFLINE")
+    return env_true("HF_HUB_OFFLINE") or env_true("TRANSFORMERS_OFFLINE")
 
 
 def _how_to_supply(model: str) -> str:
@@ -73,12 +55,9 @@ def _how_to_supply(model: str) -> str:
 
 
 def check_model_available(model: str) -> None:
-    """Raise :class:`ModelUnavailableError` now if loading ``model`` is bound to fail.
-
-    A local folder must hold a ``config.json``. A Hub name must be in the local Hugging Face cache
-    when the Hub is off (``HF_HUB_OFFLINE``/``TRANSFORMERS_OFFLINE``); online, its config.json is
-    fetched now (the weights come when the model is loaded).
-    """
+    """Raise :class:`ModelUnavailableError` now if loading ``model`` is bound to fail: a local folder
+    needs a ``config.json``; a Hub name must be cached when the Hub is off, else its config.json is
+    fetched now, so a wrong name fails before the stages before alignment run."""
     path = Path(model).expanduser()
     if path.is_dir():
         if not (path / "config.json").is_file():
@@ -87,42 +66,27 @@ def check_model_available(model: str) -> None:
         return
     if _looks_like_path(model):
         raise ModelUnavailableError(f"the alignment model {model!r} is not a folder; {_how_to_supply(model)}")
-    from huggingface_hub import try_to_load_from_cache
+    from huggingface_hub import hf_hub_download, try_to_load_from_cache
 
-    cached = try_to_load_from_cache(model, "config.json")
-    if isinstance(cached, str):
+    if isinstance(try_to_load_from_cache(model, "config.json"), str):
         return
+    absent = f"the alignment model {model!r} is not in the local Hugging Face cache and"
     if is_offline():
-        raise ModelUnavailableError(
-            f"the alignment model {model!r} is not in the local Hugging Face cache and the Hub is "
-            f"off (HF_HUB_OFFLINE/TRANSFORMERS_OFFLINE); {_how_to_supply(model)}")
-    from auto_challenge_sets.builder.backends.hub import hub_reachable
-
+        raise ModelUnavailableError(f"{absent} the Hub is off (HF_HUB_OFFLINE/TRANSFORMERS_OFFLINE); "
+                                    f"{_how_to_supply(model)}")
     if not hub_reachable():
-        raise ModelUnavailableError(
-            f"the alignment model {model!r} is not in the local Hugging Face cache and the Hub cannot "
-            f"be reached; {_how_to_supply(model)}")
-    # Online: fetch the small config now, so an unreachable Hub or a wrong name fails here and
-    # not after the stages before alignment have run.
-    from huggingface_hub import hf_hub_download
-
+        raise ModelUnavailableError(f"{absent} the Hub cannot be reached; {_how_to_supply(model)}")
     try:
         hf_hub_download(model, "config.json")
     except Exception as error:  # noqa: BLE001 - any failure means the model cannot be had
-        raise ModelUnavailableError(
-            f"the alignment model {model!r} is not in the local Hugging Face cache and could not be "
-            f"fetched from the Hub ({type(error).__name__}); {_how_to_supply(model)}") from None
+        raise ModelUnavailableError(f"{absent} could not be fetched from the Hub ({type(error).__name__}); "
+                                    f"{_how_to_supply(model)}") from None
 
 
 @register_aligner("simalign")
 class SimalignAligner(Aligner):
-    """simalign over pre-tokenized pairs, embedding ``batch_size`` sentences per forward pass.
-
-    ``method``: ``argmax`` (simalign's "a", the intersection of both argmax directions; the most
-    precise, our default because long spurious links would inflate the reorder sets), ``itermax``
-    ("i") or ``match`` ("m", max-weight matching with networkx: slow on long sentences, and
-    batching does not help it). ``layer``: the hidden state to take (0 = embeddings).
-    """
+    """simalign over pre-tokenized pairs, ``batch_size`` sentences per forward pass. The default
+    method, ``argmax``, is the most precise: long spurious links would inflate the reorder sets."""
 
     requires = ("torch", "transformers", "simalign")
     package = "simalign"
@@ -141,16 +105,8 @@ class SimalignAligner(Aligner):
         Option("distortion", float, 0.0, "simalign: distortion penalty of its alignment matrices", cli=False),
     )
 
-    def __init__(
-        self,
-        model: str = DEFAULT_MODEL,
-        layer: int = DEFAULT_LAYER,
-        token_type: str = "bpe",
-        method: str = "argmax",
-        device: str = "cpu",
-        batch_size: int = 64,
-        distortion: float = 0.0,
-    ) -> None:
+    def __init__(self, model: str = DEFAULT_MODEL, layer: int = DEFAULT_LAYER, token_type: str = "bpe",
+                 method: str = "argmax", device: str = "cpu", batch_size: int = 64, distortion: float = 0.0) -> None:
         if token_type not in TOKEN_TYPES:
             raise AlignerError(f"simalign: token type must be one of {', '.join(TOKEN_TYPES)}, not {token_type!r}")
         if method not in METHODS:
@@ -167,10 +123,7 @@ class SimalignAligner(Aligner):
         self.batch_size = batch_size
         self.distortion = distortion
         self._loader: Any = None
-        self._subword_cache: dict[str, list[str]] = {}
         self.check()  # before any work: a missing model must not surface after an hour of parsing
-
-    # -- the Aligner interface -------------------------------------------------------------------
 
     def check(self) -> None:
         check_model_available(self.model)
@@ -194,36 +147,30 @@ class SimalignAligner(Aligner):
             raise AlignerError(f"simalign: layer {self.layer} asked for, but {self.model} has {states} "
                                f"hidden states (0 = embeddings ... {states - 1})")
 
+    def _options(self) -> dict[str, Any]:
+        # no batch size: on CPU the links do not depend on it (tested)
+        return {"weights": model_fingerprint(self.model), "layer": self.layer, "token_type": self.token_type,
+                "distortion": self.distortion, "device": self.device.split(":")[0]}
+
     def cache_key(self) -> dict[str, Any]:
         from importlib.metadata import version
 
-        # The batch size is left out on purpose: on CPU the links do not depend on it (tested).
-        return {
-            "backend": "simalign",
-            "simalign": version("simalign"),
-            "model": self.model,
-            "weights": model_fingerprint(self.model),
-            "layer": self.layer,
-            "token_type": self.token_type,
-            "method": self.method,
-            "distortion": self.distortion,
-            "device": self.device.split(":")[0],
-        }
+        return {"backend": "simalign", "simalign": version("simalign"), "model": self.model, "method": self.method,
+                **self._options()}
 
     def provenance(self) -> dict[str, Any]:
-        """The model by name (or a local folder's base name) and the sha256 of its weights file where
-        it is on disk; ``symmetrization`` is the method (``argmax``: the intersection of both
-        directions' argmax)."""
+        """The model by name (a local folder by base name), its weights' sha256 where they are on disk,
+        and the method as ``symmetrization``."""
         weights = model_weights(self.model)
         return {**super().provenance(), "model": Path(self.model).name if _looks_like_path(self.model) else self.model,
                 "sha256": None if weights is None else file_checksum(weights), "symmetrization": self.method,
-                "options": {"weights": model_fingerprint(self.model), "layer": self.layer, "token_type": self.token_type,
-                            "distortion": self.distortion, "device": self.device.split(":")[0]}}
+                "options": self._options()}
 
     def align(self, pairs: Sequence[Pair]) -> list[list[Link]]:
-        return self.align_methods(pairs, (self.method,))[self.method]
-
-    # -- batched embedding -----------------------------------------------------------------------
+        links: list[list[Link]] = [[] for _ in pairs]
+        for k, vectors, subwords in self.pair_vectors(pairs):
+            links[k] = pair_links(vectors, subwords, METHODS[self.method], self.token_type, self.distortion)
+        return links
 
     def load(self) -> Any:
         """simalign's own ``EmbeddingLoader`` (same model and tokenizer classes as stock)."""
@@ -242,27 +189,6 @@ class SimalignAligner(Aligner):
             self._loader = loader
         return self._loader
 
-    def _subwords(self, words: Sequence[str]) -> list[list[str]]:
-        # what get_word_aligns does: the tokenizer applied to each word alone
-        tokenizer = self._loader.tokenizer
-        cache = self._subword_cache
-        out = []
-        for word in words:
-            pieces = cache.get(word)
-            if pieces is None:
-                pieces = cache[word] = tokenizer.tokenize(word)
-            out.append(pieces)
-        return out
-
-    def _id_lengths(self, sentences: list[list[str]]) -> list[int]:
-        """Length of each sentence's input ids, as stock simalign's tokenizer call makes them."""
-        tokenizer = self._loader.tokenizer
-        lengths: list[int] = []
-        for start in range(0, len(sentences), 1024):
-            encoded = tokenizer(sentences[start:start + 1024], is_split_into_words=True, truncation=True)
-            lengths += [len(ids) for ids in encoded["input_ids"]]
-        return lengths
-
     def _embed(self, sentences: list[list[str]], padded_length: int) -> Any:
         """``hidden[layer][:, 1:-1]`` of a batch padded to exactly ``padded_length``, as numpy."""
         import torch
@@ -275,23 +201,23 @@ class SimalignAligner(Aligner):
             return hidden[self.layer][:, 1:-1, :].cpu().numpy()
 
     def pair_vectors(self, pairs: Sequence[Pair]) -> Iterator[tuple[int, list[Any], tuple[list[list[str]], ...]]]:
-        """``(index, [source rows, target rows], (source subwords, target subwords))`` per pair.
-
-        The rows are exactly stock simalign's ``get_embed_list([src, tgt])[i, :n_subwords_i]``
-        (float32 numpy); pairs with an empty side, or no subword on a side, are left out. The
-        order is by padded length, not by index.
-        """
+        """``(index, [source rows, target rows], (source subwords, target subwords))`` per pair, the
+        rows exactly stock's ``get_embed_list([src, tgt])[i, :n_subwords_i]``, in padded-length
+        order; pairs with an empty side, or no subword on a side, are left out."""
         todo = [k for k, (src, tgt) in enumerate(pairs) if len(src) and len(tgt)]
         if not todo:
             return
-        self.load()
-        subwords = {k: (self._subwords(pairs[k][0]), self._subwords(pairs[k][1])) for k in todo}
-        todo = [k for k in todo if any(subwords[k][0]) and any(subwords[k][1])]
-        lengths = self._id_lengths([list(pairs[k][side]) for k in todo for side in (0, 1)])
-        # stock pads each pair to its longer side: bucket the pairs by that length
+        tokenizer = self.load().tokenizer
+        # as get_word_aligns does: the tokenizer applied to each word alone
+        subwords = {k: ([tokenizer.tokenize(w) for w in pairs[k][0]], [tokenizer.tokenize(w) for w in pairs[k][1]])
+                    for k in todo}
+        # stock pads each pair to its longer side (its input ids as its tokenizer call makes them):
+        # bucket the pairs by that length
         buckets: dict[int, list[int]] = defaultdict(list)
-        for n, k in enumerate(todo):
-            buckets[max(lengths[2 * n], lengths[2 * n + 1])].append(k)
+        for k in todo:
+            if any(subwords[k][0]) and any(subwords[k][1]):
+                ids = tokenizer([list(side) for side in pairs[k]], is_split_into_words=True, truncation=True)["input_ids"]
+                buckets[max(map(len, ids))].append(k)
         per_batch = max(1, self.batch_size // 2)
         for padded_length in sorted(buckets):
             bucket = buckets[padded_length]
@@ -304,28 +230,10 @@ class SimalignAligner(Aligner):
                     yield k, [vectors[2 * n, :sum(map(len, src_sub))],
                               vectors[2 * n + 1, :sum(map(len, tgt_sub))]], subwords[k]
 
-    def align_methods(self, pairs: Sequence[Pair], methods: Iterable[str]) -> dict[str, list[list[Link]]]:
-        """Links for several methods from one embedding pass (``methods``: names of METHODS)."""
-        methods = list(dict.fromkeys(methods))
-        for method in methods:
-            if method not in METHODS:
-                raise AlignerError(f"simalign: method must be one of {', '.join(METHODS)}, not {method!r}")
-        results: dict[str, list[list[Link]]] = {method: [[] for _ in pairs] for method in methods}
-        codes = [METHODS[method] for method in methods]
-        for k, vectors, subwords in self.pair_vectors(pairs):
-            found = pair_links(vectors, subwords, codes, self.token_type, self.distortion)
-            for method, code in zip(methods, codes):
-                results[method][k] = found[code]
-        return results
-
 
 def _word_vectors(vectors: Sequence[Any], subwords: Sequence[list[list[str]]]) -> tuple[list[Any], list[list[int]]]:
-    """simalign's ``average_embeds_over_words``, over the words it can average.
-
-    Returns the word vectors of both sides and, per side, the original index of each row. Every
-    word is kept when each has at least one subword inside the embedded rows (stock simalign's
-    only working case, then the call is exactly stock's); otherwise the others are averaged alone.
-    """
+    """simalign's ``average_embeds_over_words`` over the words that have a subword among the rows
+    (all of them in stock's only working case), and per side the word index of each vector."""
     from simalign import SentenceAligner
 
     keep: list[list[int]] = []
@@ -347,18 +255,10 @@ def _word_vectors(vectors: Sequence[Any], subwords: Sequence[list[list[str]]]) -
     return SentenceAligner.average_embeds_over_words(kept_vectors, kept_subwords), keep
 
 
-def pair_links(
-    vectors: Sequence[Any],
-    subwords: Sequence[list[list[str]]],
-    codes: Sequence[str],
-    token_type: str,
-    distortion: float = 0.0,
-) -> dict[str, list[Link]]:
-    """The second half of ``get_word_aligns``: subword vectors of one pair → links per method.
-
-    ``vectors``: the two sides' subword rows; ``subwords``: each side's words as subword lists;
-    ``codes``: simalign method letters. Word indices are 0-based into the pair's words.
-    """
+def pair_links(vectors: Sequence[Any], subwords: Sequence[list[list[str]]], code: str, token_type: str,
+               distortion: float = 0.0) -> list[Link]:
+    """The second half of ``get_word_aligns``: one pair's subword rows → its links by the simalign
+    method letter ``code``."""
     import numpy as np
     from simalign import SentenceAligner
 
@@ -367,18 +267,14 @@ def pair_links(
     else:
         vectors, rows = _word_vectors(vectors, subwords)
     if len(vectors[0]) == 0 or len(vectors[1]) == 0:
-        return {code: [] for code in codes}
-    sim = SentenceAligner.get_similarity(vectors[0], vectors[1])
-    sim = SentenceAligner.apply_distortion(sim, distortion)
-    matrices = {}
-    matrices["fwd"], matrices["rev"] = SentenceAligner.get_alignment_matrix(sim)
-    matrices["inter"] = matrices["fwd"] * matrices["rev"]
-    if "m" in codes:
-        matrices["mwmf"] = SentenceAligner.get_max_weight_match(sim)
-    if "i" in codes:
-        matrices["itermax"] = SentenceAligner.iter_max(sim)
-    out = {}
-    for code in codes:
-        sources, targets = np.nonzero(matrices[_MATRIX[code]] > 0)
-        out[code] = sorted({(rows[0][i], rows[1][j]) for i, j in zip(sources.tolist(), targets.tolist())})
-    return out
+        return []
+    sim = SentenceAligner.apply_distortion(SentenceAligner.get_similarity(vectors[0], vectors[1]), distortion)
+    if code == "m":
+        matrix = SentenceAligner.get_max_weight_match(sim)
+    elif code == "i":
+        matrix = SentenceAligner.iter_max(sim)
+    else:
+        forward, backward = SentenceAligner.get_alignment_matrix(sim)
+        matrix = forward * backward
+    sources, targets = np.nonzero(matrix > 0)
+    return sorted({(rows[0][i], rows[1][j]) for i, j in zip(sources.tolist(), targets.tolist())})

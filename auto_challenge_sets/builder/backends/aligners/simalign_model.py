@@ -24,10 +24,8 @@ def model_weights(model: str) -> Path | None:
     path = Path(model).expanduser()
     if path.is_dir():
         return next((path / name for name in _WEIGHTS if (path / name).is_file()), None)
-    try:
-        from huggingface_hub import try_to_load_from_cache
-    except ImportError:
-        return None
+    from huggingface_hub import try_to_load_from_cache  # a dependency of datasets: always here
+
     for name in _WEIGHTS:
         try:
             cached = try_to_load_from_cache(model, name)

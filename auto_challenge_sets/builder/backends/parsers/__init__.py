@@ -1,15 +1,9 @@
 """Parser backends: a batch of corpus lines in, exactly one UD sentence per line out.
 
-A backend is one module (``parsers/{name}.py``) holding one class registered with
-:func:`register_parser`; it imports its heavy library inside its methods, so listing or choosing a
-backend costs nothing. :func:`get_parser` imports the backend module on first use.
-
-**One line, one sentence.** The rows of a challenge set are corpus lines, so a parser that splits
-a line into several sentences has its sentences merged back (:func:`merge_sentences`): words are
-renumbered in order, heads shifted, and the root of every later sentence is attached to the root
-of the first with DEPREL ``parataxis`` (the UD relation for juxtaposed clauses), so the line has
-one tree with one root. A merged sentence carries ``# acs_merged = N`` (N sentences merged), so
-the count survives the stage cache. The parse stage sets ``# sent_id`` and ``# text`` itself.
+A row of a challenge set is a corpus line, so the sentences a parser cuts a line into are merged
+back into one tree (:func:`merge_sentences`): words renumbered in order, heads shifted, and the
+root of every later sentence attached to the first root as ``parataxis`` (UD's relation for
+juxtaposed clauses). ``# acs_merged = N`` keeps the count through the stage cache.
 """
 
 from __future__ import annotations
@@ -53,7 +47,7 @@ class ParserUnavailableError(ParserError):
 
 @dataclass
 class ParseStats:
-    """What the one-line-one-sentence and long-line policies did, for the summary of a run."""
+    """What the one-line-one-sentence and long-line policies did, for a run's summary."""
 
     lines: int = 0
     merged_lines: list[int] = field(default_factory=list)  # 1-based line numbers
@@ -61,23 +55,15 @@ class ParseStats:
     fallback_lines: list[int] = field(default_factory=list)
 
     def messages(self) -> list[str]:
-        out = []
-        if self.merged_lines:
-            out.append(f"{len(self.merged_lines)} line(s) split into several sentences by the parser were "
-                       f"merged into one tree (later roots attached as {MERGE_DEPREL}): "
-                       f"line {format_line_numbers(self.merged_lines)}")
-        if self.long_lines:
-            out.append(f"{len(self.long_lines)} line(s) too long for the encoder were parsed in chunks "
-                       f"joined as {MERGE_DEPREL}: line {format_line_numbers(self.long_lines)}")
-        if self.fallback_lines:
-            out.append(f"{len(self.fallback_lines)} line(s) the parser returned no words for got a flat "
-                       f"tree: line {format_line_numbers(self.fallback_lines)}")
-        return out
+        return [f"{len(lines)} line(s) {what}: line {format_line_numbers(lines)}" for lines, what in (
+            (self.merged_lines, "split into several sentences by the parser were merged into one tree "
+                                f"(later roots attached as {MERGE_DEPREL})"),
+            (self.long_lines, f"too long for the encoder were parsed in chunks joined as {MERGE_DEPREL}"),
+            (self.fallback_lines, "the parser returned no words for got a flat tree")) if lines]
 
 
 class Parser(ABC):
-    """The backend interface. Constructors take the context ``lang`` and ``cache_dir`` (see
-    :mod:`auto_challenge_sets.builder.backends`) and the keyword options declared in ``options``."""
+    """The backend interface; a constructor takes ``lang``, ``cache_dir`` and the declared ``options``."""
 
     name: ClassVar[str] = ""
     options: ClassVar[tuple[Option, ...]] = ()
@@ -95,18 +81,16 @@ class Parser(ABC):
         return {"parser": self.name, **self.signature()}
 
     def provenance(self) -> dict[str, Any]:
-        """What the build record keeps of this parser (``acs_build.json``, docs/method.md): backend,
-        package and version, model (a file name or a name) and its sha256, and the options that
-        change the trees. A backend with a model file overrides it."""
+        """What the build record (``acs_build.json``) keeps of this parser."""
         return {"backend": self.name, **package_entry(self.package), "model": None, "file": None, "sha256": None,
                 "options": {}}
 
     def check_ready(self) -> None:
-        """Fail before any work when the model is missing (default: nothing to check)."""
+        """Fail before any work when the model is missing."""
         return None
 
     def close(self) -> None:
-        """Release the model (default: nothing); the parse stage calls it when it is done."""
+        """Release the model; the parse stage calls it when it is done."""
         return None
 
     @classmethod
@@ -116,7 +100,6 @@ class Parser(ABC):
 
 
 def register_parser(name: str) -> Callable[[type[Parser]], type[Parser]]:
-    """Class decorator: make a parser available under ``name`` (see ``register_backend``)."""
     return register_backend(PARSER, name)
 
 
@@ -153,11 +136,8 @@ def _shift_deps(deps: str, offset: int, root_target: int | None) -> str:
 
 def merge_sentences(parts: Sequence[Sentence], *, sent_id: str | None = None, text: str | None = None,
                     key: str | None = MERGED_KEY) -> Sentence:
-    """Join consecutive parser sentences into one tree (see the module's policy).
-
-    ``key`` names the comment that records the merge (``acs_merged`` for sentence splits,
-    ``acs_chunks`` for long-line chunks; None: no mark); one part is returned unmarked.
-    """
+    """Join consecutive parser sentences into one tree (see the module); ``key`` names the comment
+    that counts the parts when there are several (None: no mark)."""
     if not parts:
         raise ValueError("nothing to merge")
     merged = Sentence()
@@ -198,17 +178,15 @@ def stats_from_sentences(sentences: Sequence[Sentence], line_numbers: Sequence[i
     stats = ParseStats(lines=len(sentences))
     for index, sentence in enumerate(sentences):
         number = line_numbers[index] if line_numbers is not None else index + 1
-        if sentence.metadata(MERGED_KEY) is not None:
-            stats.merged_lines.append(number)
-        if sentence.metadata(CHUNKED_KEY) is not None:
-            stats.long_lines.append(number)
-        if sentence.metadata(FALLBACK_KEY) is not None:
-            stats.fallback_lines.append(number)
+        for key, lines in ((MERGED_KEY, stats.merged_lines), (CHUNKED_KEY, stats.long_lines),
+                           (FALLBACK_KEY, stats.fallback_lines)):
+            if sentence.metadata(key) is not None:
+                lines.append(number)
     return stats
 
 
 def flat_sentence(forms: Sequence[str], *, deprel: str = "dep") -> Sentence:
-    """A flat fallback tree: every word attached to the first (used when nothing better exists)."""
+    """A flat fallback tree: every word attached to the first."""
     words = [Token(i, form, head=0 if i == 1 else 1, deprel="root" if i == 1 else deprel)
              for i, form in enumerate(forms, start=1)]
     return Sentence(words=words)

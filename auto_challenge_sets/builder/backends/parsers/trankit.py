@@ -1,29 +1,16 @@
-"""trankit (XLM-R + adapters), the default parser: real ``trankit.Pipeline`` on CPU or CUDA.
+"""trankit (XLM-R + adapters), the default parser: the real ``trankit.Pipeline`` on CPU or CUDA.
 
-Batching. trankit's public call parses one text at a time. Here a whole batch of lines is one
-document with a blank line between lines (trankit's paragraph break), so tokenization, tagging,
-parsing and lemmatization each run over the batch in trankit's own mini-batches
-(``--batch-size`` sentences for the tagger). Sentences are mapped back to lines by their
-character offsets; a line cut into several sentences is merged into one tree
-(:func:`~auto_challenge_sets.builder.backends.parsers.merge_sentences`). Pre-tokenized lines are split on
-white space and tagged as given (no tokenizer, no multiword tokens). NER is not run.
+A batch of lines is one document, a paragraph per line, so each of trankit's steps runs over the
+batch in its own mini-batches; sentences are mapped back to lines by character offset and a line
+cut into several is merged into one tree. Pre-tokenized lines are split on white space and tagged
+as given. Multiword tokens become CoNLL-U range lines (an expansion into fewer than two words stays
+a plain token). NER is not run.
 
-Multiword tokens (German ``zum`` = ``zu dem``) are written as CoNLL-U range lines. An expansion
-that yields fewer than two words is kept as a plain token (a range must span two words).
-
-Long-line policy. XLM-R takes 512 subwords; trankit cuts longer sentences into pieces whose heads
-then point into the wrong piece. So a sentence over :data:`MAX_PIECES` subwords is split here
-into consecutive chunks of whole tokens, each parsed alone and joined like split sentences (each
-later chunk's root attached to the first root as ``parataxis``); the line is marked
-``# acs_chunks = N`` and counted in the summary. A single word over :data:`MAX_WORD_PIECES`
-subwords (a URL, a run of symbols) is tagged from its first characters and keeps its full form.
-A line for which trankit yields no token at all gets a flat tree over its white-space tokens,
-marked ``# acs_fallback = flat``. Nothing stops a run mid-corpus.
-
-Tree normalization: the word with HEAD 0 gets DEPREL ``root`` and no other word does
-(``root`` elsewhere becomes ``dep``), as UD requires; trankit's decoder already gives one root.
-
-Model files: :mod:`auto_challenge_sets.builder.backends.parsers.trankit_models`.
+Long lines. XLM-R takes 512 subwords and trankit cuts longer sentences into pieces whose heads
+point into the wrong piece, so a sentence over :data:`MAX_PIECES` subwords is parsed here in
+chunks of whole tokens joined like split sentences (``# acs_chunks = N``). A word over
+:data:`MAX_WORD_PIECES` subwords is tagged from its first characters and keeps its full form. A
+line trankit yields no token for gets a flat tree (``# acs_fallback = flat``). Nothing stops a run.
 """
 
 from __future__ import annotations
@@ -33,7 +20,6 @@ import contextlib
 import hashlib
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from auto_challenge_sets.builder.backends import Option
@@ -65,18 +51,6 @@ from auto_challenge_sets.ud import Sentence
 MAX_PIECES = 500  # subwords per parsed unit: 512 minus <s>, </s> and a margin
 MAX_WORD_PIECES = 64  # subwords of one word as the tagger sees it
 TOKENIZE_GROUP = 256  # lines per tokenizer call (memory, not results: each line is its own paragraph)
-
-# ISO 639-1 codes of the language pairs → trankit language names (trankit's own names pass too).
-
-
-@dataclass
-class _Unit:
-    """One sentence (or chunk) for trankit's tagger, and the line it belongs to."""
-
-    line: int
-    tokens: list[dict]
-    sentence_index: int  # which of the line's tokenizer sentences
-    chunk: int = 0
 
 
 @register_parser("trankit")
@@ -127,8 +101,6 @@ class TrankitParser(Parser):
     def label(cls, options: dict) -> str:
         return f"trankit ({options.get('embedding') or 'xlm-roberta-base'})"
 
-    # -- readiness and identity ------------------------------------------------------------
-
     def check_ready(self) -> None:
         ensure_trankit_models(self.cache_dir, self.language, self.embedding, download=self.download)
         if self.device == "cuda":
@@ -156,14 +128,11 @@ class TrankitParser(Parser):
         return self._signature
 
     def provenance(self) -> dict:
-        """The model is trankit's folder of the language (``xlm-roberta-base/german``); its sha256 is
-        over each file's name and sha256 there (the parse stage's key), the XLM-R weights are named
-        by their Hub snapshot and size."""
+        """The model is trankit's folder of the language, its sha256 over each file's name and sha256;
+        XLM-R is named by its Hub snapshot and weights size."""
         signature = self.signature()
         return {**super().provenance(), "model": f"{self.embedding}/{self.language}", "sha256": signature["models"],
                 "options": {"xlmr": signature["xlmr"], "pretokenized": self.pretokenized, "lemmatize": self.lemmatize}}
-
-    # -- the pipeline ---------------------------------------------------------------------------
 
     def _load(self):
         if self._pipeline is None:
@@ -193,16 +162,12 @@ class TrankitParser(Parser):
             per_line = [[[{ID: k + 1, TEXT: w} for k, w in enumerate(line.split())]] for line in lines]
         else:
             per_line = self._tokenize([line.strip() for line in lines])
-        units = []
-        for line, sentences in enumerate(per_line):
-            for index, tokens in enumerate(sentences):
-                if tokens:
-                    units += [_Unit(line, chunk, index, number)
-                              for number, chunk in enumerate(self._chunks(tokens))]
-        parsed = self._tag(units)
-        by_line: dict[int, list[tuple[_Unit, Sentence]]] = {}
-        for unit, sentence in zip(units, parsed):
-            by_line.setdefault(unit.line, []).append((unit, sentence))
+        # (line, which of its tokenizer sentences, tokens of the sentence or of one chunk of it)
+        units = [(line, index, chunk) for line, sentences in enumerate(per_line)
+                 for index, tokens in enumerate(sentences) if tokens for chunk in self._chunks(tokens)]
+        by_line: dict[int, list[tuple[int, Sentence]]] = {}
+        for (line, index, _), sentence in zip(units, self._tag([tokens for _, _, tokens in units])):
+            by_line.setdefault(line, []).append((index, sentence))
         out = []
         for index, line in enumerate(lines):
             parts = by_line.get(index)
@@ -212,7 +177,7 @@ class TrankitParser(Parser):
                 out.append(sentence)
                 continue
             sentence = merge_sentences([part for _, part in parts], key=None)
-            sentences = len({unit.sentence_index for unit, _ in parts})
+            sentences = len({index for index, _ in parts})
             if sentences > 1:
                 sentence.set_metadata(MERGED_KEY, str(sentences))
             if len(parts) > sentences:
@@ -223,10 +188,9 @@ class TrankitParser(Parser):
     def _tokenize(self, texts: list[str]) -> list[list[list[dict]]]:
         """trankit's tokenizer (and MWT expander) → for each text, its sentences' tokens.
 
-        trankit pads every paragraph to a fixed window of 400 subwords; one line is far shorter,
-        so texts are tokenized in groups of similar length with the window cut to the group's
-        longest text (longer texts are still split into windows by trankit itself). The groups
-        depend only on the texts, so a shard always gives the same result.
+        trankit pads every paragraph to a window of 400 subwords, so texts are tokenized in groups
+        of similar length with the window cut to the group's longest text; the groups depend only
+        on the texts, so a shard always gives the same result.
         """
         from trankit.utils import tbinfo
         from trankit.utils.conll import DSPAN, TOKENS
@@ -289,15 +253,15 @@ class TrankitParser(Parser):
             used += size
         return [_renumber(chunk) for chunk in chunks]
 
-    def _tag(self, units: list[_Unit]) -> list[Sentence]:
+    def _tag(self, units: list[list[dict]]) -> list[Sentence]:
         if not units:
             return []
         from trankit.utils.conll import ID, TOKENS
 
         pipeline = self._pipeline
         # Similar lengths share a batch (trankit pads a batch to its longest sentence).
-        order = sorted(range(len(units)), key=lambda i: (len(units[i].tokens), i))
-        doc = [{ID: number + 1, TOKENS: units[i].tokens} for number, i in enumerate(order)]
+        order = sorted(range(len(units)), key=lambda i: (len(units[i]), i))
+        doc = [{ID: number + 1, TOKENS: units[i]} for number, i in enumerate(order)]
         with contextlib.redirect_stdout(sys.stderr):
             tagged = pipeline._posdep_doc(doc)
             if self.lemmatize:

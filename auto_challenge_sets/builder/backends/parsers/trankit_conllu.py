@@ -1,17 +1,9 @@
-"""trankit's tagged tokens → CoNLL-U columns: the one place where trankit's fields meet ours.
+"""trankit's tagged tokens → CoNLL-U: the one place where trankit's fields meet ours, apart from
+:mod:`.trankit` so that it is tested on hand-made tokens, without a model.
 
-trankit gives a sentence as a list of token dicts keyed by :mod:`trankit.utils.conll`'s names
-(``id``, ``text``, ``lemma``, ``upos``, ``xpos``, ``feats``, ``head``, ``deprel``, ``dspan``,
-``expanded``). Each word becomes a :class:`~auto_challenge_sets.ud.Token` with the CoNLL-U columns
-in their order: ID, FORM, LEMMA, UPOS, XPOS, FEATS, HEAD, DEPREL, DEPS (``_``), MISC. A multiword
-token (an ``id`` tuple) becomes a range line whose FORM is the surface text and every other column
-``_`` but MISC; its words come from ``expanded``. MISC is ``SpaceAfter=No`` where the token's
-character span ends where the next token's begins (on the range line for a multiword token, never
-on its words). HEAD 0 gets DEPREL ``root`` and no other word does (``root`` elsewhere becomes
-``dep``). A long word shortened for the tagger keeps its full form (``acs_form``). Every value goes
-through :func:`~auto_challenge_sets.builder.backends.parsers.clean_field` (no tab, no newline,
-``_`` for none). Separate from :mod:`.trankit` so that it is tested (and mutation-tested) on
-hand-made tokens, without a model.
+A multiword token (an ``id`` tuple) becomes a range line: FORM the surface text, MISC its own, every
+other column ``_``. MISC is ``SpaceAfter=No`` where a token's character span ends where the next
+begins. HEAD 0 gets DEPREL ``root`` and no other word does (``root`` elsewhere becomes ``dep``).
 """
 
 from __future__ import annotations

@@ -1,17 +1,10 @@
 """trankit's model files: where they live, which are missing, and fetching them from the Hub.
 
-Model files. trankit 1.1.2 downloads from a server that is gone; :func:`fetch_trankit_models`
-takes the same zip from the Hub repository ``uonlp/trankit`` and the XLM-R files from the Hub
-into trankit's own cache layout::
+trankit 1.1.2 downloads from a server that is gone; the same zips are in the Hub repository
+``uonlp/trankit``. Both they and XLM-R are put into trankit's own cache layout::
 
-    CACHE/xlm-roberta-base/german/{german.tokenizer.mdl, german.tagger.mdl, german.vocabs.json,
-        german_lemmatizer.pt, german_mwt_expander.pt, german.ner.mdl, german.ner-vocab.json,
-        german.downloaded}
-    CACHE/xlm-roberta-base/models--xlm-roberta-base/snapshots/REV/{config.json,
-        sentencepiece.bpe.model, model.safetensors}
-
-Without network the backend fails before any work, naming the missing files and where to put
-them (``--trankit-cache DIR``).
+    CACHE/xlm-roberta-base/german/{german.tokenizer.mdl, ..., german.downloaded}
+    CACHE/xlm-roberta-base/models--xlm-roberta-base/snapshots/REV/{config.json, ...}
 """
 
 from __future__ import annotations
@@ -41,11 +34,8 @@ LANGUAGES = {
 
 
 def import_trankit():
-    """Import trankit 1.1.2 against today's transformers.
-
-    trankit imports ``transformers.AdamW`` (removed in transformers 4.x's later releases) and its
-    ``adapters`` dependency needs ``transformers.processing_utils`` loaded first.
-    """
+    """Import trankit 1.1.2 against today's transformers: it imports ``transformers.AdamW`` (since
+    removed), and its ``adapters`` needs ``transformers.processing_utils`` loaded first."""
     import torch
     import transformers
     import transformers.processing_utils  # noqa: F401  (must be imported before adapters/trankit)
@@ -72,13 +62,9 @@ def default_trankit_cache() -> Path:
 
 def _tbinfo():
     """trankit's table of treebanks (``trankit.utils.tbinfo``, plain data), read without importing
-    trankit: its package imports torch and transformers (seconds, half a minute on a cold disk),
-    and a model check that is bound to fail offline should decide at once."""
+    trankit, whose package imports torch and transformers: a model check should decide at once."""
     import importlib.util
-    import sys
 
-    if "trankit.utils.tbinfo" in sys.modules:
-        return sys.modules["trankit.utils.tbinfo"]
     spec = importlib.util.find_spec("trankit")
     origin = Path(spec.origin).parent / "utils" / "tbinfo.py" if spec and spec.origin else None
     if origin is None or not origin.is_file():
@@ -94,26 +80,6 @@ def trankit_treebank(language: str) -> str | None:
     return _tbinfo().lang2treebank.get(language)
 
 
-def _treebank_traits(language: str) -> tuple[bool, bool]:
-    """(has a multiword-token expander, has an NER model) for a trankit language."""
-    tbinfo = _tbinfo()
-    if language not in tbinfo.lang2treebank:
-        raise ParserError(f"trankit has no model for language {language!r}")
-    return tbinfo.tbname2training_id[tbinfo.lang2treebank[language]] % 2 == 1, language in tbinfo.langwithner
-
-
-def language_files(language: str, embedding: str, has_mwt: bool, has_ner: bool) -> list[str]:
-    """Files of a language package, relative to ``CACHE/{embedding}``."""
-    names = [f"{language}.tokenizer.mdl", f"{language}.tagger.mdl", f"{language}.vocabs.json",
-             f"{language}_lemmatizer.pt"]
-    if has_mwt:
-        names.append(f"{language}_mwt_expander.pt")
-    if has_ner:
-        names += [f"{language}.ner.mdl", f"{language}.ner-vocab.json"]
-    names.append(f"{language}.downloaded")  # trankit's own "already downloaded" mark
-    return [f"{language}/{name}" for name in names]
-
-
 def xlmr_snapshot(cache_dir: Path, embedding: str) -> Path | None:
     """The Hub snapshot folder of the XLM-R files in trankit's cache, if complete."""
     snapshots = cache_dir / embedding / f"models--{embedding}" / "snapshots"
@@ -127,13 +93,20 @@ def xlmr_snapshot(cache_dir: Path, embedding: str) -> Path | None:
 
 
 def missing_model_files(cache_dir: str | os.PathLike[str], language: str, embedding: str) -> list[Path]:
+    tbinfo = _tbinfo()
+    if language not in tbinfo.lang2treebank:
+        raise ParserError(f"trankit has no model for language {language!r}")
+    names = [f"{language}.tokenizer.mdl", f"{language}.tagger.mdl", f"{language}.vocabs.json",
+             f"{language}_lemmatizer.pt"]
+    if tbinfo.tbname2training_id[tbinfo.lang2treebank[language]] % 2 == 1:  # trankit's mark of an MWT expander
+        names.append(f"{language}_mwt_expander.pt")
+    if language in tbinfo.langwithner:
+        names += [f"{language}.ner.mdl", f"{language}.ner-vocab.json"]
+    names.append(f"{language}.downloaded")  # trankit's own "already downloaded" mark
     cache = Path(cache_dir)
-    has_mwt, has_ner = _treebank_traits(language)
-    missing = [cache / embedding / name for name in language_files(language, embedding, has_mwt, has_ner)
-               if not (cache / embedding / name).is_file()]
-    if xlmr_snapshot(cache, embedding) is None:
-        # the Hub cache names the snapshot folder after the commit it fetched: the folder itself is
-        # what is missing (a commit hash cannot be known offline, and a stand-in name would be read literally)
+    missing = [cache / embedding / language / name for name in names]
+    missing = [path for path in missing if not path.is_file()]
+    if xlmr_snapshot(cache, embedding) is None:  # the folder: its subfolder is named by an unknown commit
         missing.append(cache / embedding / f"models--{embedding}" / "snapshots")
     return missing
 
@@ -204,12 +177,9 @@ def ensure_trankit_models(cache_dir: str | os.PathLike[str], language: str, embe
 
 @contextlib.contextmanager
 def hub_offline():
-    """Hub offline mode while trankit loads files that check_ready() found on disk.
-
-    Without it, transformers asks the Hub whether XLM-R has a newer revision; with no network that
-    costs retries and time-outs (minutes) before it falls back to the files it already has. The
-    flags are read at import time, so the module constants are switched, not only the variable.
-    """
+    """Hub offline mode while trankit loads the files check_ready() found on disk: else
+    transformers asks the Hub for a newer XLM-R, which without network costs minutes of retries.
+    The flags are read at import time, so the module constants are switched too."""
     import huggingface_hub.constants
     import transformers.utils.hub
 

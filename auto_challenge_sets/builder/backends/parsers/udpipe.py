@@ -1,9 +1,7 @@
-"""UDPipe 1 (``ufal.udpipe``), the parser the paper used: tokenizer + tagger + parser in one file.
+"""UDPipe 1 (``ufal.udpipe``), the parser the paper used: tokenizer, tagger and parser in one file.
 
-Raw text goes through the model's tokenizer, which may cut a line into several sentences (and
-restarts ``# sent_id`` at 1 on every call): each line is processed on its own and its sentences
-merged into one tree (see :mod:`auto_challenge_sets.builder.backends.parsers`). Pre-tokenized lines use
-the ``horizontal`` input format (words split on white space, the whole line one sentence).
+Each line is processed alone (its tokenizer may cut a line into sentences, which are merged);
+pre-tokenized lines use the ``horizontal`` input format (the whole line one sentence).
 """
 
 from __future__ import annotations
