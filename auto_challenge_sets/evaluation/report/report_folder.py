@@ -1,17 +1,9 @@
 """The ``--out`` folder of ``acs evaluate``: whose it is, and writing it whole.
 
-A run replaces its ``--out`` whole, so ``--out`` must be absent, empty, or hold one earlier
-report and nothing else: a ``results.json`` of ``acs evaluate`` (``schema`` ``acs-evaluation/*``)
-and only files whose names a report writes (:func:`~auto_challenge_sets.evaluation.report.report.report_names`,
-from the writers themselves). Anything else (a dataset, a hypothesis file, a user's ``notes.md``)
-is an error naming the first such file, before any scoring, and the folder is left as it was.
-Entries are looked at with ``lstat`` and only a regular file is ever opened: a named pipe called
-``results.json`` is named, never read (its reader would wait forever for a writer).
-
-The report is written into a fresh work folder beside it and swapped in under a lock
-(:mod:`auto_challenge_sets.folder_swap`): a run that fails or is killed leaves the previous report
-whole (or aside, named in one line, put back by the next run), and every file of a report comes
-from one run.
+``--out`` must be absent, empty, or hold one earlier report and nothing else (a ``results.json`` of
+``acs evaluate`` and only names a report writes, :func:`.report.report_names`); anything else is an
+error naming the first such file, before any scoring. Only a regular file is ever opened. The report
+is written into a work folder and swapped in under a lock (:mod:`auto_challenge_sets.folder_swap`).
 """
 
 from __future__ import annotations
@@ -36,8 +28,7 @@ FOREIGN = ("is not a file acs evaluate writes, and a report replaces its folder 
 
 
 def report_globs() -> dict[str, list[str]]:
-    """``{folder: glob patterns}`` of the names a report writes, ``""`` for the report folder itself
-    (each ``{field}`` of :func:`report_names` becomes ``*``), with the figures of earlier versions."""
+    """``{folder: glob patterns}`` of the names a report writes (``""``: the report folder itself)."""
     from auto_challenge_sets.evaluation.report.plots import EARLIER_PLOT_NAMES
 
     globs: dict[str, list[str]] = {}
@@ -68,8 +59,7 @@ def _first_foreign(out: Path) -> InputError | None:
 
 
 def _schema(results: Path) -> object:
-    """The ``schema`` of a results.json that is a regular file (``lstat`` said so; O_NONBLOCK and the
-    ``fstat`` guard against it being swapped for a pipe since)."""
+    """The ``schema`` of a regular results.json (O_NONBLOCK and ``fstat``: never a pipe's reader)."""
     try:
         fd = os.open(results, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
@@ -98,8 +88,7 @@ def check_report_folder(out: Path) -> None:
 
 
 def prepare_report_folder(out: str | os.PathLike[str]) -> None:
-    """Check ``out`` and create its lock file before the evaluation's work, so a bad ``--out``
-    fails at once rather than after the scoring."""
+    """Check ``out`` and create its lock file, so a bad ``--out`` fails before the scoring."""
     prepare_folder(Path(out).absolute(), check_report_folder)
 
 
