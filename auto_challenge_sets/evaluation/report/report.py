@@ -8,12 +8,13 @@ from pathlib import Path
 
 from auto_challenge_sets.builder.pipeline.timings import stage
 from auto_challenge_sets.evaluation.page_sentences import SAVED, Sentences
-from auto_challenge_sets.evaluation.report import cells, figures
+from auto_challenge_sets.evaluation.report import cells, figures, sections
 from auto_challenge_sets.evaluation.report.html import html_report
-from auto_challenge_sets.evaluation.report.sections import SECTIONS, challenge, full_test, human, segments, trends
+from auto_challenge_sets.evaluation.report.sections import SECTIONS, challenge
 from auto_challenge_sets.evaluation.results import Evaluation
 
-LEGEND = challenge.LEGEND + trends.LEGEND + human.LEGEND + cells.LEGEND + segments.LEGEND + full_test.LEGEND
+LEGEND = "".join(m.LEGEND for m in (challenge, sections.trends, sections.human, cells, sections.segments,
+                                     sections.full_test))
 RESULTS, MARKDOWN = "results.json", "report.md"
 
 
