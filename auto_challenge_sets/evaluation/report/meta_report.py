@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from auto_challenge_sets.evaluation.report.cells import num
+from auto_challenge_sets.evaluation.report.cells import corrected_cell, num
 from auto_challenge_sets.evaluation.stats.human import BOOTSTRAP, PERMUTATIONS
 from auto_challenge_sets.evaluation.stats.meta_evaluation import Estimate
 from auto_challenge_sets.evaluation.stats.meta_runs import MetaEvaluation, MetaRow, exploratory
@@ -38,13 +38,11 @@ def _with_ci(estimate: Estimate | None, sign: bool = False) -> str:
 
 
 def _p(value: float | None) -> str:
-    return "-" if value is None else "<0.001" if value < 0.001 else f"{value:.3f}"
+    return corrected_cell(value, False)
 
 
 def _bh(value: float | None, in_family: bool) -> str:
-    if not in_family or value is None:
-        return "-"
-    return _p(value) + (" (exploratory)" if exploratory(value) else "")
+    return "-" if not in_family or value is None else corrected_cell(value, exploratory(value))
 
 
 def _config(row: MetaRow) -> str:
@@ -81,7 +79,6 @@ def _metrics(found: MetaEvaluation) -> list[str]:
 
 
 def summary_lines(found: MetaEvaluation) -> list[str]:
-    """How many configs agree with humans better than full-test BLEU, per metric, before and after BH."""
     lines = []
     for metric in _metrics(found):
         rows = [r for r in found.rows if r.metric == metric and r.in_family and r.found.kendall_difference is not None]
