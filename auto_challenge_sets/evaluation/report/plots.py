@@ -12,10 +12,6 @@ from typing import Any
 
 from auto_challenge_sets.evaluation.results import ConfigResult
 
-# the figures of earlier versions: a folder holding them is still a report, replaced whole by the next run
-EARLIER_PLOT_NAMES = ("{pair}.{metric}.heatmap.png", "{phenomenon}.{metric}.trend.png", "{pair}.{metric}.human.png",
-                      "{pair}.targeted.png")
-
 # matplotlib's tab20 (Tableau's 10 colours, each with its light tint), in its order
 TAB20 = ("#1f77b4", "#aec7e8", "#ff7f0e", "#ffbb78", "#2ca02c", "#98df8a", "#d62728", "#ff9896", "#9467bd",
          "#c5b0d5", "#8c564b", "#c49c94", "#e377c2", "#f7b6d2", "#7f7f7f", "#c7c7c7", "#bcbd22", "#dbdb8d",

@@ -25,37 +25,18 @@ from auto_challenge_sets.text_io import file_kind
 SCHEMA_PREFIX = "acs-evaluation/"
 FOREIGN = ("is not a file acs evaluate writes, and a report replaces its folder whole: move it out of the "
            "folder, or choose a new or empty one")
+# the figures of earlier versions: a folder holding them is still a report, replaced whole by the next run
+EARLIER_PLOT_NAMES = ("{pair}.{metric}.heatmap.png", "{phenomenon}.{metric}.trend.png", "{pair}.{metric}.human.png",
+                      "{pair}.targeted.png")
 
 
 def report_globs() -> dict[str, list[str]]:
     """``{folder: glob patterns}`` of the names a report writes (``""``: the report folder itself)."""
-    from auto_challenge_sets.evaluation.report.plots import EARLIER_PLOT_NAMES
-
     globs: dict[str, list[str]] = {}
     for name in (*report_names(), *EARLIER_PLOT_NAMES):
         folder, _, base = re.sub(r"\{[^{}]*\}", "*", name).rpartition("/")
         globs.setdefault(folder, []).append(base)
     return globs
-
-
-def _first_foreign(out: Path) -> InputError | None:
-    """The error for the first entry of ``out`` (sorted) that no report writes, else None."""
-    globs = report_globs()
-    folders = {name for name in globs if name}
-    entries = [(entry, "") for entry in sorted(out.iterdir())]
-    while entries:
-        entry, folder = entries.pop(0)
-        mode = entry.lstat().st_mode
-        if not folder and entry.name in folders:
-            if not stat.S_ISDIR(mode):
-                return InputError(f"is {file_kind(mode)} where a report keeps a folder: {FOREIGN}", entry)
-            entries[:0] = [(inner, entry.name) for inner in sorted(entry.iterdir())]
-        elif not any(fnmatch.fnmatchcase(entry.name, pattern) for pattern in globs[folder]):
-            return InputError(FOREIGN, entry)
-        elif not stat.S_ISREG(mode):
-            return InputError(f"is {file_kind(mode)}, not a regular file, though named like a report's file: "
-                              "it was never opened; remove it, or choose a new or empty folder", entry)
-    return None
 
 
 def _schema(results: Path) -> object:
@@ -79,8 +60,20 @@ def check_report_folder(out: Path) -> None:
     refuse_link_or_file(out)
     if not out.exists() or not any(out.iterdir()):
         return
-    if (foreign := _first_foreign(out)) is not None:
-        raise foreign
+    globs = report_globs()
+    entries = [(entry, "") for entry in sorted(out.iterdir())]
+    while entries:  # the first entry (sorted) that no report writes is the error
+        entry, folder = entries.pop(0)
+        mode = entry.lstat().st_mode
+        if not folder and entry.name in globs:
+            if not stat.S_ISDIR(mode):
+                raise InputError(f"is {file_kind(mode)} where a report keeps a folder: {FOREIGN}", entry)
+            entries[:0] = [(inner, entry.name) for inner in sorted(entry.iterdir())]
+        elif not any(fnmatch.fnmatchcase(entry.name, pattern) for pattern in globs[folder]):
+            raise InputError(FOREIGN, entry)
+        elif not stat.S_ISREG(mode):
+            raise InputError(f"is {file_kind(mode)}, not a regular file, though named like a report's file: "
+                             "it was never opened; remove it, or choose a new or empty folder", entry)
     schema = _schema(out / RESULTS) if (out / RESULTS).exists() else None
     if not (isinstance(schema, str) and schema.startswith(SCHEMA_PREFIX)):
         raise InputError(f"is not empty and has no {RESULTS} of acs evaluate (schema {SCHEMA_PREFIX}*): a "
