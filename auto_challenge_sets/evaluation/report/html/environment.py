@@ -7,10 +7,12 @@ import math
 from typing import Any
 
 
+def _missing(value: float | None) -> bool:
+    return value is None or (isinstance(value, float) and not math.isfinite(value))
+
+
 def _number(value: float | None, digits: int = 2, signed: bool = False) -> str:
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return "–"
-    return f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
+    return "–" if _missing(value) else f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
 
 
 def _percent(value: float | None) -> str:
@@ -18,10 +20,7 @@ def _percent(value: float | None) -> str:
 
 
 def _raw(value: float | None) -> str:
-    # repr round-trips a float
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return ""
-    return repr(float(value))
+    return "" if _missing(value) else repr(float(value))  # repr round-trips a float
 
 
 def _bdi(name: str) -> Any:

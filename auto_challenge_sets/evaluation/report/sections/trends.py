@@ -119,19 +119,14 @@ def terminal_table(evaluation: Evaluation) -> list[str]:
     phenomena = list(dict.fromkeys(p for metric in evaluation.metrics for p in evaluation.summary.get(metric, {})))
     if not phenomena:
         return []
-    header = ["phenomenon"]
-    for metric in evaluation.metrics:
-        label = evaluation.label(metric)
-        header += [f"{label} < random p5", f"{label} worsening"]
+    header = ["phenomenon", *(f"{evaluation.label(m)} {what}" for m in evaluation.metrics
+                              for what in ("< random p5", "worsening"))]
     rows = []
     for phenomenon in phenomena:
         row = [phenomenon]
         for metric in evaluation.metrics:
-            found = evaluation.summary.get(metric, {}).get(phenomenon)
-            if found is None:
-                row += ["-", "-"]
-                continue
-            trend = "n/a" if found.worsening_trend is None else f"{found.worsening_trend}/{found.trends}"
-            row += [f"{found.worse_than_random_p5:.0%} of {found.cells}", trend]
+            s = evaluation.summary.get(metric, {}).get(phenomenon)
+            trend = s and ("n/a" if s.worsening_trend is None else f"{s.worsening_trend}/{s.trends}")
+            row += ["-", "-"] if s is None else [f"{s.worse_than_random_p5:.0%} of {s.cells}", trend]
         rows.append(row)
     return ["per phenomenon (distinct configs with enough rows):", render_table(header, rows), ""]
