@@ -66,8 +66,7 @@ def write_html(out_dir: str | Path, evaluation: Evaluation, sentences: Sentences
     svgs = by_kind(draw(evaluation, evaluation.human_scores) if figures is None else figures)
     with stage(INDEX, 1, "files"):
         env = environment()
-        context = {name: value for section in SECTIONS if hasattr(section, "page")
-                   for name, value in section.page(evaluation).items()}
+        context = {name: value for section in SECTIONS for name, value in section.page(evaluation).items()}
         page = env.get_template("index.html.j2").render(
             ev=evaluation, plots=svgs, family_size=family_size, sentences=data, inline_rows=INLINE_ROWS,
             sentence_notes=[] if sentences is None else sentences.notes,

@@ -1,7 +1,6 @@
-"""The report's sections, one module each: ``text(evaluation, markdown)``; where the page needs data,
-``page(evaluation)`` (the variables of its part of ``index.html.j2``); with figures,
-``figures(evaluation, metric, human)`` (per metric, then once with ``None``; ``None``: no figure
-there), ``KIND`` and ``FILE``."""
+"""The report's sections, one module each: ``text(evaluation, markdown)``, ``page(evaluation)`` (the
+variables of its part of ``index.html.j2``) and, with figures, ``figures(evaluation, metric, human)``
+(per metric, then once with ``None``; ``None``: no figure there), ``KIND`` and ``FILE``."""
 
 from __future__ import annotations
 

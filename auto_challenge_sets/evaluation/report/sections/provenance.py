@@ -3,6 +3,8 @@ of report.md. The page lays the same out from the Evaluation itself (``index.htm
 
 from __future__ import annotations
 
+from typing import Any
+
 from auto_challenge_sets.evaluation.report.name_text import markdown_code, markdown_text
 from auto_challenge_sets.evaluation.results import Evaluation
 
@@ -26,3 +28,7 @@ def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
             f"{markdown_text(evaluation.baseline_system)})",
             *([f"- **sets made by**: {markdown_text(made)}"] if made else []),
             *(f"- **note**: {markdown_text(note)}" for note in evaluation.notes), ""]
+
+
+def page(evaluation: Evaluation) -> dict[str, Any]:
+    return {}
