@@ -22,8 +22,7 @@ RDBU = ("#67001f", "#b2182b", "#d6604d", "#f4a582", "#fddbc7", "#f7f7f7", "#d1e5
 TICK_STEPS = (1.0, 2.0, 2.5, 5.0, 10.0)  # a tick step is one of these times a power of ten
 
 PLOT_NAME = 40  # characters of a system name a figure prints: a 5,000-character name leaves no room for the axes
-FONT_PX = 11  # the charts' text size; CHAR_PX the width of a character at that size (for margins)
-CHAR_PX = 6.2
+CHAR_PX = 6.2  # the width of a character of the charts' 11 px text (for margins)
 LABEL_GAP_PX = 10  # the least vertical space between two direct labels at a line's end
 CAPTION_PX = 20  # the line under a figure that repeats its title: a .svg opened alone has no caption
 LEGEND_ROW_PX = 14
@@ -37,12 +36,6 @@ def plot_name(name: str) -> str:
 def in_trends(config: ConfigResult) -> bool:
     """Whether a config is a point of the trend and human plots (a distance, and usable)."""
     return config.min_distance is not None and config.usable
-
-
-def flag_suffix(config: ConfigResult) -> str:
-    """The marks after a config's short name in a plot: `` (small, same rows as particle.d4)``."""
-    flags = config.flags(short=True)
-    return f" ({', '.join(flags)})" if flags else ""
 
 
 def system_colours(systems: Sequence[str]) -> dict[str, tuple[str, str]]:

@@ -16,8 +16,6 @@ from auto_challenge_sets.evaluation.results import SCHEMA, Evaluation
 from auto_challenge_sets.folder_swap import left_aside
 from auto_challenge_sets.text_io import file_kind
 
-RERUN = "run `acs evaluate ... --out DIR` again with this version"
-
 
 def read_result(path: str | os.PathLike[str]) -> Evaluation:
     """The Evaluation a ``results.json`` of this version holds; an error names the file of anything else."""
@@ -35,7 +33,7 @@ def read_result(path: str | os.PathLike[str]) -> Evaluation:
         raise InputError(f'is not a {RESULTS} of `acs evaluate` (no "schema": "acs-evaluation/…")', path)
     if schema != SCHEMA:
         raise InputError(f"is {schema}; this version renders {SCHEMA} (docs/method.md, 'Reading results.json', "
-                         f"says what changed): {RERUN}", path)
+                         "says what changed): run `acs evaluate ... --out DIR` again with this version", path)
     try:
         return Evaluation.from_json(document)
     except ResultError as error:

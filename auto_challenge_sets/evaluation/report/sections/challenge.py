@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from auto_challenge_sets.evaluation.report import plots
-from auto_challenge_sets.evaluation.report.cells import num, ordered_configs, ranked_systems
+from auto_challenge_sets.evaluation.report.cells import config_label, num, ordered_configs, ranked_systems
 from auto_challenge_sets.evaluation.report.name_text import isolate, report_name
 from auto_challenge_sets.evaluation.results import Evaluation
 from auto_challenge_sets.tables import render_table
@@ -152,7 +152,7 @@ def heatmap(evaluation: Evaluation, metric: str) -> plots.SvgPlot:
     higher = evaluation.higher_is_better[metric]
     configs = [n for n in ordered_configs(evaluation) if evaluation.configs[n].random_unavailable is None]
     systems = list(evaluation.systems)
-    names = [plots.short(c) + plots.flag_suffix(evaluation.configs[c]) for c in configs]
+    names = [config_label(plots.short(c), evaluation.configs[c], short=True) for c in configs]
     cell_w, cell_h = 20, 16
     left = 12 + plots.CHAR_PX * max(len(plots.plot_name(s)) for s in systems)
     top = 16 + 0.87 * plots.CHAR_PX * max(len(n) for n in names)  # labels turned 60°
