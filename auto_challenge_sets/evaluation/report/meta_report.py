@@ -62,14 +62,10 @@ def difference_table(found: MetaEvaluation, metric: str, markdown: bool = False)
     header = ["config", f"Δ pairwise accuracy vs full {ref} [95% CI]", "p", "p (BH)", f"Δτ vs full {ref} [95% CI]", "p",
               "p (BH)"]
     rows = []
-    for r in found.rows:
-        if r.metric != metric:
-            continue
+    for r in (r for r in found.rows if r.metric == metric):
         acc, tau = r.found.accuracy_difference, r.found.kendall_difference
-        if acc is None or tau is None:
-            rows.append([_config(r), "(the reference)", "-", "-", "-", "-", "-"])
-            continue
-        rows.append([_config(r), _with_ci(acc, True), _p(acc.p_value), _bh(r.corrected[2], r.in_family),
+        rows.append([_config(r), "(the reference)", "-", "-", "-", "-", "-"] if acc is None or tau is None else
+                    [_config(r), _with_ci(acc, True), _p(acc.p_value), _bh(r.corrected[2], r.in_family),
                      _with_ci(tau, True), _p(tau.p_value), _bh(r.corrected[3], r.in_family)])
     return render_table(header, rows, markdown=markdown)
 

@@ -204,10 +204,8 @@ def figures(evaluation: Evaluation, metric: str | None, human: dict[str, float] 
 
 
 def flagged_line(evaluation: Evaluation) -> str:
-    counts: Counter[str] = Counter()
-    for entry in evaluation.configs.values():
-        for flag in entry.flags():
-            counts[flag.split(" as ")[0] + (" as another" if " as " in flag else "")] += 1
+    counts = Counter(flag.split(" as ")[0] + (" as another" if " as " in flag else "")
+                     for entry in evaluation.configs.values() for flag in entry.flags())
     flagged = sum(1 for entry in evaluation.configs.values() if entry.flags())
     detail = "; ".join(f"{n} {flag}" for flag, n in counts.items())
     return f"configs: {len(evaluation.configs)} scored, {flagged} flagged" + (f" ({detail})" if detail else "")
