@@ -36,9 +36,7 @@ def num(value: float | None, digits: int = 3, sign: bool = False) -> str:
 
 def corrected_cell(p: float | None, exploratory: bool | None) -> str:
     """The corrected p, and the label when it does not survive (or was left out: a small config)."""
-    if p is None:
-        return "-" + (f" ({EXPLORATORY})" if exploratory else "")
-    return ("<0.001" if p < 0.001 else f"{p:.3f}") + (f" ({EXPLORATORY})" if exploratory else "")
+    return ("-" if p is None else "<0.001" if p < 0.001 else f"{p:.3f}") + (f" ({EXPLORATORY})" if exploratory else "")
 
 
 def config_label(name: str, config: ConfigResult, short: bool = False) -> str:
@@ -61,18 +59,13 @@ def family_header(label: str, results: Iterable[Any], field: str = "family_size"
 def ranked_systems(evaluation: Evaluation, score_of: Callable[[str], float | None]) -> list[str]:
     """The systems best first by the first metric (``score_of`` a system's score with it, per its
     direction), ties by name, unscored last: tables ranked as WMT's, not alphabetical."""
-    higher = evaluation.higher_is_better[evaluation.metrics[0]]
-
-    def key(system: str) -> tuple[bool, float, str]:
-        score = score_of(system)
-        return (score is None, 0.0 if score is None else (-score if higher else score), system)
-
-    return sorted(evaluation.systems, key=key)
+    sign = -1 if evaluation.higher_is_better[evaluation.metrics[0]] else 1
+    scores = {system: score_of(system) for system in evaluation.systems}
+    return sorted(evaluation.systems, key=lambda s: (scores[s] is None, 0.0 if scores[s] is None else sign * scores[s], s))
 
 
 def by_full_test(evaluation: Evaluation) -> list[str]:
-    """The systems best first by the first metric on the full corpus: the one order of the tables
-    whose rows are systems but whose columns are no single score (targeted accuracy by distance)."""
+    """The systems best first by the first metric on the full corpus (tables with no single score column)."""
     return ranked_systems(evaluation, lambda system: evaluation.full[system][evaluation.metrics[0]])
 
 

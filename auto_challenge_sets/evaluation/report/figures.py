@@ -1,8 +1,6 @@
-"""Every figure of a report, drawn once: laid out by its section (:mod:`.sections`), written as SVG
-by ``templates/charts.svg.j2``, saved as the ``.svg`` files report.md links and put, the same text,
-inline in index.html (which keeps the tooltips and the line picked out on hover that an ``<img>``
-would lose). The SVG depends on the Evaluation alone: no date, counter or random id, so the same
-result gives the same bytes."""
+"""Every figure of a report, drawn once with ``templates/charts.svg.j2``: the ``.svg`` files report.md
+links and, the same text, inline in index.html. The SVG depends on the Evaluation alone (no date,
+counter or random id), so the same result gives the same bytes."""
 
 from __future__ import annotations
 
@@ -20,35 +18,30 @@ from auto_challenge_sets.evaluation.results import Evaluation
 KINDS = tuple(section.KIND for section in SECTIONS if hasattr(section, "KIND"))  # the page's figure sections
 
 
-def draw(evaluation: Evaluation, human: dict[str, float] | None = None,
-         progress: bool = False) -> list[SvgPlot]:
-    """Every figure of the run in report order: per metric each section's (the heat map, the
-    trends, the human scatter), then the run's own (targeted accuracy); each kind timed as a stage
-    ``figures: KIND``."""
+def draw(evaluation: Evaluation, human: dict[str, float] | None = None, progress: bool = False) -> list[SvgPlot]:
+    """Every figure in report order: per metric each section's, then the run's own; each kind timed."""
     chart = environment().get_template("charts.svg.j2").module.chart
     drawn: list[SvgPlot] = []
     metrics = progress_bar(evaluation.metrics, progress, "plots per metric", unit="metric")
-    for metric in chain(metrics, [None]):  # None: the run's own figures, after every metric's
+    for metric in chain(metrics, [None]):
         for section in SECTIONS:
             plots = section.figures(evaluation, metric, human) if hasattr(section, "figures") else None
-            if plots is None:
-                continue
-            with stage(f"figures: {section.KIND}", unit="files") as timed:
-                found = [replace(p, svg=chart(p)) for p in plots if p is not None]
-                if timed is not None:
-                    timed.count = len(found)
-            drawn.extend(found)
+            if plots is not None:
+                with stage(f"figures: {section.KIND}", unit="files") as timed:
+                    found = [replace(p, svg=chart(p)) for p in plots if p is not None]
+                    if timed is not None:
+                        timed.count = len(found)
+                drawn.extend(found)
     return drawn
 
 
 def by_kind(figures: list[SvgPlot]) -> dict[str, list[SvgPlot]]:
-    """The figures by page section (:data:`KINDS`; a section without data has an empty list)."""
     return {kind: [f for f in figures if f.kind == kind] for kind in KINDS}
 
 
 def all_plots(evaluation: Evaluation, out: Path, human: dict[str, float] | None = None,
               progress: bool = False) -> list[SvgPlot]:
-    """Every figure of the run, drawn (:func:`draw`) and written into ``out`` as its ``.svg`` file."""
+    """Every figure, drawn and written into ``out`` as its ``.svg`` file."""
     figures = draw(evaluation, human, progress)
     with stage("figures: files", len(figures), "files"):
         for figure in figures:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from auto_challenge_sets.evaluation.report.cells import num
+from auto_challenge_sets.evaluation.report.cells import corrected_cell, num
 from auto_challenge_sets.evaluation.stats.human import BOOTSTRAP, PERMUTATIONS
 from auto_challenge_sets.evaluation.stats.meta_evaluation import Estimate
 from auto_challenge_sets.evaluation.stats.meta_runs import MetaEvaluation, MetaRow, exploratory
@@ -38,13 +38,11 @@ def _with_ci(estimate: Estimate | None, sign: bool = False) -> str:
 
 
 def _p(value: float | None) -> str:
-    return "-" if value is None else "<0.001" if value < 0.001 else f"{value:.3f}"
+    return corrected_cell(value, False)
 
 
 def _bh(value: float | None, in_family: bool) -> str:
-    if not in_family or value is None:
-        return "-"
-    return _p(value) + (" (exploratory)" if exploratory(value) else "")
+    return "-" if not in_family or value is None else corrected_cell(value, exploratory(value))
 
 
 def _config(row: MetaRow) -> str:
@@ -64,14 +62,10 @@ def difference_table(found: MetaEvaluation, metric: str, markdown: bool = False)
     header = ["config", f"Δ pairwise accuracy vs full {ref} [95% CI]", "p", "p (BH)", f"Δτ vs full {ref} [95% CI]", "p",
               "p (BH)"]
     rows = []
-    for r in found.rows:
-        if r.metric != metric:
-            continue
+    for r in (r for r in found.rows if r.metric == metric):
         acc, tau = r.found.accuracy_difference, r.found.kendall_difference
-        if acc is None or tau is None:
-            rows.append([_config(r), "(the reference)", "-", "-", "-", "-", "-"])
-            continue
-        rows.append([_config(r), _with_ci(acc, True), _p(acc.p_value), _bh(r.corrected[2], r.in_family),
+        rows.append([_config(r), "(the reference)", "-", "-", "-", "-", "-"] if acc is None or tau is None else
+                    [_config(r), _with_ci(acc, True), _p(acc.p_value), _bh(r.corrected[2], r.in_family),
                      _with_ci(tau, True), _p(tau.p_value), _bh(r.corrected[3], r.in_family)])
     return render_table(header, rows, markdown=markdown)
 
@@ -81,7 +75,6 @@ def _metrics(found: MetaEvaluation) -> list[str]:
 
 
 def summary_lines(found: MetaEvaluation) -> list[str]:
-    """How many configs agree with humans better than full-test BLEU, per metric, before and after BH."""
     lines = []
     for metric in _metrics(found):
         rows = [r for r in found.rows if r.metric == metric and r.in_family and r.found.kendall_difference is not None]

@@ -1,16 +1,7 @@
-"""The drawing primitives every figure of the report is laid out with: an :class:`SvgPlot` (what ``templates/charts.svg.j2`` writes as SVG), scales and round ticks, labels
-spread apart, the palettes, and a system's or config's name as a figure prints it. Each section
-(:mod:`.sections`) lays out its own figures with these; :mod:`.figures` writes them once, as the
-``.svg`` files report.md links and the same SVG inline in index.html.
-
-Why not matplotlib, which drew the report's PNGs (and once the page's SVG): its figures cost more
-than the evaluation itself (12.7 s of PNGs and report against 10.6 s of evaluation on the 19-system
-WMT21 run), where laying a figure out here costs a few milliseconds; and here each system's line is
-one SVG group (``class="series"``) that the page picks out on hover and keyboard focus, with its
-name and numbers in a tooltip, which matplotlib's output cannot name. The palettes and ticks are
-written here rather than taken from matplotlib: they were all the figures still used of it (20
-colours, an 11-stop colour ramp and a tick rule).
-"""
+"""The drawing primitives the sections lay their figures out with: :class:`SvgPlot` (what
+``templates/charts.svg.j2`` writes), scales and round ticks, labels spread apart, the palettes
+(matplotlib's tab20 and RdBu, written out: the figures need nothing else of it), and names as a
+figure prints them."""
 
 from __future__ import annotations
 
@@ -20,12 +11,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from auto_challenge_sets.evaluation.results import ConfigResult
-
-# the PNGs of acs evaluate before the figures were SVG (each section names its own .svg, ``FILE``): a
-# folder of such a report is still a report, replaced whole by the next run (never refused as foreign)
-EARLIER_PLOT_NAMES = ("{pair}.{metric}.heatmap.png", "{phenomenon}.{metric}.trend.png", "{pair}.{metric}.human.png",
-                      "{pair}.targeted.png")
-
 
 # matplotlib's tab20 (Tableau's 10 colours, each with its light tint), in its order
 TAB20 = ("#1f77b4", "#aec7e8", "#ff7f0e", "#ffbb78", "#2ca02c", "#98df8a", "#d62728", "#ff9896", "#9467bd",
@@ -37,31 +22,20 @@ RDBU = ("#67001f", "#b2182b", "#d6604d", "#f4a582", "#fddbc7", "#f7f7f7", "#d1e5
 TICK_STEPS = (1.0, 2.0, 2.5, 5.0, 10.0)  # a tick step is one of these times a power of ten
 
 PLOT_NAME = 40  # characters of a system name a figure prints: a 5,000-character name leaves no room for the axes
-
-
-FONT_PX = 11  # the charts' text size; CHAR_PX the width of a character at that size (for margins)
-CHAR_PX = 6.2
+CHAR_PX = 6.2  # the width of a character of the charts' 11 px text (for margins)
 LABEL_GAP_PX = 10  # the least vertical space between two direct labels at a line's end
 CAPTION_PX = 20  # the line under a figure that repeats its title: a .svg opened alone has no caption
 LEGEND_ROW_PX = 14
 
 
 def plot_name(name: str) -> str:
-    """A system's name as a figure labels it: whole up to :data:`PLOT_NAME` characters, cut with … after
-    (its tooltip keeps it whole)."""
+    """A system's name as a figure labels it, cut with … after :data:`PLOT_NAME` characters."""
     return name if len(name) <= PLOT_NAME else name[:PLOT_NAME - 1] + "…"
 
 
 def in_trends(config: ConfigResult) -> bool:
-    """Whether a config is a point of the trend and human plots: it has a distance and is a point
-    of the trends (:attr:`ConfigResult.usable`: not small, not degenerate, not a repeat)."""
+    """Whether a config is a point of the trend and human plots (a distance, and usable)."""
     return config.min_distance is not None and config.usable
-
-
-def flag_suffix(config: ConfigResult) -> str:
-    """The marks after a config's short name in a plot: `` (small, same rows as particle.d4)``."""
-    flags = config.flags(short=True)
-    return f" ({', '.join(flags)})" if flags else ""
 
 
 def system_colours(systems: Sequence[str]) -> dict[str, tuple[str, str]]:
@@ -70,8 +44,7 @@ def system_colours(systems: Sequence[str]) -> dict[str, tuple[str, str]]:
 
 
 def diverging(position: float, reverse: bool = False) -> str:
-    """The RdBu colour at ``position`` (0 red … 0.5 near white … 1 blue; ``reverse``: blue to red),
-    clipped to 0…1 and linearly interpolated between its 11 stops."""
+    """The RdBu colour at ``position`` (0 red … 1 blue; ``reverse``: blue to red), interpolated."""
     position = min(1.0, max(0.0, 1.0 - position if reverse else position)) * (len(RDBU) - 1)
     k = min(int(position), len(RDBU) - 2)
     fraction = position - k
@@ -82,8 +55,7 @@ def diverging(position: float, reverse: bool = False) -> str:
 
 
 def nice_ticks(low: float, high: float, bins: int = 5) -> list[float]:
-    """Round tick values from at or below ``low`` to at or above ``high``, at most ``bins`` steps
-    apart, the step 1, 2, 2.5 or 5 times a power of ten (the smallest that fits)."""
+    """Round ticks covering ``low``…``high`` in at most ``bins`` steps of :data:`TICK_STEPS` × 10ⁿ."""
     if not high > low:
         raise ValueError(f"nice_ticks needs low < high, got {low!r}, {high!r}")
     magnitude = 10.0 ** math.floor(math.log10((high - low) / bins))
@@ -99,8 +71,7 @@ def nice_ticks(low: float, high: float, bins: int = 5) -> list[float]:
 
 @dataclass(frozen=True)
 class SvgPlot:
-    """One figure: how the template draws it (``kind``: heatmap, trend, human, targeted), its size,
-    what it draws (``body``), a title, the alt text and its file in the report folder."""
+    """One figure: its template macro (``kind``), size, what it draws (``body``), title, alt text and file."""
 
     key: str
     title: str
@@ -114,7 +85,6 @@ class SvgPlot:
 
     @property
     def frame_width(self) -> float:
-        """The whole figure's width: the drawing, or the caption under it where that is longer."""
         return round(max(self.width, 8 + 1.1 * CHAR_PX * len(self.title)), 1)  # wide letters, ★: a margin
 
     @property
@@ -151,9 +121,7 @@ def nice_scale(values: Sequence[float], start: float, end: float, bins: int = 5)
 
 
 def spread_labels(ys: Sequence[float], top: float, bottom: float, gap: float = LABEL_GAP_PX) -> list[float]:
-    """Label positions near ``ys`` (pixels, down is larger) at least ``gap`` apart and inside
-    top…bottom, in the input's order: direct labels at the lines' ends must not print over
-    each other when lines end close together."""
+    """Label positions near ``ys`` (pixels), at least ``gap`` apart and inside top…bottom, in order."""
     order = sorted(range(len(ys)), key=lambda k: ys[k])
     placed = [0.0] * len(ys)
     previous = top - gap
@@ -173,8 +141,8 @@ def short(config: str) -> str:
     return config.split(".", 1)[1] if "." in config else config
 
 
-def line_series(name: str, colour: tuple[str, str], points: list[tuple[float, float, str]], width: float = 1.2
-            ) -> dict[str, Any]:
+def line_series(name: str, colour: tuple[str, str], points: list[tuple[float, float, str]],
+                width: float = 1.2) -> dict[str, Any]:
     return {"name": name, "colour": colour[0], "dash": colour[1], "width": width,
             "points": " ".join(f"{x},{y}" for x, y, _ in points),
             "dots": [{"x": x, "y": y, "title": t} for x, y, t in points]}

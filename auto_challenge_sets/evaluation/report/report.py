@@ -1,7 +1,5 @@
-"""The one report of an :class:`~auto_challenge_sets.evaluation.results.Evaluation`: the plain-text
-tables printed by ``acs evaluate``, and with ``--out`` the folder of ``results.json``,
-``report.md``, the figures (:mod:`.figures`) and ``index.html`` (:mod:`.html`), each assembled from
-the sections (:mod:`.sections`). Every metric of the run is shown, whatever it is."""
+"""The report of an Evaluation, assembled from its sections: the plain text ``acs evaluate`` prints,
+and the ``--out`` folder (``results.json``, ``report.md``, the figures and ``index.html``)."""
 
 from __future__ import annotations
 
@@ -10,19 +8,13 @@ from pathlib import Path
 
 from auto_challenge_sets.builder.pipeline.timings import stage
 from auto_challenge_sets.evaluation.page_sentences import SAVED, Sentences
-from auto_challenge_sets.evaluation.report import cells, figures
+from auto_challenge_sets.evaluation.report import cells, figures, sections
 from auto_challenge_sets.evaluation.report.html import html_report
-from auto_challenge_sets.evaluation.report.sections import (
-    SECTIONS,
-    challenge,
-    full_test,
-    human,
-    segments,
-    trends,
-)
+from auto_challenge_sets.evaluation.report.sections import SECTIONS, challenge
 from auto_challenge_sets.evaluation.results import Evaluation
 
-LEGEND = challenge.LEGEND + trends.LEGEND + human.LEGEND + cells.LEGEND + segments.LEGEND + full_test.LEGEND
+LEGEND = "".join(m.LEGEND for m in (challenge, sections.trends, sections.human, cells, sections.segments,
+                                     sections.full_test))
 RESULTS, MARKDOWN = "results.json", "report.md"
 
 
@@ -32,8 +24,7 @@ def text_report(evaluation: Evaluation) -> str:
 
 
 def markdown_report(evaluation: Evaluation, plots: list[Path]) -> str:
-    """The sections in the text's order, but the per-config tables (one per config: 2,394 rows on
-    WMT21's 19 systems) after the figures; the legend after the run's head."""
+    """The sections in the text's order, the legend after the head, the per-config tables last."""
     head, *rest = (section.text(evaluation, markdown=True) for section in SECTIONS if section is not challenge)
     lines = [*head, "## How to read this report", "", LEGEND, *(line for lines in rest for line in lines)]
     lines += [f"![{p.stem}]({p.name})" for p in plots] + [""]
@@ -41,17 +32,15 @@ def markdown_report(evaluation: Evaluation, plots: list[Path]) -> str:
 
 
 def report_names() -> tuple[str, ...]:
-    """Every name :func:`write_report` may write, relative to its folder, fields in braces (a
-    plot's metric, a sidecar's config): the one list of a report's files, from its writers."""
+    """Every name :func:`write_report` may write, relative to its folder, fields in braces."""
     figures = (section.FILE for section in SECTIONS if hasattr(section, "FILE"))
     return (RESULTS, MARKDOWN, SAVED, *figures, *html_report.PAGE_NAMES)
 
 
 def write_report(out_dir: str | Path, evaluation: Evaluation, sentences: Sentences | None = None,
                  progress: bool = False) -> list[Path]:
-    """``results.json``, ``report.md``, the plots and ``index.html`` into ``out_dir``, from the
-    result alone (given the ``sentences`` behind each config, the page shows them and they are
-    saved beside results.json, so ``acs report`` renders the same page); return the paths written."""
+    """The report folder, from the result alone (and the ``sentences``, saved so that ``acs report``
+    renders the same page); the paths written."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     results = out / RESULTS

@@ -1,17 +1,9 @@
 """The ``--out`` folder of ``acs evaluate``: whose it is, and writing it whole.
 
-A run replaces its ``--out`` whole, so ``--out`` must be absent, empty, or hold one earlier
-report and nothing else: a ``results.json`` of ``acs evaluate`` (``schema`` ``acs-evaluation/*``)
-and only files whose names a report writes (:func:`~auto_challenge_sets.evaluation.report.report.report_names`,
-from the writers themselves). Anything else (a dataset, a hypothesis file, a user's ``notes.md``)
-is an error naming the first such file, before any scoring, and the folder is left as it was.
-Entries are looked at with ``lstat`` and only a regular file is ever opened: a named pipe called
-``results.json`` is named, never read (its reader would wait forever for a writer).
-
-The report is written into a fresh work folder beside it and swapped in under a lock
-(:mod:`auto_challenge_sets.folder_swap`): a run that fails or is killed leaves the previous report
-whole (or aside, named in one line, put back by the next run), and every file of a report comes
-from one run.
+``--out`` must be absent, empty, or hold one earlier report and nothing else (a ``results.json`` of
+``acs evaluate`` and only names a report writes, :func:`.report.report_names`); anything else is an
+error naming the first such file, before any scoring. Only a regular file is ever opened. The report
+is written into a work folder and swapped in under a lock (:mod:`auto_challenge_sets.folder_swap`).
 """
 
 from __future__ import annotations
@@ -33,13 +25,13 @@ from auto_challenge_sets.text_io import file_kind
 SCHEMA_PREFIX = "acs-evaluation/"
 FOREIGN = ("is not a file acs evaluate writes, and a report replaces its folder whole: move it out of the "
            "folder, or choose a new or empty one")
+# the figures of earlier versions: a folder holding them is still a report, replaced whole by the next run
+EARLIER_PLOT_NAMES = ("{pair}.{metric}.heatmap.png", "{phenomenon}.{metric}.trend.png", "{pair}.{metric}.human.png",
+                      "{pair}.targeted.png")
 
 
 def report_globs() -> dict[str, list[str]]:
-    """``{folder: glob patterns}`` of the names a report writes, ``""`` for the report folder itself
-    (each ``{field}`` of :func:`report_names` becomes ``*``), with the figures of earlier versions."""
-    from auto_challenge_sets.evaluation.report.plots import EARLIER_PLOT_NAMES
-
+    """``{folder: glob patterns}`` of the names a report writes (``""``: the report folder itself)."""
     globs: dict[str, list[str]] = {}
     for name in (*report_names(), *EARLIER_PLOT_NAMES):
         folder, _, base = re.sub(r"\{[^{}]*\}", "*", name).rpartition("/")
@@ -47,29 +39,8 @@ def report_globs() -> dict[str, list[str]]:
     return globs
 
 
-def _first_foreign(out: Path) -> InputError | None:
-    """The error for the first entry of ``out`` (sorted) that no report writes, else None."""
-    globs = report_globs()
-    folders = {name for name in globs if name}
-    entries = [(entry, "") for entry in sorted(out.iterdir())]
-    while entries:
-        entry, folder = entries.pop(0)
-        mode = entry.lstat().st_mode
-        if not folder and entry.name in folders:
-            if not stat.S_ISDIR(mode):
-                return InputError(f"is {file_kind(mode)} where a report keeps a folder: {FOREIGN}", entry)
-            entries[:0] = [(inner, entry.name) for inner in sorted(entry.iterdir())]
-        elif not any(fnmatch.fnmatchcase(entry.name, pattern) for pattern in globs[folder]):
-            return InputError(FOREIGN, entry)
-        elif not stat.S_ISREG(mode):
-            return InputError(f"is {file_kind(mode)}, not a regular file, though named like a report's file: "
-                              "it was never opened; remove it, or choose a new or empty folder", entry)
-    return None
-
-
 def _schema(results: Path) -> object:
-    """The ``schema`` of a results.json that is a regular file (``lstat`` said so; O_NONBLOCK and the
-    ``fstat`` guard against it being swapped for a pipe since)."""
+    """The ``schema`` of a regular results.json (O_NONBLOCK and ``fstat``: never a pipe's reader)."""
     try:
         fd = os.open(results, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
@@ -89,8 +60,20 @@ def check_report_folder(out: Path) -> None:
     refuse_link_or_file(out)
     if not out.exists() or not any(out.iterdir()):
         return
-    if (foreign := _first_foreign(out)) is not None:
-        raise foreign
+    globs = report_globs()
+    entries = [(entry, "") for entry in sorted(out.iterdir())]
+    while entries:  # the first entry (sorted) that no report writes is the error
+        entry, folder = entries.pop(0)
+        mode = entry.lstat().st_mode
+        if not folder and entry.name in globs:
+            if not stat.S_ISDIR(mode):
+                raise InputError(f"is {file_kind(mode)} where a report keeps a folder: {FOREIGN}", entry)
+            entries[:0] = [(inner, entry.name) for inner in sorted(entry.iterdir())]
+        elif not any(fnmatch.fnmatchcase(entry.name, pattern) for pattern in globs[folder]):
+            raise InputError(FOREIGN, entry)
+        elif not stat.S_ISREG(mode):
+            raise InputError(f"is {file_kind(mode)}, not a regular file, though named like a report's file: "
+                             "it was never opened; remove it, or choose a new or empty folder", entry)
     schema = _schema(out / RESULTS) if (out / RESULTS).exists() else None
     if not (isinstance(schema, str) and schema.startswith(SCHEMA_PREFIX)):
         raise InputError(f"is not empty and has no {RESULTS} of acs evaluate (schema {SCHEMA_PREFIX}*): a "
@@ -98,8 +81,7 @@ def check_report_folder(out: Path) -> None:
 
 
 def prepare_report_folder(out: str | os.PathLike[str]) -> None:
-    """Check ``out`` and create its lock file before the evaluation's work, so a bad ``--out``
-    fails at once rather than after the scoring."""
+    """Check ``out`` and create its lock file, so a bad ``--out`` fails before the scoring."""
     prepare_folder(Path(out).absolute(), check_report_folder)
 
 

@@ -1,10 +1,5 @@
-"""A saved report read back (``acs report``): the result from ``results.json`` and, where the run
-saved them, the sentences behind each config, checked before anything is rendered.
-
-A results.json is checked as it is decoded (:meth:`~.results.Evaluation.from_json`, the bounds of
-the result's dataclasses), so a hand-edited or truncated file is an error naming the file and the
-field, never a traceback from deep inside a renderer.
-"""
+"""A saved report read back (``acs report``): ``results.json`` and the sentences, checked before anything
+is rendered: a hand-edited or truncated file is an error naming the file and the field."""
 
 from __future__ import annotations
 
@@ -21,12 +16,9 @@ from auto_challenge_sets.evaluation.results import SCHEMA, Evaluation
 from auto_challenge_sets.folder_swap import left_aside
 from auto_challenge_sets.text_io import file_kind
 
-RERUN = "run `acs evaluate ... --out DIR` again with this version"
-
 
 def read_result(path: str | os.PathLike[str]) -> Evaluation:
-    """The Evaluation a ``results.json`` of this version holds; an error names the file (and the
-    line or the field) of anything else."""
+    """The Evaluation a ``results.json`` of this version holds; an error names the file of anything else."""
     _regular(path)
     try:
         text = Path(path).read_bytes().decode("utf-8")
@@ -41,7 +33,7 @@ def read_result(path: str | os.PathLike[str]) -> Evaluation:
         raise InputError(f'is not a {RESULTS} of `acs evaluate` (no "schema": "acs-evaluation/…")', path)
     if schema != SCHEMA:
         raise InputError(f"is {schema}; this version renders {SCHEMA} (docs/method.md, 'Reading results.json', "
-                         f"says what changed): {RERUN}", path)
+                         "says what changed): run `acs evaluate ... --out DIR` again with this version", path)
     try:
         return Evaluation.from_json(document)
     except ResultError as error:
@@ -49,8 +41,7 @@ def read_result(path: str | os.PathLike[str]) -> Evaluation:
 
 
 def _regular(path: str | os.PathLike[str]) -> None:
-    """Refuse, unopened, a path that is not a regular file (``lstat``: a pipe's reader would wait
-    forever for a writer, and a link may point anywhere); a missing one is an error too."""
+    """Refuse, unopened, a missing path or one that is not a regular file (a pipe, a link)."""
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
@@ -60,7 +51,7 @@ def _regular(path: str | os.PathLike[str]) -> None:
 
 
 def read_report(folder: str | os.PathLike[str]) -> tuple[Evaluation, Sentences | None]:
-    """A report folder's result, and its sentences where the run saved them (:data:`auto_challenge_sets.evaluation.page_sentences.SAVED`)."""
+    """A report folder's result, and its sentences where the run saved them."""
     folder = Path(folder)
     if not folder.is_dir():
         left_aside(folder)

@@ -1,12 +1,7 @@
-"""``index.html``: the run as one self-contained page that works offline from ``file://``.
-
-Inline CSS and JavaScript, the report's figures as inline SVG (:mod:`.figures`), each section's
-data from the Evaluation itself (:mod:`..sections`, ``page``); given them, the sentences behind each config
-(:mod:`.page_sentences`, which the command line collects): the first :data:`INLINE_ROWS` rows of a config in the page, the rest in
-``sentences/{config}.js`` beside it and their words in ``sentences/lines-*.js``, which the page
-loads on demand with ``<script>`` tags (Chromium refuses ``fetch`` of ``file://`` URLs, not
-scripts). Jinja2 templates in ``templates/`` lay everything out (:mod:`.environment`).
-"""
+"""``index.html``: the run as one self-contained page that works offline from ``file://``: inline CSS,
+JavaScript and figures, each section's data, and the first :data:`INLINE_ROWS` sentences of each
+config; the rest in ``sentences/*.js`` beside it, loaded on demand with ``<script>`` tags (Chromium
+refuses ``fetch`` of ``file://`` URLs)."""
 
 from __future__ import annotations
 
@@ -25,7 +20,7 @@ from auto_challenge_sets.scoring.length_baseline import DEGENERATE_COMPLEMENT_RA
 
 INDEX = "index.html"
 SIDECAR_DIR = "sentences"
-# the sidecars' names, fields in braces (as a section's FILE: the --out check reads them)
+# the sidecars' names, fields in braces (the --out check reads them)
 LINES_SIDECAR, CONFIG_SIDECAR = SIDECAR_DIR + "/lines-{chunk:05d}.js", SIDECAR_DIR + "/{config}.js"
 PAGE_NAMES = (INDEX, LINES_SIDECAR, CONFIG_SIDECAR)
 INLINE_ROWS = 50  # rows of a config in the page itself; a 3,000-row config must not make a 50 MB page
@@ -33,17 +28,10 @@ CHUNK_LINES = 100  # corpus lines per sidecar of words
 CONFIGS_GLOBAL, TEXTS_GLOBAL = "ACS_SENTENCES", "ACS_TEXTS"  # what the sidecars add to (report.js reads them)
 
 
-def _sidecar_name(chunk: int) -> str:
-    return LINES_SIDECAR.format(chunk=chunk)
-
-
 def _sentence_data(sentences: Sentences | None) -> tuple[dict[str, Any] | None, dict[str, dict[str, Any]]]:
-    """What the page holds of the sentences, and the sidecars (path -> what it adds to which global).
-
-    The page: each config's first INLINE_ROWS rows and the words of their lines. A config's
-    sidecar: its other rows and the line files their words are in. The words of a corpus line are
-    stored once, however many configs hold it (a phenomenon's configs d0 ⊇ d1 ⊇ … share rows), in
-    files of CHUNK_LINES lines."""
+    """What the page holds of the sentences (each config's first INLINE_ROWS rows and their words), and
+    the sidecars (path -> what it adds to which global): each config's other rows, and the words of
+    the other lines, stored once in files of CHUNK_LINES lines."""
     if sentences is None:
         return None, {}
     configs, sidecars, inline = {}, {}, set()
@@ -54,11 +42,11 @@ def _sentence_data(sentences: Sentences | None) -> tuple[dict[str, Any] | None, 
         sidecar = CONFIG_SIDECAR.format(config=name) if tail else None
         configs[name] = {"total": len(found.rows), "rows": head, "sidecar": sidecar, "verdicts": found.verdicts}
         if sidecar:
-            chunks = sorted({_sidecar_name((r["line"] - 1) // CHUNK_LINES) for r in tail if r["line"] not in inline})
+            chunks = sorted({LINES_SIDECAR.format(chunk=(r["line"] - 1) // CHUNK_LINES) for r in tail if r["line"] not in inline})
             sidecars[sidecar] = {"global": CONFIGS_GLOBAL, "entries": {name: {"rows": tail, "texts": chunks}}}
     for line, text in sorted(sentences.texts.items()):
         if line not in inline:
-            path = _sidecar_name((line - 1) // CHUNK_LINES)
+            path = LINES_SIDECAR.format(chunk=(line - 1) // CHUNK_LINES)
             sidecars.setdefault(path, {"global": TEXTS_GLOBAL, "entries": {}})["entries"][line] = text
     page = {"systems": sentences.systems, "texts": {line: sentences.texts[line] for line in sorted(inline)},
             "configs": configs}
@@ -67,16 +55,14 @@ def _sentence_data(sentences: Sentences | None) -> tuple[dict[str, Any] | None, 
 
 def write_html(out_dir: str | Path, evaluation: Evaluation, sentences: Sentences | None = None,
                figures: list[SvgPlot] | None = None) -> list[Path]:
-    """``index.html`` (and the sentence sidecars, given ``sentences``) into ``out_dir``, from the
-    result alone; the paths written. ``figures``: the report's own (:func:`.figures.all_plots`), put in the page as they
-    are; drawn here without them."""
+    """``index.html`` (and the sentence sidecars) into ``out_dir``; the paths written. ``figures``: the
+    report's own (:func:`.figures.all_plots`), drawn here without them."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     with stage("page: sentences", unit="sidecars") as timed:  # the rows behind each config
         data, sidecars = _sentence_data(sentences)
         if timed is not None:
             timed.count = len(sidecars)
-    # the report's figures, the same SVG as its files (drawn here, and timed as "figures: KIND", without them)
     svgs = by_kind(draw(evaluation, evaluation.human_scores) if figures is None else figures)
     with stage(INDEX, 1, "files"):
         env = environment()

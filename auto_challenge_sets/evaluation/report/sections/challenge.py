@@ -1,10 +1,6 @@
-"""The challenge sets' scores, config by config: per config a table of every system by every metric
-beside its random baseline and its paired test against the baseline system; the page's table of
-every (config, system, metric) cell; the heat map per metric; the terminal's count of flagged configs.
-
-Every number of the page is the Evaluation's own float (the template writes it in full in a
-``data-value`` attribute and rounded as text), so the page cannot disagree with ``results.json``.
-Metrics are whatever the run has: labels, digits and directions come from the result."""
+"""The challenge sets' scores, config by config: per config every system by every metric beside its
+random baseline and its paired test against the baseline system; the page's table of every (config,
+system, metric) cell, each number the Evaluation's own float; the heat map per metric."""
 
 from __future__ import annotations
 
@@ -13,14 +9,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from auto_challenge_sets.evaluation.report import plots
-from auto_challenge_sets.evaluation.report.cells import num, ordered_configs, ranked_systems
+from auto_challenge_sets.evaluation.report.cells import config_label, num, ordered_configs, ranked_systems
 from auto_challenge_sets.evaluation.report.name_text import isolate, report_name
 from auto_challenge_sets.evaluation.results import Evaluation
 from auto_challenge_sets.tables import render_table
 
-KIND = "heatmap"  # its figures' section of the page
-FILE = "{pair}.{metric}.heatmap.svg"  # its figures' file name, fields in braces (the --out check reads it)
-PAGE_ROWS = 100  # rows of the all-scores table a page shows (WMT21's 19 systems: 2,394 rows, 90,000 px unpaged)
+KIND, FILE = "heatmap", "{pair}.{metric}.heatmap.svg"
+PAGE_ROWS = 100  # rows of the all-scores table a page shows at a time
 DEGENERATE_GREY = "#d9d9d9"  # a heat map's degenerate-baseline column: no colour, no star, hatched
 
 LEGEND = """\
@@ -96,8 +91,6 @@ class MetricView:
 
 @dataclass(frozen=True)
 class Cell:
-    """One row of the big table: one system on one config by one metric."""
-
     config: str
     phenomenon: str
     min_distance: int | None
@@ -108,7 +101,7 @@ class Cell:
     random_mean: float | None  # None: no random baseline (random_unavailable says why)
     random_p5: float | None
     random_p95: float | None
-    percentile: float | None  # None on a degenerate baseline (a percentile among unusable samples) or without one
+    percentile: float | None  # None on a degenerate baseline too
     delta_random: float | None
     worse_than_band: bool
     delta_baseline: float | None
@@ -121,11 +114,8 @@ class Cell:
 
 
 def metric_views(evaluation: Evaluation) -> list[MetricView]:
-    views = []
-    for name in evaluation.metrics:
-        cls = evaluation.metric_info[name]
-        views.append(MetricView(name, cls.label, cls.digits, evaluation.higher_is_better[name]))
-    return views
+    return [MetricView(m, evaluation.metric_info[m].label, evaluation.metric_info[m].digits,
+                       evaluation.higher_is_better[m]) for m in evaluation.metrics]
 
 
 def cells(evaluation: Evaluation) -> list[Cell]:
@@ -154,20 +144,15 @@ def page(evaluation: Evaluation) -> dict[str, Any]:
             "page_size": PAGE_ROWS}
 
 
-def heatmap_configs(evaluation: Evaluation) -> list[str]:
-    """The heat maps' columns: the configs with a random baseline (not the full corpus itself), in D order."""
-    return [n for n in ordered_configs(evaluation) if evaluation.configs[n].random_unavailable is None]
-
-
 def heatmap(evaluation: Evaluation, metric: str) -> plots.SvgPlot:
     """Systems × configs, each cell the score minus the random mean, red where worse, ★ worse than
     the random band; a degenerate baseline's column hatched grey without stars (its band means
     nothing); the exact numbers in each cell's tooltip."""
     label = isolate(evaluation.label(metric))  # a plug-in's label is a name too: see name_text
     higher = evaluation.higher_is_better[metric]
-    configs = heatmap_configs(evaluation)
+    configs = [n for n in ordered_configs(evaluation) if evaluation.configs[n].random_unavailable is None]
     systems = list(evaluation.systems)
-    names = [plots.short(c) + plots.flag_suffix(evaluation.configs[c]) for c in configs]
+    names = [config_label(plots.short(c), evaluation.configs[c], short=True) for c in configs]
     cell_w, cell_h = 20, 16
     left = 12 + plots.CHAR_PX * max(len(plots.plot_name(s)) for s in systems)
     top = 16 + 0.87 * plots.CHAR_PX * max(len(n) for n in names)  # labels turned 60°
@@ -207,20 +192,20 @@ def heatmap(evaluation: Evaluation, metric: str) -> plots.SvgPlot:
     bottom = max(top + len(systems) * cell_h, top + len(systems) * cell_h / 2 + plots.CHAR_PX * len(caption) / 2)
     alt = (f"{label}: each system's score minus the random mean on each config; red is worse, ★ marks a score "
            "outside the random 5–95% band on the worse side; hatched grey: a degenerate baseline, not coloured")
-    return plots.SvgPlot(f"heatmap-{metric}", title, alt, "heatmap", round(bar["caption_x"] + 10, 1), round(bottom + 10, 1),
-                   body, FILE.format(pair=evaluation.pair, metric=metric))
+    return plots.SvgPlot(f"heatmap-{metric}", title, alt, "heatmap", round(bar["caption_x"] + 10, 1),
+                         round(bottom + 10, 1), body, FILE.format(pair=evaluation.pair, metric=metric))
 
 
 def figures(evaluation: Evaluation, metric: str | None, human: dict[str, float] | None) -> list[plots.SvgPlot] | None:
-    """A metric's heat map (None for the run as a whole, or without a config to show)."""
-    return None if metric is None or not heatmap_configs(evaluation) else [heatmap(evaluation, metric)]
+    """A metric's heat map (None for the run, or without a config with a random baseline)."""
+    if metric is None or all(c.random_unavailable is not None for c in evaluation.configs.values()):
+        return None
+    return [heatmap(evaluation, metric)]
 
 
 def flagged_line(evaluation: Evaluation) -> str:
-    counts: Counter[str] = Counter()
-    for entry in evaluation.configs.values():
-        for flag in entry.flags():
-            counts[flag.split(" as ")[0] + (" as another" if " as " in flag else "")] += 1
+    counts = Counter(flag.split(" as ")[0] + (" as another" if " as " in flag else "")
+                     for entry in evaluation.configs.values() for flag in entry.flags())
     flagged = sum(1 for entry in evaluation.configs.values() if entry.flags())
     detail = "; ".join(f"{n} {flag}" for flag, n in counts.items())
     return f"configs: {len(evaluation.configs)} scored, {flagged} flagged" + (f" ({detail})" if detail else "")

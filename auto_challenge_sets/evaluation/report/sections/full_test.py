@@ -1,6 +1,5 @@
-"""The full test set: every system's score on the full corpus and, per metric, the ranking with
-its significance clusters and its paired test against the baseline system (:mod:`~auto_challenge_sets.evaluation.stats.full_test`);
-the terminal's line per metric (the best system and the top cluster)."""
+"""The full test set: every system's score on the full corpus and, per metric, the ranking with its
+significance clusters and its paired test against the baseline system; the terminal's line per metric."""
 
 from __future__ import annotations
 
@@ -25,7 +24,7 @@ LEGEND = """\
 
 
 def ranking_table(full_test: FullTest, metric: str, info: MetricInfo, markdown: bool = False) -> str:
-    """One row per system, best first: rank, cluster, score, Δ baseline (p); ``info``: the metric's."""
+    """One row per system, best first: rank, cluster, score, Δ baseline (p)."""
     digits = info.digits
     rows = []
     for entry in full_test.rankings[metric].systems:
@@ -34,22 +33,13 @@ def ranking_table(full_test: FullTest, metric: str, info: MetricInfo, markdown: 
         rows.append([str(entry.rank), str(entry.cluster), name, f"{entry.score:.{digits}f}",
                      "-" if test is None else f"{test.delta:+.{digits}f} ({test.p_value:.3f})"])
     label = report_name(info.label, markdown)  # a plug-in's label is a name too
-    return render_table(["rank", "cluster", "system", label, "Δ baseline (p)"], rows,
-                        markdown=markdown)
+    return render_table(["rank", "cluster", "system", label, "Δ baseline (p)"], rows, markdown=markdown)
 
 
 def full_corpus_label(evaluation: Evaluation) -> str:
-    """What the tables call the run's full corpus: its config by name when a ``ref_config``
-    other than the pair's baseline replaced it (the reader must see which rows those are)."""
+    """What the tables call the run's full corpus: its config by name when a ``ref_config`` replaced it."""
     config = evaluation.full_corpus_config
     return "full test set" if config == f"{evaluation.pair}.{BASELINE}" else f"full corpus: {config}"
-
-
-def full_table(evaluation: Evaluation, markdown: bool = False) -> str:
-    header = ["system", *(report_name(evaluation.label(m), markdown) for m in evaluation.metrics)]
-    rows = [[report_name(system, markdown), *(num(evaluation.full[system][m], evaluation.digits(m)) for m in evaluation.metrics)]
-            for system in by_full_test(evaluation)]
-    return render_table(header, rows, markdown=markdown)
 
 
 def full_test_section(evaluation: Evaluation, markdown: bool = False) -> list[str]:
@@ -75,7 +65,10 @@ def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
     """The full corpus's scores, then the ranking section (empty for a run without it)."""
     label = full_corpus_label(evaluation)
     heading = "## Full corpus" if markdown else "full corpus" if label == "full test set" else label
-    return [heading, *([""] if markdown else []), full_table(evaluation, markdown), "",
+    header = ["system", *(report_name(evaluation.label(m), markdown) for m in evaluation.metrics)]
+    rows = [[report_name(s, markdown), *(num(evaluation.full[s][m], evaluation.digits(m)) for m in evaluation.metrics)]
+            for s in by_full_test(evaluation)]
+    return [heading, *([""] if markdown else []), render_table(header, rows, markdown=markdown), "",
             *full_test_section(evaluation, markdown)]
 
 

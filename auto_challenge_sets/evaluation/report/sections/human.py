@@ -1,21 +1,14 @@
-"""Agreement with the human scores, per metric: each config's correlation with the humans over
-systems (and its difference from the full test set's BLEU), the power of the test under the table,
-the page's rows and the scatter figure of each metric against the human scores."""
+"""Agreement with the human scores, per metric: each config's correlation over systems and its
+difference from the full test set's BLEU, the power of the test, and the scatter figures."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from auto_challenge_sets.evaluation.report import plots
-from auto_challenge_sets.evaluation.report.cells import (
-    config_label,
-    corrected_cell,
-    family_header,
-    num,
-    ordered_configs,
-)
+from auto_challenge_sets.evaluation.report import cells, plots
+from auto_challenge_sets.evaluation.report.cells import config_label, corrected_cell, family_header, num
 from auto_challenge_sets.evaluation.report.name_text import isolate, report_name
 from auto_challenge_sets.evaluation.report.sections.full_test import full_corpus_label
 from auto_challenge_sets.evaluation.results import Evaluation, HumanCorrelation
@@ -23,8 +16,7 @@ from auto_challenge_sets.evaluation.stats.human import MIN_CI_SYSTEMS
 from auto_challenge_sets.evaluation.stats.versus_full import power_line, reference_metric
 from auto_challenge_sets.tables import render_table
 
-KIND = "human"  # its figures' section of the page
-FILE = "{pair}.{metric}.human.svg"  # its figures' file name, fields in braces (the --out check reads it)
+KIND, FILE = "human", "{pair}.{metric}.human.svg"
 
 LEGEND = """\
 - Human correlation, per metric (scores negated where lower is better, so a positive τ always
@@ -41,7 +33,7 @@ LEGEND = """\
 
 
 def _human_cells(human: HumanCorrelation, random_means_something: bool = True) -> list[str]:
-    """``random_means_something``: False on a degenerate baseline, whose random τ percentile is not printed."""
+    """``random_means_something``: False on a degenerate baseline (no random τ percentile printed)."""
     ci = human.ci
     return [str(human.systems), num(human.spearman, 3), num(human.kendall, 3), num(human.p_value, 3),
             corrected_cell(human.p_corrected, human.exploratory),
@@ -50,7 +42,7 @@ def _human_cells(human: HumanCorrelation, random_means_something: bool = True) -
 
 
 def versus_cells(human: HumanCorrelation | None) -> list[str]:
-    """τ minus full-test BLEU's, its interval, raw and corrected p (see :mod:`~auto_challenge_sets.evaluation.stats.versus_full`)."""
+    """τ minus full-test BLEU's, its interval, raw and corrected p."""
     test = None if human is None else human.vs_full_test
     if test is None or test.delta is None:
         return ["-", "-", "-"]
@@ -87,18 +79,16 @@ def power(evaluation: Evaluation, metric: str | None) -> list[str]:
 
 
 def has_human(evaluation: Evaluation, metric: str) -> bool:
-    if (evaluation.human_full or {}).get(metric) is not None:
-        return True
-    return any((c.human or {}).get(metric) is not None for c in evaluation.configs.values())
+    return any((h or {}).get(metric) is not None
+               for h in (evaluation.human_full, *(c.human for c in evaluation.configs.values())))
 
 
 def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
     lines = []
     for metric in evaluation.metrics:
         if has_human(evaluation, metric):
-            label = report_name(evaluation.label(metric), markdown)
-            lines += [f"## Correlation with human scores, {label}", ""] if markdown else [
-                f"correlation with human scores, {label}"]
+            title = f"orrelation with human scores, {report_name(evaluation.label(metric), markdown)}"
+            lines += [f"## C{title}", ""] if markdown else [f"c{title}"]
             lines += [human_table(evaluation, metric, markdown), "", *power(evaluation, metric)]
     return lines
 
@@ -118,7 +108,7 @@ def human_rows(evaluation: Evaluation, metric: str) -> list[HumanRow]:
     full = (evaluation.human_full or {}).get(metric)
     if full is not None:
         rows.append(HumanRow("(full test set)", evaluation.full_corpus_rows, full))  # no random corpora: no percentile
-    for name in ordered_configs(evaluation):
+    for name in cells.ordered_configs(evaluation):
         config = evaluation.configs[name]
         found = (config.human or {}).get(metric)
         if found is not None:
@@ -133,67 +123,47 @@ def page(evaluation: Evaluation) -> dict[str, Any]:
             "versus_label": evaluation.label(reference_metric(evaluation.metrics))}
 
 
-def human_panels(evaluation: Evaluation, metric: str) -> list[tuple[str | None, dict[str, float], Any]]:
-    """What the human scatter plots show, panel by panel: the full test set (config None), then
-    each phenomenon's lowest-D config in the trends; each with every system's score and the
-    metric's correlation with the humans there."""
-    full = (evaluation.human_full or {}).get(metric)
-    panels: list[tuple[str | None, dict[str, float], Any]] = [
-        (None, {s: evaluation.full[s][metric] for s in evaluation.systems}, full)]
-    seen = set()
-    for name in ordered_configs(evaluation):
-        config = evaluation.configs[name]
-        if not plots.in_trends(config) or config.phenomenon in seen:
-            continue
-        seen.add(config.phenomenon)
-        panels.append((name, {s: r.scores[metric].score for s, r in config.systems.items()},
-                       (config.human or {}).get(metric)))
-    return panels
-
-
-def _panel_axes(left: float, top: float, width: float, height: float, xs: Sequence[float], ys: Sequence[float],
-                margin: tuple[float, float, float, float] = (50, 12, 30, 40)) -> tuple[plots.Scale, plots.Scale, dict[str, Any]]:
-    m_left, m_right, m_top, m_bottom = margin
-    x, x_ticks = plots.nice_scale(xs, left + m_left, left + width - m_right, bins=4)
-    y, y_ticks = plots.nice_scale(ys, top + height - m_bottom, top + m_top, bins=4)
-    area = {"left": left + m_left, "right": left + width - m_right, "top": top + m_top,
-            "bottom": top + height - m_bottom,
-            "x_ticks": [{"at": x(t), "text": f"{t:g}"} for t in x_ticks],
-            "y_ticks": [{"at": y(t), "text": f"{t:g}"} for t in y_ticks]}
-    return x, y, area
-
-
 def human_scatter(evaluation: Evaluation, metric: str, human: dict[str, float]) -> plots.SvgPlot | None:
-    """The full test set and each phenomenon's lowest-D usable config against the human scores,
-    one panel each, every point named."""
+    """The full test set and each phenomenon's lowest-D config in the trends against the human
+    scores, one panel each, every point named."""
     label = isolate(evaluation.label(metric))  # a plug-in's label is a name too: see name_text
-    panels = [("full test set" if name is None else plots.short(name), scores, found)
-              for name, scores, found in human_panels(evaluation, metric)]
-    panel_w, panel_h, columns = 330.0, 270.0, 3
-    columns = min(columns, len(panels))
+    panels = [("full test set", {s: evaluation.full[s][metric] for s in evaluation.systems},
+               (evaluation.human_full or {}).get(metric))]
+    seen = set()
+    for name in cells.ordered_configs(evaluation):
+        config = evaluation.configs[name]
+        if plots.in_trends(config) and config.phenomenon not in seen:
+            seen.add(config.phenomenon)
+            panels.append((plots.short(name), {s: r.scores[metric].score for s, r in config.systems.items()},
+                           (config.human or {}).get(metric)))
+    panel_w, panel_h = 330.0, 270.0
+    columns = min(3, len(panels))
     drawn = []
     for k, (title, scores, correlation) in enumerate(panels):
         names = [s for s in evaluation.systems if s in human and plots.is_finite(scores.get(s))]
         if not names:
             continue
         left, top = (k % columns) * panel_w, (k // columns) * panel_h
-        x, y, area = _panel_axes(left, top, panel_w, panel_h, [human[s] for s in names], [scores[s] for s in names])
+        x, x_ticks = plots.nice_scale([human[s] for s in names], left + 50, left + panel_w - 12, bins=4)
+        y, y_ticks = plots.nice_scale([scores[s] for s in names], top + panel_h - 40, top + 30, bins=4)
         tau = "" if correlation is None or correlation.kendall is None else (
             f" (Kendall τ {correlation.kendall:+.2f}{', exploratory' if correlation.exploratory else ''})")
         points = [{"x": x(human[s]), "y": y(scores[s]), "name": isolate(plots.plot_name(s)),
                    "title": f"{isolate(s)}: human {human[s]:.3f}, {label} {scores[s]:.2f}"} for s in names]
-        drawn.append({**area, "title": title + tau, "title_x": left + panel_w / 2, "title_y": top + 16,
+        drawn.append({"left": left + 50, "right": left + panel_w - 12, "top": top + 30, "bottom": top + panel_h - 40,
+                      "x_ticks": [{"at": x(t), "text": f"{t:g}"} for t in x_ticks],
+                      "y_ticks": [{"at": y(t), "text": f"{t:g}"} for t in y_ticks],
+                      "title": title + tau, "title_x": left + panel_w / 2, "title_y": top + 16,
                       "points": points, "x_label": "human score",
                       "y_label": label + ("" if evaluation.higher_is_better[metric] else " (lower is better)")})
     if not drawn:
         return None
     rows = -(-len(panels) // columns)
     return plots.SvgPlot(f"human-{metric}", f"{label} against human scores",
-                   f"{label} of each system against its human score, on the full test set and each phenomenon's "
-                   "lowest-D config, every point named", "human", columns * panel_w, rows * panel_h,
-                   {"panels": drawn}, FILE.format(pair=evaluation.pair, metric=metric))
+                         f"{label} of each system against its human score, on the full test set and each "
+                         "phenomenon's lowest-D config, every point named", "human", columns * panel_w,
+                         rows * panel_h, {"panels": drawn}, FILE.format(pair=evaluation.pair, metric=metric))
 
 
 def figures(evaluation: Evaluation, metric: str | None, human: dict[str, float] | None) -> list[plots.SvgPlot | None] | None:
-    """A metric's scatter against the human scores (None for the run as a whole, or without them)."""
     return None if metric is None or not human else [human_scatter(evaluation, metric, human)]

@@ -1,6 +1,5 @@
-"""The run's signature and provenance: what the text report and the terminal open with, and the
-head of report.md (the dataset, the systems, the notes). The page lays the same out from the
-Evaluation itself (``index.html.j2``, section ``signature``)."""
+"""The run's signature and provenance: what the text report and the terminal open with, and the head
+of report.md. The page lays the same out from the Evaluation itself (``index.html.j2``)."""
 
 from __future__ import annotations
 
@@ -10,14 +9,9 @@ from auto_challenge_sets.evaluation.report.name_text import markdown_code, markd
 from auto_challenge_sets.evaluation.results import Evaluation
 
 
-def made_by(evaluation: Evaluation) -> str | None:
-    """The one line of the sets' provenance (None for a result made without one)."""
-    return None if evaluation.provenance is None else evaluation.provenance.summary
-
-
 def header(evaluation: Evaluation) -> list[str]:
     """The signature, the baseline system and the sets' provenance, one line each (plain text)."""
-    made = made_by(evaluation)
+    made = evaluation.provenance and evaluation.provenance.summary
     return [f"signature: {evaluation.signature}", f"baseline system: {evaluation.baseline_system}",
             *([f"sets made by: {made}"] if made else [])]
 
@@ -25,7 +19,7 @@ def header(evaluation: Evaluation) -> list[str]:
 def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
     if not markdown:
         return [*header(evaluation), ""]
-    made = made_by(evaluation)
+    made = evaluation.provenance and evaluation.provenance.summary
     return ["# LDD challenge sets: evaluation", "",
             f"- **signature**: `{evaluation.signature}`",
             f"- **dataset / pair / split**: {markdown_code(evaluation.dataset)} / {evaluation.pair} / {evaluation.split} "

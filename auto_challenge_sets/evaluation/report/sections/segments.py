@@ -1,19 +1,14 @@
-"""Agreement with the human segment scores (``--human-seg``), per metric: each config's
-sentence-level τ-b with the human z and, with targeted accuracy, the z difference between the
-instances judged correct and wrong; its table in the text, report.md and the page."""
+"""Agreement with the human segment scores (``--human-seg``), per metric and config: the sentence-level
+τ-b with the human z and, with targeted accuracy, the z difference between instances judged correct
+and wrong."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from auto_challenge_sets.evaluation.report.cells import (
-    EXPLORATORY,
-    config_label,
-    corrected_cell,
-    family_header,
-    ordered_configs,
-)
+from auto_challenge_sets.evaluation.report import cells
+from auto_challenge_sets.evaluation.report.cells import config_label, corrected_cell, family_header
 from auto_challenge_sets.evaluation.report.name_text import report_name
 from auto_challenge_sets.evaluation.results import Evaluation, SegmentAgreement
 from auto_challenge_sets.tables import render_table
@@ -24,7 +19,7 @@ LEGEND = f"""\
   instances, the mean z of instances judged correct minus wrong with a 95% bootstrap interval, and
   τ-b of the verdict with z. Whole sentences are the unit: the interval resamples them (cluster
   bootstrap), the τ p-values permute their human z. The difference has its own p (the one that
-  inverts its interval), corrected like the rest: the interval is marked *{EXPLORATORY}* when that
+  inverts its interval), corrected like the rest: the interval is marked *{cells.EXPLORATORY}* when that
   does not survive.
 """
 
@@ -41,18 +36,13 @@ def _difference(found: SegmentAgreement | None) -> list[str]:
         return ["-", "-", "-", "-"]
     ci = "-" if found.ci is None else f"[{found.ci[0]:+.3f}, {found.ci[1]:+.3f}]"
     if found.ci is not None and found.difference_exploratory:
-        ci += f" ({EXPLORATORY})"
+        ci += f" ({cells.EXPLORATORY})"
     return [f"{found.correct}/{found.wrong}", f"{found.z_correct_minus_wrong:+.3f}", ci,
             corrected_cell(found.difference_p_corrected, found.difference_exploratory)]
 
 
-def has_segments(evaluation: Evaluation) -> bool:
-    return evaluation.segment_full is not None or any(c.segment is not None for c in evaluation.configs.values())
-
-
 def segment_table(evaluation: Evaluation, metric: str, markdown: bool = False) -> str:
-    """Per config: the metric's sentence-level τ-b with human z, and targeted accuracy's
-    correct − wrong z difference and τ-b beside it (when scored)."""
+    """Per config: the metric's τ-b with human z, and targeted accuracy's correct − wrong z difference and τ-b."""
     label = report_name(evaluation.label(metric), markdown)
     targeted = any(c.segment_targeted is not None for c in evaluation.configs.values())
     found_all = [(c.segment or {}).get(metric) for c in evaluation.configs.values()]
@@ -64,8 +54,7 @@ def segment_table(evaluation: Evaluation, metric: str, markdown: bool = False) -
     rows = []
     full = (evaluation.segment_full or {}).get(metric)
     if full is not None:
-        cells = _tau(full)
-        rows.append(["(full test set)", str(full.segments), *cells[:2], "-", *(["-"] * 7 if targeted else [])])
+        rows.append(["(full test set)", str(full.segments), *_tau(full)[:2], "-", *(["-"] * 7 if targeted else [])])
     for name, config in evaluation.configs.items():
         found = (config.segment or {}).get(metric)
         if found is None and config.segment_targeted is None:
@@ -78,7 +67,7 @@ def segment_table(evaluation: Evaluation, metric: str, markdown: bool = False) -
 
 
 def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
-    if not has_segments(evaluation):
+    if evaluation.segment_full is None and all(c.segment is None for c in evaluation.configs.values()):
         return []
     lines = []
     for metric in evaluation.metrics:
@@ -89,8 +78,6 @@ def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
 
 @dataclass(frozen=True)
 class SegmentRow:
-    """One config's sentence-level agreement with the human segment scores (``--human-seg``)."""
-
     config: str
     flags: tuple[str, ...]
     metric: SegmentAgreement | None
@@ -103,7 +90,7 @@ def segment_rows(evaluation: Evaluation, metric: str) -> list[SegmentRow]:
     full = (evaluation.segment_full or {}).get(metric)
     if full is not None:
         rows.append(SegmentRow("(full test set)", (), full, None))
-    for name in ordered_configs(evaluation):
+    for name in cells.ordered_configs(evaluation):
         config = evaluation.configs[name]
         found = (config.segment or {}).get(metric)
         if found is None and config.segment_targeted is None:

@@ -1,22 +1,13 @@
-"""Targeted accuracy: what it is and how far its judge was measured (said beside its numbers in the
-terminal, report.md and index.html alike), each system's accuracy by distance and per config beside
-its random-pair control, its correlation with the human scores, the page's tables and the figure of
-accuracy by distance."""
+"""Targeted accuracy: what it is and how far its judge was measured, each system's accuracy by distance
+and per config beside its random-pair control, its correlation with the human scores, and the
+figure of accuracy by distance."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from auto_challenge_sets.evaluation.report import plots
-from auto_challenge_sets.evaluation.report.cells import (
-    by_full_test,
-    config_label,
-    corrected_cell,
-    family_header,
-    num,
-    ordered_configs,
-)
+from auto_challenge_sets.evaluation.report import cells, plots
 from auto_challenge_sets.evaluation.report.name_text import isolate, report_name
 from auto_challenge_sets.evaluation.report.sections.full_test import full_corpus_label
 from auto_challenge_sets.evaluation.report.sections.human import power, versus_cells, versus_header
@@ -24,12 +15,12 @@ from auto_challenge_sets.evaluation.results import ControlMatching, Evaluation, 
 from auto_challenge_sets.evaluation.stats.versus_full import power_line
 from auto_challenge_sets.tables import render_table
 
-KIND = "targeted"  # its figure's section of the page
-FILE = "{pair}.targeted.svg"  # its figures' file name, fields in braces (the --out check reads it)
+KIND, FILE = "targeted", "{pair}.targeted.svg"
 FEW_JUDGED = 10  # a targeted accuracy resting on fewer instances is drawn and printed as "few"
 SECOND_REFERENCE = "2nd human translation"  # the judge's pass rate on it, beside the systems'
 DIAGNOSTIC = ("targeted accuracy is a diagnostic of reference-word recall, not a ranking measure: it credits "
               "the words of the dataset's reference, and a correct translation in other words fails")
+
 
 def judge_line(targeted: TargetedRun) -> str:
     """The judge's pass rate on a second human translation, or that it is unmeasured and why."""
@@ -41,23 +32,15 @@ def judge_line(targeted: TargetedRun) -> str:
             f"({judge.judged:,} instances judged; {judge.reason})")
 
 
-def control_matching(evaluation: Evaluation) -> ControlMatching | None:
-    """The control's matching summed over each phenomenon's smallest-D config (which holds every
-    instance of its larger-D configs: each instance counted once); None without the control."""
+def control_line(evaluation: Evaluation) -> str | None:
+    """How the random-pair control drew its pairs, in shares of instances, summed over each
+    phenomenon's smallest-D config (which holds every instance of the others); None without it."""
     targeted = evaluation.targeted
     if targeted is None or not targeted.control:
         return None
-    names = [summary.config for summary in targeted.by_distance.values() if summary.config in targeted.control]
-    found = [targeted.control[name] for name in names]
-    return ControlMatching(*(sum(getattr(m, key) for m in found)
-                             for key in ("instances", "matched", "head_only", "unmatched", "itself")))
-
-
-def control_line(evaluation: Evaluation) -> str | None:
-    """How the random-pair control drew its pairs, in shares of instances; None without it."""
-    found = control_matching(evaluation)
-    if found is None:
-        return None
+    smallest = [targeted.control[s.config] for s in targeted.by_distance.values() if s.config in targeted.control]
+    found = ControlMatching(*(sum(getattr(m, key) for m in smallest)
+                              for key in ("instances", "matched", "head_only", "unmatched", "itself")))
     if not evaluation.targeted.control_upos:
         return ("random-pair control: not matched on part of speech (the dataset has no source_upos column; "
                 "rebuild it with this acs to match)")
@@ -74,7 +57,6 @@ def control_line(evaluation: Evaluation) -> str | None:
 
 
 def matched_share(matching: ControlMatching | None) -> float | None:
-    """The share of a config's instances whose control pairs have both UPOS (None: no control)."""
     if matching is None or not matching.instances:
         return None
     return matching.matched / matching.instances
@@ -86,11 +68,11 @@ def _pct(value: float | None) -> str:
 
 def targeted_tables(evaluation: Evaluation, markdown: bool = False) -> list[tuple[str, str]]:
     """Per phenomenon: a heading and a table of each system's accuracy (%) by distance d, with the
-    mean over systems and the instances judged (the mean over systems) per d."""
+    mean over systems and the instances judged per d; and the table against the control."""
     if evaluation.targeted is None:
         return []
     out = []
-    systems = by_full_test(evaluation)  # every table's order, best first on the full corpus
+    systems = cells.by_full_test(evaluation)  # every table's order, best first on the full corpus
     for phenomenon, summary in evaluation.targeted.by_distance.items():
         buckets = summary.buckets
         rows = [[report_name(system, markdown), *(_pct(summary.accuracy[system][b]) for b in buckets)]
@@ -101,7 +83,7 @@ def targeted_tables(evaluation: Evaluation, markdown: bool = False) -> list[tupl
         judged = [sum(summary.judged[s][b] for s in systems) / len(systems) for b in buckets]
         rows.append(["judged (mean)", *(f"{n:.0f}" for n in judged)])
         heading = (f"{phenomenon}: targeted accuracy (%) by distance d "
-                   f"(from {config_label(summary.config, evaluation.configs[summary.config])})")
+                   f"(from {cells.config_label(summary.config, evaluation.configs[summary.config])})")
         out.append((heading, render_table(["system", *(f"d={b}" for b in buckets)], rows, markdown=markdown)))
         control = _random_pairs_table(evaluation, phenomenon, markdown)
         if control is not None:
@@ -111,8 +93,7 @@ def targeted_tables(evaluation: Evaluation, markdown: bool = False) -> list[tupl
 
 
 def _random_pairs_table(evaluation: Evaluation, phenomenon: str, markdown: bool) -> str | None:
-    """Each system's accuracy on each config of the phenomenon beside its random-pair control: a
-    percentile near 100 means the dependency is matched more often than random pairs are."""
+    """Each system's accuracy on each config of the phenomenon beside its random-pair control's percentile."""
     configs = {name: c for name, c in evaluation.configs.items() if c.phenomenon == phenomenon
                and any(r.targeted is not None and r.targeted.random_pairs is not None for r in c.systems.values())}
     if not configs:
@@ -126,7 +107,7 @@ def _random_pairs_table(evaluation: Evaluation, phenomenon: str, markdown: bool)
                                        else f" [{control.percentile:.0f}]")
 
     rows = [[report_name(system, markdown), *(cell(c.systems[system].targeted) for c in configs.values())]
-            for system in by_full_test(evaluation)]
+            for system in cells.by_full_test(evaluation)]
     means = [[r.targeted.random_pairs.mean for r in c.systems.values()
               if r.targeted is not None and r.targeted.random_pairs is not None
               and r.targeted.random_pairs.mean is not None] for c in configs.values()]
@@ -137,7 +118,7 @@ def _random_pairs_table(evaluation: Evaluation, phenomenon: str, markdown: bool)
     if targeted.judge is not None and targeted.judge.by_config:
         rows.append([SECOND_REFERENCE, *(_pct(getattr(targeted.judge.by_config.get(name), "accuracy", None))
                                          for name in configs)])
-    return render_table(["system", *(config_label(name, c) for name, c in configs.items())], rows, markdown=markdown)
+    return render_table(["system", *(cells.config_label(name, c) for name, c in configs.items())], rows, markdown=markdown)
 
 
 def targeted_human_table(evaluation: Evaluation, markdown: bool = False) -> str:
@@ -145,26 +126,26 @@ def targeted_human_table(evaluation: Evaluation, markdown: bool = False) -> str:
     metric = evaluation.metrics[0]
     label = report_name(evaluation.label(metric), markdown)
     configs = evaluation.configs.values()
-    header = ["config", f"{label} τ", f"{label} p", family_header(f"{label} p", ((c.human or {}).get(metric)
+    header = ["config", f"{label} τ", f"{label} p", cells.family_header(f"{label} p", ((c.human or {}).get(metric)
                                                                                     for c in configs)),
-              "targeted τ", "targeted p", family_header("targeted p", (c.human_targeted for c in configs)),
+              "targeted τ", "targeted p", cells.family_header("targeted p", (c.human_targeted for c in configs)),
               "systems", "τ pct (random pairs)",
               *versus_header(evaluation, [c.human_targeted for c in configs], " targeted τ")]
     rows = []
     full = (evaluation.human_full or {}).get(metric)
     if full is not None:
-        rows.append([f"({full_corpus_label(evaluation)})", num(full.kendall, 3), num(full.p_value, 3), "-", "-", "-", "-",
+        rows.append([f"({full_corpus_label(evaluation)})", cells.num(full.kendall, 3), cells.num(full.p_value, 3), "-", "-", "-", "-",
                      str(full.systems), "-", "-", "-", "-"])
     for name, config in evaluation.configs.items():
         targeted, auto = config.human_targeted, (config.human or {}).get(metric)
         if targeted is None:
             continue
-        rows.append([config_label(name, config), "-" if auto is None else num(auto.kendall, 3),
-                     "-" if auto is None else num(auto.p_value, 3),
-                     "-" if auto is None else corrected_cell(auto.p_corrected, auto.exploratory),
-                     num(targeted.kendall, 3), num(targeted.p_value, 3),
-                     corrected_cell(targeted.p_corrected, targeted.exploratory), str(targeted.systems),
-                     num(targeted.random_kendall_percentile, 0), *versus_cells(targeted)])
+        rows.append([cells.config_label(name, config), "-" if auto is None else cells.num(auto.kendall, 3),
+                     "-" if auto is None else cells.num(auto.p_value, 3),
+                     "-" if auto is None else cells.corrected_cell(auto.p_corrected, auto.exploratory),
+                     cells.num(targeted.kendall, 3), cells.num(targeted.p_value, 3),
+                     cells.corrected_cell(targeted.p_corrected, targeted.exploratory), str(targeted.systems),
+                     cells.num(targeted.random_kendall_percentile, 0), *versus_cells(targeted)])
     return render_table(header, rows, markdown=markdown)
 
 
@@ -190,28 +171,8 @@ def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
     return lines
 
 
-def page_tables(evaluation: Evaluation) -> list[dict[str, Any]]:
-    """Per phenomenon: buckets, each system's accuracy (0–1 or None) and instances judged per
-    bucket, and the mean over systems."""
-    if evaluation.targeted is None:
-        return []
-    tables = []
-    for phenomenon, summary in evaluation.targeted.by_distance.items():
-        tables.append({
-            "phenomenon": phenomenon, "config": summary.config, "buckets": list(summary.buckets),
-            "flags": evaluation.configs[summary.config].flags(), "few": FEW_JUDGED,
-            "rows": [{"system": s, "accuracy": [summary.accuracy[s][b] for b in summary.buckets],
-                      "judged": [summary.judged[s][b] for b in summary.buckets]} for s in by_full_test(evaluation)],
-            "mean": [summary.mean[b] for b in summary.buckets],
-            "second_reference": None if summary.second_reference is None
-            else [summary.second_reference[b] for b in summary.buckets],
-        })
-    return tables
-
-
 def targeted_notes(evaluation: Evaluation) -> list[str]:
-    """What the page says beside targeted accuracy: what it measures, its judge's pass rate on a
-    second human translation (or unmeasured), and the control's part-of-speech matching."""
+    """What the page says beside targeted accuracy: what it measures, its judge, its control."""
     if evaluation.targeted is None:
         return []
     control = control_line(evaluation)
@@ -227,12 +188,12 @@ class TargetedConfigRow:
     flags: tuple[str, ...]
     mean_accuracy: float | None  # over systems
     mean_random_pairs: float | None  # the control's mean accuracy, over systems
-    above_control: int  # systems whose accuracy is above the control's 95th percentile
+    above_control: int  # systems above the control's 95th percentile
     below_control: int  # ... below its 5th
     systems: int
-    human: HumanCorrelation | None  # targeted accuracy's correlation with the human scores
+    human: HumanCorrelation | None
     second_reference: float | None = None  # the judge's pass rate on a second human translation
-    matched: float | None = None  # share of instances whose control pairs have both UPOS
+    matched: float | None = None  # matched_share
 
 
 def _mean(values: list[float]) -> float | None:
@@ -240,48 +201,36 @@ def _mean(values: list[float]) -> float | None:
 
 
 def targeted_configs(evaluation: Evaluation) -> list[TargetedConfigRow]:
-    """Every config with targeted accuracy, in D order: is the dependency matched more often than
-    a random word pair at the same distance in the same sentence, and does the accuracy rank the
-    systems as the humans do (its τ, corrected p and place among the random pairs' τ)."""
-    rows = []
-    for name in ordered_configs(evaluation):
+    """Every config with targeted accuracy, in D order, against its random-pair control and the humans."""
+    run, rows = evaluation.targeted, []
+    for name in cells.ordered_configs(evaluation):
         config = evaluation.configs[name]
         scores = [r.targeted for r in config.systems.values() if r.targeted is not None]
         if not scores:
             continue
         judged = [s for s in scores if s.accuracy is not None]
         controls = [s.random_pairs for s in judged if s.random_pairs is not None and s.random_pairs.mean is not None]
-        flags = config.flags()
+        judge = None if run is None else run.judge.by_config.get(name)  # a run's judge is never None
         rows.append(TargetedConfigRow(
-            name, config.n, flags, _mean([s.accuracy for s in judged]), _mean([c.mean for c in controls]),
+            name, config.n, config.flags(), _mean([s.accuracy for s in judged]), _mean([c.mean for c in controls]),
             sum(s.random_pairs is not None and s.random_pairs.p95 is not None and s.accuracy > s.random_pairs.p95
                 for s in judged),
             sum(s.random_pairs is not None and s.random_pairs.p5 is not None and s.accuracy < s.random_pairs.p5
                 for s in judged),
-            len(judged), config.human_targeted, *_judge_and_control(evaluation, name)))
+            len(judged), config.human_targeted, None if judge is None else judge.accuracy,
+            matched_share(run.control.get(name)) if run is not None and run.control_upos else None))
     return rows
 
 
-def _judge_and_control(evaluation: Evaluation, config: str) -> tuple[float | None, float | None]:
-    """The judge's pass rate on a second human translation and the control's UPOS-matched share
-    on ``config`` (None where unmeasured or unmatched)."""
-    run = evaluation.targeted
-    if run is None:
-        return None, None
-    found = run.judge.by_config.get(config)  # a run's judge is never None: measured or unmeasured
-    return (None if found is None else found.accuracy,
-            matched_share(run.control.get(config)) if run.control_upos else None)
-
-
 def page(evaluation: Evaluation) -> dict[str, Any]:
-    return {"targeted": page_tables(evaluation), "targeted_configs": targeted_configs(evaluation),
+    return {"targeted_configs": targeted_configs(evaluation),
             "targeted_notes": targeted_notes(evaluation), "few": FEW_JUDGED,
             "targeted_power": power_line(evaluation, None)}  # None without human scores (no targeted τ)
 
 
 def targeted_plot(evaluation: Evaluation) -> plots.SvgPlot | None:
-    """Accuracy (%) against the distance bucket, one panel per phenomenon: every system thin and
-    named in its tooltip, the mean thick, the instances judged (mean over systems) under each bucket."""
+    """Accuracy (%) against the distance bucket, one panel per phenomenon: every system thin, the mean
+    thick, the instances judged (mean over systems) under each bucket."""
     if evaluation.targeted is None or not evaluation.targeted.by_distance:
         return None
     colours = plots.system_colours(evaluation.systems)
@@ -328,5 +277,4 @@ def targeted_plot(evaluation: Evaluation) -> plots.SvgPlot | None:
 
 
 def figures(evaluation: Evaluation, metric: str | None, human: dict[str, float] | None) -> list[plots.SvgPlot | None] | None:
-    """The run's one figure of targeted accuracy by distance (None per metric)."""
     return [targeted_plot(evaluation)] if metric is None else None

@@ -1,6 +1,6 @@
-"""The trends over the minimum distance D, per metric and phenomenon: the summary table (how often
-a config scores below the full corpus and the random band, and the systems whose score worsens with
-D), the page's summary and the trend figures; the terminal's summary per phenomenon."""
+"""The trends over the minimum distance D, per metric and phenomenon: the summary table (how often a
+config scores below the full corpus and the random band, the systems whose score worsens with D),
+the trend figures and the terminal's summary per phenomenon."""
 
 from __future__ import annotations
 
@@ -13,8 +13,7 @@ from auto_challenge_sets.evaluation.results import Evaluation
 from auto_challenge_sets.evaluation.stats.multiple_testing import ALPHA
 from auto_challenge_sets.tables import render_table
 
-KIND = "trend"  # its figures' section of the page
-FILE = "{phenomenon}.{metric}.trend.svg"  # its figures' file name, fields in braces (the --out check reads it)
+KIND, FILE = "trend", "{phenomenon}.{metric}.trend.svg"
 
 LEGEND = """\
 - Summary, per metric and phenomenon, over its (system, config) cells: *< full* the share worse
@@ -28,20 +27,12 @@ def summary_table(evaluation: Evaluation, metric: str, markdown: bool = False) -
     header = ["phenomenon", "cells", "< full", "< random mean", "< random p5", "Δ random", "worsening trend"]
     digits = evaluation.digits(metric)
     rows = [[name, str(s.cells), f"{s.worse_than_full:.0%}", f"{s.worse_than_random_mean:.0%}",
-             f"{s.worse_than_random_p5:.0%}", f"{s.mean_delta_random:+.{digits}f}", _worsening(evaluation, metric, name)]
+             f"{s.worse_than_random_p5:.0%}", f"{s.mean_delta_random:+.{digits}f}",
+             "n/a" if s.worsening_trend is None else  # no trend: fewer than three usable configs
+             f"{s.worsening_trend}/{s.trends} ({surviving_worsening(evaluation, metric, name)} BH < 0.05 of "
+             f"{family_size(evaluation.trends.get(metric, {}).get(name, {}).values())} trends)"]
             for name, s in evaluation.summary[metric].items()]
     return render_table(header, rows, markdown=markdown)
-
-
-def _worsening(evaluation: Evaluation, metric: str, phenomenon: str) -> str:
-    """Worsening trends over the systems with a computable trend, and how many survive BH; n/a
-    when no trend could be computed (fewer than three usable configs)."""
-    summary = evaluation.summary[metric][phenomenon]
-    if summary.worsening_trend is None:
-        return "n/a"
-    surviving = surviving_worsening(evaluation, metric, phenomenon)
-    size = family_size(evaluation.trends.get(metric, {}).get(phenomenon, {}).values())
-    return f"{summary.worsening_trend}/{summary.trends} ({surviving} BH < 0.05 of {size} trends)"
 
 
 def surviving_worsening(evaluation: Evaluation, metric: str, phenomenon: str) -> int:
@@ -70,9 +61,8 @@ def page(evaluation: Evaluation) -> dict[str, Any]:
 
 
 def trend_plots(evaluation: Evaluation, metric: str) -> list[plots.SvgPlot]:
-    """Per phenomenon: every system's score against D, named at its last point, over the random
-    5–95th percentile band (mean over systems), n above each point; configs left out of trends
-    (small, degenerate baseline) are left out here too."""
+    """Per phenomenon: every system's score against D over the random 5–95th percentile band (mean over
+    systems), n above each point; only the configs in the trends (:func:`.plots.in_trends`)."""
     label = isolate(evaluation.label(metric))  # a plug-in's label is a name too: see name_text
     colours = plots.system_colours(evaluation.systems)
     by_phenomenon: dict[str, list[str]] = {}
@@ -121,7 +111,6 @@ def trend_plots(evaluation: Evaluation, metric: str) -> list[plots.SvgPlot]:
 
 
 def figures(evaluation: Evaluation, metric: str | None, human: dict[str, float] | None) -> list[plots.SvgPlot] | None:
-    """A metric's trend figures, one per phenomenon (None for the run as a whole)."""
     return None if metric is None else trend_plots(evaluation, metric)
 
 
@@ -130,19 +119,14 @@ def terminal_table(evaluation: Evaluation) -> list[str]:
     phenomena = list(dict.fromkeys(p for metric in evaluation.metrics for p in evaluation.summary.get(metric, {})))
     if not phenomena:
         return []
-    header = ["phenomenon"]
-    for metric in evaluation.metrics:
-        label = evaluation.label(metric)
-        header += [f"{label} < random p5", f"{label} worsening"]
+    header = ["phenomenon", *(f"{evaluation.label(m)} {what}" for m in evaluation.metrics
+                              for what in ("< random p5", "worsening"))]
     rows = []
     for phenomenon in phenomena:
         row = [phenomenon]
         for metric in evaluation.metrics:
-            found = evaluation.summary.get(metric, {}).get(phenomenon)
-            if found is None:
-                row += ["-", "-"]
-                continue
-            trend = "n/a" if found.worsening_trend is None else f"{found.worsening_trend}/{found.trends}"
-            row += [f"{found.worse_than_random_p5:.0%} of {found.cells}", trend]
+            s = evaluation.summary.get(metric, {}).get(phenomenon)
+            trend = s and ("n/a" if s.worsening_trend is None else f"{s.worsening_trend}/{s.trends}")
+            row += ["-", "-"] if s is None else [f"{s.worse_than_random_p5:.0%} of {s.cells}", trend]
         rows.append(row)
     return ["per phenomenon (distinct configs with enough rows):", render_table(header, rows), ""]
