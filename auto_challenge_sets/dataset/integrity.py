@@ -20,7 +20,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from auto_challenge_sets.builder.backends.provenance import file_checksum
-from auto_challenge_sets.configs import KIND_LEXICAL, parse_config_name
+from auto_challenge_sets.configs import KIND_LEXICAL, config_sort_key, parse_config_name
 from auto_challenge_sets.dataset.layout import (
     DATA_DIR,
     SHARD,
@@ -100,13 +100,6 @@ def _check_file(path: Path, entry: dict[str, Any], verify: bool) -> None:
                          f"changed since the build; {REBUILD}", path)
 
 
-def _owner(config: str, split: str) -> tuple[str, str] | None:
-    try:
-        return parse_config_name(config).pair, split
-    except ValueError:
-        return None
-
-
 def check_files(root: Path, verify: bool, found: dict[str, dict[str, list[Path]]] | None = None
                 ) -> tuple[dict[str, dict[str, Any]], set[tuple[str, str]], list[str]]:
     """Every recorded file present with its recorded size and rows (and sha256 with ``verify``),
@@ -121,9 +114,12 @@ def check_files(root: Path, verify: bool, found: dict[str, dict[str, list[Path]]
     if not built:  # no record at all: a Parquet dataset from elsewhere
         return files, owners, notes
     for config, splits in (scan_folder(root) if found is None else found).items():
+        try:
+            pair = parse_config_name(config).pair
+        except ValueError:
+            pair = None
         for split, paths in splits.items():
-            owner = _owner(config, split)
-            if owner in built and owner not in owners:
+            if (pair, split) in built and (pair, split) not in owners:
                 continue  # built by an older version, which recorded no files (a note says so)
             for path in paths:
                 if path.relative_to(root).as_posix() not in files:
@@ -230,14 +226,28 @@ def check_unrecorded(folder: DatasetFolder, owners: set[tuple[str, str]]) -> Non
                                  f"{name}: not this config's file; {REBUILD}", paths[0])
 
 
-def check_folder(root: str | Path, verify: bool = False, folder: DatasetFolder | None = None,
-                 found: dict[str, dict[str, list[Path]]] | None = None) -> list[str]:
+def check_folder(root: str | Path, verify: bool = False, folder: DatasetFolder | None = None) -> list[str]:
     """The files and the card of a built folder against its record (see the module), and the
-    splits the record does not describe against the card; notes to show. ``folder`` and ``found``
-    (its :func:`scan_folder`) where the caller has them already."""
+    splits the record does not describe against the card; notes to show. ``folder`` where the
+    caller has read the card already."""
+    return _check(Path(root), verify, folder)[0]
+
+
+def checked_sizes(root: str | Path, verify: bool = False) -> tuple[list[str], dict[str, dict[str, int]]]:
+    """:func:`check_folder`'s notes and ``{config: {split: rows}}`` of the folder's Parquet files, in
+    config order, each footer read once: a recorded file's rows are those the check confirmed."""
     root = Path(root)
+    found = scan_folder(root)
+    notes, files = _check(root, verify, None, found)
+    confirmed = {root / rel: entry["rows"] for rel, entry in files.items()}
+    return notes, {name: {split: sum(confirmed[p] if p in confirmed else parquet_rows([p]) for p in paths)
+                          for split, paths in found[name].items()} for name in sorted(found, key=config_sort_key)}
+
+
+def _check(root: Path, verify: bool, folder: DatasetFolder | None,
+           found: dict[str, dict[str, list[Path]]] | None = None) -> tuple[list[str], dict[str, dict[str, Any]]]:
     files, owners, notes = check_files(root, verify, found)
     folder = folder if folder is not None else DatasetFolder(root)
     check_card(folder, files, owners)
     check_unrecorded(folder, owners)
-    return notes
+    return notes, files

@@ -74,12 +74,8 @@ def scan_folder(out_dir: str | os.PathLike[str]) -> dict[str, dict[str, list[Pat
 
 
 def folder_sizes(out_dir: str | os.PathLike[str]) -> dict[str, dict[str, int]]:
-    """``{config: {split: rows}}`` from the Parquet footers (no data is read)."""
-    return sizes_of(scan_folder(out_dir))
-
-
-def sizes_of(found: dict[str, dict[str, list[Path]]]) -> dict[str, dict[str, int]]:
-    """``{config: {split: rows}}`` of a :func:`scan_folder`, in config order."""
+    """``{config: {split: rows}}`` from the Parquet footers, in config order."""
+    found = scan_folder(out_dir)
     return {name: {split: parquet_rows(files) for split, files in found[name].items()}
             for name in sorted(found, key=config_sort_key)}
 
@@ -91,8 +87,7 @@ def parquet_rows(files: list[Path]) -> int:
 
 def unreadable_parquet(error: Exception, path: str | os.PathLike[str]) -> InputError:
     """The one-line error for a Parquet file pyarrow cannot read: pyarrow's first line, cut short,
-    with the file's own path (named once, first; during a build it is the work copy's, which the
-    build maps back to the user's folder) left out of pyarrow's words, where a cut could break it."""
+    with the file's path (named once, first) left out of pyarrow's words, where a cut could break it."""
     where = os.fspath(path)
     reason = str(error).splitlines()[0].replace(f"path '{where}'", "it").replace(where, "the file")
     return InputError(f"not a readable Parquet file ({reason[:120]})", path)
@@ -130,7 +125,6 @@ def front_matter(readme: Path) -> dict[str, Any]:
     end = text.find("\n---", 3)
     if end < 0:
         raise InputError("YAML front matter is not closed by a `---` line", readme, 1)
-    # libyaml's loader where PyYAML was built with it: the pure-Python one is several times slower
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         data = yaml.load(text[3:end], Loader=loader)  # noqa: S506 - a safe loader, C or Python
@@ -157,8 +151,7 @@ def require_complete(root: Path) -> Path:
 
 
 def _stays_inside(pattern: str) -> bool:
-    """Whether a ``data_files`` pattern is relative and holds no ``..``: by the string where it is
-    plainly so, else by its ``Path``."""
+    """Whether a ``data_files`` pattern is relative and holds no ``..``."""
     if ".." not in pattern and not os.path.isabs(pattern):
         return True
     path = Path(pattern)
