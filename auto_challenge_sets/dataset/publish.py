@@ -73,24 +73,24 @@ class PublishPlan:
         kept = "" if self.remote == asked else f"; it stays {self.remote}, --private does not change it"
         return f"{self.remote} {where}: exists{kept}"
 
-    def _header(self) -> list[str]:
+    def _text(self, groups: list[tuple[str, list[Upload]]]) -> str:
         lines = [self._visibility(),
                  f"commit {len(self.files)} file(s), {sum(f.size for f in self.files):,} bytes: {self.message!r}"]
         if self.left_out:
             shown = ", ".join(self.left_out[:LEFT_OUT_SHOWN])
             more = f" and {len(self.left_out) - LEFT_OUT_SHOWN:,} more" if len(self.left_out) > LEFT_OUT_SHOWN else ""
             lines.append(f"left out, not part of the dataset layout ({len(self.left_out):,} file(s)): {shown}{more}")
-        return lines + [f"note: {note}" for note in self.notes]
-
-    def _deletion(self) -> list[str]:
-        if not self.replace_prefixes:
-            return []
-        return [f"  delete remote files under {', '.join(self.replace_prefixes)} that are not above"]
+        lines += [f"note: {note}" for note in self.notes]
+        for name, uploads in groups:
+            count = f"{len(uploads)} file(s), " if name.endswith("/") else ""
+            lines.append(f"  add {name} ({count}{sum(u.size for u in uploads):,} bytes)")
+        if self.replace_prefixes:
+            lines.append(f"  delete remote files under {', '.join(self.replace_prefixes)} that are not above")
+        return "\n".join(lines)
 
     def describe(self) -> str:
         """Every file, one line each."""
-        lines = self._header() + [f"  add {f.path_in_repo} ({f.size:,} bytes)" for f in self.files]
-        return "\n".join(lines + self._deletion())
+        return self._text([(f.path_in_repo, [f]) for f in self.files])
 
     def summary(self) -> str:
         """One line per folder of files (a config's shards), the files at the top one by one."""
@@ -98,12 +98,7 @@ class PublishPlan:
         for upload in self.files:
             folder, _, _ = upload.path_in_repo.rpartition("/")
             groups.setdefault(folder + "/" if folder else upload.path_in_repo, []).append(upload)
-        lines = self._header()
-        for name, uploads in groups.items():
-            size = sum(u.size for u in uploads)
-            count = f"{len(uploads)} file(s), " if name.endswith("/") else ""
-            lines.append(f"  add {name} ({count}{size:,} bytes)")
-        return "\n".join(lines + self._deletion())
+        return self._text(list(groups.items()))
 
 
 def check_repo_id(repo_id: str) -> str:
