@@ -34,6 +34,22 @@ def test_the_untouched_wide_toy_passes(folder):
     assert check_folder(folder, verify=True) == []
 
 
+def test_the_sizes_of_the_check_are_the_footers_read_once(folder, monkeypatch):
+    """``acs stats``' check and table: the footers' row counts, each file's footer read once."""
+    import pyarrow.parquet as pq
+
+    from auto_challenge_sets.dataset.integrity import checked_sizes
+    from auto_challenge_sets.dataset.layout import folder_sizes, scan_folder
+
+    expected = folder_sizes(folder)
+    reads: list[str] = []
+    read_metadata = pq.read_metadata
+    monkeypatch.setattr(pq, "read_metadata", lambda path, *a, **k: reads.append(str(path)) or read_metadata(path, *a, **k))
+    assert checked_sizes(folder) == ([], expected)
+    files = [str(p) for splits in scan_folder(folder).values() for paths in splits.values() for p in paths]
+    assert sorted(reads) == sorted(files)
+
+
 def test_a_file_of_the_recorded_size_with_other_row_counts_is_refused(folder):
     """Bytes and rows are two checks: a record whose rows differ while the bytes match fails."""
     def one_row_more(record):
@@ -247,18 +263,12 @@ def test_only_verify_reads_the_sha256(folder):
                                 "and rows): changed since the build; build it again (or restore the file)")
 
 
-def test_the_check_is_of_the_callers_scan_and_card(folder):
-    """``found`` and ``folder``, where the caller has them, are what it reads: the check judges
-    those, not a second scan or a second reading of the card made after them."""
-    from auto_challenge_sets.dataset.layout import DatasetFolder, scan_folder
+def test_the_check_is_of_the_callers_card(folder):
+    """``folder``, where the caller has it, is what the check reads: not a second reading of the
+    card made after it."""
+    from auto_challenge_sets.dataset.layout import DatasetFolder
 
-    found, card = scan_folder(folder), DatasetFolder(folder)
-    extra = folder / "data" / "de-en.particle.d2" / "zzz-00000-of-00001.parquet"
-    shutil.copy(folder / D2, extra)
-    assert check_folder(folder, found=found) == []
-    with pytest.raises(InputError, match="is not in acs_build.json"):
-        check_folder(folder)
-    extra.unlink()
+    card = DatasetFolder(folder)
     _card(folder, lambda text: text.replace(_entry("de-en.particle.d2"),
                                             f"  - split: {SPLIT}\n    path: data/de-en.particle.d*/{SPLIT}-*\n"))
     assert check_folder(folder, folder=card) == []
@@ -279,12 +289,12 @@ def test_a_file_recorded_twice_under_another_spelling_counts_twice_for_its_confi
     assert str(error.value) == _card_message(folder, "de-en.particle.d2", SPLIT, 1, 2, other)
 
 
-# -- what ``acs stats`` runs: the check given the folder's scan ---------------------------------
+# -- what ``acs stats`` runs: the check and the sizes of one scan ---------------------------------
 
 def _stats_check(root: Path) -> list[str]:
-    from auto_challenge_sets.dataset.layout import scan_folder
+    from auto_challenge_sets.dataset.integrity import checked_sizes
 
-    return check_folder(root, found=scan_folder(root))
+    return checked_sizes(root)[0]
 
 
 def test_a_folder_name_that_is_not_utf8_is_named_in_the_error_not_a_traceback(plain_wide_folder):

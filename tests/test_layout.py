@@ -24,7 +24,6 @@ from auto_challenge_sets.dataset.layout import (
     require_complete,
     scan_folder,
     shard_path,
-    sizes_of,
     split_files,
     unreadable_parquet,
 )
@@ -145,7 +144,6 @@ def test_folder_sizes_are_per_config_in_distance_order(tmp_path: Path) -> None:
     sizes = folder_sizes(tmp_path)
     assert list(sizes) == ["de-en.baseline", "de-en.reorder.d5", "de-en.reorder.d10"]
     assert sizes == {"de-en.baseline": {"s": 5}, "de-en.reorder.d5": {"s": 2, "t": 4}, "de-en.reorder.d10": {"s": 1}}
-    assert sizes_of({}) == {}
 
 
 def test_an_unreadable_parquet_file_is_one_line_naming_it(tmp_path: Path) -> None:

@@ -176,7 +176,6 @@ from auto_challenge_sets.dataset.publish import (  # noqa: E402
     PublishPlan,
     Upload,
     _card_rows,
-    _load_card,
     _stale,
     check_repo_id,
     check_sent_parquet,
@@ -304,40 +303,6 @@ def test_card_rows_reads_dataset_info_as_a_list_or_one_mapping(tmp_path: Path) -
     assert _card_rows(readme) == {}
     readme.write_text("---\nconfigs: [\n---\n", encoding="utf-8")
     assert _card_rows(readme) is None
-
-
-@pytest.mark.parametrize("text", [
-    None,  # the demo folder's own card
-    "---\r\nlicense: mit\r\nconfigs:\r\n- config_name: a\r\n---\r\n# CRLF\r\n",
-    "# no front matter\n",
-    "---\n---\n# an empty block\n",
-    "  ---\nlicense: mit\n---\n",  # white space before the first ---, as the Hub's expression allows
-])
-def test_the_cards_metadata_is_what_huggingface_hubs_dataset_card_reads(folder: Path, tmp_path: Path,
-                                                                        text: str | None) -> None:
-    """The card's metadata, read with libyaml, is DatasetCard.load's, key for key and in order."""
-    from huggingface_hub import DatasetCard
-
-    readme = folder / "README.md"
-    if text is not None:
-        readme = tmp_path / "README.md"
-        readme.write_bytes(text.encode("utf-8"))
-    expected = DatasetCard.load(readme).data.to_dict()
-    assert _load_card(readme).to_dict() == expected
-    assert list(_load_card(readme).to_dict()) == list(expected)
-
-
-@pytest.mark.parametrize("text", ["---\n- a list\n---\n", "---\nconfigs: [\n---\n", "---\na: b: c\n---\n"])
-def test_a_card_libyaml_does_not_read_into_a_mapping_fails_as_dataset_card_fails(tmp_path: Path, text: str) -> None:
-    from huggingface_hub import DatasetCard
-
-    readme = tmp_path / "README.md"
-    readme.write_text(text, encoding="utf-8")
-    with pytest.raises(Exception) as expected:  # noqa: PT011 - whatever huggingface_hub raises
-        DatasetCard.load(readme)
-    with pytest.raises(type(expected.value)) as raised:
-        _load_card(readme)
-    assert str(raised.value) == str(expected.value)
 
 
 # -- check_sent_parquet and validate_dataset_card on a copy of the demo folder or a hand-made one --

@@ -28,19 +28,18 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from auto_challenge_sets.dataset.hf_cache import datasets_cache, stale_cached_configs
-    from auto_challenge_sets.dataset.integrity import check_folder
-    from auto_challenge_sets.dataset.layout import require_complete, scan_folder, sizes_of
+    from auto_challenge_sets.dataset.integrity import checked_sizes
+    from auto_challenge_sets.dataset.layout import require_complete
     from auto_challenge_sets.dataset.record import empty_selections, read_build_record
     from auto_challenge_sets.errors import InputError
     from auto_challenge_sets.tables import distance_table
 
     folder = Path(args.dir)
     require_complete(folder)
-    found = scan_folder(folder)  # once: the check and the table read the same files
     # a lost or changed file would read as a smaller config or an empty selection
-    for note in check_folder(folder, verify=args.verify, found=found):
+    notes, sizes = checked_sizes(folder, verify=args.verify)
+    for note in notes:
         print(f"note: {note}", file=sys.stderr)
-    sizes = sizes_of(found)
     if not sizes:
         raise InputError("holds no challenge-set Parquet files (data/{config}/{split}-*.parquet)", args.dir)
     empty = empty_selections(read_build_record(folder))

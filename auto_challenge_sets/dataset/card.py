@@ -51,21 +51,13 @@ def _provenance(record: dict) -> str:
         for name, description in sorted(build.get("user_rules", {}).items()):
             lines.append(f"  - phenomenon `{name}`, added by the user: {description}")
         lines += [f"  - parse: {note}" for note in build.get("parse_notes", ())]
-        lines += _made_with(build)
+        provenance = build.get("provenance")
+        lines.append(f"  - made with: {summary_line(provenance)}")  # models by name and sha256, versions
+        if (weak := weak_alignment((provenance or {}).get("aligner"))) is not None:
+            lines.append(f"  - warning: {weak}; the `reorder` configs and the `alignment` column rest on these links")
     version = record["builds"][-1].get("version", "?") if record["builds"] else None
     lines.append(f"\nBuilt with auto_challenge_sets {version}." if version else "")
     return "\n".join(lines)
-
-
-def _made_with(build: dict) -> list[str]:
-    """The build's provenance in one line (models by name and sha256, versions), and the warning
-    of an alignment too small to trust."""
-    provenance = build.get("provenance")
-    lines = [f"  - made with: {summary_line(provenance)}"]  # the build's line above has the labels
-    weak = weak_alignment((provenance or {}).get("aligner"))
-    if weak is not None:
-        lines.append(f"  - warning: {weak}; the `reorder` configs and the `alignment` column rest on these links")
-    return lines
 
 
 def default_config(names: list[str]) -> str | None:
@@ -89,8 +81,7 @@ def yaml_order(name: str) -> tuple:
 
 
 def _in_config_order(card_data: Any) -> None:
-    """``datasets`` writes ``configs`` and ``dataset_info`` sorted by name as text (``crossing.d10``
-    before ``crossing.d5``), and the Hub lists the configs in that order: put them in ours."""
+    """``configs`` and ``dataset_info`` in config order (``datasets`` sorts them as text, d10 before d5)."""
     for field in ("configs", "dataset_info"):
         entries = card_data.get(field)
         if isinstance(entries, list):
@@ -121,8 +112,7 @@ def _empty_note(empty: dict[str, dict[str, int]]) -> str:
 
 
 def phenomenon_table() -> str:
-    """The card's table of the built-in phenomena, read from the registry (the rule, the D of an
-    alignment measure) and the language profiles (the source languages whose builds find it)."""
+    """The card's table of the built-in phenomena, from the registry and the language profiles."""
     lines = ["| phenomenon | rule (on the source-side UD tree or the alignment) | source languages | distance |",
              "|---|---|---|---|"]
     for name in (name for name in PHENOMENA if name in BUILTIN):
@@ -146,7 +136,7 @@ def _included(name: str) -> str:
 
 def _precision_rows(sources: set[str]) -> str:
     """The judged precision table (studies/language_precision.py) cut to the rows of the build's
-    source languages: its lead paragraph, header and those rows, or a line saying none was measured."""
+    source languages, or a line saying none was measured."""
     lead, _, table = _included("extraction_precision.md").partition("\n\n")
     lines = table.strip().splitlines()
     rows = [line for line in lines[2:] if line.split("|")[1].strip() in sources]

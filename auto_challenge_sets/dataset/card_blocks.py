@@ -6,14 +6,11 @@
     ...
     <!-- acs:end configs -->
 
-A rebuild renders the card anew and puts each block in place of the block of the same name in
-the card it finds; every line outside the markers is the user's and is kept as it is, where it
-is. Nothing else tells the user's words from the generated ones: a card without any marker (a
-folder of a version before them) is generated whole. A block of the new card that the old one
-lacks (a section added by a newer version, or one the user deleted) goes after the block it
-follows in the template; a block the template no longer has goes. Markers are whole lines, so a
-name or description inside generated text (a rule's, a file's) never reads as one. The YAML
-header above the body is generated whole (``card.py``).
+A rebuild puts each block of the new card in place of the block of the same name in the card it
+finds; every line outside the markers is the user's and is kept where it is. A card without any
+marker is generated whole. A new block the old card lacks goes after the block it follows in the
+template; a block the template no longer has goes. Markers are whole lines, so generated text
+never reads as one. The YAML header above the body is generated whole (``card.py``).
 """
 
 from __future__ import annotations
@@ -103,7 +100,7 @@ def merge_body(old: list[Segment] | None, new: list[Segment]) -> str:
     fresh = {segment.name: segment for segment in new if segment.name is not None}
     merged = [fresh[segment.name] if segment.name is not None else segment
               for segment in old if segment.name is None or segment.name in fresh]
-    placed = {segment.name for segment in merged}  # new names are unique (read_segments): no need to add to it
+    placed = {segment.name for segment in merged}
     previous: str | None = None
     for index, segment in enumerate(new):
         if segment.name is None:

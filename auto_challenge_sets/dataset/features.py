@@ -25,11 +25,9 @@ _REORDER_INSTANCE = {
 
 
 def features_for(kind: str) -> datasets.Features:
-    """The row schema of a config: lexical and baseline rows share it; reorder rows add
-    ``target_tokens`` and carry alignment instances. ``alignment`` (every kind): the pair's
-    source-reference links, a Pharaoh line over ``source_tokens`` x the white-space-split
-    reference, null when the build had no alignment. ``source_upos``: the parse's UPOS of each word of
-    ``source_tokens`` (what the targeted accuracy's random-pair control matches on)."""
+    """The row schema of a config: reorder rows add ``target_tokens`` and carry alignment
+    instances. ``alignment``: the source-reference links as a Pharaoh line (null without an
+    alignment); ``source_upos``: the parse's UPOS of each source token."""
     columns = {
         "id": datasets.Value("string"),
         "corpus": datasets.Value("string"),

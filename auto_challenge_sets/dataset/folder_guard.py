@@ -1,8 +1,6 @@
 """Which folder a build may write: ``--out`` must be absent, empty, or a folder this tool made (it
-holds the build record); anything else is an error, so a build never replaces someone's README or
-deletes their data. A symbolic link anywhere inside it is an error too: a build writes only real
-files, never through a link to somewhere else. The lock and the swap that write it whole are
-:mod:`auto_challenge_sets.folder_swap`'s, shared with ``acs evaluate --out``.
+holds the build record), with no symbolic link inside: a build never replaces someone's README,
+deletes their data or writes through a link.
 """
 
 from __future__ import annotations
@@ -14,16 +12,11 @@ from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.folder_swap import refuse_link_or_file
 
 
-def _package_folder() -> Path:
-    import auto_challenge_sets
-
-    return Path(auto_challenge_sets.__file__).resolve().parent
-
-
 def check_output_folder(out: Path) -> None:
     """Refuse an ``--out`` this tool must not write (see the module docstring)."""
-    package = _package_folder()
-    if out.resolve() == package or out.resolve().is_relative_to(package):
+    import auto_challenge_sets
+
+    if out.resolve().is_relative_to(Path(auto_challenge_sets.__file__).resolve().parent):
         # `acs build` in a clone's root: the default --out, ./auto_challenge_sets, is the code itself
         raise InputError("is the source folder of the auto_challenge_sets Python package, not a dataset folder "
                          "(run from the repository's root?): build in another working folder, or give out "

@@ -1,14 +1,10 @@
 """Older builds of a folder's name in datasets' own cache.
 
-``load_dataset("auto_challenge_sets", CONFIG)`` resolves the bare name as datasets does: a folder
-of that name in the working folder, else the Hub, else — when the Hub cannot answer — the newest
-copy in datasets' cache (its folder, then the name, the config, ``0.0.0`` and a hash), with no word
-about it. So
-from another folder a user can silently get an old build. :func:`stale_cached_configs` finds the
-configs whose cached copy has other split sizes than the folder here, for ``acs stats`` to say so.
-
-The cache is read as datasets writes it (``dataset_info.json`` beside the Arrow files), without
-importing datasets (seconds of imports for a directory listing).
+``load_dataset(NAME, CONFIG)`` takes a folder ``NAME`` in the working folder, else the Hub, else,
+when the Hub cannot answer, the newest copy in datasets' cache, without a word: from another
+folder a user can silently get an old build. :func:`stale_cached_configs` finds the configs whose
+cached copy (``NAME/CONFIG/0.0.0/HASH/dataset_info.json``, read without importing datasets) has
+other split sizes than the folder here.
 """
 
 from __future__ import annotations
@@ -39,14 +35,8 @@ def stale_cached_configs(name: str, sizes: dict[str, dict[str, int]],
     """``{config: ["split: N rows cached, M here", ...]}`` for each config of ``sizes`` (the folder
     here, ``{config: {split: rows}}``) that datasets' cache holds under ``name`` with other sizes."""
     root = (cache or datasets_cache()) / name
-    try:  # the cached configs listed once: a folder of 1,000 --rules has 6,000 configs, most never cached
-        cached_configs = {entry.name for entry in os.scandir(root) if entry.is_dir()}
-    except OSError:
-        return {}
     stale: dict[str, list[str]] = {}
     for config, here in sizes.items():
-        if config not in cached_configs:
-            continue
         for info in sorted((root / config).glob("*/*/dataset_info.json")):
             cached = _cached_sizes(info)
             differ = [f"{split}: {cached[split]} rows cached, {rows} here" for split, rows in sorted(here.items())

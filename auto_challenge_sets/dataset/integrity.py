@@ -1,15 +1,11 @@
 """The data files of a built folder against its build record: what every reader checks first.
 
-A build records each Parquet file it wrote (``acs_build.json``, a build's ``files``: bytes, rows,
-sha256). A file lost, added, truncated or replaced by hand would otherwise read as a smaller
-config, an empty selection, or rows counted twice, without a word. The cheap check (sizes and the
-row counts of the Parquet footers) runs on every ``acs stats``, ``acs evaluate`` and ``acs
-publish``; ``verify`` adds the sha256 of every file. The card's ``data_files`` must name exactly
-the recorded files of each config and split: a pattern widened by hand would score another
-config's rows too.
-
-Folders written before files were recorded (a record without ``format``) are read unchecked, with
-a note.
+A build records each Parquet file it wrote (a build's ``files``: bytes, rows, sha256): a file
+lost, added, truncated or replaced by hand would otherwise read as a smaller config, an empty
+selection or rows counted twice. Every ``acs stats``, ``evaluate`` and ``publish`` compares sizes
+and footer row counts; ``verify`` adds the sha256. The card's ``data_files`` must name exactly the
+recorded files of each config and split. A build of an older version, which recorded no files, is
+read unchecked, with a note.
 """
 
 from __future__ import annotations
@@ -20,7 +16,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from auto_challenge_sets.builder.backends.provenance import file_checksum
-from auto_challenge_sets.configs import KIND_LEXICAL, parse_config_name
+from auto_challenge_sets.configs import KIND_LEXICAL, config_sort_key, parse_config_name
 from auto_challenge_sets.dataset.layout import (
     DATA_DIR,
     SHARD,
@@ -100,19 +96,12 @@ def _check_file(path: Path, entry: dict[str, Any], verify: bool) -> None:
                          f"changed since the build; {REBUILD}", path)
 
 
-def _owner(config: str, split: str) -> tuple[str, str] | None:
-    try:
-        return parse_config_name(config).pair, split
-    except ValueError:
-        return None
-
-
 def check_files(root: Path, verify: bool, found: dict[str, dict[str, list[Path]]] | None = None
                 ) -> tuple[dict[str, dict[str, Any]], set[tuple[str, str]], list[str]]:
-    """Every recorded file present with its recorded size and rows (and sha256 with ``verify``),
-    each read once, and no unrecorded data file in a split whose build recorded its files
-    (``found``: the folder's :func:`scan_folder`, where the caller has it). Returns the recorded
-    files, the builds that recorded theirs, and notes (a folder of an older version)."""
+    """Every recorded file present with its recorded size and rows (and sha256 with ``verify``), and
+    no unrecorded data file in a split whose build recorded its files (``found``: the folder's
+    :func:`scan_folder`, where the caller has it). Returns the recorded files, the builds that
+    recorded theirs, and notes."""
     record = read_build_record(root)
     files, owners, notes = _recorded(root, record)
     for rel, entry in files.items():
@@ -121,9 +110,12 @@ def check_files(root: Path, verify: bool, found: dict[str, dict[str, list[Path]]
     if not built:  # no record at all: a Parquet dataset from elsewhere
         return files, owners, notes
     for config, splits in (scan_folder(root) if found is None else found).items():
+        try:
+            pair = parse_config_name(config).pair
+        except ValueError:
+            pair = None
         for split, paths in splits.items():
-            owner = _owner(config, split)
-            if owner in built and owner not in owners:
+            if (pair, split) in built and (pair, split) not in owners:
                 continue  # built by an older version, which recorded no files (a note says so)
             for path in paths:
                 if path.relative_to(root).as_posix() not in files:
@@ -138,8 +130,7 @@ def check_card(folder: DatasetFolder, files: dict[str, dict[str, Any]], owners: 
     (no build recorded its files) there is nothing to compare."""
     if not owners:
         return
-    # the record grouped once by (config, split), so that each config looks up only its own files:
-    # the check stays linear in the files (a scan of the whole record per config is configs × files)
+    # the record grouped once by (config, split): the check stays linear in the files
     recorded: dict[tuple[str, str], list[str]] = {}
     for rel in files:
         _, config, name = PurePosixPath(rel).parts  # 3 parts: _recorded took no other path
@@ -206,8 +197,8 @@ def _lowest_distance(paths: list[Path]) -> int | None:
 def check_unrecorded(folder: DatasetFolder, owners: set[tuple[str, str]]) -> None:
     """The splits no build record describes (a record emptied by hand, a folder of an older
     version, a Parquet dataset from elsewhere): each config's files hold as many rows as the card's
-    ``dataset_info`` says, and no row below the config's minimum distance. Without it, one config's
-    file copied over another's and ``"builds": []`` scored particle.d0's rows as particle.d3."""
+    ``dataset_info`` says, and no row below the config's minimum distance (one config's file copied
+    over another's)."""
     card_rows: dict[tuple[str, str], int] | None = None
     for name, splits in folder.files.items():
         try:
@@ -230,14 +221,28 @@ def check_unrecorded(folder: DatasetFolder, owners: set[tuple[str, str]]) -> Non
                                  f"{name}: not this config's file; {REBUILD}", paths[0])
 
 
-def check_folder(root: str | Path, verify: bool = False, folder: DatasetFolder | None = None,
-                 found: dict[str, dict[str, list[Path]]] | None = None) -> list[str]:
+def check_folder(root: str | Path, verify: bool = False, folder: DatasetFolder | None = None) -> list[str]:
     """The files and the card of a built folder against its record (see the module), and the
-    splits the record does not describe against the card; notes to show. ``folder`` and ``found``
-    (its :func:`scan_folder`) where the caller has them already."""
+    splits the record does not describe against the card; notes to show. ``folder`` where the
+    caller has read the card already."""
+    return _check(Path(root), verify, folder)[0]
+
+
+def checked_sizes(root: str | Path, verify: bool = False) -> tuple[list[str], dict[str, dict[str, int]]]:
+    """:func:`check_folder`'s notes and ``{config: {split: rows}}`` of the folder's Parquet files, in
+    config order, each footer read once: a recorded file's rows are those the check confirmed."""
     root = Path(root)
+    found = scan_folder(root)
+    notes, files = _check(root, verify, None, found)
+    confirmed = {root / rel: entry["rows"] for rel, entry in files.items()}
+    return notes, {name: {split: sum(confirmed[p] if p in confirmed else parquet_rows([p]) for p in paths)
+                          for split, paths in found[name].items()} for name in sorted(found, key=config_sort_key)}
+
+
+def _check(root: Path, verify: bool, folder: DatasetFolder | None,
+           found: dict[str, dict[str, list[Path]]] | None = None) -> tuple[list[str], dict[str, dict[str, Any]]]:
     files, owners, notes = check_files(root, verify, found)
     folder = folder if folder is not None else DatasetFolder(root)
     check_card(folder, files, owners)
     check_unrecorded(folder, owners)
-    return notes
+    return notes, files

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from pathlib import Path
 from typing import Any
 
@@ -74,12 +73,8 @@ def scan_folder(out_dir: str | os.PathLike[str]) -> dict[str, dict[str, list[Pat
 
 
 def folder_sizes(out_dir: str | os.PathLike[str]) -> dict[str, dict[str, int]]:
-    """``{config: {split: rows}}`` from the Parquet footers (no data is read)."""
-    return sizes_of(scan_folder(out_dir))
-
-
-def sizes_of(found: dict[str, dict[str, list[Path]]]) -> dict[str, dict[str, int]]:
-    """``{config: {split: rows}}`` of a :func:`scan_folder`, in config order."""
+    """``{config: {split: rows}}`` from the Parquet footers, in config order."""
+    found = scan_folder(out_dir)
     return {name: {split: parquet_rows(files) for split, files in found[name].items()}
             for name in sorted(found, key=config_sort_key)}
 
@@ -91,8 +86,7 @@ def parquet_rows(files: list[Path]) -> int:
 
 def unreadable_parquet(error: Exception, path: str | os.PathLike[str]) -> InputError:
     """The one-line error for a Parquet file pyarrow cannot read: pyarrow's first line, cut short,
-    with the file's own path (named once, first; during a build it is the work copy's, which the
-    build maps back to the user's folder) left out of pyarrow's words, where a cut could break it."""
+    with the file's path (named once, first) left out of pyarrow's words, where a cut could break it."""
     where = os.fspath(path)
     reason = str(error).splitlines()[0].replace(f"path '{where}'", "it").replace(where, "the file")
     return InputError(f"not a readable Parquet file ({reason[:120]})", path)
@@ -130,7 +124,6 @@ def front_matter(readme: Path) -> dict[str, Any]:
     end = text.find("\n---", 3)
     if end < 0:
         raise InputError("YAML front matter is not closed by a `---` line", readme, 1)
-    # libyaml's loader where PyYAML was built with it: the pure-Python one is several times slower
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         data = yaml.load(text[3:end], Loader=loader)  # noqa: S506 - a safe loader, C or Python
@@ -157,8 +150,7 @@ def require_complete(root: Path) -> Path:
 
 
 def _stays_inside(pattern: str) -> bool:
-    """Whether a ``data_files`` pattern is relative and holds no ``..``: by the string where it is
-    plainly so, else by its ``Path``."""
+    """Whether a ``data_files`` pattern is relative and holds no ``..``."""
     if ".." not in pattern and not os.path.isabs(pattern):
         return True
     path = Path(pattern)
@@ -176,8 +168,6 @@ class DatasetFolder:
         self.root = Path(root)
         self.readme = require_complete(self.root)
         self._real_root = self.root.resolve()
-        self._prefix = str(self.root / "_")[:-1]  # a matched path's text before its path in the folder
-        self._links: dict[tuple[str, ...], bool] = {}  # whether a path in the folder is a link
         self.linked: set[Path] = set()  # matched paths that pass through a link
         self.files: dict[str, dict[str, list[Path]]] = {}
         configs = front_matter(self.readme).get("configs")
@@ -200,25 +190,19 @@ class DatasetFolder:
         return [("train", data_files)]
 
     def _inside(self, match: Path) -> bool:
-        """Whether a matched path stays in the folder once links are followed. A pattern holds no
-        ``..``, so only a link can lead out: each component of the path in the folder is looked at
-        once (the config folders are shared), and a path through a link is resolved."""
+        """Whether a matched path stays in the folder once links are followed: a pattern holds no
+        ``..``, so only a link on its way can lead out."""
         parts = match.relative_to(self.root).parts
-        for depth in range(1, len(parts) + 1):
-            prefix = parts[:depth]
-            linked = self._links.get(prefix)
-            if linked is None:
-                linked = self._links[prefix] = os.path.islink(self.root.joinpath(*prefix))
-            if linked:
-                self.linked.add(match)
-                return match.resolve().is_relative_to(self._real_root)
-        return True
+        if not any(os.path.islink(self.root.joinpath(*parts[:depth])) for depth in range(1, len(parts) + 1)):
+            return True
+        self.linked.add(match)
+        return match.resolve().is_relative_to(self._real_root)
 
     def relative(self, path: Path) -> str:
         """A matched file's path in the folder, links followed (``data/<config>/<file>``)."""
         if path in self.linked:
             return path.resolve().relative_to(self._real_root).as_posix()
-        return str(path)[len(self._prefix):]  # every match is the root's path joined with the pattern's
+        return path.relative_to(self.root).as_posix()
 
     def _resolve(self, data_files: Any) -> dict[str, list[Path]]:
         splits: dict[str, list[Path]] = {}
@@ -230,27 +214,17 @@ class DatasetFolder:
                     raise InputError(f"data_files pattern {pattern!r} does not stay inside the dataset folder",
                                      self.readme)
                 if "*" in pattern or "?" in pattern or "[" in pattern:  # glob's magic
-                    matches, regular = sorted(self.root.glob(pattern)), False
-                    outside = [m for m in matches if not self._inside(m)]
-                else:  # a plain path, as the build writes them: glob would list its folder to find it
-                    matches, outside, regular = self._plain(pattern)
+                    matches = sorted(self.root.glob(pattern))
+                else:  # a plain path, as the build writes them: a link is a match even where it leads nowhere
+                    matches = [self.root / pattern] if os.path.lexists(self.root / pattern) else []
+                outside = [m for m in matches if not self._inside(m)]
                 if outside:
                     raise InputError(f"data_files pattern {pattern!r} reaches outside the dataset folder "
                                      f"({outside[0]})", self.readme)
-                for match in [] if regular else matches:
+                for match in matches:
                     require_regular_file(match, hint=IN_A_DATASET)
                 splits.setdefault(str(split), []).extend(matches)
         return splits
-
-    def _plain(self, pattern: str) -> tuple[list[Path], list[Path], bool]:
-        """``(matches, those outside the folder, whether the match is a regular file)`` of a pattern
-        without glob characters: one ``lstat`` answers all three."""
-        path = self.root / pattern
-        try:
-            mode = os.lstat(path).st_mode
-        except (OSError, ValueError):
-            return [], [], True
-        return [path], [] if self._inside(path) else [path], stat.S_ISREG(mode)
 
     def splits(self, config: str) -> list[str]:
         return sorted(self.files.get(config, {}))

@@ -1,17 +1,13 @@
 """Publishing to the Hugging Face Hub: a built folder as a dataset repository (``acs publish``), and
-the evaluate module as a Space (``acs publish-metric``), with ``huggingface_hub``'s own API.
+the evaluate module as a Space (``acs publish-metric``).
 
-A publication is planned first (:class:`PublishPlan`: the repository, every file with its size,
-the card), checked with the libraries' own readers (``huggingface_hub.DatasetCard``, ``datasets``'
-config and info parsers, ``load_dataset_builder``), and only then sent as one commit
-(``create_repo`` + ``create_commit``; the Hub validates the card's YAML once more before it takes
-the files). ``--dry-run`` prints the plan. Offline, without a token or without a reachable Hub, a
-publication fails before any work with one line saying which (:func:`connect`).
+A publication is planned (:class:`PublishPlan`), checked with the libraries' own readers
+(``DatasetCard``, ``datasets``' config and info parsers, ``load_dataset_builder``), then sent as
+one commit. Offline, without a token or a reachable Hub, it fails before any work (:func:`connect`).
 """
 
 from __future__ import annotations
 
-import functools
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,12 +55,10 @@ class PublishPlan:
     private: bool = False
     space_sdk: str | None = None
     # remote files under these prefixes that the plan does not send are deleted in the same commit
-    # (a config a rebuild no longer has must not stay on the Hub)
     replace_prefixes: tuple[str, ...] = field(default_factory=tuple)
     left_out: list[str] = field(default_factory=list)  # files in the folder that are not the dataset's
     notes: list[str] = field(default_factory=list)
-    # the repository's visibility on the Hub ("private", "public"), "" when it does not exist yet,
-    # None when not asked (a dry run)
+    # "private", "public", "" when the repository does not exist yet, None when not asked (a dry run)
     remote: str | None = None
 
     def _visibility(self) -> str:
@@ -79,38 +73,32 @@ class PublishPlan:
         kept = "" if self.remote == asked else f"; it stays {self.remote}, --private does not change it"
         return f"{self.remote} {where}: exists{kept}"
 
-    def _header(self) -> list[str]:
+    def _text(self, groups: list[tuple[str, list[Upload]]]) -> str:
         lines = [self._visibility(),
                  f"commit {len(self.files)} file(s), {sum(f.size for f in self.files):,} bytes: {self.message!r}"]
         if self.left_out:
             shown = ", ".join(self.left_out[:LEFT_OUT_SHOWN])
             more = f" and {len(self.left_out) - LEFT_OUT_SHOWN:,} more" if len(self.left_out) > LEFT_OUT_SHOWN else ""
             lines.append(f"left out, not part of the dataset layout ({len(self.left_out):,} file(s)): {shown}{more}")
-        return lines + [f"note: {note}" for note in self.notes]
-
-    def _deletion(self) -> list[str]:
-        if not self.replace_prefixes:
-            return []
-        return [f"  delete remote files under {', '.join(self.replace_prefixes)} that are not above"]
+        lines += [f"note: {note}" for note in self.notes]
+        for name, uploads in groups:
+            count = f"{len(uploads)} file(s), " if name.endswith("/") else ""
+            lines.append(f"  add {name} ({count}{sum(u.size for u in uploads):,} bytes)")
+        if self.replace_prefixes:
+            lines.append(f"  delete remote files under {', '.join(self.replace_prefixes)} that are not above")
+        return "\n".join(lines)
 
     def describe(self) -> str:
         """Every file, one line each."""
-        lines = self._header() + [f"  add {f.path_in_repo} ({f.size:,} bytes)" for f in self.files]
-        return "\n".join(lines + self._deletion())
+        return self._text([(f.path_in_repo, [f]) for f in self.files])
 
     def summary(self) -> str:
-        """One line per folder of files (a config's ``data/CONFIG/`` shards), the files at the top one
-        by one: a folder of a hundred configs reads in a screen, not in thousands of lines."""
+        """One line per folder of files (a config's shards), the files at the top one by one."""
         groups: dict[str, list[Upload]] = {}
         for upload in self.files:
             folder, _, _ = upload.path_in_repo.rpartition("/")
             groups.setdefault(folder + "/" if folder else upload.path_in_repo, []).append(upload)
-        lines = self._header()
-        for name, uploads in groups.items():
-            size = sum(u.size for u in uploads)
-            count = f"{len(uploads)} file(s), " if name.endswith("/") else ""
-            lines.append(f"  add {name} ({count}{size:,} bytes)")
-        return "\n".join(lines + self._deletion())
+        return self._text(list(groups.items()))
 
 
 def check_repo_id(repo_id: str) -> str:
@@ -128,8 +116,7 @@ def check_repo_id(repo_id: str) -> str:
 
 def layout_files(root: Path) -> tuple[list[Upload], list[str]]:
     """The files the dataset layout defines (the card, the record, LICENSE.md, ``data/CONFIG/``
-    shards), and every other file in the folder, left out: a token in ``.env``, a clone's
-    ``.git/``, an evaluation's report are no part of the dataset."""
+    shards), and every other file in the folder, left out (a token in ``.env``, a ``.git/``)."""
     sent, left_out = [], []
     for path in sorted(root.rglob("*")):
         if not path.is_file():
@@ -144,52 +131,20 @@ def layout_files(root: Path) -> tuple[list[Upload], list[str]]:
     return sent, left_out
 
 
-@functools.lru_cache(maxsize=2)
-def _hub_card(readme: Path, stamp: tuple[int, int]) -> Any:
-    """huggingface_hub's reading of the card's metadata (its ``DatasetCardData``), once per version
-    of the file (``stamp``: its size and mtime): the row counts and the card's validation both need it.
-
-    The YAML block is cut out by huggingface_hub's own expression and parsed by PyYAML's safe
-    loader on libyaml, where ``DatasetCard.load`` takes PyYAML's pure-Python one: 28 s against 9 s
-    of CPU for the card of 1,000 --rules. The pure-Python reading is not lost: datasets'
-    ``load_dataset_builder`` (:func:`validate_dataset_card`) reads the card with ``DatasetCard.load``
-    itself. A card libyaml does not read into a mapping goes to ``DatasetCard.load``, which says
-    what is wrong in its own words."""
-    import yaml
-    from huggingface_hub import DatasetCard, DatasetCardData
-    from huggingface_hub.repocard import REGEX_YAML_BLOCK
-
-    with readme.open(newline="", encoding="utf-8") as handle:  # as DatasetCard.load reads it
-        match = REGEX_YAML_BLOCK.search(handle.read())
-    loader = getattr(yaml, "CSafeLoader", None)
-    if match is not None and loader is not None:
-        try:
-            data = yaml.load(match.group(2), Loader=loader)  # noqa: S506 - libyaml's safe loader
-        except yaml.YAMLError:
-            data = None
-        if isinstance(data, dict):
-            return DatasetCardData(**data, ignore_metadata_errors=False)  # as DatasetCard.load builds it
-    return DatasetCard.load(readme).data
-
-
-def _load_card(readme: Path) -> Any:
-    """The card's ``DatasetCardData`` (see :func:`_hub_card`)."""
-    stat = readme.stat()
-    return _hub_card(readme.resolve(), (stat.st_size, stat.st_mtime_ns))
-
-
 def _card_rows(readme: Path) -> dict[tuple[str, str], int] | None:
     """``{(config, split): num_examples}`` of the card's ``dataset_info`` (None: a card
     huggingface_hub cannot read, or a ``dataset_info`` that is not a mapping or a list of them,
     each with a list of splits: :func:`validate_dataset_card` reports both with datasets' reason)."""
+    from huggingface_hub import DatasetCard
+
     try:
-        infos = _load_card(readme).to_dict().get("dataset_info") or []
+        infos = DatasetCard.load(readme).data.to_dict().get("dataset_info") or []
         rows = {}
         for info in [infos] if isinstance(infos, dict) else infos:
             for split in info.get("splits") or []:
                 rows[info.get("config_name", "default"), split.get("name")] = split.get("num_examples")
-    except Exception:  # noqa: BLE001 - the libraries raise ValueError, yaml errors, KeyError; a wrong shape
-        return None  # AttributeError or TypeError (a hand-edited `dataset_info: text` crashed acs publish)
+    except Exception:  # noqa: BLE001 - yaml errors, ValueError, KeyError; a wrong shape AttributeError or TypeError
+        return None
     return rows
 
 
@@ -209,10 +164,6 @@ def check_sent_parquet(root: Path) -> None:
     folder = DatasetFolder(root)
     card_rows = _card_rows(folder.readme)
     read: dict[Path, int] = {}
-    # the schemas found to be a kind's features: one comparison of schemas instead of datasets'
-    # conversion of each file's (half a millisecond, 4,445 files in a folder of 1,000 --rules);
-    # from_arrow_schema reads nothing but the schema, its types and metadata, which equals compares
-    fitting: dict[str, list[pa.Schema]] = {}
     for name, splits in folder.files.items():
         try:
             config = parse_config_name(name)
@@ -226,11 +177,8 @@ def check_sent_parquet(root: Path) -> None:
                     table = pq.read_table(path)
                 except (pa.ArrowException, OSError) as error:
                     raise unreadable_parquet(error, path) from None
-                known = fitting.setdefault(config.kind, [])
-                if not any(table.schema.equals(schema, check_metadata=True) for schema in known):
-                    if datasets.Features.from_arrow_schema(table.schema) != features_for(config.kind):
-                        raise InputError(f"its columns are not those of a {config.kind} config ({name})", path)
-                    known.append(table.schema)
+                if datasets.Features.from_arrow_schema(table.schema) != features_for(config.kind):
+                    raise InputError(f"its columns are not those of a {config.kind} config ({name})", path)
                 kept = {column: set(table.column(column).to_pylist()) for column in ("phenomenon", "corpus")}
                 if kept["phenomenon"] != {config.phenomenon} or kept["corpus"] != {split}:
                     raise InputError(f"holds rows of phenomenon {sorted(kept['phenomenon'])}, split "
@@ -256,10 +204,11 @@ def validate_dataset_card(root: Path) -> str:
     import datasets
     from datasets.info import DatasetInfosDict
     from datasets.utils.metadata import MetadataConfigs
+    from huggingface_hub import DatasetCard
 
     readme = root / README
     try:
-        card_data = _load_card(readme)
+        card_data = DatasetCard.load(readme).data
         configs = MetadataConfigs.from_dataset_card_data(card_data)
         infos = DatasetInfosDict.from_dataset_card_data(card_data)
     except Exception as error:  # noqa: BLE001 - the libraries raise ValueError, yaml errors, KeyError
@@ -293,7 +242,7 @@ def dataset_plan(folder: str | os.PathLike[str], repo_id: str, revision: str | N
     require_complete(root)
     check_output_folder(root.absolute())  # made by acs build (its record), no symbolic link inside
     notes = check_folder(root, verify=verify)
-    # the files first: datasets' builder below takes seconds, and reads a garbage file less clearly
+    # the files first: datasets' builder reads a garbage file less clearly
     check_sent_parquet(root)
     card = validate_dataset_card(root)
     files, left_out = layout_files(root)
@@ -332,7 +281,7 @@ def connect(token: str | None = None, endpoint: str | None = None) -> Any:
 
 
 def _status(error: BaseException) -> int | None:
-    """The HTTP status of a Hub error (huggingface_hub's errors carry the response)."""
+    """The HTTP status of a Hub error."""
     return getattr(getattr(error, "response", None), "status_code", None)
 
 

@@ -74,19 +74,18 @@ def update_build_record(out_dir: str | os.PathLike[str], build: dict, license: s
     record["builds"] = sorted(builds, key=lambda b: (b["pair"], b["corpus"]))
     record["license"] = folder_license(record["builds"], record["license"])[0]
     record["format"] = RECORD_FORMAT
-    atomic_write_text(Path(out_dir) / BUILD_RECORD, json.dumps(record, indent=2, ensure_ascii=False) + "\n")
+    write_build_record(out_dir, record)
     return record
 
 
 def write_build_record(out_dir: str | os.PathLike[str], record: dict) -> None:
-    """Write a record read by :func:`read_build_record` and changed (as :func:`update_build_record` does)."""
+    """Write a record read by :func:`read_build_record` and changed."""
     atomic_write_text(Path(out_dir) / BUILD_RECORD, json.dumps(record, indent=2, ensure_ascii=False) + "\n")
 
 
 def empty_selections(record: dict) -> dict[str, dict[str, int]]:
-    """``{config: {split: 0}}`` for every config a recorded build selected no pair for. Such a
-    selection is no config (``datasets`` cannot load an empty split), but the size tables show it
-    as 0, so an empty cell is told apart from a phenomenon that was not built."""
+    """``{config: {split: 0}}`` for every config a recorded build selected no pair for: no config
+    (``datasets`` cannot load an empty split), but the size tables show it as 0."""
     empty: dict[str, dict[str, int]] = {}
     for build in record["builds"]:
         for name in build.get("empty_configs", ()):

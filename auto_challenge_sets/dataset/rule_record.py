@@ -1,12 +1,11 @@
 """One meaning per config name: a user's rule (``--rule``, an entry point) as the build record
 keeps it, per (pair, corpus) build, under ``user_rules``.
 
-A config ``{pair}.{name}.d{D}`` gathers the splits of every build of that pair. Were ``name`` one
-rule in one split and another rule in the next, the config would mix two selections under one
-name, and every score of it would compare unlike things. So a build whose rule of a name differs
-from the rule another split of its pair records is refused, naming both definitions, unless the
-caller replaces it (``replace_rules``): then that phenomenon's configs lose the other splits (their
-inputs are not here to select them again) and those builds' records forget it.
+A config ``{pair}.{name}.d{D}`` gathers the splits of every build of that pair: a rule of a name
+that differs from the one another split of the pair records would mix two selections under one
+name. Such a build is refused, naming both definitions, unless it replaces the rule
+(``replace_rules``): then that phenomenon's configs lose the other splits and those builds'
+records forget it.
 """
 
 from __future__ import annotations

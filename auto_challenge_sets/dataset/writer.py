@@ -1,20 +1,13 @@
 """Writing a build into a challenge-set folder that the Hugging Face Hub accepts as a dataset
 repository: the Parquet files of each config and split, then the build record and the card.
 
-Streaming: the build's analyses are read once, in chunks of :data:`CHUNK` pairs; each chunk's rows
-of every config are appended to that config's Parquet files (a :class:`ConfigSink`), in row groups
-of :data:`ROW_GROUP` rows, a new file every :data:`FILE_ROWS` rows. So memory does not grow with the
-corpus: a chunk of analyses, at most one unfinished row group per config, and the footers of the
-open files are held at a time. (A Parquet writer keeps every row group's metadata until its file is
-closed, about 0.85 KB a column, 15 KB a row group here: one file per config grew by 110 MB at a
-million pairs. Files of at most FILE_ROWS rows bound it; measured in ``benchmarks/bench_scale.py``.) The files are written as ``datasets``
-writes Parquet (``Dataset.to_parquet``: the config's ``datasets.Features`` as schema, with the
-``huggingface`` metadata ``load_dataset`` reads, content-defined chunks and a page index, snappy,
-dictionaries) and named as ``push_to_hub`` names its shards, with one difference: ``datasets``
-sizes row groups at about 100 MB for the whole table, which a stream cannot know; here they are
-:data:`ROW_GROUP` rows. Row groups and files are cut by row count alone, so the same build writes
-the same bytes. Every file is written atomically (a ``.partial`` file renamed when the split is
-complete).
+The analyses stream, :data:`CHUNK` pairs at a time, into one :class:`ConfigSink` per config: row
+groups of :data:`ROW_GROUP` rows, a new file every :data:`FILE_ROWS` rows (a Parquet writer holds
+every row group's metadata until its file closes), so memory does not grow with the corpus. The
+files are those ``Dataset.to_parquet`` writes (the config's ``datasets.Features`` as schema, its
+writer settings) and named as ``push_to_hub`` names its shards. Row groups and files are cut by
+row count alone, so the same build writes the same bytes. Every file is written as ``.partial``
+and renamed when its split is complete.
 """
 
 from __future__ import annotations
@@ -24,6 +17,7 @@ import os
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -62,8 +56,7 @@ FILE_ROWS = 25 * ROW_GROUP  # rows per Parquet file of a split (whole row groups
 
 class ConfigSink:
     """One config's split, written as rows arrive: its first file opened at its first row (an
-    empty selection writes no file), a new one every :data:`FILE_ROWS` rows, all of them named
-    and put in place by :meth:`close`."""
+    empty selection writes no file), all of them put in place by :meth:`close`."""
 
     def __init__(self, out_dir: str | os.PathLike[str], config: str, split: str, features: Any):
         self.where = (out_dir, config, split)
@@ -85,9 +78,8 @@ class ConfigSink:
         folder.mkdir(parents=True, exist_ok=True)
         self.partials.append(folder / f"{split}-{len(self.partials):05d}.{os.getpid()}.partial")
         columns = list(self.features)
-        # datasets' ParquetWriter settings (no column here embeds files) and the key it adds to say
-        # which chunking it used: a file is byte for byte the one `Dataset.to_parquet` writes for the
-        # same row groups (test_writer.py), so the Hub's deduplication treats both alike
+        # datasets' ParquetWriter settings and metadata: byte for byte the file `Dataset.to_parquet`
+        # writes for the same row groups (test_writer.py)
         writer = pq.ParquetWriter(str(self.partials[-1]), schema=self.schema,
                                   use_content_defined_chunking=datasets_config.DEFAULT_CDC_OPTIONS,
                                   write_page_index=True, compression=dict.fromkeys(columns, "snappy"),
@@ -163,13 +155,8 @@ def remove_split(out_dir: str | os.PathLike[str], config: str, split: str) -> No
 
 
 def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
-    chunk: list[Any] = []
-    for item in items:
-        chunk.append(item)
-        if len(chunk) == size:
-            yield chunk
-            chunk = []
-    if chunk:
+    items = iter(items)
+    while chunk := list(islice(items, size)):
         yield chunk
 
 
@@ -188,16 +175,11 @@ def _write_configs(output: BuildOutput, out: Path) -> dict[str, int]:
     def add(tables: list[Any]) -> None:
         for sink, table in zip(sinks, tables):
             sink.add(table)
-        # Give the freed memory back: with the system allocator (what `acs build` sets) this is
-        # glibc's malloc_trim. A chunk's analyses, Arrow buffers and the writers' metadata
-        # interleave on the heap, and the memory they free was kept: 300k pairs peaked at 297 MB
-        # without, 279 MB with this (a few ms per chunk).
+        # the freed memory back to the system (with the system allocator `acs build` sets, malloc_trim)
         pool.release_unused()
 
-    # The sinks write in a thread of their own, one chunk behind: Parquet encoding and compression
-    # (a tenth of a build) run in Arrow's C++ without the GIL, while this thread reads and analyses
-    # the next chunk. One chunk at a time in that thread, in order: the same bytes, and one more
-    # chunk's tables in memory.
+    # The sinks write in a thread of their own, one chunk behind and in order (the same bytes):
+    # Arrow encodes without the GIL while this thread analyses the next chunk.
     schemas = [sink.schema for sink in sinks]
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="acs-parquet") as writer:
         written: Future | None = None
@@ -228,8 +210,7 @@ def _chunk_tables(output: BuildOutput, configs: list[Any], schemas: list[Any]) -
 
 def write_build(output: BuildOutput, out: str | os.PathLike[str], license: str | None = None) -> BuildResult:
     """Write every config of a build into ``out`` (added to what the folder holds), then the build
-    record and the card: all or nothing, one build at a time (:mod:`auto_challenge_sets.folder_swap`).
-    Progress is the build's own (its analyses stream, with a bar when it was made with ``progress``)."""
+    record and the card: all or nothing, one build at a time (:mod:`auto_challenge_sets.folder_swap`)."""
     with swapped_folder(out, check_output_folder, keep=True) as work:
         sizes = _write_build_into(output, work, license)
     return BuildResult(Path(out), sizes, lines=output.lines, pairs=output.pairs, report=output.report,
@@ -239,7 +220,6 @@ def write_build(output: BuildOutput, out: str | os.PathLike[str], license: str |
 def _write_build_into(output: BuildOutput, out: Path, license: str | None) -> dict[str, int]:
     spec = output.spec
     conflicts = _rule_conflicts(spec, out)  # again under the lock: another build may have come between
-    # selection streams into the Parquet writers: one stage (the analyses are made as the rows are written)
     with stage("select and write", unit="rows") as timed:
         sizes = _write_configs(output, out)
         if timed is not None:
