@@ -1,14 +1,8 @@
-"""The scoring kernel: a set of rows scored by any metrics, against its length-matched random corpora.
-
-Both front ends call it: the evaluation engine (``acs evaluate``, every system and config) and the
-``ldd_challenge`` metric (:func:`auto_challenge_sets.metrics.compute.compute`, one system, one
-set). So the two give the same numbers and signatures on the same rows, with the same seed
-default, the same cap on random corpora and the same draws.
-
-Every metric turns each sentence into a row of statistics once (the engine's statistics stage); a
-set is a subset of the pool's rows, so its score and the scores of its random corpora (:func:`draw`) are
-computed from rows already in memory (:func:`score_rows`). Every number a metric hands back is
-checked finite (:mod:`.finite`), so a plug-in's NaN is an error naming it, never a quiet ``null``.
+"""The scoring kernel: a set of rows scored by any metrics, against its length-matched random
+corpora. Both front ends call it (``acs evaluate``'s engine and the ``ldd_challenge`` metric's
+``compute()``), so they give the same numbers, signatures, seed default and draws on the same rows.
+Each sentence becomes a row of statistics once; a set and its random corpora (:func:`draw`) are
+scored from those rows (:func:`score_rows`), every number checked finite (:mod:`.finite`).
 """
 
 from __future__ import annotations
@@ -71,9 +65,8 @@ def systems_statistics(metrics: Mapping[str, Metric], systems: Sequence[tuple[st
         found.close()  # the workers end with an error here too
 
 
-# Rows whose statistics every metric computes before the next block: their 13a tokens are still in
-# the tokenizer's cache (2**16 lines, hypotheses and references) when RIBES reads what BLEU
-# tokenized; over a whole large input, the cache would hold only its end when RIBES starts.
+# Rows whose statistics every metric computes before the next block: their tokens are still in
+# sacrebleu's tokenizer cache (2**16 lines) when RIBES reads what BLEU tokenized.
 BLOCK_ROWS = 16_384
 
 

@@ -1,15 +1,10 @@
 """The longest line the metric scores: at most MAX_TOKENS tokens and MAX_CHARACTERS characters.
 
-Why a limit: the cost of one line grows with its length (RIBES's alignment O(n log n) with numpy's
-constants, chrF six character n-grams per character), and one
-pathological line (a log dump, a file pasted as one line) should be an error naming it, not minutes
-of work. Measured (``compute()`` on one pair, 2-core machine at load 4-5): 10,000 tokens take
-0.25-0.66 s whatever the words (one repeated, 5 or 50 distinct, all distinct), 50,000 characters
-0.45 s and 100,000 already 1.04 s (chrF's character n-grams); no sentence of a real test set comes
-near either (WMT21's longest line has a few hundred tokens).
-
-Tokens are the BLEU tokenizer's (what BLEU and RIBES count); no tokenizer makes more tokens than the
-line has characters, so a line of at most MAX_TOKENS characters is never tokenized here.
+One pathological line (a log dump, a file pasted as one line) should be an error naming it, not
+minutes of work: a line's cost grows with its length (RIBES's alignment, chrF's character
+n-grams); at the limits one pair takes well under a second, and no sentence of a real test set
+comes near them. Tokens are the BLEU tokenizer's; no tokenizer makes more tokens than the line has
+characters, so a line of at most MAX_TOKENS characters is never tokenized here.
 """
 
 from __future__ import annotations
