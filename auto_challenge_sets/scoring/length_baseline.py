@@ -33,6 +33,7 @@ class LengthMatchedSamples:
     index: np.ndarray  # (n_samples, n_challenge) int64: row k = the pool sentences of corpus k
     widened: int  # challenge sentences with no pool sentence within their window
     max_tolerance: int  # the widest window any sentence needed
+    pool_size: int  # pool sentences that could be drawn (the excluded ones left out)
 
 
 DEFAULT_LENGTH_RELATIVE = 0.05  # the window's share of a row's length (module docstring)
@@ -116,7 +117,7 @@ def sample_length_matched(
         widest = max(widest, window)
         draws = rng.integers(lo, hi, size=(n_samples, len(columns)))
         index[:, columns] = order[draws]
-    return LengthMatchedSamples(index=index, widened=widened, max_tolerance=widest)
+    return LengthMatchedSamples(index=index, widened=widened, max_tolerance=widest, pool_size=len(candidates))
 
 
 # A complement smaller than the config reuses each of its sentences more than once per random

@@ -32,11 +32,13 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
+from sacrebleu.metrics import CHRF
 
 from auto_challenge_sets.pharaoh import Link
 from auto_challenge_sets.target_languages import match_label, target_tokens, tokens_label
 
 CHRF_THRESHOLD = 50.0
+_CHRF = CHRF()
 CORRECT, WRONG, UNALIGNED, ABSORBED = "correct", "wrong", "unaligned", "absorbed"
 
 
@@ -54,13 +56,6 @@ def aligned_words(links: Sequence[Link], source_index: int, tokens: Sequence[str
     """The normalised target tokens aligned to one source word, in target order (empty ones dropped)."""
     words = (_normal(tokens[j]) for j in sorted(j for i, j in links if i == source_index and j < len(tokens)))
     return [w for w in words if w]
-
-
-@lru_cache(maxsize=1)
-def _chrf():
-    from sacrebleu.metrics import CHRF
-
-    return CHRF()
 
 
 @lru_cache(maxsize=1 << 20)
@@ -107,33 +102,7 @@ def present_words(expected: Sequence[str], output_tokens: Sequence[str],
 @lru_cache(maxsize=1 << 20)
 def _similarity(output: str, expected: str) -> float:
     """Sentence chrF of output words against expected words (cached: systems share words)."""
-    return _chrf().sentence_score(output, [expected]).score
-
-
-def _part_matches(index: int, expected: list[str], output_links: Sequence[Link] | None,
-                  output_tokens: Sequence[str], chrf_threshold: float, lang: str | None = None) -> bool:
-    if output_links is None:
-        return len(present_words(expected, output_tokens, chrf_threshold, lang)) == len(expected)
-    return parts_match(aligned_words(output_links, index, output_tokens), expected, chrf_threshold, lang)
-
-
-def judge(instance: Mapping[str, Any], reference_links: Sequence[Link], output_links: Sequence[Link] | None,
-          reference_tokens: Sequence[str], output_tokens: Sequence[str],
-          chrf_threshold: float = CHRF_THRESHOLD, lang: str | None = None) -> tuple[str, bool]:
-    """One instance: ``correct``, ``wrong`` or ``unaligned`` (see the module's definition), and
-    whether its dependent was judged with its head (no reference token of its own).
-    ``output_links`` None: the ``present`` match (every expected word is in the output)."""
-    head, dependent = instance["head"] - 1, instance["dependent"] - 1  # 1-based word ids; links are 0-based
-    expected_head = aligned_words(reference_links, head, reference_tokens)
-    if not expected_head:
-        return UNALIGNED, False
-    expected_dependent = aligned_words(reference_links, dependent, reference_tokens)
-    verdict = CORRECT
-    for index, expected in ((head, expected_head), (dependent, expected_dependent)):
-        if expected and not _part_matches(index, expected, output_links, output_tokens, chrf_threshold, lang):
-            verdict = WRONG
-            break
-    return verdict, not expected_dependent
+    return _CHRF.sentence_score(output, [expected]).score
 
 
 def accuracy(counts: Counter) -> float | None:
@@ -179,7 +148,10 @@ def part_table(references: Sequence[Reference], output_links: Sequence[Link] | N
             expected = aligned_words(links, index, tokens)
             if expected:
                 table[r, index, 0] = True
-                table[r, index, 1] = _part_matches(index, expected, output_links, output_tokens, chrf_threshold, lang)
+                table[r, index, 1] = (
+                    len(present_words(expected, output_tokens, chrf_threshold, lang)) == len(expected)
+                    if output_links is None else
+                    parts_match(aligned_words(output_links, index, output_tokens), expected, chrf_threshold, lang))
     return table
 
 
@@ -200,11 +172,6 @@ def verdicts(table: np.ndarray, heads: np.ndarray, dependents: np.ndarray) -> tu
     return correct, wrong, absorbed
 
 
-def source_length(links: Sequence[Link], row_instances: Sequence[Mapping[str, Any]]) -> int:
-    """Enough source words for a row's table when the source itself is not at hand."""
-    return max([i + 1 for i, _ in links] + [max(x["head"], x["dependent"]) for x in row_instances] + [0])
-
-
 def row_table(row_instances: Sequence[Mapping[str, Any]], references: Sequence[Reference],
               output_links: Sequence[Link] | None, prediction: str, chrf_threshold: float = CHRF_THRESHOLD,
               lang: str | None = None, n_source: int | None = None, positions: Any = None,
@@ -212,7 +179,8 @@ def row_table(row_instances: Sequence[Mapping[str, Any]], references: Sequence[R
     """:func:`part_table` of one row (by default only its instances' words; ``prediction`` cut into
     the ``target`` language's tokens)."""
     if n_source is None:
-        n_source = max(source_length(links, row_instances) for _, links in references)
+        n_source = max([i + 1 for _, links in references for i, _ in links]
+                       + [max(x["head"], x["dependent"]) for x in row_instances] + [0])
     if positions is None:
         positions = {x[key] - 1 for x in row_instances for key in ("head", "dependent")}
     return part_table(references, output_links, target_tokens(prediction, target), n_source, chrf_threshold, lang,
