@@ -54,10 +54,7 @@ def _positions(seq: Sequence[Hashable]) -> dict[Hashable, list[int]]:
     """Word -> the positions where it occurs."""
     where: dict[Hashable, list[int]] = {}
     for k, word in enumerate(seq):
-        if word in where:
-            where[word].append(k)
-        else:
-            where[word] = [k]
+        where.setdefault(word, []).append(k)
     return where
 
 
@@ -278,18 +275,12 @@ def order_scores(positions: Sequence[int], hyp_len: int, ref_len: int) -> tuple[
     return (nkt, 1.0 * n / hyp_len, bp)
 
 
-def sentence_ribes(
-    hyp: Sequence[str],
-    refs: Sequence[Sequence[str]],
-    alpha: float = ALPHA,
-    beta: float = BETA,
-) -> float:
+def sentence_ribes(hyp: Sequence[str], refs: Sequence[Sequence[str]], alpha: float = ALPHA, beta: float = BETA) -> float:
     """RIBES of one tokenized hypothesis: the best score over the tokenized references."""
     best = 0.0
     for ref in refs:
         nkt, precision, bp = kendall(hyp, ref)
-        score = nkt * (precision**alpha) * (bp**beta)
-        best = max(best, score)
+        best = max(best, nkt * (precision**alpha) * (bp**beta))
     return best
 
 
@@ -298,18 +289,10 @@ def words(text: str, lowercase: bool = True) -> list[str]:
     return (text.lower() if lowercase else text).split()
 
 
-def corpus_ribes(
-    hypotheses: Sequence[str],
-    references: Sequence[Sequence[str]],
-    lowercase: bool = True,
-    alpha: float = ALPHA,
-    beta: float = BETA,
-) -> float:
-    """Corpus RIBES of whitespace-tokenized strings: mean of the sentence scores.
-
-    ``references[i]`` is the list of references of hypothesis ``i``. Tokenize first (the metric
-    uses the same sacrebleu tokenizer as BLEU); this function only splits on whitespace.
-    """
+def corpus_ribes(hypotheses: Sequence[str], references: Sequence[Sequence[str]], lowercase: bool = True,
+                 alpha: float = ALPHA, beta: float = BETA) -> float:
+    """Corpus RIBES, the mean of the sentence scores, of already tokenized strings (split on
+    whitespace); ``references[i]`` is the list of references of hypothesis ``i``."""
     if len(hypotheses) != len(references):
         raise ValueError(f"{len(hypotheses)} hypotheses but {len(references)} reference lists")
     if not hypotheses:
