@@ -31,7 +31,6 @@ import os
 import random
 import sys
 import time
-from bisect import bisect_left, insort
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -126,21 +125,11 @@ def _old_align(hyp: Sequence[str], ref: Sequence[str]) -> list[int]:
     return aligned
 
 
-def _old_ascending_pairs(positions: Sequence[int]) -> int:
-    """Number of pairs ``a < b`` with ``positions[a] < positions[b]`` (O(n log n))."""
-    seen: list[int] = []
-    count = 0
-    for p in positions:
-        count += bisect_left(seen, p)  # earlier positions strictly below p
-        insort(seen, p)
-    return count
-
-
 def _old_kendall(hyp: Sequence[str], ref: Sequence[str]) -> tuple[float, float, float]:
     """``(nkt, precision, bp)`` of one hypothesis against one reference (word lists)."""
     if len(ref) == 0 or len(hyp) == 0:
         return (0.0, 0.0, 0.0)
-    return ribes.order_scores(_old_align(hyp, ref), len(hyp), len(ref), _old_ascending_pairs)
+    return ribes.order_scores(_old_align(hyp, ref), len(hyp), len(ref))
 
 
 def _old_sentence_ribes(hyp: list[str], refs: list[list[str]]) -> float:

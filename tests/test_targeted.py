@@ -12,7 +12,6 @@ from auto_challenge_sets.scoring.targeted import (
     UNALIGNED,
     WRONG,
     aligned_words,
-    judge,
     parts_match,
     signature,
     targeted_accuracy,
@@ -37,7 +36,11 @@ def pair() -> tuple[str, str]:
 
 
 def _judge(reference: str, output: str, output_links, reference_links=GOLD, threshold: float = 50.0):
-    return judge(PARTICLE, reference_links, output_links, reference.split(), output.split(), threshold)
+    """The instance's verdict, and whether its dependent was judged with its head."""
+    verdicts: list[list[str]] = []
+    found = targeted_accuracy([[PARTICLE]], [reference], [output], [reference_links],
+                              None if output_links is None else [output_links], threshold, verdict_rows=verdicts)
+    return verdicts[0][0], found["absorbed"] == 1
 
 
 def test_the_reference_as_output_is_correct(pair) -> None:

@@ -1,10 +1,6 @@
-"""The built-in metrics of the registry: BLEU, chrF and TER (sacrebleu's, from per-sentence
-sufficient statistics) and RIBES (NTT's definition, a mean of sentence scores).
-
-Each is a thin entry over the statistics modules, so a score equals sacrebleu's ``corpus_bleu`` /
-``corpus_chrf`` / ``corpus_ter`` on the same lines to the last bit (the final step of each goes
-through sacrebleu's scalar code). The registry (:mod:`.metric`) registers :data:`BUILTINS`; this
-module does not import it (no import circle).
+"""The built-in metrics: BLEU, chrF and TER (sacrebleu's, from per-sentence sufficient
+statistics, :mod:`.segment_stats`) and RIBES (NTT's definition, a mean of sentence scores). The
+registry (:mod:`.metric`) registers :data:`BUILTINS`; this module does not import it.
 """
 
 from __future__ import annotations
@@ -14,10 +10,10 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
+from sacrebleu.metrics import BLEU, CHRF, TER
 
 from auto_challenge_sets.options import Option
 from auto_challenge_sets.scoring.bleu_stats import BleuStatistics
-from auto_challenge_sets.scoring.chrf_stats import ChrfStatistics
 from auto_challenge_sets.scoring.metric_base import AveragedMetric, References, SummedMetric
 from auto_challenge_sets.scoring.ribes import ALPHA, BETA, sentence_ribes, words
 from auto_challenge_sets.scoring.segment_stats import SegmentStatistics
@@ -35,16 +31,13 @@ def target_tokenizer(target: str | None) -> str | None:
     """sacrebleu's own choice of tokenizer for a target language where it is not 13a (``zh``,
     ``ja-mecab``, ``ko-mecab``), else None: BLEU with 13a sees a Chinese sentence as one word. Read
     from sacrebleu's BLEU, whose map this is, so the rule follows its releases."""
-    from sacrebleu.metrics.bleu import BLEU
-
     return getattr(BLEU, "_TOKENIZER_MAP", {}).get(target or "")
 
 
 @lru_cache(maxsize=8)
 def _bleu_rows(tokenize: str) -> BleuStatistics:
     """One BLEU per tokenizer in a process, shared by BLEU and RIBES: sacrebleu caches a
-    tokenizer's output per tokenizer object, so RIBES then reads BLEU's tokens instead of
-    tokenizing every sentence a second time (a tenth of a one-system evaluation)."""
+    tokenizer's output per tokenizer object, so RIBES reads BLEU's tokens, not tokenizing again."""
     return BleuStatistics(tokenize=tokenize)
 
 
@@ -82,8 +75,6 @@ class Bleu(_SacrebleuMetric):
         once; numpy's exp and log may round differently from the math module's, which the paired
         test allows for (:meth:`Metric.scores_of_totals`)."""
         metric = self.rows.metric
-        if metric.smooth_method != "exp" or metric.effective_order:
-            return super().scores_of_totals(totals)
         t = np.asarray(totals, dtype=np.float64)
         order = metric.max_ngram_order
         sys_len, ref_len = t[:, 0], t[:, 1]
@@ -112,14 +103,12 @@ class Chrf(_SacrebleuMetric):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.rows = ChrfStatistics()
+        self.rows = SegmentStatistics(CHRF(), 18)
 
     def scores_of_totals(self, totals: np.ndarray) -> np.ndarray:
         """sacrebleu's ``CHRF._compute_f_score`` (effective-order averaging) for every row at once:
         the same additions, products and divisions in the same order, so the same numbers."""
         metric = self.rows.metric
-        if metric.eps_smoothing:
-            return super().scores_of_totals(totals)
         t = np.asarray(totals, dtype=np.float64)
         factor = metric.beta**2
         avg_prec, avg_rec, effective = np.zeros(len(t)), np.zeros(len(t)), np.zeros(len(t))
@@ -137,24 +126,6 @@ class Chrf(_SacrebleuMetric):
         return np.where(avg_prec + avg_rec != 0, 100 * score, 0.0)
 
 
-class TerStatistics(SegmentStatistics):
-    """sacrebleu's TER rows ``[edits, mean reference length]`` (floats: the mean need not be whole)."""
-
-    width = 2
-
-    def __init__(self) -> None:
-        from sacrebleu.metrics.ter import TER
-
-        self.metric = TER()
-
-    def extract(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
-        rows = [self.segment(h, refs) for h, refs in zip(hypotheses, references, strict=True)]
-        return np.asarray(rows, dtype=np.float64).reshape(len(rows), self.width)
-
-    def score(self, totals: Sequence[float] | np.ndarray) -> float:
-        return float(self.metric._compute_score_from_stats([float(x) for x in totals]).score)
-
-
 class Ter(_SacrebleuMetric):
     """sacrebleu's TER (translation edit rate, 0-100 and more; lower is better)."""
 
@@ -163,7 +134,7 @@ class Ter(_SacrebleuMetric):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.rows = TerStatistics()
+        self.rows = SegmentStatistics(TER(), 2, np.float64)  # the mean reference length need not be whole
 
     def scores_of_totals(self, totals: np.ndarray) -> np.ndarray:
         """sacrebleu's ``TER._compute_score_from_stats`` for every row at once (the same division)."""

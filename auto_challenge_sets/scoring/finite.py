@@ -1,11 +1,8 @@
 """What a metric hands the engine, checked before any statistic is built on it: a plug-in metric
-that fails or returns NaN, ±inf or None is an error naming the metric and where it happened.
-
-NaN passes through numpy quietly: a ``null`` score, a percentile of 0 or 100 among the random
-corpora, a paired p for a ``null`` difference, a correlation of −1 and an arbitrary baseline system
-would follow, and results.json would fail its own schema. So the statistics are checked row by
-row (the error names the system's file and line), every corpus score where it is computed (the
-error names the system and the config).
+that fails or returns NaN, ±inf or None is an error naming the metric and where it happened
+(NaN passes through numpy quietly, down to a ``null`` score and a results.json that fails its own
+schema). Statistics are checked row by row (naming the system's file and line), corpus scores
+where they are computed (naming the system and the config).
 """
 
 from __future__ import annotations

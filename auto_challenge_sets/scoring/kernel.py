@@ -1,14 +1,8 @@
-"""The scoring kernel: a set of rows scored by any metrics, against its length-matched random corpora.
-
-Both front ends call it: the evaluation engine (``acs evaluate``, every system and config) and the
-``ldd_challenge`` metric (:func:`auto_challenge_sets.metrics.compute.compute`, one system, one
-set). So the two give the same numbers and signatures on the same rows, with the same seed
-default, the same cap on random corpora and the same draws.
-
-Every metric turns each sentence into a row of statistics once (the engine's statistics stage); a
-set is a subset of the pool's rows, so its score and the scores of its random corpora (:func:`draw`) are
-computed from rows already in memory (:func:`score_rows`). Every number a metric hands back is
-checked finite (:mod:`.finite`), so a plug-in's NaN is an error naming it, never a quiet ``null``.
+"""The scoring kernel: a set of rows scored by any metrics, against its length-matched random
+corpora. Both front ends call it (``acs evaluate``'s engine and the ``ldd_challenge`` metric's
+``compute()``), so they give the same numbers, signatures, seed default and draws on the same rows.
+Each sentence becomes a row of statistics once; a set and its random corpora (:func:`draw`) are
+scored from those rows (:func:`score_rows`), every number checked finite (:mod:`.finite`).
 """
 
 from __future__ import annotations
@@ -22,6 +16,7 @@ import numpy as np
 from auto_challenge_sets.scoring.finite import corpus_score, run_metric, sample_scores
 from auto_challenge_sets.scoring.length_baseline import (
     DEFAULT_LENGTH_RELATIVE,
+    LengthMatchedSamples,
     sample_length_matched,
     summarize,
 )
@@ -71,9 +66,8 @@ def systems_statistics(metrics: Mapping[str, Metric], systems: Sequence[tuple[st
         found.close()  # the workers end with an error here too
 
 
-# Rows whose statistics every metric computes before the next block: their 13a tokens are still in
-# the tokenizer's cache (2**16 lines, hypotheses and references) when RIBES reads what BLEU
-# tokenized; over a whole large input, the cache would hold only its end when RIBES starts.
+# Rows whose statistics every metric computes before the next block: their tokens are still in
+# sacrebleu's tokenizer cache (2**16 lines) when RIBES reads what BLEU tokenized.
 BLOCK_ROWS = 16_384
 
 
@@ -89,30 +83,14 @@ def _in_blocks(metrics: Mapping[str, Metric],
     return {name: found[0] if len(found) == 1 else np.concatenate(found) for name, found in parts.items()}
 
 
-@dataclass(frozen=True)
-class RandomCorpora:
-    """The length-matched random corpora of one set, as pool rows."""
-
-    index: np.ndarray  # (n_samples, rows) int64: row k = the pool rows of corpus k
-    widened: int  # rows of the set with no pool row within the tolerance
-    max_tolerance: int  # the widest window any row needed
-    pool_size: int  # pool rows that could be drawn (the set's own left out)
-
-
-def generator(seed: int | None, stream: Sequence[int]) -> np.random.Generator:
-    """numpy's generator seeded ``[seed, *stream]``: independent, reproducible streams (a set's
-    baseline is stream 0, compute()'s slice at distance D stream (1, D)); a fresh draw for None."""
-    return np.random.default_rng() if seed is None else np.random.default_rng([seed, *stream])
-
-
 def draw(lengths: np.ndarray, pool_lengths: np.ndarray, exclude: np.ndarray, n_samples: int, tolerance: int,
-         seed: int | None, stream: Sequence[int] = (0,), relative: float = DEFAULT_LENGTH_RELATIVE) -> RandomCorpora:
-    """``n_samples`` corpora, each row of the set replaced by a pool row (never one that ``exclude``
-    marks) whose source length is within the row's window (``tolerance`` tokens, or ``relative`` x
-    its length where wider: :func:`.sample_length_matched`)."""
-    drawn = sample_length_matched(lengths, pool_lengths, n_samples, tolerance, exclude, generator(seed, stream),
-                                  relative)
-    return RandomCorpora(drawn.index, drawn.widened, drawn.max_tolerance, int(len(exclude) - exclude.sum()))
+         seed: int | None, stream: Sequence[int] = (0,), relative: float = DEFAULT_LENGTH_RELATIVE) -> LengthMatchedSamples:
+    """``n_samples`` length-matched corpora (:func:`.sample_length_matched`) of the set's ``lengths``,
+    never a pool row that ``exclude`` marks, from numpy's generator seeded ``[seed, *stream]``
+    (independent, reproducible streams: a set's baseline is stream 0, compute()'s slice at
+    distance D stream (1, D)); a fresh draw for seed None."""
+    rng = np.random.default_rng() if seed is None else np.random.default_rng([seed, *stream])
+    return sample_length_matched(lengths, pool_lengths, n_samples, tolerance, exclude, rng, relative)
 
 
 @dataclass(frozen=True)
@@ -128,7 +106,7 @@ class RowsScore:
 
 
 def score_rows(metrics: Mapping[str, Metric], rows: Mapping[str, np.ndarray], pool: Mapping[str, np.ndarray],
-               corpora: RandomCorpora | None, system: str, where: str) -> dict[str, RowsScore]:
+               corpora: LengthMatchedSamples | None, system: str, where: str) -> dict[str, RowsScore]:
     """Every metric's score of a set (``rows``: its statistics per metric) and of its random
     ``corpora`` (drawn from ``pool``, the pool's statistics per metric); a failure or a
     non-finite number names the metric, ``system`` and ``where`` (``config de-en.particle.d3``)."""

@@ -1,32 +1,20 @@
 """The length-matched random baseline of Choshen & Abend (2019) (docs/method.md, "Evaluation").
 
-Challenge sentences differ from the average sentence in length, and length alone moves BLEU and
-RIBES. So each random corpus replaces every challenge sentence by a random sentence of the full
-corpus (the *pool*) whose source length is within the row's *window*: ``tolerance`` tokens, or
-``relative`` × its length where that is wider (:func:`length_window`); the challenge score is
-then placed within the distribution of the random corpora's scores.
+Length alone moves BLEU and RIBES, so each random corpus replaces every challenge sentence by a
+random sentence of the full corpus (the *pool*, the challenge sentences excluded by the caller's
+mask) whose source length is within the row's window, and the challenge score is placed among
+the random corpora's scores. Choices that change numbers:
 
-Choices (documented because they change numbers):
-
-* The window is ``max(tolerance, floor(relative × length))`` tokens (issue 35, paragraph-level
-  test sets). Choshen & Abend's ±1 token is about ±5 % of a 20-token sentence; a WMT23+ segment is a
-  paragraph (up to 430 tokens), and on a few hundred of them ±1 token around 150 finds no other
-  segment (a de→en set of 549 paragraphs: 38 of 42 configs degenerate, aux_bracket.d1 96 of 273
-  rows widened), or one or two, drawn again and again, so the random corpora hardly vary. A window
-  relative to the length keeps "as long as" meaning the same share of the length at every length.
-  The default ``relative`` of 0.05 is that ±5 %: below 40 tokens it is ±1 token, so
-  sentence-level corpora keep their ±1-token draws except in their longest rows. Matching on the
-  sentence that holds the instance instead was rejected: the random corpus is scored on whole
-  segments (system outputs are not split into sentences), so it is the segment's length that BLEU
-  and RIBES see and that must match. ``relative`` = 0 is the ±``tolerance`` rule alone, as before.
+* The window is ``max(tolerance, floor(relative × length))`` tokens (issue 35): the paper's ±1
+  token is ±5 % of a 20-token sentence, and on paragraph-level test sets (WMT23+, up to 430
+  tokens) ±1 token finds no other segment or the same one or two again and again. The default
+  ``relative`` of 0.05 is ±1 token below 40 tokens; 0 is the ±``tolerance`` rule alone. The
+  segment's length is matched (not its sentence's): the random corpus scores whole segments.
 * Draws are independent and with replacement, within and across samples.
-* The challenge sentences themselves are excluded from the pool by default (the caller passes the
-  mask), so the baseline is made of *other* sentences.
-* When no pool sentence lies within a row's window, the window widens by one token at a time
-  until one does (computed at once: the distance to the nearest pool length); ``widened`` counts
-  the challenge sentences that needed it.
-* Randomness comes from one ``numpy.random.Generator`` seeded by the caller; lengths are visited
-  in sorted order, so the same seed gives the same samples.
+* Where no pool sentence lies within a row's window, the window widens to the nearest pool
+  length; ``widened`` counts those rows.
+* One ``numpy.random.Generator`` seeded by the caller, lengths visited in sorted order: the same
+  seed gives the same samples.
 """
 
 from __future__ import annotations
@@ -45,6 +33,7 @@ class LengthMatchedSamples:
     index: np.ndarray  # (n_samples, n_challenge) int64: row k = the pool sentences of corpus k
     widened: int  # challenge sentences with no pool sentence within their window
     max_tolerance: int  # the widest window any sentence needed
+    pool_size: int  # pool sentences that could be drawn (the excluded ones left out)
 
 
 DEFAULT_LENGTH_RELATIVE = 0.05  # the window's share of a row's length (module docstring)
@@ -72,18 +61,6 @@ def _window(sorted_lengths: np.ndarray, length: int, window: int) -> tuple[int, 
     """The slice of ``sorted_lengths`` within ``window`` tokens of ``length``."""
     lo = int(np.searchsorted(sorted_lengths, length - window, side="left"))
     return lo, int(np.searchsorted(sorted_lengths, length + window, side="right"))
-
-
-def _nearest_gap(sorted_lengths: np.ndarray, length: int) -> int:
-    """Distance from ``length`` to the nearest of ``sorted_lengths`` (not empty): the smallest
-    window that finds a candidate, i.e. where widening one token at a time stops."""
-    at = int(np.searchsorted(sorted_lengths, length))
-    gaps = []
-    if at < len(sorted_lengths):
-        gaps.append(int(sorted_lengths[at]) - length)
-    if at > 0:
-        gaps.append(length - int(sorted_lengths[at - 1]))
-    return min(gaps)
 
 
 def sample_length_matched(
@@ -133,31 +110,27 @@ def sample_length_matched(
         window = allowed = length_window(length, tolerance, relative)
         lo, hi = _window(sorted_lengths, length, window)
         if hi == lo:  # widen to the nearest pool length (the pool is not empty)
-            window = _nearest_gap(sorted_lengths, length)
+            window = min(abs(int(sorted_lengths[k]) - length) for k in (lo - 1, lo) if 0 <= k < len(sorted_lengths))
             lo, hi = _window(sorted_lengths, length, window)
         if window > allowed:
             widened += len(columns)
         widest = max(widest, window)
         draws = rng.integers(lo, hi, size=(n_samples, len(columns)))
         index[:, columns] = order[draws]
-    return LengthMatchedSamples(index=index, widened=widened, max_tolerance=widest)
+    return LengthMatchedSamples(index=index, widened=widened, max_tolerance=widest, pool_size=len(candidates))
 
 
-# A config's random corpora are drawn from its complement (the rest of the corpus). When the
-# complement holds fewer rows than the config, every random corpus reuses each complement sentence
-# more than once on average, so the spread is too narrow and the "random" corpus is the few
-# sentences without the phenomenon (WMT21 de-en subj_verb.d0: 788 of 1,000 rows, all 19 systems
-# "below the 5th percentile" while scoring their full-test BLEU); when many rows needed a wider
-# window, the corpora are not length-matched. Either way the comparison means nothing.
+# A complement smaller than the config reuses each of its sentences more than once per random
+# corpus: the spread is too narrow and the "random" corpus is the few sentences without the
+# phenomenon (WMT21 de-en subj_verb.d0, 788 of 1,000 rows); many widened rows are not
+# length-matched. Either way the comparison means nothing.
 DEGENERATE_COMPLEMENT_RATIO = 1.0
 DEGENERATE_WIDENED_SHARE = 0.1
 
 
 def is_degenerate(rows: int, complement: int, widened: int) -> bool:
-    """Whether a config of ``rows`` rows cannot get a meaningful length-matched baseline from a
-    complement of ``complement`` rows when ``widened`` rows needed a wider window: the complement
-    is smaller than :data:`DEGENERATE_COMPLEMENT_RATIO` × the rows, or more than
-    :data:`DEGENERATE_WIDENED_SHARE` of the rows were widened."""
+    """Whether a config of ``rows`` rows gets no meaningful length-matched baseline from a
+    complement of ``complement`` rows when ``widened`` rows needed a wider window."""
     return complement < DEGENERATE_COMPLEMENT_RATIO * rows or widened > DEGENERATE_WIDENED_SHARE * rows
 
 

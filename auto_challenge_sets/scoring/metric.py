@@ -1,16 +1,9 @@
 """The metric registry: a name (``--metrics bleu,ter``) to a metric class, and the options a run
-gives its metrics.
-
-The interface is :mod:`.metric_base` (re-exported here, where plug-ins import it from); the
-built-ins (:mod:`.builtin_metrics`) are registered when this module is imported, and neither of
-those modules imports this one (an import-linter contract keeps it so). Any installed package adds
-a metric through the entry-point group ``auto_challenge_sets.metrics`` (``mine = my_package:MyMetric``),
-loaded the first time a name is looked up. A model-based metric (COMET) is such an entry point too:
-it lives above the core, which never imports torch.
-
-A run's options are one mapping (``--metric-option KEY=VALUE``); :func:`route_options` gives each
-metric the keys it declares (``tokenize`` goes to BLEU and RIBES), and a key that none of the run's
-metrics declares is an error naming the ones they do.
+gives its metrics. The interface (:mod:`.metric_base`) is re-exported here for plug-ins; the
+built-ins are registered on import, and installed packages add metrics through the entry-point
+group ``auto_challenge_sets.metrics`` (``mine = my_package:MyMetric``; COMET is one), loaded at the
+first look-up. :func:`route_options` gives each metric the keys of a run's ``--metric-option``
+that it declares; a key none declares is an error naming the ones they do.
 """
 
 from __future__ import annotations

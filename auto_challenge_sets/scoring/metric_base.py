@@ -1,25 +1,10 @@
 """The metric interface: what the evaluation engine asks of any metric (the registry that names
-them is :mod:`.metric`, which imports this module and the built-ins; neither imports it back).
-
-Modelled on sacrebleu's ``metrics/base.py``: a metric turns each sentence into a row of
-statistics once, and every score after that (a config, a random corpus, a paired-test trial) is
-computed from rows that are already in memory. Two kinds:
-
-- :class:`SummedMetric`: the corpus score is a function of the column sums of per-sentence
-  sufficient statistics (BLEU's n-gram counts, chrF's character n-gram counts, TER's edits and
-  reference lengths);
-- :class:`AveragedMetric`: the corpus score is the mean of sentence scores (RIBES, COMET), for
-  metrics that do not decompose.
-
-A metric declares its options (:attr:`Metric.options`, :class:`~auto_challenge_sets.options.Option`
-records, as the build's backends do): a key it does not declare is an error naming the ones it
-does, a value is checked and typed, and the values, defaults filled in, are
-:attr:`Metric.values`.
-
-Every metric also serves sacrebleu's ``significance.PairedTest``, which takes any object with
-sacrebleu's ``_extract_corpus_statistics`` / ``_aggregate_and_compute`` / ``get_signature``:
-sacrebleu's own metric objects where they exist (so p-values equal ``sacrebleu --paired-ar``), an
-adapter over :meth:`Metric.paired_statistics` otherwise.
+them is :mod:`.metric`). As sacrebleu's ``metrics/base.py``, a metric turns each sentence into a
+row of statistics once, and every score after that (a config, a random corpus, a paired-test
+trial) comes from rows in memory. :class:`SummedMetric`: the corpus score is a function of the
+column sums (BLEU, chrF, TER); :class:`AveragedMetric`: the mean of sentence scores (RIBES, COMET).
+A metric declares its options (:class:`~auto_challenge_sets.options.Option` records); every metric
+also serves sacrebleu's ``significance.PairedTest`` (:meth:`Metric.sacrebleu_metric`).
 """
 
 from __future__ import annotations
@@ -38,14 +23,9 @@ References = Sequence[Sequence[str]]  # per sentence, its references (the first 
 
 
 class Metric(ABC):
-    """A corpus-level MT metric computed from per-sentence statistics.
-
-    Subclasses set :attr:`name` (the registry key, lower case), :attr:`label` (for tables),
-    :attr:`digits` (decimals shown) and :attr:`higher_is_better`, and declare their
-    :attr:`options`; the constructor takes those as keywords (an undeclared one is a
-    :class:`RequestError` naming the declared ones) and keeps their checked values, defaults filled
-    in, in :attr:`values`. :meth:`signature` names every option that can change the numbers.
-    """
+    """A corpus-level MT metric computed from per-sentence statistics. Subclasses set :attr:`name`
+    (the registry key), :attr:`label`, :attr:`digits` and :attr:`higher_is_better`, and declare
+    :attr:`options`, whose checked values, defaults filled in, are :attr:`values`."""
 
     name: ClassVar[str]
     label: ClassVar[str]
@@ -88,10 +68,8 @@ class Metric(ABC):
         """What makes the numbers reproducible (sacrebleu's signature where there is one)."""
 
     def scores_of_totals(self, totals: np.ndarray) -> np.ndarray:
-        """:meth:`score_of_totals` of every row of ``totals`` (rows x columns). A metric may give a
-        vectorized version whose numbers differ from the scalar ones by rounding alone: the paired
-        test recomputes, with :meth:`score_of_totals`, every trial whose outcome rounding could
-        change (:func:`auto_challenge_sets.scoring.paired.approximate_randomization`)."""
+        """:meth:`score_of_totals` of every row of ``totals``; a vectorized version may differ by
+        rounding alone (the paired test rescores the trials rounding could change)."""
         return np.array([self.score_of_totals(row) for row in np.asarray(totals).tolist()], dtype=np.float64)
 
     def sacrebleu_metric(self) -> Any:
@@ -104,9 +82,8 @@ class Metric(ABC):
 
 
 def option_values(cls: type[Metric], given: Mapping[str, Any]) -> dict[str, Any]:
-    """Every option ``cls`` declares, as given (checked and typed) or its default; a key it does not
-    declare, or a value that is not of the option's type, is a :class:`RequestError` of the field
-    ``metric_options``."""
+    """Every option ``cls`` declares, as given (checked and typed) or its default; an undeclared key
+    or a value of the wrong type is a :class:`RequestError` of ``metric_options``."""
     declared = {option.name: option for option in cls.options}
     for key in given:
         if key not in declared:
@@ -180,10 +157,8 @@ class _Score:
 
 
 class PairedTestAdapter:
-    """Any :class:`Metric` in the shape sacrebleu's ``significance.PairedTest`` takes (it calls
-    ``_extract_corpus_statistics``, ``_aggregate_and_compute``, ``_compute_score_from_stats`` and
-    ``get_signature``). sacrebleu's test cannot take our metrics otherwise, and writing a second
-    approximate randomization would give p-values that differ from the ones the field cites."""
+    """Any :class:`Metric` in the shape sacrebleu's ``significance.PairedTest`` takes, so that its
+    p-values are the ones the field cites."""
 
     def __init__(self, metric: Metric) -> None:
         self.metric = metric

@@ -1,26 +1,13 @@
-"""sacrebleu's paired approximate randomization, from statistics already in memory, for all
-systems at once: the same trials, the same p-values (``==``), a small fraction of the time.
+"""sacrebleu's paired approximate randomization (``significance._paired_ar_test``: one coin per
+row and trial from ``default_rng(SACREBLEU_SEED)``, ``p = (count + 1) / (trials + 1)``), from
+statistics already in memory, for all systems at once: the same trials, the same p-values.
 
-``sacrebleu.significance._paired_ar_test`` seeds a fresh ``numpy.random.default_rng(seed)`` for each
-system (``SACREBLEU_SEED``, 12345 unless set), draws one coin per row and trial
-(``integers(2, size=(trials, rows), dtype=bool)``), swaps the two systems' statistics rows where
-the coin says so, scores both pseudo-systems of every trial one by one through the metric's scalar
-code, and counts the trials whose absolute score difference exceeds the real one:
-``p = (count + 1) / (trials + 1)``. Three things make that slow for many systems and configs: the
-text is turned into statistics again for every test, the coins are drawn again for every system
-(they are the same: same seed, same shape), and every trial is scored in Python.
-
-Here the statistics come from the engine's cache, the coins are drawn once per config, the swapped
-sums are matrix products (of integer-valued statistics in floating point, where every sum is exact,
-or the very product sacrebleu computes for other statistics), and the trials are scored by the
-metric's vectorized :meth:`~auto_challenge_sets.scoring.metric.Metric.scores_of_totals`. Where that
-may round differently from the scalar code (BLEU: numpy's exp and log), every trial whose count
-could change — its difference within a hair of the real one — is scored again by the scalar code,
-so the counts, hence the p-values, are sacrebleu's.
-
-Why not sacrebleu's own function: it takes text and a metric object, and recomputes both; the
-engine's statistics would be thrown away each time (measured: 90% of a 19-system study's time).
-The paired bootstrap (``bs``) still goes through sacrebleu (:mod:`auto_challenge_sets.evaluation.stats.significance`).
+The coins are drawn once per config (they are the same for every system), the swapped sums are
+matrix products (integer statistics in float64, where every sum is exact), and the trials are
+scored by the metric's vectorized :meth:`~auto_challenge_sets.scoring.metric.Metric.scores_of_totals`;
+where that may round differently from the scalar code (BLEU: numpy's exp and log), every trial
+whose difference lies within a hair of the real one is scored again by the scalar code. The paired
+bootstrap still goes through sacrebleu (:mod:`auto_challenge_sets.evaluation.stats.significance`).
 """
 
 from __future__ import annotations
@@ -47,11 +34,9 @@ def sacrebleu_seed() -> int | None:
 
 
 def one_blas_thread():
-    """A context in which BLAS runs on one thread. The products here are thin (trials x rows times
-    rows x a few statistics): OpenBLAS splits each over every core, and its threads wait on each
-    other, or on a busy machine on a core, far longer than one thread takes (measured on the
-    WMT21 19-system study at load 7 on 2 cores: the paired tests 26.7 s of CPU with the default
-    threads, 2.6 s with one). threadpoolctl, since numpy has no say over its BLAS's threads."""
+    """A context in which BLAS runs on one thread: the products here are thin (trials x rows times
+    rows x a few statistics), and OpenBLAS's threads over every core wait on each other far
+    longer than one thread takes."""
     from threadpoolctl import threadpool_limits
 
     return threadpool_limits(limits=1, user_api="blas")
@@ -73,12 +58,10 @@ def _products(swap: np.ndarray, stats: np.ndarray) -> tuple[np.ndarray, np.ndarr
 
 
 def _all_products(swap: np.ndarray, stats: Sequence[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
-    """:func:`_products` of each of several systems' statistics. Integer counts of all of them in
-    one wide product, the kept sums as the totals minus the swapped ones: every such sum is an
-    exact integer whatever the order of its additions, so these are the very numbers of the thin
-    products, for a fraction of their time (a product of 3 to 18 columns leaves BLAS mostly idle,
-    and each casts the coins to float64 again). Float statistics one system at a time, as
-    :func:`_products` (a wider product may add them in another order)."""
+    """:func:`_products` of each of several systems' statistics: integer counts of all of them in
+    one wide product, the kept sums as the totals minus the swapped ones (exact integers whatever
+    the order of the additions); float statistics one system at a time (a wider product may add
+    them in another order)."""
     if not stats or any(s.dtype.kind not in "iub" for s in stats):
         return [_products(swap, s) for s in stats]
     wide = np.concatenate(stats, axis=1).astype(np.float64)
@@ -136,13 +119,8 @@ def pairwise_approximate_randomization(statistics: Mapping[str, Mapping[str, np.
                                        metrics: Mapping[str, Metric], trials: int,
                                        seed: int | None = None) -> dict[tuple[str, str], dict[str, tuple[float, float]]]:
     """``{(a, b): {metric: (delta, p_value)}}`` for every ``a`` before ``b`` in ``order``: sacrebleu's
-    test of ``b`` against the baseline ``a`` (``delta`` = b − a), as :func:`approximate_randomization`
-    gives it, for all N(N − 1)/2 pairs.
-
-    Every pair has the same coins (one seed, one shape): drawn once. A pair's swapped sums are sums
-    of two products of the coins with one system's rows (:func:`_swapped_sums`), so each system's
-    products are computed once (:func:`_all_products`: 2N matrix products at most, not 2N(N − 1)) and
-    added pair by pair: the very numbers sacrebleu adds, hence its p-values."""
+    test of ``b`` against the baseline ``a`` (``delta`` = b − a). Every pair has the same coins, so
+    each system's products are computed once and added pair by pair."""
     pairs = [(a, b) for k, a in enumerate(order) for b in order[k + 1:]]
     out: dict[tuple[str, str], dict[str, tuple[float, float]]] = {pair: {} for pair in pairs}
     if not pairs:

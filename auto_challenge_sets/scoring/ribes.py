@@ -1,9 +1,8 @@
 """RIBES (Isozaki et al., EMNLP 2010) as NTT's reference scorer RIBES.py 1.03.1 defines it
 (docs/method.md, "RIBES").
 
-Written from the definition (the paper and the behaviour documented for RIBES.py), not from
-NTT's GPL code, and deliberately not NLTK's ``ribes_score`` (which aligns words differently and
-so gives different numbers).
+Written from the definition, not from NTT's GPL code; not NLTK's ``ribes_score`` (which aligns
+words differently).
 
 Definition, for one hypothesis ``hyp`` and one reference ``ref`` (lists of words):
 
@@ -30,13 +29,10 @@ RIBES.py does unless ``--case`` is given.
 
 Cost: no window is ever searched for. The first window unique in both sentences follows from
 three match lengths per side of a word (:func:`_window`), found from its equal-word pairs on
-sentences and from a suffix array on lines of many repeats, O(n log n) (2,000 copies of one
-word: 61 s by rescanning per window, now 0.05 s); NKT counts with a Fenwick tree on long lines.
-Lines beyond :mod:`auto_challenge_sets.scoring.line_limit` are refused before scoring.
-
-The float operations below follow the order in which the definition is usually computed
-(``ascending / (n * (n - 1) / 2)``, ``n / len(hyp)``), so that scores agree with NTT's to the
-last bit on the same tokens.
+sentences and from a suffix array on lines of many repeats, O(n log n). Lines beyond
+:mod:`auto_challenge_sets.scoring.line_limit` are refused before scoring. The float operations
+follow the definition's order (``ascending / (n * (n - 1) / 2)``, ``n / len(hyp)``), so that
+scores agree with NTT's to the last bit on the same tokens.
 """
 
 from __future__ import annotations
@@ -44,7 +40,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, insort
 from collections import Counter
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 
 import numpy as np
 
@@ -58,10 +54,7 @@ def _positions(seq: Sequence[Hashable]) -> dict[Hashable, list[int]]:
     """Word -> the positions where it occurs."""
     where: dict[Hashable, list[int]] = {}
     for k, word in enumerate(seq):
-        if word in where:
-            where[word].append(k)
-        else:
-            where[word] = [k]
+        where.setdefault(word, []).append(k)
     return where
 
 
@@ -199,23 +192,6 @@ def _window(match: tuple[int, int, int, int], room: int) -> tuple[int, int] | No
     return None
 
 
-def _first_window(hyp: list, ref: list, i: int, hyp_at: list[int], ref_at: list[int]) -> int | None:
-    """Where the first window aligns ``hyp[i]`` when it does, else None (undecided): the left
-    bigram, then the right one, each unique in both sentences. On sentences most ambiguous
-    words end here, at a comparison per occurrence instead of a walk down every match."""
-    if i >= 1:
-        before = hyp[i - 1]
-        ends = [s for s in ref_at if s >= 1 and ref[s - 1] == before]
-        if len(ends) == 1 and sum(1 for j in hyp_at if j >= 1 and hyp[j - 1] == before) == 1:
-            return ends[0]
-    if i + 1 < len(hyp):
-        after = hyp[i + 1]
-        starts = [s for s in ref_at if s + 1 < len(ref) and ref[s + 1] == after]
-        if len(starts) == 1 and sum(1 for j in hyp_at if j + 1 < len(hyp) and hyp[j + 1] == after) == 1:
-            return starts[0]
-    return None
-
-
 def _by_context(hyp: list, ref: list, wanted: list[int], hyp_pos: dict, ref_pos: dict,
                 dense: bool | None = None) -> dict[int, int | None]:
     """Reference positions of the ambiguous words ``wanted`` from their shortest unique
@@ -237,16 +213,6 @@ def _by_context(hyp: list, ref: list, wanted: list[int], hyp_pos: dict, ref_pos:
         left = {i: (best, second, m - 1 - at, again)
                 for i, (best, second, at, again) in zip(wanted, (backwards[n - 1 - i] for i in wanted))}
     else:
-        rest = []
-        for i in wanted:
-            at = _first_window(hyp, ref, i, hyp_pos[hyp[i]], ref_pos[hyp[i]])
-            if at is None:
-                rest.append(i)
-            else:
-                found[i] = at
-        if not rest:
-            return found
-        wanted = rest
         right = _matches_by_pairs(hyp, ref, wanted, hyp_pos, ref_pos, 1)
         left = _matches_by_pairs(hyp, ref, wanted, hyp_pos, ref_pos, -1)
     for i in wanted:
@@ -278,33 +244,14 @@ def align(hyp: Sequence[str], ref: Sequence[str]) -> list[int]:
     return aligned
 
 
-# Below this many aligned words, bisect.insort's list shifts (quadratic, but in C) beat the
-# Fenwick tree's Python loop; above it, the tree keeps the count O(n log n).
-INSORT_LIMIT = 1024
-
-
 def ascending_pairs(positions: Sequence[int]) -> int:
-    """Number of pairs ``a < b`` with ``positions[a] < positions[b]`` (O(n log n))."""
-    if len(positions) <= INSORT_LIMIT:
-        seen: list[int] = []
-        count = 0
-        for p in positions:
-            count += bisect_left(seen, p)  # earlier positions strictly below p
-            insort(seen, p)
-        return count
-    # Fenwick tree over the positions: tree prefix sums count the earlier positions below p.
-    size = max(positions) + 1
-    tree = [0] * (size + 1)
+    """Number of pairs ``a < b`` with ``positions[a] < positions[b]``: insort's shifts are
+    quadratic but in C, a few hundredths of a second at the line limit's 10,000 words."""
+    seen: list[int] = []
     count = 0
     for p in positions:
-        k = p  # positions 0 .. p-1 live at tree indexes 1 .. p
-        while k > 0:
-            count += tree[k]
-            k -= k & -k
-        k = p + 1
-        while k <= size:
-            tree[k] += 1
-            k += k & -k
+        count += bisect_left(seen, p)  # earlier positions strictly below p
+        insort(seen, p)
     return count
 
 
@@ -315,32 +262,25 @@ def kendall(hyp: Sequence[str], ref: Sequence[str]) -> tuple[float, float, float
     return order_scores(align(hyp, ref), len(hyp), len(ref))
 
 
-def order_scores(positions: Sequence[int], hyp_len: int, ref_len: int,
-                 count: Callable[[Sequence[int]], int] = ascending_pairs) -> tuple[float, float, float]:
+def order_scores(positions: Sequence[int], hyp_len: int, ref_len: int) -> tuple[float, float, float]:
     """``(nkt, precision, bp)`` from the reference positions of the aligned hypothesis words
-    (both lengths > 0); ``count``: the ascending pairs (benchmarks/bench_metric.py passes the old count)."""
+    (both lengths > 0)."""
     bp = min(1.0, math.exp(1.0 - ref_len / hyp_len))
     n = len(positions)
     if n == 1 and ref_len == 1:
         return (1.0, 1.0 / hyp_len, bp)
     if n < 2:
         return (0.0, 0.0, bp)
-    nkt = float(count(positions)) / ((n * (n - 1)) / 2)
+    nkt = float(ascending_pairs(positions)) / ((n * (n - 1)) / 2)
     return (nkt, 1.0 * n / hyp_len, bp)
 
 
-def sentence_ribes(
-    hyp: Sequence[str],
-    refs: Sequence[Sequence[str]],
-    alpha: float = ALPHA,
-    beta: float = BETA,
-) -> float:
+def sentence_ribes(hyp: Sequence[str], refs: Sequence[Sequence[str]], alpha: float = ALPHA, beta: float = BETA) -> float:
     """RIBES of one tokenized hypothesis: the best score over the tokenized references."""
     best = 0.0
     for ref in refs:
         nkt, precision, bp = kendall(hyp, ref)
-        score = nkt * (precision**alpha) * (bp**beta)
-        best = max(best, score)
+        best = max(best, nkt * (precision**alpha) * (bp**beta))
     return best
 
 
@@ -349,18 +289,10 @@ def words(text: str, lowercase: bool = True) -> list[str]:
     return (text.lower() if lowercase else text).split()
 
 
-def corpus_ribes(
-    hypotheses: Sequence[str],
-    references: Sequence[Sequence[str]],
-    lowercase: bool = True,
-    alpha: float = ALPHA,
-    beta: float = BETA,
-) -> float:
-    """Corpus RIBES of whitespace-tokenized strings: mean of the sentence scores.
-
-    ``references[i]`` is the list of references of hypothesis ``i``. Tokenize first (the metric
-    uses the same sacrebleu tokenizer as BLEU); this function only splits on whitespace.
-    """
+def corpus_ribes(hypotheses: Sequence[str], references: Sequence[Sequence[str]], lowercase: bool = True,
+                 alpha: float = ALPHA, beta: float = BETA) -> float:
+    """Corpus RIBES, the mean of the sentence scores, of already tokenized strings (split on
+    whitespace); ``references[i]`` is the list of references of hypothesis ``i``."""
     if len(hypotheses) != len(references):
         raise ValueError(f"{len(hypotheses)} hypotheses but {len(references)} reference lists")
     if not hypotheses:

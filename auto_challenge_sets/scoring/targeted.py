@@ -1,39 +1,25 @@
 """Targeted accuracy: was the long-distance dependency itself translated? (the paper's Appendix B,
 done automatically).
 
-For each lexical instance (dependent, head; 1-based word ids, as the dataset's ``instances``) of a row, the reference tokens aligned to the head and
-to the dependent are the expected translation, and the output tokens aligned to them (an
-alignment of the source to the system output) are the system's. Tokens are the target language's
-tokens of the reference and the output (the tokenization contract of the dataset's alignments:
-white space, and one token per character in Chinese and Japanese,
-:func:`auto_challenge_sets.target_languages.target_tokens`).
+For each lexical instance (dependent, head; 1-based word ids) of a row, the reference tokens
+aligned to the head and to the dependent are the expected translation, and the output tokens
+aligned to them (a source-output alignment) are the system's; tokens are the target language's
+(:func:`auto_challenge_sets.target_languages.target_tokens`). An instance is
 
-An instance is
-
-- ``unaligned`` when its head has no reference token aligned to it: there is no expected
-  translation to compare with (the paper's annotators removed such instances too);
+- ``unaligned`` when its head has no reference token aligned to it (nothing to compare with; the
+  paper's annotators removed such instances too);
 - ``correct`` when its head matches and its dependent matches, else ``wrong``. A dependent with no
-  reference token of its own is judged with its head: a German particle or reflexive pronoun is
-  often absorbed into the English verb ("hört ... auf" -> "stops", "erinnert sich" ->
-  "remembers"), and requiring a link of its own would drop most particle and reflexive instances
-  (measured on WMT21 de-en with eflomal: 62% of particle instances at d >= 1). Such instances are
-  counted as ``absorbed`` too.
+  reference token of its own is judged with its head, and counted as ``absorbed``: a German
+  particle or reflexive is often absorbed into the English verb ("hört ... auf" -> "stops").
 
-A part matches, by a ladder of steps tried in turn, when the output tokens aligned to it are the
-reference's (lower-cased, punctuation at the tokens' ends stripped, as sets); or, with a target
-language ``lang``, when their lemmas are (simplemma's, a dictionary lookup that needs no model:
-"gave up" for "give up", "declined" for "declines"); or, the documented fallback for inflection
-and partial overlap, when the sentence chrF of the output tokens against the reference tokens (sacrebleu's,
-each side joined by spaces) is at least ``chrf_threshold`` ("reads" for "read" 73, "starts" for
-"started" 56; "gave up" for "give up" 38 and "went" for "gone" 13 do not match by chrF). A part with no
-output token aligned to it does not match: the system dropped it, or its translation is not
-recognisable.
+A part matches when its output tokens are the reference's (lower-cased, end punctuation stripped,
+as sets); or, with a target language ``lang``, their simplemma lemmas are ("gave up" for "give
+up"); or the sentence chrF of the output tokens against the reference's is at least
+``chrf_threshold`` ("reads" for "read" 73; "went" for "gone" 13 does not match). A part with no
+output token aligned to it does not match.
 
-With several references (the dataset's, and more given at evaluation time, each aligned to the
-source) an instance is ``unaligned`` as against the dataset's reference, and otherwise ``correct``
-when it is correct against any reference whose words for the head exist: a paraphrase that one
-human translator chose is no error.
-
+With several references an instance is ``unaligned`` as against the dataset's reference, and
+otherwise ``correct`` when it is correct against any reference that has words for the head.
 Accuracy is correct / (correct + wrong), overall and per exact distance d.
 """
 
@@ -46,11 +32,13 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
+from sacrebleu.metrics import CHRF
 
 from auto_challenge_sets.pharaoh import Link
 from auto_challenge_sets.target_languages import match_label, target_tokens, tokens_label
 
 CHRF_THRESHOLD = 50.0
+_CHRF = CHRF()
 CORRECT, WRONG, UNALIGNED, ABSORBED = "correct", "wrong", "unaligned", "absorbed"
 
 
@@ -68,13 +56,6 @@ def aligned_words(links: Sequence[Link], source_index: int, tokens: Sequence[str
     """The normalised target tokens aligned to one source word, in target order (empty ones dropped)."""
     words = (_normal(tokens[j]) for j in sorted(j for i, j in links if i == source_index and j < len(tokens)))
     return [w for w in words if w]
-
-
-@lru_cache(maxsize=1)
-def _chrf():
-    from sacrebleu.metrics import CHRF
-
-    return CHRF()
 
 
 @lru_cache(maxsize=1 << 20)
@@ -121,33 +102,7 @@ def present_words(expected: Sequence[str], output_tokens: Sequence[str],
 @lru_cache(maxsize=1 << 20)
 def _similarity(output: str, expected: str) -> float:
     """Sentence chrF of output words against expected words (cached: systems share words)."""
-    return _chrf().sentence_score(output, [expected]).score
-
-
-def _part_matches(index: int, expected: list[str], output_links: Sequence[Link] | None,
-                  output_tokens: Sequence[str], chrf_threshold: float, lang: str | None = None) -> bool:
-    if output_links is None:
-        return len(present_words(expected, output_tokens, chrf_threshold, lang)) == len(expected)
-    return parts_match(aligned_words(output_links, index, output_tokens), expected, chrf_threshold, lang)
-
-
-def judge(instance: Mapping[str, Any], reference_links: Sequence[Link], output_links: Sequence[Link] | None,
-          reference_tokens: Sequence[str], output_tokens: Sequence[str],
-          chrf_threshold: float = CHRF_THRESHOLD, lang: str | None = None) -> tuple[str, bool]:
-    """One instance: ``correct``, ``wrong`` or ``unaligned`` (see the module's definition), and
-    whether its dependent was judged with its head (no reference token of its own).
-    ``output_links`` None: the ``present`` match (every expected word is in the output)."""
-    head, dependent = instance["head"] - 1, instance["dependent"] - 1  # 1-based word ids; links are 0-based
-    expected_head = aligned_words(reference_links, head, reference_tokens)
-    if not expected_head:
-        return UNALIGNED, False
-    expected_dependent = aligned_words(reference_links, dependent, reference_tokens)
-    verdict = CORRECT
-    for index, expected in ((head, expected_head), (dependent, expected_dependent)):
-        if expected and not _part_matches(index, expected, output_links, output_tokens, chrf_threshold, lang):
-            verdict = WRONG
-            break
-    return verdict, not expected_dependent
+    return _CHRF.sentence_score(output, [expected]).score
 
 
 def accuracy(counts: Counter) -> float | None:
@@ -181,9 +136,8 @@ def part_table(references: Sequence[Reference], output_links: Sequence[Link] | N
                positions: Any = None) -> np.ndarray:
     """Per reference and source word (0-based, ``n_source`` of them): whether the reference has
     words aligned to it (``[..., 0]``) and whether the output translates it as they do
-    (``[..., 1]``); ``positions``: only these source words (the rest stay False). Judging an
-    instance then needs only the two rows of its head and dependent, so random pairs of the same
-    sentence (the control) are judged by the very same matches."""
+    (``[..., 1]``); ``positions``: only these source words (the rest stay False). The control's
+    random pairs are judged by the very same matches."""
     table = np.zeros((len(references), n_source, 2), dtype=bool)
     wanted = range(n_source) if positions is None else sorted(set(positions))
     for r, (tokens, links) in enumerate(references):
@@ -194,7 +148,10 @@ def part_table(references: Sequence[Reference], output_links: Sequence[Link] | N
             expected = aligned_words(links, index, tokens)
             if expected:
                 table[r, index, 0] = True
-                table[r, index, 1] = _part_matches(index, expected, output_links, output_tokens, chrf_threshold, lang)
+                table[r, index, 1] = (
+                    len(present_words(expected, output_tokens, chrf_threshold, lang)) == len(expected)
+                    if output_links is None else
+                    parts_match(aligned_words(output_links, index, output_tokens), expected, chrf_threshold, lang))
     return table
 
 
@@ -203,8 +160,7 @@ def verdicts(table: np.ndarray, heads: np.ndarray, dependents: np.ndarray) -> tu
     ``dependents`` (arrays of one shape) by :func:`part_table`'s table: judged when the first
     reference (the dataset's) has words for the head, correct against any reference that has, else
     wrong; absorbed as judged by the reference that decided (the first, for a wrong one). Extra
-    references widen what is accepted, never which instances are judged: the counts of a run with
-    several references stay comparable with one reference's, and the reference itself stays 100%."""
+    references widen what is accepted, never which instances are judged."""
     expected_head, head_ok = table[:, heads, 0], table[:, heads, 1]
     expected_dep, dep_ok = table[:, dependents, 0], table[:, dependents, 1]
     correct_by_ref = expected_head & head_ok & (~expected_dep | dep_ok)
@@ -216,11 +172,6 @@ def verdicts(table: np.ndarray, heads: np.ndarray, dependents: np.ndarray) -> tu
     return correct, wrong, absorbed
 
 
-def source_length(links: Sequence[Link], row_instances: Sequence[Mapping[str, Any]]) -> int:
-    """Enough source words for a row's table when the source itself is not at hand."""
-    return max([i + 1 for i, _ in links] + [max(x["head"], x["dependent"]) for x in row_instances] + [0])
-
-
 def row_table(row_instances: Sequence[Mapping[str, Any]], references: Sequence[Reference],
               output_links: Sequence[Link] | None, prediction: str, chrf_threshold: float = CHRF_THRESHOLD,
               lang: str | None = None, n_source: int | None = None, positions: Any = None,
@@ -228,7 +179,8 @@ def row_table(row_instances: Sequence[Mapping[str, Any]], references: Sequence[R
     """:func:`part_table` of one row (by default only its instances' words; ``prediction`` cut into
     the ``target`` language's tokens)."""
     if n_source is None:
-        n_source = max(source_length(links, row_instances) for _, links in references)
+        n_source = max([i + 1 for _, links in references for i, _ in links]
+                       + [max(x["head"], x["dependent"]) for x in row_instances] + [0])
     if positions is None:
         positions = {x[key] - 1 for x in row_instances for key in ("head", "dependent")}
     return part_table(references, output_links, target_tokens(prediction, target), n_source, chrf_threshold, lang,

@@ -1,27 +1,14 @@
 """The control of targeted accuracy, as the length-matched random corpora are BLEU's: the same
-judgement on random word pairs of the same sentences at each instance's own distance.
+judgement (:func:`.targeted.verdicts`) on random word pairs of the same sentences, each at its
+instance's own distance with the dependent on the same side of the head, the place uniform among
+those that fit. If a system is no more accurate on the real dependencies than on random pairs,
+the measure tracks shared wording, not the dependency.
 
-Each draw replaces every instance (head h, dependent d, ``distance`` words between them) by a pair
-of source words of the same row with ``distance`` words between them too, the dependent on the
-same side of the head, the pair's place in the sentence uniform among those that fit. A draw's
-accuracy is then judged exactly as the real instances are (:func:`.targeted.verdicts` on the
-row's :func:`.targeted.part_table`). If a system's accuracy on the real dependencies is no higher
-than on random pairs, the measure tracks how much of the reference's wording the output shares,
-not the dependency.
-
-The pairs are matched on part of speech where the sentence allows (issue 34): every phenomenon has
-a verb as head, and verbs are matched less often than the nouns and function words an unmatched
-pair mostly lands on, so an unmatched control is easier than the instances and a low percentile
-would reflect the control, not the system. Per instance, the draws come from the most specific of
-these sets of places that is not empty, the row's own instances left out of each:
-
-- ``matched``: head and dependent with the instance's head's and dependent's UPOS;
-- ``head_only``: the head with the head's UPOS (no pair has both);
-- ``unmatched``: any pair (no pair has the head's UPOS, or the row has no UPOS: a dataset built
-  before the ``source_upos`` column);
-- ``itself``: no other pair fits the sentence at that distance: the instance itself.
-
-How many instances fell to each is counted (:data:`LEVELS`), for the report to say so.
+Pairs are matched on part of speech where the sentence allows (issue 34: every phenomenon's head
+is a verb, and an unmatched control would be easier than the instances). Per instance, the draws
+come from the first non-empty of these sets of places, the row's own instances left out:
+``matched`` (head's and dependent's UPOS), ``head_only`` (head's UPOS), ``unmatched`` (any pair;
+also a row without UPOS), ``itself`` (no other pair fits). :data:`LEVELS` counts each.
 """
 
 from __future__ import annotations
