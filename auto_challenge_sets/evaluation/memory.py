@@ -63,16 +63,22 @@ def check_bool(name: str, value: Any) -> bool:
     return bool(value)
 
 
-def check_strings(name: str, values: Any, allow_empty_list: bool = False) -> list[str]:
+def _sequence(name: str, values: Any, what: str, count: int | None = None, count_name: str = "") -> list[Any]:
+    """``values`` as a list: refused when None, not list-like, or (with ``count``) of another length."""
     if values is None:
-        raise ValueError(f"{name} is None; expected a list of strings")
+        raise ValueError(f"{name} is None; expected {what}")
     if not listlike(values):
-        raise ValueError(f"{name} must be a list of strings, got {type(values).__name__}")
+        raise ValueError(f"{name} must be {what}, got {type(values).__name__}")
     values = list(values)
+    if count is not None and len(values) != count:
+        raise ValueError(f"{name} has {len(values)} items but {count_name} has {count}")
+    return values
+
+
+def check_strings(name: str, values: Any, allow_empty_list: bool = False) -> list[str]:
+    values = _sequence(name, values, "a list of strings")
     if not values and not allow_empty_list:
         raise ValueError(f"{name} is empty")
-    if set(map(type, values)) <= {str}:  # the common case, at C speed (pools are long)
-        return values
     for i, value in enumerate(values):
         if not isinstance(value, str):
             raise ValueError(f"{name}[{i}] is {type(value).__name__}, not a string: {value!r}")  # noqa: TRY004
@@ -81,17 +87,8 @@ def check_strings(name: str, values: Any, allow_empty_list: bool = False) -> lis
 
 def check_references(name: str, values: Any, count: int, count_name: str) -> list[RefsKey]:
     """``references``: one string, or a non-empty list of strings, per prediction."""
-    if values is None:
-        raise ValueError(f"{name} is None; expected a list of strings or of lists of strings")
-    if not listlike(values):
-        raise ValueError(f"{name} must be a list, got {type(values).__name__}")
-    values = list(values)
-    if len(values) != count:
-        raise ValueError(f"{name} has {len(values)} items but {count_name} has {count}")
-    if set(map(type, values)) <= {str}:  # one reference per row: the common case, fast
-        return [(value,) for value in values]
     refs: list[RefsKey] = []
-    for i, value in enumerate(values):
+    for i, value in enumerate(_sequence(name, values, "a list of strings or of lists of strings", count, count_name)):
         if isinstance(value, str):
             refs.append((value,))
             continue
@@ -107,23 +104,11 @@ def check_references(name: str, values: Any, count: int, count_name: str) -> lis
     return refs
 
 
-def check_ints(name: str, values: Any, count: int, count_name: str) -> np.ndarray:
-    if values is None:
-        raise ValueError(f"{name} is None; expected a list of integers")
-    if not listlike(values):
-        raise ValueError(f"{name} must be a list of integers, got {type(values).__name__}")
+def check_ints(name: str, values: Any, count: int | None = None, count_name: str = "") -> np.ndarray:
+    """Integers from 0 to :data:`MAX_INT` (token counts)."""
     if isinstance(values, np.ndarray) and values.dtype.kind in "iu":
         values = values.tolist()
-    values = list(values)
-    if len(values) != count:
-        raise ValueError(f"{name} has {len(values)} items but {count_name} has {count}")
-    if set(map(type, values)) <= {int}:  # fast path; the loop below finds the culprit otherwise
-        try:
-            array = np.asarray(values, dtype=np.int64)
-        except OverflowError:  # beyond int64: reported below
-            array = None
-        if array is not None and (not len(array) or (array.min() >= 0 and array.max() <= MAX_INT)):
-            return array
+    values = _sequence(name, values, "a list of integers", count, count_name)
     for i, value in enumerate(values):
         if not is_int(value):  # None, floats (NaN, inf, 2.5, 2.0), strings, bools, ...
             raise ValueError(f"{name}[{i}] is {type(value).__name__}, not an integer: {value!r}")
@@ -134,29 +119,10 @@ def check_ints(name: str, values: Any, count: int, count_name: str) -> np.ndarra
     return np.asarray(values, dtype=np.int64)
 
 
-def _check_min_distances(values: Any, distances_given: bool) -> list[int]:
-    if not distances_given:
-        raise ValueError("min_distances given without distances")
-    if not listlike(values):
-        raise ValueError(f"min_distances must be a list of integers, got {type(values).__name__}")
-    for i, value in enumerate(values):
-        if not is_int(value) or not 0 <= value <= MAX_INT:
-            raise ValueError(f"min_distances[{i}] must be an integer from 0 to {MAX_INT:_}, got {value!r}")
-    return [int(value) for value in values]
-
-
 def _check_ids(name: str, values: Any, count: int, count_name: str) -> list[Hashable]:
-    if values is None:
-        raise ValueError(f"{name} is None; expected a list of ids")
-    if not listlike(values):
-        raise ValueError(f"{name} must be a list of ids, got {type(values).__name__}")
-    values = list(values)
-    if len(values) != count:
-        raise ValueError(f"{name} has {len(values)} items but {count_name} has {count}")
-    if set(map(type, values)) <= {str, int}:
-        return values
+    values = _sequence(name, values, "a list of ids", count, count_name)
     for i, value in enumerate(values):
-        if value is None or not isinstance(value, str | int | np.integer):
+        if not isinstance(value, str | int | np.integer):
             raise ValueError(f"{name}[{i}] is {type(value).__name__}; ids must be strings or integers")
     return values
 
@@ -286,7 +252,9 @@ class MemoryRows:
         if self.has_pool:
             check_sample_size(n_samples, n, flags["return_samples"])  # before the pool's statistics
         dist = None if self.distances is None else check_ints("distances", self.distances, n, "predictions")
-        ds = None if self.min_distances is None else _check_min_distances(self.min_distances, dist is not None)
+        if self.min_distances is not None and dist is None:
+            raise ValueError("min_distances given without distances")
+        ds = None if self.min_distances is None else check_ints("min_distances", self.min_distances).tolist()
         ids = None if self.ids is None else _check_ids("ids", self.ids, n, "predictions")
         lens = None if self.lengths is None else check_ints("lengths", self.lengths, n, "predictions")
         targeted = self._checked_targeted(preds, refs, lens)
