@@ -35,8 +35,6 @@ from auto_challenge_sets.evaluation.results import (
     ParserProvenance,
     Provenance,
 )
-from auto_challenge_sets.scoring.bleu_stats import BleuStatistics
-from auto_challenge_sets.scoring.builtin_metrics import TOKENIZE
 from auto_challenge_sets.scoring.line_limit import MAX_TOKENS, line_excess
 from auto_challenge_sets.target_languages import language_of
 from auto_challenge_sets.text_io import TO_A_FILE, require_regular_file
@@ -44,10 +42,9 @@ from auto_challenge_sets.text_io import TO_A_FILE, require_regular_file
 ROW_COLUMNS = ["id", "line", "reference", "length", "distance"]
 
 
-
 def _closest(name: str, names: list[str]) -> str:
-    """`` (did you mean X?)`` naming the nearest configs, or a short count of what there is: the
-    whole list of a large folder (1,107 characters) buried the one name a user mistyped."""
+    """`` (did you mean X?)`` naming the nearest configs, else the first few: a large folder's whole
+    list would bury the one name a user mistyped."""
     import difflib
 
     near = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
@@ -56,6 +53,7 @@ def _closest(name: str, names: list[str]) -> str:
     shown = ", ".join(names[:8])
     more = f", … {len(names) - 8} more: `acs stats` lists them" if len(names) > 8 else ""
     return f" (configs: {shown}{more})"
+
 
 def _one_pair(names: list[str], where: Path) -> str:
     pairs = sorted({parse_config_name(n).pair for n in names})
@@ -283,10 +281,7 @@ def read_systems(request: EvaluationRequest, corpus: Corpus, report: ReadReport)
     """Every system's pool predictions and references, checked against the corpus's line count and
     the longest line the metric scores."""
     expected = corpus.total_lines
-    # the limit counts the tokens of the run's BLEU/RIBES tokenizer (line_limit.py), 13a without either
-    tokenizer = next((values["tokenize"] for values in request.metric_settings(language_of(corpus.pair)).values() if "tokenize" in values),
-                     TOKENIZE.default)
-    tokenize = BleuStatistics(tokenize=tokenizer).preprocess
+    tokenize = request.line_tokenizer(language_of(corpus.pair))
     _check_line_lengths(corpus.base["reference"], corpus.folder.where(corpus.base_name, corpus.split), tokenize,
                         corpus.base["line"], "the reference of this corpus line ")
     extra = []

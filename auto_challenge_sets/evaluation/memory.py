@@ -10,7 +10,7 @@ users catch ValueError), hence the TRY004 exemptions below.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Hashable, Mapping, Set
+from collections.abc import Callable, Hashable, Mapping, Set
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +18,6 @@ import numpy as np
 
 from auto_challenge_sets.errors import AlignmentError
 from auto_challenge_sets.pharaoh import Link, parse_pharaoh
-from auto_challenge_sets.scoring.bleu_stats import BleuStatistics
 from auto_challenge_sets.scoring.line_limit import check_line_lengths
 from auto_challenge_sets.scoring.targeted import CHRF_THRESHOLD
 
@@ -241,10 +240,10 @@ class MemoryRows:
     def has_pool(self) -> bool:
         return any(x is not None for x in (self.pool_predictions, self.pool_references, self.pool_lengths))
 
-    def checked(self, n_samples: int, tokenize: str, needs_sources: list[str]) -> MemoryRows:
-        """These rows checked for a run of ``n_samples`` random corpora, whose BLEU tokenizer is
-        ``tokenize`` (the longest line it scores) and whose metrics ``needs_sources`` read the
-        sources (a ValueError names the first bad argument)."""
+    def checked(self, n_samples: int, preprocess: Callable[[str], str], needs_sources: list[str]) -> MemoryRows:
+        """These rows checked for a run of ``n_samples`` random corpora, whose lines are counted in
+        the tokens of ``preprocess`` and whose metrics ``needs_sources`` read the sources (a
+        ValueError names the first bad argument)."""
         preds = check_strings("predictions", self.predictions)
         n = len(preds)
         refs = check_references("references", self.references, n, "predictions")
@@ -259,7 +258,6 @@ class MemoryRows:
         lens = None if self.lengths is None else check_ints("lengths", self.lengths, n, "predictions")
         targeted = self._checked_targeted(preds, refs, lens)
         sources = _check_sources("sources", self.sources, n, "predictions", needs_sources)
-        preprocess = BleuStatistics(tokenize=tokenize).preprocess
         check_line_lengths("predictions", preds, preprocess)
         check_line_lengths("references", refs, preprocess)
         return dataclasses.replace(self, predictions=preds, references=refs, lengths=lens, distances=dist,
