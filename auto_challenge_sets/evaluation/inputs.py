@@ -284,23 +284,20 @@ def read_systems(request: EvaluationRequest, corpus: Corpus, report: ReadReport)
     tokenize = request.line_tokenizer(language_of(corpus.pair))
     _check_line_lengths(corpus.base["reference"], corpus.folder.where(corpus.base_name, corpus.split), tokenize,
                         corpus.base["line"], "the reference of this corpus line ")
-    extra = []
-    for ref_file in request.references:
-        lines = read_lines(ref_file, report)
+
+    def checked(path: str | os.PathLike[str], label: str, lines: list[str]) -> list[str]:
         if len(lines) != expected:
-            raise InputError(f"has {len(lines)} lines but the corpus of {corpus.base_name}, split {corpus.split}, "
-                             f"has {expected}: one line per corpus line", ref_file)
-        _check_line_lengths(lines, ref_file, tokenize)
-        extra.append(lines)
+            raise InputError(f"{label}has {len(lines)} lines but the corpus of {corpus.base_name}, split "
+                             f"{corpus.split}, has {expected}: one line per corpus line",
+                             STDIN if str(path) == "-" else path)
+        _check_line_lengths(lines, path, tokenize)
+        return lines
+
+    extra = [checked(ref_file, "", read_lines(ref_file, report)) for ref_file in request.references]
     references = [(reference, *(e[line - 1] for e in extra))
                   for line, reference in zip(corpus.base["line"], corpus.base["reference"])]
     outputs = []
     for name, path in request.hypotheses.items():
-        lines = _read_text(path, report)
-        if len(lines) != expected:
-            raise InputError(f"({name}) has {len(lines)} lines but the corpus of {corpus.base_name}, split "
-                             f"{corpus.split}, has {expected}: one line per corpus line",
-                             STDIN if str(path) == "-" else path)
-        _check_line_lengths(lines, path, tokenize)
+        lines = checked(path, f"({name}) ", _read_text(path, report))
         outputs.append(SystemOutput(name, [lines[line - 1] for line in corpus.base["line"]], references))
     return outputs
