@@ -231,8 +231,8 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
         configs[config.name] = ConfigResult(
             n=int(len(config.positions)), phenomenon=f"{parsed.pair}.{parsed.phenomenon}",
             min_distance=parsed.min_distance, small=config.small, same_rows_as=config.same_rows_as,
-            # a challenge config of every row has no random corpora (n/a) and is flagged degenerate
-            # (issue 38 item 10: it sank --config all); the full corpus itself is no challenge set
+            # a challenge config of every row has no random corpora and is flagged degenerate; the
+            # full corpus itself is no challenge set
             widened=int(widened), degenerate_baseline=is_degenerate(len(config.positions),
                                                                     len(corpus.pool_lengths) - len(config.positions),
                                                                     widened) and (drawn or not parsed.is_baseline),

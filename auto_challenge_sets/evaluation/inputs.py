@@ -203,10 +203,9 @@ def read_corpus(request: EvaluationRequest) -> Corpus:
 
 
 def read_provenance(build: Mapping[str, Any] | None, pair: str, split: str, where: Path | None = None) -> Provenance:
-    """The typed provenance of one build's record entry (None: the folder records no build of
-    ``pair``/``split``); an entry of a record written before provenance was recorded gives
-    ``recorded=False`` and its labels, not an error; one that is not what a build writes is an
-    InputError naming the record (``where``)."""
+    """The typed provenance of one build's record entry (None: no build of ``pair``/``split``); an
+    entry without provenance gives ``recorded=False`` and its labels; one that is not what a build
+    writes is an InputError naming the record (``where``)."""
     if build is None:
         return Provenance(False, f"provenance not recorded (the folder's acs_build.json has no build of {pair}, "
                                  f"split {split})")
