@@ -74,8 +74,9 @@ def _sequence(name: str, values: Any, what: str, count: int | None = None, count
     return values
 
 
-def check_strings(name: str, values: Any, allow_empty_list: bool = False) -> list[str]:
-    values = _sequence(name, values, "a list of strings")
+def check_strings(name: str, values: Any, allow_empty_list: bool = False, count: int | None = None,
+                  count_name: str = "") -> list[str]:
+    values = _sequence(name, values, "a list of strings", count, count_name)
     if not values and not allow_empty_list:
         raise ValueError(f"{name} is empty")
     for i, value in enumerate(values):
@@ -133,17 +134,19 @@ def _check_sources(name: str, values: Any, count: int, count_name: str, needed: 
             raise ValueError(f"{name} is None; metric {', '.join(needed)} needs the source sentences, one per "
                              f"item of {count_name}")
         return None
-    checked = check_strings(name, values)
-    if len(checked) != count:
-        raise ValueError(f"{name} has {len(checked)} items but {count_name} has {count}")
+    checked = check_strings(name, values, count=count, count_name=count_name)
     return checked if needed else None
+
+
+def _per_prediction(name: str, values: Any, count: int, what: str) -> None:
+    if not listlike(values) or len(values) != count:
+        got = len(values) if listlike(values) else type(values).__name__
+        raise ValueError(f"{name} must be a list with one {what} per prediction ({count}), got {got}")
 
 
 def check_instances(values: Any, count: int) -> list[list[dict[str, int]]]:
     """``instances``: per row, a list of {head, dependent, distance} (the dataset's column)."""
-    if not listlike(values) or len(values) != count:
-        got = len(values) if listlike(values) else type(values).__name__
-        raise ValueError(f"instances must be a list with one list of instances per prediction ({count}), got {got}")
+    _per_prediction("instances", values, count, "list of instances")
     rows = []
     for i, row in enumerate(values):
         if not listlike(row):
@@ -161,9 +164,7 @@ def check_instances(values: Any, count: int) -> list[list[dict[str, int]]]:
 
 def check_alignments(name: str, values: Any, count: int) -> list[list[Link]]:
     """Per row, a Pharaoh line (``"0-1 2-3"``) or a list of (source, target) index pairs."""
-    if not listlike(values) or len(values) != count:
-        got = len(values) if listlike(values) else type(values).__name__
-        raise ValueError(f"{name} must be a list with one alignment per prediction ({count}), got {got}")
+    _per_prediction(name, values, count, "alignment")
     rows = []
     for i, value in enumerate(values):
         if value is None:

@@ -170,20 +170,18 @@ def align_outputs(request: TargetedRequest, base: dict[str, list[Any]], outputs:
     request.check()
     extra = extra or []
     name = choose_aligner(request)
-    if name == PRESENT:
+    if name in (PRESENT, STORED):
+        systems, label = None, "present (the dataset's alignment column; output words not aligned)"
+        if name == STORED:
+            missing = [system for system in outputs if system not in request.hyp_alignments]
+            if missing:
+                raise RequestError("targeted.hyp_alignments", f"the aligner stored needs an alignment file for "
+                                   f"every system; none for {', '.join(missing)}")
+            systems = {system: _read_hyp_alignment(request.hyp_alignments[system], base, lines, total_lines, target)
+                       for system, lines in outputs.items()}
+            label = "stored (the dataset's alignment column and --hyp-alignment files)"
         extra_links, how = _align_extra(request, base, extra, target)
-        return TargetedAlignments(f"present (the dataset's alignment column; output words not aligned){how}",
-                                  _stored_reference(base, where), None, extra_links)
-    if name == STORED:
-        missing = [system for system in outputs if system not in request.hyp_alignments]
-        if missing:
-            raise RequestError("targeted.hyp_alignments", f"the aligner stored needs an alignment file for "
-                               f"every system; none for {', '.join(missing)}")
-        systems = {system: _read_hyp_alignment(request.hyp_alignments[system], base, lines, total_lines, target)
-                   for system, lines in outputs.items()}
-        extra_links, how = _align_extra(request, base, extra, target)
-        return TargetedAlignments(f"stored (the dataset's alignment column and --hyp-alignment files){how}",
-                                  _stored_reference(base, where), systems, extra_links)
+        return TargetedAlignments(f"{label}{how}", _stored_reference(base, where), systems, extra_links)
     aligner = AlignerSpec(name, request.options)
     reference, systems, made = _align_jointly(aligner, base, {**outputs, **{_extra_key(k): lines
                                                                             for k, lines in enumerate(extra)}}, target)
