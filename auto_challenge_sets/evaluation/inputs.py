@@ -1,10 +1,7 @@
 """What an evaluation reads: a dataset folder's full corpus (the pool) and chosen configs as row
-positions in it, and each system's output, checked against the corpus once for every N.
-
-The folder is what ``acs build`` exports (:mod:`auto_challenge_sets.dataset.layout`). A system's
-file has one line per line of the corpus the split was built from; rows are matched to it by
-their ``line`` column, and its length must be the corpus's line count as the build recorded it
-(pairs with an empty side are not rows, but their lines are still in the file).
+positions in it, and each system's output: one line per line of the corpus the split was built
+from (as the build recorded its count: pairs with an empty side are no rows but keep their line),
+matched to rows by their ``line`` column.
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
-"""An evaluation's input held in memory instead of a dataset folder: one system's output on a
-challenge set's rows and, for the random baseline, on the pool (the full corpus), as
-``compute()`` (the evaluate module's) is given them.
-
-The request checks them once (:meth:`MemoryRows.checked`): every bad value is a ValueError naming
-the argument, also for a wrong type (the metric's documented contract: evaluate and sacrebleu
-users catch ValueError), hence the TRY004 exemptions below.
+"""An evaluation's input held in memory instead of a dataset folder, as ``compute()`` is given it:
+one system's output on a challenge set's rows and, for the random baseline, on the pool. The
+request checks it once (:meth:`MemoryRows.checked`); every bad value, a wrong type too, is a
+ValueError naming the argument (the metric's contract: evaluate users catch ValueError).
 """
 
 from __future__ import annotations
@@ -187,11 +184,9 @@ def check_alignments(name: str, values: Any, count: int) -> list[list[Link]]:
 def _check_targeted_ranges(instances: list[list[dict[str, int]]], source_links: list[list[Link]],
                            hypothesis_links: list[list[Link]] | None, references: list[str],
                            predictions: list[str], lengths: np.ndarray | None) -> None:
-    """Every word id and alignment index of the targeted inputs inside its sentence: an instance's
-    head and dependent (1-based) within the row's ``lengths`` (without them, a sanity bound of
-    :data:`MAX_SENTENCE_WORDS`), a link's source index (0-based) within ``lengths``, and its target
-    index within the white-space tokens of the first reference (``source_alignments``) or of the
-    prediction (``hypothesis_alignments``). Out of range they would silently count as unaligned."""
+    """Every word id and alignment index of the targeted inputs inside its sentence (``lengths``,
+    else :data:`MAX_SENTENCE_WORDS`; a link's target in the white-space tokens of the first
+    reference or the prediction): out of range they would silently count as unaligned."""
     for i, row in enumerate(instances):
         words = MAX_SENTENCE_WORDS if lengths is None else int(lengths[i])
         where = f"the {words} words of lengths[{i}]" if lengths is not None else f"{words} words (the bound without lengths)"

@@ -46,14 +46,12 @@ def white_space_twins(names: Iterable[str]) -> tuple[str, str] | None:
 class EvaluationRequest:
     """Several systems' outputs of one test corpus (one or more), scored on a dataset folder's configs.
 
-    ``hypotheses`` maps a system name to its output file: one line per line of the corpus the
-    split was built from (``-`` reads standard input). ``dataset`` may instead be rows held in
-    memory (:class:`~auto_challenge_sets.evaluation.memory.MemoryRows`, ``compute()``'s), which hold
-    the output of the one system ``hypotheses`` names. The first of ``metrics`` chooses the
-    baseline system of the paired tests when ``baseline`` is None (the best on the full corpus).
-    ``metric_options`` go to the metrics that declare them (``tokenize`` to BLEU and RIBES,
-    ``lowercase_ribes`` to RIBES, ``comet_gpus`` to COMET: :func:`~auto_challenge_sets.scoring.metric.route_options`);
-    a key none of ``metrics`` declares is an error. These defaults are ``acs evaluate``'s too.
+    ``hypotheses`` maps a system name to its output file, one line per corpus line (``-``: standard
+    input); ``dataset`` may instead be ``compute()``'s rows in memory (:class:`.memory.MemoryRows`,
+    the output of the one system ``hypotheses`` names). The first of ``metrics`` picks the baseline
+    system (the best on the full corpus) when ``baseline`` is None. ``metric_options`` go to the
+    metrics that declare them (:func:`~auto_challenge_sets.scoring.metric.route_options`); a key none
+    declares is an error. These defaults are ``acs evaluate``'s too.
     """
 
     dataset: str | os.PathLike[str] | MemoryRows

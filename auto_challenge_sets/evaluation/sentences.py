@@ -61,11 +61,9 @@ VERDICT_CODES = {CORRECT: "c", WRONG: "w", UNALIGNED: "u"}
 
 def _row(line: int, distance: int, instances: list[dict[str, Any]] | None, links: list[Link],
          verdicts: list[list[str]] | None, output_links: list[list[Link] | None] | None = None) -> dict[str, Any]:
-    """A row's marks and, given the run's verdicts (per system, one per instance), their codes;
-    its words are in :attr:`Sentences.texts`. ``output_links``: per system, the
-    row's source-output links (an aligning judge): ``o`` then holds, per system and instance, the
-    output tokens aligned to the head and to the dependent, the other side of what a verdict
-    rests on (the reference side is each instance's ``ref`` marks)."""
+    """A row's marks and, given the run's verdicts (per system, one per instance), their codes; with
+    ``output_links`` (per system, the row's source-output links), ``o``: per system and instance,
+    the output tokens aligned to the head and to the dependent, what a verdict rests on."""
     instances = instances or []
     entry: dict[str, Any] = {"line": line, "d": distance, "inst": [_marks(i, links) for i in instances]}
     if verdicts is not None:

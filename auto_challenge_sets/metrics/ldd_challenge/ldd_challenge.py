@@ -200,18 +200,11 @@ class LddChallenge(evaluate.Metric):
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
             features=[
-                datasets.Features(
-                    {
-                        "predictions": datasets.Value("string", id="sequence"),
-                        "references": datasets.Sequence(datasets.Value("string", id="sequence"), id="references"),
-                    }
-                ),
-                datasets.Features(
-                    {
-                        "predictions": datasets.Value("string", id="sequence"),
-                        "references": datasets.Value("string", id="sequence"),
-                    }
-                ),
+                datasets.Features({"predictions": datasets.Value("string", id="sequence"),
+                                   "references": datasets.Sequence(datasets.Value("string", id="sequence"),
+                                                                   id="references")}),
+                datasets.Features({"predictions": datasets.Value("string", id="sequence"),
+                                   "references": datasets.Value("string", id="sequence")}),
             ],
             homepage="https://github.com/auto-challenge-sets/auto_challenge_sets",
             codebase_urls=["https://github.com/auto-challenge-sets/auto_challenge_sets"],
