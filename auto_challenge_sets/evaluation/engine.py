@@ -1,17 +1,13 @@
 """The evaluation engine: 1…N systems × the chosen configs × any registered metrics, in one
-process, with honest statistics. One system is N = 1; there is no other engine.
+process. One system is N = 1; there is no other engine.
 
-Every system's output on the full corpus (the pool) is turned into per-sentence statistics once
-per metric (:mod:`auto_challenge_sets.scoring.metric`). A config's rows are a subset of the
-pool's, so its scores are sums (or means) over rows; its length-matched random corpora are drawn
-**once per config** (stream ``[seed, 0]``) and scored for every system and metric from the same
-rows, by the kernel that ``metrics.compute.compute`` uses too (:mod:`auto_challenge_sets.scoring.kernel`).
-
-On top: sacrebleu's paired test of every system against a baseline system on every config, for
-every metric (:mod:`.significance`); per metric and phenomenon the trend of each system's score
-with D and a summary over the cells; with human scores, how each metric ranks the systems
-(:mod:`.human`); with a targeted request, the targeted accuracy of lexical configs
-(:mod:`.targeted_scores`).
+Every system's output on the full corpus (the pool) becomes per-sentence statistics once per
+metric; a config's rows are a subset of the pool's, so its scores are sums (or means) over rows.
+Its length-matched random corpora are drawn once per config (stream ``[seed, 0]``) and scored for
+every system and metric by the kernel (:mod:`auto_challenge_sets.scoring.kernel`), which
+``compute()`` uses too. On top: paired tests against a baseline system (:mod:`.significance`),
+per phenomenon the trend of each score with D and a summary, human correlations (:mod:`.human`)
+and targeted accuracy (:mod:`.targeted_scores`).
 
 Honest statistics: a config with fewer than ``min_rows`` rows is scored but flagged ``small`` and
 left out of trends and summaries; a config holding the very rows of another is flagged
@@ -22,6 +18,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -202,8 +199,8 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
         metrics = _metrics(request, language_of(corpus.pair))
         report = ReadReport()
         outputs = read_systems(request, corpus, report)
-        needs_sources = any(metric.needs_sources for metric in metrics.values())
-        sources = _sources(corpus) if needs_sources else None
+        sources = list(corpus.folder.read(corpus.base_name, corpus.split, ["source"])["source"]) \
+            if any(metric.needs_sources for metric in metrics.values()) else None
     with stage("statistics", len(outputs) * len(metrics), "system-metrics"):
         try:
             stats = _statistics(outputs, metrics, sources, progress, request.workers)
@@ -234,8 +231,8 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
         configs[config.name] = ConfigResult(
             n=int(len(config.positions)), phenomenon=f"{parsed.pair}.{parsed.phenomenon}",
             min_distance=parsed.min_distance, small=config.small, same_rows_as=config.same_rows_as,
-            # a challenge config of every row has no random corpora (n/a) and is flagged degenerate
-            # (issue 38 item 10: it sank --config all); the full corpus itself is no challenge set
+            # a challenge config of every row has no random corpora and is flagged degenerate; the
+            # full corpus itself is no challenge set
             widened=int(widened), degenerate_baseline=is_degenerate(len(config.positions),
                                                                     len(corpus.pool_lengths) - len(config.positions),
                                                                     widened) and (drawn or not parsed.is_baseline),
@@ -299,25 +296,15 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
         human_scores=None if human is None else dict(human.scores), output_links=output_links or None)
 
 
-def _sources(corpus: Corpus) -> list[str]:
-    rows = corpus.folder.read(corpus.base_name, corpus.split, ["source"])
-    return list(rows["source"])
-
-
 def _replace_systems(config: ConfigResult, targeted: dict[str, Any] | None) -> ConfigResult:
     if targeted is None:
         return config
-    from dataclasses import replace
-
-    systems = {s: replace(r, targeted=targeted[s]) for s, r in config.systems.items()}
-    return replace(config, systems=systems)
+    return replace(config, systems={s: replace(r, targeted=targeted[s]) for s, r in config.systems.items()})
 
 
 def _with_human(config: ConfigResult, metrics: dict[str, Metric], human: HumanScores,
                 samples: dict[str, dict[str, np.ndarray]], seed: int,
                 pair_samples: dict[str, np.ndarray] | None = None) -> ConfigResult:
-    from dataclasses import replace
-
     per_metric = {}
     for name, metric in metrics.items():
         auto = _oriented(metric, {s: r.scores[name].score for s, r in config.systems.items()})
@@ -338,8 +325,6 @@ def _with_segments(corpus: Corpus, metrics: dict[str, Metric], stats: dict[str, 
                    configs: dict[str, ConfigResult], seed: int, jobs: int = 1,
                    ) -> tuple[dict[str, Any], dict[str, ConfigResult]]:
     """Sentence-level agreement with the human segment scores: on the full corpus, and per config."""
-    from dataclasses import replace
-
     pool_z = {system: human_seg.z(system, corpus.base["line"]) for system in stats}
     scores = {name: {s: segments.sentence_scores(metric, stats[s][name]) for s in stats}
               for name, metric in metrics.items()}  # a sentence's score does not depend on the config

@@ -1,10 +1,7 @@
 """What an evaluation reads: a dataset folder's full corpus (the pool) and chosen configs as row
-positions in it, and each system's output, checked against the corpus once for every N.
-
-The folder is what ``acs build`` exports (:mod:`auto_challenge_sets.dataset.layout`). A system's
-file has one line per line of the corpus the split was built from; rows are matched to it by
-their ``line`` column, and its length must be the corpus's line count as the build recorded it
-(pairs with an empty side are not rows, but their lines are still in the file).
+positions in it, and each system's output: one line per line of the corpus the split was built
+from (as the build recorded its count: pairs with an empty side are no rows but keep their line),
+matched to rows by their ``line`` column.
 """
 
 from __future__ import annotations
@@ -35,8 +32,6 @@ from auto_challenge_sets.evaluation.results import (
     ParserProvenance,
     Provenance,
 )
-from auto_challenge_sets.scoring.bleu_stats import BleuStatistics
-from auto_challenge_sets.scoring.builtin_metrics import TOKENIZE
 from auto_challenge_sets.scoring.line_limit import MAX_TOKENS, line_excess
 from auto_challenge_sets.target_languages import language_of
 from auto_challenge_sets.text_io import TO_A_FILE, require_regular_file
@@ -44,10 +39,9 @@ from auto_challenge_sets.text_io import TO_A_FILE, require_regular_file
 ROW_COLUMNS = ["id", "line", "reference", "length", "distance"]
 
 
-
 def _closest(name: str, names: list[str]) -> str:
-    """`` (did you mean X?)`` naming the nearest configs, or a short count of what there is: the
-    whole list of a large folder (1,107 characters) buried the one name a user mistyped."""
+    """`` (did you mean X?)`` naming the nearest configs, else the first few: a large folder's whole
+    list would bury the one name a user mistyped."""
     import difflib
 
     near = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
@@ -56,6 +50,7 @@ def _closest(name: str, names: list[str]) -> str:
     shown = ", ".join(names[:8])
     more = f", … {len(names) - 8} more: `acs stats` lists them" if len(names) > 8 else ""
     return f" (configs: {shown}{more})"
+
 
 def _one_pair(names: list[str], where: Path) -> str:
     pairs = sorted({parse_config_name(n).pair for n in names})
@@ -205,10 +200,9 @@ def read_corpus(request: EvaluationRequest) -> Corpus:
 
 
 def read_provenance(build: Mapping[str, Any] | None, pair: str, split: str, where: Path | None = None) -> Provenance:
-    """The typed provenance of one build's record entry (None: the folder records no build of
-    ``pair``/``split``); an entry of a record written before provenance was recorded gives
-    ``recorded=False`` and its labels, not an error; one that is not what a build writes is an
-    InputError naming the record (``where``)."""
+    """The typed provenance of one build's record entry (None: no build of ``pair``/``split``); an
+    entry without provenance gives ``recorded=False`` and its labels; one that is not what a build
+    writes is an InputError naming the record (``where``)."""
     if build is None:
         return Provenance(False, f"provenance not recorded (the folder's acs_build.json has no build of {pair}, "
                                  f"split {split})")
@@ -283,29 +277,23 @@ def read_systems(request: EvaluationRequest, corpus: Corpus, report: ReadReport)
     """Every system's pool predictions and references, checked against the corpus's line count and
     the longest line the metric scores."""
     expected = corpus.total_lines
-    # the limit counts the tokens of the run's BLEU/RIBES tokenizer (line_limit.py), 13a without either
-    tokenizer = next((values["tokenize"] for values in request.metric_settings(language_of(corpus.pair)).values() if "tokenize" in values),
-                     TOKENIZE.default)
-    tokenize = BleuStatistics(tokenize=tokenizer).preprocess
+    tokenize = request.line_tokenizer(language_of(corpus.pair))
     _check_line_lengths(corpus.base["reference"], corpus.folder.where(corpus.base_name, corpus.split), tokenize,
                         corpus.base["line"], "the reference of this corpus line ")
-    extra = []
-    for ref_file in request.references:
-        lines = read_lines(ref_file, report)
+
+    def checked(path: str | os.PathLike[str], label: str, lines: list[str]) -> list[str]:
         if len(lines) != expected:
-            raise InputError(f"has {len(lines)} lines but the corpus of {corpus.base_name}, split {corpus.split}, "
-                             f"has {expected}: one line per corpus line", ref_file)
-        _check_line_lengths(lines, ref_file, tokenize)
-        extra.append(lines)
+            raise InputError(f"{label}has {len(lines)} lines but the corpus of {corpus.base_name}, split "
+                             f"{corpus.split}, has {expected}: one line per corpus line",
+                             STDIN if str(path) == "-" else path)
+        _check_line_lengths(lines, path, tokenize)
+        return lines
+
+    extra = [checked(ref_file, "", read_lines(ref_file, report)) for ref_file in request.references]
     references = [(reference, *(e[line - 1] for e in extra))
                   for line, reference in zip(corpus.base["line"], corpus.base["reference"])]
     outputs = []
     for name, path in request.hypotheses.items():
-        lines = _read_text(path, report)
-        if len(lines) != expected:
-            raise InputError(f"({name}) has {len(lines)} lines but the corpus of {corpus.base_name}, split "
-                             f"{corpus.split}, has {expected}: one line per corpus line",
-                             STDIN if str(path) == "-" else path)
-        _check_line_lengths(lines, path, tokenize)
+        lines = checked(path, f"({name}) ", _read_text(path, report))
         outputs.append(SystemOutput(name, [lines[line - 1] for line in corpus.base["line"]], references))
     return outputs

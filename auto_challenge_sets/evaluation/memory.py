@@ -1,16 +1,13 @@
-"""An evaluation's input held in memory instead of a dataset folder: one system's output on a
-challenge set's rows and, for the random baseline, on the pool (the full corpus), as
-``compute()`` (the evaluate module's) is given them.
-
-The request checks them once (:meth:`MemoryRows.checked`): every bad value is a ValueError naming
-the argument, also for a wrong type (the metric's documented contract: evaluate and sacrebleu
-users catch ValueError), hence the TRY004 exemptions below.
+"""An evaluation's input held in memory instead of a dataset folder, as ``compute()`` is given it:
+one system's output on a challenge set's rows and, for the random baseline, on the pool. The
+request checks it once (:meth:`MemoryRows.checked`); every bad value, a wrong type too, is a
+ValueError naming the argument (the metric's contract: evaluate users catch ValueError).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Hashable, Mapping, Set
+from collections.abc import Callable, Hashable, Mapping, Set
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +15,6 @@ import numpy as np
 
 from auto_challenge_sets.errors import AlignmentError
 from auto_challenge_sets.pharaoh import Link, parse_pharaoh
-from auto_challenge_sets.scoring.bleu_stats import BleuStatistics
 from auto_challenge_sets.scoring.line_limit import check_line_lengths
 from auto_challenge_sets.scoring.targeted import CHRF_THRESHOLD
 
@@ -63,16 +59,23 @@ def check_bool(name: str, value: Any) -> bool:
     return bool(value)
 
 
-def check_strings(name: str, values: Any, allow_empty_list: bool = False) -> list[str]:
+def _sequence(name: str, values: Any, what: str, count: int | None = None, count_name: str = "") -> list[Any]:
+    """``values`` as a list: refused when None, not list-like, or (with ``count``) of another length."""
     if values is None:
-        raise ValueError(f"{name} is None; expected a list of strings")
+        raise ValueError(f"{name} is None; expected {what}")
     if not listlike(values):
-        raise ValueError(f"{name} must be a list of strings, got {type(values).__name__}")
+        raise ValueError(f"{name} must be {what}, got {type(values).__name__}")
     values = list(values)
+    if count is not None and len(values) != count:
+        raise ValueError(f"{name} has {len(values)} items but {count_name} has {count}")
+    return values
+
+
+def check_strings(name: str, values: Any, allow_empty_list: bool = False, count: int | None = None,
+                  count_name: str = "") -> list[str]:
+    values = _sequence(name, values, "a list of strings", count, count_name)
     if not values and not allow_empty_list:
         raise ValueError(f"{name} is empty")
-    if set(map(type, values)) <= {str}:  # the common case, at C speed (pools are long)
-        return values
     for i, value in enumerate(values):
         if not isinstance(value, str):
             raise ValueError(f"{name}[{i}] is {type(value).__name__}, not a string: {value!r}")  # noqa: TRY004
@@ -81,17 +84,8 @@ def check_strings(name: str, values: Any, allow_empty_list: bool = False) -> lis
 
 def check_references(name: str, values: Any, count: int, count_name: str) -> list[RefsKey]:
     """``references``: one string, or a non-empty list of strings, per prediction."""
-    if values is None:
-        raise ValueError(f"{name} is None; expected a list of strings or of lists of strings")
-    if not listlike(values):
-        raise ValueError(f"{name} must be a list, got {type(values).__name__}")
-    values = list(values)
-    if len(values) != count:
-        raise ValueError(f"{name} has {len(values)} items but {count_name} has {count}")
-    if set(map(type, values)) <= {str}:  # one reference per row: the common case, fast
-        return [(value,) for value in values]
     refs: list[RefsKey] = []
-    for i, value in enumerate(values):
+    for i, value in enumerate(_sequence(name, values, "a list of strings or of lists of strings", count, count_name)):
         if isinstance(value, str):
             refs.append((value,))
             continue
@@ -107,23 +101,11 @@ def check_references(name: str, values: Any, count: int, count_name: str) -> lis
     return refs
 
 
-def check_ints(name: str, values: Any, count: int, count_name: str) -> np.ndarray:
-    if values is None:
-        raise ValueError(f"{name} is None; expected a list of integers")
-    if not listlike(values):
-        raise ValueError(f"{name} must be a list of integers, got {type(values).__name__}")
+def check_ints(name: str, values: Any, count: int | None = None, count_name: str = "") -> np.ndarray:
+    """Integers from 0 to :data:`MAX_INT` (token counts)."""
     if isinstance(values, np.ndarray) and values.dtype.kind in "iu":
         values = values.tolist()
-    values = list(values)
-    if len(values) != count:
-        raise ValueError(f"{name} has {len(values)} items but {count_name} has {count}")
-    if set(map(type, values)) <= {int}:  # fast path; the loop below finds the culprit otherwise
-        try:
-            array = np.asarray(values, dtype=np.int64)
-        except OverflowError:  # beyond int64: reported below
-            array = None
-        if array is not None and (not len(array) or (array.min() >= 0 and array.max() <= MAX_INT)):
-            return array
+    values = _sequence(name, values, "a list of integers", count, count_name)
     for i, value in enumerate(values):
         if not is_int(value):  # None, floats (NaN, inf, 2.5, 2.0), strings, bools, ...
             raise ValueError(f"{name}[{i}] is {type(value).__name__}, not an integer: {value!r}")
@@ -134,29 +116,10 @@ def check_ints(name: str, values: Any, count: int, count_name: str) -> np.ndarra
     return np.asarray(values, dtype=np.int64)
 
 
-def _check_min_distances(values: Any, distances_given: bool) -> list[int]:
-    if not distances_given:
-        raise ValueError("min_distances given without distances")
-    if not listlike(values):
-        raise ValueError(f"min_distances must be a list of integers, got {type(values).__name__}")
-    for i, value in enumerate(values):
-        if not is_int(value) or not 0 <= value <= MAX_INT:
-            raise ValueError(f"min_distances[{i}] must be an integer from 0 to {MAX_INT:_}, got {value!r}")
-    return [int(value) for value in values]
-
-
 def _check_ids(name: str, values: Any, count: int, count_name: str) -> list[Hashable]:
-    if values is None:
-        raise ValueError(f"{name} is None; expected a list of ids")
-    if not listlike(values):
-        raise ValueError(f"{name} must be a list of ids, got {type(values).__name__}")
-    values = list(values)
-    if len(values) != count:
-        raise ValueError(f"{name} has {len(values)} items but {count_name} has {count}")
-    if set(map(type, values)) <= {str, int}:
-        return values
+    values = _sequence(name, values, "a list of ids", count, count_name)
     for i, value in enumerate(values):
-        if value is None or not isinstance(value, str | int | np.integer):
+        if not isinstance(value, str | int | np.integer):
             raise ValueError(f"{name}[{i}] is {type(value).__name__}; ids must be strings or integers")
     return values
 
@@ -168,17 +131,19 @@ def _check_sources(name: str, values: Any, count: int, count_name: str, needed: 
             raise ValueError(f"{name} is None; metric {', '.join(needed)} needs the source sentences, one per "
                              f"item of {count_name}")
         return None
-    checked = check_strings(name, values)
-    if len(checked) != count:
-        raise ValueError(f"{name} has {len(checked)} items but {count_name} has {count}")
+    checked = check_strings(name, values, count=count, count_name=count_name)
     return checked if needed else None
+
+
+def _per_prediction(name: str, values: Any, count: int, what: str) -> None:
+    if not listlike(values) or len(values) != count:
+        got = len(values) if listlike(values) else type(values).__name__
+        raise ValueError(f"{name} must be a list with one {what} per prediction ({count}), got {got}")
 
 
 def check_instances(values: Any, count: int) -> list[list[dict[str, int]]]:
     """``instances``: per row, a list of {head, dependent, distance} (the dataset's column)."""
-    if not listlike(values) or len(values) != count:
-        got = len(values) if listlike(values) else type(values).__name__
-        raise ValueError(f"instances must be a list with one list of instances per prediction ({count}), got {got}")
+    _per_prediction("instances", values, count, "list of instances")
     rows = []
     for i, row in enumerate(values):
         if not listlike(row):
@@ -196,9 +161,7 @@ def check_instances(values: Any, count: int) -> list[list[dict[str, int]]]:
 
 def check_alignments(name: str, values: Any, count: int) -> list[list[Link]]:
     """Per row, a Pharaoh line (``"0-1 2-3"``) or a list of (source, target) index pairs."""
-    if not listlike(values) or len(values) != count:
-        got = len(values) if listlike(values) else type(values).__name__
-        raise ValueError(f"{name} must be a list with one alignment per prediction ({count}), got {got}")
+    _per_prediction(name, values, count, "alignment")
     rows = []
     for i, value in enumerate(values):
         if value is None:
@@ -221,11 +184,9 @@ def check_alignments(name: str, values: Any, count: int) -> list[list[Link]]:
 def _check_targeted_ranges(instances: list[list[dict[str, int]]], source_links: list[list[Link]],
                            hypothesis_links: list[list[Link]] | None, references: list[str],
                            predictions: list[str], lengths: np.ndarray | None) -> None:
-    """Every word id and alignment index of the targeted inputs inside its sentence: an instance's
-    head and dependent (1-based) within the row's ``lengths`` (without them, a sanity bound of
-    :data:`MAX_SENTENCE_WORDS`), a link's source index (0-based) within ``lengths``, and its target
-    index within the white-space tokens of the first reference (``source_alignments``) or of the
-    prediction (``hypothesis_alignments``). Out of range they would silently count as unaligned."""
+    """Every word id and alignment index of the targeted inputs inside its sentence (``lengths``,
+    else :data:`MAX_SENTENCE_WORDS`; a link's target in the white-space tokens of the first
+    reference or the prediction): out of range they would silently count as unaligned."""
     for i, row in enumerate(instances):
         words = MAX_SENTENCE_WORDS if lengths is None else int(lengths[i])
         where = f"the {words} words of lengths[{i}]" if lengths is not None else f"{words} words (the bound without lengths)"
@@ -275,10 +236,10 @@ class MemoryRows:
     def has_pool(self) -> bool:
         return any(x is not None for x in (self.pool_predictions, self.pool_references, self.pool_lengths))
 
-    def checked(self, n_samples: int, tokenize: str, needs_sources: list[str]) -> MemoryRows:
-        """These rows checked for a run of ``n_samples`` random corpora, whose BLEU tokenizer is
-        ``tokenize`` (the longest line it scores) and whose metrics ``needs_sources`` read the
-        sources (a ValueError names the first bad argument)."""
+    def checked(self, n_samples: int, preprocess: Callable[[str], str], needs_sources: list[str]) -> MemoryRows:
+        """These rows checked for a run of ``n_samples`` random corpora, whose lines are counted in
+        the tokens of ``preprocess`` and whose metrics ``needs_sources`` read the sources (a
+        ValueError names the first bad argument)."""
         preds = check_strings("predictions", self.predictions)
         n = len(preds)
         refs = check_references("references", self.references, n, "predictions")
@@ -286,12 +247,13 @@ class MemoryRows:
         if self.has_pool:
             check_sample_size(n_samples, n, flags["return_samples"])  # before the pool's statistics
         dist = None if self.distances is None else check_ints("distances", self.distances, n, "predictions")
-        ds = None if self.min_distances is None else _check_min_distances(self.min_distances, dist is not None)
+        if self.min_distances is not None and dist is None:
+            raise ValueError("min_distances given without distances")
+        ds = None if self.min_distances is None else check_ints("min_distances", self.min_distances).tolist()
         ids = None if self.ids is None else _check_ids("ids", self.ids, n, "predictions")
         lens = None if self.lengths is None else check_ints("lengths", self.lengths, n, "predictions")
         targeted = self._checked_targeted(preds, refs, lens)
         sources = _check_sources("sources", self.sources, n, "predictions", needs_sources)
-        preprocess = BleuStatistics(tokenize=tokenize).preprocess
         check_line_lengths("predictions", preds, preprocess)
         check_line_lengths("references", refs, preprocess)
         return dataclasses.replace(self, predictions=preds, references=refs, lengths=lens, distances=dist,

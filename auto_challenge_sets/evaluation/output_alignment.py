@@ -1,28 +1,18 @@
-"""Targeted accuracy in the evaluation service: the alignments that
-:mod:`auto_challenge_sets.scoring.targeted` needs to judge every lexical instance.
+"""The alignments that targeted accuracy (:mod:`auto_challenge_sets.scoring.targeted`) needs to
+judge every lexical instance, by ``--targeted-aligner`` (``auto``: ``stored`` with
+``--hyp-alignment`` files, else ``present``):
 
-Where they come from (``--targeted-aligner``; ``auto`` is ``stored`` with ``--hyp-alignment``
-files, else ``present``, see :func:`choose_aligner`):
+- ``eflomal``: the source-reference and source-output pairs of every system, each distinct pair
+  once, aligned in one run (one model for all of them);
+- ``simalign``: each pair directly, the reference side too;
+- ``stored``: the reference side is the dataset's ``alignment`` column, each system's a Pharaoh
+  file (``--hyp-alignment NAME=FILE``, one line per corpus line, e.g. from ``acs align``);
+- ``present``: the ``alignment`` column, and a part is translated when the output has every
+  expected word: no output-side alignment noise.
 
-- ``eflomal``: one joint corpus of the source-reference pairs and the source-output pairs of every
-  system, aligned in one run, so the reference side and every output are aligned with the same
-  model and eflomal learns from all of them. Identical (source, target) pairs are aligned once: an
-  output equal to its reference gets the reference's very links.
-- ``simalign``: each pair directly (simalign aligns one pair at a time), the reference side too.
-- ``stored``: the reference side is the dataset's ``alignment`` column (the build's links) and
-  each system's side a Pharaoh file given per system (``--hyp-alignment NAME=FILE``, one line per
-  corpus line, source words x white-space tokens of the output), e.g. from ``acs align``.
-- ``present``: no output alignment: the reference side is the dataset's ``alignment`` column, and
-  a part is translated when the output has every expected word (the scoring module's ``present``
-  match). Output-side alignment noise cannot enter; reference-side noise still does.
-
-With ``eflomal`` and ``simalign`` the reference side is re-aligned with the aligner that aligns the
-outputs: links of two aligners, or of two eflomal runs, are not comparable.
-
-Extra references (``--ref``, given at evaluation time; with ``all_references``) have no stored alignment: with ``eflomal``
-and ``simalign`` they join the run above; with ``stored`` and ``present`` the source is aligned
-to them with eflomal (the request's aligner options), in one corpus with the source-reference
-pairs of the dataset's reference so that eflomal learns from both translations.
+eflomal and simalign re-align the reference side too: links of two aligners, or of two eflomal
+runs, are not comparable. Extra references (``--ref``) have no stored links: with ``stored`` and
+``present`` they are aligned with eflomal, in one corpus with the dataset's reference pairs.
 """
 
 from __future__ import annotations
@@ -105,10 +95,8 @@ class TargetedAlignments:
 
 
 def choose_aligner(request: TargetedRequest) -> str:
-    """``auto``: ``stored`` with --hyp-alignment files, else ``present``. Measured on WMT21 de-en
-    (eflomal, 1,000 pairs): outputs with the expected words removed still scored 25-37% (up to 68%
-    with priors) with the eflomal-aligned match (the verb links are that noisy at test-set size)
-    and 2-4% with ``present``."""
+    """``auto``: ``stored`` with --hyp-alignment files, else ``present`` (eflomal's links are too
+    noisy at test-set size: outputs without the expected words still pass, docs/method.md)."""
     if request.aligner != AUTO:
         return request.aligner
     return STORED if request.hyp_alignments else PRESENT
@@ -182,20 +170,18 @@ def align_outputs(request: TargetedRequest, base: dict[str, list[Any]], outputs:
     request.check()
     extra = extra or []
     name = choose_aligner(request)
-    if name == PRESENT:
+    if name in (PRESENT, STORED):
+        systems, label = None, "present (the dataset's alignment column; output words not aligned)"
+        if name == STORED:
+            missing = [system for system in outputs if system not in request.hyp_alignments]
+            if missing:
+                raise RequestError("targeted.hyp_alignments", f"the aligner stored needs an alignment file for "
+                                   f"every system; none for {', '.join(missing)}")
+            systems = {system: _read_hyp_alignment(request.hyp_alignments[system], base, lines, total_lines, target)
+                       for system, lines in outputs.items()}
+            label = "stored (the dataset's alignment column and --hyp-alignment files)"
         extra_links, how = _align_extra(request, base, extra, target)
-        return TargetedAlignments(f"present (the dataset's alignment column; output words not aligned){how}",
-                                  _stored_reference(base, where), None, extra_links)
-    if name == STORED:
-        missing = [system for system in outputs if system not in request.hyp_alignments]
-        if missing:
-            raise RequestError("targeted.hyp_alignments", f"the aligner stored needs an alignment file for "
-                               f"every system; none for {', '.join(missing)}")
-        systems = {system: _read_hyp_alignment(request.hyp_alignments[system], base, lines, total_lines, target)
-                   for system, lines in outputs.items()}
-        extra_links, how = _align_extra(request, base, extra, target)
-        return TargetedAlignments(f"stored (the dataset's alignment column and --hyp-alignment files){how}",
-                                  _stored_reference(base, where), systems, extra_links)
+        return TargetedAlignments(f"{label}{how}", _stored_reference(base, where), systems, extra_links)
     aligner = AlignerSpec(name, request.options)
     reference, systems, made = _align_jointly(aligner, base, {**outputs, **{_extra_key(k): lines
                                                                             for k, lines in enumerate(extra)}}, target)

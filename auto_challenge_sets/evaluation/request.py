@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numbers
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -17,6 +17,7 @@ from typing import Any
 from auto_challenge_sets.errors import RequestError
 from auto_challenge_sets.evaluation.memory import MAX_INT, MemoryRows
 from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
+from auto_challenge_sets.scoring.bleu_stats import BleuStatistics
 from auto_challenge_sets.scoring.builtin_metrics import DEFAULT_METRICS, TOKENIZE, target_tokenizer
 from auto_challenge_sets.scoring.kernel import DEFAULT_SEED, MAX_SAMPLES
 from auto_challenge_sets.scoring.length_baseline import DEFAULT_LENGTH_RELATIVE, check_relative
@@ -45,14 +46,12 @@ def white_space_twins(names: Iterable[str]) -> tuple[str, str] | None:
 class EvaluationRequest:
     """Several systems' outputs of one test corpus (one or more), scored on a dataset folder's configs.
 
-    ``hypotheses`` maps a system name to its output file: one line per line of the corpus the
-    split was built from (``-`` reads standard input). ``dataset`` may instead be rows held in
-    memory (:class:`~auto_challenge_sets.evaluation.memory.MemoryRows`, ``compute()``'s), which hold
-    the output of the one system ``hypotheses`` names. The first of ``metrics`` chooses the
-    baseline system of the paired tests when ``baseline`` is None (the best on the full corpus).
-    ``metric_options`` go to the metrics that declare them (``tokenize`` to BLEU and RIBES,
-    ``lowercase_ribes`` to RIBES, ``comet_gpus`` to COMET: :func:`~auto_challenge_sets.scoring.metric.route_options`);
-    a key none of ``metrics`` declares is an error. These defaults are ``acs evaluate``'s too.
+    ``hypotheses`` maps a system name to its output file, one line per corpus line (``-``: standard
+    input); ``dataset`` may instead be ``compute()``'s rows in memory (:class:`.memory.MemoryRows`,
+    the output of the one system ``hypotheses`` names). The first of ``metrics`` picks the baseline
+    system (the best on the full corpus) when ``baseline`` is None. ``metric_options`` go to the
+    metrics that declare them (:func:`~auto_challenge_sets.scoring.metric.route_options`); a key none
+    declares is an error. These defaults are ``acs evaluate``'s too.
     """
 
     dataset: str | os.PathLike[str] | MemoryRows
@@ -103,12 +102,12 @@ class EvaluationRequest:
             raise RequestError("metrics", f"names no metric: {','.join(self.metrics)!r}")
         if len(set(self.metrics)) != len(self.metrics):
             raise RequestError("metrics", f"names a metric twice: {', '.join(self.metrics)}")
+        labels = {}
         for metric in self.metrics:
             try:
-                metric_class(metric)
+                labels[metric] = metric_class(metric).label
             except ValueError as error:
                 raise RequestError("metrics", str(error)) from None
-        labels = {metric: metric_class(metric).label for metric in self.metrics}
         for metric, label in labels.items():
             if not isinstance(label, str) or not label.strip():
                 raise RequestError("metrics", f"metric {metric!r} has no label to show (label {label!r})")
@@ -153,10 +152,8 @@ class EvaluationRequest:
                 raise RequestError("targeted.hyp_alignments", f"for {', '.join(unknown)}, which is no system "
                                    f"(systems: {', '.join(self.hypotheses)})")
         if isinstance(self.dataset, MemoryRows):
-            tokenize = next((values["tokenize"] for values in self.metric_settings().values() if "tokenize" in values),
-                            TOKENIZE.default)  # the longest line a run scores counts its BLEU tokens
             needs_sources = [name for name in self.metrics if metric_class(name).needs_sources]
-            object.__setattr__(self, "dataset", self.dataset.checked(self.n_samples, tokenize, needs_sources))
+            object.__setattr__(self, "dataset", self.dataset.checked(self.n_samples, self.line_tokenizer(), needs_sources))
 
     def metric_settings(self, target: str | None = None) -> dict[str, dict[str, Any]]:
         """Per metric, every option it declares: as given in ``metric_options``, else, for the
@@ -168,6 +165,13 @@ class EvaluationRequest:
                 option.name == "tokenize" for name in self.metrics for option in metric_class(name).options):
             given["tokenize"] = tokenizer
         return route_options(self.metrics, given)
+
+    def line_tokenizer(self, target: str | None = None) -> Callable[[str], str]:
+        """What the longest line a run scores counts (:mod:`~auto_challenge_sets.scoring.line_limit`):
+        the tokens of its BLEU/RIBES tokenizer, 13a without either."""
+        name = next((values["tokenize"] for values in self.metric_settings(target).values() if "tokenize" in values),
+                    TOKENIZE.default)
+        return BleuStatistics(tokenize=name).preprocess
 
     @property
     def workers(self) -> int:

@@ -1,13 +1,8 @@
 """The sentences behind each config, for the HTML page: every row's source with its instances'
 words marked, the reference with the words aligned to them, each system's output and, with
-targeted accuracy, each system's verdict per instance.
-
-The engine keeps no rows (its results are numbers), so this re-reads what the run read: the
-config's rows from the dataset folder and line N of each system's file for the row of line N.
-The verdicts are the run's own (:attr:`.results.Evaluation.verdicts`, kept by the engine as it
-judged), whatever aligned the outputs: judging again here would cost as much as the judgement
-itself, and with eflomal or simalign a second alignment run. What it builds is plain data
-(:mod:`.page_sentences`), which the report reads without the dataset folder.
+targeted accuracy, the run's own verdicts (:attr:`.results.Evaluation.verdicts`: judging again
+would cost a second alignment run). The engine keeps no rows, so this re-reads the dataset folder
+and the systems' files into plain data (:mod:`.page_sentences`).
 """
 
 from __future__ import annotations
@@ -64,20 +59,11 @@ def _outputs(request: EvaluationRequest, systems: list[str]) -> tuple[dict[str, 
 VERDICT_CODES = {CORRECT: "c", WRONG: "w", UNALIGNED: "u"}
 
 
-def _text(line: int, source_tokens: list[str], reference: str, systems: list[str],
-          outputs: dict[str, list[str] | None], target: str | None = None) -> dict[str, Any]:
-    # the reference in the tokens its links count (characters in Chinese and Japanese)
-    return {"src": source_tokens, "ref": target_tokens(reference, target),
-            "out": [None if outputs[s] is None else outputs[s][line - 1] for s in systems]}
-
-
 def _row(line: int, distance: int, instances: list[dict[str, Any]] | None, links: list[Link],
          verdicts: list[list[str]] | None, output_links: list[list[Link] | None] | None = None) -> dict[str, Any]:
-    """A row's marks and, given the run's verdicts (per system, one per instance), their codes;
-    its words are in :attr:`Sentences.texts` (:func:`_text`). ``output_links``: per system, the
-    row's source-output links (an aligning judge): ``o`` then holds, per system and instance, the
-    output tokens aligned to the head and to the dependent, the other side of what a verdict
-    rests on (the reference side is each instance's ``ref`` marks)."""
+    """A row's marks and, given the run's verdicts (per system, one per instance), their codes; with
+    ``output_links`` (per system, the row's source-output links), ``o``: per system and instance,
+    the output tokens aligned to the head and to the dependent, what a verdict rests on."""
     instances = instances or []
     entry: dict[str, Any] = {"line": line, "d": distance, "inst": [_marks(i, links) for i in instances]}
     if verdicts is not None:
@@ -121,8 +107,10 @@ def collect(request: EvaluationRequest, evaluation: Evaluation) -> Sentences:
         for k, line in enumerate(rows["line"]):
             if line not in texts:
                 at = by_line[line]
-                texts[line] = _text(line, pool["source_tokens"][at], pool["reference"][at], systems, outputs,
-                                    language_of(evaluation.pair))
+                # the reference in the tokens its links count (characters in Chinese and Japanese)
+                texts[line] = {"src": pool["source_tokens"][at],
+                               "ref": target_tokens(pool["reference"][at], language_of(evaluation.pair)),
+                               "out": [None if outputs[s] is None else outputs[s][line - 1] for s in systems]}
                 alignment = pool["alignment"][at] if aligned else None
                 # "" is a row without links (every instance unaligned), None a row without the column
                 links_of[line] = None if alignment is None else parse_pharaoh(alignment) if alignment else []

@@ -1,14 +1,8 @@
-"""``compute()``, what the ``ldd_challenge`` evaluate module runs: registered metrics (BLEU, chrF and
-RIBES unless more are named) on a challenge set held in memory, against a length-matched random
-baseline drawn from the full corpus, with a breakdown by minimum dependency distance.
-
-It is ``acs evaluate`` of one system on one config: the arguments become an
-:class:`~auto_challenge_sets.evaluation.request.EvaluationRequest` of
-:class:`~auto_challenge_sets.evaluation.memory.MemoryRows`, which checks them once; the statistics
-are the engine's (its metrics, its worker processes) and the random corpora the kernel's, with the
-same seed default, cap and signatures. So ``evaluate.load("ldd_challenge")`` and ``acs evaluate``
-give the same numbers on the same rows. What this module adds is the metric card's contract: the
-distance breakdown, the targeted accuracy and the output keys.
+"""``compute()``, what the ``ldd_challenge`` evaluate module runs: ``acs evaluate`` of one system on
+one config held in memory (an :class:`~auto_challenge_sets.evaluation.request.EvaluationRequest` of
+:class:`~auto_challenge_sets.evaluation.memory.MemoryRows`, the engine's statistics, the kernel's
+random corpora: the same numbers), plus the metric card's contract: the distance breakdown, the
+targeted accuracy and the output keys.
 """
 
 from __future__ import annotations
@@ -37,12 +31,6 @@ WHERE = "the challenge set"
 PARALLEL_ROWS = 10_000  # below this many rows, starting worker processes costs more than they save
 
 
-def signature_key(name: str) -> str:
-    """The output key of a metric's signature: BLEU's is ``signature`` (the card's first key, from
-    before there were others), every other metric's ``{name}_signature``."""
-    return "signature" if name == "bleu" else f"{name}_signature"
-
-
 def _spearman(xs: Sequence[float], ys: Sequence[float]) -> dict[str, float | None]:
     """Spearman's rho of score with D (scipy); None where it is undefined."""
     from scipy.stats import spearmanr
@@ -65,11 +53,8 @@ def _request(rows: MemoryRows, metrics: Any, n_samples: Any, length_tolerance: A
              tokenize: Any, lowercase_ribes: Any) -> EvaluationRequest:
     """The request of one system on these rows, checked (a ValueError names the argument). The
     keywords that become metric options are Python values here, not the command line's text."""
-    if isinstance(metrics, str) or not listlike(metrics):
+    if isinstance(metrics, str) or not listlike(metrics) or not all(isinstance(name, str) for name in metrics):
         raise ValueError(f"metrics must be a list of registered metric names, got {metrics!r}")
-    for name in metrics:
-        if not isinstance(name, str):
-            raise ValueError(f"metrics must be a list of registered metric names, got {name!r}")
     if not isinstance(tokenize, str):
         raise ValueError(f"tokenize must be the name of a sacrebleu tokenizer, got {tokenize!r}")  # noqa: TRY004
     check_bool("lowercase_ribes", lowercase_ribes)
@@ -106,13 +91,6 @@ def _pooled(rows: MemoryRows) -> tuple[list[int], list[str], list[tuple[str, ...
     return positions, predictions, references, sources
 
 
-def _statistics(request: EvaluationRequest, predictions: list[str], references: list[tuple[str, ...]],
-                sources: list[str] | None) -> tuple[dict[str, Metric], dict[str, np.ndarray]]:
-    """The engine's statistics of these rows (the kernel cuts a large system into one block per worker)."""
-    metrics, stats = system_statistics(request, [SystemOutput(SYSTEM, predictions, references)], sources)
-    return metrics, stats[SYSTEM]
-
-
 def _exclusion(rows: MemoryRows) -> np.ndarray:
     """Pool rows never drawn: the challenge rows themselves (by id, else by identical text)."""
     exclude = np.zeros(len(rows.pool_predictions), dtype=bool)
@@ -129,7 +107,7 @@ def _exclusion(rows: MemoryRows) -> np.ndarray:
 
 @dataclass(frozen=True)
 class _Sampling:
-    """How the random baseline draws: shared by the whole set and each distance slice."""
+    """How the random baseline draws, for the whole set and each distance slice."""
 
     metrics: dict[str, Metric]
     pool: dict[str, np.ndarray]  # each metric's statistics of the pool
@@ -221,8 +199,9 @@ def compute(
                        instances, source_alignments, hypothesis_alignments, targeted_chrf)
     request = _request(given, metrics, n_samples, length_tolerance, length_relative, seed, tokenize, lowercase_ribes)
     rows: MemoryRows = request.dataset  # checked
-    positions, *pooled = _pooled(rows)
-    scored_by, every = _statistics(request, *pooled)
+    positions, predictions, references, sources = _pooled(rows)
+    scored_by, found = system_statistics(request, [SystemOutput(SYSTEM, predictions, references)], sources)
+    every = found[SYSTEM]
     stats = {name: values[positions] for name, values in every.items()}
     sampling = None if rows.pool_predictions is None else _Sampling(
         scored_by, {name: values[:len(rows.pool_predictions)] for name, values in every.items()}, rows.pool_lengths,
@@ -232,7 +211,9 @@ def compute(
     nrefs = count_references(rows.references)
     result: dict[str, Any] = {"n": len(rows.predictions), **{
         key: value for name, metric in scored_by.items()
-        for key, value in ((name, whole[0][name].score), (signature_key(name), metric.signature(nrefs)))},
+        # BLEU's signature is ``signature``, the card's first key (from before there were others)
+        for key, value in ((name, whole[0][name].score),
+                           ("signature" if name == "bleu" else f"{name}_signature", metric.signature(nrefs)))},
         "random_baseline": whole[1], "distance_breakdown": None, "spearman": None, "targeted": None}
     if rows.distances is not None:
         breakdown = _breakdown(scored_by, stats, rows.distances, rows.lengths, sampling, rows.min_distances, whole)

@@ -157,9 +157,10 @@ class _Failure:
         self.error = error
 
 
-def _check_utf8(name, text):
-    """evaluate stores the text as UTF-8 (Arrow): a lone surrogate cannot be stored."""
-    if not text.isascii():
+def _check_utf8(texts):
+    """evaluate stores the text as UTF-8 (Arrow): a lone surrogate cannot be stored. ``texts``:
+    (name, text) pairs."""
+    for name, text in texts:
         try:
             text.encode("utf-8")
         except UnicodeEncodeError as error:
@@ -167,20 +168,15 @@ def _check_utf8(name, text):
 
 
 def _checked_batch(predictions, references):
-    """The batch as evaluate should store it, or a ValueError naming the bad argument.
-
-    Runs before evaluate's own machinery, which would read a string as a list of characters,
-    report a None or a non-string without naming it, and store a list of references in a
-    column of single strings as its text. References are always stored as lists of strings
-    (one string = a list of one), so batches and examples of either form mix.
-    """
+    """The batch as evaluate should store it, or a ValueError naming the bad argument: evaluate
+    would read a string as a list of characters, report a None or a non-string without naming it,
+    and store a list of references in a column of single strings as its text. References are
+    stored as lists of strings (one string = a list of one), so batches and examples of either
+    form mix."""
     preds = check_strings("predictions", predictions, allow_empty_list=True)
     refs = check_references("references", references, len(preds), "predictions")
-    for i, text in enumerate(preds):
-        _check_utf8(f"predictions[{i}]", text)
-    for i, items in enumerate(refs):
-        for j, text in enumerate(items):
-            _check_utf8(f"references[{i}][{j}]", text)
+    _check_utf8((f"predictions[{i}]", text) for i, text in enumerate(preds))
+    _check_utf8((f"references[{i}][{j}]", text) for i, items in enumerate(refs) for j, text in enumerate(items))
     return preds, [list(r) for r in refs]
 
 
@@ -188,13 +184,8 @@ def _checked_example(prediction, reference):
     """One prediction and its reference(s), as ``add`` takes them; ValueError naming the bad one."""
     if not isinstance(prediction, str):
         raise ValueError(f"prediction must be a string, got {type(prediction).__name__}: {prediction!r}")  # noqa: TRY004
-    _check_utf8("prediction", prediction)
-    if isinstance(reference, str):
-        _check_utf8("reference", reference)
-        return prediction, [reference]
-    refs = check_strings("reference", reference)
-    for j, text in enumerate(refs):
-        _check_utf8(f"reference[{j}]", text)
+    refs = [reference] if isinstance(reference, str) else check_strings("reference", reference)
+    _check_utf8([("prediction", prediction), *((f"reference[{j}]", text) for j, text in enumerate(refs))])
     return prediction, refs
 
 
@@ -209,18 +200,11 @@ class LddChallenge(evaluate.Metric):
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
             features=[
-                datasets.Features(
-                    {
-                        "predictions": datasets.Value("string", id="sequence"),
-                        "references": datasets.Sequence(datasets.Value("string", id="sequence"), id="references"),
-                    }
-                ),
-                datasets.Features(
-                    {
-                        "predictions": datasets.Value("string", id="sequence"),
-                        "references": datasets.Value("string", id="sequence"),
-                    }
-                ),
+                datasets.Features({"predictions": datasets.Value("string", id="sequence"),
+                                   "references": datasets.Sequence(datasets.Value("string", id="sequence"),
+                                                                   id="references")}),
+                datasets.Features({"predictions": datasets.Value("string", id="sequence"),
+                                   "references": datasets.Value("string", id="sequence")}),
             ],
             homepage="https://github.com/auto-challenge-sets/auto_challenge_sets",
             codebase_urls=["https://github.com/auto-challenge-sets/auto_challenge_sets"],
