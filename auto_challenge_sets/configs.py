@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from auto_challenge_sets.errors import BadNameError
-from auto_challenge_sets.phenomena import BASELINE, BUILTIN, LEXICAL, PHENOMENA
+from auto_challenge_sets.phenomena.registry import BASELINE, BUILTIN, LEXICAL, PHENOMENA
 
 LEXICAL_DISTANCES: tuple[int, ...] = (0, 1, 2, 3, 4, 5)
 REORDER_DISTANCES: tuple[int, ...] = (5, 10, 15, 20)

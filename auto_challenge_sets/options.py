@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from auto_challenge_sets.text_io import ascii_float, ascii_int
+from auto_challenge_sets.formats.text import ascii_float, ascii_int
 
 
 @dataclass(frozen=True)

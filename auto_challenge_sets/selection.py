@@ -23,12 +23,14 @@ from itertools import tee
 from typing import Any
 
 from auto_challenge_sets.configs import KIND_BASELINE, KIND_REORDER, ConfigName
-from auto_challenge_sets.corpus import ParallelCorpus, SentencePair, format_line_numbers
 from auto_challenge_sets.errors import ConlluError
-from auto_challenge_sets.pharaoh import Link, format_pharaoh
-from auto_challenge_sets.phenomena import Instance, Phenomenon, get_phenomenon, iter_instances
-from auto_challenge_sets.target_languages import target_tokens  # white space; a character per token in zh, ja
-from auto_challenge_sets.ud import Sentence
+from auto_challenge_sets.formats.corpus import ParallelCorpus, SentencePair, format_line_numbers
+from auto_challenge_sets.formats.pharaoh import Link, format_pharaoh
+from auto_challenge_sets.formats.target_languages import (
+    target_tokens,  # white space; a character per token in zh, ja
+)
+from auto_challenge_sets.formats.ud import Sentence
+from auto_challenge_sets.phenomena.registry import Instance, Phenomenon, get_phenomenon, iter_instances
 
 # white space and the invisible format characters that tokenizers may drop (see the module's policy)
 _IGNORED = re.compile("[\\s\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]+")
@@ -146,7 +148,7 @@ def analyse_pairs(matched: Iterable[tuple[SentencePair, Sentence]], alignments: 
                   phenomena: Sequence[str | Phenomenon], target: str | None = None) -> Iterator[LineAnalysis]:
     """The analysis of each kept pair of a stream (``alignments``: each pair's links, in order, to
     the ``target`` language's tokens), the rules applied a block of sentences at a time
-    (:func:`~auto_challenge_sets.phenomena.iter_instances`; ``tee`` holds the block's pairs)."""
+    (:func:`~auto_challenge_sets.phenomena.registry.iter_instances`; ``tee`` holds the block's pairs)."""
     for_pairs, for_sentences = tee(matched)
     found = iter_instances((sentence for _, sentence in for_sentences), phenomena)
     for index, ((pair, _), (sentence, lexical)) in enumerate(zip(for_pairs, found)):

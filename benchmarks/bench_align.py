@@ -36,7 +36,7 @@ def bench_simalign(args: argparse.Namespace, pairs, model: str) -> None:
     import torch
     from simalign import SentenceAligner
 
-    from auto_challenge_sets.builder.backends.aligners import get_aligner
+    from auto_challenge_sets.backends.aligners import get_aligner
 
     logging.getLogger("simalign.simalign").setLevel(logging.WARNING)
     if args.threads:
@@ -70,7 +70,7 @@ def bench_simalign(args: argparse.Namespace, pairs, model: str) -> None:
 
 
 def bench_eflomal(pairs) -> None:
-    from auto_challenge_sets.builder.backends.aligners import get_aligner
+    from auto_challenge_sets.backends.aligners import get_aligner
 
     aligner = get_aligner("eflomal", seed=1)
     started = time.perf_counter()

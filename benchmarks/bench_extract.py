@@ -28,8 +28,8 @@ import types
 from collections.abc import Callable
 from pathlib import Path
 
-from auto_challenge_sets.conllu_io import read_conllu
-from auto_challenge_sets.phenomena import get_phenomenon, iter_instances, lexical_phenomena
+from auto_challenge_sets.formats.conllu import read_conllu
+from auto_challenge_sets.phenomena.registry import get_phenomenon, iter_instances, lexical_phenomena
 
 DISTANCES = range(6)
 

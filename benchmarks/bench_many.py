@@ -43,14 +43,14 @@ from pathlib import Path  # noqa: E402
 
 import sacrebleu  # noqa: E402
 
-from auto_challenge_sets.builder.pipeline.build import BuildSpec  # noqa: E402
-from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec  # noqa: E402
-from auto_challenge_sets.corpus import read_lines  # noqa: E402
 from auto_challenge_sets.dataset.writer import build_into_folder  # noqa: E402
 from auto_challenge_sets.evaluation import engine  # noqa: E402
 from auto_challenge_sets.evaluation.output_alignment import TargetedRequest  # noqa: E402
 from auto_challenge_sets.evaluation.request import EvaluationRequest  # noqa: E402
 from auto_challenge_sets.evaluation.stats.human import read_human  # noqa: E402
+from auto_challenge_sets.formats.corpus import read_lines  # noqa: E402
+from auto_challenge_sets.pipeline.run_build import BuildSpec  # noqa: E402
+from auto_challenge_sets.pipeline.specs import AlignerSpec, ParserSpec  # noqa: E402
 
 _IMPORTS = (time.perf_counter() - _IMPORTS[0], _cpu() - _IMPORTS[1])
 
@@ -91,7 +91,7 @@ def _one_system(args: argparse.Namespace, folder: Path, path: Path, reference: l
 
 
 def _run(args: argparse.Namespace, folder: Path, wmt: Path) -> None:
-    from auto_challenge_sets.builder.pipeline.timings import recording
+    from auto_challenge_sets.pipeline.timings import recording
 
     outputs = sorted((wmt / "system-outputs").glob("newstest2021.de-en.hyp.*.en"))
     hyps = {p.name.split(".")[3]: p for p in outputs}
@@ -136,9 +136,9 @@ def _run(args: argparse.Namespace, folder: Path, wmt: Path) -> None:
 def _report_files(evaluation, request: EvaluationRequest, human: dict[str, float]):
     """What ``acs evaluate --out`` writes after the evaluation (``write_report``: results.json, the
     figures, report.md, index.html and its sidecars): wall, CPU and the timings of each file kind."""
-    from auto_challenge_sets.builder.pipeline.timings import recording
-    from auto_challenge_sets.evaluation.report.report import write_report
+    from auto_challenge_sets.evaluation.report.report_writer import write_report
     from auto_challenge_sets.evaluation.sentences import collect
+    from auto_challenge_sets.pipeline.timings import recording
 
     with tempfile.TemporaryDirectory() as work, recording() as timings:  # reading the sentences, as acs evaluate does
         start, cpu = time.perf_counter(), _cpu()

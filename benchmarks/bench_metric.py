@@ -39,8 +39,8 @@ import numpy as np
 import sacrebleu
 
 from auto_challenge_sets.metrics.compute import compute
-from auto_challenge_sets.scoring import ribes
 from auto_challenge_sets.scoring.length_baseline import sample_length_matched
+from auto_challenge_sets.scoring.metrics import ribes
 from auto_challenge_sets.workers import cores
 
 REPO = Path(__file__).resolve().parent.parent

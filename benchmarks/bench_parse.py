@@ -40,7 +40,7 @@ def _rate(name: str, count: int, seconds: float) -> float:
 
 
 def bench_udpipe(lang: str, lines: list[str]) -> None:
-    from auto_challenge_sets.builder.backends.parsers import get_parser
+    from auto_challenge_sets.backends.parsers import get_parser
 
     model = SHARED / "models" / f"{LANGS[lang][0]}.udpipe"
     if not model.exists():
@@ -55,7 +55,7 @@ def bench_udpipe(lang: str, lines: list[str]) -> None:
 
 def bench_trankit(lang: str, lines: list[str], cache: Path | None, device: str, batch_size: int,
                   baseline_lines: int) -> None:
-    from auto_challenge_sets.builder.backends.parsers import get_parser
+    from auto_challenge_sets.backends.parsers import get_parser
 
     label = "trankit"
     if cache is None:

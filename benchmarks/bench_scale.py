@@ -34,7 +34,7 @@ from pathlib import Path
 from bench_extract import ours
 from parallel_capacity import capacity
 
-from auto_challenge_sets.conllu_io import read_conllu
+from auto_challenge_sets.formats.conllu import read_conllu
 
 
 def write_inputs(shared: Path, folder: Path, size: int) -> tuple[Path, Path, Path]:

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from auto_challenge_sets.builder.pipeline.build import BuildSpec
+    from auto_challenge_sets.pipeline.run_build import BuildSpec
 
 # recipe_file.py is beside this file, and the package of this clone above it (installed or not)
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent.parent)]
@@ -42,8 +42,8 @@ from recipe_file import (  # noqa: E402
     recipe_backend_options,
 )
 
-from auto_challenge_sets.builder.pipeline.defaults import AUTO_ALIGNER, NO_ALIGNER, default_aligner  # noqa: E402
 from auto_challenge_sets.errors import AcsError  # noqa: E402
+from auto_challenge_sets.pipeline.defaults import AUTO_ALIGNER, NO_ALIGNER, default_aligner  # noqa: E402
 
 PROG = "build_published"
 
@@ -76,8 +76,8 @@ def plan(recipes: Recipes, data_root: str | Path, *, device: str | None = None, 
     is known. ``device`` (else ``[defaults] device``) goes to each backend that declares one;
     ``parser``/``aligner`` replace the recipes' backends and ``parser_options``/``aligner_options``
     (``KEY=VALUE``) add to or replace their options."""
-    from auto_challenge_sets.builder.pipeline.build import BuildSpec
-    from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec
+    from auto_challenge_sets.pipeline.run_build import BuildSpec
+    from auto_challenge_sets.pipeline.specs import AlignerSpec, ParserSpec
 
     data_root = Path(data_root)
     if not data_root.is_dir():

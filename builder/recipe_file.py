@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from auto_challenge_sets.builder.pipeline.defaults import AUTO_ALIGNER, DEFAULT_PARSER
 from auto_challenge_sets.configs import check_split_name, parse_pair
 from auto_challenge_sets.errors import AcsError
+from auto_challenge_sets.pipeline.defaults import AUTO_ALIGNER, DEFAULT_PARSER
 
 DEFAULT_RECIPES = Path(__file__).resolve().parent / "recipes.toml"
 DEVICES = ("cuda", "cpu")
@@ -158,7 +158,7 @@ def recipe_backend_options(kind: str, name: str, recipe_name: str, recipe_option
                            where: str) -> dict[str, Any]:
     """The options a backend gets: the recipe's (when the backend is still the recipe's), the
     device (where the backend declares one), then the command line's ``--{kind}-option``."""
-    from auto_challenge_sets.builder.backends import declared_options
+    from auto_challenge_sets.backends import declared_options
 
     declared = declared_options(kind)
     if name not in declared:

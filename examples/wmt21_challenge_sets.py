@@ -21,12 +21,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from auto_challenge_sets.builder.pipeline.build import BuildSpec
-from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec
 from auto_challenge_sets.dataset.writer import build_into_folder
 from auto_challenge_sets.evaluation import EvaluationRequest, evaluate
-from auto_challenge_sets.evaluation.report.report import human_table, summary_table, write_report
+from auto_challenge_sets.evaluation.report.report_writer import human_table, summary_table, write_report
 from auto_challenge_sets.evaluation.stats.human import read_human
+from auto_challenge_sets.pipeline.run_build import BuildSpec
+from auto_challenge_sets.pipeline.specs import AlignerSpec, ParserSpec
 
 MODELS = {"de": "german.udpipe", "en": "english.udpipe"}
 

@@ -37,7 +37,7 @@ def results() -> dict[str, str]:
 
 
 def module_of(mutant: str) -> str:
-    """``auto_challenge_sets.scoring.ribes.x_align__mutmut_3`` → ``scoring.ribes``."""
+    """``auto_challenge_sets.scoring.metrics.ribes.x_align__mutmut_3`` → ``scoring.ribes``."""
     return re.split(r"\.x[_ǁ]", mutant, maxsplit=1)[0].removeprefix(PACKAGE)
 
 

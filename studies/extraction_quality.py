@@ -18,10 +18,10 @@ from pathlib import Path
 
 from stored_table import store_or_check
 
-from auto_challenge_sets.builder.backends.parsers import get_parser
-from auto_challenge_sets.conllu_io import read_conllu
-from auto_challenge_sets.language_profiles import source_phenomena
-from auto_challenge_sets.phenomena import find_instances, phenomenon_for
+from auto_challenge_sets.backends.parsers import get_parser
+from auto_challenge_sets.formats.conllu import read_conllu
+from auto_challenge_sets.phenomena.profiles import source_phenomena
+from auto_challenge_sets.phenomena.registry import find_instances, phenomenon_for
 
 REPO = Path(__file__).resolve().parent.parent
 TABLE = REPO / "auto_challenge_sets" / "dataset" / "extraction_quality.md"
@@ -31,7 +31,7 @@ DISTANCES = (0, 1, 3, 5)
 
 def selected(sentences: list, lang: str) -> dict[tuple[str, int], set[int]]:
     """``(phenomenon, D) -> indices of the sentences selected``, for the phenomena of the language's
-    profile (auto_challenge_sets/language_profiles.py)."""
+    profile (auto_challenge_sets/phenomena/profiles.py)."""
     phenomena = [phenomenon_for(name, lang) for name in source_phenomena(lang)]
     chosen: dict[tuple[str, int], set[int]] = {(p.name, d): set() for p in phenomena for d in DISTANCES}
     for index, sentence in enumerate(sentences):

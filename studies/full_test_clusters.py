@@ -19,11 +19,11 @@ from pathlib import Path
 
 from stored_table import REPO, store_block_or_check
 
-from auto_challenge_sets.builder.pipeline.build import BuildSpec
-from auto_challenge_sets.builder.pipeline.specs import ParserSpec
 from auto_challenge_sets.dataset.writer import build_into_folder
 from auto_challenge_sets.evaluation.engine import evaluate
 from auto_challenge_sets.evaluation.request import EvaluationRequest
+from auto_challenge_sets.pipeline.run_build import BuildSpec
+from auto_challenge_sets.pipeline.specs import ParserSpec
 
 NAME, SCRIPT = "full-test-clusters", "full_test_clusters.py"
 METRICS = ("bleu", "chrf", "ribes")

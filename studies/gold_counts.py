@@ -15,8 +15,8 @@ from pathlib import Path
 
 from stored_table import block_main
 
-from auto_challenge_sets.conllu_io import read_conllu
-from auto_challenge_sets.phenomena import find_instances
+from auto_challenge_sets.formats.conllu import read_conllu
+from auto_challenge_sets.phenomena.registry import find_instances
 
 NAME, SCRIPT = "gold-pud-counts", "gold_counts.py"
 PHENOMENA = ("particle", "reflexive")

@@ -5,7 +5,7 @@ on a sample of instances.
     python studies/language_precision.py --draw     # add newly drawn instances to the verdicts file
     python studies/language_precision.py [--write | --check]
 
-The sample: for every language and phenomenon of its profile (auto_challenge_sets/language_profiles.py),
+The sample: for every language and phenomenon of its profile (auto_challenge_sets/phenomena/profiles.py),
 up to 10 instances at each of D = 1, 2 and >= 5 (all where fewer), drawn with a fixed seed: the
 paper's Appendix A read its samples at D 1, 2 and 5. They are kept, one a line, in
 auto_challenge_sets/dataset/extraction_precision.tsv with the reader's verdict (``ok``, ``wrong``,
@@ -26,9 +26,9 @@ from pathlib import Path
 
 from stored_table import store_or_check
 
-from auto_challenge_sets.conllu_io import read_conllu
-from auto_challenge_sets.language_profiles import PROFILES, source_phenomena
-from auto_challenge_sets.phenomena import iter_instances, phenomenon_for
+from auto_challenge_sets.formats.conllu import read_conllu
+from auto_challenge_sets.phenomena.profiles import PROFILES, source_phenomena
+from auto_challenge_sets.phenomena.registry import iter_instances, phenomenon_for
 
 REPO = Path(__file__).resolve().parent.parent
 VERDICTS = REPO / "auto_challenge_sets" / "dataset" / "extraction_precision.tsv"

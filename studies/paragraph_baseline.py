@@ -22,12 +22,12 @@ import os
 import sys
 from pathlib import Path
 
-from auto_challenge_sets.builder.pipeline.build import BuildSpec
-from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec
 from auto_challenge_sets.dataset.writer import build_into_folder
 from auto_challenge_sets.evaluation.engine import evaluate
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.results import Evaluation
+from auto_challenge_sets.pipeline.run_build import BuildSpec
+from auto_challenge_sets.pipeline.specs import AlignerSpec, ParserSpec
 from auto_challenge_sets.scoring.length_baseline import (
     DEFAULT_LENGTH_RELATIVE,
     DEGENERATE_COMPLEMENT_RATIO,

@@ -37,10 +37,10 @@ from stored_table import (
     within_spread,
 )
 
-from auto_challenge_sets.builder.backends.aligners.eflomal import EflomalAligner, make_priors
-from auto_challenge_sets.builder.backends.aligners.symmetrize import symmetrize
-from auto_challenge_sets.conllu_io import read_conllu
-from auto_challenge_sets.phenomena import PHENOMENA, alignment_phenomena
+from auto_challenge_sets.backends.aligners.eflomal import EflomalAligner, make_priors
+from auto_challenge_sets.backends.aligners.symmetrize import symmetrize
+from auto_challenge_sets.formats.conllu import read_conllu
+from auto_challenge_sets.phenomena.registry import PHENOMENA, alignment_phenomena
 
 REPO = Path(__file__).resolve().parent.parent
 TABLE = REPO / "auto_challenge_sets" / "dataset" / "reorder_quality.md"

@@ -2,7 +2,7 @@
 1,000 English PUD sentences (../shared/data/pud, gold UD words) aligned with eflomal (seed 1,
 grow-diag-final-and, no priors: what `acs build --pair en-XX --aligner eflomal` does) to each of
 the eight other PUD languages, the target cut into the build's own tokens
-(auto_challenge_sets/target_languages.py: white space; characters in Chinese). English→Spanish
+(auto_challenge_sets/formats/target_languages.py: white space; characters in Chinese). English→Spanish
 keeps English word order far more than English→Chinese (relative clauses and many modifiers before
 the noun) and English→Hindi (verb-final), so a measure worth having ranks en→zh and en→hi above
 en→es. Chinese is measured on its gold UD words too, to tell how much the characters add.
@@ -23,10 +23,10 @@ from pathlib import Path
 from reorder_measures import scores, selected
 from stored_table import SEEDS, block_main, measured_spread, spread_sentence
 
-from auto_challenge_sets.builder.backends.aligners.eflomal import EflomalAligner
-from auto_challenge_sets.conllu_io import read_conllu
-from auto_challenge_sets.phenomena import PHENOMENA, alignment_phenomena
-from auto_challenge_sets.target_languages import target_tokens, tokenization
+from auto_challenge_sets.backends.aligners.eflomal import EflomalAligner
+from auto_challenge_sets.formats.conllu import read_conllu
+from auto_challenge_sets.formats.target_languages import target_tokens, tokenization
+from auto_challenge_sets.phenomena.registry import PHENOMENA, alignment_phenomena
 
 TARGETS = ("cs", "de", "es", "fr", "hi", "is", "ru", "zh")
 DISTANT, CLOSE = ("zh", "hi"), "es"

@@ -32,12 +32,12 @@ import sacrebleu
 from scipy.stats import bootstrap, kendalltau
 from stored_table import store_block_or_check
 
-from auto_challenge_sets.corpus import read_lines
 from auto_challenge_sets.dataset.layout import DatasetFolder
 from auto_challenge_sets.evaluation.engine import evaluate
 from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.stats.segments import read_human_seg
+from auto_challenge_sets.formats.corpus import read_lines
 
 SPLIT = "newstest2021"
 ALIASES = {"Nemo.7": "NVIDIA-NeMo"}  # WMT's segment table names one system differently

@@ -37,12 +37,12 @@ from pathlib import Path
 import numpy as np
 from stored_table import store_block_or_check
 
-from auto_challenge_sets.corpus import read_lines
 from auto_challenge_sets.dataset.layout import DatasetFolder
 from auto_challenge_sets.evaluation.engine import evaluate
 from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
 from auto_challenge_sets.evaluation.request import EvaluationRequest
-from auto_challenge_sets.pharaoh import parse_pharaoh
+from auto_challenge_sets.formats.corpus import read_lines
+from auto_challenge_sets.formats.pharaoh import parse_pharaoh
 from auto_challenge_sets.scoring.targeted import aligned_words, lemma, part_table, tally
 
 THRESHOLDS = (0.05, 0.1, 0.2)
@@ -168,8 +168,8 @@ def render(found: dict[str, dict], signatures: list[str]) -> str:
 
 def _lexical_table(base: dict, wmt21: Path) -> tuple[Counter, Counter]:
     """Link counts (source lemma, target lemma) over reference A and every system output."""
-    from auto_challenge_sets.builder.pipeline.align_stage import align_pairs
-    from auto_challenge_sets.builder.pipeline.specs import AlignerSpec
+    from auto_challenge_sets.pipeline.align_stage import align_pairs
+    from auto_challenge_sets.pipeline.specs import AlignerSpec
 
     outputs = sorted((wmt21 / "system-outputs").glob("newstest2021.de-en.hyp.*.en"))
     pairs = []

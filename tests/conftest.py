@@ -230,9 +230,9 @@ def wmt21_de_en(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """WMT21 de-en (newstest2021, reference A) built once with UDPipe and eflomal (seed 1), the
     paper's three phenomena: the folder the many-system and targeted-accuracy tests read (and
     never write)."""
-    from auto_challenge_sets.builder.pipeline.build import BuildSpec
-    from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec
     from auto_challenge_sets.dataset.writer import build_into_folder
+    from auto_challenge_sets.pipeline.run_build import BuildSpec
+    from auto_challenge_sets.pipeline.specs import AlignerSpec, ParserSpec
 
     wmt21 = shared_path("data", "wmt21")
 
@@ -251,7 +251,7 @@ def wmt21_de_en(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def demo_sets(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """``acs demo``'s folder (both directions of the packaged sample: hand-checked trees, hand
     alignments), built once: tests read it, or copy it to change it."""
-    from auto_challenge_sets.dataset.demo import build_demo
+    from auto_challenge_sets.dataset.demo_folder import build_demo
 
     return built_once(tmp_path_factory, "demo", build_demo) / "sets"
 

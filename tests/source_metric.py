@@ -4,7 +4,7 @@ weights that a test cannot fetch): output words per source word. Registered by a
 
 from __future__ import annotations
 
-from auto_challenge_sets.scoring.metric import AveragedMetric
+from auto_challenge_sets.scoring.metrics import AveragedMetric
 
 
 class SourceLengthRatio(AveragedMetric):

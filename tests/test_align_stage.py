@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from auto_challenge_sets.builder.backends import ALIGNER, Option, unregister_backend
-from auto_challenge_sets.builder.backends.aligners import Aligner, register_aligner
-from auto_challenge_sets.builder.pipeline.align_stage import align_pairs, write_pharaoh
-from auto_challenge_sets.builder.pipeline.inputs import AlignmentFile
-from auto_challenge_sets.builder.pipeline.specs import AlignerSpec
+from auto_challenge_sets.backends import ALIGNER, Option, unregister_backend
+from auto_challenge_sets.backends.aligners import Aligner, register_aligner
+from auto_challenge_sets.pipeline.align_stage import align_pairs, write_pharaoh
+from auto_challenge_sets.pipeline.corpus_inputs import AlignmentFile
+from auto_challenge_sets.pipeline.specs import AlignerSpec
 
 
 class Crash(Exception):

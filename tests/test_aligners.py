@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from auto_challenge_sets.builder.backends import ALIGNER, Option, unregister_backend
-from auto_challenge_sets.builder.backends.aligners import (
+from auto_challenge_sets.backends import ALIGNER, Option, unregister_backend
+from auto_challenge_sets.backends.aligners import (
     Aligner,
     AlignerError,
     available_aligners,
     get_aligner,
     register_aligner,
 )
-from auto_challenge_sets.builder.backends.aligners.symmetrize import symmetrize
+from auto_challenge_sets.backends.aligners.symmetrize import symmetrize
 from auto_challenge_sets.errors import AcsError
 
 # -- registry ------------------------------------------------------------------------------------

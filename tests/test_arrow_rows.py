@@ -10,11 +10,11 @@ import pyarrow as pa
 import pytest
 from rows import rows_by_config
 
-from auto_challenge_sets.builder.pipeline.build import BuildSpec, build
 from auto_challenge_sets.configs import parse_config_name
 from auto_challenge_sets.dataset.arrow_rows import config_tables
 from auto_challenge_sets.dataset.features import features_for
 from auto_challenge_sets.demo_data import demo_file
+from auto_challenge_sets.pipeline.run_build import BuildSpec, build
 
 from conftest import shared_path
 

@@ -6,9 +6,9 @@ import argparse
 
 import pytest
 
-from auto_challenge_sets.builder.backends.aligners import AlignerError
-from auto_challenge_sets.builder.pipeline.specs import AlignerSpec
+from auto_challenge_sets.backends.aligners import AlignerError
 from auto_challenge_sets.cli.backend_flags import add_aligner_arguments, aligner_spec_from_args
+from auto_challenge_sets.pipeline.specs import AlignerSpec
 
 from fake_hub import cache_mbert_snapshot
 
@@ -88,8 +88,8 @@ def _parse_flags(argv):
 
 
 def test_parser_options_reach_the_backend(tmp_path):
-    from auto_challenge_sets.builder.pipeline.specs import ParserSpec
     from auto_challenge_sets.cli.backend_flags import parser_spec_from_args
+    from auto_challenge_sets.pipeline.specs import ParserSpec
 
     args = _parse_flags(["--parser", "trankit", "--device", "cuda", "--batch-size", "8",
                          "--trankit-embedding", "xlm-roberta-large", "--pretokenized",
@@ -104,7 +104,7 @@ def test_parser_options_reach_the_backend(tmp_path):
 
 
 def test_a_flag_of_another_parser_is_an_error_not_ignored(tmp_path):
-    from auto_challenge_sets.builder.backends.parsers import ParserError
+    from auto_challenge_sets.backends.parsers import ParserError
     from auto_challenge_sets.cli.backend_flags import parser_spec_from_args
 
     with pytest.raises(ParserError, match="trankit option batch size .* --parser udpipe"):
@@ -120,7 +120,7 @@ def test_a_flag_of_another_parser_is_an_error_not_ignored(tmp_path):
 
 
 def test_help_shows_the_declared_defaults_and_choices(monkeypatch):
-    from auto_challenge_sets.builder.backends import ALIGNER, PARSER, declared_options
+    from auto_challenge_sets.backends import ALIGNER, PARSER, declared_options
     from auto_challenge_sets.cli import build_parser
 
     monkeypatch.setenv("COLUMNS", "2000")  # argparse would break long defaults at their hyphens
@@ -141,10 +141,10 @@ def test_help_shows_the_declared_defaults_and_choices(monkeypatch):
 
 
 def test_an_error_names_the_field_and_the_command_line_its_flag(tmp_path):
-    from auto_challenge_sets.builder.backends.parsers import ParserError
+    from auto_challenge_sets.backends.parsers import ParserError
     from auto_challenge_sets.cli import describe_error
     from auto_challenge_sets.errors import AcsError, InputError
-    from auto_challenge_sets.rule_query import RuleQueryError, parse_rule_query
+    from auto_challenge_sets.phenomena.rule_query import RuleQueryError, parse_rule_query
 
     device = ParserError("device cuda but torch sees no CUDA GPU (use device cpu)", field="device")
     assert describe_error(device, "parse") == "--device cuda but torch sees no CUDA GPU (use --device cpu)"

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from auto_challenge_sets.builder.backends import (
+from auto_challenge_sets.backends import (
     ALIGNER,
     PARSER,
     BackendError,
@@ -17,8 +17,8 @@ from auto_challenge_sets.builder.backends import (
     register_backend,
     unregister_backend,
 )
-from auto_challenge_sets.builder.backends.aligners import Aligner, AlignerError
-from auto_challenge_sets.builder.backends.parsers import Parser, ParserError
+from auto_challenge_sets.backends.aligners import Aligner, AlignerError
+from auto_challenge_sets.backends.parsers import Parser, ParserError
 
 
 def test_every_builtin_backend_declares_what_its_constructor_takes():
@@ -107,7 +107,7 @@ def test_a_backend_whose_library_is_not_installed_names_the_extra(monkeypatch, k
 
 def test_the_cli_says_one_line_when_udpipe_is_missing(monkeypatch, tmp_path, capsys):
     from auto_challenge_sets.cli import main
-    from auto_challenge_sets.dataset.demo import demo_file
+    from auto_challenge_sets.dataset.demo_folder import demo_file
 
     monkeypatch.setitem(sys.modules, "ufal", None)
     assert main(["build", "--pair", "de-en", "--corpus", "sample", "--source", str(demo_file("sample.de")),
@@ -123,7 +123,7 @@ def test_an_imported_module_without_a_spec_counts_as_installed(monkeypatch):
     which importlib.util.find_spec raises: the check must not read that as "not installed"."""
     import types
 
-    from auto_challenge_sets.builder.backends import backend_class, missing_modules
+    from auto_challenge_sets.backends import backend_class, missing_modules
 
     lazy = types.ModuleType("eflomal")
     lazy.__spec__ = None

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from auto_challenge_sets.cli import main
-from auto_challenge_sets.dataset.demo import build_demo
+from auto_challenge_sets.dataset.demo_folder import build_demo
 from auto_challenge_sets.demo_data import demo_file
 
 GOOD_CONLLU = demo_file("sample.de.conllu").read_text(encoding="utf-8")

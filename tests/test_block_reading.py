@@ -14,10 +14,11 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from test_fuzz_readers import _HOSTILE, FUZZ, _conllu_pieces, _conllu_texts, _corpus_bytes, _sentences, _write
 
-from auto_challenge_sets import conllu_io, text_io
-from auto_challenge_sets.conllu_io import format_sentence
-from auto_challenge_sets.corpus import INNER_BREAKS, ReadReport, iter_lines
 from auto_challenge_sets.errors import ConlluError, CorpusError
+from auto_challenge_sets.formats import conllu as conllu_io
+from auto_challenge_sets.formats import text as text_io
+from auto_challenge_sets.formats.conllu import format_sentence
+from auto_challenge_sets.formats.corpus import INNER_BREAKS, ReadReport, iter_lines
 
 
 @pytest.fixture(scope="module")

@@ -11,11 +11,11 @@ import pytest
 import yaml
 from datasets import load_dataset
 
-from auto_challenge_sets.builder.pipeline.build import BuildSpec
 from auto_challenge_sets.cli import main
 from auto_challenge_sets.dataset.layout import folder_sizes, scan_folder
 from auto_challenge_sets.dataset.writer import build_into_folder
 from auto_challenge_sets.errors import ConlluError
+from auto_challenge_sets.pipeline.run_build import BuildSpec
 
 from conftest import shared_path
 from fake_hub import cache_mbert_snapshot
@@ -172,8 +172,8 @@ def test_a_parse_that_does_not_match_the_corpus_is_an_error(pud_folder: Path, tm
 
 def _flat_parse(lines: list[str], path: Path) -> Path:
     """A pre-parsed source of white-space tokens with a flat tree, one sentence per line."""
-    from auto_challenge_sets.builder.backends.parsers import flat_sentence
-    from auto_challenge_sets.conllu_io import write_conllu
+    from auto_challenge_sets.backends.parsers import flat_sentence
+    from auto_challenge_sets.formats.conllu import write_conllu
 
     sentences = []
     for line in lines:
@@ -186,8 +186,8 @@ def _flat_parse(lines: list[str], path: Path) -> Path:
 
 def test_a_pair_too_long_for_eflomal_is_reported_by_line(tmp_path: Path) -> None:
     pytest.importorskip("eflomal")
-    from auto_challenge_sets.builder.pipeline.build import build
-    from auto_challenge_sets.builder.pipeline.specs import AlignerSpec
+    from auto_challenge_sets.pipeline.run_build import build
+    from auto_challenge_sets.pipeline.specs import AlignerSpec
 
     folder = shared_path("data", "newstest2013")
     de = (folder / "newstest2013.de").read_text(encoding="utf-8").splitlines()[:200]
@@ -210,11 +210,11 @@ def test_a_pair_too_long_for_eflomal_is_reported_by_line(tmp_path: Path) -> None
 
 def test_eflomal_without_priors_on_a_test_set_sized_corpus_says_how_to_get_them(tmp_path: Path) -> None:
     pytest.importorskip("eflomal")
-    from auto_challenge_sets.builder.backends.aligners.eflomal import make_priors
-    from auto_challenge_sets.builder.pipeline.build import build
-    from auto_challenge_sets.builder.pipeline.provenance import EFLOMAL_PRIORS_ADVISED_BELOW
-    from auto_challenge_sets.builder.pipeline.specs import AlignerSpec
+    from auto_challenge_sets.backends.aligners.eflomal import make_priors
     from auto_challenge_sets.demo_data import demo_file
+    from auto_challenge_sets.pipeline.build_provenance import EFLOMAL_PRIORS_ADVISED_BELOW
+    from auto_challenge_sets.pipeline.run_build import build
+    from auto_challenge_sets.pipeline.specs import AlignerSpec
 
     files = {"pair": "de-en", "corpus": "sample", "source": demo_file("sample.de"),
              "target": demo_file("sample.en"), "source_conllu": demo_file("sample.de.conllu"),
@@ -243,7 +243,7 @@ def _pud_subset(tmp_path: Path, count: int = 20) -> tuple[list[str], list[str]]:
 
 
 def _build_pud(tmp_path: Path, blocks: list[str], source_lines: list[str]):
-    from auto_challenge_sets.builder.pipeline.build import build
+    from auto_challenge_sets.pipeline.run_build import build
 
     (tmp_path / "pud.de").write_text("".join(x + "\n" for x in source_lines), encoding="utf-8")
     (tmp_path / "pud.conllu").write_text("\n\n".join(blocks) + "\n\n", encoding="utf-8")
@@ -305,11 +305,11 @@ def test_the_python_api_and_the_cli_choose_the_default_aligner_alike(tmp_path: P
     no --aligner both choose eflomal, with the same note; the build reports the note."""
     import argparse
 
-    from auto_challenge_sets.builder.pipeline.build import build
-    from auto_challenge_sets.builder.pipeline.defaults import AUTO_ALIGNER, default_aligner
-    from auto_challenge_sets.builder.pipeline.specs import AlignerSpec
     from auto_challenge_sets.cli.backend_flags import add_aligner_arguments, aligner_spec_from_args
     from auto_challenge_sets.demo_data import demo_file
+    from auto_challenge_sets.pipeline.defaults import AUTO_ALIGNER, default_aligner
+    from auto_challenge_sets.pipeline.run_build import build
+    from auto_challenge_sets.pipeline.specs import AlignerSpec
 
     _empty_hub_cache(monkeypatch, tmp_path)
     files = {"pair": "de-en", "corpus": "sample", "source": demo_file("sample.de"),
@@ -336,9 +336,9 @@ def test_with_simaligns_model_cached_both_choose_simalign_without_a_note(tmp_pat
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     import argparse
 
-    from auto_challenge_sets.builder.pipeline.specs import AlignerSpec
     from auto_challenge_sets.cli.backend_flags import add_aligner_arguments, aligner_spec_from_args
     from auto_challenge_sets.demo_data import demo_file
+    from auto_challenge_sets.pipeline.specs import AlignerSpec
 
     cache_mbert_snapshot(tmp_path / "hub")
     monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "hub"))
@@ -354,9 +354,9 @@ def test_with_simaligns_model_cached_both_choose_simalign_without_a_note(tmp_pat
 def test_the_truncation_warning_names_pairs_too_long_on_either_side():
     """eflomal reads 1,023 tokens a sentence: a source or a target over that is aligned on its first
     1,023 tokens, and the build says which corpus lines; exactly 1,023 fits."""
-    from auto_challenge_sets.builder.backends.aligners.eflomal import MAX_TOKENS, EflomalAligner
-    from auto_challenge_sets.builder.pipeline.build import _truncation_warnings
-    from auto_challenge_sets.corpus import ParallelCorpus, ReadReport, SentencePair
+    from auto_challenge_sets.backends.aligners.eflomal import MAX_TOKENS, EflomalAligner
+    from auto_challenge_sets.formats.corpus import ParallelCorpus, ReadReport, SentencePair
+    from auto_challenge_sets.pipeline.run_build import _truncation_warnings
 
     def words(n: int) -> str:
         return " ".join(f"w{k}" for k in range(n))

@@ -9,7 +9,7 @@ import pytest
 from datasets import load_dataset
 
 from auto_challenge_sets.cli import main
-from auto_challenge_sets.dataset.demo import demo_file
+from auto_challenge_sets.dataset.demo_folder import demo_file
 from auto_challenge_sets.dataset.layout import folder_sizes
 
 from conftest import shared_path

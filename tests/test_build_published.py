@@ -114,7 +114,7 @@ aligner_options = {layer = 6}
 def test_a_recipe_naming_no_aligner_gets_the_default_aligner_policy(tmp_path: Path, monkeypatch, capsys) -> None:
     """The recipes' default is "auto", the policy of `acs build` and BuildSpec(aligner="auto"):
     offline and without mBERT in the cache, eflomal with the same note (shown by --dry-run too)."""
-    from auto_challenge_sets.builder.pipeline.defaults import default_aligner
+    from auto_challenge_sets.pipeline.defaults import default_aligner
 
     monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "empty-hub-cache"))
     for name in ("a.de", "a.en"):
@@ -166,9 +166,9 @@ def test_a_bad_pair_in_the_recipes_is_exit_2(tmp_path: Path, capsys) -> None:
 
 
 def test_end_to_end_on_the_demo_sample_matches_a_direct_build(tmp_path: Path, capsys) -> None:
-    from auto_challenge_sets.builder.pipeline.build import BuildSpec
     from auto_challenge_sets.dataset.layout import folder_sizes
     from auto_challenge_sets.dataset.writer import build_into_folder
+    from auto_challenge_sets.pipeline.run_build import BuildSpec
 
     data_root = demo_file("sample.de").parent
     recipes = _write(tmp_path / "r.toml", """

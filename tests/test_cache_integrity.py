@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from auto_challenge_sets.builder.pipeline.stage_cache import hash_path, run_sharded
 from auto_challenge_sets.cli import main
-from auto_challenge_sets.dataset.demo import demo_file
+from auto_challenge_sets.dataset.demo_folder import demo_file
+from auto_challenge_sets.pipeline.stage_cache import hash_path, run_sharded
 
 from tiny_models import tiny_udpipe_model
 

@@ -15,8 +15,6 @@ import pytest
 import yaml
 
 from auto_challenge_sets import __version__
-from auto_challenge_sets.builder.pipeline.build import BuildSpec
-from auto_challenge_sets.builder.pipeline.provenance import NOT_RECORDED
 from auto_challenge_sets.dataset.card import (
     PRETTY_NAME,
     _data_path,
@@ -33,6 +31,8 @@ from auto_challenge_sets.dataset.card import (
 from auto_challenge_sets.dataset.writer import build_into_folder
 from auto_challenge_sets.demo_data import demo_file
 from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.pipeline.build_provenance import NOT_RECORDED
+from auto_challenge_sets.pipeline.run_build import BuildSpec
 
 from mutation_scope import per_test_under_mutmut
 

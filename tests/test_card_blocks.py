@@ -20,7 +20,7 @@ from auto_challenge_sets.dataset.card_blocks import (
     read_segments,
     split_front_matter,
 )
-from auto_challenge_sets.dataset.demo import demo_file
+from auto_challenge_sets.dataset.demo_folder import demo_file
 from auto_challenge_sets.errors import InputError
 
 

@@ -9,7 +9,7 @@ import pytest
 import sacrebleu
 from sacrebleu.metrics.chrf import CHRF
 
-from auto_challenge_sets.scoring.metric import create_metric
+from auto_challenge_sets.scoring.metrics import create_metric
 
 from conftest import shared_path
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from auto_challenge_sets.cli import main
-from auto_challenge_sets.dataset.demo import build_demo
+from auto_challenge_sets.dataset.demo_folder import build_demo
 
 
 def _refused(capsys, argv: list[str]) -> list[str]:
@@ -39,7 +39,7 @@ def test_a_missing_dataset_folder_says_how_to_make_one(tmp_path: Path, capsys) -
 
 
 def test_a_mistyped_config_gets_the_configs_it_resembles(tmp_path: Path, capsys) -> None:
-    from auto_challenge_sets.dataset.demo import demo_file
+    from auto_challenge_sets.dataset.demo_folder import demo_file
 
     build_demo(tmp_path / "sets")
     argv = ["evaluate", "--dataset", str(tmp_path / "sets"), "--pair", "de-en", "--hyp", str(demo_file("sample.en")),

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from auto_challenge_sets.builder.backends.aligners import get_aligner
+from auto_challenge_sets.backends.aligners import get_aligner
 from auto_challenge_sets.cli import main
-from auto_challenge_sets.pharaoh import parse_pharaoh
+from auto_challenge_sets.formats.pharaoh import parse_pharaoh
 
 from conftest import shared_path
 from tiny_bert import make_tiny_bert

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from auto_challenge_sets.cli import main
-from auto_challenge_sets.dataset.demo import demo_file
+from auto_challenge_sets.dataset.demo_folder import demo_file
 
 
 def _sample_with_an_empty_line(tmp_path: Path) -> dict[str, Path]:
@@ -145,7 +145,7 @@ def test_pharaoh_file_on_other_tokens_than_the_parse_is_an_error_unless_allowed(
     from conftest import shared_path
 
     conllu_path = shared_path("data", "pud", "de_pud-ud-test.conllu")
-    from auto_challenge_sets.conllu_io import read_conllu
+    from auto_challenge_sets.formats.conllu import read_conllu
 
     texts = [s.text for s in read_conllu(conllu_path)]
     (tmp_path / "pud.de").write_text("".join(t + "\n" for t in texts), encoding="utf-8")
@@ -217,7 +217,7 @@ def test_inputs_come_from_files_or_a_testset_not_both(tmp_path: Path, capsys) ->
 def test_without_simaligns_model_the_default_aligner_is_eflomal(tmp_path: Path, capsys) -> None:
     """Offline (the suite sets HF_HUB_OFFLINE) and without mBERT in the cache, a build that names no
     aligner aligns with eflomal, says so, and the record names the aligner the reorder configs used."""
-    from auto_challenge_sets.builder.backends.inventory import simalign_check
+    from auto_challenge_sets.backends.inventory import simalign_check
     from auto_challenge_sets.dataset.record import read_build_record
 
     if simalign_check().ok:
@@ -252,8 +252,8 @@ def test_jobs_goes_with_the_local_executor(tmp_path: Path, capsys) -> None:
 def test_the_executor_follows_jobs() -> None:
     import argparse
 
-    from auto_challenge_sets.builder.pipeline.executors import ProcessExecutor
     from auto_challenge_sets.cli.build import _executor
+    from auto_challenge_sets.pipeline.executors import ProcessExecutor
     from auto_challenge_sets.workers import cores
 
     def executor(**flags):

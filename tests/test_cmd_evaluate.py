@@ -188,7 +188,7 @@ def test_help_says_what_targeted_accuracy_is_and_how_its_judge_is_measured(capsy
 
 def test_on_a_folder_built_by_acs_build(tmp_path, capsys):
     """The real export layout: the sample built by `acs demo`'s code, scored with its own references."""
-    from auto_challenge_sets.dataset.demo import build_demo, demo_file
+    from auto_challenge_sets.dataset.demo_folder import build_demo, demo_file
 
     build_demo(tmp_path / "sets")
     rc, out, err = _run(capsys, "--dataset", str(tmp_path / "sets"), "--config", "all", "--pair", "de-en",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from auto_challenge_sets.cli import main
-from auto_challenge_sets.conllu_io import read_conllu
+from auto_challenge_sets.formats.conllu import read_conllu
 
 from tiny_models import DEMO, tiny_udpipe_model
 

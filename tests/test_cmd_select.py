@@ -9,8 +9,8 @@ import sys
 import pytest
 
 from auto_challenge_sets.cli import main
-from auto_challenge_sets.conllu_io import read_conllu
-from auto_challenge_sets.phenomena import find_instances, is_selected
+from auto_challenge_sets.formats.conllu import read_conllu
+from auto_challenge_sets.phenomena.registry import find_instances, is_selected
 
 from conftest import shared_path
 

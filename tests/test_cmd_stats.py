@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from auto_challenge_sets.cli import main
-from auto_challenge_sets.dataset.demo import build_demo
+from auto_challenge_sets.dataset.demo_folder import build_demo
 from auto_challenge_sets.dataset.integrity import describe_files
 from auto_challenge_sets.tables import distance_table
 

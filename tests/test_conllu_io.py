@@ -9,8 +9,8 @@ from pathlib import Path
 import conllu
 import pytest
 
-from auto_challenge_sets.conllu_io import format_sentence, parse_conllu, read_conllu, write_conllu
 from auto_challenge_sets.errors import ConlluError
+from auto_challenge_sets.formats.conllu import format_sentence, parse_conllu, read_conllu, write_conllu
 
 from conftest import shared_path
 
@@ -287,10 +287,10 @@ def test_a_missing_file_names_the_reason_only(tmp_path: Path) -> None:
 def test_a_line_past_the_build_limit_is_an_error_naming_it(tmp_path) -> None:
     """Issue 38 item 7: a 100 MB ``# text`` line is refused a block or two into the file (a shorter
     one costs at most a block of memory; its sentence is checked by the build's text reader)."""
-    from auto_challenge_sets.conllu_io import read_conllu
     from auto_challenge_sets.errors import ConlluError
-    from auto_challenge_sets.scoring.line_limit import MAX_CHARACTERS
-    from auto_challenge_sets.text_io import BLOCK
+    from auto_challenge_sets.formats.conllu import read_conllu
+    from auto_challenge_sets.formats.line_limit import MAX_CHARACTERS
+    from auto_challenge_sets.formats.text import BLOCK
 
     path = tmp_path / "long.conllu"
     word = "1\tHaus\tHaus\tNOUN\t_\t_\t0\troot\t_\t_\n"
@@ -302,7 +302,7 @@ def test_a_line_past_the_build_limit_is_an_error_naming_it(tmp_path) -> None:
 
 def _cut_at_every_sentence(path) -> list[tuple[int, bytes]]:
     """The file cut into pieces of one sentence each where ``sentence_ends`` says they end."""
-    from auto_challenge_sets.conllu_io import sentence_ends
+    from auto_challenge_sets.formats.conllu import sentence_ends
 
     pieces, held, first = [], b"", 1
     for number, block, ends in sentence_ends(path):
@@ -318,8 +318,8 @@ def _cut_at_every_sentence(path) -> list[tuple[int, bytes]]:
                                      "no blank line at the end", "no line end at the end", "blank lines first",
                                      "crlf from the middle", "blank lines of a cr"])
 def test_sentence_ends_cut_a_file_into_sentences_that_parse_alone_as_in_the_whole_file(tmp_path, variant):
-    from auto_challenge_sets.conllu_io import iter_numbered_sentences, read_conllu_with_lines
     from auto_challenge_sets.demo_data import demo_file
+    from auto_challenge_sets.formats.conllu import iter_numbered_sentences, read_conllu_with_lines
 
     data = demo_file("sample.de.conllu").read_bytes()
     data = {"as is": data, "crlf": data.replace(b"\n", b"\r\n"), "bom": b"\xef\xbb\xbf" + data,

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from auto_challenge_sets.corpus import ReadReport, format_line_numbers, read_lines, read_parallel
 from auto_challenge_sets.errors import CorpusError
+from auto_challenge_sets.formats.corpus import ReadReport, format_line_numbers, read_lines, read_parallel
 
 from conftest import shared_path
 
@@ -157,7 +157,7 @@ STREAM_CASES = {
 
 @pytest.mark.parametrize("case", sorted(STREAM_CASES))
 def test_the_stream_reads_what_read_parallel_reads(tmp_path: Path, case: str) -> None:
-    from auto_challenge_sets.corpus import stream_parallel
+    from auto_challenge_sets.formats.corpus import stream_parallel
 
     source, target = STREAM_CASES[case]
     (tmp_path / "s").write_bytes(source)
@@ -180,7 +180,7 @@ def test_the_stream_reads_what_read_parallel_reads(tmp_path: Path, case: str) ->
 ])
 def test_the_stream_refuses_what_read_parallel_refuses(tmp_path: Path, source: bytes, target: bytes,
                                                        message: str) -> None:
-    from auto_challenge_sets.corpus import stream_parallel
+    from auto_challenge_sets.formats.corpus import stream_parallel
 
     (tmp_path / "s").write_bytes(source)
     (tmp_path / "t").write_bytes(target)
@@ -205,7 +205,7 @@ def test_the_streamed_line_numbers_are_signed_64_bit(tmp_path: Path) -> None:
     so arithmetic on the line numbers stays what it is on ints (unsigned, 1 - 2 would wrap)."""
     import numpy as np
 
-    from auto_challenge_sets.corpus import stream_parallel
+    from auto_challenge_sets.formats.corpus import stream_parallel
 
     (tmp_path / "s").write_text("a\n\nb\n", encoding="utf-8")
     (tmp_path / "t").write_text("x\ny\nz\n", encoding="utf-8")
@@ -226,7 +226,7 @@ def test_a_line_longer_than_the_metric_scores_is_an_error_naming_its_file_and_li
                                                                                    side: str) -> None:
     """Issue 38 item 7: the build's line limit is the metric's (scoring.line_limit), so no set is
     built that acs evaluate then refuses."""
-    from auto_challenge_sets.scoring.line_limit import MAX_CHARACTERS
+    from auto_challenge_sets.formats.line_limit import MAX_CHARACTERS
 
     long = "x" * (MAX_CHARACTERS + 1)
     lines, other = ["ein Satz", long, "noch einer"], ["a sentence", "fine", "another"]
@@ -242,7 +242,7 @@ def test_a_line_longer_than_the_metric_scores_is_an_error_naming_its_file_and_li
 
 
 def test_a_line_of_too_many_tokens_is_an_error_naming_it(tmp_path: Path) -> None:
-    from auto_challenge_sets.scoring.line_limit import MAX_TOKENS
+    from auto_challenge_sets.formats.line_limit import MAX_TOKENS
 
     src, tgt = _pair(tmp_path, ["ein Satz", "w " * (MAX_TOKENS + 1)], ["a sentence", "b"])
     with pytest.raises(CorpusError, match=rf"^{src}:2: the line has {MAX_TOKENS + 1:,} tokens, above the limit"):
@@ -256,8 +256,8 @@ def test_a_huge_one_line_file_is_refused_without_being_read_whole(tmp_path: Path
     once a line is past the limit (4 bytes a character), a block or two into the file."""
     import io
 
-    from auto_challenge_sets.corpus import _handle_lines
-    from auto_challenge_sets.text_io import BLOCK
+    from auto_challenge_sets.formats.corpus import _handle_lines
+    from auto_challenge_sets.formats.text import BLOCK
 
     class CountingReader(io.BytesIO):
         read_bytes = 0

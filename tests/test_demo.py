@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from datasets import load_dataset
 
-from auto_challenge_sets.dataset.demo import SAMPLE, build_demo, demo_file, reversed_alignment
+from auto_challenge_sets.dataset.demo_folder import SAMPLE, build_demo, demo_file, reversed_alignment
 from auto_challenge_sets.dataset.layout import folder_sizes
-from auto_challenge_sets.pharaoh import parse_pharaoh
+from auto_challenge_sets.formats.pharaoh import parse_pharaoh
 
 from independent import independent_selection
 

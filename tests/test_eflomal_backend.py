@@ -22,12 +22,12 @@ from pathlib import Path
 
 import pytest
 
-from auto_challenge_sets.builder.backends.aligners import AlignerError, get_aligner
-from auto_challenge_sets.builder.backends.aligners import eflomal as backend
-from auto_challenge_sets.builder.backends.aligners.eflomal import EflomalAligner
-from auto_challenge_sets.builder.backends.aligners.symmetrize import symmetrize
+from auto_challenge_sets.backends.aligners import AlignerError, get_aligner
+from auto_challenge_sets.backends.aligners import eflomal as backend
+from auto_challenge_sets.backends.aligners.eflomal import EflomalAligner
+from auto_challenge_sets.backends.aligners.symmetrize import symmetrize
 from auto_challenge_sets.errors import AlignmentError
-from auto_challenge_sets.reordering import max_reorder_distance, reorder_instances
+from auto_challenge_sets.phenomena.reordering import max_reorder_distance, reorder_instances
 
 from conftest import shared_path
 

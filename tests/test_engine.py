@@ -17,9 +17,9 @@ from auto_challenge_sets.evaluation.engine import evaluate
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.stats.human import read_human
 from auto_challenge_sets.metrics.compute import compute
-from auto_challenge_sets.scoring import metric as metric_registry
+from auto_challenge_sets.scoring import metrics as metric_registry
 from auto_challenge_sets.scoring.length_baseline import sample_length_matched
-from auto_challenge_sets.scoring.metric import AveragedMetric
+from auto_challenge_sets.scoring.metrics import AveragedMetric
 
 from mutation_scope import per_test_under_mutmut
 from source_metric import SourceLengthRatio

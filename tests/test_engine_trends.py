@@ -196,7 +196,7 @@ def test_trends_over_hand_made_configs_count_only_usable_ones_with_scipys_rho():
 def test_a_summary_over_hand_made_configs_counts_by_hand(metric, worsening):
     """BLEU: only "down" worsens (ρ −1); TER: "up" and "upish" (ρ 1, 0.5); a ρ of 0 never does."""
     from auto_challenge_sets.evaluation.engine import _summary, _trends
-    from auto_challenge_sets.scoring.metric import create_metric
+    from auto_challenge_sets.scoring.metrics import create_metric
 
     configs = _hand_configs(metric)
     full = {s: {metric: 2.0} for s in _HAND}

@@ -12,11 +12,11 @@ import sacrebleu
 from scipy.stats import kendalltau, spearmanr
 
 from auto_challenge_sets.cli import main
-from auto_challenge_sets.corpus import read_lines
 from auto_challenge_sets.dataset.layout import DatasetFolder
 from auto_challenge_sets.evaluation.engine import evaluate
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.stats.human import read_human
+from auto_challenge_sets.formats.corpus import read_lines
 from auto_challenge_sets.metrics.compute import compute
 
 from conftest import shared_path

@@ -14,8 +14,6 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from auto_challenge_sets.builder.pipeline.provenance import NOT_RECORDED, summary_line
-from auto_challenge_sets.corpus import STDIN, ReadReport
 from auto_challenge_sets.dataset.layout import DatasetFolder
 from auto_challenge_sets.errors import CorpusError, InputError
 from auto_challenge_sets.evaluation.inputs import (
@@ -33,6 +31,8 @@ from auto_challenge_sets.evaluation.results import (
     ParserProvenance,
     Provenance,
 )
+from auto_challenge_sets.formats.corpus import STDIN, ReadReport
+from auto_challenge_sets.pipeline.build_provenance import NOT_RECORDED, summary_line
 
 from toy_dataset import SPLIT, N, corpus, rows_table, write_folder, write_outputs
 

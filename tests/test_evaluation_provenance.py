@@ -18,7 +18,7 @@ from auto_challenge_sets.demo_data import demo_file
 from auto_challenge_sets.evaluation.engine import evaluate
 from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
 from auto_challenge_sets.evaluation.report.name_text import markdown_text
-from auto_challenge_sets.evaluation.report.report import markdown_report, text_report, write_report
+from auto_challenge_sets.evaluation.report.report_writer import markdown_report, text_report, write_report
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.sentences import collect
 from auto_challenge_sets.evaluation.stats.targeted_scores import alignment_warning

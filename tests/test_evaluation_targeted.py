@@ -12,10 +12,8 @@ from pathlib import Path
 import pytest
 from scipy.stats import kendalltau
 
-from auto_challenge_sets.builder.pipeline.build import BuildSpec
 from auto_challenge_sets.cli import main
-from auto_challenge_sets.corpus import read_lines
-from auto_challenge_sets.dataset.demo import build_demo
+from auto_challenge_sets.dataset.demo_folder import build_demo
 from auto_challenge_sets.dataset.layout import DatasetFolder
 from auto_challenge_sets.dataset.writer import build_into_folder
 from auto_challenge_sets.demo_data import demo_file
@@ -24,7 +22,9 @@ from auto_challenge_sets.evaluation.engine import evaluate
 from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.stats.human import read_human
-from auto_challenge_sets.pharaoh import parse_pharaoh
+from auto_challenge_sets.formats.corpus import read_lines
+from auto_challenge_sets.formats.pharaoh import parse_pharaoh
+from auto_challenge_sets.pipeline.run_build import BuildSpec
 
 from conftest import shared_path
 
@@ -240,9 +240,9 @@ def test_on_wmt21_the_judge_is_measured_on_reference_b_and_the_control_matches_p
     often than the nouns and function words an unmatched pair lands on)."""
     import numpy as np
 
-    from auto_challenge_sets.corpus import ReadReport
     from auto_challenge_sets.evaluation.inputs import read_corpus, read_systems
     from auto_challenge_sets.evaluation.stats.targeted_scores import score
+    from auto_challenge_sets.formats.corpus import ReadReport
 
     b = wmt["wmt21"] / "references" / "newstest2021.de-en.ref.B.en"
     hyps = {name: wmt["wmt21"] / "system-outputs" / f"newstest2021.de-en.hyp.{name}.en" for name in SYSTEMS}

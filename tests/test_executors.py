@@ -12,18 +12,18 @@ from pathlib import Path
 
 import pytest
 
-from auto_challenge_sets.builder.pipeline.build import BuildSpec
-from auto_challenge_sets.builder.pipeline.executors import (
+from auto_challenge_sets.dataset.writer import build_into_folder
+from auto_challenge_sets.demo_data import demo_file
+from auto_challenge_sets.errors import AcsError
+from auto_challenge_sets.pipeline.executors import (
     RAY_MISSING,
     ProcessExecutor,
     RayExecutor,
     ShardWork,
 )
-from auto_challenge_sets.builder.pipeline.specs import ParserSpec
-from auto_challenge_sets.builder.pipeline.stage_cache import run_sharded
-from auto_challenge_sets.dataset.writer import build_into_folder
-from auto_challenge_sets.demo_data import demo_file
-from auto_challenge_sets.errors import AcsError
+from auto_challenge_sets.pipeline.run_build import BuildSpec
+from auto_challenge_sets.pipeline.specs import ParserSpec
+from auto_challenge_sets.pipeline.stage_cache import run_sharded
 
 from conftest import shared_path
 
@@ -269,7 +269,7 @@ def _burn_shard(backend: object, shard: list) -> list:
 
 def test_the_cpu_of_worker_processes_is_counted_in_the_stage_that_ran_them():
     """Workers of a fork server are not this process's children: each reports its own CPU time."""
-    from auto_challenge_sets.builder.pipeline.timings import recording, stage
+    from auto_challenge_sets.pipeline.timings import recording, stage
 
     shards = [(number, [0.15]) for number in range(4)]
     spent = {}

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from auto_challenge_sets.builder.pipeline.build import BuildSpec
-from auto_challenge_sets.builder.pipeline.executors import ProcessExecutor, RayExecutor
-from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec
 from auto_challenge_sets.dataset.writer import build_into_folder
 from auto_challenge_sets.demo_data import demo_file
+from auto_challenge_sets.pipeline.executors import ProcessExecutor, RayExecutor
+from auto_challenge_sets.pipeline.run_build import BuildSpec
+from auto_challenge_sets.pipeline.specs import AlignerSpec, ParserSpec
 
 from conftest import shared_path
 

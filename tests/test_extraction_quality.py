@@ -25,7 +25,7 @@ def test_the_stored_table_equals_a_fresh_measurement() -> None:
 
 
 def test_the_card_includes_the_table(tmp_path: Path) -> None:
-    from auto_challenge_sets.dataset.demo import build_demo
+    from auto_challenge_sets.dataset.demo_folder import build_demo
 
     build_demo(tmp_path / "sets")
     card = (tmp_path / "sets" / "README.md").read_text(encoding="utf-8")

@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from auto_challenge_sets.evaluation.report import figures
-from auto_challenge_sets.evaluation.report.report import write_report
+from auto_challenge_sets.evaluation.report.report_writer import write_report
 from tests import toy_dataset
 
 from mutation_scope import per_test_under_mutmut

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from auto_challenge_sets.cli import main
-from auto_challenge_sets.dataset.demo import build_demo
+from auto_challenge_sets.dataset.demo_folder import build_demo
 from auto_challenge_sets.dataset.folder_guard import check_output_folder
 from auto_challenge_sets.dataset.record import BUILD_RECORD
 from auto_challenge_sets.errors import InputError

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from auto_challenge_sets.builder.pipeline.build import BuildSpec
 from auto_challenge_sets.dataset import writer
 from auto_challenge_sets.dataset.layout import require_complete
 from auto_challenge_sets.demo_data import SAMPLE, demo_file
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation.report.saved_report import read_report
 from auto_challenge_sets.folder_swap import left_aside, swapped_folder
+from auto_challenge_sets.pipeline.run_build import BuildSpec
 
 FORK = multiprocessing.get_context("fork")
 

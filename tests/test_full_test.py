@@ -11,7 +11,7 @@ from sacrebleu.significance import PairedTest
 
 from auto_challenge_sets.evaluation.inputs import SystemOutput
 from auto_challenge_sets.evaluation.stats.full_test import full_test, ranks, significance_clusters
-from auto_challenge_sets.scoring.metric import create_metric
+from auto_challenge_sets.scoring.metrics import create_metric
 
 from conftest import check_results_json, shared_path
 from toy_dataset import corpus

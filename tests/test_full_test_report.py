@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from auto_challenge_sets.evaluation.report.sections.full_test import full_test_section, ranking_table
+from auto_challenge_sets.evaluation.report.sections.full_test_section import full_test_section, ranking_table
 from auto_challenge_sets.evaluation.results import (
     FullTest,
     FullTestRanking,

@@ -17,11 +17,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from auto_challenge_sets.configs import check_split_name, config_name, parse_config_name, parse_pair
-from auto_challenge_sets.conllu_io import format_sentence, parse_conllu, read_conllu, read_conllu_with_lines
-from auto_challenge_sets.corpus import INNER_BREAKS, ReadReport, read_lines, read_parallel
 from auto_challenge_sets.errors import AlignmentError, BadNameError, ConlluError, CorpusError
-from auto_challenge_sets.pharaoh import format_pharaoh, parse_pharaoh
-from auto_challenge_sets.ud import EmptyNode, MultiwordToken, Sentence, Token
+from auto_challenge_sets.formats.conllu import (
+    format_sentence,
+    parse_conllu,
+    read_conllu,
+    read_conllu_with_lines,
+)
+from auto_challenge_sets.formats.corpus import INNER_BREAKS, ReadReport, read_lines, read_parallel
+from auto_challenge_sets.formats.pharaoh import format_pharaoh, parse_pharaoh
+from auto_challenge_sets.formats.ud import EmptyNode, MultiwordToken, Sentence, Token
 
 FUZZ = settings(max_examples=int(os.environ.get("ACS_FUZZ_EXAMPLES", "100")), derandomize=True, deadline=None,
                 database=None, suppress_health_check=[HealthCheck.too_slow])
@@ -274,7 +279,7 @@ def test_names_raise_only_bad_name_error_and_round_trip(name: str, near_name: st
 @given(st.lists(st.one_of(_pharaoh_pieces.map(str.encode), st.just(b"\n"), st.binary(max_size=2)), max_size=20)
        .map(b"".join))
 def test_an_alignment_file_raises_only_alignment_error(folder: Path, data: bytes) -> None:
-    from auto_challenge_sets.builder.pipeline.inputs import AlignmentFile
+    from auto_challenge_sets.pipeline.corpus_inputs import AlignmentFile
 
     path = _write(folder / "fuzz.pharaoh", data)
     pairs = [(["a", "b", "c"], ["x", "y"]), (["a"], ["x", "y", "z"])]
@@ -292,7 +297,7 @@ def test_an_alignment_file_raises_only_alignment_error(folder: Path, data: bytes
 @given(st.one_of(st.binary(max_size=200),
                  st.lists(_conllu_pieces.map(str.encode), max_size=30).map(b"".join)))
 def test_a_pre_parsed_source_raises_only_conllu_error(folder: Path, data: bytes) -> None:
-    from auto_challenge_sets.builder.pipeline.inputs import PreParsedSource
+    from auto_challenge_sets.pipeline.corpus_inputs import PreParsedSource
 
     path = _write(folder / "pre.conllu", data)
     try:

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from auto_challenge_sets.cli import main
-from auto_challenge_sets.dataset.demo import build_demo, demo_file
-from auto_challenge_sets.scoring.line_limit import MAX_CHARACTERS, MAX_TOKENS
+from auto_challenge_sets.dataset.demo_folder import build_demo, demo_file
+from auto_challenge_sets.formats.line_limit import MAX_CHARACTERS, MAX_TOKENS
 
 HANG = 60  # seconds: far beyond what any of these commands takes
 

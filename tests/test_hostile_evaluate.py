@@ -189,7 +189,7 @@ def test_stdin_follows_the_text_reading_policy(toy, tmp_path, capsys, monkeypatc
 
 
 def test_a_bom_inside_a_file_is_reported_like_a_control_character(tmp_path):
-    from auto_challenge_sets.corpus import ReadReport, read_lines, read_stream_lines
+    from auto_challenge_sets.formats.corpus import ReadReport, read_lines, read_stream_lines
 
     data = b"\xef\xbb\xbfeins\nzw\xef\xbb\xbfei\ndrei\n"
     path = tmp_path / "f.en"

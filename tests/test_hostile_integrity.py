@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from auto_challenge_sets.cli import main
-from auto_challenge_sets.dataset.demo import build_demo, demo_file
+from auto_challenge_sets.dataset.demo_folder import build_demo, demo_file
 
 from fake_hub import TOKEN, FakeHub, start
 

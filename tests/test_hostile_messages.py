@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from auto_challenge_sets.cli import main
-from auto_challenge_sets.dataset.demo import build_demo
+from auto_challenge_sets.dataset.demo_folder import build_demo
 from auto_challenge_sets.demo_data import demo_file
 
 PRIORS = {
@@ -332,8 +332,8 @@ def test_a_failed_copy_leaves_the_folder_and_no_work_folder(good, tmp_path, monk
 
 
 def test_priors_that_eflomal_writes_pass_the_check(tmp_path):
-    from auto_challenge_sets.builder.backends.aligners.eflomal import make_priors
-    from auto_challenge_sets.builder.backends.aligners.eflomal_priors import check_priors
+    from auto_challenge_sets.backends.aligners.eflomal import make_priors
+    from auto_challenge_sets.backends.aligners.eflomal_priors import check_priors
 
     pairs = [(s.split(), t.split()) for s, t in zip(demo_file("sample.de").read_text(encoding="utf-8").splitlines(),
                                                     demo_file("sample.en").read_text(encoding="utf-8").splitlines())]

@@ -22,13 +22,13 @@ from pathlib import Path
 
 import pytest
 
-from auto_challenge_sets.builder.pipeline.build import BuildSpec
 from auto_challenge_sets.cli import main
-from auto_challenge_sets.dataset.demo import demo_file
+from auto_challenge_sets.dataset.demo_folder import demo_file
 from auto_challenge_sets.dataset.layout import folder_sizes
 from auto_challenge_sets.errors import AcsError
 from auto_challenge_sets.evaluation.report.name_text import isolate
-from auto_challenge_sets.phenomena import PHENOMENA, register_phenomenon, unregister_phenomenon
+from auto_challenge_sets.phenomena.registry import PHENOMENA, register_phenomenon, unregister_phenomenon
+from auto_challenge_sets.pipeline.run_build import BuildSpec
 
 NSUBJ = "name=lv deprel=nsubj"
 OBJ = "name=lv deprel=obj"
@@ -182,7 +182,7 @@ LABEL = "<img src=x onerror=alert(2)>|`l`"  # a plug-in metric's label
 
 
 def _labelled_metric() -> type:
-    from auto_challenge_sets.scoring.builtin_metrics import Bleu
+    from auto_challenge_sets.scoring.metrics.builtin import Bleu
 
     return type("Labelled", (Bleu,), {"name": "labelled", "label": LABEL})
 
@@ -194,11 +194,11 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     from auto_challenge_sets.evaluation.engine import evaluate
     from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
     from auto_challenge_sets.evaluation.report.html.html_report import write_html
-    from auto_challenge_sets.evaluation.report.report import markdown_report
+    from auto_challenge_sets.evaluation.report.report_writer import markdown_report
     from auto_challenge_sets.evaluation.request import EvaluationRequest
     from auto_challenge_sets.evaluation.sentences import collect
     from auto_challenge_sets.evaluation.stats.human import HumanScores
-    from auto_challenge_sets.scoring import metric as registry
+    from auto_challenge_sets.scoring import metrics as registry
 
     from toy_dataset import HUMAN, make
 
@@ -383,8 +383,8 @@ def test_system_names_that_differ_only_in_white_space_are_refused(names: list[st
 def test_metric_labels_that_differ_only_in_white_space_or_are_blank_are_refused() -> None:
     from auto_challenge_sets.errors import RequestError
     from auto_challenge_sets.evaluation.request import EvaluationRequest
-    from auto_challenge_sets.scoring import metric as registry
-    from auto_challenge_sets.scoring.builtin_metrics import Bleu
+    from auto_challenge_sets.scoring import metrics as registry
+    from auto_challenge_sets.scoring.metrics.builtin import Bleu
 
     with pytest.MonkeyPatch.context() as patch:
         for name, label in (("twin", "BLEU "), ("blank", " ")):

@@ -10,8 +10,10 @@ import pytest
 
 from auto_challenge_sets.evaluation.report import plots
 from auto_challenge_sets.evaluation.report.html.environment import environment
-from auto_challenge_sets.evaluation.report.sections import challenge, targeted, trends
-from auto_challenge_sets.evaluation.report.sections.human import human_scatter
+from auto_challenge_sets.evaluation.report.sections import challenge_section as challenge
+from auto_challenge_sets.evaluation.report.sections import targeted_section as targeted
+from auto_challenge_sets.evaluation.report.sections import trends_section as trends
+from auto_challenge_sets.evaluation.report.sections.human_section import human_scatter
 from tests import toy_dataset
 
 from mutation_scope import per_test_under_mutmut

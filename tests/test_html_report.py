@@ -20,11 +20,11 @@ from auto_challenge_sets.dataset.layout import DatasetFolder
 from auto_challenge_sets.evaluation.engine import evaluate
 from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
 from auto_challenge_sets.evaluation.report.html.html_report import INLINE_ROWS, write_html
-from auto_challenge_sets.evaluation.report.report import write_report
+from auto_challenge_sets.evaluation.report.report_writer import write_report
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.sentences import collect
 from auto_challenge_sets.evaluation.stats.human import read_human
-from auto_challenge_sets.scoring.metric import metric_class
+from auto_challenge_sets.scoring.metrics import metric_class
 
 from mutation_scope import per_test_under_mutmut
 from toy_dataset import SPLIT, evaluated
@@ -623,7 +623,7 @@ def test_results_report_and_page_agree_on_every_flag(report):
     rows of d4."""
     from flag_walk import walk
 
-    from auto_challenge_sets.evaluation.report.report import text_report
+    from auto_challenge_sets.evaluation.report.report_writer import text_report
 
     seen = walk(report["out"], text_report(report["evaluation"]))
     flags = report["results"]["configs"]
@@ -707,7 +707,7 @@ def _shown_cells(driver) -> list[tuple[str, str, str]]:
 
 def test_the_big_table_is_paged_by_the_page_size(report):
     """The all-scores table carries its page size and the pager; every row is in the file (the script pages them)."""
-    from auto_challenge_sets.evaluation.report.sections.challenge import PAGE_ROWS
+    from auto_challenge_sets.evaluation.report.sections.challenge_section import PAGE_ROWS
 
     html = (report["out"] / "index.html").read_text(encoding="utf-8")
     assert f'<form class="filters" data-table="cells" data-page-size="{PAGE_ROWS}"' in html
@@ -773,7 +773,7 @@ def test_the_page_names_each_metric_by_its_label_and_direction(report):
 def test_the_control_table_shows_each_configs_upos_matched_share_where_the_dataset_has_upos(report):
     from dataclasses import replace
 
-    from auto_challenge_sets.evaluation.report.sections.targeted import targeted_configs
+    from auto_challenge_sets.evaluation.report.sections.targeted_section import targeted_configs
     from auto_challenge_sets.evaluation.results import ControlMatching
 
     evaluation = report["evaluation"]
@@ -788,7 +788,7 @@ def test_the_control_table_shows_each_configs_upos_matched_share_where_the_datas
 def test_a_config_whose_control_was_not_drawn_has_no_control_mean_and_no_counts(report):
     from dataclasses import replace
 
-    from auto_challenge_sets.evaluation.report.sections.targeted import targeted_configs
+    from auto_challenge_sets.evaluation.report.sections.targeted_section import targeted_configs
 
     evaluation = report["evaluation"]
     name = targeted_configs(evaluation)[0].config
@@ -828,7 +828,7 @@ def test_the_templates_escape_refuse_undefined_names_trim_block_lines_and_write_
 
 
 def test_each_cell_carries_its_configs_facts(report):
-    from auto_challenge_sets.evaluation.report.sections.challenge import cells
+    from auto_challenge_sets.evaluation.report.sections.challenge_section import cells
 
     evaluation = report["evaluation"]
     found = cells(evaluation)
@@ -844,7 +844,7 @@ def test_each_cell_carries_its_configs_facts(report):
 
 def test_the_human_rows_are_the_full_test_set_then_each_config_with_a_correlation(report):
     from auto_challenge_sets.configs import config_sort_key
-    from auto_challenge_sets.evaluation.report.sections.human import human_rows
+    from auto_challenge_sets.evaluation.report.sections.human_section import human_rows
 
     evaluation = report["evaluation"]
     for metric in evaluation.metrics:
@@ -863,8 +863,8 @@ def test_the_human_rows_are_the_full_test_set_then_each_config_with_a_correlatio
 
 
 def test_the_page_is_timed_by_its_parts_into_a_new_nested_folder(report, tmp_path):
-    from auto_challenge_sets.builder.pipeline.timings import recording
     from auto_challenge_sets.evaluation.report.html.html_report import INDEX
+    from auto_challenge_sets.pipeline.timings import recording
 
     sentences = collect(report["request"], report["evaluation"])
     with recording() as timings:
@@ -880,7 +880,7 @@ def test_the_page_draws_the_human_scatter_itself_and_tells_each_power_and_label(
     """Without the report's figures the page draws its own, the human scatter among them; each
     metric's power sentence is its own, targeted accuracy's too; the Δτ column names the metric
     full-test agreement is compared with; the few-instances bound and the rows kept in the page."""
-    from auto_challenge_sets.evaluation.report.sections.targeted import FEW_JUDGED
+    from auto_challenge_sets.evaluation.report.sections.targeted_section import FEW_JUDGED
     from auto_challenge_sets.evaluation.stats.versus_full import power_line, reference_metric
 
     evaluation = report["evaluation"]
@@ -928,7 +928,7 @@ def test_the_page_is_utf8_whatever_the_locale(report, tmp_path, c_locale):
 def test_targeted_notes_carry_the_controls_line_only_with_a_control(report):
     from dataclasses import replace
 
-    from auto_challenge_sets.evaluation.report.sections.targeted import (
+    from auto_challenge_sets.evaluation.report.sections.targeted_section import (
         DIAGNOSTIC,
         control_line,
         judge_line,
@@ -946,7 +946,7 @@ def test_targeted_config_rows_skip_configs_without_targeted_scores_and_carry_n(r
     from dataclasses import replace
 
     from auto_challenge_sets.evaluation.report.cells import ordered_configs
-    from auto_challenge_sets.evaluation.report.sections.targeted import targeted_configs
+    from auto_challenge_sets.evaluation.report.sections.targeted_section import targeted_configs
 
     evaluation = report["evaluation"]
     first, *rest = [n for n in ordered_configs(evaluation)
@@ -962,7 +962,7 @@ def test_targeted_config_rows_skip_configs_without_targeted_scores_and_carry_n(r
 def test_a_cell_of_a_config_without_random_corpora_says_why(report):
     from dataclasses import replace
 
-    from auto_challenge_sets.evaluation.report.sections.challenge import cells
+    from auto_challenge_sets.evaluation.report.sections.challenge_section import cells
 
     evaluation = report["evaluation"]
     name = next(iter(evaluation.configs))

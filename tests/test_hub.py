@@ -6,7 +6,7 @@ import socket
 
 import pytest
 
-from auto_challenge_sets.builder.backends import hub
+from auto_challenge_sets.backends import hub
 
 
 @pytest.fixture(autouse=True)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from auto_challenge_sets.builder.pipeline.inputs import AlignmentFile, PreParsedSource
 from auto_challenge_sets.errors import AlignmentError, ConlluError
+from auto_challenge_sets.pipeline.corpus_inputs import AlignmentFile, PreParsedSource
 
 DEMO = Path(__file__).resolve().parent.parent / "auto_challenge_sets" / "demo_data"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from auto_challenge_sets.builder.backends.inventory import (
+from auto_challenge_sets.backends.inventory import (
     backend_checks,
     simalign_check,
     trankit_check,

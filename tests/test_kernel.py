@@ -10,7 +10,7 @@ import sacrebleu
 from auto_challenge_sets.scoring import kernel
 from auto_challenge_sets.scoring.finite import MetricFailure
 from auto_challenge_sets.scoring.length_baseline import sample_length_matched, summarize
-from auto_challenge_sets.scoring.metric import AveragedMetric, create_metric
+from auto_challenge_sets.scoring.metrics import AveragedMetric, create_metric
 
 from conftest import shared_path
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from auto_challenge_sets.builder.backends.inventory import trankit_check
-from auto_challenge_sets.builder.backends.language_inventory import LANGUAGES, language_parsers
+from auto_challenge_sets.backends.inventory import trankit_check
+from auto_challenge_sets.backends.language_inventory import LANGUAGES, language_parsers
 from auto_challenge_sets.cli import main
 
 

@@ -1,4 +1,4 @@
-"""Language profiles (auto_challenge_sets/language_profiles.py): which phenomena a build from each
+"""Language profiles (auto_challenge_sets/phenomena/profiles.py): which phenomena a build from each
 source language makes configs for, the language rules, a user's rule that declares its languages;
 on the nine gold PUD treebanks, every phenomenon of a profile occurs (no config empty by
 construction), and a build from each of the nine as source writes exactly its profile's configs
@@ -12,11 +12,12 @@ from pathlib import Path
 import conllu
 import pytest
 
-from auto_challenge_sets import phenomena
 from auto_challenge_sets.cli import main
-from auto_challenge_sets.conllu_io import read_conllu
-from auto_challenge_sets.language_profiles import ANY, PROFILES, check_profiles, source_phenomena
-from auto_challenge_sets.phenomena import (
+from auto_challenge_sets.formats.conllu import read_conllu
+from auto_challenge_sets.formats.ud import Sentence, Token
+from auto_challenge_sets.phenomena import registry as phenomena
+from auto_challenge_sets.phenomena.profiles import ANY, PROFILES, check_profiles, source_phenomena
+from auto_challenge_sets.phenomena.registry import (
     BUILTIN,
     LANGUAGE_RULES,
     PHENOMENA,
@@ -27,8 +28,7 @@ from auto_challenge_sets.phenomena import (
     register_phenomenon,
     unregister_phenomenon,
 )
-from auto_challenge_sets.rule_query import RuleQueryError, parse_rule_query
-from auto_challenge_sets.ud import Sentence, Token
+from auto_challenge_sets.phenomena.rule_query import RuleQueryError, parse_rule_query
 
 from conftest import REPO, shared_path
 
@@ -49,7 +49,7 @@ def test_every_built_in_phenomenon_is_in_some_profile() -> None:
     recipe names the profile step)."""
     profiled = {name for names in PROFILES.values() for name in names}
     assert [name for name in lexical_phenomena() if name in BUILTIN and name not in profiled] == []
-    assert "``PROFILES`` in\n:mod:`auto_challenge_sets.language_profiles`" in phenomena.__doc__
+    assert "``PROFILES`` in\n:mod:`auto_challenge_sets.phenomena.profiles`" in phenomena.__doc__
 
 
 def test_a_phenomenon_that_cannot_occur_is_no_config_of_the_language() -> None:

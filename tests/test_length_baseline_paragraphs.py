@@ -37,12 +37,12 @@ def paragraphs(tmp_path_factory: pytest.TempPathFactory, wmt21_de_en: Path) -> d
     sentences, its links theirs shifted by the words before. Parsing and aligning the paragraphs
     afresh took a minute and a half and gives the same lengths, which is what these tests are about.
     """
-    from auto_challenge_sets.builder.backends.parsers import merge_sentences
-    from auto_challenge_sets.builder.pipeline.align_stage import align_pairs, write_pharaoh
-    from auto_challenge_sets.builder.pipeline.build import BuildSpec
-    from auto_challenge_sets.builder.pipeline.specs import AlignerSpec
-    from auto_challenge_sets.conllu_io import read_conllu, write_conllu
+    from auto_challenge_sets.backends.parsers import merge_sentences
     from auto_challenge_sets.dataset.writer import build_into_folder
+    from auto_challenge_sets.formats.conllu import read_conllu, write_conllu
+    from auto_challenge_sets.pipeline.align_stage import align_pairs, write_pharaoh
+    from auto_challenge_sets.pipeline.run_build import BuildSpec
+    from auto_challenge_sets.pipeline.specs import AlignerSpec
 
     wmt21 = shared_path("data", "wmt21")
     files = {"source": wmt21 / "sources" / "newstest2021.de-en.src.de",

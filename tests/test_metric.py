@@ -17,7 +17,7 @@ from scipy.stats import kendalltau
 
 from auto_challenge_sets.errors import RequestError
 from auto_challenge_sets.options import Option
-from auto_challenge_sets.scoring.metric import (
+from auto_challenge_sets.scoring.metrics import (
     _REGISTRY,
     AveragedMetric,
     Metric,
@@ -94,7 +94,7 @@ def test_registering_checks_the_class():
 PLUGIN = '''\
 """A sentence-level metric in one file: the share of reference words the output has."""
 import numpy as np
-from auto_challenge_sets.scoring.metric import AveragedMetric
+from auto_challenge_sets.scoring.metrics import AveragedMetric
 
 
 class WordRecall(AveragedMetric):
@@ -161,7 +161,7 @@ def test_a_plugin_metric_is_reported_everywhere(tmp_path):
 def test_a_broken_plugin_is_a_warning_and_the_built_ins_still_work(tmp_path):
     site = _plugin(tmp_path, "broken = no_such_module:Nothing")
     code = ("import warnings; warnings.simplefilter('always')\n"
-            "from auto_challenge_sets.scoring.metric import metric_names\nprint(metric_names())")
+            "from auto_challenge_sets.scoring.metrics import metric_names\nprint(metric_names())")
     env = {**os.environ, "PYTHONPATH": str(site)}
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
     assert run.returncode == 0, run.stderr

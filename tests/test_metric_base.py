@@ -12,7 +12,7 @@ import pytest
 
 from auto_challenge_sets.errors import RequestError
 from auto_challenge_sets.options import Option
-from auto_challenge_sets.scoring.metric_base import AveragedMetric, option_values
+from auto_challenge_sets.scoring.metrics.base import AveragedMetric, option_values
 
 METHOD = Path(__file__).resolve().parents[1] / "docs" / "method.md"
 

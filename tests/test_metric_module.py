@@ -12,7 +12,7 @@ import yaml
 
 import auto_challenge_sets
 from auto_challenge_sets.metrics.compute import compute
-from auto_challenge_sets.scoring import metric as metric_registry
+from auto_challenge_sets.scoring import metrics as metric_registry
 
 from source_metric import SourceLengthRatio
 

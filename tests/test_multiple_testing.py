@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 from scipy.stats import false_discovery_control
 
-from auto_challenge_sets.evaluation.report.sections.trends import surviving_worsening
+from auto_challenge_sets.evaluation.report.sections.trends_section import surviving_worsening
 from auto_challenge_sets.evaluation.results import (
     ConfigResult,
     Evaluation,

@@ -9,7 +9,7 @@ import pytest
 import sacrebleu
 from sacrebleu.significance import PairedTest
 
-from auto_challenge_sets.scoring.metric import AveragedMetric, create_metric
+from auto_challenge_sets.scoring.metrics import AveragedMetric, create_metric
 from auto_challenge_sets.scoring.paired import (
     approximate_randomization,
     coins,

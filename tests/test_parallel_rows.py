@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from auto_challenge_sets.builder.pipeline.build import BuildSpec
-from auto_challenge_sets.builder.pipeline.executors import ProcessExecutor
-from auto_challenge_sets.builder.pipeline.timings import recording
 from auto_challenge_sets.dataset.writer import build_into_folder
 from auto_challenge_sets.errors import AcsError
+from auto_challenge_sets.pipeline.executors import ProcessExecutor
+from auto_challenge_sets.pipeline.run_build import BuildSpec
+from auto_challenge_sets.pipeline.timings import recording
 
 from conftest import shared_path
 
@@ -111,8 +111,8 @@ def test_a_parse_that_is_not_the_corpus_fails_with_the_error_of_one_process(pud,
 
 def test_workers_cut_a_chinese_target_into_characters_as_one_process_does(tmp_path):
     """English trees into Chinese, three times over: the workers' rows hold the target's characters
-    (auto_challenge_sets/target_languages.py), byte for byte the rows of the build in one process."""
-    from auto_challenge_sets.target_languages import target_tokens
+    (auto_challenge_sets/formats/target_languages.py), byte for byte the rows of the build in one process."""
+    from auto_challenge_sets.formats.target_languages import target_tokens
 
     files = {"conllu": tmp_path / "en.conllu", "en": tmp_path / "pud.en", "zh": tmp_path / "pud.zh",
              "pharaoh": tmp_path / "pud.pharaoh"}

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from auto_challenge_sets.builder.backends.parsers.udpipe import UDPipeParser
-from auto_challenge_sets.builder.pipeline.parse_stage import parse_file, parse_lines, parse_source_for_build
-from auto_challenge_sets.builder.pipeline.specs import ParserSpec
-from auto_challenge_sets.conllu_io import read_conllu
+from auto_challenge_sets.backends.parsers.udpipe import UDPipeParser
 from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.formats.conllu import read_conllu
+from auto_challenge_sets.pipeline.parse_stage import parse_file, parse_lines, parse_source_for_build
+from auto_challenge_sets.pipeline.specs import ParserSpec
 
 from tiny_models import DEMO, tiny_udpipe_model
 
@@ -81,8 +81,8 @@ def test_empty_lines_are_refused(tiny_model, tmp_path):
 SLOW_SCRIPT = textwrap.dedent("""
     import sys, time
     from pathlib import Path
-    from auto_challenge_sets.builder.pipeline.parse_stage import parse_file
-    from auto_challenge_sets.builder.backends.parsers.udpipe import UDPipeParser
+    from auto_challenge_sets.pipeline.parse_stage import parse_file
+    from auto_challenge_sets.backends.parsers.udpipe import UDPipeParser
 
     marker = Path(sys.argv[4])
 
@@ -133,9 +133,9 @@ def test_kill_minus_9_then_resume_is_byte_identical(tiny_model, tmp_path):
 SLOW_WORKERS_SCRIPT = textwrap.dedent("""
     import functools, os, sys, time
     from pathlib import Path
-    from auto_challenge_sets.builder.backends.parsers.udpipe import UDPipeParser
-    from auto_challenge_sets.builder.pipeline.executors import ProcessExecutor
-    from auto_challenge_sets.builder.pipeline.parse_stage import parse_lines
+    from auto_challenge_sets.backends.parsers.udpipe import UDPipeParser
+    from auto_challenge_sets.pipeline.executors import ProcessExecutor
+    from auto_challenge_sets.pipeline.parse_stage import parse_lines
 
     class Slow(UDPipeParser):  # same name and cache key as the real backend
         def parse(self, lines):
@@ -201,9 +201,9 @@ def test_parse_source_for_build_writes_a_cached_conllu(tiny_model, tmp_path):
 
 
 def test_the_default_shard_size_gives_every_worker_two_shards() -> None:
-    from auto_challenge_sets.builder.pipeline.executors import ProcessExecutor
-    from auto_challenge_sets.builder.pipeline.parse_stage import default_shard_size
-    from auto_challenge_sets.builder.pipeline.stage_cache import PARSE_SHARD_SIZE
+    from auto_challenge_sets.pipeline.executors import ProcessExecutor
+    from auto_challenge_sets.pipeline.parse_stage import default_shard_size
+    from auto_challenge_sets.pipeline.stage_cache import PARSE_SHARD_SIZE
 
     assert default_shard_size(1000, None) == PARSE_SHARD_SIZE
     assert default_shard_size(1000, ProcessExecutor(jobs=1)) == PARSE_SHARD_SIZE

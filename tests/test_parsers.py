@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from auto_challenge_sets.builder.backends import PARSER, unregister_backend
-from auto_challenge_sets.builder.backends.parsers import (
+from auto_challenge_sets.backends import PARSER, unregister_backend
+from auto_challenge_sets.backends.parsers import (
     MERGED_KEY,
     Parser,
     ParserError,
@@ -18,7 +18,7 @@ from auto_challenge_sets.builder.backends.parsers import (
     register_parser,
     stats_from_sentences,
 )
-from auto_challenge_sets.conllu_io import format_sentence, parse_conllu
+from auto_challenge_sets.formats.conllu import format_sentence, parse_conllu
 
 DEMO = Path(__file__).resolve().parent.parent / "auto_challenge_sets" / "demo_data"
 

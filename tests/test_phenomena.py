@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from auto_challenge_sets.conllu_io import parse_conllu, read_conllu
-from auto_challenge_sets.phenomena import (
+from auto_challenge_sets.formats.conllu import parse_conllu, read_conllu
+from auto_challenge_sets.formats.ud import Sentence, Token
+from auto_challenge_sets.phenomena.registry import (
     PHENOMENA,
     Instance,
     Phenomenon,
@@ -17,8 +18,7 @@ from auto_challenge_sets.phenomena import (
     register_alignment_phenomenon,
     register_phenomenon,
 )
-from auto_challenge_sets.reordering import raw_measure
-from auto_challenge_sets.ud import Sentence, Token
+from auto_challenge_sets.phenomena.reordering import raw_measure
 
 from conftest import shared_path
 
@@ -103,7 +103,7 @@ def test_feature_matching_is_exact() -> None:
 
 
 def test_adding_a_phenomenon_is_one_registered_rule(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("auto_challenge_sets.phenomena.PHENOMENA", dict(PHENOMENA))
+    monkeypatch.setattr("auto_challenge_sets.phenomena.registry.PHENOMENA", dict(PHENOMENA))
 
     @register_phenomenon("negation", "Polarity=Neg")
     def _negation(word: Token) -> bool:
@@ -186,7 +186,7 @@ def test_english_subject_far_from_its_verb(pud: dict) -> None:
 
 
 def test_head_rules_need_a_verb_head() -> None:
-    from auto_challenge_sets.ud import Token
+    from auto_challenge_sets.formats.ud import Token
 
     sentence = Sentence([Token(1, "he", upos="PRON", head=2, deprel="nsubj"),
                          Token(2, "ill", upos="ADJ", head=0, deprel="root"),
@@ -196,7 +196,7 @@ def test_head_rules_need_a_verb_head() -> None:
 
 
 def test_a_rule_takes_the_word_or_the_word_and_its_head() -> None:
-    from auto_challenge_sets.phenomena import register_phenomenon, unregister_phenomenon
+    from auto_challenge_sets.phenomena.registry import register_phenomenon, unregister_phenomenon
 
     with pytest.raises(ValueError, match=r"takes \(word\) or \(word, head\), not 3"):
         register_phenomenon("three_args", "x")(lambda word, head, sentence: True)

@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 
 from auto_challenge_sets import __version__
-from auto_challenge_sets.builder.pipeline.provenance import (
+from auto_challenge_sets.demo_data import demo_file
+from auto_challenge_sets.pipeline.build_provenance import (
     EFLOMAL_PRIORS_ADVISED_BELOW,
     NOT_RECORDED,
     summary_line,
     weak_alignment,
 )
-from auto_challenge_sets.demo_data import demo_file
 
 from conftest import shared_path
 
@@ -103,10 +103,10 @@ def test_the_demo_records_its_pre_parsed_and_pre_aligned_files_by_name_and_sha25
 
 def test_eflomal_records_its_priors_and_the_card_warns_only_without_them(tmp_path: Path) -> None:
     pytest.importorskip("eflomal")
-    from auto_challenge_sets.builder.backends.aligners.eflomal import make_priors
-    from auto_challenge_sets.builder.pipeline.build import BuildSpec
-    from auto_challenge_sets.builder.pipeline.specs import AlignerSpec
+    from auto_challenge_sets.backends.aligners.eflomal import make_priors
     from auto_challenge_sets.dataset.writer import build_into_folder
+    from auto_challenge_sets.pipeline.run_build import BuildSpec
+    from auto_challenge_sets.pipeline.specs import AlignerSpec
 
     files = {"pair": "de-en", "corpus": "sample", "source": demo_file("sample.de"), "target": demo_file("sample.en"),
              "source_conllu": demo_file("sample.de.conllu"), "cache_dir": tmp_path / "cache"}
@@ -139,8 +139,8 @@ def test_eflomal_records_its_priors_and_the_card_warns_only_without_them(tmp_pat
 def test_udpipe_records_its_model_file_its_sha256_and_the_package_version(tmp_path: Path) -> None:
     """The real UDPipe model of ../shared, by name and sha256 as hashlib reads it."""
     pytest.importorskip("ufal.udpipe")
-    from auto_challenge_sets.builder.backends.parsers import get_parser
-    from auto_challenge_sets.builder.pipeline.provenance import build_provenance
+    from auto_challenge_sets.backends.parsers import get_parser
+    from auto_challenge_sets.pipeline.build_provenance import build_provenance
 
     model = shared_path("models", "german.udpipe")
     parser = get_parser("udpipe", lang="de", udpipe_model=model)
@@ -169,7 +169,7 @@ def test_the_wmt21_build_records_udpipe_and_eflomal_and_warns_of_its_1000_pairs(
 
 def test_simalign_records_its_model_and_the_sha256_of_its_weights_file(tmp_path: Path) -> None:
     pytest.importorskip("simalign")
-    from auto_challenge_sets.builder.backends.aligners import get_aligner
+    from auto_challenge_sets.backends.aligners import get_aligner
 
     from tiny_bert import make_tiny_bert
 
@@ -186,7 +186,7 @@ def test_simalign_records_its_model_and_the_sha256_of_its_weights_file(tmp_path:
 
 
 def test_trankit_records_its_language_folder_and_the_checksum_of_its_files(tiny_cache) -> None:
-    from auto_challenge_sets.builder.backends.parsers import get_parser
+    from auto_challenge_sets.backends.parsers import get_parser
 
     parser = get_parser("trankit", lang="de", trankit_cache=tiny_cache, download=False)
     found = parser.provenance()

@@ -15,8 +15,8 @@ import pytest
 
 import auto_challenge_sets
 from auto_challenge_sets.cli import main
-from auto_challenge_sets.dataset.demo import build_demo
-from auto_challenge_sets.dataset.publish import dataset_plan
+from auto_challenge_sets.dataset.demo_folder import build_demo
+from auto_challenge_sets.dataset.hub_publish import dataset_plan
 from auto_challenge_sets.errors import InputError
 
 from fake_hub import TOKEN, FakeHub, start
@@ -171,7 +171,7 @@ def test_a_folder_with_a_missing_data_file_or_not_built_is_refused(folder: Path,
 # -- in this process: the plan's text, the layout, the card and file checks, and the Hub calls ------
 # (the tests above run `acs` in a subprocess, which a mutation run cannot see)
 
-from auto_challenge_sets.dataset.publish import (  # noqa: E402
+from auto_challenge_sets.dataset.hub_publish import (  # noqa: E402
     PublishError,
     PublishPlan,
     Upload,

@@ -7,8 +7,8 @@ import re
 import pytest
 
 from auto_challenge_sets.errors import AlignmentError
-from auto_challenge_sets.pharaoh import format_pharaoh, parse_pharaoh
-from auto_challenge_sets.reordering import ReorderInstance, max_reorder_distance, reorder_instances
+from auto_challenge_sets.formats.pharaoh import format_pharaoh, parse_pharaoh
+from auto_challenge_sets.phenomena.reordering import ReorderInstance, max_reorder_distance, reorder_instances
 
 from conftest import shared_path
 
@@ -64,7 +64,7 @@ def test_every_link_by_default_and_none_without_links() -> None:
 
 
 def test_normalised_displacement_scales_the_target_and_skips_punctuation() -> None:
-    from auto_challenge_sets.reordering import normalised_measure
+    from auto_challenge_sets.phenomena.reordering import normalised_measure
 
     source = ["Er", "ruft", "sie", "an", "."]
     target = ["He", "is", "calling", "her", "up", "right", "now", "."]
@@ -78,7 +78,7 @@ def test_normalised_displacement_scales_the_target_and_skips_punctuation() -> No
 
 
 def test_normalised_displacement_is_exact_integer_arithmetic() -> None:
-    from auto_challenge_sets.reordering import normalised_measure
+    from auto_challenge_sets.phenomena.reordering import normalised_measure
 
     # j*n/m = 2*3/6 = 1.0000000000000002 in floating point after some orders; here exactly 1
     source, target = ["a"] * 3, ["b"] * 6
@@ -87,7 +87,7 @@ def test_normalised_displacement_is_exact_integer_arithmetic() -> None:
 
 
 def test_crossing_counts_pairs_of_word_links_that_cross() -> None:
-    from auto_challenge_sets.reordering import crossing_measure
+    from auto_challenge_sets.phenomena.reordering import crossing_measure
 
     words = ["w1", "w2", "w3", "w4"]
     assert crossing_measure([(0, 0), (1, 1), (2, 2), (3, 3)], words, words) == (0, [])  # monotone
@@ -105,7 +105,7 @@ def test_crossing_equals_a_brute_force_count_on_newstest_like_alignments() -> No
     import itertools
     import random
 
-    from auto_challenge_sets.reordering import crossing_measure
+    from auto_challenge_sets.phenomena.reordering import crossing_measure
 
     rng = random.Random(3)
     for _ in range(200):
@@ -120,7 +120,7 @@ def test_crossing_equals_a_brute_force_count_on_newstest_like_alignments() -> No
 
 def test_each_alignment_phenomenon_has_its_scale() -> None:
     from auto_challenge_sets.configs import parse_config_name
-    from auto_challenge_sets.phenomena import alignment_phenomena
+    from auto_challenge_sets.phenomena.registry import alignment_phenomena
 
     assert alignment_phenomena() == ["reorder", "reorder_norm", "crossing"]
     assert parse_config_name("de-en.crossing").min_distance == 5

@@ -9,11 +9,14 @@ from dataclasses import replace
 
 import pytest
 
-from auto_challenge_sets.evaluation.report.report import text_report, write_report
-from auto_challenge_sets.evaluation.report.sections.challenge import config_heading, config_table
-from auto_challenge_sets.evaluation.report.sections.human import human_table
-from auto_challenge_sets.evaluation.report.sections.targeted import targeted_human_table, targeted_tables
-from auto_challenge_sets.evaluation.report.sections.trends import summary_table
+from auto_challenge_sets.evaluation.report.report_writer import text_report, write_report
+from auto_challenge_sets.evaluation.report.sections.challenge_section import config_heading, config_table
+from auto_challenge_sets.evaluation.report.sections.human_section import human_table
+from auto_challenge_sets.evaluation.report.sections.targeted_section import (
+    targeted_human_table,
+    targeted_tables,
+)
+from auto_challenge_sets.evaluation.report.sections.trends_section import summary_table
 
 from mutation_scope import per_test_under_mutmut
 from toy_dataset import evaluated
@@ -371,7 +374,7 @@ def test_the_human_table_leaves_out_what_is_missing(evaluation):
 def test_the_full_corpus_label():
     from types import SimpleNamespace
 
-    from auto_challenge_sets.evaluation.report.sections.full_test import full_corpus_label
+    from auto_challenge_sets.evaluation.report.sections.full_test_section import full_corpus_label
 
     assert full_corpus_label(SimpleNamespace(pair="de-en", full_corpus_config="de-en.baseline")) == "full test set"
     assert full_corpus_label(SimpleNamespace(pair="fr-en", full_corpus_config="de-en.baseline")) == (
@@ -381,7 +384,7 @@ def test_the_full_corpus_label():
 
 
 def test_has_human_looks_at_the_full_corpus_and_every_config(evaluation):
-    from auto_challenge_sets.evaluation.report.sections.human import has_human
+    from auto_challenge_sets.evaluation.report.sections.human_section import has_human
 
     result, _ = evaluation
     none = {name: replace(c, human=None) for name, c in result.configs.items()}
@@ -402,7 +405,7 @@ POWER_5_OF_4 = ("Power: with 5 systems, a τ of 1.00 is needed for p < 0.05; no 
 
 
 def test_the_targeted_section_in_both_forms(evaluation):
-    from auto_challenge_sets.evaluation.report.sections.targeted import text as targeted_section
+    from auto_challenge_sets.evaluation.report.sections.targeted_section import text as targeted_section
 
     result, _ = evaluation
     tables = targeted_tables(result, markdown=True)
@@ -431,8 +434,8 @@ def test_the_targeted_section_in_both_forms(evaluation):
 def test_the_text_report_whole(evaluation):
     """Every line of the printed report, configs in config_sort_key's order whatever the run's
     order; each table as its own test above checks it."""
-    from auto_challenge_sets.evaluation.report.sections.full_test import full_test_section
-    from auto_challenge_sets.evaluation.report.sections.targeted import text as targeted_section
+    from auto_challenge_sets.evaluation.report.sections.full_test_section import full_test_section
+    from auto_challenge_sets.evaluation.report.sections.targeted_section import text as targeted_section
 
     result, _ = evaluation
     shuffled = replace(result, configs={name: result.configs[name] for name in reversed(CONFIGS)})
@@ -490,9 +493,9 @@ def test_the_markdown_report_whole(evaluation):
     from pathlib import Path
 
     from auto_challenge_sets.evaluation.report.name_text import markdown_text
-    from auto_challenge_sets.evaluation.report.report import LEGEND, markdown_report
-    from auto_challenge_sets.evaluation.report.sections.full_test import full_test_section
-    from auto_challenge_sets.evaluation.report.sections.targeted import text as targeted_section
+    from auto_challenge_sets.evaluation.report.report_writer import LEGEND, markdown_report
+    from auto_challenge_sets.evaluation.report.sections.full_test_section import full_test_section
+    from auto_challenge_sets.evaluation.report.sections.targeted_section import text as targeted_section
 
     result, _ = evaluation
     shuffled = replace(result, configs={name: result.configs[name] for name in reversed(CONFIGS)},
@@ -555,8 +558,8 @@ def test_the_folder_in_a_new_nested_directory(evaluation, tmp_path, capsys, monk
 def test_both_reports_end_their_sections_with_segment_agreement(evaluation):
     """With segment-level agreement, its tables close the text report and come before the plots in
     report.md, each titled by the metric's label (lower case in the text)."""
-    from auto_challenge_sets.evaluation.report.report import markdown_report
-    from auto_challenge_sets.evaluation.report.sections.segments import segment_table
+    from auto_challenge_sets.evaluation.report.report_writer import markdown_report
+    from auto_challenge_sets.evaluation.report.sections.segments_section import segment_table
     from auto_challenge_sets.evaluation.results import SegmentAgreement
 
     result, _ = evaluation

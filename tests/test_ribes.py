@@ -8,7 +8,7 @@ from itertools import combinations
 
 import pytest
 
-from auto_challenge_sets.scoring.ribes import align, corpus_ribes, kendall, sentence_ribes, words
+from auto_challenge_sets.scoring.metrics.ribes import align, corpus_ribes, kendall, sentence_ribes, words
 
 from conftest import shared_path
 
@@ -205,7 +205,7 @@ def test_kendall_of_nothing_aligned_is_all_zero_but_the_brevity_penalty():
 
 
 def test_suffix_array_and_its_lcp_match_sorting_every_suffix():
-    from auto_challenge_sets.scoring.suffix_array import suffix_array
+    from auto_challenge_sets.scoring.metrics.suffix_array import suffix_array
 
     rng = random.Random(7)
     for _ in range(300):
@@ -221,7 +221,7 @@ def test_suffix_array_and_its_lcp_match_sorting_every_suffix():
 def test_range_minimum_of_every_range():
     import numpy as np
 
-    from auto_challenge_sets.scoring.suffix_array import RangeMin
+    from auto_challenge_sets.scoring.metrics.suffix_array import RangeMin
 
     values = np.array(random.Random(3).choices(range(9), k=37))
     first, last = np.array([(a, b) for a in range(37) for b in range(a, 37)]).T
@@ -229,7 +229,7 @@ def test_range_minimum_of_every_range():
 
 
 def test_contexts_by_equal_word_pairs_and_by_suffix_array_agree():
-    from auto_challenge_sets.scoring.ribes import _by_context, _positions
+    from auto_challenge_sets.scoring.metrics.ribes import _by_context, _positions
 
     rng = random.Random(11)
     for _ in range(600):
@@ -244,7 +244,7 @@ def test_contexts_by_equal_word_pairs_and_by_suffix_array_agree():
 
 def test_long_lines_of_few_words_agree_with_brute_force(monkeypatch):
     # dense repeats take the suffix-array way (made to on these short lines: the brute force is cubic)
-    from auto_challenge_sets.scoring import ribes
+    from auto_challenge_sets.scoring.metrics import ribes
 
     monkeypatch.setattr(ribes, "DENSE_MIN_PAIRS", 0)
     rng = random.Random(5)
@@ -257,7 +257,7 @@ def test_long_lines_of_few_words_agree_with_brute_force(monkeypatch):
 def test_ascending_pairs_with_ties():
     import numpy as np
 
-    from auto_challenge_sets.scoring.ribes import ascending_pairs
+    from auto_challenge_sets.scoring.metrics.ribes import ascending_pairs
 
     rng = random.Random(2)
     for n in (10, 1024, 3000):

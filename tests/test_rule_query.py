@@ -1,5 +1,5 @@
 """User-defined phenomena: a query on the command line (--rule) and rules from installed packages
-(entry point group auto_challenge_sets.phenomena), each building configs like the built-ins."""
+(entry point group auto_challenge_sets.phenomena.registry), each building configs like the built-ins."""
 
 from __future__ import annotations
 
@@ -11,17 +11,17 @@ from pathlib import Path
 import pytest
 
 from auto_challenge_sets.cli import main
-from auto_challenge_sets.conllu_io import read_conllu
-from auto_challenge_sets.dataset.demo import demo_file
+from auto_challenge_sets.dataset.demo_folder import demo_file
 from auto_challenge_sets.dataset.layout import folder_sizes
-from auto_challenge_sets.phenomena import (
+from auto_challenge_sets.formats.conllu import read_conllu
+from auto_challenge_sets.phenomena.registry import (
     PHENOMENA,
     find_instances,
     load_entry_point_phenomena,
     unregister_phenomenon,
 )
-from auto_challenge_sets.rule_query import RuleQueryError, parse_rule_query
-from auto_challenge_sets.word_tests import WordTest
+from auto_challenge_sets.phenomena.rule_query import RuleQueryError, parse_rule_query
+from auto_challenge_sets.phenomena.word_tests import WordTest
 
 from conftest import shared_path
 
@@ -130,7 +130,7 @@ def _installed_plugin(site: Path) -> None:
         "def light_verb(word, head):\n"
         "    \"\"\"a verb's object or light-verb part: DEPREL obj or compound:lvc under a VERB\"\"\"\n"
         "    return word.deprel in ('obj', 'compound:lvc') and head.upos == 'VERB'\n"
-        "from auto_challenge_sets.word_tests import WordTest\n"
+        "from auto_challenge_sets.phenomena.word_tests import WordTest\n"
         "light_verb.word_test = WordTest('deprel', 'equals', ('obj', 'compound:lvc'))\n"
         "light_verb.languages = ('de', 'hi')\n"
         "def not_a_test(word):\n"
@@ -140,7 +140,7 @@ def _installed_plugin(site: Path) -> None:
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: my-ldd-rules\nVersion: 0.1\n", encoding="utf-8")
     (info / "entry_points.txt").write_text(
-        "[auto_challenge_sets.phenomena]\nlight_verb = my_ldd_rules:light_verb\nmissing = my_ldd_rules:nowhere\n"
+        "[auto_challenge_sets.phenomena.registry]\nlight_verb = my_ldd_rules:light_verb\nmissing = my_ldd_rules:nowhere\n"
         "bad_test = my_ldd_rules:not_a_test\n",
         encoding="utf-8")
 
@@ -184,8 +184,8 @@ def test_a_rule_from_an_entry_point_builds_configs(tmp_path: Path) -> None:
 def test_a_condition_built_directly_splits_its_feats_value_at_the_first_equals_sign() -> None:
     """parse_rule_query refuses a second ``=``; a Condition made by hand reads ``A=B=C`` as feature
     A with the value ``B=C`` (which FEATS ``A=B,B=C`` has), the split of its word_test."""
-    from auto_challenge_sets.rule_query import Condition
-    from auto_challenge_sets.ud import Token
+    from auto_challenge_sets.formats.ud import Token
+    from auto_challenge_sets.phenomena.rule_query import Condition
 
     word = Token(1, "w", "w", "X", "_", "A=B,B=C", 0, "root", "_", "_")
     condition = Condition(False, "feats", "=", "A=B=C")

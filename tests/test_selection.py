@@ -10,10 +10,10 @@ import pytest
 from rows import challenge_rows
 
 from auto_challenge_sets.configs import parse_config_name
-from auto_challenge_sets.conllu_io import parse_conllu
-from auto_challenge_sets.corpus import read_parallel
 from auto_challenge_sets.errors import ConlluError
-from auto_challenge_sets.phenomena import Instance, lexical_phenomena
+from auto_challenge_sets.formats.conllu import parse_conllu
+from auto_challenge_sets.formats.corpus import read_parallel
+from auto_challenge_sets.phenomena.registry import Instance, lexical_phenomena
 from auto_challenge_sets.selection import (
     LineAnalysis,
     analyse_pairs,

@@ -8,7 +8,7 @@ import sacrebleu
 from sacrebleu.significance import PairedTest
 
 from auto_challenge_sets.evaluation.stats.significance import paired_tests
-from auto_challenge_sets.scoring.metric import create_metric
+from auto_challenge_sets.scoring.metrics import create_metric
 from auto_challenge_sets.scoring.paired import approximate_randomization, sacrebleu_seed
 
 from toy_dataset import corpus

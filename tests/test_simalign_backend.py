@@ -22,9 +22,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from auto_challenge_sets.builder.backends.aligners import AlignerError, get_aligner
-from auto_challenge_sets.builder.backends.aligners import simalign as backend
-from auto_challenge_sets.builder.backends.aligners.simalign import ModelUnavailableError, SimalignAligner
+from auto_challenge_sets.backends.aligners import AlignerError, get_aligner
+from auto_challenge_sets.backends.aligners import simalign as backend
+from auto_challenge_sets.backends.aligners.simalign import ModelUnavailableError, SimalignAligner
 from auto_challenge_sets.errors import AcsError
 
 from conftest import shared_path
@@ -370,7 +370,7 @@ def test_hub_models_in_the_cache(tmp_path, monkeypatch):
 
 
 def test_env_flags(monkeypatch):
-    from auto_challenge_sets.builder.backends.hub import env_true
+    from auto_challenge_sets.backends.hub import env_true
 
     for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):
         monkeypatch.delenv(name, raising=False)
@@ -422,7 +422,7 @@ def test_unavailable_models_say_how_to_supply_one(tmp_path, monkeypatch):
 
 @pytest.fixture
 def fresh_hub_probe():
-    from auto_challenge_sets.builder.backends.hub import hub_reachable
+    from auto_challenge_sets.backends.hub import hub_reachable
 
     hub_reachable.cache_clear()  # the probe's answer is cached per endpoint
     yield hub_reachable

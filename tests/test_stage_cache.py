@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from auto_challenge_sets.builder.pipeline.stage_cache import (
+from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.pipeline.stage_cache import (
     ALIGN_SHARD_SIZE,
     PARSE_SHARD_SIZE,
     changed_by_hand,
@@ -16,7 +17,6 @@ from auto_challenge_sets.builder.pipeline.stage_cache import (
     run_sharded,
     stage_dir,
 )
-from auto_challenge_sets.errors import InputError
 
 
 def test_shards_are_reused_and_output_is_in_order(tmp_path: Path) -> None:

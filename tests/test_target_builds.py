@@ -16,9 +16,9 @@ import pytest
 
 from auto_challenge_sets.cli import main
 from auto_challenge_sets.dataset.layout import folder_sizes
-from auto_challenge_sets.language_profiles import source_phenomena
-from auto_challenge_sets.pharaoh import parse_pharaoh
-from auto_challenge_sets.target_languages import target_tokens
+from auto_challenge_sets.formats.pharaoh import parse_pharaoh
+from auto_challenge_sets.formats.target_languages import target_tokens
+from auto_challenge_sets.phenomena.profiles import source_phenomena
 
 from conftest import shared_path
 

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from auto_challenge_sets.pharaoh import parse_pharaoh
-from auto_challenge_sets.scoring.targeted import signature, targeted_accuracy
-from auto_challenge_sets.target_languages import (
+from auto_challenge_sets.formats.pharaoh import parse_pharaoh
+from auto_challenge_sets.formats.target_languages import (
     language_of,
     lemma_language,
     match_label,
@@ -17,6 +16,7 @@ from auto_challenge_sets.target_languages import (
     tokenization,
     tokens_label,
 )
+from auto_challenge_sets.scoring.targeted import signature, targeted_accuracy
 
 # every target of the issue: the PUD languages and the two without PUD data (ja, uk)
 TARGETS = ("cs", "de", "es", "fr", "hi", "is", "ja", "ru", "uk", "zh")

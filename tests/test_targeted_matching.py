@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from auto_challenge_sets.cli import main
-from auto_challenge_sets.dataset.demo import build_demo
+from auto_challenge_sets.dataset.demo_folder import build_demo
 from auto_challenge_sets.demo_data import demo_file
 from auto_challenge_sets.evaluation.output_alignment import lemma_language
 from auto_challenge_sets.scoring.targeted import (

@@ -207,10 +207,10 @@ def test_each_instances_verdict_is_kept_for_the_page(runs):
 
 def _inputs(toy, references=(), **targeted):
     """The request, the corpus and every system's output as the engine reads them."""
-    from auto_challenge_sets.corpus import ReadReport
     from auto_challenge_sets.evaluation.inputs import read_corpus, read_systems
     from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
     from auto_challenge_sets.evaluation.request import EvaluationRequest
+    from auto_challenge_sets.formats.corpus import ReadReport
 
     request = EvaluationRequest(toy["root"], toy["hyps"], metrics=("bleu",), n_samples=3, references=references,
                                 targeted=TargetedRequest("present", **targeted))
@@ -227,7 +227,7 @@ def test_the_control_is_drawn_from_seed_1_one_stream_per_config_and_no_verdicts_
     import numpy as np
 
     from auto_challenge_sets.evaluation.stats.targeted_scores import score
-    from auto_challenge_sets.pharaoh import parse_pharaoh
+    from auto_challenge_sets.formats.pharaoh import parse_pharaoh
     from auto_challenge_sets.scoring.targeted import part_table
     from auto_challenge_sets.scoring.targeted_control import draw_pairs, pair_accuracies
 
@@ -317,7 +317,7 @@ def demo(tmp_path_factory):
     """The packaged sample (hand-checked trees and alignment) and a second translation of it, the
     dataset's reference with the particle verb of lines 3, 5 and 13 reworded: "calls" -> "phones",
     "switches" -> "turns", "picked up" -> "lifted"."""
-    from auto_challenge_sets.dataset.demo import build_demo
+    from auto_challenge_sets.dataset.demo_folder import build_demo
     from auto_challenge_sets.demo_data import demo_file
 
     root = tmp_path_factory.mktemp("demo")

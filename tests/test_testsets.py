@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from auto_challenge_sets.builder.pipeline.testsets import (
+from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.pipeline.testsets import (
     cached_testsets,
     resolve_systems,
     resolve_testset,
     split_name,
 )
-from auto_challenge_sets.errors import InputError
 
 from conftest import shared_path
 from sacrebleu_cache import PARAGRAPHS, XML_SYSTEMS, fill_wmt21, fill_wmt_xml, system_output

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from auto_challenge_sets.errors import ConlluError, InputError
-from auto_challenge_sets.text_io import (
+from auto_challenge_sets.formats.text import (
     MAX_DIGITS,
     ascii_float,
     ascii_int,

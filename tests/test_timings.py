@@ -3,7 +3,7 @@ a stage run several times (once per config, per metric) as one line that adds th
 
 from __future__ import annotations
 
-from auto_challenge_sets.builder.pipeline.timings import recording, stage
+from auto_challenge_sets.pipeline.timings import recording, stage
 
 
 def test_a_stage_run_several_times_is_one_line_adding_its_times_and_counts() -> None:

@@ -15,17 +15,17 @@ from pathlib import Path
 import conllu
 import pytest
 
-from auto_challenge_sets.builder.backends.parsers import (
+from auto_challenge_sets.backends.parsers import (
     CHUNKED_KEY,
     ParserUnavailableError,
     get_parser,
     trankit_models,
 )
-from auto_challenge_sets.builder.backends.parsers import trankit as tb
-from auto_challenge_sets.builder.backends.parsers.trankit_conllu import to_sentence
-from auto_challenge_sets.builder.pipeline.parse_stage import parse_lines, write_parse
-from auto_challenge_sets.builder.pipeline.specs import ParserSpec
-from auto_challenge_sets.conllu_io import format_sentence, read_conllu
+from auto_challenge_sets.backends.parsers import trankit as tb
+from auto_challenge_sets.backends.parsers.trankit_conllu import to_sentence
+from auto_challenge_sets.formats.conllu import format_sentence, read_conllu
+from auto_challenge_sets.pipeline.parse_stage import parse_lines, write_parse
+from auto_challenge_sets.pipeline.specs import ParserSpec
 
 from conftest import shared_path
 from tiny_models import DEMO
@@ -151,7 +151,7 @@ def test_fetch_puts_hub_files_into_trankits_layout(tiny_cache, tmp_path, monkeyp
     """hf_hub_download replaced by a copy from a local 'Hub': the layout logic is what is tested."""
     import huggingface_hub
 
-    monkeypatch.setattr("auto_challenge_sets.builder.backends.hub.hub_reachable", lambda timeout=3.0: True)
+    monkeypatch.setattr("auto_challenge_sets.backends.hub.hub_reachable", lambda timeout=3.0: True)
     monkeypatch.delenv("HF_HUB_OFFLINE")  # a (fake) Hub is there: offline mode would not ask it
 
     hub = {}

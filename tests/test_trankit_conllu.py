@@ -10,10 +10,10 @@ from __future__ import annotations
 import conllu
 import pytest
 
-from auto_challenge_sets.builder.backends.parsers import trankit_models
-from auto_challenge_sets.builder.backends.parsers.trankit_conllu import to_sentence
-from auto_challenge_sets.conllu_io import format_sentence, parse_conllu
-from auto_challenge_sets.phenomena import Instance, find_instances
+from auto_challenge_sets.backends.parsers import trankit_models
+from auto_challenge_sets.backends.parsers.trankit_conllu import to_sentence
+from auto_challenge_sets.formats.conllu import format_sentence, parse_conllu
+from auto_challenge_sets.phenomena.registry import Instance, find_instances
 
 # "Er zog sich zum Haus zurück." as trankit's tagger returns it: the trankit.utils.conll names
 # (id, text, lemma, upos, xpos, feats, head, deprel, dspan, expanded), every value distinct.

@@ -5,13 +5,13 @@ from __future__ import annotations
 import conllu
 import pytest
 
-from auto_challenge_sets.builder.backends.parsers import (
+from auto_challenge_sets.backends.parsers import (
     MERGED_KEY,
     ParserError,
     ParserUnavailableError,
     get_parser,
 )
-from auto_challenge_sets.conllu_io import format_sentence, parse_conllu
+from auto_challenge_sets.formats.conllu import format_sentence, parse_conllu
 
 from tiny_models import DEMO, tiny_udpipe_model
 

@@ -19,17 +19,17 @@ from auto_challenge_sets.configs import config_sort_key
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation.engine import evaluate
 from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
-from auto_challenge_sets.evaluation.report.report import markdown_report, text_report
-from auto_challenge_sets.evaluation.report.sections.challenge import config_heading
-from auto_challenge_sets.evaluation.report.sections.human import human_table
-from auto_challenge_sets.evaluation.report.sections.segments import segment_table
-from auto_challenge_sets.evaluation.report.sections.trends import summary_table
+from auto_challenge_sets.evaluation.report.report_writer import markdown_report, text_report
+from auto_challenge_sets.evaluation.report.sections.challenge_section import config_heading
+from auto_challenge_sets.evaluation.report.sections.human_section import human_table
+from auto_challenge_sets.evaluation.report.sections.segments_section import segment_table
+from auto_challenge_sets.evaluation.report.sections.trends_section import summary_table
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.results import SCHEMA_PATH
 from auto_challenge_sets.evaluation.stats.human import read_human
 from auto_challenge_sets.evaluation.stats.multiple_testing import benjamini_hochberg
 from auto_challenge_sets.evaluation.stats.segments import read_human_seg
-from auto_challenge_sets.pharaoh import parse_pharaoh
+from auto_challenge_sets.formats.pharaoh import parse_pharaoh
 from auto_challenge_sets.scoring.length_baseline import is_degenerate
 from auto_challenge_sets.scoring.targeted import targeted_accuracy
 
@@ -461,7 +461,7 @@ def test_the_pages_segment_rows_skip_a_config_without_agreement_and_go_on(run):
     """A config with neither a metric's nor targeted accuracy's segment agreement has no row; the
     configs after it still do (the full test set first)."""
     from auto_challenge_sets.evaluation.report.cells import ordered_configs
-    from auto_challenge_sets.evaluation.report.sections.segments import segment_rows
+    from auto_challenge_sets.evaluation.report.sections.segments_section import segment_rows
 
     evaluation = run["evaluation"]
     metric = evaluation.metrics[0]

@@ -107,7 +107,7 @@ def test_the_page_and_report_md_show_the_difference_and_the_power(evaluation, tm
     from markupsafe import escape  # Jinja's own escaping
 
     from auto_challenge_sets.evaluation.report.html.html_report import write_html
-    from auto_challenge_sets.evaluation.report.report import markdown_report
+    from auto_challenge_sets.evaluation.report.report_writer import markdown_report
     from auto_challenge_sets.evaluation.stats.versus_full import power_line
 
     page = write_html(tmp_path, evaluation)[0].read_text(encoding="utf-8")

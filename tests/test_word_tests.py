@@ -1,4 +1,4 @@
-"""Word tests (auto_challenge_sets/word_tests.py): the search over a block's joined column finds
+"""Word tests (auto_challenge_sets/phenomena/word_tests.py): the search over a block's joined column finds
 exactly the words the test passes one by one (fuzzed, tabs and values inside values included);
 every built-in rule's word test is passed by every word the rule matches, on the gold PUD
 treebanks of the nine PUD languages and the demo sample; and the one pass with word tests, a block of
@@ -15,8 +15,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from test_fuzz_readers import FUZZ
 
-from auto_challenge_sets.conllu_io import read_conllu
-from auto_challenge_sets.phenomena import (
+from auto_challenge_sets.formats.conllu import read_conllu
+from auto_challenge_sets.formats.ud import Sentence, Token
+from auto_challenge_sets.phenomena.registry import (
     PHENOMENA,
     Phenomenon,
     find_all_instances,
@@ -27,9 +28,8 @@ from auto_challenge_sets.phenomena import (
     register_phenomenon,
     unregister_phenomenon,
 )
-from auto_challenge_sets.rule_query import parse_rule_query
-from auto_challenge_sets.ud import Sentence, Token
-from auto_challenge_sets.word_tests import JoinedColumns, WordTest
+from auto_challenge_sets.phenomena.rule_query import parse_rule_query
+from auto_challenge_sets.phenomena.word_tests import JoinedColumns, WordTest
 
 from conftest import REPO, shared_path
 

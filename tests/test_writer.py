@@ -11,12 +11,12 @@ import pyarrow.parquet as pq
 import pytest
 from datasets import load_dataset
 
-from auto_challenge_sets.builder.pipeline.build import BuildSpec
 from auto_challenge_sets.dataset import writer
 from auto_challenge_sets.dataset.features import features_for
 from auto_challenge_sets.dataset.layout import DatasetFolder, folder_sizes, scan_folder, split_files
 from auto_challenge_sets.dataset.writer import build_into_folder
 from auto_challenge_sets.errors import ConlluError, InputError
+from auto_challenge_sets.pipeline.run_build import BuildSpec
 
 from conftest import shared_path
 
@@ -162,7 +162,7 @@ def test_a_stream_that_fails_after_its_first_files_leaves_no_file(pud, tmp_path,
 _FULL_DISK = """
 import resource, signal, sys
 from pathlib import Path
-from auto_challenge_sets.builder.pipeline.build import BuildSpec
+from auto_challenge_sets.pipeline.run_build import BuildSpec
 from auto_challenge_sets.dataset import writer
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG, as on a full disk
 resource.setrlimit(resource.RLIMIT_FSIZE, (30_000, 30_000))
@@ -434,7 +434,7 @@ def test_a_stream_that_breaks_leaves_no_partial_file_in_the_folder(tmp_path: Pat
     """The sinks' files are removed by the writer itself (not only by the folder guard around it)."""
     import dataclasses
 
-    from auto_challenge_sets.builder.pipeline.build import build
+    from auto_challenge_sets.pipeline.run_build import build
 
     monkeypatch.setattr(writer, "CHUNK", 5)
     monkeypatch.setattr(writer, "ROW_GROUP", 3)

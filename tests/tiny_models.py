@@ -69,7 +69,7 @@ def _write_xlmr(cache: Path, lines: Sequence[str], vocab_size: int, seed: int) -
 
 
 def _trankit_config(cache: Path):
-    from auto_challenge_sets.builder.backends.parsers.trankit_models import import_trankit
+    from auto_challenge_sets.backends.parsers.trankit_models import import_trankit
 
     import_trankit()
     from trankit.config import Config
@@ -201,7 +201,7 @@ def _fit_tokenizer_head(cache: Path, language: str, lines: Sequence[str], seed: 
     import torch
     from torch.utils.data import DataLoader
 
-    from auto_challenge_sets.builder.backends.parsers.trankit_models import import_trankit
+    from auto_challenge_sets.backends.parsers.trankit_models import import_trankit
 
     trankit = import_trankit()
     import contextlib

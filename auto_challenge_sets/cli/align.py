@@ -45,11 +45,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from auto_challenge_sets.builder.pipeline.align_stage import align_pairs, write_pharaoh
     from auto_challenge_sets.cli.backend_flags import aligner_spec_from_args
-    from auto_challenge_sets.corpus import ReadReport, read_lines
     from auto_challenge_sets.errors import AcsError, CorpusError, InputError
-    from auto_challenge_sets.pharaoh import format_pharaoh
+    from auto_challenge_sets.formats.corpus import ReadReport, read_lines
+    from auto_challenge_sets.formats.pharaoh import format_pharaoh
+    from auto_challenge_sets.pipeline.align_stage import align_pairs, write_pharaoh
 
     if (args.output is None) == (args.make_priors is None):
         raise AcsError("give --output FILE (links) or --make-priors FILE (eflomal priors)")
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
                           "must have one sentence per line, line by line", str(args.source))
     pairs = [(source.split(), target.split()) for source, target in zip(sources, targets)]
     if args.make_priors is not None:
-        from auto_challenge_sets.builder.backends.aligners.eflomal import make_priors
+        from auto_challenge_sets.backends.aligners.eflomal import make_priors
 
         learned = make_priors(pairs, args.make_priors, seed=spec.options.get("seed", 1))  # --seed N
         if not args.quiet:

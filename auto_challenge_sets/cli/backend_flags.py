@@ -1,6 +1,6 @@
 """Command-line flags generated from the backends' declared options, and read back into specs.
 
-Each command-line option of a kind's backends (``auto_challenge_sets.builder.backends.Option``)
+Each command-line option of a kind's backends (``auto_challenge_sets.backends.Option``)
 is one flag, even where several backends declare it (``pretokenized``). Flags default to ``None``:
 the chosen backend gets the given ones, and a given flag that only another backend takes is an
 error naming that backend, never silently ignored.
@@ -12,10 +12,11 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from auto_challenge_sets.builder.backends import ALIGNER, PARSER, Option, declared_options
-from auto_challenge_sets.builder.backends.aligners import AlignerError
-from auto_challenge_sets.builder.backends.parsers import ParserError
-from auto_challenge_sets.builder.pipeline.defaults import (
+from auto_challenge_sets.backends import ALIGNER, PARSER, Option, declared_options
+from auto_challenge_sets.backends.aligners import AlignerError
+from auto_challenge_sets.backends.parsers import ParserError
+from auto_challenge_sets.cli.help import int_at_least
+from auto_challenge_sets.pipeline.defaults import (
     AUTO_ALIGNER,
     DEFAULT_ALIGNER,
     DEFAULT_PARSER,
@@ -23,9 +24,8 @@ from auto_challenge_sets.builder.pipeline.defaults import (
     NO_ALIGNER,
     default_aligner,
 )
-from auto_challenge_sets.builder.pipeline.specs import AlignerSpec, ParserSpec
-from auto_challenge_sets.builder.pipeline.stage_cache import PARSE_SHARD_SIZE
-from auto_challenge_sets.cli.help import int_at_least
+from auto_challenge_sets.pipeline.specs import AlignerSpec, ParserSpec
+from auto_challenge_sets.pipeline.stage_cache import PARSE_SHARD_SIZE
 
 CONLLU = "conllu"  # --parser conllu: a pre-parsed source
 PHARAOH = "pharaoh"  # --aligner pharaoh: a precomputed alignment
@@ -91,7 +91,7 @@ def given_backend_options(args: argparse.Namespace, kind: str) -> dict[str, Any]
 def add_parser_arguments(parser: argparse.ArgumentParser, *, default: str | None = DEFAULT_PARSER) -> None:
     """The parsing options of ``acs parse`` and ``acs build`` (``default=None``: the build tells
     "not given" apart, conllu with ``--source-conllu``)."""
-    from auto_challenge_sets.builder.backends.parsers import available_parsers
+    from auto_challenge_sets.backends.parsers import available_parsers
 
     group = parser.add_argument_group("parsing")
     group.add_argument("--parser", choices=[*available_parsers(), CONLLU], default=default,
@@ -116,7 +116,7 @@ def add_aligner_arguments(parser: argparse.ArgumentParser, *, standalone: bool =
     """The aligner options: for ``acs build``, ``--aligner`` (a backend, pharaoh, none or auto),
     ``--alignment FILE`` and the backends' flags, ``--align-`` where a bare name would clash with the
     parser's; for ``acs align`` (``standalone``), the bare flags and no Pharaoh file."""
-    from auto_challenge_sets.builder.backends.aligners import available_aligners
+    from auto_challenge_sets.backends.aligners import available_aligners
 
     group = parser.add_argument_group("alignment")
     names = available_aligners()
@@ -140,7 +140,7 @@ def add_aligner_arguments(parser: argparse.ArgumentParser, *, standalone: bool =
 
 def aligner_choice(args: argparse.Namespace) -> str:
     """``--aligner`` as given, or by the default-aligner policy (pharaoh with ``--alignment``, else
-    :func:`~auto_challenge_sets.builder.pipeline.defaults.default_aligner`, for which simalign's flags
+    :func:`~auto_challenge_sets.pipeline.defaults.default_aligner`, for which simalign's flags
     ask for simalign); decided once, kept in ``args.aligner``, its note in ``args.aligner_note``."""
     alignment = getattr(args, "alignment", None)
     if args.aligner in (None, AUTO_ALIGNER):

@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING
 from auto_challenge_sets.cli.help import HelpFormatter, int_at_least
 
 if TYPE_CHECKING:
-    from auto_challenge_sets.rule_query import RuleQuery
+    from auto_challenge_sets.phenomena.rule_query import RuleQuery
 
 DEFAULT_OUT = "auto_challenge_sets"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from auto_challenge_sets.phenomena import lexical_phenomena
+    from auto_challenge_sets.phenomena.registry import lexical_phenomena
 
     parser = subparsers.add_parser(
         "build",
@@ -47,7 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "default: keep the folder's, else 'other'")
     parser.add_argument("--phenomena", nargs="+", choices=sorted(lexical_phenomena()), metavar="NAME",
                         help="lexical phenomena to build (default: those of the source language's profile, "
-                        f"auto_challenge_sets/language_profiles.py; known: {', '.join(sorted(lexical_phenomena()))})")
+                        f"auto_challenge_sets/phenomena/profiles.py; known: {', '.join(sorted(lexical_phenomena()))})")
     parser.add_argument("--rule", action="append", default=[], metavar="QUERY",
                         help="add a phenomenon of your own (repeatable): 'name=light_verb deprel=compound:lvc "
                         "head.upos=VERB'; FIELD=VALUE or FIELD~PREFIX on the word's form, lemma, upos, xpos, "
@@ -97,7 +97,7 @@ def _resolve_inputs(args: argparse.Namespace) -> None:
     if args.testset:
         if args.source or args.target:
             raise AcsError("--testset gives the source and the reference: drop --source/--target")
-        from auto_challenge_sets.builder.pipeline.testsets import resolve_testset
+        from auto_challenge_sets.pipeline.testsets import resolve_testset
 
         files = resolve_testset(args.testset, args.pair)
         args.source, args.target = files.source, files.reference
@@ -115,8 +115,8 @@ def _rule_queries(queries: list[str], replace: list[str]) -> list[RuleQuery]:
     leaves the registry as it was."""
     from auto_challenge_sets.configs import reserved_name
     from auto_challenge_sets.errors import AcsError
-    from auto_challenge_sets.phenomena import PHENOMENA
-    from auto_challenge_sets.rule_query import parse_rule_query
+    from auto_challenge_sets.phenomena.registry import PHENOMENA
+    from auto_challenge_sets.phenomena.rule_query import parse_rule_query
 
     given: dict[str, str] = {}  # name -> the --rule that gave it first
     parsed = []
@@ -162,13 +162,13 @@ def _executor(args: argparse.Namespace):
     if args.executor != "ray":
         if args.ray_address:
             raise AcsError("--ray-address goes with --executor ray")
-        from auto_challenge_sets.builder.pipeline.executors import ProcessExecutor
+        from auto_challenge_sets.pipeline.executors import ProcessExecutor
         from auto_challenge_sets.workers import cores
 
         return ProcessExecutor(jobs=args.jobs or cores())
     if args.jobs is not None:
         raise AcsError("--jobs goes with --executor local (Ray's are --workers)")
-    from auto_challenge_sets.builder.pipeline.executors import RayExecutor
+    from auto_challenge_sets.pipeline.executors import RayExecutor
 
     devices = [getattr(args, name, None) or "" for name in ("parser_device", "aligner_device")]
     gpus = 1.0 if any(device.startswith("cuda") for device in devices) else 0.0
@@ -176,8 +176,6 @@ def _executor(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
-    from auto_challenge_sets.builder.pipeline.build import BuildSpec
-    from auto_challenge_sets.builder.pipeline.timings import recording
     from auto_challenge_sets.cli.backend_flags import (
         CONLLU,
         DEFAULT_PARSER,
@@ -186,7 +184,9 @@ def run(args: argparse.Namespace) -> int:
     )
     from auto_challenge_sets.dataset.writer import build_into_folder
     from auto_challenge_sets.errors import AcsError
-    from auto_challenge_sets.phenomena import PHENOMENA, register_phenomenon
+    from auto_challenge_sets.phenomena.registry import PHENOMENA, register_phenomenon
+    from auto_challenge_sets.pipeline.run_build import BuildSpec
+    from auto_challenge_sets.pipeline.timings import recording
     from auto_challenge_sets.tables import distance_table
 
     queries = _rule_queries(args.rule, args.replace_rule)

@@ -24,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import tempfile
 
-    from auto_challenge_sets.dataset.demo import SAMPLE, build_demo
+    from auto_challenge_sets.dataset.demo_folder import SAMPLE, build_demo
     from auto_challenge_sets.tables import distance_table
 
     with tempfile.TemporaryDirectory(prefix="acs-demo-") as temporary:

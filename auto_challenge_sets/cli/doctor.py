@@ -35,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _hub_lines() -> list[tuple[bool, str, str, str]]:
     from huggingface_hub import constants, get_token
 
-    from auto_challenge_sets.builder.backends.hub import hub_offline_mode, hub_reachable
+    from auto_challenge_sets.backends.hub import hub_offline_mode, hub_reachable
 
     # offline mode (a setting) and an unreachable Hub (the network) are fixed in different ways
     if hub_offline_mode():
@@ -74,7 +74,7 @@ def _dataset_here_lines() -> list[tuple[bool, str, str, str]]:
 def _language_table(langs: list[str], trankit_cache: Path | None) -> list[str]:
     """Per language: what a build from it parses with, trankit's package and the UDPipe model
     file expected (on disk or not), and the judge's matching for it as a target."""
-    from auto_challenge_sets.builder.backends.language_inventory import language_parsers
+    from auto_challenge_sets.backends.language_inventory import language_parsers
     from auto_challenge_sets.tables import render_table
 
     found = [language_parsers(lang, trankit_cache) for lang in langs]
@@ -98,15 +98,15 @@ def _language_table(langs: list[str], trankit_cache: Path | None) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from auto_challenge_sets.builder.backends.inventory import (
+    from auto_challenge_sets.backends.inventory import (
         backend_checks,
         eflomal_check,
         simalign_check,
         trankit_check,
         udpipe_checks,
     )
-    from auto_challenge_sets.builder.backends.language_inventory import LANGUAGES
-    from auto_challenge_sets.builder.pipeline.testsets import cached_testsets
+    from auto_challenge_sets.backends.language_inventory import LANGUAGES
+    from auto_challenge_sets.pipeline.testsets import cached_testsets
     from auto_challenge_sets.tables import render_table
 
     langs = list(LANGUAGES) if args.lang == ["all"] else args.lang

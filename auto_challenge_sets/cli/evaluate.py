@@ -47,7 +47,7 @@ examples:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from auto_challenge_sets.builder.backends import ALIGNER
+    from auto_challenge_sets.backends import ALIGNER
     from auto_challenge_sets.cli.backend_flags import add_backend_flags
     from auto_challenge_sets.cli.evaluate_options import add_metric_option_flags, request_defaults
     from auto_challenge_sets.evaluation.output_alignment import ALIGNERS, RANDOM_PAIRS
@@ -168,7 +168,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _targeted_request(args: argparse.Namespace, systems: list[str]):
     """The --targeted flags as a request (None without --targeted)."""
-    from auto_challenge_sets.builder.backends import ALIGNER
+    from auto_challenge_sets.backends import ALIGNER
     from auto_challenge_sets.cli.backend_flags import given_backend_options
     from auto_challenge_sets.errors import AcsError
     from auto_challenge_sets.evaluation.output_alignment import RANDOM_PAIRS, TargetedRequest
@@ -260,7 +260,7 @@ def _testset_inputs(args: argparse.Namespace) -> None:
     if args.testset:
         if not args.pair:
             raise AcsError("--testset needs --pair (sacrebleu keeps each language pair apart)")
-        from auto_challenge_sets.builder.pipeline.testsets import resolve_systems, split_name
+        from auto_challenge_sets.pipeline.testsets import resolve_systems, split_name
 
         args.split = args.split or split_name(args.testset)
         if args.system:
@@ -279,14 +279,14 @@ def run(args: argparse.Namespace) -> int:
     """The flags as one request (its errors name its fields, shown as flags: cli/fields.py), scored and printed."""
     import json
 
-    from auto_challenge_sets.builder.pipeline.timings import recording, stage
     from auto_challenge_sets.cli.evaluate_options import metric_options, shorthand_flags
     from auto_challenge_sets.evaluation.engine import evaluate
-    from auto_challenge_sets.evaluation.report.report import text_report, write_report
     from auto_challenge_sets.evaluation.report.report_folder import prepare_report_folder, report_folder
+    from auto_challenge_sets.evaluation.report.report_writer import text_report, write_report
     from auto_challenge_sets.evaluation.report.terminal_summary import terminal_summary, wrote_line
     from auto_challenge_sets.evaluation.request import EvaluationRequest
     from auto_challenge_sets.evaluation.sentences import collect
+    from auto_challenge_sets.pipeline.timings import recording, stage
 
     _testset_inputs(args)
     with shorthand_flags(args):

@@ -30,9 +30,9 @@ FIELD_FLAGS = {field: "--" + field.replace("_", "-") for field in _PLAIN} | {
 
 def flag_of(error: AcsError, field: str, command: str | None = None) -> str | None:
     """The flag that sets ``field`` in ``command``; None where none does."""
-    from auto_challenge_sets.builder.backends import ALIGNER, PARSER, declared_options
-    from auto_challenge_sets.builder.backends.aligners import AlignerError
-    from auto_challenge_sets.builder.backends.parsers import ParserError
+    from auto_challenge_sets.backends import ALIGNER, PARSER, declared_options
+    from auto_challenge_sets.backends.aligners import AlignerError
+    from auto_challenge_sets.backends.parsers import ParserError
 
     kind = PARSER if isinstance(error, ParserError) else ALIGNER if isinstance(error, AlignerError) else None
     for options in declared_options(kind).values() if kind else ():

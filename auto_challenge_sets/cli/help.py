@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from auto_challenge_sets.text_io import ascii_float, ascii_int
+from auto_challenge_sets.formats.text import ascii_float, ascii_int
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):

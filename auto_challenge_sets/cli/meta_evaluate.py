@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
 def _registry_label(metric: str) -> str:
     """A metric's label where a run does not carry it (results.json before schema 4): the
     registry's, else its name (a metric of a package not installed here)."""
-    from auto_challenge_sets.scoring.metric import metric_class
+    from auto_challenge_sets.scoring.metrics import metric_class
 
     try:
         return metric_class(metric).label

@@ -36,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    from auto_challenge_sets.scoring.metric import metric_class, metric_names
+    from auto_challenge_sets.scoring.metrics import metric_class, metric_names
 
     for name in metric_names():
         cls = metric_class(name)

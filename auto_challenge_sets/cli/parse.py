@@ -38,11 +38,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from auto_challenge_sets.builder.backends.parsers import ParserError
-    from auto_challenge_sets.builder.pipeline.inputs import PreParsedSource
-    from auto_challenge_sets.builder.pipeline.parse_stage import parse_file
-    from auto_challenge_sets.builder.pipeline.stage_cache import PARSE_SHARD_SIZE
+    from auto_challenge_sets.backends.parsers import ParserError
     from auto_challenge_sets.cli.backend_flags import parser_spec_from_args
+    from auto_challenge_sets.pipeline.corpus_inputs import PreParsedSource
+    from auto_challenge_sets.pipeline.parse_stage import parse_file
+    from auto_challenge_sets.pipeline.stage_cache import PARSE_SHARD_SIZE
 
     spec = parser_spec_from_args(args)
     if spec is None:  # --parser conllu

@@ -1,5 +1,5 @@
 """``acs publish`` and ``acs publish-metric``: a built folder as a Hub dataset repository, the
-evaluate module as a Space (the work is :mod:`auto_challenge_sets.dataset.publish`'s)."""
+evaluate module as a Space (the work is :mod:`auto_challenge_sets.dataset.hub_publish`'s)."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _send(args: argparse.Namespace, plan_of) -> int:
-    from auto_challenge_sets.dataset.publish import connect, publish, remote_visibility
+    from auto_challenge_sets.dataset.hub_publish import connect, publish, remote_visibility
 
     api = None if args.dry_run else connect(args.token)  # offline or no token: fail before any work
     plan = plan_of()
@@ -79,7 +79,7 @@ def _send(args: argparse.Namespace, plan_of) -> int:
 
 
 def run_dataset(args: argparse.Namespace) -> int:
-    from auto_challenge_sets.dataset.publish import dataset_plan
+    from auto_challenge_sets.dataset.hub_publish import dataset_plan
 
     return _send(args, lambda: dataset_plan(Path(args.dir), args.repo_id, args.revision, args.private,
                                             verify=args.verify))

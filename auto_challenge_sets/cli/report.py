@@ -23,8 +23,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from auto_challenge_sets.evaluation.report.report import write_report
     from auto_challenge_sets.evaluation.report.report_folder import prepare_report_folder, report_folder
+    from auto_challenge_sets.evaluation.report.report_writer import write_report
     from auto_challenge_sets.evaluation.report.saved_report import read_report
     from auto_challenge_sets.evaluation.report.terminal_summary import wrote_line
 

@@ -9,7 +9,7 @@ from auto_challenge_sets.cli.help import HelpFormatter, int_at_least
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from auto_challenge_sets.phenomena import lexical_phenomena
+    from auto_challenge_sets.phenomena.registry import lexical_phenomena
 
     parser = subparsers.add_parser(
         "select",
@@ -25,14 +25,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="least number of words between dependent and head (0 = every instance)")
     parser.add_argument("--exact", action="store_true", help="select instances at distance exactly D")
     parser.add_argument("--lang", metavar="CODE", help="the treebank's language: a phenomenon with a rule of its "
-                        "own for the language (auto_challenge_sets/language_profiles.py) is found with it "
+                        "own for the language (auto_challenge_sets/phenomena/profiles.py) is found with it "
                         "(default: the generic rule)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from auto_challenge_sets.conllu_io import iter_sentences, read_conllu
-    from auto_challenge_sets.phenomena import find_instances, is_selected, phenomenon_for
+    from auto_challenge_sets.formats.conllu import iter_sentences, read_conllu
+    from auto_challenge_sets.phenomena.registry import find_instances, is_selected, phenomenon_for
 
     if args.conllu == "-":
         sentences = iter_sentences(((n, line.rstrip("\n").removesuffix("\r")) for n, line in enumerate(sys.stdin, 1)),

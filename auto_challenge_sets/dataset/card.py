@@ -12,7 +12,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from auto_challenge_sets.builder.pipeline.provenance import summary_line, weak_alignment
 from auto_challenge_sets.configs import KIND_LEXICAL, config_sort_key, parse_config_name
 from auto_challenge_sets.dataset.card_blocks import merge_body, read_card_segments, read_segments
 from auto_challenge_sets.dataset.layout import (
@@ -24,10 +23,11 @@ from auto_challenge_sets.dataset.layout import (
 )
 from auto_challenge_sets.dataset.record import empty_selections, folder_license, read_build_record
 from auto_challenge_sets.errors import InputError
-from auto_challenge_sets.language_profiles import ANY, PROFILES, profile_languages
-from auto_challenge_sets.phenomena import BUILTIN, LANGUAGE_RULES, PHENOMENA
+from auto_challenge_sets.formats.text import atomic_write_text
+from auto_challenge_sets.phenomena.profiles import ANY, PROFILES, profile_languages
+from auto_challenge_sets.phenomena.registry import BUILTIN, LANGUAGE_RULES, PHENOMENA
+from auto_challenge_sets.pipeline.build_provenance import summary_line, weak_alignment
 from auto_challenge_sets.tables import distance_table
-from auto_challenge_sets.text_io import atomic_write_text
 
 PRETTY_NAME = "Long-distance dependency challenge sets for MT"
 

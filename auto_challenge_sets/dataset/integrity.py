@@ -15,7 +15,7 @@ import stat
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from auto_challenge_sets.builder.backends.provenance import file_checksum
+from auto_challenge_sets.backends.file_provenance import file_checksum
 from auto_challenge_sets.configs import KIND_LEXICAL, config_sort_key, parse_config_name
 from auto_challenge_sets.dataset.layout import (
     DATA_DIR,
@@ -27,7 +27,7 @@ from auto_challenge_sets.dataset.layout import (
 )
 from auto_challenge_sets.dataset.record import BUILD_RECORD, read_build_record
 from auto_challenge_sets.errors import InputError
-from auto_challenge_sets.text_io import IN_A_DATASET, require_regular_file
+from auto_challenge_sets.formats.text import IN_A_DATASET, require_regular_file
 
 FILES = "files"  # a build's key in the record: {path in the folder: {bytes, rows, sha256}}
 REBUILD = "build it again (or restore the file)"

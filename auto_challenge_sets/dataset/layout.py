@@ -18,7 +18,7 @@ from typing import Any
 from auto_challenge_sets.configs import config_sort_key
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.folder_swap import left_aside
-from auto_challenge_sets.text_io import IN_A_DATASET, require_regular_file
+from auto_challenge_sets.formats.text import IN_A_DATASET, require_regular_file
 
 DATA_DIR = "data"
 SHARD = re.compile(r"(?P<split>.+)-(?P<index>\d{5})-of-(?P<count>\d{5})\.parquet")

@@ -1,6 +1,6 @@
 """The rows of a build's configs made on worker processes (``acs build --jobs N``).
 
-This process cuts the parse, as bytes (:func:`~auto_challenge_sets.conllu_io.sentence_ends`), into
+This process cuts the parse, as bytes (:func:`~auto_challenge_sets.formats.conllu.sentence_ends`), into
 chunks of whole sentences, each with its kept pairs and links; a worker parses a chunk, checks each
 sentence against its line and makes the chunk's columns of each config. Tables are written in chunk
 order and row groups are cut by row count alone, so the folder is byte-identical to ``--jobs 1``.
@@ -14,13 +14,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from auto_challenge_sets.builder.pipeline.build import AnalysedPairs, BuildOutput
-from auto_challenge_sets.builder.pipeline.executors import ProcessExecutor
 from auto_challenge_sets.configs import ConfigName
-from auto_challenge_sets.conllu_io import iter_numbered_sentences, sentence_ends
-from auto_challenge_sets.corpus import SentencePair
 from auto_challenge_sets.dataset.arrow_rows import ChunkColumns, chunk_columns, tables_from
-from auto_challenge_sets.pharaoh import Link
+from auto_challenge_sets.formats.conllu import iter_numbered_sentences, sentence_ends
+from auto_challenge_sets.formats.corpus import SentencePair
+from auto_challenge_sets.formats.pharaoh import Link
+from auto_challenge_sets.pipeline.executors import ProcessExecutor
+from auto_challenge_sets.pipeline.run_build import AnalysedPairs, BuildOutput
 from auto_challenge_sets.selection import (
     Mismatch,
     analyse_pairs,

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from auto_challenge_sets.errors import InputError
-from auto_challenge_sets.text_io import IN_A_DATASET, atomic_write_text, require_regular_file
+from auto_challenge_sets.formats.text import IN_A_DATASET, atomic_write_text, require_regular_file
 
 BUILD_RECORD = "acs_build.json"
 # 2: each build records its data files (bytes, rows, sha256; dataset/integrity.py). A record

@@ -21,10 +21,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from auto_challenge_sets.builder.pipeline.build import BuildOutput, BuildSpec, build
-from auto_challenge_sets.builder.pipeline.timings import stage
 from auto_challenge_sets.configs import config_sort_key, parse_config_name
-from auto_challenge_sets.corpus import ReadReport
 from auto_challenge_sets.dataset.arrow_rows import config_tables
 from auto_challenge_sets.dataset.card import render_readme
 from auto_challenge_sets.dataset.card_blocks import read_card_segments
@@ -35,6 +32,9 @@ from auto_challenge_sets.dataset.parallel_rows import parallel_tables
 from auto_challenge_sets.dataset.record import read_build_record, update_build_record, write_build_record
 from auto_challenge_sets.dataset.rule_record import RuleConflict, check_rule_definitions, forget_replaced
 from auto_challenge_sets.folder_swap import prepare_folder, swapped_folder
+from auto_challenge_sets.formats.corpus import ReadReport
+from auto_challenge_sets.pipeline.run_build import BuildOutput, BuildSpec, build
+from auto_challenge_sets.pipeline.timings import stage
 
 
 @dataclass

@@ -23,9 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from auto_challenge_sets.builder.pipeline.timings import stage
 from auto_challenge_sets.configs import parse_config_name
-from auto_challenge_sets.corpus import ReadReport
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation.inputs import ConfigRows, Corpus, SystemOutput, read_corpus, read_systems
 from auto_challenge_sets.evaluation.progress import progress_bar as _progress
@@ -45,12 +43,14 @@ from auto_challenge_sets.evaluation.stats import full_test, multiple_testing, se
 from auto_challenge_sets.evaluation.stats.human import HumanScores, correlation
 from auto_challenge_sets.evaluation.stats.significance import paired_tests
 from auto_challenge_sets.evaluation.stats.versus_full import add_versus_full_test
+from auto_challenge_sets.formats.corpus import ReadReport
+from auto_challenge_sets.formats.target_languages import language_of
+from auto_challenge_sets.pipeline.timings import stage
 from auto_challenge_sets.scoring import kernel
-from auto_challenge_sets.scoring.bleu_stats import count_references
 from auto_challenge_sets.scoring.finite import MetricFailure, check_statistics, corpus_score
 from auto_challenge_sets.scoring.length_baseline import is_degenerate, rule_signature
-from auto_challenge_sets.scoring.metric import Metric, create_metric
-from auto_challenge_sets.target_languages import language_of
+from auto_challenge_sets.scoring.metrics import Metric, create_metric
+from auto_challenge_sets.scoring.metrics.bleu_stats import count_references
 
 
 def _metrics(request: EvaluationRequest, target: str) -> dict[str, Metric]:

@@ -16,9 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from auto_challenge_sets.builder.pipeline.provenance import summary_line, weak_alignment
 from auto_challenge_sets.configs import BASELINE, KIND_LEXICAL, config_sort_key, parse_config_name
-from auto_challenge_sets.corpus import STDIN, ReadReport, read_lines, read_stream_lines
 from auto_challenge_sets.dataset.integrity import check_folder
 from auto_challenge_sets.dataset.layout import README, DatasetFolder
 from auto_challenge_sets.dataset.record import BUILD_RECORD, build_entry, corpus_lines
@@ -32,9 +30,11 @@ from auto_challenge_sets.evaluation.results import (
     ParserProvenance,
     Provenance,
 )
-from auto_challenge_sets.scoring.line_limit import MAX_TOKENS, line_excess
-from auto_challenge_sets.target_languages import language_of
-from auto_challenge_sets.text_io import TO_A_FILE, require_regular_file
+from auto_challenge_sets.formats.corpus import STDIN, ReadReport, read_lines, read_stream_lines
+from auto_challenge_sets.formats.line_limit import MAX_TOKENS, line_excess
+from auto_challenge_sets.formats.target_languages import language_of
+from auto_challenge_sets.formats.text import TO_A_FILE, require_regular_file
+from auto_challenge_sets.pipeline.build_provenance import summary_line, weak_alignment
 
 ROW_COLUMNS = ["id", "line", "reference", "length", "distance"]
 
@@ -263,7 +263,7 @@ def _read_text(path: str | os.PathLike[str], report: ReadReport) -> list[str]:
 
 def _check_line_lengths(lines: list[str], path: str | os.PathLike[str], tokenize: Callable[[str], str],
                         numbers: list[int] | None = None, what: str = "") -> None:
-    """The first line too long to score (:mod:`auto_challenge_sets.scoring.line_limit`) is an
+    """The first line too long to score (:mod:`auto_challenge_sets.formats.line_limit`) is an
     InputError naming the file and the line (``numbers[k]``: the line of ``lines[k]``)."""
     if max(map(len, lines), default=0) <= MAX_TOKENS:  # the common case: nothing to tokenize
         return

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from auto_challenge_sets.errors import AlignmentError
-from auto_challenge_sets.pharaoh import Link, parse_pharaoh
-from auto_challenge_sets.scoring.line_limit import check_line_lengths
+from auto_challenge_sets.formats.line_limit import check_line_lengths
+from auto_challenge_sets.formats.pharaoh import Link, parse_pharaoh
 from auto_challenge_sets.scoring.targeted import CHRF_THRESHOLD
 
 RefsKey = tuple[str, ...]

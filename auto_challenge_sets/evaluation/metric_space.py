@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from auto_challenge_sets import METRIC_PATH, __version__
-from auto_challenge_sets.dataset.publish import SPACE, PublishPlan, Upload, check_repo_id
+from auto_challenge_sets.dataset.hub_publish import SPACE, PublishPlan, Upload, check_repo_id
 from auto_challenge_sets.errors import InputError
 
 SCRIPT = "ldd_challenge.py"

@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from auto_challenge_sets import target_languages
-from auto_challenge_sets.builder.pipeline.specs import AlignerSpec
-from auto_challenge_sets.corpus import read_lines
 from auto_challenge_sets.dataset.layout import DatasetFolder
 from auto_challenge_sets.errors import AlignmentError, InputError, RequestError
-from auto_challenge_sets.pharaoh import Link, parse_pharaoh
+from auto_challenge_sets.formats import target_languages
+from auto_challenge_sets.formats.corpus import read_lines
+from auto_challenge_sets.formats.pharaoh import Link, parse_pharaoh
+from auto_challenge_sets.pipeline.specs import AlignerSpec
 from auto_challenge_sets.scoring.targeted import CHRF_THRESHOLD
 
 AUTO, STORED, PRESENT = "auto", "stored", "present"
@@ -65,7 +65,7 @@ class TargetedRequest:
             raise RequestError("targeted.random_pairs", f"must be an integer from 0 to 100,000, got {self.random_pairs!r}")
         priors = self.options.get("priors") if self.aligner == "eflomal" else None
         if priors is not None and Path(priors).is_file():  # before any work, not once the outputs are read
-            from auto_challenge_sets.builder.backends.aligners.eflomal_priors import check_priors
+            from auto_challenge_sets.backends.aligners.eflomal_priors import check_priors
 
             check_priors(priors)
 
@@ -128,7 +128,7 @@ def _align_jointly(aligner: AlignerSpec, base: dict[str, list[Any]], outputs: di
     """Every (source, reference) and (source, output) pair, each distinct pair once, in one run
     (``outputs`` may hold extra references too: they are aligned as outputs are), and the aligner's
     provenance with the pairs it aligned; targets cut into the ``target`` language's tokens."""
-    from auto_challenge_sets.builder.pipeline.align_stage import align_pairs
+    from auto_challenge_sets.pipeline.align_stage import align_pairs
 
     unique: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
 

@@ -17,11 +17,11 @@ from typing import Any
 from auto_challenge_sets.errors import RequestError
 from auto_challenge_sets.evaluation.memory import MAX_INT, MemoryRows
 from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
-from auto_challenge_sets.scoring.bleu_stats import BleuStatistics
-from auto_challenge_sets.scoring.builtin_metrics import DEFAULT_METRICS, TOKENIZE, target_tokenizer
 from auto_challenge_sets.scoring.kernel import DEFAULT_SEED, MAX_SAMPLES
 from auto_challenge_sets.scoring.length_baseline import DEFAULT_LENGTH_RELATIVE, check_relative
-from auto_challenge_sets.scoring.metric import metric_class, route_options
+from auto_challenge_sets.scoring.metrics import metric_class, route_options
+from auto_challenge_sets.scoring.metrics.bleu_stats import BleuStatistics
+from auto_challenge_sets.scoring.metrics.builtin import DEFAULT_METRICS, TOKENIZE, target_tokenizer
 from auto_challenge_sets.workers import cores
 
 ALL = "all"
@@ -50,7 +50,7 @@ class EvaluationRequest:
     input); ``dataset`` may instead be ``compute()``'s rows in memory (:class:`.memory.MemoryRows`,
     the output of the one system ``hypotheses`` names). The first of ``metrics`` picks the baseline
     system (the best on the full corpus) when ``baseline`` is None. ``metric_options`` go to the
-    metrics that declare them (:func:`~auto_challenge_sets.scoring.metric.route_options`); a key none
+    metrics that declare them (:func:`~auto_challenge_sets.scoring.metrics.route_options`); a key none
     declares is an error. These defaults are ``acs evaluate``'s too.
     """
 
@@ -167,7 +167,7 @@ class EvaluationRequest:
         return route_options(self.metrics, given)
 
     def line_tokenizer(self, target: str | None = None) -> Callable[[str], str]:
-        """What the longest line a run scores counts (:mod:`~auto_challenge_sets.scoring.line_limit`):
+        """What the longest line a run scores counts (:mod:`~auto_challenge_sets.formats.line_limit`):
         the tokens of its BLEU/RIBES tokenizer, 13a without either."""
         name = next((values["tokenize"] for values in self.metric_settings(target).values() if "tokenize" in values),
                     TOKENIZE.default)

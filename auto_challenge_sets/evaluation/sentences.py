@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from auto_challenge_sets.corpus import read_lines
 from auto_challenge_sets.dataset.layout import DatasetFolder
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation.page_sentences import ConfigSentences, Sentences
 from auto_challenge_sets.evaluation.report.name_text import isolate
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.results import Evaluation
-from auto_challenge_sets.pharaoh import Link, parse_pharaoh
+from auto_challenge_sets.formats.corpus import read_lines
+from auto_challenge_sets.formats.pharaoh import Link, parse_pharaoh
+from auto_challenge_sets.formats.target_languages import language_of, target_tokens
 from auto_challenge_sets.scoring.targeted import CORRECT, UNALIGNED, WRONG
-from auto_challenge_sets.target_languages import language_of, target_tokens
 
 # a line's words and links are the same in every config holding it: read once, from the full
 # corpus (list columns are the slow part of a read); a config's own rows need only these

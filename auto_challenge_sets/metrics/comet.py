@@ -17,7 +17,7 @@ import numpy as np
 
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.options import Option
-from auto_challenge_sets.scoring.metric import AveragedMetric, References
+from auto_challenge_sets.scoring.metrics import AveragedMetric, References
 
 DEFAULT_MODEL = "Unbabel/wmt22-comet-da"
 

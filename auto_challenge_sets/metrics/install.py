@@ -23,7 +23,7 @@ from hashlib import sha256
 from pathlib import Path
 
 import auto_challenge_sets
-from auto_challenge_sets.text_io import make_folder
+from auto_challenge_sets.formats.text import make_folder
 
 METRIC_NAME = "ldd_challenge"
 

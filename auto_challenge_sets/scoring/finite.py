@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from auto_challenge_sets.corpus import STDIN
 from auto_challenge_sets.errors import AcsError, InputError
+from auto_challenge_sets.formats.corpus import STDIN
 
 
 class MetricFailure(AcsError):

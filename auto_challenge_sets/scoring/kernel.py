@@ -20,7 +20,7 @@ from auto_challenge_sets.scoring.length_baseline import (
     sample_length_matched,
     summarize,
 )
-from auto_challenge_sets.scoring.metric import Metric, References
+from auto_challenge_sets.scoring.metrics import Metric, References
 from auto_challenge_sets.workers import cores, imap
 
 DEFAULT_SEED = 1  # the same random corpora on every run unless a seed is given

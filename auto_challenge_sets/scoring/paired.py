@@ -4,7 +4,7 @@ statistics already in memory, for all systems at once: the same trials, the same
 
 The coins are drawn once per config (they are the same for every system), the swapped sums are
 matrix products (integer statistics in float64, where every sum is exact), and the trials are
-scored by the metric's vectorized :meth:`~auto_challenge_sets.scoring.metric.Metric.scores_of_totals`;
+scored by the metric's vectorized :meth:`~auto_challenge_sets.scoring.metrics.Metric.scores_of_totals`;
 where that may round differently from the scalar code (BLEU: numpy's exp and log), every trial
 whose difference lies within a hair of the real one is scored again by the scalar code. The paired
 bootstrap still goes through sacrebleu (:mod:`auto_challenge_sets.evaluation.stats.significance`).
@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from auto_challenge_sets.scoring.metric import Metric
+from auto_challenge_sets.scoring.metrics import Metric
 
 # a trial is scored again by the scalar code when its difference is this close to the real one
 # (relative to the scale of the scores): far above any rounding of exp and log, far below any

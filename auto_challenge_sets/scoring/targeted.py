@@ -4,7 +4,7 @@ done automatically).
 For each lexical instance (dependent, head; 1-based word ids) of a row, the reference tokens
 aligned to the head and to the dependent are the expected translation, and the output tokens
 aligned to them (a source-output alignment) are the system's; tokens are the target language's
-(:func:`auto_challenge_sets.target_languages.target_tokens`). An instance is
+(:func:`auto_challenge_sets.formats.target_languages.target_tokens`). An instance is
 
 - ``unaligned`` when its head has no reference token aligned to it (nothing to compare with; the
   paper's annotators removed such instances too);
@@ -34,8 +34,8 @@ from typing import Any
 import numpy as np
 from sacrebleu.metrics import CHRF
 
-from auto_challenge_sets.pharaoh import Link
-from auto_challenge_sets.target_languages import match_label, target_tokens, tokens_label
+from auto_challenge_sets.formats.pharaoh import Link
+from auto_challenge_sets.formats.target_languages import match_label, target_tokens, tokens_label
 
 CHRF_THRESHOLD = 50.0
 _CHRF = CHRF()

@@ -8,12 +8,12 @@ from dataclasses import replace
 from itertools import chain
 from pathlib import Path
 
-from auto_challenge_sets.builder.pipeline.timings import stage
 from auto_challenge_sets.evaluation.progress import progress_bar
 from auto_challenge_sets.evaluation.report.html.environment import environment
 from auto_challenge_sets.evaluation.report.plots import SvgPlot
 from auto_challenge_sets.evaluation.report.sections import SECTIONS
 from auto_challenge_sets.evaluation.results import Evaluation
+from auto_challenge_sets.pipeline.timings import stage
 
 KINDS = tuple(section.KIND for section in SECTIONS if hasattr(section, "KIND"))  # the page's figure sections
 

@@ -18,9 +18,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from auto_challenge_sets.errors import InputError
-from auto_challenge_sets.evaluation.report.report import RESULTS, report_names
+from auto_challenge_sets.evaluation.report.report_writer import RESULTS, report_names
 from auto_challenge_sets.folder_swap import prepare_folder, refuse_link_or_file, swapped_folder
-from auto_challenge_sets.text_io import file_kind
+from auto_challenge_sets.formats.text import file_kind
 
 SCHEMA_PREFIX = "acs-evaluation/"
 FOREIGN = ("is not a file acs evaluate writes, and a report replaces its folder whole: move it out of the "

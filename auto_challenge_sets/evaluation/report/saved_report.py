@@ -10,11 +10,11 @@ from pathlib import Path
 
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation.page_sentences import SAVED, Sentences
-from auto_challenge_sets.evaluation.report.report import RESULTS
+from auto_challenge_sets.evaluation.report.report_writer import RESULTS
 from auto_challenge_sets.evaluation.result_json import ResultError
 from auto_challenge_sets.evaluation.results import SCHEMA, Evaluation
 from auto_challenge_sets.folder_swap import left_aside
-from auto_challenge_sets.text_io import file_kind
+from auto_challenge_sets.formats.text import file_kind
 
 
 def read_result(path: str | os.PathLike[str]) -> Evaluation:

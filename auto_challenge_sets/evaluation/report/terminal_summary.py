@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from auto_challenge_sets.evaluation.report.sections import challenge, full_test, provenance, trends
+from auto_challenge_sets.evaluation.report.sections import challenge_section as challenge
+from auto_challenge_sets.evaluation.report.sections import full_test_section as full_test
+from auto_challenge_sets.evaluation.report.sections import provenance_section as provenance
+from auto_challenge_sets.evaluation.report.sections import trends_section as trends
 from auto_challenge_sets.evaluation.results import Evaluation
 
 FIRST_FILES = ("index.html", "report.md", "results.json")  # named in the "wrote" line, the rest counted

@@ -19,7 +19,7 @@ from auto_challenge_sets.evaluation.results import (
 )
 from auto_challenge_sets.evaluation.stats.multiple_testing import ALPHA
 from auto_challenge_sets.evaluation.stats.significance import paired_tests
-from auto_challenge_sets.scoring.metric import Metric
+from auto_challenge_sets.scoring.metrics import Metric
 from auto_challenge_sets.scoring.paired import pairwise_approximate_randomization, sacrebleu_seed
 
 CLUSTER_RULE = ("WMT's: systems ordered by score; a cluster boundary between positions k and k+1 when each of "

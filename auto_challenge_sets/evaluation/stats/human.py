@@ -15,11 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from auto_challenge_sets.corpus import read_lines
 from auto_challenge_sets.errors import CorpusError, InputError
 from auto_challenge_sets.evaluation.results import HumanCorrelation, Method
 from auto_challenge_sets.evaluation.stats import SEED, STREAMS
-from auto_challenge_sets.text_io import ascii_float
+from auto_challenge_sets.formats.corpus import read_lines
+from auto_challenge_sets.formats.text import ascii_float
 
 # 3 systems: every resample with 3 distinct systems is the 3 themselves, so the "interval" is τ, zero wide
 MIN_CI_SYSTEMS = 4

@@ -18,8 +18,8 @@ from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation.results import Method, SegmentAgreement
 from auto_challenge_sets.evaluation.stats import SEED, STREAMS
 from auto_challenge_sets.evaluation.stats.human import finite, match_system, numbered_table_rows
-from auto_challenge_sets.scoring.metric import Metric
-from auto_challenge_sets.text_io import ascii_float, ascii_int
+from auto_challenge_sets.formats.text import ascii_float, ascii_int
+from auto_challenge_sets.scoring.metrics import Metric
 from auto_challenge_sets.workers import imap
 
 BOOTSTRAP = Method.segment_bootstrap

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from auto_challenge_sets.evaluation.results import PairedResult
-from auto_challenge_sets.scoring.metric import Metric, PairedTestAdapter
+from auto_challenge_sets.scoring.metrics import Metric, PairedTestAdapter
 from auto_challenge_sets.scoring.paired import approximate_randomization, sacrebleu_seed
 
 

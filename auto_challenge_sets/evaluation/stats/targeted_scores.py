@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from auto_challenge_sets.builder.pipeline.provenance import weak_alignment
 from auto_challenge_sets.evaluation.output_alignment import (
     PRESENT,
     STORED,
@@ -34,9 +33,10 @@ from auto_challenge_sets.evaluation.results import (
     TargetedScore,
 )
 from auto_challenge_sets.evaluation.stats import SEED, STREAMS
+from auto_challenge_sets.formats.target_languages import language_of, target_tokens
+from auto_challenge_sets.pipeline.build_provenance import weak_alignment
 from auto_challenge_sets.scoring.targeted import CORRECT, WRONG, accuracy, part_table, signature, tally
 from auto_challenge_sets.scoring.targeted_control import LEVELS, draw_pairs, pair_accuracies, percentile
-from auto_challenge_sets.target_languages import language_of, target_tokens
 
 MEASURED, UNMEASURED = "measured", "unmeasured"
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from auto_challenge_sets.builder.pipeline.timings import stage
 from auto_challenge_sets.evaluation.page_sentences import Sentences
 from auto_challenge_sets.evaluation.report.cells import family_size
 from auto_challenge_sets.evaluation.report.figures import by_kind, draw
@@ -16,6 +15,7 @@ from auto_challenge_sets.evaluation.report.html.environment import environment
 from auto_challenge_sets.evaluation.report.plots import SvgPlot
 from auto_challenge_sets.evaluation.report.sections import SECTIONS
 from auto_challenge_sets.evaluation.results import Evaluation
+from auto_challenge_sets.pipeline.timings import stage
 from auto_challenge_sets.scoring.length_baseline import DEGENERATE_COMPLEMENT_RATIO, DEGENERATE_WIDENED_SHARE
 
 INDEX = "index.html"

@@ -5,13 +5,25 @@ variables of its part of ``index.html.j2``) and, with figures, ``figures(evaluat
 from __future__ import annotations
 
 from auto_challenge_sets.evaluation.report.sections import (
-    challenge,
-    full_test,
-    human,
-    provenance,
-    segments,
-    targeted,
-    trends,
+    challenge_section as challenge,
+)
+from auto_challenge_sets.evaluation.report.sections import (
+    full_test_section as full_test,
+)
+from auto_challenge_sets.evaluation.report.sections import (
+    human_section as human,
+)
+from auto_challenge_sets.evaluation.report.sections import (
+    provenance_section as provenance,
+)
+from auto_challenge_sets.evaluation.report.sections import (
+    segments_section as segments,
+)
+from auto_challenge_sets.evaluation.report.sections import (
+    targeted_section as targeted,
+)
+from auto_challenge_sets.evaluation.report.sections import (
+    trends_section as trends,
 )
 
 # the text report's order; report.md moves the long per-config tables after the figures

@@ -1,0 +1,110 @@
+"""UDPipe 1 (``ufal.udpipe``), the parser the paper used: tokenizer, tagger and parser in one file.
+
+Each line is processed alone (its tokenizer may cut a line into sentences, which are merged);
+pre-tokenized lines use the ``horizontal`` input format (the whole line one sentence).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from auto_challenge_sets.backends import Option
+from auto_challenge_sets.backends.file_provenance import file_checksum
+from auto_challenge_sets.backends.parsers import (
+    PRETOKENIZED,
+    Parser,
+    ParserError,
+    ParserUnavailableError,
+    merge_sentences,
+    register_parser,
+)
+from auto_challenge_sets.formats.conllu import parse_conllu
+from auto_challenge_sets.formats.ud import Sentence
+
+
+@register_parser("udpipe")
+class UDPipeParser(Parser):
+    requires = ("ufal.udpipe",)
+    package = "ufal.udpipe"
+    options = (
+        Option("udpipe_model", Path, None, "UDPipe 1 model file (--parser udpipe)", metavar="FILE"),
+        PRETOKENIZED,
+    )
+
+    def __init__(self, lang: str = "en", cache_dir: str | os.PathLike[str] | None = None,
+                 udpipe_model: str | os.PathLike[str] | None = None, pretokenized: bool = False):
+        # lang and cache_dir: the model file decides the language; UDPipe keeps no cache
+        if udpipe_model is None:
+            raise ParserError("parser udpipe needs a model file: udpipe_model FILE", field=("parser", "udpipe_model"))
+        self.model_path = Path(udpipe_model)
+        self.pretokenized = pretokenized
+        self._pipeline = None
+        self._model = None
+
+    @classmethod
+    def label(cls, options: dict) -> str:
+        model = options.get("udpipe_model")
+        return f"udpipe ({Path(model).name})" if model else cls.name
+
+    def check_ready(self) -> None:
+        if not self.model_path.is_file():
+            found = "is not a regular file" if self.model_path.exists() else "not found"
+            raise ParserUnavailableError(f"UDPipe model {self.model_path} {found}: pass an existing "
+                                         "UDPipe 1 model file with udpipe_model FILE", field="udpipe_model")
+
+    def signature(self) -> dict:
+        self.check_ready()
+        return {"model": self.model_path.name, "sha256": file_checksum(self.model_path),
+                "pretokenized": self.pretokenized}
+
+    def provenance(self) -> dict:
+        signature = self.signature()
+        return {**super().provenance(), "model": signature["model"], "sha256": signature["sha256"],
+                "options": {"pretokenized": self.pretokenized}}
+
+    def _load(self):
+        if self._pipeline is None:
+            self.check_ready()
+            from ufal.udpipe import Model, Pipeline
+
+            model = Model.load(str(self.model_path))
+            if model is None:
+                raise ParserUnavailableError(f"{self.model_path} is not a UDPipe 1 model (Model.load failed)")
+            source = "horizontal" if self.pretokenized else "tokenize"
+            self._model = model  # the pipeline keeps a pointer into it: keep it alive
+            self._pipeline = Pipeline(model, source, Pipeline.DEFAULT, Pipeline.DEFAULT, "conllu")
+        return self._pipeline
+
+    def parse(self, lines: list[str]) -> list[Sentence]:
+        from ufal.udpipe import ProcessingError
+
+        pipeline = self._load()
+        error = ProcessingError()
+        out = []
+        for line in lines:
+            text = " ".join(line.split()) if self.pretokenized else line.strip()
+            result = pipeline.process(text, error)
+            if error.occurred():
+                raise ParserError(f"UDPipe failed on {line[:60]!r}: {error.message}")
+            parts = parse_conllu(result, "<udpipe output>")
+            if not parts:
+                raise ParserError(f"UDPipe returned no sentence for {line[:60]!r}")
+            for part in parts:
+                part.comments.clear()
+            # UDPipe records the end of its input as SpacesAfter=\n on the last token: not ours.
+            last = parts[-1]
+            last.words[-1].misc = _drop_final_newline(last.words[-1].misc)
+            for mwt in last.multiword_tokens:
+                mwt.columns[9] = _drop_final_newline(mwt.columns[9])
+            out.append(merge_sentences(parts))
+        return out
+
+    def close(self) -> None:
+        self._pipeline = None
+        self._model = None
+
+
+def _drop_final_newline(misc: str) -> str:
+    items = [item for item in misc.split("|") if item not in ("SpacesAfter=\\n", "_")]
+    return "|".join(items) or "_"

@@ -1,0 +1,60 @@
+"""The report of an Evaluation, assembled from its sections: the plain text ``acs evaluate`` prints,
+and the ``--out`` folder (``results.json``, ``report.md``, the figures and ``index.html``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from auto_challenge_sets.evaluation.page_sentences import SAVED, Sentences
+from auto_challenge_sets.evaluation.report import cells, figures, sections
+from auto_challenge_sets.evaluation.report.html import html_report
+from auto_challenge_sets.evaluation.report.sections import SECTIONS
+from auto_challenge_sets.evaluation.report.sections import challenge_section as challenge
+from auto_challenge_sets.evaluation.results import Evaluation
+from auto_challenge_sets.pipeline.timings import stage
+
+LEGEND = "".join(m.LEGEND for m in (challenge, sections.trends, sections.human, cells, sections.segments,
+                                     sections.full_test))
+RESULTS, MARKDOWN = "results.json", "report.md"
+
+
+def text_report(evaluation: Evaluation) -> str:
+    lines = [line for section in SECTIONS for line in section.text(evaluation)]
+    return "\n".join(lines).rstrip("\n")
+
+
+def markdown_report(evaluation: Evaluation, plots: list[Path]) -> str:
+    """The sections in the text's order, the legend after the head, the per-config tables last."""
+    head, *rest = (section.text(evaluation, markdown=True) for section in SECTIONS if section is not challenge)
+    lines = [*head, "## How to read this report", "", LEGEND, *(line for lines in rest for line in lines)]
+    lines += [f"![{p.stem}]({p.name})" for p in plots] + [""]
+    return "\n".join([*lines, *challenge.text(evaluation, markdown=True)])
+
+
+def report_names() -> tuple[str, ...]:
+    """Every name :func:`write_report` may write, relative to its folder, fields in braces."""
+    figures = (section.FILE for section in SECTIONS if hasattr(section, "FILE"))
+    return (RESULTS, MARKDOWN, SAVED, *figures, *html_report.PAGE_NAMES)
+
+
+def write_report(out_dir: str | Path, evaluation: Evaluation, sentences: Sentences | None = None,
+                 progress: bool = False) -> list[Path]:
+    """The report folder, from the result alone (and the ``sentences``, saved so that ``acs report``
+    renders the same page); the paths written."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    results = out / RESULTS
+    with stage(RESULTS, 1, "files"):
+        results.write_text(json.dumps(evaluation.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    saved = []
+    if sentences is not None:
+        with stage(SAVED, 1, "files"):
+            sentences.save(out / SAVED)
+        saved.append(out / SAVED)
+    drawn = figures.all_plots(evaluation, out, evaluation.human_scores, progress)
+    plots, report = [out / figure.file for figure in drawn], out / MARKDOWN
+    with stage(MARKDOWN, 1, "files"):
+        report.write_text(markdown_report(evaluation, plots), encoding="utf-8")
+    page = html_report.write_html(out, evaluation, sentences, drawn)
+    return [results, *saved, report, *plots, *page]

@@ -1,0 +1,169 @@
+"""Agreement with the human scores, per metric: each config's correlation over systems and its
+difference from the full test set's BLEU, the power of the test, and the scatter figures."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from auto_challenge_sets.evaluation.report import cells, plots
+from auto_challenge_sets.evaluation.report.cells import config_label, corrected_cell, family_header, num
+from auto_challenge_sets.evaluation.report.name_text import isolate, report_name
+from auto_challenge_sets.evaluation.report.sections.full_test_section import full_corpus_label
+from auto_challenge_sets.evaluation.results import Evaluation, HumanCorrelation
+from auto_challenge_sets.evaluation.stats.human import MIN_CI_SYSTEMS
+from auto_challenge_sets.evaluation.stats.versus_full import power_line, reference_metric
+from auto_challenge_sets.tables import render_table
+
+KIND, FILE = "human", "{pair}.{metric}.human.svg"
+
+LEGEND = """\
+- Human correlation, per metric (scores negated where lower is better, so a positive τ always
+  means agreeing with humans): Spearman's ρ and Kendall's τ over systems, Kendall's p-value, a 95%
+  bootstrap interval of τ over systems, and *random τ pct*: where the config's τ falls among the τ
+  of its random corpora (a set that ranks systems no better than random sentences of its lengths
+  sits near 50). *Δτ vs full BLEU*: the config's τ minus full-test BLEU's over the same systems
+  (BLEU unless it is not among the metrics: then the first metric), a 95% paired bootstrap
+  interval over systems, the p of a paired permutation test (the two measures' ranks swapped per
+  system) and its BH correction across the configs: does the config agree with humans better than
+  the full test set's BLEU? *Power*, under each table: the τ needed for p < 0.05 with this many
+  systems and to survive BH over this many configs (exact null distribution of Kendall's τ).
+"""
+
+
+def _human_cells(human: HumanCorrelation, random_means_something: bool = True) -> list[str]:
+    """``random_means_something``: False on a degenerate baseline (no random τ percentile printed)."""
+    ci = human.ci
+    return [str(human.systems), num(human.spearman, 3), num(human.kendall, 3), num(human.p_value, 3),
+            corrected_cell(human.p_corrected, human.exploratory),
+            ("n/a: too few systems" if human.systems < MIN_CI_SYSTEMS else "-") if not ci else f"[{ci[0]:.2f}, {ci[1]:.2f}]",
+            num(human.random_kendall_percentile if random_means_something else None, 0)]
+
+
+def versus_cells(human: HumanCorrelation | None) -> list[str]:
+    """τ minus full-test BLEU's, its interval, raw and corrected p."""
+    test = None if human is None else human.vs_full_test
+    if test is None or test.delta is None:
+        return ["-", "-", "-"]
+    ci = "" if test.ci is None else f" [{test.ci[0]:+.2f}, {test.ci[1]:+.2f}]"
+    return [f"{test.delta:+.3f}{ci}", num(test.p_value, 3), corrected_cell(test.p_corrected, test.exploratory)]
+
+
+def versus_header(evaluation: Evaluation, found: Iterable[HumanCorrelation | None], what: str = "τ") -> list[str]:
+    """The Δτ columns' headers; ``found``: the correlations whose differences the column holds (their family)."""
+    return [f"Δ{what} vs full {evaluation.label(reference_metric(evaluation.metrics))} [95% CI]", "p",
+            family_header("p", (None if h is None else h.vs_full_test for h in found))]
+
+
+def human_table(evaluation: Evaluation, metric: str, markdown: bool = False) -> str:
+    found = [(c.human or {}).get(metric) for c in evaluation.configs.values()]
+    header = ["config", "n", "systems", "Spearman", "Kendall", "p", family_header("p", found), "95% CI",
+              "random τ pct", *versus_header(evaluation, found)]
+    rows = []
+    full = (evaluation.human_full or {}).get(metric)
+    if full is not None:
+        rows.append([f"({full_corpus_label(evaluation)})", str(evaluation.full_corpus_rows), *_human_cells(full),
+                     *versus_cells(full)])
+    for name, config in evaluation.configs.items():
+        human = (config.human or {}).get(metric)
+        if human is not None:
+            rows.append([config_label(name, config), str(config.n),
+                         *_human_cells(human, not config.degenerate_baseline), *versus_cells(human)])
+    return render_table(header, rows, markdown=markdown)
+
+
+def power(evaluation: Evaluation, metric: str | None) -> list[str]:
+    line = power_line(evaluation, metric)
+    return [] if line is None else [line, ""]
+
+
+def has_human(evaluation: Evaluation, metric: str) -> bool:
+    return any((h or {}).get(metric) is not None
+               for h in (evaluation.human_full, *(c.human for c in evaluation.configs.values())))
+
+
+def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
+    lines = []
+    for metric in evaluation.metrics:
+        if has_human(evaluation, metric):
+            title = f"orrelation with human scores, {report_name(evaluation.label(metric), markdown)}"
+            lines += [f"## C{title}", ""] if markdown else [f"c{title}"]
+            lines += [human_table(evaluation, metric, markdown), "", *power(evaluation, metric)]
+    return lines
+
+
+@dataclass(frozen=True)
+class HumanRow:
+    config: str
+    n: int
+    correlation: HumanCorrelation
+    flags: tuple[str, ...] = ()  # ConfigResult.flags
+    random_percentile: float | None = None  # None on a degenerate baseline (its random corpora mean nothing)
+
+
+def human_rows(evaluation: Evaluation, metric: str) -> list[HumanRow]:
+    """The full test set first, then every config with a correlation for ``metric``."""
+    rows = []
+    full = (evaluation.human_full or {}).get(metric)
+    if full is not None:
+        rows.append(HumanRow("(full test set)", evaluation.full_corpus_rows, full))  # no random corpora: no percentile
+    for name in cells.ordered_configs(evaluation):
+        config = evaluation.configs[name]
+        found = (config.human or {}).get(metric)
+        if found is not None:
+            rows.append(HumanRow(name, config.n, found, config.flags(),
+                                 None if config.degenerate_baseline else found.random_kendall_percentile))
+    return rows
+
+
+def page(evaluation: Evaluation) -> dict[str, Any]:
+    return {"human": {m: human_rows(evaluation, m) for m in evaluation.metrics},
+            "human_power": {m: power_line(evaluation, m) for m in evaluation.metrics},
+            "versus_label": evaluation.label(reference_metric(evaluation.metrics))}
+
+
+def human_scatter(evaluation: Evaluation, metric: str, human: dict[str, float]) -> plots.SvgPlot | None:
+    """The full test set and each phenomenon's lowest-D config in the trends against the human
+    scores, one panel each, every point named."""
+    label = isolate(evaluation.label(metric))  # a plug-in's label is a name too: see name_text
+    panels = [("full test set", {s: evaluation.full[s][metric] for s in evaluation.systems},
+               (evaluation.human_full or {}).get(metric))]
+    seen = set()
+    for name in cells.ordered_configs(evaluation):
+        config = evaluation.configs[name]
+        if plots.in_trends(config) and config.phenomenon not in seen:
+            seen.add(config.phenomenon)
+            panels.append((plots.short(name), {s: r.scores[metric].score for s, r in config.systems.items()},
+                           (config.human or {}).get(metric)))
+    panel_w, panel_h = 330.0, 270.0
+    columns = min(3, len(panels))
+    drawn = []
+    for k, (title, scores, correlation) in enumerate(panels):
+        names = [s for s in evaluation.systems if s in human and plots.is_finite(scores.get(s))]
+        if not names:
+            continue
+        left, top = (k % columns) * panel_w, (k // columns) * panel_h
+        x, x_ticks = plots.nice_scale([human[s] for s in names], left + 50, left + panel_w - 12, bins=4)
+        y, y_ticks = plots.nice_scale([scores[s] for s in names], top + panel_h - 40, top + 30, bins=4)
+        tau = "" if correlation is None or correlation.kendall is None else (
+            f" (Kendall τ {correlation.kendall:+.2f}{', exploratory' if correlation.exploratory else ''})")
+        points = [{"x": x(human[s]), "y": y(scores[s]), "name": isolate(plots.plot_name(s)),
+                   "title": f"{isolate(s)}: human {human[s]:.3f}, {label} {scores[s]:.2f}"} for s in names]
+        drawn.append({"left": left + 50, "right": left + panel_w - 12, "top": top + 30, "bottom": top + panel_h - 40,
+                      "x_ticks": [{"at": x(t), "text": f"{t:g}"} for t in x_ticks],
+                      "y_ticks": [{"at": y(t), "text": f"{t:g}"} for t in y_ticks],
+                      "title": title + tau, "title_x": left + panel_w / 2, "title_y": top + 16,
+                      "points": points, "x_label": "human score",
+                      "y_label": label + ("" if evaluation.higher_is_better[metric] else " (lower is better)")})
+    if not drawn:
+        return None
+    rows = -(-len(panels) // columns)
+    return plots.SvgPlot(f"human-{metric}", f"{label} against human scores",
+                         f"{label} of each system against its human score, on the full test set and each "
+                         "phenomenon's lowest-D config, every point named", "human", columns * panel_w,
+                         rows * panel_h, {"panels": drawn}, FILE.format(pair=evaluation.pair, metric=metric))
+
+
+def figures(evaluation: Evaluation, metric: str | None, human: dict[str, float] | None) -> list[plots.SvgPlot | None] | None:
+    return None if metric is None or not human else [human_scatter(evaluation, metric, human)]

@@ -1,0 +1,70 @@
+"""Language profiles: which phenomena found on the source tree apply to which source language.
+
+One table, :data:`PROFILES`. A phenomenon that cannot occur in a language is no config of that
+language's builds: a German source has no stranded prepositions, Chinese verbs no agreement with
+their subject, and Spanish ``compound:prt`` marks reflexive *se*, not a particle. Where a language
+annotates a phenomenon otherwise than the generic rule reads it (French, Icelandic and Russian PUD
+mark no ``Reflex=Yes``), the phenomenon keeps its name and the language its own rule
+(``register_language_rule`` in :mod:`auto_challenge_sets.phenomena.registry`). Each entry was checked on the
+language's gold PUD treebank; what each finds there, and how precisely, is measured in
+``auto_challenge_sets/dataset/extraction_precision.tsv`` (``studies/language_precision.py``).
+
+A language the table does not name gets the generic rules of :data:`ANY`. A rule a user adds
+(``--rule``, an entry point) applies to the languages it declares, or to every language.
+"""
+
+from __future__ import annotations
+
+from auto_challenge_sets.phenomena.registry import BUILTIN, LANGUAGE_RULES, PHENOMENA, lexical_phenomena
+
+ANY = "*"  # a source language the table does not name
+
+# source language -> the built-in lexical phenomena a build from it makes configs for
+PROFILES: dict[str, tuple[str, ...]] = {
+    "cs": ("reflexive", "aux_bracket", "aux_clitic", "subj_verb", "verb_final", "relative_clause"),
+    "de": ("reflexive", "particle", "aux_bracket", "subj_verb", "verb_final", "relative_clause"),
+    "en": ("reflexive", "particle", "prep_stranding", "aux_bracket", "subj_verb", "verb_final", "relative_clause"),
+    "es": ("reflexive", "aux_bracket", "subj_verb", "verb_final", "relative_clause"),
+    "fr": ("reflexive", "ne_pas", "aux_bracket", "subj_verb", "verb_final", "relative_clause"),
+    "hi": ("aux_bracket", "light_verb_compound", "subj_verb", "verb_final", "relative_clause"),
+    "is": ("reflexive", "particle", "aux_bracket", "subj_verb", "verb_final", "relative_clause"),
+    "ru": ("reflexive", "aux_bracket", "subj_verb", "verb_final", "relative_clause"),
+    "zh": ("ba_bei", "aux_bracket", "relative_clause"),
+    ANY: ("reflexive", "particle", "aux_bracket", "subj_verb", "verb_final", "relative_clause"),
+}
+
+
+def source_phenomena(language: str) -> list[str]:
+    """The lexical phenomena a build from source ``language`` makes configs for, in registration
+    order: the built-in ones of its profile, then every user's rule that declares the language or
+    none."""
+    profile = set(PROFILES.get(language, PROFILES[ANY]))
+
+    def applies(name: str) -> bool:
+        if name in BUILTIN:
+            return name in profile
+        declared = PHENOMENA[name].languages
+        return declared is None or language in declared
+
+    return [name for name in lexical_phenomena() if applies(name)]
+
+
+def profile_languages(phenomenon: str) -> list[str]:
+    """The languages of the table whose builds make configs for ``phenomenon``."""
+    return sorted(language for language, names in PROFILES.items() if language != ANY and phenomenon in names)
+
+
+def check_profiles() -> None:
+    """Every name of the table is a built-in lexical phenomenon and every language rule belongs to a
+    language whose profile has the phenomenon (a rule nobody would run is a mistake)."""
+    lexical = set(lexical_phenomena()) & BUILTIN
+    for language, names in PROFILES.items():
+        unknown = set(names) - lexical
+        if unknown:
+            raise ValueError(f"the profile of {language!r} names {', '.join(sorted(unknown))}: no built-in phenomenon")
+    for name, language in LANGUAGE_RULES:
+        if name not in PROFILES.get(language, ()):
+            raise ValueError(f"{language!r} has a rule for {name!r} but its profile does not list it")
+
+
+check_profiles()

@@ -1,0 +1,326 @@
+"""The registry of long-distance phenomena (the rules and distances: docs/method.md).
+
+Two kinds. A *lexical* phenomenon is one small registered predicate over a word of the
+source-side UD tree; everything else (distances, selection) is shared. The *reorder* phenomenon
+is measured on a word alignment instead (:mod:`auto_challenge_sets.phenomena.reordering`); it is registered
+here too, with no token rule, so that every phenomenon a config can name is known in one place. The distance of a matching word i with head h is the number of words
+strictly between them, ``|i - h| - 1``; the root (h = 0) has no distance and never matches.
+To add a phenomenon::
+
+    @register_phenomenon("my_phenomenon", "what it is, in one line")
+    def _my_phenomenon(word: Token) -> bool:
+        return ...
+
+A rule that needs the head word too takes it as a second argument, ``(word, head) -> bool``
+(the root, head 0, is never passed: it has no distance). A rule may declare a word test, a test of
+one column that every word it matches passes (:mod:`auto_challenge_sets.phenomena.word_tests`): the one pass
+then calls it only on the words that pass, ``register_phenomenon(name, description,
+WordTest("deprel", "startswith", "aux"))``.
+
+Then name it in the profile of each source language it applies to (``PROFILES`` in
+:mod:`auto_challenge_sets.phenomena.profiles`): a built-in phenomenon no profile names is built for
+no language. Where a language annotates it otherwise than the rule reads it, give that language its
+own rule (``register_language_rule``). The dataset card's table of phenomena is rendered from both.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import chain, compress, islice, repeat
+from typing import NamedTuple
+
+from auto_challenge_sets.formats.ud import Sentence, Token
+from auto_challenge_sets.phenomena.reordering import Measured, raw_measure
+from auto_challenge_sets.phenomena.word_tests import JoinedColumns, WordTest
+
+# a rule sees the word, and its head word when it takes a second argument
+TokenRule = Callable[[Token], bool] | Callable[[Token, Token], bool]
+
+LEXICAL = "lexical"
+REORDER_KIND = "reorder"
+# the full corpus's config ({pair}.baseline, configs.py): a phenomenon of this name would make its
+# configs collide with that one, so no rule may take it
+BASELINE = "baseline"
+
+
+@dataclass(frozen=True, slots=True)
+class Phenomenon:
+    name: str
+    description: str
+    rule: TokenRule | None  # None for a phenomenon measured on the alignment
+    kind: str = LEXICAL
+    takes_head: bool = False  # the rule is called as rule(word, head)
+    measure: Callable[..., Measured] | None = None  # an alignment phenomenon's (see reordering.py)
+    distances: tuple[int, ...] = ()  # an alignment phenomenon's scale of D
+    word_test: WordTest | None = None  # passed by every word the rule matches (see the module)
+    # the source languages it applies to, None for any: a user's rule may declare them (a built-in
+    # phenomenon's are in auto_challenge_sets.phenomena.profiles, the one table of them)
+    languages: frozenset[str] | None = None
+    # the word the instance runs to when not the dependent's own head (a 把 marker's verb is its
+    # object's head), or None for the dependent's head; it returns None where there is no such word
+    head_of: Callable[[Token, list[Token]], Token | None] | None = None
+    language: str | None = None  # the source language of a language's own rule (see register_language_rule)
+
+
+class Instance(NamedTuple):
+    """A matching word and its head, 1-based word IDs, with the distance between them.
+
+    A named tuple rather than a frozen dataclass: as immutable, and made 2.5x faster (a frozen
+    dataclass sets each field through object.__setattr__), which the one pass over a large corpus
+    does for every match of every rule."""
+
+    dependent: int
+    head: int
+    dependent_form: str
+    head_form: str
+    distance: int
+
+    def to_dict(self) -> dict[str, int | str]:
+        # by hand: dataclasses.asdict deep-copies every field, and a build calls this for every
+        # instance of every config (it was the largest cost of writing a build)
+        return {"dependent": self.dependent, "head": self.head, "dependent_form": self.dependent_form, "head_form": self.head_form, "distance": self.distance}
+
+
+PHENOMENA: dict[str, Phenomenon] = {}
+# (phenomenon, source language) -> that language's own rule for the phenomenon, where the generic UD
+# query does not fit the language's annotation or grammar (French 'se' has no Reflex=Yes)
+LANGUAGE_RULES: dict[tuple[str, str], Phenomenon] = {}
+
+
+def register_phenomenon(name: str, description: str, word_test: WordTest | None = None,
+                        languages: Iterable[str] | None = None,
+                        head_of: Callable[[Token, list[Token]], Token | None] | None = None,
+                        ) -> Callable[[TokenRule], TokenRule]:
+    """Register a token rule under ``name`` (a config-name component: ``\\w+``), with the word test
+    every word it matches passes, if it has one (see the module), and the source languages it
+    applies to (None: any)."""
+    _check_name(name)
+    declared = None if languages is None else frozenset(languages)
+
+    def decorate(rule: TokenRule) -> TokenRule:
+        if name in PHENOMENA:
+            raise ValueError(f"phenomenon {name!r} is already registered")
+        PHENOMENA[name] = Phenomenon(name, description, rule, takes_head=_arity(rule) == 2, word_test=word_test,
+                                     languages=declared, head_of=head_of)
+        return rule
+
+    return decorate
+
+
+def register_language_rule(name: str, language: str, description: str, word_test: WordTest | None = None,
+                           head_of: Callable[[Token, list[Token]], Token | None] | None = None,
+                           ) -> Callable[[TokenRule], TokenRule]:
+    """Register ``language``'s own rule for the registered phenomenon ``name``: a build from that
+    source language finds the phenomenon with it instead of the generic rule
+    (:func:`phenomenon_for`)."""
+
+    def decorate(rule: TokenRule) -> TokenRule:
+        if name not in PHENOMENA or PHENOMENA[name].rule is None:
+            raise ValueError(f"{name!r} is no phenomenon found on the tree: register it before its language rules")
+        if (name, language) in LANGUAGE_RULES:
+            raise ValueError(f"{language!r} has a rule for {name!r} already")
+        LANGUAGE_RULES[name, language] = Phenomenon(name, description, rule, takes_head=_arity(rule) == 2,
+                                                    word_test=word_test, head_of=head_of, language=language)
+        return rule
+
+    return decorate
+
+
+def phenomenon_for(name: str, language: str | None) -> Phenomenon:
+    """The phenomenon ``name`` as a build from source ``language`` finds it: the language's own
+    rule where it has one, else the generic one."""
+    return LANGUAGE_RULES.get((name, language or ""), None) or get_phenomenon(name)
+
+
+def _check_name(name: str) -> None:
+    if not name.isidentifier() or name != name.lower():
+        raise ValueError(f"phenomenon names are lower-case identifiers, got {name!r}")
+    if name == BASELINE:
+        raise ValueError(f"{name!r} is the full corpus's config, not a phenomenon")
+
+
+def _arity(rule: TokenRule) -> int:
+    """1 (word) or 2 (word, head): the rule's positional parameters, checked once at registration."""
+    parameters = [p for p in inspect.signature(rule).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty]
+    if len(parameters) not in (1, 2):
+        raise ValueError(f"a phenomenon rule takes (word) or (word, head), not {len(parameters)} arguments")
+    return len(parameters)
+
+
+def unregister_phenomenon(name: str) -> None:
+    """Remove a registered phenomenon (tests register throw-away rules)."""
+    PHENOMENA.pop(name, None)
+
+
+def register_alignment_phenomenon(name: str, description: str, measure: Callable[..., Measured] = raw_measure,
+                                  distances: tuple[int, ...] = (5, 10, 15, 20)) -> Phenomenon:
+    """Register a phenomenon measured on the word alignment rather than the tree: ``measure`` gives
+    a pair's score and instances (:mod:`auto_challenge_sets.phenomena.reordering`), ``distances`` the D its
+    configs are built at (the first is the short name's)."""
+    _check_name(name)
+    if name in PHENOMENA:
+        raise ValueError(f"phenomenon {name!r} is already registered")
+    if not distances or list(distances) != sorted(set(distances)):
+        raise ValueError(f"an alignment phenomenon needs increasing distances, got {distances!r}")
+    PHENOMENA[name] = Phenomenon(name, description, None, REORDER_KIND, measure=measure, distances=tuple(distances))
+    return PHENOMENA[name]
+
+
+def alignment_phenomena() -> list[str]:
+    """The names of the phenomena measured on the alignment, in registration order."""
+    return [name for name, phenomenon in PHENOMENA.items() if phenomenon.kind == REORDER_KIND]
+
+
+def lexical_phenomena() -> list[str]:
+    """The names of the phenomena found on the source tree, in registration order."""
+    return [name for name, phenomenon in PHENOMENA.items() if phenomenon.kind == LEXICAL]
+
+
+def get_phenomenon(name: str) -> Phenomenon:
+    try:
+        return PHENOMENA[name]
+    except KeyError:
+        known = ", ".join(sorted(PHENOMENA))
+        raise KeyError(f"unknown phenomenon {name!r} (known: {known})") from None
+
+
+# The built-in phenomena's names, filled by the package (phenomena/__init__.py) once they are
+# registered; anything registered later is a user's.
+BUILTIN: set[str] = set()
+ENTRY_POINT_GROUP = "auto_challenge_sets.phenomena.registry"
+
+
+def load_entry_point_phenomena() -> list[str]:
+    """Register the rules other installed packages declare in the entry point group
+    ``auto_challenge_sets.phenomena.registry`` (``light_verb = my_rules:light_verb``): the entry point's
+    name is the phenomenon's, the function's first docstring line its description, a
+    :class:`WordTest` set as its ``word_test`` attribute its word test, and a ``languages``
+    attribute (source language codes) the languages it applies to (default: any). A rule that cannot be loaded
+    is skipped with a warning naming it, so one broken package breaks no build."""
+    from importlib.metadata import EntryPoint
+
+    from auto_challenge_sets.plugins import load_plugins
+
+    def register(entry: EntryPoint, rule: Callable[..., bool]) -> None:
+        doc = (getattr(rule, "__doc__", None) or "").strip().splitlines()
+        word_test = getattr(rule, "word_test", None)
+        if word_test is not None and not isinstance(word_test, WordTest):
+            raise TypeError(f"its word_test is a {type(word_test).__name__}, not a WordTest")
+        languages = getattr(rule, "languages", None)
+        if languages is not None and (isinstance(languages, str) or not all(isinstance(x, str) for x in languages)):
+            raise TypeError("its languages attribute is not a collection of language codes")
+        register_phenomenon(entry.name, doc[0] if doc else f"a rule from {entry.value}", word_test, languages)(rule)
+
+    return load_plugins(ENTRY_POINT_GROUP, PHENOMENA, register, "phenomenon")
+
+
+def _rule_of(phenomenon: str | Phenomenon) -> Phenomenon:
+    found_by = phenomenon if isinstance(phenomenon, Phenomenon) else get_phenomenon(phenomenon)
+    if found_by.rule is None:
+        raise ValueError(f"{found_by.name!r} is measured on the word alignment, not on the tree")
+    return found_by
+
+
+def _instance(word: Token, head: Token) -> Instance:
+    return Instance(word.id, head.id, word.form, head.form, abs(word.id - head.id) - 1)
+
+
+def _instances(words: list[Token], matches: Iterable[Token]) -> list[Instance]:
+    return [_instance(word, words[word.head - 1]) for word in matches]
+
+
+def _own_head_instances(rule: Phenomenon, words: list[Token], dependents: list[Token]) -> list[Instance]:
+    found = []
+    for word in dependents:
+        head = rule.head_of(word, words)
+        if head is not None and (rule.rule(word, head) if rule.takes_head else rule.rule(word)):
+            found.append(_instance(word, head))
+    return found
+
+
+def find_instances(sentence: Sentence, phenomenon: str | Phenomenon) -> list[Instance]:
+    """Every word of ``sentence`` matching the phenomenon (root excluded), in word order."""
+    found_by = _rule_of(phenomenon)
+    return find_all_instances(sentence, [found_by])[found_by.name]
+
+
+# sentences per call of find_instances_in_block in a stream: measured on 100k PUD sentences read
+# from CoNLL-U, blocks of 10-20 were fastest (a few hundred words: the block's joined columns and
+# words stay in the CPU's cache while every rule reads them); 1,000 was no faster than one sentence
+SENTENCE_BLOCK = 16
+
+
+def find_all_instances(sentence: Sentence, phenomena: Sequence[str | Phenomenon]) -> dict[str, list[Instance]]:
+    """:func:`find_instances` of each phenomenon, by name (:func:`find_instances_in_block` of one
+    sentence)."""
+    return find_instances_in_block([sentence], phenomena)[0]
+
+
+def find_instances_in_block(sentences: Sequence[Sentence],
+                            phenomena: Sequence[str | Phenomenon]) -> list[dict[str, list[Instance]]]:
+    """:func:`find_all_instances` of each of ``sentences``, in order, from one look at the block.
+
+    A rule with a word test is called only on the words that pass it, found in C over the block's
+    words at once (:mod:`auto_challenge_sets.phenomena.word_tests`): a block rather than a sentence, because
+    the Python around each test and rule cost more than the test itself on a sentence of 20 words.
+    A rule without one is called on every dependent of each sentence (the root has no distance and
+    never matches), in C too (``filter``, ``map``)."""
+    rules = list(map(_rule_of, phenomena))
+    found = [{rule.name: [] for rule in rules} for _ in sentences]
+    tested = [rule for rule in rules if rule.word_test is not None]
+    if tested:
+        words = list(chain.from_iterable(sentence.words for sentence in sentences))
+        owner = list(chain.from_iterable(repeat(k, len(sentence.words)) for k, sentence in enumerate(sentences)))
+        columns = JoinedColumns(words)
+        for rule in tested:
+            name, matches, takes_head, head_of = rule.name, rule.rule, rule.takes_head, rule.head_of
+            for index in rule.word_test.indices(words, columns):
+                word = words[index]
+                if not word.head:
+                    continue
+                k = owner[index]
+                head = sentences[k].words[word.head - 1] if head_of is None else head_of(word, sentences[k].words)
+                if head is None:
+                    continue
+                if matches(word, head) if takes_head else matches(word):
+                    found[k][name].append(_instance(word, head))
+    untested = [rule for rule in rules if rule.word_test is None]
+    for sentence, by_name in zip(sentences, found) if untested else ():
+        words = sentence.words
+        dependents = [word for word in words if word.head != 0]
+        heads = [words[word.head - 1] for word in dependents] if any(r.takes_head for r in untested) else []
+        for rule in untested:
+            if rule.head_of is not None:  # rare (every built-in rule with one has a word test): word by word
+                by_name[rule.name] = _own_head_instances(rule, words, dependents)
+                continue
+            by_name[rule.name] = _instances(words, compress(dependents, map(rule.rule, dependents, heads))
+                                            if rule.takes_head else filter(rule.rule, dependents))
+    return found
+
+
+def iter_instances(sentences: Iterable[Sentence], phenomena: Sequence[str | Phenomenon],
+                   block: int = SENTENCE_BLOCK) -> Iterator[tuple[Sentence, dict[str, list[Instance]]]]:
+    """Each sentence of a stream with its :func:`find_all_instances`, taken ``block`` sentences at
+    a time (:func:`find_instances_in_block`)."""
+    phenomena = list(map(_rule_of, phenomena))
+    stream = iter(sentences)
+    while taken := list(islice(stream, block)):
+        yield from zip(taken, find_instances_in_block(taken, phenomena))
+
+
+def max_distance(instances: Iterable[Instance]) -> int | None:
+    """The largest distance among instances, or None when there are none."""
+    return max((instance.distance for instance in instances), default=None)
+
+
+def is_selected(instances: Iterable[Instance], min_distance: int, exact: bool = False) -> bool:
+    """At least one instance at distance >= min_distance (== with ``exact``)."""
+    if exact:
+        return any(instance.distance == min_distance for instance in instances)
+    return any(instance.distance >= min_distance for instance in instances)
+
+
+load_entry_point_phenomena()

@@ -1,0 +1,194 @@
+"""The metric interface: what the evaluation engine asks of any metric (the registry that names
+them is :mod:`.metric`). As sacrebleu's ``metrics/base.py``, a metric turns each sentence into a
+row of statistics once, and every score after that (a config, a random corpus, a paired-test
+trial) comes from rows in memory. :class:`SummedMetric`: the corpus score is a function of the
+column sums (BLEU, chrF, TER); :class:`AveragedMetric`: the mean of sentence scores (RIBES, COMET).
+A metric declares its options (:class:`~auto_challenge_sets.options.Option` records); every metric
+also serves sacrebleu's ``significance.PairedTest`` (:meth:`Metric.sacrebleu_metric`).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from auto_challenge_sets.errors import RequestError
+from auto_challenge_sets.options import Option, did_you_mean
+from auto_challenge_sets.scoring.metrics.segment_stats import sample_totals
+
+References = Sequence[Sequence[str]]  # per sentence, its references (the first is the dataset's)
+
+
+class Metric(ABC):
+    """A corpus-level MT metric computed from per-sentence statistics. Subclasses set :attr:`name`
+    (the registry key), :attr:`label`, :attr:`digits` and :attr:`higher_is_better`, and declare
+    :attr:`options`, whose checked values, defaults filled in, are :attr:`values`."""
+
+    name: ClassVar[str]
+    label: ClassVar[str]
+    digits: ClassVar[int] = 2
+    higher_is_better: ClassVar[bool] = True
+    needs_sources: ClassVar[bool] = False  # COMET-like metrics read the source sentences too
+    parallel_safe: ClassVar[bool] = True  # False: its statistics run in the calling process (a model)
+    # True where scores_of_totals does the scalar code's arithmetic in its order (the same numbers):
+    # the random corpora are then scored all at once too
+    exact_vectorized: ClassVar[bool] = False
+    options: ClassVar[tuple[Option, ...]] = ()  # what --metric-option KEY=VALUE may set
+
+    def __init__(self, **options: Any) -> None:
+        self.values: dict[str, Any] = option_values(type(self), options)
+
+    @abstractmethod
+    def statistics(self, hypotheses: Sequence[str], references: References,
+                   sources: Sequence[str] | None = None) -> np.ndarray:
+        """One row of statistics per sentence (a 1-d array of sentence scores for averaged metrics)."""
+
+    @abstractmethod
+    def corpus_score(self, stats: np.ndarray) -> float:
+        """The score of the corpus made of these rows."""
+
+    @abstractmethod
+    def sample_scores(self, stats: np.ndarray, index: np.ndarray) -> np.ndarray:
+        """The scores of many corpora at once: row k of ``index`` lists the rows of corpus k."""
+
+    @abstractmethod
+    def paired_statistics(self, stats: np.ndarray) -> np.ndarray:
+        """Rows whose column sums determine the score (for paired tests): ``stats`` itself for a
+        summed metric, ``[score, 1]`` per sentence for an averaged one."""
+
+    @abstractmethod
+    def score_of_totals(self, totals: Sequence[float] | np.ndarray) -> float:
+        """The score of summed :meth:`paired_statistics` rows."""
+
+    @abstractmethod
+    def signature(self, nrefs: int) -> str:
+        """What makes the numbers reproducible (sacrebleu's signature where there is one)."""
+
+    def scores_of_totals(self, totals: np.ndarray) -> np.ndarray:
+        """:meth:`score_of_totals` of every row of ``totals``; a vectorized version may differ by
+        rounding alone (the paired test rescores the trials rounding could change)."""
+        return np.array([self.score_of_totals(row) for row in np.asarray(totals).tolist()], dtype=np.float64)
+
+    def sacrebleu_metric(self) -> Any:
+        """The object sacrebleu's ``PairedTest`` scores this metric with."""
+        return PairedTestAdapter(self)
+
+    def worse(self, score: float, other: float) -> bool:
+        """Whether ``score`` is worse than ``other`` on this metric's scale."""
+        return score < other if self.higher_is_better else score > other
+
+
+def option_values(cls: type[Metric], given: Mapping[str, Any]) -> dict[str, Any]:
+    """Every option ``cls`` declares, as given (checked and typed) or its default; an undeclared key
+    or a value of the wrong type is a :class:`RequestError` of ``metric_options``."""
+    declared = {option.name: option for option in cls.options}
+    for key in given:
+        if key not in declared:
+            known = ", ".join(declared) or "none"
+            raise RequestError("metric_options", f"metric {cls.name} has no option {key!r}"
+                               f"{did_you_mean(str(key), declared)} (its options: {known})")
+    values = {}
+    for name, option in declared.items():
+        value = given.get(name)
+        try:
+            values[name] = option.default if value is None else option.parse(value)
+        except ValueError as error:
+            raise RequestError("metric_options", f"{name}={value}: {error}") from None
+    return values
+
+
+class SummedMetric(Metric):
+    """A metric whose corpus score is a function of summed per-sentence statistics."""
+
+    def corpus_score(self, stats: np.ndarray) -> float:
+        return self.score_of_totals(np.asarray(stats).sum(axis=0))
+
+    def sample_scores(self, stats: np.ndarray, index: np.ndarray) -> np.ndarray:
+        totals = sample_totals(stats, index)
+        if self.exact_vectorized:
+            return self.scores_of_totals(totals)
+        return np.array([self.score_of_totals(row) for row in totals.tolist()], dtype=np.float64)
+
+    def paired_statistics(self, stats: np.ndarray) -> np.ndarray:
+        return stats
+
+
+class AveragedMetric(Metric):
+    """A metric whose corpus score is the mean of sentence scores; subclasses define
+    :meth:`sentence_scores`."""
+
+    @abstractmethod
+    def sentence_scores(self, hypotheses: Sequence[str], references: References,
+                        sources: Sequence[str] | None = None) -> np.ndarray:
+        """One float per sentence."""
+
+    def statistics(self, hypotheses: Sequence[str], references: References,
+                   sources: Sequence[str] | None = None) -> np.ndarray:
+        scores = np.asarray(self.sentence_scores(hypotheses, references, sources), dtype=np.float64)
+        if scores.shape != (len(hypotheses),):
+            raise ValueError(f"metric {self.name}: sentence_scores returned shape {scores.shape} for "
+                             f"{len(hypotheses)} sentences")
+        return scores
+
+    def corpus_score(self, stats: np.ndarray) -> float:
+        return float(stats.mean())
+
+    def sample_scores(self, stats: np.ndarray, index: np.ndarray) -> np.ndarray:
+        return stats[np.asarray(index)].mean(axis=1)
+
+    def paired_statistics(self, stats: np.ndarray) -> np.ndarray:
+        return np.column_stack([stats, np.ones(len(stats))])
+
+    def score_of_totals(self, totals: Sequence[float] | np.ndarray) -> float:
+        return float(totals[0]) / float(totals[1])
+
+    def scores_of_totals(self, totals: np.ndarray) -> np.ndarray:
+        return totals[:, 0] / totals[:, 1]  # the same division as score_of_totals, row by row
+
+
+class _Score:
+    """What sacrebleu's paired test reads of a score: its value and its name."""
+
+    def __init__(self, name: str, score: float) -> None:
+        self.name, self.score = name, score
+
+
+class PairedTestAdapter:
+    """Any :class:`Metric` in the shape sacrebleu's ``significance.PairedTest`` takes, so that its
+    p-values are the ones the field cites."""
+
+    def __init__(self, metric: Metric) -> None:
+        self.metric = metric
+        # id(hypotheses list) -> its paired statistics, already computed: the engine's statistics
+        # are computed once per run, and a metric that reads sources (COMET) could not recompute them
+        self.known: dict[int, np.ndarray] = {}
+
+    def _extract_corpus_statistics(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
+        if id(hypotheses) in self.known:
+            return self.known[id(hypotheses)]
+        per_sentence = [tuple(stream[i] for stream in references) for i in range(len(hypotheses))]
+        stats = self.metric.statistics(list(hypotheses), per_sentence)
+        return np.asarray(self.metric.paired_statistics(stats), dtype=np.float64)
+
+    def _compute_score_from_stats(self, totals: Sequence[float]) -> _Score:
+        return _Score(self.metric.label, self.metric.score_of_totals(totals))
+
+    def _aggregate_and_compute(self, stats: np.ndarray) -> _Score:
+        return self._compute_score_from_stats(np.asarray(stats).sum(axis=0))
+
+    def get_signature(self) -> _Signature:
+        return _Signature(self.metric.signature(1))
+
+
+class _Signature:
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def update(self, key: str, value: Any) -> None:
+        self.text += f"|{key}:{value}"
+
+    def format(self, short: bool = False) -> str:
+        return self.text
