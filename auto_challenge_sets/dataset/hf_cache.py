@@ -3,7 +3,8 @@
 ``load_dataset(NAME, CONFIG)`` takes a folder ``NAME`` in the working folder, else the Hub, else,
 when the Hub cannot answer, the newest copy in datasets' cache, without a word: from another
 folder a user can silently get an old build. :func:`stale_cached_configs` finds the configs whose
-cached copy (``NAME/CONFIG/0.0.0/HASH/dataset_info.json``, read without importing datasets) has
+cached copy (``dataset_info.json`` under the name, the config, ``0.0.0`` and a hash, read without
+importing datasets) has
 other split sizes than the folder here.
 """
 
