@@ -11,7 +11,7 @@ import sacrebleu
 from sacrebleu.metrics.bleu import BLEU
 
 from auto_challenge_sets.scoring.metrics import create_metric
-from auto_challenge_sets.scoring.metrics.bleu_stats import BleuStatistics, count_references
+from auto_challenge_sets.scoring.metrics.bleu import BleuStatistics, count_references
 
 from conftest import shared_path
 
@@ -191,7 +191,7 @@ def test_more_samples_than_sentences_in_several_chunks():
 def test_sample_totals_keep_the_rows_integer_dtype() -> None:
     """Corpus sums of integer rows stay integers of the rows' dtype (exact past 2**53, where
     float64 sums would round)."""
-    from auto_challenge_sets.scoring.metrics.segment_stats import sample_totals
+    from auto_challenge_sets.scoring.metrics.base import sample_totals
 
     stats = np.array([[2**53, 1], [1, 2]], dtype=np.int64)
     totals = sample_totals(stats, np.array([[0, 1], [1, 1]]))

@@ -182,7 +182,7 @@ LABEL = "<img src=x onerror=alert(2)>|`l`"  # a plug-in metric's label
 
 
 def _labelled_metric() -> type:
-    from auto_challenge_sets.scoring.metrics.builtin import Bleu
+    from auto_challenge_sets.scoring.metrics.bleu import Bleu
 
     return type("Labelled", (Bleu,), {"name": "labelled", "label": LABEL})
 
@@ -384,7 +384,7 @@ def test_metric_labels_that_differ_only_in_white_space_or_are_blank_are_refused(
     from auto_challenge_sets.errors import RequestError
     from auto_challenge_sets.evaluation.request import EvaluationRequest
     from auto_challenge_sets.scoring import metrics as registry
-    from auto_challenge_sets.scoring.metrics.builtin import Bleu
+    from auto_challenge_sets.scoring.metrics.bleu import Bleu
 
     with pytest.MonkeyPatch.context() as patch:
         for name, label in (("twin", "BLEU "), ("blank", " ")):

@@ -245,7 +245,7 @@ def test_a_config_of_every_row_is_flagged_degenerate_and_the_rest_scored(tmp_pat
 # -- item 11: messages that name what and where --------------------------------------------------
 
 BROKEN = '''\
-from auto_challenge_sets.scoring.metrics.builtin import Bleu
+from auto_challenge_sets.scoring.metrics.bleu import Bleu
 
 
 class Dotted(Bleu):

@@ -132,7 +132,7 @@ def test_the_request_holds_read_only_copies_of_what_it_was_given():
 
 def test_a_metric_label_that_is_blank_or_a_white_space_twin_is_refused(monkeypatch):
     from auto_challenge_sets.scoring import metrics as registry
-    from auto_challenge_sets.scoring.metrics.builtin import Bleu
+    from auto_challenge_sets.scoring.metrics.bleu import Bleu
 
     for name, label in (("twin", "BLEU "), ("blank", " "), ("unlabelled", None)):
         monkeypatch.setitem(registry._REGISTRY, name, type(name, (Bleu,), {"name": name, "label": label}))

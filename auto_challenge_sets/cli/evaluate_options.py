@@ -24,8 +24,8 @@ def request_defaults() -> dict[str, Any]:
 
 def add_metric_option_flags(group: argparse._ArgumentGroup) -> None:
     """--metric-option (its help lists the built-in metrics' declared options) and the shorthands."""
-    from auto_challenge_sets.scoring.metrics import option_lines
-    from auto_challenge_sets.scoring.metrics.builtin import BUILTINS, TOKENIZE
+    from auto_challenge_sets.scoring.metrics import BUILTINS, option_lines
+    from auto_challenge_sets.scoring.metrics.bleu import TOKENIZE
 
     builtin = "; ".join(line.replace("%", "%%") for line in option_lines([cls.name for cls in BUILTINS]))
     group.add_argument("--metric-option", action="append", default=[], metavar="KEY=VALUE",

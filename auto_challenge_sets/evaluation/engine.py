@@ -50,7 +50,7 @@ from auto_challenge_sets.scoring import kernel
 from auto_challenge_sets.scoring.finite import MetricFailure, check_statistics, corpus_score
 from auto_challenge_sets.scoring.length_baseline import is_degenerate, rule_signature
 from auto_challenge_sets.scoring.metrics import Metric, create_metric
-from auto_challenge_sets.scoring.metrics.bleu_stats import count_references
+from auto_challenge_sets.scoring.metrics.bleu import count_references
 
 
 def _metrics(request: EvaluationRequest, target: str) -> dict[str, Metric]:

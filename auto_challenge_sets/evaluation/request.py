@@ -19,9 +19,8 @@ from auto_challenge_sets.evaluation.memory import MAX_INT, MemoryRows
 from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
 from auto_challenge_sets.scoring.kernel import DEFAULT_SEED, MAX_SAMPLES
 from auto_challenge_sets.scoring.length_baseline import DEFAULT_LENGTH_RELATIVE, check_relative
-from auto_challenge_sets.scoring.metrics import metric_class, route_options
-from auto_challenge_sets.scoring.metrics.bleu_stats import BleuStatistics
-from auto_challenge_sets.scoring.metrics.builtin import DEFAULT_METRICS, TOKENIZE, target_tokenizer
+from auto_challenge_sets.scoring.metrics import DEFAULT_METRICS, metric_class, route_options
+from auto_challenge_sets.scoring.metrics.bleu import TOKENIZE, BleuStatistics, target_tokenizer
 from auto_challenge_sets.workers import cores
 
 ALL = "all"

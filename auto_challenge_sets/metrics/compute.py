@@ -21,9 +21,8 @@ from auto_challenge_sets.evaluation.memory import MemoryRows, check_bool, listli
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.scoring import kernel
 from auto_challenge_sets.scoring.length_baseline import DEFAULT_LENGTH_RELATIVE, rule_signature
-from auto_challenge_sets.scoring.metrics import Metric
-from auto_challenge_sets.scoring.metrics.bleu_stats import count_references
-from auto_challenge_sets.scoring.metrics.builtin import DEFAULT_METRICS
+from auto_challenge_sets.scoring.metrics import DEFAULT_METRICS, Metric
+from auto_challenge_sets.scoring.metrics.bleu import count_references
 from auto_challenge_sets.scoring.targeted import CHRF_THRESHOLD, targeted_accuracy
 
 SYSTEM = "(predictions)"  # what an error names as the system: compute() scores one, unnamed

@@ -22,9 +22,14 @@ from auto_challenge_sets.scoring.metrics.base import (
     SummedMetric,
     option_values,
 )
-from auto_challenge_sets.scoring.metrics.builtin import BUILTINS
+from auto_challenge_sets.scoring.metrics.bleu import Bleu
+from auto_challenge_sets.scoring.metrics.chrf import Chrf
+from auto_challenge_sets.scoring.metrics.ribes import Ribes
+from auto_challenge_sets.scoring.metrics.ter import Ter
 
 ENTRY_POINT_GROUP = "auto_challenge_sets.metrics"
+BUILTINS = (Bleu, Chrf, Ter, Ribes)  # in the registry's order
+DEFAULT_METRICS = ("bleu", "chrf", "ribes")
 # what a plug-in imports from here: the interface, and the registry's functions
 __all__ = ["AveragedMetric", "Metric", "PairedTestAdapter", "References", "SummedMetric", "option_values",
            "ENTRY_POINT_GROUP", "register_metric", "metric_names", "metric_class", "create_metric", "route_options",

@@ -17,9 +17,26 @@ import numpy as np
 
 from auto_challenge_sets.errors import RequestError
 from auto_challenge_sets.options import Option, did_you_mean
-from auto_challenge_sets.scoring.metrics.segment_stats import sample_totals
 
 References = Sequence[Sequence[str]]  # per sentence, its references (the first is the dataset's)
+
+
+# Elements (samples x sentences x columns) gathered at once by ``sample_totals``: bounds memory
+# (32 MB of int64).
+CHUNK_ELEMENTS = 4_000_000
+
+
+def sample_totals(stats: np.ndarray, index: np.ndarray, chunk_elements: int = CHUNK_ELEMENTS) -> np.ndarray:
+    """Column sums of many corpora's rows at once (row k of ``index`` lists the rows of corpus k),
+    in chunks of at most ``chunk_elements`` gathered numbers; integer rows give exact sums."""
+    index = np.asarray(index)
+    if index.ndim != 2:
+        raise ValueError("index must be a 2-d array (samples x sentences)")
+    totals = np.empty((index.shape[0], stats.shape[1]), dtype=stats.dtype)
+    chunk = max(1, chunk_elements // max(1, index.shape[1] * stats.shape[1]))
+    for start in range(0, index.shape[0], chunk):
+        totals[start : start + chunk] = stats[index[start : start + chunk]].sum(axis=1)
+    return totals
 
 
 class Metric(ABC):

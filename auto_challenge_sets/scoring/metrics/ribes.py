@@ -41,9 +41,13 @@ import math
 from bisect import bisect_left, insort
 from collections import Counter
 from collections.abc import Hashable, Sequence
+from typing import Any
 
 import numpy as np
 
+from auto_challenge_sets.options import Option
+from auto_challenge_sets.scoring.metrics.base import AveragedMetric, References
+from auto_challenge_sets.scoring.metrics.bleu import TOKENIZE, _bleu_rows
 from auto_challenge_sets.scoring.metrics.suffix_array import RangeMin, suffix_array
 
 ALPHA = 0.25
@@ -301,3 +305,33 @@ def corpus_ribes(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
     for hyp, refs in zip(hypotheses, references):
         total += sentence_ribes(words(hyp, lowercase), [words(r, lowercase) for r in refs], alpha, beta)
     return total / len(hypotheses)
+
+
+LOWERCASE_RIBES = Option("lowercase_ribes", bool, True,
+                         "lowercase before RIBES, as RIBES.py does (false: RIBES.py's --case)")
+
+
+class Ribes(AveragedMetric):
+    """RIBES as NTT's RIBES.py 1.03.1 defines it (:mod:`.ribes`), on sacrebleu's tokenization
+    (``tokenize``), lower-cased unless ``lowercase_ribes`` is false; 0-1."""
+
+    name, label, digits = "ribes", "RIBES", 4
+    options = (TOKENIZE, LOWERCASE_RIBES)
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.tokens = _bleu_rows(self.values["tokenize"])
+        self.lowercase = self.values["lowercase_ribes"]
+
+    def sentence_scores(self, hypotheses: Sequence[str], references: References,
+                        sources: Sequence[str] | None = None) -> np.ndarray:
+        preprocess, lowercase = self.tokens.preprocess, self.lowercase
+        scores = np.empty(len(hypotheses), dtype=np.float64)
+        for i, (hyp, refs) in enumerate(zip(hypotheses, references, strict=True)):
+            scores[i] = sentence_ribes(words(preprocess(hyp), lowercase),
+                                       [words(preprocess(r), lowercase) for r in refs])
+        return scores
+
+    def signature(self, nrefs: int) -> str:
+        return (f"nrefs:{nrefs}|case:{'lc' if self.lowercase else 'mixed'}|tok:{self.tokens.tokenize_name}"
+                f"|alpha:{ALPHA}|beta:{BETA}|version:ntt-1.03.1")

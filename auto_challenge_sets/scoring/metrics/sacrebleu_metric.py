@@ -1,4 +1,4 @@
-"""Per-sentence statistics of a sacrebleu metric (BLEU, chrF, TER): a row per sentence from
+"""What the sacrebleu metrics (BLEU, chrF, TER) share: per-sentence statistics, a row per sentence from
 sacrebleu's own ``_preprocess_segment`` → ``_extract_reference_info`` →
 ``_compute_segment_statistics``, and the score of summed rows through its scalar
 ``_compute_score_from_stats``, so every score equals sacrebleu's corpus score on the same rows to
@@ -12,22 +12,7 @@ from typing import Any
 
 import numpy as np
 
-# Elements (samples x sentences x columns) gathered at once by ``sample_totals``: bounds memory
-# (32 MB of int64).
-CHUNK_ELEMENTS = 4_000_000
-
-
-def sample_totals(stats: np.ndarray, index: np.ndarray, chunk_elements: int = CHUNK_ELEMENTS) -> np.ndarray:
-    """Column sums of many corpora's rows at once (row k of ``index`` lists the rows of corpus k),
-    in chunks of at most ``chunk_elements`` gathered numbers; integer rows give exact sums."""
-    index = np.asarray(index)
-    if index.ndim != 2:
-        raise ValueError("index must be a 2-d array (samples x sentences)")
-    totals = np.empty((index.shape[0], stats.shape[1]), dtype=stats.dtype)
-    chunk = max(1, chunk_elements // max(1, index.shape[1] * stats.shape[1]))
-    for start in range(0, index.shape[0], chunk):
-        totals[start : start + chunk] = stats[index[start : start + chunk]].sum(axis=1)
-    return totals
+from auto_challenge_sets.scoring.metrics.base import References, SummedMetric
 
 
 class SegmentStatistics:
@@ -61,3 +46,22 @@ class SegmentStatistics:
         """The score of summed statistics, through sacrebleu's scalar code on Python numbers."""
         number = int if np.dtype(self.dtype).kind == "i" else float
         return float(self.metric._compute_score_from_stats([number(x) for x in totals]).score)
+
+
+class SacrebleuMetric(SummedMetric):
+    """A summed metric whose rows come from a :class:`SegmentStatistics` (``self.rows``)."""
+
+    rows: Any
+
+    def statistics(self, hypotheses: Sequence[str], references: References,
+                   sources: Sequence[str] | None = None) -> np.ndarray:
+        return self.rows.extract(hypotheses, references)
+
+    def score_of_totals(self, totals: Sequence[float] | np.ndarray) -> float:
+        return self.rows.score(totals)
+
+    def signature(self, nrefs: int) -> str:
+        return self.rows.signature(nrefs)
+
+    def sacrebleu_metric(self) -> Any:
+        return self.rows.metric
