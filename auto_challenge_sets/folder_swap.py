@@ -17,6 +17,9 @@ from pathlib import Path
 
 from auto_challenge_sets.errors import AcsError, InputError
 
+# a writer waits this long for another's lock: a hung holder is named, not waited on forever
+LOCK_TIMEOUT_S = 3600
+
 
 def refuse_link_or_file(out: Path) -> None:
     """What no writer may replace: a symbolic link (its target is elsewhere), or a file."""
@@ -47,11 +50,18 @@ def _leftovers(out: Path, kind: str) -> list[Path]:
 
 
 def left_aside(out: Path) -> None:
-    """A reader's one line where ``out`` is missing because a swap was killed between its renames."""
+    """A reader's one line where ``out`` is missing because a swap was killed between its renames
+    (a live writer's swap, between the same renames, is waited for under its lock, then read)."""
+    from filelock import FileLock, Timeout
+
+    aside: list[Path] = []
     try:
         aside = [] if out.exists() else _leftovers(out, "old")
-    except OSError:  # a working folder deleted: the reader's own error says so
-        return
+        if aside and (lock := out.parent / f".{out.name}.lock").exists():
+            with FileLock(str(lock), timeout=10):
+                aside = [] if out.exists() else _leftovers(out, "old")
+    except (OSError, Timeout):  # a working folder deleted (the reader's own error says so), or a held lock
+        pass
     if aside:
         raise InputError(f"is missing: a write into it was killed while swapping it in, and its files are in "
                          f"{aside[-1]}: rename that back to {out.name} (the next write into it does so)", out)
@@ -94,11 +104,16 @@ def swapped_folder(out: str | os.PathLike[str], check: Callable[[Path], None], *
     """Hold ``out``'s lock and yield a work folder, a copy of ``out`` (``keep``) or empty, that
     replaces ``out`` when the block succeeds. ``check`` runs before the lock, under it, and again
     before the swap (a file added by hand meanwhile is refused, not lost)."""
-    from filelock import FileLock
+    from filelock import FileLock, Timeout
 
     out = Path(out).absolute()
     work, aside = (out.parent / f".{out.name}.acs-{kind}-{os.getpid()}" for kind in ("new", "old"))
-    with FileLock(str(prepare_folder(out, check))):
+    try:
+        held = FileLock(str(prepare_folder(out, check)), timeout=LOCK_TIMEOUT_S).acquire()
+    except Timeout:
+        raise InputError(f"another build has held this folder's lock for over {LOCK_TIMEOUT_S} s: is one still "
+                         "running? (a killed one releases it)", out) from None
+    with held:
         _recover(out)
         try:
             check(out)

@@ -1,6 +1,6 @@
 """Worker processes: the one way this package uses more than one core (``acs build --jobs``,
 ``acs evaluate --jobs``). :func:`imap` maps a function over items on a ``concurrent.futures``
-process pool and hands the results back in the items' order.
+process pool and hands the results back in the items' order (or, ``ordered=False``, as each finishes).
 
 The function, with what it holds (the run's metrics, a build stage's work that makes its model),
 goes to each worker once, when the worker starts; each item goes with its task. Workers are
@@ -20,7 +20,7 @@ import multiprocessing
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from itertools import chain, islice
 from typing import Any, TypeVar
 
@@ -44,11 +44,13 @@ def reported_cpu() -> float:
     return _FRESH_CPU[0]
 
 
-def imap(function: Callable[[T], R], items: Iterable[T], jobs: int, *, fresh: bool = False) -> Iterator[R]:
-    """``function(item)`` for every item, in order, on ``jobs`` worker processes (see the module).
-    At most two items per worker are in flight, so a long iterable is read as the workers need it;
-    a worker's error is raised here when its item's turn comes, and the items not yet started are
-    dropped. In this process: one job, fewer than two items, or a platform without the start method."""
+def imap(function: Callable[[T], R], items: Iterable[T], jobs: int, *, fresh: bool = False,
+         ordered: bool = True) -> Iterator[R]:
+    """``function(item)`` for every item, in order (or as each finishes), on ``jobs`` worker
+    processes (see the module). At most two items per worker are in flight, so a long iterable is
+    read as the workers need it; a worker's error is raised here when its item's turn comes (or it
+    finishes), and the items not yet started are dropped. In this process: one job, fewer than two
+    items, or a platform without the start method."""
     items = iter(items)
     first = list(islice(items, 2 * jobs)) if jobs > 1 else []  # fewer items than jobs: fewer workers
     method = "forkserver" if fresh else "fork"
@@ -60,6 +62,12 @@ def imap(function: Callable[[T], R], items: Iterable[T], jobs: int, *, fresh: bo
                                initializer=_start, initargs=(function,))
     try:
         running: deque[Future] = deque(pool.submit(_apply, item) for item in first)
+        while not ordered and running:
+            done, pending = wait(running, return_when=FIRST_COMPLETED)
+            running = deque(pending)
+            for future in done:
+                yield _result(future, fresh)
+                running.extend(pool.submit(_apply, item) for item in islice(items, 1))
         for item in items:
             yield _result(running.popleft(), fresh)
             running.append(pool.submit(_apply, item))

@@ -23,7 +23,7 @@ from select_tests import PACKAGE, SELECTION, mutated_modules
 # forked straight from mutmut's main process (whose stats run left gRPC threads in it), so every
 # mutant would end at its time-out, counted as killed. mutmut's fork server, which has run no test,
 # forks workers in which Ray starts.
-FORK_SERVER = {"builder.pipeline.executors"}
+FORK_SERVER = {"pipeline.executors"}
 
 
 def test_files(modules: list[str]) -> tuple[list[str], str]:

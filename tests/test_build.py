@@ -300,7 +300,7 @@ def _empty_hub_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 def test_the_python_api_and_the_cli_choose_the_default_aligner_alike(tmp_path: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """One default-aligner policy (builder/pipeline/defaults.py): offline (the suite sets
+    """One default-aligner policy (pipeline/defaults.py): offline (the suite sets
     HF_HUB_OFFLINE) and without mBERT in the cache, BuildSpec(aligner="auto") and `acs build` with
     no --aligner both choose eflomal, with the same note; the build reports the note."""
     import argparse

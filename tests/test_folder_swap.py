@@ -203,3 +203,45 @@ def test_a_build_killed_while_writing_leaves_the_previous_folder_and_the_next_bu
     writer.build_into_folder(_spec("de", "en", alignment), out, progress=False)
     assert _contents(out) == before  # the same build again: the same bytes
     assert _beside(out) == [".sets.lock"]
+
+
+def test_a_writer_waits_for_the_lock_a_bounded_time_and_then_names_the_folder(tmp_path, monkeypatch):
+    """A hung holder of the lock is named in one line after LOCK_TIMEOUT_S, not waited on forever."""
+    from filelock import FileLock
+
+    from auto_challenge_sets import folder_swap
+
+    out = _folder(tmp_path / "sets", **{"data.txt": "kept\n"})
+    monkeypatch.setattr(folder_swap, "LOCK_TIMEOUT_S", 0.2)
+    with FileLock(str(tmp_path / ".sets.lock")), pytest.raises(InputError) as raised:
+        with swapped_folder(out, _any, keep=True):
+            pass
+    assert str(raised.value) == (f"{out}: another build has held this folder's lock for over 0.2 s: is one still "
+                                 "running? (a killed one releases it)")
+    assert _contents(out) == {"data.txt": b"kept\n"}
+
+
+def _swap_under_the_lock(folder: str, started: str) -> None:
+    from filelock import FileLock
+
+    out = Path(folder)
+    with FileLock(str(out.parent / ".sets.lock")):
+        os.replace(out, out.parent / ".sets.acs-old-1")  # the first rename of a live writer's swap
+        Path(started).write_text("renamed", encoding="utf-8")
+        time.sleep(0.5)
+        os.replace(out.parent / ".sets.acs-old-1", out)  # (here the old folder itself) back in place
+
+
+def test_a_reader_waits_for_a_live_writers_swap_instead_of_calling_it_killed(tmp_path):
+    """Between a live writer's two renames the folder is missing for a moment: a reader takes the
+    writer's lock (held until the swap ends) before it calls the folder left aside."""
+    out = _folder(tmp_path / "sets", **{"data.txt": "kept\n"})
+    started = tmp_path / "started"
+    child = FORK.Process(target=_swap_under_the_lock, args=(str(out), str(started)))
+    child.start()
+    while not started.exists():
+        time.sleep(0.01)
+    assert not out.exists()
+    left_aside(out)  # no error: it waited for the swap, which ended under the lock
+    child.join(60)
+    assert child.exitcode == 0 and _contents(out) == {"data.txt": b"kept\n"}

@@ -1,5 +1,5 @@
-"""The metric interface and registry (scoring/metric.py) and the built-in entries
-(scoring/builtin_metrics.py): sacrebleu's numbers, the averaged kind, and a metric from another
+"""The metric interface and registry (scoring/metrics/__init__.py) and the built-in entries
+(scoring/metrics/{bleu,chrf,ter,ribes}.py): sacrebleu's numbers, the averaged kind, and a metric from another
 package, defined in one file and registered through the entry point, reported everywhere."""
 
 from __future__ import annotations

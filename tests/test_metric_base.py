@@ -1,4 +1,4 @@
-"""The metric interface's declared options (scoring/metric_base.py): a metric takes the options
+"""The metric interface's declared options (scoring/metrics/base.py): a metric takes the options
 it declares, checked and typed, with defaults; and the plug-in example of docs/method.md runs."""
 
 from __future__ import annotations

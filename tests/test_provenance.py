@@ -1,4 +1,4 @@
-"""The build's provenance (builder/pipeline/provenance.py, each backend's ``provenance()``): what
+"""The build's provenance (pipeline/build_provenance.py, each backend's ``provenance()``): what
 ``acs_build.json`` records of the parser, the aligner, the tokenization and the package versions,
 the one line the card and the reports show, and the warning of an eflomal alignment of too few
 pairs without priors. Checksums are checked against hashlib on the very files; versions against

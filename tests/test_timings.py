@@ -1,4 +1,4 @@
-"""Where the time went (builder/pipeline/timings.py): stages recorded only inside a recording, and
+"""Where the time went (pipeline/timings.py): stages recorded only inside a recording, and
 a stage run several times (once per config, per metric) as one line that adds them up."""
 
 from __future__ import annotations

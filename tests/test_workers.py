@@ -23,6 +23,18 @@ def test_the_results_come_in_the_items_order_from_other_processes():
     assert 1 <= len({pid for pid, _ in found} - {os.getpid()}) <= 2 and os.getpid() not in {p for p, _ in found}
 
 
+def _slow_first(item: int) -> int:
+    time.sleep(1.5 if item == 0 else 0)
+    return item
+
+
+def test_unordered_results_come_as_each_finishes_not_behind_a_slow_one():
+    """A build's finished shards are handed back (and cached) while a slow one still runs."""
+    found = list(imap(_slow_first, range(6), 2, ordered=False))
+    assert sorted(found) == list(range(6)) and found[-1] == 0
+    assert list(imap(_slow_first, range(6), 2)) == list(range(6))
+
+
 def test_forked_workers_inherit_a_function_that_cannot_be_pickled():
     made_here = [5]
     add = lambda item: (os.getpid(), item + made_here[0])  # noqa: E731 - a lambda cannot be pickled

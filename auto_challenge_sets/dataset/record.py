@@ -19,7 +19,7 @@ BUILD_RECORD = "acs_build.json"
 # 2: each build records its data files (bytes, rows, sha256; dataset/integrity.py). A record
 # without this field is older and its files are read unchecked, with a note.
 # 3: each build records its provenance (parser, aligner, tokenization, package versions;
-# builder/pipeline/provenance.py). A build without it is older: readers say it was not recorded.
+# pipeline/build_provenance.py). A build without it is older: readers say it was not recorded.
 RECORD_FORMAT = 3
 _BUILD_KEYS = ("pair", "corpus", "lines")
 

@@ -44,16 +44,26 @@ class ShardWork:
 
 @dataclass
 class ProcessExecutor:
-    """The shards on ``jobs`` fresh worker processes (:func:`~auto_challenge_sets.workers.imap`);
-    with one job, or a work with no ``make``, in this process, in order."""
+    """The shards on ``jobs`` fresh worker processes (:func:`~auto_challenge_sets.workers.imap`), each
+    handed back as it finishes; with one job, or a work with no ``make``, in this process, in order."""
 
     jobs: int
 
     def map_shards(self, process: Callable[[T], R], shards: Iterable[tuple[int, T]]) -> Iterator[tuple[int, R]]:
         jobs = 1 if isinstance(process, ShardWork) and process.make is None else self.jobs
-        shards = list(shards)
-        for result, (number, _) in zip(imap(process, [shard for _, shard in shards], jobs, fresh=True), shards):
-            yield number, result  # imap first: its pool is shut down when it ends
+        yield from imap(_Numbered(process), shards, jobs, fresh=True, ordered=False)
+
+
+@dataclass
+class _Numbered:
+    """A shard's work that hands back the shard's number with its result (the results come as each
+    shard finishes)."""
+
+    process: Callable[[Any], Any]
+
+    def __call__(self, item: tuple[int, Any]) -> tuple[int, Any]:
+        number, shard = item
+        return number, self.process(shard)
 
 
 def _quiet_ray() -> None:

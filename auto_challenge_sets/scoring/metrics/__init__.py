@@ -1,6 +1,6 @@
 """The metric registry: a name (``--metrics bleu,ter``) to a metric class, and the options a run
-gives its metrics. The interface (:mod:`.metric_base`) is re-exported here for plug-ins; the
-built-ins are registered on import, and installed packages add metrics through the entry-point
+gives its metrics. The interface (:mod:`.base`) is offered here (``__all__``) for plug-ins; the
+built-ins, one module each, are registered on import, and installed packages add metrics through the entry-point
 group ``auto_challenge_sets.metrics`` (``mine = my_package:MyMetric``; COMET is one), loaded at the
 first look-up. :func:`route_options` gives each metric the keys of a run's ``--metric-option``
 that it declares; a key none declares is an error naming the ones they do.

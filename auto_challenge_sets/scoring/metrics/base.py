@@ -1,5 +1,5 @@
 """The metric interface: what the evaluation engine asks of any metric (the registry that names
-them is :mod:`.metric`). As sacrebleu's ``metrics/base.py``, a metric turns each sentence into a
+them is the package, :mod:`auto_challenge_sets.scoring.metrics`). As sacrebleu's ``metrics/base.py``, a metric turns each sentence into a
 row of statistics once, and every score after that (a config, a random corpus, a paired-test
 trial) comes from rows in memory. :class:`SummedMetric`: the corpus score is a function of the
 column sums (BLEU, chrF, TER); :class:`AveragedMetric`: the mean of sentence scores (RIBES, COMET).
