@@ -268,7 +268,7 @@ def test_each_broken_plugin_is_one_warning_line_naming_it(toy, tmp_path):
     (site / "broken-0.1.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: broken\nVersion: 0.1\n")
     (site / "broken-0.1.dist-info" / "entry_points.txt").write_text(
         "[auto_challenge_sets.metrics]\nmissing = no_such_module:Nothing\na/../b = broken_metrics:Dotted\n"
-        "[auto_challenge_sets.phenomena.registry]\nlost = no_such_phenomena:X\n", encoding="utf-8")
+        "[auto_challenge_sets.phenomena]\nlost = no_such_phenomena:X\n", encoding="utf-8")
     run = _acs([*_base(toy, metrics="bleu,a/../b"), "--hyp", str(toy["hyps"]["good"])], site)
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert sorted(run.stderr.splitlines()) == sorted([

@@ -1,5 +1,5 @@
 """User-defined phenomena: a query on the command line (--rule) and rules from installed packages
-(entry point group auto_challenge_sets.phenomena.registry), each building configs like the built-ins."""
+(entry point group auto_challenge_sets.phenomena), each building configs like the built-ins."""
 
 from __future__ import annotations
 
@@ -140,7 +140,7 @@ def _installed_plugin(site: Path) -> None:
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: my-ldd-rules\nVersion: 0.1\n", encoding="utf-8")
     (info / "entry_points.txt").write_text(
-        "[auto_challenge_sets.phenomena.registry]\nlight_verb = my_ldd_rules:light_verb\nmissing = my_ldd_rules:nowhere\n"
+        "[auto_challenge_sets.phenomena]\nlight_verb = my_ldd_rules:light_verb\nmissing = my_ldd_rules:nowhere\n"
         "bad_test = my_ldd_rules:not_a_test\n",
         encoding="utf-8")
 

@@ -1,6 +1,6 @@
 """The phenomena a config can name, registered in a fixed order: the paper's and the generic rules
 (:mod:`.rules`), each language's own (:mod:`.language_rules`), then the alignment measures
-(:mod:`.reordering`). Names are imported from the modules themselves; importing any of them runs
+(:mod:`.reordering`), then the rules installed packages declare. Names are imported from the modules themselves; importing any of them runs
 this first, so every built-in is registered before a name is looked up.
 
 To add a built-in phenomenon: register its rule in :mod:`.rules` (or :mod:`.language_rules` for one
@@ -13,7 +13,12 @@ from auto_challenge_sets.phenomena import (
     language_rules,  # noqa: F401, I001  (registered after the generic rules)
     rules,  # noqa: F401  (registered first)
 )
-from auto_challenge_sets.phenomena.registry import BUILTIN, PHENOMENA, register_alignment_phenomenon
+from auto_challenge_sets.phenomena.registry import (
+    BUILTIN,
+    PHENOMENA,
+    load_entry_point_phenomena,
+    register_alignment_phenomenon,
+)
 from auto_challenge_sets.phenomena.reordering import crossing_measure, normalised_measure
 
 register_alignment_phenomenon(
@@ -26,3 +31,4 @@ register_alignment_phenomenon(
     crossing_measure, (5, 10, 20, 30))
 
 BUILTIN.update(PHENOMENA)
+load_entry_point_phenomena()  # the installed packages' rules, after the built-ins

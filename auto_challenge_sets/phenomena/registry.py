@@ -190,12 +190,12 @@ def get_phenomenon(name: str) -> Phenomenon:
 # The built-in phenomena's names, filled by the package (phenomena/__init__.py) once they are
 # registered; anything registered later is a user's.
 BUILTIN: set[str] = set()
-ENTRY_POINT_GROUP = "auto_challenge_sets.phenomena.registry"
+ENTRY_POINT_GROUP = "auto_challenge_sets.phenomena"
 
 
 def load_entry_point_phenomena() -> list[str]:
     """Register the rules other installed packages declare in the entry point group
-    ``auto_challenge_sets.phenomena.registry`` (``light_verb = my_rules:light_verb``): the entry point's
+    ``auto_challenge_sets.phenomena`` (``light_verb = my_rules:light_verb``): the entry point's
     name is the phenomenon's, the function's first docstring line its description, a
     :class:`WordTest` set as its ``word_test`` attribute its word test, and a ``languages``
     attribute (source language codes) the languages it applies to (default: any). A rule that cannot be loaded
@@ -321,6 +321,3 @@ def is_selected(instances: Iterable[Instance], min_distance: int, exact: bool = 
     if exact:
         return any(instance.distance == min_distance for instance in instances)
     return any(instance.distance >= min_distance for instance in instances)
-
-
-load_entry_point_phenomena()
