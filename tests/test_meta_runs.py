@@ -72,7 +72,8 @@ def test_bh_corrects_each_kind_of_p_across_the_family(tmp_path):
     paths = []
     for k in range(2):
         path = tmp_path / f"r{k}.json"
-        path.write_text(json.dumps(results(HUMAN_1, {"a": 4.0, "b": 3.0, "c": 1.0, "d": 2.0}, configs)))
+        human = {s: v * (k + 1) for s, v in HUMAN_1.items()}  # two runs, not one given twice (refused)
+        path.write_text(json.dumps(results(human, {"a": 4.0, "b": 3.0, "c": 1.0, "d": 2.0}, configs)))
         paths.append(str(path))
     found = meta_evaluate(paths)
     family = [r for r in found.rows if r.in_family]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from auto_challenge_sets.cli.help import HelpFormatter, non_empty
+from auto_challenge_sets.cli.help import HelpFormatter, int_at_least, non_empty
 
 DESCRIPTION = """\
 Does a challenge set rank MT systems as humans do, and better than BLEU on the full test set?
@@ -24,7 +24,10 @@ per measure (every metric on every config, targeted accuracy, every metric on th
 - the power the pool has: the τ needed for p < 0.05, and to survive BH over this many configs.
 
 Systems are never compared across runs. Configs are matched by name; a measure some run does not
-score on at least 3 human-scored systems is left out and listed. Same files and seed, same numbers.
+score on at least 3 human-scored systems is left out and listed. The same run given twice (the same
+human scores and scores, under any name) is refused; runs that differ in metrics, settings or how their
+sets were made are pooled as given, with a note naming each field that differs, and each run's
+provenance is printed. Same files and seed, same numbers.
 Choosing a config on these runs and reporting it on them is in-sample: confirm it on another run."""
 
 EPILOG = """\
@@ -47,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="results.json of `acs evaluate --human ... --out DIR` (one per run; one run is allowed)")
     parser.add_argument("--reference", default="bleu", type=non_empty, metavar="METRIC",
                         help="the metric whose full-test scores every measure is compared with")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the bootstrap and the permutations")
+    parser.add_argument("--seed", type=int_at_least(0), default=1, help="seed of the bootstrap and the permutations")
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--markdown", action="store_true", help="print Markdown tables")
     output.add_argument("--json", action="store_true", help="print the numbers as JSON")

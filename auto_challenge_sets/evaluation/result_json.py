@@ -13,6 +13,7 @@ default; a key no field names is refused, save the keys ``to_json`` derives, the
 ``JSON_EXTRA``), a tuple from an array, a mapping's values each decoded, None where the type
 allows it. JSON's null stands for NaN and infinities too (:func:`plain`): where the type is a
 plain ``float`` a null comes back as NaN (an infinity too: the document no longer says which).
+A non-finite number itself (a NaN token, ``1e999``) is refused.
 Fields with ``page_only`` metadata are never in the document.
 """
 
@@ -134,6 +135,8 @@ def decode(kind: Any, value: Any, where: str = "", bounds: Mapping[str, Any] | N
         fits = isinstance(value, fits)
     if not fits:
         raise ResultError(where, f"{value!r} is not of type {expected!r}")
+    if isinstance(value, float) and not math.isfinite(value):  # a NaN token, or 1e999: plain writes null
+        raise ResultError(where, f"{value!r} is not a finite number (results.json writes none but as null)")
     _check(value, bounds, where)
     at = f"{where}/" if where else ""
     origin, args = typing.get_origin(kind), typing.get_args(kind)

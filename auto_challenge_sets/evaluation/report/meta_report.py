@@ -87,11 +87,14 @@ def summary_lines(found: MetaEvaluation) -> list[str]:
 
 
 def render(found: MetaEvaluation, markdown: bool = False) -> str:
-    runs = [f"run {k}: {run.path} ({run.pair} {run.split}): {n} systems with human scores, {pairs(n)} pairs"
-            for k, (run, n) in enumerate(zip(found.runs, found.systems), start=1)]
+    runs = [line for k, (run, n) in enumerate(zip(found.runs, found.systems), start=1) for line in (
+        f"run {k}: {run.path} ({run.pair} {run.split}): {n} systems with human scores, {pairs(n)} pairs",
+        f"run {k} provenance: {run.provenance}")]
     title = f"Meta-evaluation of {len(found.runs)} run(s) against their human scores (pooled within run)"
     lines = [f"# {title}" if markdown else title, ""]
     lines += [f"- {line}" if markdown else f"  {line}" for line in runs]
+    if found.differ:
+        lines += ["", f"note: the runs differ in {', '.join(found.differ)} (pooled as given)"]
     lines += ["", method(found), ""]
     for metric in _metrics(found):
         heading = f"{found.label(metric)}: agreement with humans"
@@ -120,8 +123,9 @@ def _estimate(estimate: Estimate | None, corrected: float | None) -> dict[str, A
 def to_json(found: MetaEvaluation) -> dict[str, Any]:
     """The machine-readable form (``acs meta-evaluate --json``)."""
     return {
-        "runs": [{"path": run.path, "pair": run.pair, "split": run.split, "human_systems": len(run.human)}
-                 for run in found.runs],
+        "runs": [{"path": run.path, "pair": run.pair, "split": run.split, "human_systems": len(run.human),
+                  "provenance": run.provenance} for run in found.runs],
+        "differ": list(found.differ),
         "reference": found.reference, "seed": found.seed, "method": method(found),
         "power": {metric: {"systems": list(p.systems), "family": p.family, "tau_p05": p.single,
                            "tau_bh_alone": p.alone, "tau_bh_tenth": p.with_tenth}

@@ -35,9 +35,13 @@ def read_result(path: str | os.PathLike[str]) -> Evaluation:
         raise InputError(f"is {schema}; this version renders {SCHEMA} (docs/method.md, 'Reading results.json', "
                          "says what changed): run `acs evaluate ... --out DIR` again with this version", path)
     try:
-        return Evaluation.from_json(document)
+        evaluation = Evaluation.from_json(document)
     except ResultError as error:
         raise InputError(f"does not match {SCHEMA} at {error.field or 'the document'}: {error}", path) from None
+    if evaluation.baseline_system not in evaluation.systems:
+        raise InputError(f"does not match {SCHEMA} at baseline_system: {evaluation.baseline_system!r} is not one of "
+                         "its systems", path)
+    return evaluation
 
 
 def _regular(path: str | os.PathLike[str]) -> None:

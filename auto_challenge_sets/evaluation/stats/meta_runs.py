@@ -6,7 +6,13 @@ A measure is a metric or targeted accuracy on a config, or a metric on the full 
 :data:`FULL`), matched across runs by config name; it is pooled when every run scores at least 3
 of its human-scored systems on it, else listed as left out. Benjamini–Hochberg corrects each kind
 of p per metric across the pooled configs, leaving out the full test set (one pre-specified test),
-a config small in any run and one holding the rows of another config in every run."""
+a config small in any run and one holding the rows of another config in every run.
+
+What is pooled: the same run given twice (the same human scores and scores, whatever the file) is
+refused; a non-finite score or human score is an error naming the file and system. Runs that
+differ in their metrics, settings or provenance (how their sets were made) are pooled as given,
+with a note naming each field that differs: a measure not every run scores is left out anyway,
+and the rest is the user's choice, said aloud."""
 
 from __future__ import annotations
 
@@ -46,6 +52,8 @@ class Run:
     flags: Mapping[str, tuple[str, ...]]  # config -> its marks in this run
     metrics: tuple[str, ...]
     labels: Mapping[str, str] = field(default_factory=dict)  # metric -> its label, as results.json names it
+    provenance: str = "not recorded"  # how the run's sets were made (its summary line)
+    recorded: Mapping[str, str] = field(default_factory=dict)  # "settings/seed" etc. -> its value, as JSON
 
 
 @dataclass(frozen=True)
@@ -68,6 +76,7 @@ class MetaEvaluation:
     power: Mapping[str, Power]  # metric -> the τ its pooled rows need
     systems: tuple[int, ...] = ()  # per run, the human-scored systems with a full-test reference score
     left_out: tuple[str, ...] = field(default=())  # measures some run does not score on 3 systems
+    differ: tuple[str, ...] = ()  # the metrics, settings and provenance fields not every run shares
 
     def label(self, metric: str) -> str:
         """How the runs name a metric (results.json's ``metric_info``, else the metric's name)."""
@@ -76,9 +85,13 @@ class MetaEvaluation:
         return next((run.labels[metric] for run in self.runs if metric in run.labels), metric)
 
 
-def _numbers(entries: Iterable[tuple[str, Any]]) -> dict[str, float]:
-    """The entries whose value is a number (not a boolean), as floats."""
-    return {k: float(v) for k, v in entries if isinstance(v, int | float) and not isinstance(v, bool)}
+def _numbers(entries: Iterable[tuple[str, Any]], path: str | os.PathLike[str], what: str) -> dict[str, float]:
+    """The entries whose value is a number (not a boolean), as floats; a non-finite one is an error."""
+    found = {k: float(v) for k, v in entries if isinstance(v, int | float) and not isinstance(v, bool)}
+    for system, value in found.items():
+        if not np.isfinite(value):
+            raise InputError(f"the {what} of system {system!r} is {value}, not a finite number", path)
+    return found
 
 
 def read_run(path: str | os.PathLike[str], label_of: Callable[[str], str] = str) -> Run:
@@ -98,31 +111,41 @@ def read_run(path: str | os.PathLike[str], label_of: Callable[[str], str] = str)
         raise InputError("has no human_scores: run `acs evaluate --human FILE --out DIR` (this version or later) "
                          "and give DIR/results.json", path)
     try:
-        better = {m: bool(document["higher_is_better"][m]) for m in document["metrics"]}
+        better = {m: document["higher_is_better"][m] for m in document["metrics"]}
+        for metric, value in better.items():
+            if not isinstance(value, bool):
+                raise InputError(f"higher_is_better/{metric} is {value!r}, not true or false", path)
         measures: dict[tuple[str, str], dict[str, float]] = {}
         for metric in better:
-            measures[(FULL, metric)] = oriented(_numbers((s, scores.get(metric)) for s, scores in document["full"].items()),
-                                                better[metric])
+            measures[(FULL, metric)] = oriented(_numbers(((s, scores.get(metric)) for s, scores in document["full"].items()),
+                                                         path, f"full-test {metric} score"), better[metric])
         flags: dict[str, tuple[str, ...]] = {}
         for name, config in document["configs"].items():
             flags[name] = tuple(mark for mark, on in (
                 ("small", config.get("small")), (f"same rows as {config.get('same_rows_as')}", config.get("same_rows_as")),
                 ("degenerate baseline", config.get("degenerate_baseline"))) if on)
             for metric in better:
-                measures[(name, metric)] = oriented(_numbers((s, result["scores"].get(metric, {}).get("score"))
-                                                             for s, result in config["systems"].items()), better[metric])
-            targeted = _numbers((s, (result.get("targeted") or {}).get("accuracy")) for s, result in config["systems"].items())
+                measures[(name, metric)] = oriented(_numbers(((s, result["scores"].get(metric, {}).get("score"))
+                                                              for s, result in config["systems"].items()),
+                                                             path, f"{metric} score on {name}"), better[metric])
+            targeted = _numbers(((s, (result.get("targeted") or {}).get("accuracy"))
+                                 for s, result in config["systems"].items()), path, f"targeted accuracy on {name}")
             if targeted:
                 measures[(name, TARGETED)] = targeted
     except (KeyError, TypeError, AttributeError) as error:
         raise InputError(f"is not a complete results.json of `acs evaluate` ({type(error).__name__}: {error})",
                          path) from None
-    scores = _numbers(human.items())
+    scores = _numbers(human.items(), path, "human score")
     info = document.get("metric_info") if isinstance(document.get("metric_info"), dict) else {}
     labels = {m: str(info[m]["label"]) if isinstance(info.get(m), dict) and info[m].get("label") else label_of(m)
               for m in better}
+    made = document.get("provenance") if isinstance(document.get("provenance"), dict) else {}
+    recorded = {"metrics": json.dumps(sorted(better))}
+    for section in ("settings", "provenance"):
+        part = document.get(section) if isinstance(document.get(section), dict) else {}
+        recorded.update({f"{section}/{k}": json.dumps(v, sort_keys=True) for k, v in part.items()})
     return Run(str(path), str(document.get("pair", "")), str(document.get("split", "")), scores, measures, flags,
-               tuple(better), labels)
+               tuple(better), labels, str(made.get("summary") or "not recorded"), recorded)
 
 
 def _scores(run: Run, key: tuple[str, str], systems: Sequence[str]) -> RunScores:
@@ -140,6 +163,13 @@ def meta_evaluate(paths: Sequence[str | os.PathLike[str]], reference: str = REFE
                   label_of: Callable[[str], str] = str) -> MetaEvaluation:
     """Every measure the runs share, pooled (see the module); ``label_of`` as :func:`read_run`'s."""
     runs = tuple(read_run(p, label_of) for p in paths)
+    for k, run in enumerate(runs):
+        same = next((other for other in runs[:k] if (other.human, other.measures) == (run.human, run.measures)), None)
+        if same is not None:
+            raise InputError(f"is the same run as {same.path} (the same human scores and scores): give each run once",
+                             run.path)
+    fields = sorted({key for run in runs for key in run.recorded})
+    differ = tuple(f for f in fields if len({run.recorded.get(f) for run in runs}) > 1)
     ref_key = (FULL, reference)
     for run in runs:
         if ref_key not in run.measures:
@@ -163,7 +193,7 @@ def meta_evaluate(paths: Sequence[str | os.PathLike[str]], reference: str = REFE
     family = {metric: sum(r.in_family and r.metric == metric for r in rows) for metric in {r.metric for r in rows}}
     return MetaEvaluation(runs, reference, seed, tuple(rows),
                           {metric: power(systems, size) for metric, size in sorted(family.items())}, tuple(systems),
-                          tuple(left_out))
+                          tuple(left_out), differ)
 
 
 def _flags(runs: Sequence[Run], config: str) -> tuple[str, ...]:
