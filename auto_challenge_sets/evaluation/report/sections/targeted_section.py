@@ -130,11 +130,11 @@ def targeted_human_table(evaluation: Evaluation, markdown: bool = False) -> str:
                                                                                     for c in configs)),
               "targeted τ", "targeted p", cells.family_header("targeted p", (c.human_targeted for c in configs)),
               "systems", "τ pct (random pairs)",
-              *versus_header(evaluation, [c.human_targeted for c in configs], " targeted τ")]
+              *versus_header(evaluation, [c.human_targeted for c in configs], markdown, " targeted τ")]
     rows = []
     full = (evaluation.human_full or {}).get(metric)
     if full is not None:
-        rows.append([f"({full_corpus_label(evaluation)})", cells.num(full.kendall, 3), cells.num(full.p_value, 3), "-", "-", "-", "-",
+        rows.append([f"({full_corpus_label(evaluation, markdown)})", cells.num(full.kendall, 3), cells.num(full.p_value, 3), "-", "-", "-", "-",
                      str(full.systems), "-", "-", "-", "-"])
     for name, config in evaluation.configs.items():
         targeted, auto = config.human_targeted, (config.human or {}).get(metric)
