@@ -31,12 +31,19 @@ SYSTEMS = ["<script>alert(1)</script>", "<img src onerror>", "[x](javascript:ale
            "https://example.org/x a@b.org www.example.org", "\x1b[2J\x1b]0;title\x07cleared"]
 LABEL = "<img src=x onerror=alert(2)>|`l`*"
 SIGNATURE = "sig`<script>alert(3)</script>` [y](javascript:alert(4))"
-CRAFTED = {"split": "<img src=x onerror=alert(5)>_s_", "pair": "<img src=x onerror=alert(6)>-en",
-           "full_corpus_config": "<b>full</b>"}  # written into results.json, then `acs report`
+# fields of results.json (a path of keys) rewritten before `acs report`: names, and the notes and reasons
+# our own code writes there
+CRAFTED = {("split",): "<img src=x onerror=alert(5)>_s_", ("pair",): "<img src=x onerror=alert(6)>-en",
+           ("full_corpus_config",): "<b>full</b>", ("notes",): ["<i>note</i> [n](javascript:alert(7))"],
+           ("full_test", "correction"): "<u>none</u>", ("full_test", "random_unavailable"): "<s>why</s>",
+           ("configs", "de-en.particle.d2", "random_unavailable"): "<q>why</q>",
+           ("targeted", "aligner"): "<em>present</em>", ("targeted", "signature"): "`<kbd>sig</kbd>`",
+           ("targeted", "alignment_warning"): "<mark>warn</mark>", ("targeted", "judge", "reason"): "<del>r</del>"}
 FOLDER = "<svg onload>"  # the run's folder, as meta-evaluate names it
 HOSTILE = {"systems": SYSTEMS, "label": LABEL, "signature": SIGNATURE, "crafted": CRAFTED, "folder": FOLDER}
 PLAIN = {"systems": [f"sys{k}" for k in range(len(SYSTEMS))], "label": "Labelled", "signature": "sig",
-         "crafted": {"split": "plain", "pair": "xx-en", "full_corpus_config": "full"}, "folder": "run"}
+         "crafted": {path: ["note"] if path == ("notes",) else "plain" if path != ("pair",) else "xx-en"
+                     for path in CRAFTED}, "folder": "run"}
 
 
 class _Rendered(HTMLParser):
@@ -85,12 +92,17 @@ def _run(toy: dict, names: dict, tmp: Path) -> dict[str, str]:
     hyps = [f"{name}={path}" for name, path in zip(names["systems"], [*toy["hyps"].values(), *toy["hyps"].values()])]
     evaluate = ["evaluate", "--dataset", str(toy["root"]), "--config", "all", "--split", SPLIT, "--hyp", *hyps,
                 "--metrics", "labelled", "--human", str(human), "--n-samples", "5", "--paired-samples", "10",
-                "--jobs", "1", "--quiet"]
+                "--targeted", "--targeted-aligner", "present", "--jobs", "1", "--quiet"]
     with pytest.MonkeyPatch.context() as patch:
         patch.setitem(registry._REGISTRY, "labelled", plugin)
         terminal = _printed(evaluate) + _printed([*evaluate, "--out", str(live)])
     results = json.loads((live / "results.json").read_text(encoding="utf-8"))
-    (live / "results.json").write_text(json.dumps({**results, **names["crafted"]}), encoding="utf-8")
+    for (*parents, key), value in names["crafted"].items():
+        node = results
+        for parent in parents:
+            node = node[parent]
+        node[key] = value
+    (live / "results.json").write_text(json.dumps(results), encoding="utf-8")
     assert main(["report", str(live), "--out", str(folder), "--quiet"]) == 0
     meta = ["meta-evaluate", str(folder / "results.json"), "--reference", "labelled"]
     return {"report.md": (folder / "report.md").read_text(encoding="utf-8"), "meta": _printed([*meta, "--markdown"]),
@@ -115,7 +127,7 @@ def test_no_name_becomes_an_element_or_a_link(documents: dict[str, dict], docume
     assert hostile.elements == plain.elements  # no tag, link, emphasis, code span or table cell of a name's
     assert not [attrs for _, attrs in hostile.elements if any(a.startswith("on") for a in attrs)]
     # the only targets are the report's own figures, by file name (the pair names some), never a scheme
-    assert len(hostile.targets) == len(plain.targets) == (3 if document == "report.md" else 0)
+    assert len(hostile.targets) == len(plain.targets) == (4 if document == "report.md" else 0)
     if document == "report.md":
         assert sorted(unquote(t) for t in hostile.targets) == [f for f in documents["hostile"]["files"] if f.endswith(".svg")]
     assert not [target for target in hostile.targets if ":" in target]
@@ -123,10 +135,10 @@ def test_no_name_becomes_an_element_or_a_link(documents: dict[str, dict], docume
 
 def test_every_name_reads_as_its_own_text(documents: dict[str, dict]) -> None:
     report, meta = (_names_text(_render(documents["hostile"][d]).text) for d in ("report.md", "meta"))
-    for name in [*SYSTEMS, LABEL, *CRAFTED.values()]:  # a control character shows as U+FFFD
+    for name in [*SYSTEMS, LABEL, *(v if isinstance(v, str) else v[0] for v in CRAFTED.values())]:  # Cc: U+FFFD
         assert "".join("\ufffd" if unicodedata.category(c) == "Cc" else c for c in name) in report, name
     assert f"{LABEL}[{SIGNATURE}]" in report  # the run's signature, whole
-    for name in (LABEL, CRAFTED["split"], CRAFTED["pair"], FOLDER):
+    for name in (LABEL, CRAFTED["split",], CRAFTED["pair",], FOLDER):
         assert name in meta, name
 
 
@@ -134,5 +146,5 @@ def test_the_terminal_gets_no_control_character_from_a_name(documents: dict[str,
     terminal = documents["hostile"]["terminal"]
     assert not [c for c in terminal if unicodedata.category(c) == "Cc" and c != "\n"]
     assert r"\x1b[2J\x1b]0;title\x07cleared" in terminal  # the name, its escapes shown
-    for name in (*SYSTEMS[:-1], LABEL, CRAFTED["split"], FOLDER):
+    for name in (*SYSTEMS[:-1], LABEL, CRAFTED["split",], FOLDER):
         assert name in terminal, name

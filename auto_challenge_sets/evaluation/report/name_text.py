@@ -17,10 +17,10 @@ _PDF = "\u202c"
 _ISOLATES = {"\u2066", "\u2067", FSI}  # LRI RLI FSI, closed by PDI
 # the bidirectional classes that can move the text around a name
 _REORDERING = {"R", "AL", "AN", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"}
-# what Markdown (GFM, and math's $) reads in running text, made literal by a backslash, and what starts
-# GFM's autolinks (a scheme's ":", an address's "@", "www."); `|` is left to tables.render_table, which
+# what Markdown (GFM, and math's $) reads in running text, made literal by a backslash, and what GFM's
+# autolinks start at ("://", an address's "@", "www."); `|` is left to tables.render_table, which
 # escapes it in cells (a second backslash would undo that)
-_MARKDOWN_PUNCTUATION = re.compile(r"[\\`*_\[\]$~:@]|(?<=www)\.", re.IGNORECASE)
+_MARKDOWN_PUNCTUATION = re.compile(r"[\\`*_\[\]$~@]|:(?=//)|(?<=www)\.", re.IGNORECASE)
 _ENTITIES = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
 
 

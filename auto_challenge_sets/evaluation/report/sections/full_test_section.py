@@ -53,7 +53,8 @@ def full_test_section(evaluation: Evaluation, markdown: bool = False) -> list[st
              else f"{name}: ranking and significance clusters", "",
              f"{found.rows} rows; sacrebleu's paired {test} ({found.paired_samples} samples) against "
              f"{report_name(found.baseline_system, markdown)} and between every pair; clusters at p < {found.alpha} "
-             f"(correction: {found.correction}, as WMT); random baseline: n/a ({found.random_unavailable})", ""]
+             f"(correction: {report_name(found.correction, markdown)}, as WMT); random baseline: n/a "
+             f"({report_name(found.random_unavailable, markdown)})", ""]
     for metric, ranking in found.rankings.items():
         label = report_name(evaluation.label(metric), markdown)
         heading = f"{label}: {ranking.clusters} cluster(s) of {len(ranking.systems)} systems"

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from auto_challenge_sets.evaluation.report import cells, plots
-from auto_challenge_sets.evaluation.report.name_text import isolate, report_name
+from auto_challenge_sets.evaluation.report.name_text import isolate, markdown_code, report_name, terminal_text
 from auto_challenge_sets.evaluation.report.sections.full_test_section import full_corpus_label
 from auto_challenge_sets.evaluation.report.sections.human_section import power, versus_cells, versus_header
 from auto_challenge_sets.evaluation.results import ControlMatching, Evaluation, HumanCorrelation, TargetedRun
@@ -154,12 +154,13 @@ def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
     targeted = evaluation.targeted
     if targeted is None:
         return []
+    signature = markdown_code(targeted.signature) if markdown else terminal_text(targeted.signature)
     lines = ["## Targeted accuracy" if markdown else "targeted accuracy", "",
-             f"alignment: {targeted.aligner}; signature: {targeted.signature}", ""]
+             f"alignment: {report_name(targeted.aligner, markdown)}; signature: {signature}", ""]
     if targeted.alignment_warning:
-        lines += [f"> **warning**: {targeted.alignment_warning}" if markdown else f"warning: {targeted.alignment_warning}",
-                  ""]
-    lines += [f"{DIAGNOSTIC}; {judge_line(targeted)}", ""]
+        warning = report_name(targeted.alignment_warning, markdown)
+        lines += [f"> **warning**: {warning}" if markdown else f"warning: {warning}", ""]
+    lines += [f"{DIAGNOSTIC}; {report_name(judge_line(targeted), markdown)}", ""]
     control = control_line(evaluation)
     if control is not None:
         lines += [control, ""]
