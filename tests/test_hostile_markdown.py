@@ -1,9 +1,11 @@
-"""Hostile names in the Markdown the saved-run commands write: report.md (``acs evaluate --out``, then
-``acs report`` of a results.json whose split was crafted) and ``acs meta-evaluate --markdown`` of that run,
-rendered by a real Markdown renderer (markdown-it, CommonMark with raw HTML on, GFM tables). The systems,
-a plug-in metric's label (the reference of the Δ columns), its signature, the split and the folder hold
-markup, a link, emphasis, a code span and table pipes; rendered, each document has the elements and the
-link targets of the same run with plain names, and every name reads as its own text."""
+"""Hostile names in what the saved-run commands write: report.md (``acs evaluate --out``, then ``acs
+report`` of a crafted results.json) and ``acs meta-evaluate --markdown`` of that run, rendered by a real
+Markdown renderer (markdown-it: CommonMark with raw HTML on, GFM tables, bare addresses made links).
+The systems, a plug-in metric's label (the reference of the Δ columns), its signature, the split, the
+pair, the folder and the notes and reasons results.json carries hold markup, links, emphasis, code
+spans, math and table pipes; rendered, each document has the elements of the same run with plain
+names, its only link targets are its own figures, and every name reads as its own text. What ``acs``
+prints (evaluate, with and without --out, and meta-evaluate) holds no control character of a name."""
 
 from __future__ import annotations
 
@@ -11,11 +13,13 @@ import contextlib
 import csv
 import io
 import json
+import re
 import unicodedata
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote
 
+import markdown_it
 import pytest
 
 from auto_challenge_sets.cli import main
@@ -24,10 +28,9 @@ from auto_challenge_sets.scoring.metrics.bleu import Bleu
 
 from toy_dataset import HUMAN, SPLIT, make
 
-markdown_it = pytest.importorskip("markdown_it")
-
 # a system name cannot hold "=" (--hyp NAME=FILE); the label, signature, split and pair can hold anything
-SYSTEMS = ["<script>alert(1)</script>", "<img src onerror>", "[x](javascript:alert(1))", "*e* _u_ `c`", "a|b",
+SYSTEMS = ["<script>alert(1)</script>", "<img src onerror>", "[x](javascript:alert(1))", "*e* _u_ `c`",
+           "a|b $\\foo$ \u202eevil",
            "https://example.org/x a@b.org www.example.org", "\x1b[2J\x1b]0;title\x07cleared"]
 LABEL = "<img src=x onerror=alert(2)>|`l`*"
 SIGNATURE = "sig`<script>alert(3)</script>` [y](javascript:alert(4))"
@@ -125,6 +128,7 @@ def _names_text(text: str) -> str:
 def test_no_name_becomes_an_element_or_a_link(documents: dict[str, dict], document: str) -> None:
     hostile, plain = _render(documents["hostile"][document]), _render(documents["plain"][document])
     assert hostile.elements == plain.elements  # no tag, link, emphasis, code span or table cell of a name's
+    assert not re.search(r"(?<!\\)\$", documents["hostile"][document])  # no math either (GitHub renders $…$)
     assert not [attrs for _, attrs in hostile.elements if any(a.startswith("on") for a in attrs)]
     # the only targets are the report's own figures, by file name (the pair names some), never a scheme
     assert len(hostile.targets) == len(plain.targets) == (4 if document == "report.md" else 0)
