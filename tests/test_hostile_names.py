@@ -3,10 +3,10 @@ family's or is given twice, a rule that would give one config name two meanings 
 card whose markers are broken. Each is exit 2 with one line naming the argument (or file:line),
 and leaves no file behind and the previous folder as it was. Then what --replace-rule does.
 
-Then the names of an evaluation (systems, a plug-in metric's label): hostile ones leave the page,
-its SVGs and report.md the same tree as plain ones, run no script in headless Chromium (marker
-``browser``), are bidi isolates, and select their own rows; names that differ only in white space
-are refused before any work."""
+Then the names of an evaluation (systems, a plug-in metric's label): hostile ones leave the page
+and its SVGs the same tree as plain ones (report.md: test_hostile_markdown.py), run no script in
+headless Chromium (marker ``browser``), are bidi isolates, and select their own rows; names that
+differ only in white space are refused before any work."""
 
 from __future__ import annotations
 
@@ -190,11 +190,10 @@ def _labelled_metric() -> type:
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     """The toy run twice, its systems named hostile and plain (the same outputs in the same order):
-    each report's index.html, the page's SVGs and report.md. With a plug-in metric's label too."""
+    each report's index.html and the page's SVGs. With a plug-in metric's label too."""
     from auto_challenge_sets.evaluation.engine import evaluate
     from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
     from auto_challenge_sets.evaluation.report.html.html_report import write_html
-    from auto_challenge_sets.evaluation.report.report_writer import markdown_report
     from auto_challenge_sets.evaluation.request import EvaluationRequest
     from auto_challenge_sets.evaluation.sentences import collect
     from auto_challenge_sets.evaluation.stats.human import HumanScores
@@ -217,8 +216,7 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
             write_html(folder, evaluation, collect(request, evaluation))
             page = (folder / "index.html").read_text(encoding="utf-8")
             out[kind] = {"folder": folder, "page": page, "names": names, "evaluation": evaluation,
-                         "svgs": re.findall(r"<svg\b.*?</svg>", page, re.S),
-                         "markdown": markdown_report(evaluation, [])}
+                         "svgs": re.findall(r"<svg\b.*?</svg>", page, re.S)}
     return out
 
 
@@ -301,19 +299,6 @@ def test_every_option_has_the_exact_value_it_selects(pages: dict[str, dict]) -> 
         assert values.count(name) == 2  # the big table's system filter and the sentences'
     rows = [attrs for tag, attrs in parsed.attributes if tag == "tr" and "data-metric" in attrs]
     assert {attrs["data-system"] for attrs in rows} == set(PAGE_NAMES)
-
-
-def test_report_md_renders_no_name_as_markup(pages: dict[str, dict]) -> None:
-    markdown_it = pytest.importorskip("markdown_it")
-    render = markdown_it.MarkdownIt("commonmark").enable("table").render
-    hostile, plain = pages["hostile"]["markdown"], pages["plain"]["markdown"]
-    ours, theirs = _structure(render(hostile)), _structure(render(plain))
-    assert ours.elements == theirs.elements  # every table keeps its cells, no tag, link or code span
-    assert not re.search(r"(?<!\\)\$", hostile)  # no math either (GitHub renders $…$)
-    texts = "".join(text for _, text in ours.texts)
-    for name in PAGE_NAMES:
-        assert name.strip() in texts.replace("\u2068", "").replace("\u2069", "").replace("\u202c", "")
-    assert LABEL in texts
 
 
 def _chromium_dom(page: Path, fragment: str = "", before: str = "", after: str = "") -> str:

@@ -418,7 +418,7 @@ def test_the_targeted_section_in_both_forms(evaluation):
     control = ("random-pair control: not matched on part of speech (the dataset has no source_upos column; rebuild "
                "it with this acs to match)")
     assert targeted_section(result, markdown=True) == [
-        "## Targeted accuracy", "", signature, "", label, "", control, "",
+        "## Targeted accuracy", "", signature.replace("signature: ", "signature: `") + "`", "", label, "", control, "",
         f"### {tables[0][0]}", "", tables[0][1], "", f"### {tables[1][0]}", "", tables[1][1], "",
         "### Correlation with human scores", "", targeted_human_table(result, markdown=True), "", POWER_5_OF_4, ""]
     plain = targeted_tables(result)

@@ -232,6 +232,7 @@ def name_systems(items: list[str]) -> dict[str, str]:
 def _human(args: argparse.Namespace, systems: list[str]):
     """--human and --human-seg read, with --human-alias (None where not given)."""
     from auto_challenge_sets.errors import InputError
+    from auto_challenge_sets.evaluation.report.name_text import terminal_text
     from auto_challenge_sets.evaluation.stats.human import read_human
     from auto_challenge_sets.evaluation.stats.segments import read_human_seg
 
@@ -247,7 +248,7 @@ def _human(args: argparse.Namespace, systems: list[str]):
     for label, names in (("table rows matching no system", human.unmatched_table if human else ()),
                          ("systems without a human score", human.unmatched_systems if human else ())):
         if names:
-            print(f"note: {label}: {', '.join(names)}", file=sys.stderr)
+            print(f"note: {label}: {', '.join(map(terminal_text, names))}", file=sys.stderr)
     return human, read_human_seg(args.human_seg, systems, aliases) if args.human_seg else None
 
 

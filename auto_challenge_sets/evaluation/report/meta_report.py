@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from auto_challenge_sets.evaluation.report.cells import corrected_cell, num
+from auto_challenge_sets.evaluation.report.name_text import markdown_code, report_name, terminal_text
 from auto_challenge_sets.evaluation.stats.human import BOOTSTRAP, PERMUTATIONS
 from auto_challenge_sets.evaluation.stats.meta_evaluation import Estimate
 from auto_challenge_sets.evaluation.stats.meta_runs import MetaEvaluation, MetaRow, exploratory
@@ -14,8 +15,8 @@ from auto_challenge_sets.evaluation.stats.power import pairs, power_note
 from auto_challenge_sets.tables import render_table
 
 
-def method(found: MetaEvaluation) -> str:
-    ref = found.label(found.reference)
+def method(found: MetaEvaluation, ref: str) -> str:
+    """How the numbers were found; ``ref``: the reference metric's label, as the output writes it."""
     return (
         "Systems are compared only within their run (each run has its own human scores). Pairwise accuracy: the "
         "share of system pairs a measure orders as humans do, agreeing pairs over all pairs of every run (a tie of "
@@ -45,27 +46,31 @@ def _bh(value: float | None, in_family: bool) -> str:
     return "-" if not in_family or value is None else corrected_cell(value, exploratory(value))
 
 
-def _config(row: MetaRow) -> str:
-    return row.config + (f" [{'; '.join(row.flags)}]" if row.flags else "")
+def _config(row: MetaRow, markdown: bool) -> str:
+    return report_name(row.config + (f" [{'; '.join(row.flags)}]" if row.flags else ""), markdown)
+
+
+def _label(found: MetaEvaluation, metric: str, markdown: bool) -> str:
+    return report_name(found.label(metric), markdown)
 
 
 def agreement_table(found: MetaEvaluation, metric: str, markdown: bool = False) -> str:
     header = ["config", "systems", "pairwise accuracy [95% CI]", "p", "p (BH)", "Kendall τ [95% CI]", "p", "p (BH)"]
-    rows = [[_config(r), "+".join(map(str, r.found.systems)), _with_ci(r.found.accuracy), _p(r.found.accuracy.p_value),
+    rows = [[_config(r, markdown), "+".join(map(str, r.found.systems)), _with_ci(r.found.accuracy), _p(r.found.accuracy.p_value),
              _bh(r.corrected[0], r.in_family), _with_ci(r.found.kendall), _p(r.found.kendall.p_value),
              _bh(r.corrected[1], r.in_family)] for r in found.rows if r.metric == metric]
     return render_table(header, rows, markdown=markdown)
 
 
 def difference_table(found: MetaEvaluation, metric: str, markdown: bool = False) -> str:
-    ref = found.label(found.reference)
+    ref = _label(found, found.reference, markdown)
     header = ["config", f"Δ pairwise accuracy vs full {ref} [95% CI]", "p", "p (BH)", f"Δτ vs full {ref} [95% CI]", "p",
               "p (BH)"]
     rows = []
     for r in (r for r in found.rows if r.metric == metric):
         acc, tau = r.found.accuracy_difference, r.found.kendall_difference
-        rows.append([_config(r), "(the reference)", "-", "-", "-", "-", "-"] if acc is None or tau is None else
-                    [_config(r), _with_ci(acc, True), _p(acc.p_value), _bh(r.corrected[2], r.in_family),
+        rows.append([_config(r, markdown), "(the reference)", "-", "-", "-", "-", "-"] if acc is None or tau is None else
+                    [_config(r, markdown), _with_ci(acc, True), _p(acc.p_value), _bh(r.corrected[2], r.in_family),
                      _with_ci(tau, True), _p(tau.p_value), _bh(r.corrected[3], r.in_family)])
     return render_table(header, rows, markdown=markdown)
 
@@ -74,41 +79,44 @@ def _metrics(found: MetaEvaluation) -> list[str]:
     return list(dict.fromkeys(r.metric for r in found.rows))
 
 
-def summary_lines(found: MetaEvaluation) -> list[str]:
+def summary_lines(found: MetaEvaluation, markdown: bool = False) -> list[str]:
     lines = []
     for metric in _metrics(found):
         rows = [r for r in found.rows if r.metric == metric and r.in_family and r.found.kendall_difference is not None]
         above = [r for r in rows if (r.found.kendall_difference.value or 0) > 0]
         raw = [r for r in above if (r.found.kendall_difference.p_value or 1) < ALPHA]
         kept = [r for r in above if r.corrected[3] is not None and r.corrected[3] < ALPHA]
-        lines.append(f"{found.label(metric)}: {len(above)} of {len(rows)} configs have a pooled τ above full-test "
-                     f"{found.label(found.reference)}'s; {len(raw)} with p < {ALPHA}, {len(kept)} after BH")
+        lines.append(f"{_label(found, metric, markdown)}: {len(above)} of {len(rows)} configs have a pooled τ above "
+                     f"full-test {_label(found, found.reference, markdown)}'s; {len(raw)} with p < {ALPHA}, {len(kept)} after BH")
     return lines
 
 
 def render(found: MetaEvaluation, markdown: bool = False) -> str:
+    path = markdown_code if markdown else terminal_text
     runs = [line for k, (run, n) in enumerate(zip(found.runs, found.systems), start=1) for line in (
-        f"run {k}: {run.path} ({run.pair} {run.split}): {n} systems with human scores, {pairs(n)} pairs",
-        f"run {k} provenance: {run.provenance}")]
+        f"run {k}: {path(run.path)} ({report_name(run.pair, markdown)} {report_name(run.split, markdown)}): {n} "
+        f"systems with human scores, {pairs(n)} pairs",
+        f"run {k} provenance: {report_name(run.provenance, markdown)}")]
+    ref = _label(found, found.reference, markdown)
     title = f"Meta-evaluation of {len(found.runs)} run(s) against their human scores (pooled within run)"
     lines = [f"# {title}" if markdown else title, ""]
     lines += [f"- {line}" if markdown else f"  {line}" for line in runs]
     if found.differ:
         lines += ["", f"note: the runs differ in {', '.join(found.differ)} (pooled as given)"]
-    lines += ["", method(found), ""]
+    lines += ["", method(found, ref), ""]
     for metric in _metrics(found):
-        heading = f"{found.label(metric)}: agreement with humans"
+        heading = f"{_label(found, metric, markdown)}: agreement with humans"
         lines += [f"## {heading}" if markdown else heading, "", agreement_table(found, metric, markdown), ""]
         if metric in found.power:
             lines += [power_note(found.power[metric]), ""]
-        heading = f"{found.label(metric)}: difference to full-test {found.label(found.reference)}"
+        heading = f"{_label(found, metric, markdown)}: difference to full-test {ref}"
         lines += [f"## {heading}" if markdown else heading, "", difference_table(found, metric, markdown), ""]
-    heading = f"Configs above full-test {found.label(found.reference)} (in-sample, exploratory)"
+    heading = f"Configs above full-test {ref} (in-sample, exploratory)"
     lines += [f"## {heading}" if markdown else heading, ""]
-    lines += [f"- {line}" if markdown else f"  {line}" for line in summary_lines(found)]
+    lines += [f"- {line}" if markdown else f"  {line}" for line in summary_lines(found, markdown)]
     if found.left_out:
         lines += ["", f"left out (a run scores fewer than 3 of its human-scored systems on them): "
-                  f"{', '.join(found.left_out)}"]
+                  f"{', '.join(report_name(c, markdown) for c in found.left_out)}"]
     return "\n".join(lines).rstrip("\n")
 
 
@@ -126,7 +134,7 @@ def to_json(found: MetaEvaluation) -> dict[str, Any]:
         "runs": [{"path": run.path, "pair": run.pair, "split": run.split, "human_systems": len(run.human),
                   "provenance": run.provenance} for run in found.runs],
         "differ": list(found.differ),
-        "reference": found.reference, "seed": found.seed, "method": method(found),
+        "reference": found.reference, "seed": found.seed, "method": method(found, found.label(found.reference)),
         "power": {metric: {"systems": list(p.systems), "family": p.family, "tau_p05": p.single,
                            "tau_bh_alone": p.alone, "tau_bh_tenth": p.with_tenth}
                   for metric, p in found.power.items()},

@@ -1,7 +1,10 @@
-"""A user's name (a system, a plug-in metric's label) as text of an SVG figure or of report.md: never
-markup, and never reordering the text around it. The page isolates names with ``<bdi>``; an SVG
-``<title>`` or a Markdown line has no such element, so a name there is wrapped in U+2068 FSI …
-U+2069 PDI (UAX #9), and in Markdown its punctuation is escaped (no library does either)."""
+"""A user's name (a system, a plug-in metric's label, a split, a signature, a note) as text, one function
+per output format, never markup and never reordering the text around it: :func:`terminal_text` (what
+``acs`` prints), :func:`markdown_text` and :func:`markdown_code` (report.md, ``--markdown``), and for
+the page and its SVG figures the Jinja2 environment's autoescape (``html/environment.py``) with
+:func:`isolate`. The page isolates names with ``<bdi>``; an SVG ``<title>`` or a Markdown line has no
+such element, so a name there is wrapped in U+2068 FSI … U+2069 PDI (UAX #9), and in Markdown its
+punctuation is escaped (no library does either)."""
 
 from __future__ import annotations
 
@@ -14,9 +17,10 @@ _PDF = "\u202c"
 _ISOLATES = {"\u2066", "\u2067", FSI}  # LRI RLI FSI, closed by PDI
 # the bidirectional classes that can move the text around a name
 _REORDERING = {"R", "AL", "AN", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"}
-# what Markdown (GFM, and math's $) reads in running text, made literal by a backslash; `|` is left to
-# tables.render_table, which escapes it in cells (a second backslash would undo that)
-_MARKDOWN_PUNCTUATION = re.compile(r"[\\`*_\[\]$~]")
+# what Markdown (GFM, and math's $) reads in running text, made literal by a backslash, and what GFM's
+# autolinks start at ("://", an address's "@", "www."); `|` is left to tables.render_table, which
+# escapes it in cells (a second backslash would undo that)
+_MARKDOWN_PUNCTUATION = re.compile(r"[\\`*_\[\]$~@]|:(?=//)|(?<=www)\.", re.IGNORECASE)
 _ENTITIES = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
 
 
@@ -54,9 +58,15 @@ def markdown_text(name: str) -> str:
     return "".join(_ENTITIES.get(c) or (f"&#{ord(c)};" if unicodedata.category(c) == "Cc" else c) for c in escaped)
 
 
+def terminal_text(name: str) -> str:
+    """``name`` as a terminal shows it: a control character as its escape (``\\x1b``, ``\\n``), so that a
+    name can neither send the terminal a command nor break the line it is on."""
+    return "".join(c.encode("unicode_escape").decode("ascii") if unicodedata.category(c) == "Cc" else c for c in name)
+
+
 def report_name(name: str, markdown: bool) -> str:
-    """A name as a line or table cell of report.md (``markdown``) or of the plain text shows it."""
-    return markdown_text(name) if markdown else name
+    """A name as a line or table cell of Markdown (``markdown``) or of the text a terminal shows."""
+    return markdown_text(name) if markdown else terminal_text(name)
 
 
 def markdown_code(text: str) -> str:

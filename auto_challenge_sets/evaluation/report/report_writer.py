@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from urllib.parse import quote
 
 from auto_challenge_sets.evaluation.page_sentences import SAVED, Sentences
 from auto_challenge_sets.evaluation.report import cells, figures, sections
 from auto_challenge_sets.evaluation.report.html import html_report
+from auto_challenge_sets.evaluation.report.name_text import markdown_text
 from auto_challenge_sets.evaluation.report.sections import SECTIONS
 from auto_challenge_sets.evaluation.report.sections import challenge_section as challenge
 from auto_challenge_sets.evaluation.results import Evaluation
@@ -28,7 +30,7 @@ def markdown_report(evaluation: Evaluation, plots: list[Path]) -> str:
     """The sections in the text's order, the legend after the head, the per-config tables last."""
     head, *rest = (section.text(evaluation, markdown=True) for section in SECTIONS if section is not challenge)
     lines = [*head, "## How to read this report", "", LEGEND, *(line for lines in rest for line in lines)]
-    lines += [f"![{p.stem}]({p.name})" for p in plots] + [""]
+    lines += [f"![{markdown_text(p.stem)}]({quote(p.name)})" for p in plots] + [""]  # the pair names the files
     return "\n".join([*lines, *challenge.text(evaluation, markdown=True)])
 
 

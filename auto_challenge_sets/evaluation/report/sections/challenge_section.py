@@ -61,13 +61,13 @@ def config_table(evaluation: Evaluation, config: str, markdown: bool = False) ->
     return render_table(header, rows, markdown=markdown)
 
 
-def config_heading(evaluation: Evaluation, config: str) -> str:
+def config_heading(evaluation: Evaluation, config: str, markdown: bool = False) -> str:
     entry = evaluation.configs[config]
     flags = list(entry.flags())
     if entry.widened:
         flags.append(f"widened {entry.widened}")
     if entry.random_unavailable:
-        flags.append(f"random baseline n/a: {entry.random_unavailable}")
+        flags.append(f"random baseline n/a: {report_name(entry.random_unavailable, markdown)}")
     return f"{config} (n = {entry.n})" + (f" [{'; '.join(flags)}]" if flags else "")
 
 
@@ -75,7 +75,7 @@ def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
     """Per config, in D order, its heading and table."""
     lines = []
     for config in ordered_configs(evaluation):
-        heading = config_heading(evaluation, config)
+        heading = config_heading(evaluation, config, markdown)
         lines += [f"## {heading}", ""] if markdown else [heading]
         lines += [config_table(evaluation, config, markdown), ""]
     return lines

@@ -7,7 +7,7 @@ from typing import Any
 
 from auto_challenge_sets.configs import BASELINE
 from auto_challenge_sets.evaluation.report.cells import by_full_test, num
-from auto_challenge_sets.evaluation.report.name_text import report_name
+from auto_challenge_sets.evaluation.report.name_text import report_name, terminal_text
 from auto_challenge_sets.evaluation.results import Evaluation, FullTest, MetricInfo
 from auto_challenge_sets.tables import render_table
 
@@ -36,10 +36,10 @@ def ranking_table(full_test: FullTest, metric: str, info: MetricInfo, markdown: 
     return render_table(["rank", "cluster", "system", label, "Δ baseline (p)"], rows, markdown=markdown)
 
 
-def full_corpus_label(evaluation: Evaluation) -> str:
+def full_corpus_label(evaluation: Evaluation, markdown: bool = False) -> str:
     """What the tables call the run's full corpus: its config by name when a ``ref_config`` replaced it."""
     config = evaluation.full_corpus_config
-    return "full test set" if config == f"{evaluation.pair}.{BASELINE}" else f"full corpus: {config}"
+    return "full test set" if config == f"{evaluation.pair}.{BASELINE}" else f"full corpus: {report_name(config, markdown)}"
 
 
 def full_test_section(evaluation: Evaluation, markdown: bool = False) -> list[str]:
@@ -48,12 +48,13 @@ def full_test_section(evaluation: Evaluation, markdown: bool = False) -> list[st
     if found is None:
         return []
     test = "approximate randomization" if found.paired_test == "ar" else "paired bootstrap"
-    name = full_corpus_label(evaluation)
+    name = full_corpus_label(evaluation, markdown)
     lines = [f"## {name[0].upper()}{name[1:]}: ranking and significance clusters" if markdown
              else f"{name}: ranking and significance clusters", "",
              f"{found.rows} rows; sacrebleu's paired {test} ({found.paired_samples} samples) against "
              f"{report_name(found.baseline_system, markdown)} and between every pair; clusters at p < {found.alpha} "
-             f"(correction: {found.correction}, as WMT); random baseline: n/a ({found.random_unavailable})", ""]
+             f"(correction: {report_name(found.correction, markdown)}, as WMT); random baseline: n/a "
+             f"({report_name(found.random_unavailable, markdown)})", ""]
     for metric, ranking in found.rankings.items():
         label = report_name(evaluation.label(metric), markdown)
         heading = f"{label}: {ranking.clusters} cluster(s) of {len(ranking.systems)} systems"
@@ -77,16 +78,16 @@ def page(evaluation: Evaluation) -> dict[str, Any]:
 
 
 def top_line(evaluation: Evaluation, metric: str) -> str:
-    cls = evaluation.metric_info[metric]
+    cls, label = evaluation.metric_info[metric], terminal_text(evaluation.label(metric))
     ranking = None if evaluation.full_test is None else evaluation.full_test.rankings.get(metric)
     if ranking is None or not ranking.systems:
         scored = [(s, evaluation.full[s][metric]) for s in evaluation.systems if evaluation.full[s][metric] is not None]
         if not scored:
-            return f"{cls.label}: no score"
+            return f"{label}: no score"
         best = (max if evaluation.higher_is_better[metric] else min)(scored, key=lambda item: item[1])
-        return f"{cls.label}: best {best[0]} ({best[1]:.{cls.digits}f})"
+        return f"{label}: best {terminal_text(best[0])} ({best[1]:.{cls.digits}f})"
     top = ranking.systems[0]
-    cluster = [entry.system for entry in ranking.systems if entry.cluster == 1]
+    cluster = [terminal_text(entry.system) for entry in ranking.systems if entry.cluster == 1]
     shown = ", ".join(cluster[:MAX_NAMED]) + (f", … ({len(cluster)} systems)" if len(cluster) > MAX_NAMED else "")
-    return (f"{cls.label}: best {top.system} ({top.score:.{cls.digits}f}); {ranking.clusters} cluster(s) of "
+    return (f"{label}: best {terminal_text(top.system)} ({top.score:.{cls.digits}f}); {ranking.clusters} cluster(s) of "
             f"{len(ranking.systems)} systems; top cluster: {shown}")

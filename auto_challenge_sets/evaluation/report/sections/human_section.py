@@ -50,20 +50,22 @@ def versus_cells(human: HumanCorrelation | None) -> list[str]:
     return [f"{test.delta:+.3f}{ci}", num(test.p_value, 3), corrected_cell(test.p_corrected, test.exploratory)]
 
 
-def versus_header(evaluation: Evaluation, found: Iterable[HumanCorrelation | None], what: str = "τ") -> list[str]:
+def versus_header(evaluation: Evaluation, found: Iterable[HumanCorrelation | None], markdown: bool,
+                  what: str = "τ") -> list[str]:
     """The Δτ columns' headers; ``found``: the correlations whose differences the column holds (their family)."""
-    return [f"Δ{what} vs full {evaluation.label(reference_metric(evaluation.metrics))} [95% CI]", "p",
+    reference = report_name(evaluation.label(reference_metric(evaluation.metrics)), markdown)
+    return [f"Δ{what} vs full {reference} [95% CI]", "p",
             family_header("p", (None if h is None else h.vs_full_test for h in found))]
 
 
 def human_table(evaluation: Evaluation, metric: str, markdown: bool = False) -> str:
     found = [(c.human or {}).get(metric) for c in evaluation.configs.values()]
     header = ["config", "n", "systems", "Spearman", "Kendall", "p", family_header("p", found), "95% CI",
-              "random τ pct", *versus_header(evaluation, found)]
+              "random τ pct", *versus_header(evaluation, found, markdown)]
     rows = []
     full = (evaluation.human_full or {}).get(metric)
     if full is not None:
-        rows.append([f"({full_corpus_label(evaluation)})", str(evaluation.full_corpus_rows), *_human_cells(full),
+        rows.append([f"({full_corpus_label(evaluation, markdown)})", str(evaluation.full_corpus_rows), *_human_cells(full),
                      *versus_cells(full)])
     for name, config in evaluation.configs.items():
         human = (config.human or {}).get(metric)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from auto_challenge_sets.evaluation.report import cells, plots
-from auto_challenge_sets.evaluation.report.name_text import isolate, report_name
+from auto_challenge_sets.evaluation.report.name_text import isolate, markdown_code, report_name, terminal_text
 from auto_challenge_sets.evaluation.report.sections.full_test_section import full_corpus_label
 from auto_challenge_sets.evaluation.report.sections.human_section import power, versus_cells, versus_header
 from auto_challenge_sets.evaluation.results import ControlMatching, Evaluation, HumanCorrelation, TargetedRun
@@ -130,11 +130,11 @@ def targeted_human_table(evaluation: Evaluation, markdown: bool = False) -> str:
                                                                                     for c in configs)),
               "targeted τ", "targeted p", cells.family_header("targeted p", (c.human_targeted for c in configs)),
               "systems", "τ pct (random pairs)",
-              *versus_header(evaluation, [c.human_targeted for c in configs], " targeted τ")]
+              *versus_header(evaluation, [c.human_targeted for c in configs], markdown, " targeted τ")]
     rows = []
     full = (evaluation.human_full or {}).get(metric)
     if full is not None:
-        rows.append([f"({full_corpus_label(evaluation)})", cells.num(full.kendall, 3), cells.num(full.p_value, 3), "-", "-", "-", "-",
+        rows.append([f"({full_corpus_label(evaluation, markdown)})", cells.num(full.kendall, 3), cells.num(full.p_value, 3), "-", "-", "-", "-",
                      str(full.systems), "-", "-", "-", "-"])
     for name, config in evaluation.configs.items():
         targeted, auto = config.human_targeted, (config.human or {}).get(metric)
@@ -154,12 +154,13 @@ def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
     targeted = evaluation.targeted
     if targeted is None:
         return []
+    signature = markdown_code(targeted.signature) if markdown else terminal_text(targeted.signature)
     lines = ["## Targeted accuracy" if markdown else "targeted accuracy", "",
-             f"alignment: {targeted.aligner}; signature: {targeted.signature}", ""]
+             f"alignment: {report_name(targeted.aligner, markdown)}; signature: {signature}", ""]
     if targeted.alignment_warning:
-        lines += [f"> **warning**: {targeted.alignment_warning}" if markdown else f"warning: {targeted.alignment_warning}",
-                  ""]
-    lines += [f"{DIAGNOSTIC}; {judge_line(targeted)}", ""]
+        warning = report_name(targeted.alignment_warning, markdown)
+        lines += [f"> **warning**: {warning}" if markdown else f"warning: {warning}", ""]
+    lines += [f"{DIAGNOSTIC}; {report_name(judge_line(targeted), markdown)}", ""]
     control = control_line(evaluation)
     if control is not None:
         lines += [control, ""]

@@ -46,10 +46,11 @@ def surviving_worsening(evaluation: Evaluation, metric: str, phenomenon: str) ->
 def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
     lines = []
     for metric in evaluation.metrics:
+        label = report_name(evaluation.label(metric), markdown)
         if markdown:
-            lines += [f"## Summary, {report_name(evaluation.label(metric), True)}", ""]
+            lines += [f"## Summary, {label}", ""]
         else:
-            lines.append(f"summary, {evaluation.label(metric)} (distinct configs with enough rows; * in the tables: "
+            lines.append(f"summary, {label} (distinct configs with enough rows; * in the tables: "
                          "worse than the random 5th percentile)")
         lines += [summary_table(evaluation, metric, markdown), ""]
     return lines
@@ -119,7 +120,7 @@ def terminal_table(evaluation: Evaluation) -> list[str]:
     phenomena = list(dict.fromkeys(p for metric in evaluation.metrics for p in evaluation.summary.get(metric, {})))
     if not phenomena:
         return []
-    header = ["phenomenon", *(f"{evaluation.label(m)} {what}" for m in evaluation.metrics
+    header = ["phenomenon", *(f"{report_name(evaluation.label(m), False)} {what}" for m in evaluation.metrics
                               for what in ("< random p5", "worsening"))]
     rows = []
     for phenomenon in phenomena:
