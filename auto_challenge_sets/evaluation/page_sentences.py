@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.formats.text import read_json
 
 
 @dataclass(frozen=True)
@@ -43,13 +44,17 @@ class Sentences:
     @classmethod
     def load(cls, path: Path) -> Sentences:
         """What :meth:`save` wrote; a file that is not is an error naming it."""
+        document = read_json(path, gzipped=True)
         try:
-            document = json.loads(gzip.decompress(path.read_bytes()).decode("utf-8"))
-            return cls(document["systems"], {int(line): text for line, text in document["texts"].items()},
-                       {name: ConfigSentences(name, c["rows"], c["verdicts"])
-                        for name, c in document["configs"].items()}, document["notes"])
-        except (OSError, EOFError, ValueError, KeyError, TypeError, AttributeError) as error:
+            found = cls(document["systems"], {int(line): text for line, text in document["texts"].items()},
+                        {name: ConfigSentences(name, c["rows"], c["verdicts"])
+                         for name, c in document["configs"].items()}, document["notes"])
+            lines = {row["line"] for c in found.configs.values() for row in c.rows}
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
             raise InputError(f"is not the sentences of an acs evaluate report ({error})", path) from None
+        if not lines <= found.texts.keys():  # a row's words are the texts' of its line
+            raise InputError("holds the sentences of another run (a row's line has no text)", path)
+        return found
 
 
 SAVED = "sentences.json.gz"  # Sentences.save's file, beside results.json

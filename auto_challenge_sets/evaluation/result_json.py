@@ -33,6 +33,7 @@ from typing import Any
 _JSON_TYPES = {str: "string", bool: "boolean", int: "integer", float: "number"}
 _CONTAINER = {"minItems", "maxItems", "uniqueItems", "minProperties"}
 PAGE_ONLY = {"page_only": True}
+MAX_NUMBER = 2.0**53  # past it a float no longer counts by ones: no score, statistic or count a run makes
 
 
 class ResultError(ValueError):
@@ -131,6 +132,8 @@ def decode(kind: Any, value: Any, where: str = "", bounds: Mapping[str, Any] | N
         fits = type(value) is int
     elif expected == "number":
         fits = isinstance(value, int | float) and not isinstance(value, bool)
+        if fits and abs(value) > MAX_NUMBER:  # a scale of it would have no two ticks
+            raise ResultError(where, f"{value!r} is beyond ±2**53: no number a run makes")
     else:
         fits = isinstance(value, fits)
     if not fits:
@@ -183,6 +186,8 @@ def _schema(kind: Any, bounds: Mapping[str, Any], defs: dict[str, Any]) -> dict[
         return {"$ref": f"#/$defs/{kind.__name__}"}
     origin, args = typing.get_origin(kind), typing.get_args(kind)
     found: dict[str, Any] = {"type": "number" if kind is float else _json_type(kind)}
+    if kind is float:
+        found.update(minimum=-MAX_NUMBER, maximum=MAX_NUMBER)  # a field's own bounds replace them
     if origin is tuple:
         found["items"] = _schema(args[0], bounds, defs)
         if args[-1] is not Ellipsis:

@@ -3,7 +3,6 @@ is rendered: a hand-edited or truncated file is an error naming the file and the
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 from pathlib import Path
@@ -14,20 +13,13 @@ from auto_challenge_sets.evaluation.report.report_writer import RESULTS
 from auto_challenge_sets.evaluation.result_json import ResultError
 from auto_challenge_sets.evaluation.results import SCHEMA, Evaluation
 from auto_challenge_sets.folder_swap import left_aside
-from auto_challenge_sets.formats.text import file_kind
+from auto_challenge_sets.formats.text import file_kind, read_json
 
 
 def read_result(path: str | os.PathLike[str]) -> Evaluation:
     """The Evaluation a ``results.json`` of this version holds; an error names the file of anything else."""
     _regular(path)
-    try:
-        text = Path(path).read_bytes().decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"is not UTF-8 text: not a {RESULTS} of `acs evaluate`", path) from None
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InputError(f"is not JSON ({error.msg})", path, error.lineno) from None
+    document = read_json(path)
     schema = document.get("schema") if isinstance(document, dict) else None
     if not isinstance(schema, str) or not schema.startswith("acs-evaluation/"):
         raise InputError(f'is not a {RESULTS} of `acs evaluate` (no "schema": "acs-evaluation/…")', path)
@@ -65,4 +57,8 @@ def read_report(folder: str | os.PathLike[str]) -> tuple[Evaluation, Sentences |
     if not os.path.lexists(saved):
         return evaluation, None
     _regular(saved)
-    return evaluation, Sentences.load(saved)
+    sentences = Sentences.load(saved)
+    if sentences.systems != list(evaluation.systems) or set(sentences.configs) != set(evaluation.configs):
+        raise InputError(f"holds the sentences of another run (its systems or configs are not {RESULTS}'s): run "
+                         "`acs evaluate` again to save both", saved)
+    return evaluation, sentences

@@ -16,7 +16,6 @@ and the rest is the user's choice, said aloud."""
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -35,6 +34,7 @@ from auto_challenge_sets.evaluation.stats.meta_evaluation import (
 from auto_challenge_sets.evaluation.stats.multiple_testing import ALPHA, benjamini_hochberg
 from auto_challenge_sets.evaluation.stats.power import Power, power
 from auto_challenge_sets.evaluation.stats.versus_full import REFERENCE, oriented
+from auto_challenge_sets.formats.text import read_json
 
 FULL = "(full test set)"
 TARGETED = "targeted"
@@ -97,13 +97,7 @@ def _numbers(entries: Iterable[tuple[str, Any]], path: str | os.PathLike[str], w
 def read_run(path: str | os.PathLike[str], label_of: Callable[[str], str] = str) -> Run:
     """One ``results.json`` of ``acs evaluate --human``; an error names the file and what is missing.
     ``label_of``: a metric's label where the run does not carry it (results.json before schema 4)."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            document = json.load(handle)
-    except json.JSONDecodeError as error:
-        raise InputError(f"is not JSON ({error.msg})", path, error.lineno) from None
-    except UnicodeDecodeError:
-        raise InputError("is not UTF-8 text: give the results.json that `acs evaluate --out` wrote", path) from None
+    document = read_json(path)
     if not isinstance(document, dict) or not str(document.get("schema", "")).startswith("acs-evaluation/"):
         raise InputError("is not a results.json of `acs evaluate` (no \"schema\": \"acs-evaluation/…\")", path)
     human = document.get("human_scores")
