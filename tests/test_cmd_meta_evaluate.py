@@ -76,7 +76,7 @@ def test_errors_are_one_line_naming_the_file_and_the_flag(tmp_path, two_runs, ca
     assert main(["meta-evaluate", *two_runs, "--reference", "chrf"]) == 2
     assert "choose --reference among them" in capsys.readouterr().err
     assert main(["meta-evaluate", str(tmp_path / "missing.json")]) == 2
-    assert "missing.json: No such file or directory" in capsys.readouterr().err
+    assert "missing.json: cannot read: No such file or directory" in capsys.readouterr().err
 
 
 SPLIT = "newstest2021"

@@ -3,6 +3,7 @@ every way a folder can fail to be one, named."""
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -137,6 +138,8 @@ def test_a_folder_that_is_not_a_saved_run_is_named(saved, tmp_path_factory, caps
     (latin / "results.json").unlink()
     (latin / "results.json").write_bytes((saved / "results.json").read_bytes())
     (latin / "sentences.json.gz").write_bytes(b"not gzip")
+    assert f"{latin / 'sentences.json.gz'}: cannot read as gzip: Not a gzipped file" in _error(capsys, str(latin))
+    (latin / "sentences.json.gz").write_bytes(gzip.compress(b'{"systems": []}'))
     assert f"{latin / 'sentences.json.gz'}: is not the sentences of an acs evaluate report" in _error(capsys, str(latin))
 
 

@@ -139,3 +139,13 @@ def test_report_names_a_dangling_sentences_link(copy, capsys):
     (copy / "sentences.json.gz").symlink_to(copy / "gone.json.gz")
     assert _one_line(capsys, ["report", str(copy), "--quiet"]).startswith(
         f"acs report: error: {copy / 'sentences.json.gz'}: is a symbolic link, not a regular file")
+
+
+def test_report_names_an_out_folder_whose_results_json_nests_too_deep(saved, tmp_path, capsys):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "results.json").write_bytes(_deep())  # read for its schema, to know the folder a report's
+    assert _one_line(capsys, ["report", str(saved), "--out", str(out), "--quiet"]).startswith(
+        f"acs report: error: {out}: is not empty and has no results.json of acs evaluate")
+    assert [p.name for p in out.iterdir()] == ["results.json"]
+    (out / "results.json").unlink()

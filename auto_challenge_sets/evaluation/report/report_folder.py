@@ -9,7 +9,6 @@ is written into a work folder and swapped in under a lock (:mod:`auto_challenge_
 from __future__ import annotations
 
 import fnmatch
-import json
 import os
 import re
 import stat
@@ -20,7 +19,7 @@ from pathlib import Path
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation.report.report_writer import RESULTS, report_names
 from auto_challenge_sets.folder_swap import prepare_folder, refuse_link_or_file, swapped_folder
-from auto_challenge_sets.formats.text import file_kind
+from auto_challenge_sets.formats.text import file_kind, read_json
 
 SCHEMA_PREFIX = "acs-evaluation/"
 FOREIGN = ("is not a file acs evaluate writes, and a report replaces its folder whole: move it out of the "
@@ -40,18 +39,11 @@ def report_globs() -> dict[str, list[str]]:
 
 
 def _schema(results: Path) -> object:
-    """The ``schema`` of a regular results.json (O_NONBLOCK and ``fstat``: never a pipe's reader)."""
+    """The ``schema`` of a results.json (a regular file: ``check_report_folder`` refused a link)."""
     try:
-        fd = os.open(results, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
+        document = read_json(results)
+    except InputError:
         return None
-    with open(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        try:
-            document = json.loads(handle.read().decode("utf-8"))
-        except (OSError, ValueError):
-            return None
     return document.get("schema") if isinstance(document, dict) else None
 
 
