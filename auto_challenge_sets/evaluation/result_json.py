@@ -132,14 +132,14 @@ def decode(kind: Any, value: Any, where: str = "", bounds: Mapping[str, Any] | N
         fits = type(value) is int
     elif expected == "number":
         fits = isinstance(value, int | float) and not isinstance(value, bool)
-        if fits and abs(value) > MAX_NUMBER:  # a scale of it would have no two ticks
-            raise ResultError(where, f"{value!r} is beyond ±2**53: no number a run makes")
     else:
         fits = isinstance(value, fits)
     if not fits:
         raise ResultError(where, f"{value!r} is not of type {expected!r}")
     if isinstance(value, float) and not math.isfinite(value):  # a NaN token, or 1e999: plain writes null
         raise ResultError(where, f"{value!r} is not a finite number (results.json writes none but as null)")
+    if expected == "number" and abs(value) > MAX_NUMBER:  # a scale of it would have no two ticks
+        raise ResultError(where, f"{value!r} is beyond ±2**53: no number a run makes")
     _check(value, bounds, where)
     at = f"{where}/" if where else ""
     origin, args = typing.get_origin(kind), typing.get_args(kind)

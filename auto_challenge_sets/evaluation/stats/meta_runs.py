@@ -16,6 +16,7 @@ and the rest is the user's choice, said aloud."""
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
