@@ -84,42 +84,42 @@ def open_binary(path: str | os.PathLike[str], error: type[InputError] = InputErr
 
 
 MAX_JSON_BYTES = 256 << 20  # the most a saved document holds (decompressed): more is no file acs wrote
-MAX_JSON_DEPTH = 64  # acs nests a document under ten deep; the decoder's recursion stops near a thousand
+MAX_JSON_DEPTH = 64  # acs nests a document about ten deep; the decoder's recursion stops near a thousand
 _JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
 _NOT_BRACKET = bytes(sorted(set(range(256)) - set(b"[]{}")))
 
 
-def read_json(path: str | os.PathLike[str], error: type[InputError] = InputError, gzipped: bool = False) -> Any:
+def read_json(path: str | os.PathLike[str], gzipped: bool = False) -> Any:
     """The JSON document in the regular file ``path`` (gzip-compressed where ``gzipped``), read whole
     but bounded: opened without blocking (a FIFO has no writer to wait for) and refused unless
     ``fstat`` says a regular file (a link to /dev/zero), at most :data:`MAX_JSON_BYTES`, nested at most
-    :data:`MAX_JSON_DEPTH` deep (checked before decoding); anything else is an ``error`` naming it."""
+    :data:`MAX_JSON_DEPTH` deep (checked before decoding); anything else is an InputError naming it."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as failure:
-        raise error(f"cannot read: {failure.strerror or failure}", str(path)) from None
+        raise InputError(f"cannot read: {failure.strerror or failure}", str(path)) from None
     with open(fd, "rb") as handle:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise error(f"is {file_kind(mode)}, not a regular file", str(path))
+            raise InputError(f"is {file_kind(mode)}, not a regular file", str(path))
         try:
             data = (gzip.GzipFile(fileobj=handle) if gzipped else handle).read(MAX_JSON_BYTES + 1)
         except (OSError, EOFError) as failure:  # not gzip, or cut short
-            raise error(f"cannot read{' as gzip' if gzipped else ''}: {failure}", str(path)) from None
+            raise InputError(f"cannot read{' as gzip' if gzipped else ''}: {failure}", str(path)) from None
     if len(data) > MAX_JSON_BYTES:
-        raise error(f"holds over {MAX_JSON_BYTES >> 20} MiB{' uncompressed' if gzipped else ''}: no file acs writes",
-                    str(path))
+        unpacked = " uncompressed" if gzipped else ""
+        raise InputError(f"holds over {MAX_JSON_BYTES >> 20} MiB{unpacked}: no file acs writes", str(path))
     level = 0
     for byte in _JSON_STRING.sub(b"", data).translate(None, _NOT_BRACKET):  # brackets outside strings
         level += 1 if byte in b"[{" else -1
         if level > MAX_JSON_DEPTH:
-            raise error(f"nests arrays or objects over {MAX_JSON_DEPTH} deep: no file acs writes", str(path))
+            raise InputError(f"nests arrays or objects over {MAX_JSON_DEPTH} deep: no file acs writes", str(path))
     try:
         return json.loads(data.decode("utf-8"))
     except UnicodeDecodeError:
-        raise error("is not UTF-8 text", str(path)) from None
+        raise InputError("is not UTF-8 text", str(path)) from None
     except json.JSONDecodeError as bad:
-        raise error(f"is not JSON ({bad.msg})", str(path), bad.lineno) from None
+        raise InputError(f"is not JSON ({bad.msg})", str(path), bad.lineno) from None
 
 
 def _too_long(max_chars: int) -> str:
