@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from auto_challenge_sets.errors import BadNameError
+from auto_challenge_sets.phenomena.profiles import iso_639_1
 from auto_challenge_sets.phenomena.registry import BASELINE, BUILTIN, LEXICAL, PHENOMENA
 
 LEXICAL_DISTANCES: tuple[int, ...] = (0, 1, 2, 3, 4, 5)
@@ -100,9 +101,14 @@ def _kind_of(phenomenon: str) -> str:
 
 
 def parse_pair(pair: str) -> tuple[str, str]:
+    """``(source, target)``; an ISO 639-2/3 code of a language with a two-letter one is refused (config
+    names would have two names for one language, and its profile and tokenizer would not apply)."""
     match = _PAIR.fullmatch(pair)
     if not match:
         raise BadNameError(f"language pair must look like 'de-en', got {pair!r}")
+    if (written := tuple(map(iso_639_1, match.groups()))) != match.groups():
+        raise BadNameError(f"language pair {pair!r}: give {'-'.join(written)!r} (the profiles and config names "
+                           "write a language in ISO 639-1)")
     return match.group(1), match.group(2)
 
 

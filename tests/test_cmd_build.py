@@ -284,3 +284,39 @@ def test_timings_say_where_the_time_went_one_line_per_stage(tmp_path: Path, caps
     assert all(w >= 0 for w in walls) and abs(sum(walls[:-1]) - walls[-1]) < 0.02  # the total adds the stages
     assert main(argv[:-3] + ["--out", str(tmp_path / "other")]) == 0
     assert "timing:" not in capsys.readouterr().err  # only when asked
+
+
+def _demo_build(tmp_path: Path, pair: str, *extra: str) -> list[str]:
+    return ["build", "--pair", pair, "--corpus", "sample", "--source", str(demo_file("sample.de")),
+            "--target", str(demo_file("sample.en")), "--source-conllu", str(demo_file("sample.de.conllu")),
+            "--aligner", "none", "--out", str(tmp_path / "out"), "--quiet", *extra]
+
+
+@pytest.mark.parametrize("pair,written", [("zho-en", "zh-en"), ("cmn-en", "zh-en"), ("en-deu", "en-de"),
+                                          ("ger-fre", "de-fr"), ("zho_TW-en", "zh_TW-en")])
+def test_an_iso_639_2_or_3_code_is_refused_naming_the_two_letter_pair(tmp_path: Path, capsys, pair: str,
+                                                                        written: str) -> None:
+    assert main(_demo_build(tmp_path, pair)) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (f"acs build: error: language pair {pair!r}: give {written!r} (the profiles and config names write "
+                   "a language in ISO 639-1)")
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_region_form_builds_with_its_languages_profile_and_keeps_its_name(tmp_path: Path, capsys) -> None:
+    from auto_challenge_sets.dataset.layout import folder_sizes
+    from auto_challenge_sets.phenomena.profiles import source_phenomena
+
+    assert main(_demo_build(tmp_path, "zh_TW-en")) == 0
+    assert "no language profile" not in capsys.readouterr().err
+    families = {name.split(".")[1] for name in folder_sizes(tmp_path / "out")}
+    assert "aux_bracket" in families and families <= {"baseline", *source_phenomena("zh")}  # zh's: no particle
+
+
+def test_a_source_without_a_profile_builds_with_the_generic_rules_and_says_so(tmp_path: Path, capsys) -> None:
+    assert main(_demo_build(tmp_path, "pt-en")) == 0
+    notes = [line for line in capsys.readouterr().err.splitlines() if "profile" in line]
+    assert notes == ["note: no language profile for 'pt' (profiles: cs, de, en, es, fr, hi, is, ru, zh): the "
+                     "generic rules apply"]
+    assert main(_demo_build(tmp_path / "by_hand", "pt-en", "--phenomena", "particle")) == 0
+    assert "profile" not in capsys.readouterr().err  # phenomena chosen by hand: no profile is read

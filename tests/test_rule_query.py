@@ -191,3 +191,18 @@ def test_a_condition_built_directly_splits_its_feats_value_at_the_first_equals_s
     condition = Condition(False, "feats", "=", "A=B=C")
     assert condition.holds(word, word)
     assert condition.word_test() == WordTest("feats", "contains", "A=")
+
+
+def test_a_rule_for_another_source_language_says_so_and_one_for_its_base_language_applies(tmp_path: Path,
+                                                                                           capsys) -> None:
+    rule = "name=test_chinese_det deprel=det lang=zh,hi"
+    try:
+        assert main([*_sample(tmp_path / "de"), "--rule", rule]) == 0
+        assert [line for line in capsys.readouterr().err.splitlines() if "--rule" in line] == [
+            f"note: --rule {rule!r} is for lang=hi,zh, not this build's source 'de': it makes no configs"]
+        taiwan = [*_sample(tmp_path / "zh_TW"), "--rule", rule]
+        assert main([*taiwan[:2], "zh_TW-en", *taiwan[3:]]) == 0  # zh_TW is zh: the rule applies
+        assert "--rule" not in capsys.readouterr().err
+    finally:
+        unregister_phenomenon("test_chinese_det")
+    assert "zh_TW-en.test_chinese_det.d0" in folder_sizes(tmp_path / "zh_TW")

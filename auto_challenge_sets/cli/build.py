@@ -182,18 +182,28 @@ def run(args: argparse.Namespace) -> int:
         aligner_spec_from_args,
         parser_spec_from_args,
     )
+    from auto_challenge_sets.configs import parse_pair
     from auto_challenge_sets.dataset.writer import build_into_folder
     from auto_challenge_sets.errors import AcsError
+    from auto_challenge_sets.phenomena.profiles import profile_note, source_phenomena
     from auto_challenge_sets.phenomena.registry import PHENOMENA, register_phenomenon
     from auto_challenge_sets.pipeline.run_build import BuildSpec
     from auto_challenge_sets.pipeline.timings import recording
     from auto_challenge_sets.tables import distance_table
 
     queries = _rule_queries(args.rule, args.replace_rule)
+    source = parse_pair(args.pair)[0]
     _resolve_inputs(args)
     for query in queries:  # a phenomenon of this run (the same query again is the same phenomenon)
         if query.name not in PHENOMENA:
             register_phenomenon(query.name, query.description(), query.word_test(), query.languages)(query.rule())
+    if not args.phenomena:  # the source's profile and the rules for it choose the phenomena: say when they cannot
+        built = source_phenomena(source)
+        for note in [profile_note(source)] + [
+                f"--rule {query.text!r} is for lang={','.join(sorted(query.languages or ()))}, not this build's "
+                f"source {source!r}: it makes no configs" for query in queries if query.name not in built]:
+            if note:
+                print(f"note: {note}", file=sys.stderr)
     args.parser = args.parser or (CONLLU if args.source_conllu else DEFAULT_PARSER)
     if args.parser == CONLLU and args.source_conllu is None:
         raise AcsError("--parser conllu needs --source-conllu FILE")

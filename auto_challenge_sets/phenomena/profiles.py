@@ -10,7 +10,9 @@ language's gold PUD treebank; what each finds there, and how precisely, is measu
 ``auto_challenge_sets/dataset/extraction_precision.tsv`` (``studies/language_precision.py``).
 
 A language the table does not name gets the generic rules of :data:`ANY`. A rule a user adds
-(``--rule``, an entry point) applies to the languages it declares, or to every language.
+(``--rule``, an entry point) applies to the languages it declares, or to every language. A code with a
+region or script (``zh_TW``) has its language's profile; an ISO 639-2/3 code of a language written
+here in ISO 639-1 (``zho``, ``cmn``) is refused (:data:`ISO_639_1`), so one language has one name.
 """
 
 from __future__ import annotations
@@ -33,18 +35,42 @@ PROFILES: dict[str, tuple[str, ...]] = {
     ANY: ("reflexive", "particle", "aux_bracket", "subj_verb", "verb_final", "relative_clause"),
 }
 
+# ISO 639-2 (T and B) and 639-3 codes -> the ISO 639-1 code of the profiles and tokenizers (cmn: Mandarin)
+ISO_639_1 = {"ces": "cs", "cze": "cs", "deu": "de", "ger": "de", "eng": "en", "spa": "es", "fra": "fr", "fre": "fr",
+             "hin": "hi", "isl": "is", "ice": "is", "rus": "ru", "zho": "zh", "chi": "zh", "cmn": "zh", "jpn": "ja"}
+
+
+def base_language(code: str) -> str:
+    """The language of a code without its region or script: ``zh_TW`` -> ``zh``."""
+    return code.split("_")[0]
+
+
+def iso_639_1(code: str) -> str:
+    """``code`` with its language in ISO 639-1 where :data:`ISO_639_1` has it: ``zho_TW`` -> ``zh_TW``."""
+    base = base_language(code)
+    return ISO_639_1.get(base, base) + code[len(base):]
+
+
+def profile_note(language: str) -> str | None:
+    """What a build from source ``language`` says when no profile names it (None when one does)."""
+    if base_language(language) in PROFILES:
+        return None
+    named = ", ".join(sorted(set(PROFILES) - {ANY}))
+    return f"no language profile for {language!r} (profiles: {named}): the generic rules apply"
+
 
 def source_phenomena(language: str) -> list[str]:
     """The lexical phenomena a build from source ``language`` makes configs for, in registration
-    order: the built-in ones of its profile, then every user's rule that declares the language or
-    none."""
-    profile = set(PROFILES.get(language, PROFILES[ANY]))
+    order: the built-in ones of its profile, then every user's rule that declares the language (or
+    its base language) or none."""
+    base = base_language(language)
+    profile = set(PROFILES.get(base, PROFILES[ANY]))
 
     def applies(name: str) -> bool:
         if name in BUILTIN:
             return name in profile
         declared = PHENOMENA[name].languages
-        return declared is None or language in declared
+        return declared is None or language in declared or base in declared
 
     return [name for name in lexical_phenomena() if applies(name)]
 
