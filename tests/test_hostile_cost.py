@@ -131,3 +131,51 @@ def test_compute_names_the_argument_and_row_of_a_line_over_the_limit() -> None:
                 pool_predictions=["a", "b", "x" * (MAX_CHARACTERS + 1)], pool_references=["a", "b", "c"])
     exactly = " ".join(["a"] * MAX_TOKENS)  # the limit itself scores
     assert compute(predictions=[exactly], references=[exactly])["bleu"] == pytest.approx(100)
+
+
+
+# a reference line of few words but more tokens than the limit under the target's BLEU tokenizer
+# (zh: one a character; 13a: "," apart) used to build, then evaluate refused the whole split; a
+# line of exactly MAX_TOKENS such tokens (and more characters) builds and is scored
+LONG_REFERENCES = {"de-zh": ("中文" * 5_250, "10,500 tokens", "中文 " * 5_000),
+                   "de-en": ("a," * 13_000, "26,000 tokens", "ab," * 5_000)}
+
+
+def _build_with_reference(pair: str, line: str, tmp_path: Path) -> int:
+    """``acs build`` of the demo corpus as PAIR, its target's line 4 replaced by ``line``."""
+    lines = demo_file("sample.en").read_text(encoding="utf-8").splitlines()
+    lines[3] = line
+    (tmp_path / "long.tgt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return _run(BUILD.replace("de-en", pair).format(tmp=tmp_path).split() + [
+        "--source", str(demo_file("sample.de")), "--target", str(tmp_path / "long.tgt"),
+        "--source-conllu", str(demo_file("sample.de.conllu"))])
+
+
+@pytest.mark.parametrize("pair", list(LONG_REFERENCES))
+def test_build_refuses_a_reference_line_that_evaluate_would(pair: str, tmp_path: Path, capsys) -> None:
+    too_long, tokens, at_limit = LONG_REFERENCES[pair]
+    code = _build_with_reference(pair, too_long, tmp_path)
+    err = capsys.readouterr().err.strip()
+    assert code == 2, err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert f"{tmp_path / 'long.tgt'}:4:" in err and f"has {tokens}, above the limit of {MAX_TOKENS:,}" in err, err
+    assert not (tmp_path / "out").exists()
+    assert _build_with_reference(pair, at_limit, tmp_path) == 0, capsys.readouterr().err
+    assert _run(EVALUATE.replace("de-en", pair).format(folder=tmp_path / "out").split()
+                + [str(demo_file("sample.en"))]) == 0, capsys.readouterr().err
+
+
+def test_build_names_the_long_line_a_missing_tokenizer_cannot_count(tmp_path: Path, capsys) -> None:
+    from auto_challenge_sets.errors import RequestError
+    from auto_challenge_sets.scoring.metrics.bleu import BleuStatistics
+
+    try:
+        BleuStatistics("ja-mecab")
+    except RequestError:
+        pass
+    else:
+        pytest.skip("ja-mecab is installed here")
+    assert _build_with_reference("de-ja", "a," * 13_000, tmp_path) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f"{tmp_path / 'long.tgt'}:4: cannot count the tokens" in err, err
+    assert "ja-mecab" in err and "--tokenize" not in err, err  # acs build has no --tokenize

@@ -18,12 +18,12 @@ from __future__ import annotations
 import os
 import re
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO
 
-from auto_challenge_sets.errors import CorpusError, InputError
-from auto_challenge_sets.formats.line_limit import MAX_CHARACTERS, MAX_TOKENS
+from auto_challenge_sets.errors import CorpusError, InputError, RequestError
+from auto_challenge_sets.formats.line_limit import MAX_CHARACTERS, line_excess
 from auto_challenge_sets.formats.text import numbered_lines, open_binary
 
 # read as spaces inside a line (CR is counted apart, with the line ends; TAB is text)
@@ -153,11 +153,15 @@ class PairStream:
 
 
 def stream_parallel(
-    source: str | os.PathLike[str], target: str | os.PathLike[str], name: str = "corpus"
+    source: str | os.PathLike[str], target: str | os.PathLike[str], name: str = "corpus",
+    tokenize: Callable[[str], str] = str,
 ) -> ParallelCorpus:
     """Read a parallel corpus of any size (the module's policy): one pass over both files checks
     them, counts the pairs and fills the report; the pairs are a :class:`PairStream` (read again
-    when iterated) and the non-empty source lines a compact array."""
+    when iterated) and the non-empty source lines a compact array. A line over the limit
+    (:mod:`~auto_challenge_sets.formats.line_limit`) is an error naming it: a source line's words
+    counted, a target line's tokens under ``tokenize`` (the build passes the tokenizer evaluate
+    counts a reference with, so that a set that builds can be scored)."""
     report = ReadReport()
     source_lines = array("q")
     total = kept = 0
@@ -168,11 +172,14 @@ def stream_parallel(
         if tgt is None:
             rest = total + sum(1 for _ in sources)
             raise CorpusError(f"the source has {rest} lines but the target {target} has {total - 1}", source)
-        for path, line in ((source, src), (target, tgt)):
-            # the metric's limit too (scoring.line_limit): a set it would refuse is not built
-            if len(line) > MAX_TOKENS and (count := len(line.split())) > MAX_TOKENS:
-                raise CorpusError(f"the line has {count:,} tokens, above the limit of {MAX_TOKENS:,} per line "
-                                  "that a build reads and the metric scores", path, total)
+        for path, line, count, who in ((source, src, str, "a build reads"),
+                                       (target, tgt, tokenize, "the metric scores (its tokens for the target language)")):
+            try:
+                why = line_excess(line, count)
+            except RequestError as error:  # a tokenizer that cannot run here (ja-mecab without its package)
+                raise CorpusError(f"cannot count the tokens of this long line: {error.detail}", path, total) from None
+            if why is not None:
+                raise CorpusError(f"the line {why} that {who}", path, total)
         if src.strip():
             source_lines.append(total)
         if not src.strip() or not tgt.strip():

@@ -2,8 +2,10 @@
 
 A line's cost grows with its length (RIBES's alignment, chrF's six character n-grams a character),
 so a pathological line (a file pasted as one line) is an error naming it, not minutes of work; no
-line of a real test set comes near either limit. Tokens are the BLEU tokenizer's; no tokenizer makes
-more tokens than the line has characters, so a line of at most MAX_TOKENS characters is not tokenized.
+line of a real test set comes near either limit. Tokens are the BLEU tokenizer's; the build counts a
+reference's with the one evaluate uses by default for its target language, so a set that builds can
+be scored. No tokenizer makes more tokens than the line has characters, so a line of at most
+MAX_TOKENS characters is not tokenized.
 """
 
 from __future__ import annotations

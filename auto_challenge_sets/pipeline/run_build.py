@@ -292,12 +292,21 @@ def _record(spec: BuildSpec, corpus: ParallelCorpus, aligner: Aligner | Alignmen
     }
 
 
+def _reference_tokens(target: str, line: str) -> str:
+    """``line`` tokenized as evaluate counts a reference by default: BLEU's tokenizer for ``target``.
+    Only a line over the limit's MAX_TOKENS characters gets here: sacrebleu is imported for it alone."""
+    from auto_challenge_sets.scoring.metrics.bleu import TOKENIZE, BleuStatistics, target_tokenizer
+
+    return BleuStatistics(target_tokenizer(target) or TOKENIZE.default).preprocess(line)
+
+
 def build(spec: BuildSpec, progress: bool = True) -> BuildOutput:
     """Read, parse, align and analyse one (pair, corpus)."""
     parse_pair(spec.pair)
     check_split_name(spec.corpus)
     with stage("read", unit="lines") as timed:
-        corpus = stream_parallel(spec.source, spec.target, spec.corpus)
+        corpus = stream_parallel(spec.source, spec.target, spec.corpus,
+                                 lambda line: _reference_tokens(parse_pair(spec.pair)[1], line))
         if timed is not None:
             timed.count = corpus.total_lines
     if not corpus.pairs:
