@@ -18,7 +18,7 @@ import auto_challenge_sets
 PACKAGE = Path(auto_challenge_sets.__file__).resolve().parent
 CAPITALS = re.compile(r"(?<![\w$.-])([A-Z][A-Z0-9_]{2,})(?![\w(])")
 ACRONYMS = {"ASCII", "CUDA", "GPU", "CPU", "HMM", "IBM1", "HTTP", "JSON", "README", "UTF", "XLM", "YAML", "BOM",
-            "CRLF", "BLEU", "RIBES", "TER", "COMET", "LICENSE", "NER", "MWT", "UD", "MT", "WMT"}
+            "CRLF", "BLEU", "RIBES", "TER", "COMET", "LICENSE", "NER", "MWT", "UD", "MT", "WMT", "ISO"}
 # the column names of WMT's human-score tables (SYS SID RAW.SCR Z.SCR N): what the user's file holds
 WMT_COLUMNS = {"SYS", "SID", "RAW"}
 ENVIRONMENT = re.compile(r"(HF|TRANSFORMERS|ACS|SACREBLEU|COMET)_[A-Z_]+")
