@@ -3,7 +3,7 @@
 instead of a wait forever, no traceback.
 
 Each case runs the real command in a child process with a small UDPipe parse in shards of two lines,
-finds the worker (a child of the build's fork server) and stops it first, so that the build cannot
+finds a worker (a child of the build's fork server) and stops it first, so that the build cannot
 finish before the case does what it does."""
 
 from __future__ import annotations
@@ -72,17 +72,19 @@ def _command(pid: int) -> str:
         return ""
 
 
-def _stopped_worker(process: subprocess.Popen) -> int:
-    """A worker of the build, stopped (SIGSTOP) as soon as it is seen."""
-    deadline = time.monotonic() + 120  # a hang guard only: a busy machine may take long to start it
-    while time.monotonic() < deadline:
+def _stopped_workers(process: subprocess.Popen, count: int = 1) -> list[int]:
+    """``count`` workers of the build, each stopped (SIGSTOP) as soon as it is seen."""
+    stopped: list[int] = []
+    deadline = time.monotonic() + 120  # a hang guard only: a busy machine may take long to start them
+    while len(stopped) < count and time.monotonic() < deadline:
         assert process.poll() is None, process.communicate()[1]
         for server in (c for c in _children(process.pid) if "forkserver" in _command(c)):
-            for worker in _children(server):
+            for worker in sorted(set(_children(server)) - set(stopped))[:count - len(stopped)]:
                 os.kill(worker, signal.SIGSTOP)
-                return worker
+                stopped.append(worker)
         time.sleep(0.005)
-    raise AssertionError("no worker started")
+    assert len(stopped) == count
+    return stopped
 
 
 def _gone(pid: int) -> bool:
@@ -100,7 +102,7 @@ def _error_line(process: subprocess.Popen) -> str:
 
 def test_a_killed_worker_is_one_line_naming_the_stage_and_shards_and_the_rerun_resumes(build):
     process = build()
-    os.kill(_stopped_worker(process), signal.SIGKILL)
+    os.kill(_stopped_workers(process)[0], signal.SIGKILL)
     line = _error_line(process)
     assert line.startswith("acs build: error: parse: a worker process died (killed?) on shard"), line
     assert line.endswith("of 58; the finished shards are kept: run the command again, it resumes at the "
@@ -111,16 +113,16 @@ def test_a_killed_worker_is_one_line_naming_the_stage_and_shards_and_the_rerun_r
 
 def test_a_stopped_worker_times_out_naming_its_shard_and_is_killed(build):
     process = build(ACS_SHARD_SECONDS="2")
-    worker = _stopped_worker(process)
+    workers = _stopped_workers(process, 2)  # both: the other one cannot take their shards
     line = _error_line(process)  # before: the build waited forever
     assert line.startswith("acs build: error: parse: a worker process gave no result in 2 s (stopped? "
-                           "ACS_SHARD_SECONDS sets the bound) on shard "), line
-    assert _gone(worker)
+                           "ACS_SHARD_SECONDS sets the bound) on shard"), line
+    assert all(_gone(worker) for worker in workers)
 
 
 def test_a_killed_resource_tracker_prints_no_traceback(build):
     process = build()
-    worker = _stopped_worker(process)  # the pool is in use until the worker goes on
+    [worker] = _stopped_workers(process)  # the pool is in use until the worker goes on
     trackers = [c for c in _children(process.pid) if "resource_tracker" in _command(c)]
     assert len(trackers) == 1
     os.kill(trackers[0], signal.SIGKILL)
