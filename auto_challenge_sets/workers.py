@@ -11,7 +11,8 @@ goes to each worker once, when the worker starts; each item goes with its task. 
   The build's stages use them: a worker forked from a process that ran torch (a trankit parse)
   hung in torch's thread pool. Their function is pickled; one that cannot be runs in this process.
 
-A worker exits when this process dies, even by SIGKILL: a killed run leaves nothing running.
+A worker exits when this process dies, even by SIGKILL: a killed run leaves nothing running; the
+workers are killed when :func:`imap` ends (a stopped one would never exit).
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ def imap(function: Callable[[T], R], items: Iterable[T], jobs: int, *, fresh: bo
         raise
     except BrokenProcessPool:
         raise WorkerLost("a worker process died (killed?)", list(running.values())) from None
-    finally:  # the workers are killed, not asked to exit: a stopped one never would
+    finally:
         for process in list(pool._processes.values()):  # type: ignore[attr-defined]
             process.kill()
         if fresh:
