@@ -11,16 +11,17 @@ goes to each worker once, when the worker starts; each item goes with its task. 
   The build's stages use them: a worker forked from a process that ran torch (a trankit parse)
   hung in torch's thread pool. Their function is pickled; one that cannot be runs in this process.
 
-A worker exits when this process dies, even by SIGKILL: a killed run leaves nothing running.
+A worker exits when this process dies, even by SIGKILL: a killed run leaves nothing running; the
+workers are killed when :func:`imap` ends (a stopped one would never exit).
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from itertools import chain, islice
 from typing import Any, TypeVar
 
@@ -44,13 +45,23 @@ def reported_cpu() -> float:
     return _FRESH_CPU[0]
 
 
+class WorkerLost(BrokenProcessPool):
+    """A worker process died, or was killed after its item's time-out: ``items``, those then unfinished."""
+
+    def __init__(self, reason: str, items: list) -> None:
+        super().__init__(reason)
+        self.items = items
+
+
 def imap(function: Callable[[T], R], items: Iterable[T], jobs: int, *, fresh: bool = False,
-         ordered: bool = True) -> Iterator[R]:
+         ordered: bool = True, timeout: Callable[[T], float] | None = None) -> Iterator[R]:
     """``function(item)`` for every item, in order (or as each finishes), on ``jobs`` worker
     processes (see the module). At most two items per worker are in flight, so a long iterable is
     read as the workers need it; a worker's error is raised here when its item's turn comes (or it
-    finishes), and the items not yet started are dropped. In this process: one job, fewer than two
-    items, or a platform without the start method."""
+    finishes), and the items not yet started are dropped. ``timeout(item)``: the seconds the workers
+    may go without a result while the item is in flight; then, as when a worker dies,
+    :class:`WorkerLost` is raised. In this process: one job, fewer than two items,
+    or a platform without the start method."""
     items = iter(items)
     first = list(islice(items, 2 * jobs)) if jobs > 1 else []  # fewer items than jobs: fewer workers
     method = "forkserver" if fresh else "fork"
@@ -58,23 +69,56 @@ def imap(function: Callable[[T], R], items: Iterable[T], jobs: int, *, fresh: bo
             or (fresh and not _picklable(function))):
         yield from map(function, chain(first, items))
         return
+    if fresh:
+        _quiet_tracker()
     pool = ProcessPoolExecutor(min(jobs, len(first)), mp_context=multiprocessing.get_context(method),
                                initializer=_start, initargs=(function,))
+    running: dict[Future, T] = {}  # the items in flight, in the order submitted
     try:
-        running: deque[Future] = deque(pool.submit(_apply, item) for item in first)
-        while not ordered and running:
-            done, pending = wait(running, return_when=FIRST_COMPLETED)
-            running = deque(pending)
-            for future in done:
-                yield _result(future, fresh)
-                running.extend(pool.submit(_apply, item) for item in islice(items, 1))
-        for item in items:
-            yield _result(running.popleft(), fresh)
-            running.append(pool.submit(_apply, item))
+        for item in first:
+            running[pool.submit(_apply, item)] = item
         while running:
-            yield _result(running.popleft(), fresh)
+            bound = max(map(timeout, running.values())) if timeout else None
+            done, _ = wait([next(iter(running))] if ordered else running, bound, FIRST_COMPLETED)
+            if not done:
+                raise WorkerLost(f"a worker process gave no result in {bound:.0f} s (stopped? ACS_SHARD_SECONDS "
+                                 "sets the bound)", list(running.values()))
+            for future in done:
+                result = _result(future, fresh)
+                del running[future]
+                running.update((pool.submit(_apply, item), item) for item in islice(items, 1))
+                yield result
+    except WorkerLost:
+        raise
+    except BrokenProcessPool:
+        raise WorkerLost("a worker process died (killed?)", list(running.values())) from None
     finally:
+        for process in list(pool._processes.values()):  # type: ignore[attr-defined]
+            process.kill()
+        if fresh:
+            _quiet_tracker()
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _quiet_tracker() -> None:
+    """Start multiprocessing's resource tracker, or start it again if it was killed, with its stderr
+    and the warning it gives to /dev/null: a tracker started again prints a traceback for each
+    semaphore that the pool gives back, having never seen it made."""
+    import sys
+    import warnings
+    from multiprocessing import resource_tracker
+
+    sys.stderr.flush()
+    saved, null = os.dup(2), os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 2)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            resource_tracker.ensure_running()
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(null)
 
 
 def _picklable(function: Any) -> bool:

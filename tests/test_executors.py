@@ -283,3 +283,11 @@ def test_the_cpu_of_worker_processes_is_counted_in_the_stage_that_ran_them():
         assert parse.cpu >= sum(burned)  # the workers' burn (and, with 2 jobs, their start) is the stage's
         assert (parse.worker_cpu > 0) == (jobs == 2)
     assert spent[2] >= 0.9 * spent[1]
+
+
+@pytest.mark.parametrize("seconds", ["soon", "0", "1.5", "٣"])
+def test_a_shard_time_out_that_is_no_whole_number_of_seconds_is_named(monkeypatch, seconds):
+    monkeypatch.setenv("ACS_SHARD_SECONDS", seconds)
+    work = ShardWork(CountingBackend, _run_counting)
+    with pytest.raises(AcsError, match=f"^ACS_SHARD_SECONDS='{seconds}': give a whole number of seconds, at least 1$"):
+        list(ProcessExecutor(jobs=2).map_shards(work, iter([(0, ["a"]), (1, ["b"])])))

@@ -8,10 +8,12 @@ comes, so a killed run keeps every finished shard and the output does not depend
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+from auto_challenge_sets.errors import AcsError
 from auto_challenge_sets.workers import imap
 
 T = TypeVar("T")
@@ -51,7 +53,18 @@ class ProcessExecutor:
 
     def map_shards(self, process: Callable[[T], R], shards: Iterable[tuple[int, T]]) -> Iterator[tuple[int, R]]:
         jobs = 1 if isinstance(process, ShardWork) and process.make is None else self.jobs
-        yield from imap(_Numbered(process), shards, jobs, fresh=True, ordered=False)
+        yield from imap(_Numbered(process), shards, jobs, fresh=True, ordered=False, timeout=_shard_seconds)
+
+
+def _shard_seconds(item: tuple[int, list]) -> float:
+    """How long the workers may go without a result while a shard is in flight before they count as
+    stopped: $ACS_SHARD_SECONDS, else 10 minutes (a fresh worker loads its model first) and 5 s an item."""
+    value = os.environ.get("ACS_SHARD_SECONDS", "")
+    if not value:
+        return 600 + 5 * len(item[1])
+    if not value.isdecimal() or not value.isascii() or int(value) < 1:
+        raise AcsError(f"ACS_SHARD_SECONDS={value!r}: give a whole number of seconds, at least 1")
+    return int(value)
 
 
 @dataclass
@@ -69,7 +82,6 @@ class _Numbered:
 def _quiet_ray() -> None:
     """Ray's own INFO logs and its C++ core's notes off: the build prints what a user needs."""
     import logging
-    import os
 
     os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "fatal")
     os.environ.setdefault("RAY_DATA_LOG_LEVEL", "ERROR")
@@ -99,8 +111,6 @@ class RayExecutor:
             import numpy as np
             import ray
         except ImportError:
-            from auto_challenge_sets.errors import AcsError
-
             raise AcsError(RAY_MISSING) from None
         if not ray.is_initialized():
             ray.init(address=self.address, include_dashboard=False, log_to_driver=False, logging_level="ERROR")

@@ -15,9 +15,10 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.errors import AcsError, InputError
 from auto_challenge_sets.formats.text import atomic_write_text
 from auto_challenge_sets.pipeline.executors import Executor, ProcessExecutor
+from auto_challenge_sets.workers import WorkerLost
 
 # Lines per cached shard: the unit of resumption and of an executor's work, part of the cache key,
 # never of the output. Alignment shards are larger because simalign batches pairs of equal padded
@@ -135,6 +136,10 @@ def run_sharded(
             outputs[number] = result
             if bar is not None:
                 bar.update(batch_size)
+    except WorkerLost as lost:
+        shards = ", ".join(str(number + 1) for number, _ in lost.items)
+        raise AcsError(f"{stage}: {lost} on shard{'s' * (len(lost.items) > 1)} {shards} of {len(starts)}; the "
+                       "finished shards are kept: run the command again, it resumes at the unfinished ones") from None
     finally:
         if bar is not None:
             bar.close()
