@@ -19,6 +19,8 @@ from auto_challenge_sets.errors import AcsError, InputError
 
 # a writer waits this long for another's lock: a hung holder is named, not waited on forever
 LOCK_TIMEOUT_S = 3600
+# a reader waits this long for a writer's swap: a hung holder gets the reader's one line, not a hang
+READ_WAIT_S = 10
 
 
 def refuse_link_or_file(out: Path) -> None:
@@ -58,7 +60,7 @@ def left_aside(out: Path) -> None:
     try:
         aside = [] if out.exists() else _leftovers(out, "old")
         if aside and (lock := out.parent / f".{out.name}.lock").exists():
-            with FileLock(str(lock), timeout=10):
+            with FileLock(str(lock), timeout=READ_WAIT_S):
                 aside = [] if out.exists() else _leftovers(out, "old")
     except (OSError, Timeout):  # a working folder deleted (the reader's own error says so), or a held lock
         pass

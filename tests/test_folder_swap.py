@@ -9,6 +9,7 @@ import multiprocessing
 import os
 import shutil
 import signal
+import threading
 import time
 from pathlib import Path
 
@@ -128,8 +129,39 @@ def test_a_crash_at_any_step_leaves_the_previous_folder_and_names_the_users_fold
             if step == "block":
                 raise InputError("a bad row", work / "data.txt", 3)
     assert _contents(out) == {"data.txt": b"kept\n"} and _beside(out) == [".sets.lock"]
-    message = str(raised.value)
-    assert ".acs-" not in message and str(out) in message, message
+    assert str(raised.value) == {  # the user's folder, never the work folder (gone when the message is read)
+        "copy": f"{out}/data.txt: cannot be copied (a build adds to a copy of the folder, made beside it): "
+                "Input/output error",
+        "block": f"{out}/data.txt:3: a bad row",
+        "check": f"{out}/notes.txt: a file added by hand",
+        "aside": f"[Errno 28] No space left on device: '{out}'",
+        "in": f"[Errno 28] No space left on device: '{out}'",
+    }[step]
+    if step == "block":
+        assert raised.value.path == f"{out}/data.txt"
+
+
+def test_every_path_of_an_error_from_the_block_names_the_users_folder(tmp_path):
+    """An OSError's second path too (a rename's target); an error's other arguments and a file
+    descriptor's number pass as they were raised."""
+    from auto_challenge_sets.backends import BackendError
+
+    out = _folder(tmp_path / "sets", **{"data.txt": "kept\n"})
+    with pytest.raises(FileNotFoundError) as raised, swapped_folder(out, _any, keep=True) as work:
+        os.rename(work / "missing.txt", work / "data.txt")
+    assert str(raised.value) == f"[Errno 2] No such file or directory: '{out}/missing.txt' -> '{out}/data.txt'"
+    with pytest.raises(BackendError) as raised, swapped_folder(out, _any, keep=True) as work:
+        raise BackendError(f"the parser failed on {work / 'data.txt'}", 3)
+    assert raised.value.args == (f"the parser failed on {out / 'data.txt'}", 3)
+    with pytest.raises(OSError) as raised, swapped_folder(out, _any, keep=True) as work:
+        fd = os.open(work / "data.txt", os.O_RDONLY)
+        os.close(fd)
+        os.stat(fd)  # a descriptor just closed
+    assert raised.value.filename == fd and str(raised.value) == f"[Errno 9] Bad file descriptor: {fd}"
+    with pytest.raises(InputError) as raised, swapped_folder(out, _any, keep=True):
+        raise InputError("no path")
+    assert str(raised.value) == "no path" and raised.value.path is None
+    assert _contents(out) == {"data.txt": b"kept\n"} and _beside(out) == [".sets.lock"]
 
 
 def _killed_between_the_renames(out: str) -> None:
@@ -221,27 +253,66 @@ def test_a_writer_waits_for_the_lock_a_bounded_time_and_then_names_the_folder(tm
     assert _contents(out) == {"data.txt": b"kept\n"}
 
 
-def _swap_under_the_lock(folder: str, started: str) -> None:
+def _swap_and_die_under_the_lock(folder: str, started: str) -> None:
     from filelock import FileLock
 
     out = Path(folder)
+    work = _folder(out.parent / ".sets.acs-new-1", **{"data.txt": "new\n"})
     with FileLock(str(out.parent / ".sets.lock")):
         os.replace(out, out.parent / ".sets.acs-old-1")  # the first rename of a live writer's swap
         Path(started).write_text("renamed", encoding="utf-8")
         time.sleep(0.5)
-        os.replace(out.parent / ".sets.acs-old-1", out)  # (here the old folder itself) back in place
+        os.replace(work, out)  # the second
+        os._exit(9)  # killed before it deleted the old folder: the kill releases the lock
 
 
-def test_a_reader_waits_for_a_live_writers_swap_instead_of_calling_it_killed(tmp_path):
+def test_a_reader_waits_for_a_live_writers_swap_instead_of_calling_it_killed(tmp_path, monkeypatch):
     """Between a live writer's two renames the folder is missing for a moment: a reader takes the
-    writer's lock (held until the swap ends) before it calls the folder left aside."""
+    writer's lock (held until the swap ends) before it calls the folder left aside. A folder that
+    is there is read, whatever a killed writer left beside it and whoever holds the lock."""
+    from filelock import FileLock
+
+    from auto_challenge_sets import folder_swap
+
     out = _folder(tmp_path / "sets", **{"data.txt": "kept\n"})
     started = tmp_path / "started"
-    child = FORK.Process(target=_swap_under_the_lock, args=(str(out), str(started)))
+    child = FORK.Process(target=_swap_and_die_under_the_lock, args=(str(out), str(started)))
     child.start()
     while not started.exists():
         time.sleep(0.01)
     assert not out.exists()
     left_aside(out)  # no error: it waited for the swap, which ended under the lock
     child.join(60)
-    assert child.exitcode == 0 and _contents(out) == {"data.txt": b"kept\n"}
+    assert child.exitcode == 9 and _contents(out) == {"data.txt": b"new\n"}
+    assert _beside(out) == [".sets.acs-old-1", ".sets.lock"]
+    monkeypatch.setattr(folder_swap, "READ_WAIT_S", 0.2)
+    with FileLock(str(tmp_path / ".sets.lock")):  # a writer at work: the reader does not wait for it
+        left_aside(out)
+    with swapped_folder(out, _any, keep=True):  # the next writer removes what the killed one left
+        pass
+    assert _contents(out) == {"data.txt": b"new\n"} and _beside(out) == [".sets.lock"]
+
+
+def test_a_reader_waits_for_a_held_lock_a_bounded_time_and_then_names_the_folder_aside(tmp_path, monkeypatch):
+    """A hung writer does not hang its readers: after READ_WAIT_S, the folder left aside is named."""
+    from auto_challenge_sets import folder_swap
+
+    out = tmp_path / "sets"
+    aside = _folder(tmp_path / ".sets.acs-old-7", **{"data.txt": "kept\n"})
+    monkeypatch.setattr(folder_swap, "READ_WAIT_S", 0.2)
+    fd = os.open(tmp_path / ".sets.lock", os.O_RDWR | os.O_CREAT)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # the hung writer's lock, released (with the folder put back) in 1 s
+
+    def put_back_and_release() -> None:
+        os.replace(aside, out)
+        os.close(fd)
+
+    late_writer = threading.Timer(1.0, put_back_and_release)
+    late_writer.start()
+    try:
+        with pytest.raises(InputError) as raised:
+            left_aside(out)
+    finally:
+        late_writer.join()
+    assert str(raised.value) == (f"{out}: is missing: a write into it was killed while swapping it in, and its "
+                                 f"files are in {aside}: rename that back to sets (the next write into it does so)")
