@@ -320,3 +320,12 @@ def test_a_source_without_a_profile_builds_with_the_generic_rules_and_says_so(tm
                      "generic rules apply"]
     assert main(_demo_build(tmp_path / "by_hand", "pt-en", "--phenomena", "particle")) == 0
     assert "profile" not in capsys.readouterr().err  # phenomena chosen by hand: no profile is read
+
+
+def test_a_redirected_log_gets_no_progress_bars(tmp_path: Path, capsys) -> None:
+    # capsys stands for a log file: stderr is no terminal there, as under `acs build ... 2> log`.
+    assert main(["build", "--pair", "de-en", "--corpus", "sample", "--source", str(demo_file("sample.de")),
+                 "--target", str(demo_file("sample.en")), "--source-conllu", str(demo_file("sample.de.conllu")),
+                 "--alignment", str(demo_file("sample.de-en.pharaoh")), "--out", str(tmp_path / "out")]) == 0
+    err = capsys.readouterr().err
+    assert "\r" not in err and "it/s" not in err and "sent/s" not in err and "reading parse" not in err

@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"learned eflomal priors from {learned} sentence pairs → {args.make_priors}", file=sys.stderr)
         return 0
     started = time.perf_counter()
-    links = align_pairs(pairs, aligner=aligner, cache_dir=args.cache_dir, progress=not args.quiet)
+    links = align_pairs(pairs, aligner=aligner, cache_dir=args.cache_dir, progress=not args.quiet and sys.stderr.isatty())
     elapsed = time.perf_counter() - started
     if args.output == "-":
         sys.stdout.writelines(format_pharaoh(found) + "\n" for found in links)

@@ -63,7 +63,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="with --alignment: the alignment's source indices refer to the parse's words even "
                         "though the source's white-space tokens differ (e.g. made with `acs align` on `acs parse`'s "
                         "tokens); build with a warning instead of refusing the file")
-    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    parser.add_argument("--quiet", action="store_true", help="no progress bars (they show only on a terminal)")
     parser.add_argument("--timings", action="store_true",
                         help="print where the time went, one line per stage (read, parse, align, select and "
                         "write, record and card): wall and CPU seconds (workers and eflomal included) and "
@@ -222,7 +222,7 @@ def run(args: argparse.Namespace) -> int:
         replace_rules=tuple(args.replace_rule))
     _tune_process()
     with recording() as timings:
-        result = build_into_folder(spec, args.out, license=args.license, progress=not args.quiet)
+        result = build_into_folder(spec, args.out, license=args.license, progress=not args.quiet and sys.stderr.isatty())
     print(f"\n{args.pair} {args.corpus}: {result.pairs} sentence pairs of {result.lines} lines → {args.out}")
     for message in result.report.messages() + result.warnings:
         print(f"note: {message}", file=sys.stderr)

@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         source = spec
     summary = parse_file(args.input, args.output, lang=args.lang, parser=source, cache_dir=args.cache_dir,
-                         shard_size=args.shard_size or PARSE_SHARD_SIZE, progress=not args.quiet)
+                         shard_size=args.shard_size or PARSE_SHARD_SIZE, progress=not args.quiet and sys.stderr.isatty())
     where = "stdout" if args.output == "-" else args.output
     messages = summary.messages()
     print(f"{messages[0]} → {where}", file=sys.stderr)
