@@ -72,19 +72,17 @@ def _dataset_here_lines() -> list[tuple[bool, str, str, str]]:
 
 
 def _language_table(langs: list[str], trankit_cache: Path | None) -> list[str]:
-    """Per language: what a build from it parses with, trankit's package and the UDPipe model
-    file expected (on disk or not), and the judge's matching for it as a target."""
+    """Per language: what a build from it parses with, the judge's matching for it as a target,
+    trankit's package and the UDPipe model file expected (on disk or not)."""
     from auto_challenge_sets.backends.language_inventory import language_parsers
-    from auto_challenge_sets.tables import render_table
 
     found = [language_parsers(lang, trankit_cache) for lang in langs]
-    rows = [(f.lang, f.build_parser,
-             f"{f.trankit_language} ({'on disk' if f.trankit_ready else 'missing'})" if f.trankit_language else "none",
-             f"{f.udpipe_model.name} ({'on disk' if f.udpipe_ready else 'missing'})" if f.udpipe_model else "none known",
-             f.as_target) for f in found]
-    lines = ["", "Per language (gold trees in any language: --source-conllu FILE):",
-             render_table(["lang", "a build parses with", "trankit package", "UDPipe model (offline)",
-                           "targeted judge as a target"], rows, left=5)]
+    lines = ["", "Per language (gold trees in any language: --source-conllu FILE):"]
+    for f in found:
+        trankit = f"{f.trankit_language} ({'on disk' if f.trankit_ready else 'missing'})" if f.trankit_language else "none"
+        udpipe = f"{f.udpipe_model.name} ({'on disk' if f.udpipe_ready else 'missing'})" if f.udpipe_model else "none known"
+        lines += [f"{f.lang:<4}a build parses with {f.build_parser}",
+                  f"    as a target: {f.as_target}; trankit package: {trankit}; UDPipe model (offline): {udpipe}"]
     fetch = [f for f in found if f.trankit_fetch or (f.udpipe_model and not f.udpipe_ready)]
     if fetch:
         lines += ["", "To parse these languages from raw text:"]
@@ -117,10 +115,26 @@ def run(args: argparse.Namespace) -> int:
     rows += [(bool(cached), "sacrebleu test sets", ", ".join(cached) if cached else "none downloaded yet",
               "acs build --testset NAME --pair SRC-TGT (sacrebleu downloads it once)"), *_hub_lines(),
              *_dataset_here_lines()]
-    print(render_table(["", "what", "here"], [("ok" if ok else "--", name, detail) for ok, name, detail, _ in rows],
-                       left=3))
+    table = render_table(["", "what", "here"], [("ok" if ok else "--", name, detail) for ok, name, detail, _ in rows],
+                         left=3).splitlines()
+    table[1] = table[1][:100]  # the rule under "here", whose cells wrap
     missing = [f"  {name}: {get}" for ok, name, _, get in rows if not ok and get]
-    if missing:
-        print("\n".join(["\nTo get what is missing:", *missing]))
-    print("\n".join(_language_table(langs, args.trankit_cache)))
+    hints = ["", "To get what is missing:", *missing] if missing else []
+    print("\n".join(_fit(table, hang=table[0].index("here")) + _fit(hints + _language_table(langs, args.trankit_cache))))
     return 0
+
+
+def _fit(lines: list[str], hang: int | None = None) -> list[str]:
+    """Lines of at most 100 characters: a longer one wraps at spaces, going on at column ``hang``,
+    else 4 past its own indent, else at 0, whichever keeps its words (paths, URLs) whole within 100."""
+    import textwrap
+
+    fitted = []
+    for line in lines:
+        for indent in [*([hang] if hang is not None else []), len(line) - len(line.lstrip()) + 4, 0]:
+            parts = textwrap.wrap(line, 100, subsequent_indent=" " * indent, break_long_words=False,
+                                  break_on_hyphens=False) or [line]
+            if max(map(len, parts)) <= 100:
+                break
+        fitted += parts
+    return fitted
