@@ -54,7 +54,7 @@ def test_the_quick_start_and_the_default_build_offline(tmp_path: Path) -> None:
         assert done.returncode == status, f"{name}: {done.stderr[-2000:]}"
     assert printed["load_dataset"].strip() == "7"
     assert round(float(printed["evaluate.load"]), 6) == 100.0
-    assert "Hub unreachable at http://127.0.0.1:9 (offline mode is off)" in outputs["doctor"]
+    assert "Hub unreachable at http://127.0.0.1:9 (offline mode is off)" in " ".join(outputs["doctor"].split())  # wrapped at 100
     assert "acs build: error: trankit model files for german" in outputs["default build"]
     assert "the Hugging Face Hub cannot be reached" in outputs["default build"]
     for name, text in outputs.items():
