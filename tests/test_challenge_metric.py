@@ -171,14 +171,12 @@ def test_rows_in_blocks_on_the_engines_workers_score_as_one_pass(corpus, monkeyp
     """Above PARALLEL_ROWS the kernel gives the engine's workers one block of rows each (three here,
     uneven): every number is the one of a single pass, the random baseline's and the breakdown's too."""
     from auto_challenge_sets.evaluation import request
-    from auto_challenge_sets.metrics import compute as module
     from auto_challenge_sets.scoring import kernel
 
     both = list(zip(corpus["ref"], corpus["ref_b"]))
     kwargs = {"references": [both[i] for i in corpus["rows"]], "pool_references": both,
               "distances": corpus["distances"], "metrics": ["ter"], "return_samples": True}
     one = _call(corpus, **kwargs)
-    monkeypatch.setattr(module, "PARALLEL_ROWS", 100)
     monkeypatch.setattr(kernel, "PARALLEL_ROWS", 100)
     monkeypatch.setattr(request, "cores", lambda: 3)
     blocks = []

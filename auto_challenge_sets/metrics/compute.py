@@ -27,7 +27,6 @@ from auto_challenge_sets.scoring.targeted import CHRF_THRESHOLD, targeted_accura
 
 SYSTEM = "(predictions)"  # what an error names as the system: compute() scores one, unnamed
 WHERE = "the challenge set"
-PARALLEL_ROWS = 10_000  # below this many rows, starting worker processes costs more than they save
 
 
 def _spearman(xs: Sequence[float], ys: Sequence[float]) -> dict[str, float | None]:
@@ -57,14 +56,12 @@ def _request(rows: MemoryRows, metrics: Any, n_samples: Any, length_tolerance: A
     if not isinstance(tokenize, str):
         raise ValueError(f"tokenize must be the name of a sacrebleu tokenizer, got {tokenize!r}")  # noqa: TRY004
     check_bool("lowercase_ribes", lowercase_ribes)
-    size = sum(len(x) for x in (rows.predictions, rows.pool_predictions) if listlike(x))
     try:
         return EvaluationRequest(
             rows, {SYSTEM: "predictions"}, metrics=tuple(dict.fromkeys([*DEFAULT_METRICS, *metrics])),
             n_samples=n_samples, length_tolerance=length_tolerance, length_relative=length_relative,
             seed=kernel.DEFAULT_SEED if seed is None else seed,  # None (fresh draws) is compute()'s alone
-            metric_options={"tokenize": tokenize, "lowercase_ribes": lowercase_ribes},
-            jobs=1 if size < PARALLEL_ROWS else None)
+            metric_options={"tokenize": tokenize, "lowercase_ribes": lowercase_ribes})
     except RequestError as error:  # compute()'s arguments are named first: a metric option is one
         raise ValueError(error.detail if error.field == "metric_options" else f"{error.field} {error.detail}") from None
 
