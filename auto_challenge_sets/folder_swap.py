@@ -35,7 +35,7 @@ def prepare_folder(out: Path, check: Callable[[Path], None]) -> Path:
     """Run the ownership ``check`` and create the lock file beside ``out``: a place that cannot be
     written fails before any work (filelock would retry until its time-out)."""
     check(out)
-    lock = out.parent / f".{out.name}.lock"
+    lock = _lock_of(out)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         os.close(os.open(lock, os.O_WRONLY | os.O_CREAT, 0o644))
@@ -45,6 +45,11 @@ def prepare_folder(out: Path, check: Callable[[Path], None]) -> Path:
     except OSError as error:  # the lock file's name would mean nothing to the user: name ``out``
         raise InputError(f"cannot create its lock file beside it: {error.strerror or error}", out) from None
     return lock
+
+
+def _lock_of(out: Path) -> Path:
+    """The lock file every writer of ``out`` takes, and a reader waits on."""
+    return out.parent / f".{out.name}.lock"
 
 
 def _leftovers(out: Path, kind: str) -> list[Path]:
@@ -59,7 +64,7 @@ def left_aside(out: Path) -> None:
     aside: list[Path] = []
     try:
         aside = [] if out.exists() else _leftovers(out, "old")
-        if aside and (lock := out.parent / f".{out.name}.lock").exists():
+        if aside and (lock := _lock_of(out)).exists():
             with FileLock(str(lock), timeout=READ_WAIT_S):
                 aside = [] if out.exists() else _leftovers(out, "old")
     except (OSError, Timeout):  # a working folder deleted (the reader's own error says so), or a held lock
