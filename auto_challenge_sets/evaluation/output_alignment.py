@@ -11,8 +11,8 @@ judge every lexical instance, by ``--targeted-aligner`` (``auto``: ``stored`` wi
   expected word: no output-side alignment noise.
 
 eflomal and simalign re-align the reference side too: links of two aligners, or of two eflomal
-runs, are not comparable. Extra references (``--ref``) have no stored links: with ``stored`` and
-``present`` they are aligned with eflomal, in one corpus with the dataset's reference pairs.
+runs, are not comparable. The judge's second translations (``--judge-ref``) have no stored links: with
+``stored`` and ``present`` they are aligned with eflomal, in one corpus with the dataset's reference pairs.
 """
 
 from __future__ import annotations
@@ -48,7 +48,10 @@ class TargetedRequest:
     chrf_threshold: float = CHRF_THRESHOLD
     lemma: bool = True  # the lemma step of the match (simplemma, the pair's target language)
     random_pairs: int = RANDOM_PAIRS  # draws of the random-pair control (0: none)
-    # judge against the extra references (--ref) too; off by default: on WMT21 de-en their eflomal
+    # second human translations, one line per corpus line: the judge is checked on each as on a
+    # system's output; the metrics never see them (their extra references are EvaluationRequest's)
+    references: tuple[str | os.PathLike[str], ...] = ()
+    # judge against those translations too; off by default: on WMT21 de-en their eflomal
     # links let 8-23% of reference A with the instances' words deleted pass (docs/method.md)
     all_references: bool = False
 
