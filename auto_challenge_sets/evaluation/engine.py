@@ -177,9 +177,8 @@ def _summary(configs: dict[str, ConfigResult], full: dict[str, dict[str, float]]
 
 
 def _signature(request: EvaluationRequest, metrics: dict[str, Metric], nrefs: int) -> str:
-    """Each metric's signature (sacrebleu's ``nrefs:N``), the random baseline's, the paired test's,
-    and with targeted accuracy the references its judge matches against and the second translations
-    it is checked on (``--judge-ref``), which the metrics' ``nrefs`` never counts."""
+    """Each metric's (``nrefs:N``), the random baseline's, the paired test's, and the targeted judge's:
+    the references it matches against and the translations it is checked on (never the metrics')."""
     parts = [f"{metric.label}[{metric.signature(nrefs)}]" for metric in metrics.values()]
     parts.append(f"random[n:{request.n_samples}|{rule_signature(request.length_tolerance, request.length_relative)}"
                  f"|seed:{request.seed}]")

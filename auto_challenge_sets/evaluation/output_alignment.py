@@ -86,15 +86,10 @@ class TargetedAlignments:
     aligner: str  # how they were made, for the report
     reference: list[list[Link]]
     systems: dict[str, list[list[Link]]] | None  # None: the ``present`` match
-    extra: list[list[list[Link]]] = field(default_factory=list)  # per extra reference, per pool row
+    extra: list[list[list[Link]]] = field(default_factory=list)  # per --judge-ref translation, per pool row
     # the aligner run here (eflomal, simalign) as the build record keeps one, with the pairs it
     # aligned; None: the reference side is the build's alignment column (stored, present)
     provenance: dict[str, Any] | None = None
-
-    def inputs(self, system: str, positions: list[int]) -> dict[str, list[list[Link]] | None]:
-        """``compute``'s alignment arguments for the rows at these pool positions."""
-        return {"source_alignments": [self.reference[p] for p in positions],
-                "hypothesis_alignments": None if self.systems is None else [self.systems[system][p] for p in positions]}
 
 
 def choose_aligner(request: TargetedRequest) -> str:
