@@ -100,8 +100,8 @@ def edited_references(folder: DatasetFolder, reference: Path, out: Path) -> dict
 def _accuracy(dataset: Path, systems: dict[str, Path], lemma: bool, references: tuple[Path, ...] = (),
               random_pairs: int = 0):
     request = EvaluationRequest(dataset=dataset, hypotheses=systems, config="all", split=SPLIT, pair=PAIR,
-                                references=references, n_samples=1, paired_samples=1, metrics=("bleu",),
-                                targeted=TargetedRequest(lemma=lemma, random_pairs=random_pairs,
+                                n_samples=1, paired_samples=1, metrics=("bleu",),
+                                targeted=TargetedRequest(lemma=lemma, random_pairs=random_pairs, references=references,
                                                          all_references=bool(references)), jobs=1)
     evaluation = evaluate(request)
     return {name: {s: r.targeted for s, r in config.systems.items()}

@@ -181,7 +181,7 @@ def test_help_says_what_targeted_accuracy_is_and_how_its_judge_is_measured(capsy
         main(["evaluate", "--help"])
     out = " ".join(capsys.readouterr().out.split())  # argparse wraps lines
     assert "A diagnostic of reference-word recall, not a ranking measure" in out
-    assert "Give one with --ref and the run measures this judge's pass rate on it" in out
+    assert "Give one with --judge-ref and the run measures this judge's pass rate on it" in out
     assert "the report says the judge is unmeasured" in out
     assert "with the instance's head and dependent UPOS where the sentence has such a pair" in out
 

@@ -233,7 +233,7 @@ def test_a_dataset_without_alignments_says_so(sample, tmp_path) -> None:
 
 
 def test_on_wmt21_the_judge_is_measured_on_reference_b_and_the_control_matches_parts_of_speech(wmt) -> None:
-    """Reference B given as --ref: the judge's pass rate on it is measured (46% over every config of
+    """Reference B given as --judge-ref: the judge's pass rate on it is measured (46% over every config of
     a full build; 35-60% asserted here) and equals B's own accuracy as a system on each config.
     The control draws with the instances' UPOS where the sentence allows, which makes it harder
     than the same draws without UPOS (the verbs every phenomenon has as head are matched less
@@ -247,7 +247,7 @@ def test_on_wmt21_the_judge_is_measured_on_reference_b_and_the_control_matches_p
     b = wmt["wmt21"] / "references" / "newstest2021.de-en.ref.B.en"
     hyps = {name: wmt["wmt21"] / "system-outputs" / f"newstest2021.de-en.hyp.{name}.en" for name in SYSTEMS}
     request = EvaluationRequest(dataset=wmt["out"], hypotheses={**hyps, "B": b}, config=CONFIGS, split=SPLIT,
-                                n_samples=5, metrics=("bleu",), references=(b,), targeted=TargetedRequest())
+                                n_samples=5, metrics=("bleu",), targeted=TargetedRequest(references=(b,)))
     corpus = read_corpus(request)
     outputs = read_systems(request, corpus, ReadReport())
     run, per_config, matched = score(request.targeted, corpus, outputs)

@@ -301,14 +301,14 @@ def test_the_page_names_whatever_metrics_the_run_has_and_works_without_a_request
 def test_the_page_says_what_targeted_accuracy_is_and_how_far_its_judge_was_measured(report, tmp_path):
     """Issue 34: beside the targeted tables, the page says the measure is a diagnostic of
     reference-word recall, not a ranking measure, and gives the judge's pass rate on a second
-    human translation ("good"'s output given as --ref): in the header, the section, a by-distance
-    row and a column per config equal to results.json; without --ref it says unmeasured."""
+    human translation ("good"'s output given as --judge-ref): in the header, the section, a by-distance
+    row and a column per config equal to results.json; without --judge-ref it says unmeasured."""
     text = (report["out"] / "index.html").read_text(encoding="utf-8")
     assert "targeted accuracy is a diagnostic of reference-word recall, not a ranking measure" in text
-    assert "this judge is unmeasured (no second human translation (--ref)" in text
+    assert "this judge is unmeasured (no second human translation (--judge-ref)" in text
     toy = report["toy"]
     request = EvaluationRequest(toy["root"], toy["hyps"], metrics=("bleu",), n_samples=5, paired_samples=10,
-                                references=(toy["hyps"]["good"],), targeted=TargetedRequest("present"))
+                                targeted=TargetedRequest("present", references=(toy["hyps"]["good"],)))
     evaluation = evaluate(request)
     write_html(tmp_path, evaluation, collect(request, evaluation))
     document, errors = parse(tmp_path / "index.html")

@@ -411,10 +411,10 @@ def test_the_targeted_section_in_both_forms(evaluation):
     tables = targeted_tables(result, markdown=True)
     assert len(tables) == 2
     signature = f"alignment: {result.targeted.aligner}; signature: {result.targeted.signature}"
-    # what the measure is, its judge unmeasured (no --ref), its control unmatched (no source_upos)
+    # what the measure is, its judge unmeasured (no --judge-ref), its control unmatched (no source_upos)
     label = ("targeted accuracy is a diagnostic of reference-word recall, not a ranking measure: it credits the "
              "words of the dataset's reference, and a correct translation in other words fails; this judge is "
-             "unmeasured (no second human translation (--ref): the judge's pass rate on one is unknown)")
+             "unmeasured (no second human translation (--judge-ref): the judge's pass rate on one is unknown)")
     control = ("random-pair control: not matched on part of speech (the dataset has no source_upos column; rebuild "
                "it with this acs to match)")
     assert targeted_section(result, markdown=True) == [

@@ -129,7 +129,7 @@ def _rich_run(tmp_path) -> dict:
     # min_rows 13: reorder.d5 (12 rows) is small; particle.d4 and d5 hold the same rows
     request = EvaluationRequest(toy["root"], toy["hyps"], metrics=("bleu", "ter", "chrf"), n_samples=20,
                                 paired_samples=20, min_rows=13, references=(toy["hyps"]["better"],),
-                                targeted=TargetedRequest("present", random_pairs=20))
+                                targeted=TargetedRequest("present", random_pairs=20, references=(toy["hyps"]["better"],)))
     evaluation = evaluate(request, read_human(toy["human"], systems), human_seg=read_human_seg(seg, systems))
     return json.loads(json.dumps(evaluation.to_json()))
 

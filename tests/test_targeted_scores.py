@@ -19,8 +19,8 @@ def _evaluate(toy, references=(), aligner="present", **targeted):
     from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
     from auto_challenge_sets.evaluation.request import EvaluationRequest
 
-    return evaluate(EvaluationRequest(toy["root"], toy["hyps"], metrics=("bleu",), n_samples=3, references=references,
-                                      targeted=TargetedRequest(aligner, **targeted)))
+    return evaluate(EvaluationRequest(toy["root"], toy["hyps"], metrics=("bleu",), n_samples=3,
+                                      targeted=TargetedRequest(aligner, references=references, **targeted)))
 
 
 INFLECTED = {"ran": "run", "sat": "sit"}
@@ -29,7 +29,7 @@ INFLECTED = {"ran": "run", "sat": "sit"}
 @pytest.fixture(scope=per_test_under_mutmut)
 def runs(tmp_path_factory):
     """Four runs of the toy plus a "lemmas" system: (0) with the control (100 draws); (1) without
-    it, "good"'s output given as a second reference (not judged against by default); (2) judged
+    it, "good"'s output given as the judge's second translation (not judged against by default); (2) judged
     against "good"'s and "worse"'s outputs too, without the lemma step; (3) the outputs aligned by stored Pharaoh files."""
     toy = make(tmp_path_factory.mktemp("toy"))
     # the reference with "ran" and "sat" as "run" and "sit": right by their lemmas only
@@ -212,8 +212,8 @@ def _inputs(toy, references=(), **targeted):
     from auto_challenge_sets.evaluation.request import EvaluationRequest
     from auto_challenge_sets.formats.corpus import ReadReport
 
-    request = EvaluationRequest(toy["root"], toy["hyps"], metrics=("bleu",), n_samples=3, references=references,
-                                targeted=TargetedRequest("present", **targeted))
+    request = EvaluationRequest(toy["root"], toy["hyps"], metrics=("bleu",), n_samples=3,
+                                targeted=TargetedRequest("present", references=references, **targeted))
     corpus = read_corpus(request)
     return request.targeted, corpus, read_systems(request, corpus, ReadReport())
 
@@ -349,8 +349,8 @@ def test_the_judge_passes_a_second_translation_as_counted_by_hand(demo, tmp_path
     """de-en.particle.d1 holds 10 particle instances (lines 3-7 and 9-13), each a sentence's verb and
     its particle, the reference's verb aligned to both: the second translation keeps the verb of 7
     and rewords 3, so the judge passes 7 of 10; of d3's 7 (lines 5-7, 9, 10, 12, 13) it passes 5,
-    and over both configs each instance counts once: 7 of 10. Without --ref: unmeasured, and said."""
-    found, report = _demo_run(demo, tmp_path / "with", "--ref", str(demo["second"]))
+    and over both configs each instance counts once: 7 of 10. Without --judge-ref: unmeasured, and said."""
+    found, report = _demo_run(demo, tmp_path / "with", "--judge-ref", str(demo["second"]))
     judge = found["targeted"]["judge"]
     assert (judge["status"], judge["references"], judge["judged"], judge["correct"]) == ("measured", 1, 10, 7)
     assert judge["pass_rate"] == 0.7
@@ -365,16 +365,16 @@ def test_the_judge_passes_a_second_translation_as_counted_by_hand(demo, tmp_path
     alone, report = _demo_run(demo, tmp_path / "without")
     judge = alone["targeted"]["judge"]
     assert (judge["status"], judge["pass_rate"], judge["judged"], judge["by_config"]) == ("unmeasured", None, 0, {})
-    assert "this judge is unmeasured (no second human translation (--ref)" in report
+    assert "this judge is unmeasured (no second human translation (--judge-ref)" in report
     assert "2nd human translation" not in report
 
 
 def test_all_refs_changes_the_systems_accuracy_and_never_lets_the_second_translation_judge_itself(demo, tmp_path):
-    """--targeted-all-refs: the second translation given as --ref also judges, so B (the same text)
+    """--targeted-all-refs: the second translation given as --judge-ref also judges, so B (the same text)
     is right on its 3 reworded instances too (10 of 10, was 7); its own pass rate stays 7 of 10, it
     is judged against the dataset's reference alone, never against itself."""
-    plain, _ = _demo_run(demo, tmp_path / "plain", "--ref", str(demo["second"]))
-    every, report = _demo_run(demo, tmp_path / "every", "--ref", str(demo["second"]), "--targeted-all-refs")
+    plain, _ = _demo_run(demo, tmp_path / "plain", "--judge-ref", str(demo["second"]))
+    every, report = _demo_run(demo, tmp_path / "every", "--judge-ref", str(demo["second"]), "--targeted-all-refs")
     for found, expected in ((plain, (7, 3)), (every, (10, 0))):
         b = found["configs"]["de-en.particle.d1"]["systems"]["B"]["targeted"]
         assert (b["correct"], b["wrong"]) == expected

@@ -43,7 +43,8 @@ examples:
       --hyp wmt21/system-outputs/newstest2021.de-en.hyp.*.en \\
       --human wmt21/humaneval/ad-sys-scores-de-en.csv --out report/
   acs evaluate --dataset ldd_sets --pair de-en --split newstest2021 --config all \\
-      --hyp wmt21/system-outputs/newstest2021.de-en.hyp.*.en --targeted --out report/"""
+      --hyp wmt21/system-outputs/newstest2021.de-en.hyp.*.en --targeted \\
+      --judge-ref wmt21/references/newstest2021.de-en.ref.B.en --out report/"""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -78,9 +79,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="with --testset: system outputs that sacrebleu's registry holds for the test "
                         "set (in it, or in NAME/systems as wmt21/systems), by name, or `all`")
     parser.add_argument("--ref", action="append", default=[], metavar="FILE",
-                        help="an additional reference file, one line per corpus line (repeatable); the dataset's "
-                        "`reference` column is always the first reference; with --targeted, the targeted judge's "
-                        "pass rate on it (a second human translation) is measured")
+                        help="a further reference for the metrics, one line per corpus line (repeatable): they score "
+                        "against every reference, as sacrebleu with several -r files (nrefs:N in the signature), "
+                        "the dataset's `reference` column first; the targeted judge does not use it (--judge-ref)")
     parser.add_argument("--ref-config", metavar="NAME",
                         help="config holding the full corpus: the random baseline's pool and the full-corpus "
                         "score (default: {pair}.baseline)")
@@ -135,7 +136,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ">= --targeted-chrf). Instances whose head has no aligned reference word are counted apart; a "
         "dependent without one is judged with its head. A diagnostic of reference-word recall, not a ranking "
         "measure: it credits the reference's own words, so a second human translation passes only about half "
-        "the time (46% on WMT21 de-en). Give one with --ref and the run measures this judge's pass rate on it "
+        "the time (46% on WMT21 de-en). Give one with --judge-ref and the run measures this judge's pass rate on it "
         "and prints it beside every targeted number; without one the report says the judge is unmeasured")
     group.add_argument("--targeted", action="store_true", help="score the targeted accuracy of lexical configs (a diagnostic of reference-word "
                        "recall, not a ranking measure)")
@@ -154,8 +155,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     group.add_argument("--targeted-lemma", action=argparse.BooleanOptionalAction, default=True,
                        help="words with the same lemma match (simplemma, the pair's target language): "
                        "\"gave up\" for \"give up\"")
+    group.add_argument("--judge-ref", action="append", default=[], metavar="FILE",
+                       help="a second human translation, one line per corpus line (repeatable): the judge is "
+                       "checked on it as on a system's output; the metrics' references stay as they are (--ref)")
     group.add_argument("--targeted-all-refs", action="store_true",
-                       help="an instance is also correct when it matches a --ref reference (each aligned to the "
+                       help="an instance is also correct when it matches a --judge-ref translation (each aligned to the "
                        "source with eflomal); off by default: their links let too much through (docs/method.md)")
     group.add_argument("--targeted-random-pairs", type=int_at_least(0, 100_000), default=RANDOM_PAIRS, metavar="N",
                        help="draws of the control: the same judgement on random word pairs at each instance's "
@@ -176,7 +180,7 @@ def _targeted_request(args: argparse.Namespace, systems: list[str]):
     options = given_backend_options(args, ALIGNER)
     if not args.targeted:
         if args.hyp_alignment or options or args.targeted_aligner != "auto" or not args.targeted_lemma \
-                or args.targeted_random_pairs != RANDOM_PAIRS or args.targeted_all_refs:
+                or args.targeted_random_pairs != RANDOM_PAIRS or args.targeted_all_refs or args.judge_ref:
             raise AcsError("the targeted-accuracy flags need --targeted")
         return None
     files = {}
@@ -191,7 +195,7 @@ def _targeted_request(args: argparse.Namespace, systems: list[str]):
                            f"{files[name]}); give one per system")
         files[name] = path
     return TargetedRequest(args.targeted_aligner, options, files, args.targeted_chrf, args.targeted_lemma,
-                           args.targeted_random_pairs, args.targeted_all_refs)
+                           args.targeted_random_pairs, tuple(args.judge_ref), args.targeted_all_refs)
 
 
 def _exists(item: str) -> bool:

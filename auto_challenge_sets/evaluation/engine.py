@@ -177,10 +177,15 @@ def _summary(configs: dict[str, ConfigResult], full: dict[str, dict[str, float]]
 
 
 def _signature(request: EvaluationRequest, metrics: dict[str, Metric], nrefs: int) -> str:
+    """Each metric's (``nrefs:N``), the random baseline's, the paired test's, and the targeted judge's:
+    the references it matches against and the translations it is checked on (never the metrics')."""
     parts = [f"{metric.label}[{metric.signature(nrefs)}]" for metric in metrics.values()]
     parts.append(f"random[n:{request.n_samples}|{rule_signature(request.length_tolerance, request.length_relative)}"
                  f"|seed:{request.seed}]")
     parts.append(f"paired[{request.paired_test}:{request.paired_samples}|seed:sacrebleu]")
+    if request.targeted is not None:
+        checked = len(request.targeted.references)
+        parts.append(f"targeted[nrefs:{1 + checked * request.targeted.all_references}|judge-refs:{checked}]")
     return "+".join(parts)
 
 
@@ -280,6 +285,10 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
     if human is not None and len(human.scores) < 3:
         notes.append(f"human scores match {len(human.scores)} system(s): a correlation needs at least 3")
     nrefs = count_references(outputs[0].references)
+    if request.references:  # a second translation changes every metric's number: never without a word
+        notes.append(f"the metrics score each line against {nrefs} references (the dataset's and --ref's; "
+                     "nrefs in each metric's signature), as sacrebleu with several -r files; the targeted judge "
+                     "does not use them (--judge-ref checks it on a second translation, the metrics unchanged)")
     return Evaluation(
         signature=_signature(request, metrics, nrefs),
         dataset=str(request.dataset), pair=corpus.pair, split=corpus.split, full_corpus_config=corpus.base_name,

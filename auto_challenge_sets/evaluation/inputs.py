@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -247,11 +247,13 @@ def _known(cls: type, entry: Mapping[str, Any]) -> dict[str, Any]:
 
 @dataclass
 class SystemOutput:
-    """A system's output and references for the pool's rows (pool order)."""
+    """A system's output and references for the pool's rows (pool order): the metrics' (the dataset's,
+    then ``--ref``'s), and the targeted judge's (the dataset's, then ``--judge-ref``'s translations)."""
 
     name: str
     predictions: list[str]
     references: list[tuple[str, ...]]
+    judge_references: list[tuple[str, ...]] = field(default_factory=list)
 
 
 def _read_text(path: str | os.PathLike[str], report: ReadReport) -> list[str]:
@@ -289,11 +291,15 @@ def read_systems(request: EvaluationRequest, corpus: Corpus, report: ReadReport)
         _check_line_lengths(lines, path, tokenize)
         return lines
 
-    extra = [checked(ref_file, "", read_lines(ref_file, report)) for ref_file in request.references]
-    references = [(reference, *(e[line - 1] for e in extra))
-                  for line, reference in zip(corpus.base["line"], corpus.base["reference"])]
+    def with_dataset_reference(files: Iterable[str | os.PathLike[str]]) -> list[tuple[str, ...]]:
+        extra = [checked(path, "", read_lines(path, report)) for path in files]
+        return [(reference, *(e[line - 1] for e in extra))
+                for line, reference in zip(corpus.base["line"], corpus.base["reference"])]
+
+    references = with_dataset_reference(request.references)
+    judged = with_dataset_reference(request.targeted.references if request.targeted else ())
     outputs = []
     for name, path in request.hypotheses.items():
         lines = checked(path, f"({name}) ", _read_text(path, report))
-        outputs.append(SystemOutput(name, [lines[line - 1] for line in corpus.base["line"]], references))
+        outputs.append(SystemOutput(name, [lines[line - 1] for line in corpus.base["line"]], references, judged))
     return outputs

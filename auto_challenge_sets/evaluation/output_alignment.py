@@ -11,8 +11,8 @@ judge every lexical instance, by ``--targeted-aligner`` (``auto``: ``stored`` wi
   expected word: no output-side alignment noise.
 
 eflomal and simalign re-align the reference side too: links of two aligners, or of two eflomal
-runs, are not comparable. Extra references (``--ref``) have no stored links: with ``stored`` and
-``present`` they are aligned with eflomal, in one corpus with the dataset's reference pairs.
+runs, are not comparable. The judge's second translations (``--judge-ref``) have no stored links: with
+``stored`` and ``present`` they are aligned with eflomal, in one corpus with the dataset's reference pairs.
 """
 
 from __future__ import annotations
@@ -48,7 +48,10 @@ class TargetedRequest:
     chrf_threshold: float = CHRF_THRESHOLD
     lemma: bool = True  # the lemma step of the match (simplemma, the pair's target language)
     random_pairs: int = RANDOM_PAIRS  # draws of the random-pair control (0: none)
-    # judge against the extra references (--ref) too; off by default: on WMT21 de-en their eflomal
+    # second human translations, one line per corpus line: the judge is checked on each as on a
+    # system's output; the metrics never see them (their extra references are EvaluationRequest's)
+    references: tuple[str | os.PathLike[str], ...] = ()
+    # judge against those translations too; off by default: on WMT21 de-en their eflomal
     # links let 8-23% of reference A with the instances' words deleted pass (docs/method.md)
     all_references: bool = False
 
@@ -83,15 +86,10 @@ class TargetedAlignments:
     aligner: str  # how they were made, for the report
     reference: list[list[Link]]
     systems: dict[str, list[list[Link]]] | None  # None: the ``present`` match
-    extra: list[list[list[Link]]] = field(default_factory=list)  # per extra reference, per pool row
+    extra: list[list[list[Link]]] = field(default_factory=list)  # per --judge-ref translation, per pool row
     # the aligner run here (eflomal, simalign) as the build record keeps one, with the pairs it
     # aligned; None: the reference side is the build's alignment column (stored, present)
     provenance: dict[str, Any] | None = None
-
-    def inputs(self, system: str, positions: list[int]) -> dict[str, list[list[Link]] | None]:
-        """``compute``'s alignment arguments for the rows at these pool positions."""
-        return {"source_alignments": [self.reference[p] for p in positions],
-                "hypothesis_alignments": None if self.systems is None else [self.systems[system][p] for p in positions]}
 
 
 def choose_aligner(request: TargetedRequest) -> str:

@@ -58,7 +58,9 @@ class EvaluationRequest:
     config: str = ALL  # a config name, several separated by commas, or "all"
     split: str | None = None  # default: the full-corpus config's only split
     pair: str | None = None  # with "all": the language pair, when the folder holds several
-    references: tuple[str | os.PathLike[str], ...] = ()  # extra reference files, one line per corpus line
+    # the metrics' extra reference files, one line per corpus line: multi-reference scores, as
+    # sacrebleu's several -r files (the targeted judge's second translations: targeted.references)
+    references: tuple[str | os.PathLike[str], ...] = ()
     ref_config: str | None = None  # the full corpus (default: {pair}.baseline)
     metrics: tuple[str, ...] = DEFAULT_METRICS
     n_samples: int = 100

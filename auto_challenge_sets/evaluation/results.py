@@ -432,9 +432,9 @@ class ControlMatching:
 
 @dataclass(frozen=True)
 class JudgeCheck:
-    """The targeted judge measured on a second human translation (``--ref``): each extra reference
-    judged as a system's output is, against the run's other references (the dataset's, and with
-    ``--targeted-all-refs`` the other extra ones), never against itself. A human translation is
+    """The targeted judge measured on a second human translation (``--judge-ref``; never the metrics'
+    ``--ref``): each judged as a system's output is, against the dataset's reference (and with
+    ``--targeted-all-refs`` the other second translations), never against itself. A human translation is
     right, so ``pass_rate`` is the share of correct translations the judge recognises; ``judged``
     counts distinct instances (correct + wrong) over every lexical config. ``status``
     ``unmeasured`` (``pass_rate`` None): no second translation, or the aligner cannot align it."""

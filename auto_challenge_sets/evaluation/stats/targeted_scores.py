@@ -59,7 +59,7 @@ def score(request: TargetedRequest, corpus: Corpus, outputs: list[SystemOutput],
     given, receives config -> system -> per row the instances' verdicts; ``output_links`` system ->
     per pool row the source-output links they rest on (nothing with the ``present`` match)."""
     predictions = {output.name: output.predictions for output in outputs}
-    references = outputs[0].references
+    references = outputs[0].judge_references
     n_extra = len(references[0]) - 1 if references else 0
     extra = [[refs[k] for refs in references] for k in range(1, n_extra + 1)]
     aligner = choose_aligner(request)
@@ -154,7 +154,7 @@ def judge_check(aligner: str, n_extra: int, lexical: list[ConfigRows], reference
     every lexical config's instances; unmeasured without one, or with the aligner ``stored``
     (the extra reference has no alignment file of its own)."""
     if not n_extra:
-        return JudgeCheck(UNMEASURED, "no second human translation (--ref): the judge's pass rate on one is "
+        return JudgeCheck(UNMEASURED, "no second human translation (--judge-ref): the judge's pass rate on one is "
                           "unknown", 0, 0, 0, None)
     if aligner == STORED:
         return JudgeCheck(UNMEASURED, "the aligner stored has no alignment of the second human translation "
