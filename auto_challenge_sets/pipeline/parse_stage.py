@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from auto_challenge_sets.backends.file_provenance import file_checksum
 from auto_challenge_sets.backends.parsers import (
     CHUNKED_KEY,
     MERGED_KEY,
@@ -205,7 +206,7 @@ def parse_source_for_build(
         write_parse(sentences, target)
         notes = stats_from_sentences(sentences, numbers).messages()
         atomic_write_text(_notes_path(target), json.dumps(
-            {"sha256": _file_sha256(target), "notes": notes}, ensure_ascii=False, indent=1) + "\n")
+            {"sha256": file_checksum(target), "notes": notes}, ensure_ascii=False, indent=1) + "\n")
     else:
         backend.close()
     return target
@@ -213,11 +214,6 @@ def parse_source_for_build(
 
 def _notes_path(target: Path) -> Path:
     return target.with_name(target.name + ".json")
-
-
-def _file_sha256(path: Path) -> str:
-    with path.open("rb") as handle:
-        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 def _cached_notes(target: Path) -> list[str] | None:
@@ -230,7 +226,7 @@ def _cached_notes(target: Path) -> list[str] | None:
         return None
     if not target.is_file():
         return None
-    if _file_sha256(target) != recorded:
+    if file_checksum(target) != recorded:
         cache_note(target, "parse")
         return None
     return [str(note) for note in notes]
