@@ -170,26 +170,13 @@ def _card_rows(readme: Path) -> dict[tuple[str, str], int]:
 
 
 def _lowest_distance(paths: list[Path]) -> int | None:
-    """The smallest ``distance`` in a split's files, from the Parquet column statistics (the column
-    read where a file has none)."""
+    """The smallest ``distance`` in a split's files (None: no row, or no such column)."""
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
-    lows = []
-    for path in paths:
-        metadata = pq.read_metadata(path)
-        # by path: the schema's names are the leaves', where an instance's distance is "distance" too
-        leaves = [metadata.schema.column(i).path for i in range(metadata.num_columns)]
-        if "distance" not in leaves:
-            continue
-        column = leaves.index("distance")
-        for group in range(metadata.num_row_groups):
-            chunk = metadata.row_group(group)
-            stats = chunk.column(column).statistics
-            if chunk.num_rows and stats is not None and stats.has_min_max:
-                lows.append(stats.min)
-            elif chunk.num_rows:
-                lows.append(pc.min(pq.read_table(path, columns=["distance"]).column(0)).as_py())
+    # a top-level column: an instance's distance, inside ``instances``, is not among the schema's names
+    lows = [pc.min(pq.read_table(path, columns=["distance"]).column(0)).as_py()
+            for path in paths if "distance" in pq.read_schema(path).names]
     lows = [low for low in lows if low is not None]
     return min(lows) if lows else None
 
