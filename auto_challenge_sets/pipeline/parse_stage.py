@@ -53,8 +53,6 @@ def _annotate(sentence: Sentence, number: int, text: str) -> Sentence:
 
 def _check_lines(lines: Sequence[str], line_numbers: Sequence[int] | None) -> list[int]:
     numbers = list(line_numbers) if line_numbers is not None else list(range(1, len(lines) + 1))
-    if len(numbers) != len(lines):
-        raise ValueError("line_numbers must have one number per line")
     for number, line in zip(numbers, lines):
         if not line.strip():
             raise InputError("an empty line has no sentence (skip it before parsing)", line=number)
