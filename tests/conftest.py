@@ -33,6 +33,15 @@ REPO = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("ACS_SHARED_DIR", REPO.parent / "shared"))
 
 
+def corpus_ribes(hypotheses: list[str], references: list[list[str]], lowercase: bool = True) -> float:
+    """Corpus RIBES by its definition, the reference the metric's numbers are checked against: the
+    mean of the sentence scores of tokenized strings, each the best over its references."""
+    from auto_challenge_sets.scoring.metrics.ribes import sentence_ribes, words
+
+    return sum(sentence_ribes(words(h, lowercase), [words(r, lowercase) for r in refs])
+               for h, refs in zip(hypotheses, references, strict=True)) / len(hypotheses)
+
+
 def shared_path(*parts: str) -> Path:
     """A path under ../shared, or a skip naming what is missing."""
     path = SHARED.joinpath(*parts)

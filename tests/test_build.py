@@ -173,14 +173,14 @@ def test_a_parse_that_does_not_match_the_corpus_is_an_error(pud_folder: Path, tm
 def _flat_parse(lines: list[str], path: Path) -> Path:
     """A pre-parsed source of white-space tokens with a flat tree, one sentence per line."""
     from auto_challenge_sets.backends.parsers import flat_sentence
-    from auto_challenge_sets.formats.conllu import write_conllu
+    from auto_challenge_sets.pipeline.parse_stage import write_parse
 
     sentences = []
     for line in lines:
         sentence = flat_sentence(line.split())
         sentence.set_metadata("text", line)
         sentences.append(sentence)
-    write_conllu(sentences, path)
+    write_parse(sentences, path)
     return path
 
 

@@ -15,7 +15,8 @@ from scipy.stats import spearmanr
 
 from auto_challenge_sets.metrics.compute import compute, spearman_by_distance
 from auto_challenge_sets.scoring.length_baseline import sample_length_matched, summarize
-from auto_challenge_sets.scoring.metrics.ribes import corpus_ribes
+
+from conftest import corpus_ribes
 
 HYP = ["the cat sat on the mat", "he gave the plan up", "a b c d", "Das Haus ist rot", "x y z", "one two"]
 REF = ["the cat is on the mat", "he gave up the plan", "a b c e", "das Haus ist blau", "x z y", "one two"]

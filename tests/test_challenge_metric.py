@@ -13,7 +13,8 @@ from scipy.stats import spearmanr
 
 from auto_challenge_sets.evaluation.memory import check_sample_size
 from auto_challenge_sets.metrics.compute import compute
-from auto_challenge_sets.scoring.metrics.ribes import corpus_ribes
+
+from conftest import corpus_ribes
 
 SHARED = Path(os.environ.get("ACS_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
 TOK = Tokenizer13a()

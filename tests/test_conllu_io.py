@@ -10,7 +10,8 @@ import conllu
 import pytest
 
 from auto_challenge_sets.errors import ConlluError
-from auto_challenge_sets.formats.conllu import format_sentence, parse_conllu, read_conllu, write_conllu
+from auto_challenge_sets.formats.conllu import format_sentence, parse_conllu, read_conllu
+from auto_challenge_sets.pipeline.parse_stage import write_parse
 
 from conftest import shared_path
 
@@ -30,7 +31,7 @@ def test_round_trip_is_lossless_on_pud(name: str, tmp_path: Path) -> None:
     sentences = list(read_conllu(path))
     assert len(sentences) == 1000
     out = tmp_path / name
-    assert write_conllu(sentences, out) == 1000
+    write_parse(sentences, out)
     assert out.read_bytes() == path.read_bytes()
 
 
@@ -114,15 +115,6 @@ def test_a_string_is_read_like_a_file() -> None:
         parse_conllu("# a\n# b\nx\n")
     with pytest.raises(ConlluError, match="^<string>:1: sentence has no words$"):
         parse_conllu("# only a comment\n\n")
-
-
-def test_write_conllu_to_a_handle_or_a_path(tmp_path: Path) -> None:
-    sentences = parse_conllu(GOOD + GOOD.replace("s1", "s2"))
-    handle = io.StringIO()
-    assert write_conllu(sentences, handle) == 2 and handle.getvalue() == GOOD + GOOD.replace("s1", "s2")
-    assert write_conllu(iter(sentences), str(tmp_path / "a.conllu")) == 2
-    assert (tmp_path / "a.conllu").read_bytes() == (GOOD + GOOD.replace("s1", "s2")).encode("utf-8")
-    assert write_conllu([], tmp_path / "empty.conllu") == 0 and (tmp_path / "empty.conllu").read_bytes() == b""
 
 
 def test_multiword_token_must_precede_its_first_word() -> None:

@@ -123,36 +123,6 @@ def test_a_file_without_a_distance_column_does_not_hide_the_next_files_rows(tmp_
     assert str(error.value) == _distance_message(first)
 
 
-def test_the_lowest_distance_is_read_from_the_footer_where_it_has_statistics(tmp_path, text):
-    """The cheap check reads footers, not data pages: a distance rewritten in the data page alone,
-    the footer's statistics left as written, is not seen, while the same file written without
-    statistics is refused."""
-    root = _folder(tmp_path, text)
-    path = root / "data" / D3 / f"{SPLIT}-00000-of-00001.parquet"
-    # one row's distance, a byte pattern found once in the file: neither the column's min nor its max
-    # (the next row's, larger), so no statistics repeat it
-    marker, larger = 0x0123456789, 0x0FEDCBA987
-    table = rows_table(text, _lines(text, 3), "particle")
-    distances = table.column("distance").to_pylist()
-    table = table.set_column(10, "distance", pa.array([marker, larger, *distances[2:]], pa.int64()))
-    value = marker.to_bytes(8, "little")
-
-    def patched(statistics: bool) -> bytes:
-        pq.write_table(table, path, compression="none", use_dictionary=False, write_statistics=statistics)
-        data = path.read_bytes()
-        assert data.count(value) == 1
-        return data.replace(value, (0).to_bytes(8, "little"))
-
-    path.write_bytes(patched(statistics=True))
-    assert pq.read_table(path, columns=["distance"]).column(0).to_pylist()[0] == 0
-    assert check_folder(root) == []
-    path.write_bytes(patched(statistics=False))
-    assert pq.read_table(path, columns=["distance"]).column(0).to_pylist()[0] == 0
-    with pytest.raises(InputError) as error:
-        check_folder(root)
-    assert str(error.value) == _distance_message(path)
-
-
 def test_the_distance_read_is_the_rows_not_an_instances(tmp_path, text):
     """A row's instances may lie closer than D (a row's distance is its largest instance's), and
     their ``distance`` is a column of the same name in the footer: with ``instances`` stored before

@@ -39,8 +39,9 @@ def paragraphs(tmp_path_factory: pytest.TempPathFactory, wmt21_de_en: Path) -> d
     """
     from auto_challenge_sets.backends.parsers import merge_sentences
     from auto_challenge_sets.dataset.writer import build_into_folder
-    from auto_challenge_sets.formats.conllu import read_conllu, write_conllu
+    from auto_challenge_sets.formats.conllu import read_conllu
     from auto_challenge_sets.pipeline.align_stage import align_pairs, write_pharaoh
+    from auto_challenge_sets.pipeline.parse_stage import write_parse
     from auto_challenge_sets.pipeline.run_build import BuildSpec
     from auto_challenge_sets.pipeline.specs import AlignerSpec
 
@@ -69,7 +70,7 @@ def paragraphs(tmp_path_factory: pytest.TempPathFactory, wmt21_de_en: Path) -> d
             for tree, reference, found in zip(trees[a:b], references[a:b], links[a:b]):
                 shifted[-1] += [(i + words, j + targets) for i, j in found]
                 words, targets = words + len(tree.forms), targets + len(reference.split())
-        write_conllu(merged, out.parent / "source.conllu")
+        write_parse(merged, out.parent / "source.conllu")
         write_pharaoh(out.parent / "source.pharaoh", shifted)
         build_into_folder(BuildSpec(
             pair="de-en", corpus="newstest2021", source=text["source"], target=text["reference"],

@@ -175,7 +175,6 @@ from auto_challenge_sets.dataset.hub_publish import (  # noqa: E402
     PublishError,
     PublishPlan,
     Upload,
-    _card_rows,
     _stale,
     check_repo_id,
     check_sent_parquet,
@@ -185,6 +184,7 @@ from auto_challenge_sets.dataset.hub_publish import (  # noqa: E402
     remote_visibility,
     validate_dataset_card,
 )
+from auto_challenge_sets.dataset.integrity import card_rows  # noqa: E402
 
 
 def _plan(**fields) -> PublishPlan:
@@ -294,15 +294,13 @@ def test_card_rows_reads_dataset_info_as_a_list_or_one_mapping(tmp_path: Path) -
     readme = tmp_path / "README.md"
     readme.write_text("---\ndataset_info:\n- config_name: a\n  splits:\n  - name: sample\n    num_examples: 7\n"
                       "  - name: test\n    num_examples: 1200\n- config_name: b\n- splits:\n  - name: x\n"
-                      "    num_examples: 3\n---\n", encoding="utf-8")
-    assert _card_rows(readme) == {("a", "sample"): 7, ("a", "test"): 1200, ("default", "x"): 3}
+                      "    num_examples: 3\n  - name: y\n    num_examples: '4'\n---\n", encoding="utf-8")
+    assert card_rows(readme) == {("a", "sample"): 7, ("a", "test"): 1200, ("default", "x"): 3}
     readme.write_text("---\ndataset_info:\n  config_name: one\n  splits:\n  - name: s\n    num_examples: 2\n---\n",
                       encoding="utf-8")
-    assert _card_rows(readme) == {("one", "s"): 2}
+    assert card_rows(readme) == {("one", "s"): 2}
     readme.write_text("---\nlicense: mit\n---\n", encoding="utf-8")
-    assert _card_rows(readme) == {}
-    readme.write_text("---\nconfigs: [\n---\n", encoding="utf-8")
-    assert _card_rows(readme) is None
+    assert card_rows(readme) == {}
 
 
 # -- check_sent_parquet and validate_dataset_card on a copy of the demo folder or a hand-made one --
@@ -449,7 +447,7 @@ def test_a_dataset_info_of_the_wrong_shape_gives_no_counts(tmp_path: Path, infos
     validate_dataset_card names the card."""
     readme = tmp_path / "README.md"
     readme.write_text(f"---\n{infos}---\n# x\n", encoding="utf-8")
-    assert _card_rows(readme) is None
+    assert card_rows(readme) is None
 
 
 def test_a_card_without_counts_still_has_every_split_of_a_config_read(folder: Path, tmp_path: Path) -> None:
@@ -461,7 +459,7 @@ def test_a_card_without_counts_still_has_every_split_of_a_config_read(folder: Pa
     _edit_card(copy, f"  - split: sample\n    path: {D3}\n",
                f"  - split: sample\n    path: {D3}\n  - split: extra\n    path: {extra}\n")
     _edit_card(copy, "dataset_info:\n", "dataset_info:\n- 5\n")
-    assert _card_rows(copy / "README.md") is None
+    assert card_rows(copy / "README.md") is None
     assert check_sent_parquet(copy) is None
     _rewrite(copy / extra, "distance", lambda values: [2] + values[1:])
     with pytest.raises(InputError) as raised:

@@ -8,7 +8,7 @@ from itertools import combinations
 
 import pytest
 
-from auto_challenge_sets.scoring.metrics.ribes import align, corpus_ribes, kendall, sentence_ribes, words
+from auto_challenge_sets.scoring.metrics.ribes import align, kendall, sentence_ribes, words
 
 from conftest import shared_path
 
@@ -142,17 +142,9 @@ def test_example_of_the_ribes_paper():
 
 def test_lowercasing_and_several_references():
     assert words("The Cat", lowercase=True) == ["the", "cat"]
-    assert corpus_ribes(["The Cat sat"], [["the cat sat"]]) == 1.0
-    assert corpus_ribes(["The Cat sat"], [["the cat sat"]], lowercase=False) == 0.0
+    assert words("The Cat", lowercase=False) == ["The", "Cat"]
     # best over references
-    assert corpus_ribes(["b a c d"], [["x y", "a b c d", "b a c d"]]) == 1.0
-    # corpus = mean of sentence scores
-    assert corpus_ribes(["a b", "b a c d"], [["a b"], ["a b c d"]]) == pytest.approx((1 + 5 / 6) / 2)
-
-
-def test_corpus_ribes_rejects_mismatch():
-    with pytest.raises(ValueError, match="2 hypotheses but 1"):
-        corpus_ribes(["a", "b"], [["a"]])
+    assert sentence_ribes(words("b a c d"), [words("x y"), words("a b c d"), words("b a c d")]) == 1.0
 
 
 # -- agreement with the brute force ----------------------------------------------------------
@@ -177,21 +169,6 @@ def test_agrees_with_brute_force_on_real_sentences():
     for hyp, ref in list(zip(hyps, refs))[:300]:
         h, r = words(tok(hyp)), words(tok(ref))
         assert sentence_ribes(h, [r]) == brute_force_ribes(h, r)
-
-
-def test_corpus_ribes_passes_its_settings_to_every_sentence():
-    """alpha, beta and lowercase reach each sentence and each of its references."""
-    hyps, refs = ["a b c d e f", "The Cat sat down"], [["a b c x y z w", "q"], ["the cat down sat", "THE CAT"]]
-    for lowercase in (True, False):
-        for alpha, beta in ((0.25, 0.10), (0.5, 0.3), (0.0, 0.0)):
-            expected = sum(sentence_ribes(words(h, lowercase), [words(r, lowercase) for r in rs], alpha, beta)
-                           for h, rs in zip(hyps, refs)) / 2
-            assert corpus_ribes(hyps, refs, lowercase=lowercase, alpha=alpha, beta=beta) == expected
-    assert corpus_ribes(hyps, refs, beta=0.3) != corpus_ribes(hyps, refs)
-    assert corpus_ribes(["x y"], [["X Y"]], lowercase=True) == 1.0
-    assert corpus_ribes(["x y"], [["X Y"]], lowercase=False) == 0.0
-    with pytest.raises(ValueError, match="^no hypotheses to score$"):
-        corpus_ribes([], [])
 
 
 def test_kendall_of_nothing_aligned_is_all_zero_but_the_brevity_penalty():

@@ -131,23 +131,6 @@ def layout_files(root: Path) -> tuple[list[Upload], list[str]]:
     return sent, left_out
 
 
-def _card_rows(readme: Path) -> dict[tuple[str, str], int] | None:
-    """``{(config, split): num_examples}`` of the card's ``dataset_info`` (None: a card
-    huggingface_hub cannot read, or a ``dataset_info`` that is not a mapping or a list of them,
-    each with a list of splits: :func:`validate_dataset_card` reports both with datasets' reason)."""
-    from huggingface_hub import DatasetCard
-
-    try:
-        infos = DatasetCard.load(readme).data.to_dict().get("dataset_info") or []
-        rows = {}
-        for info in [infos] if isinstance(infos, dict) else infos:
-            for split in info.get("splits") or []:
-                rows[info.get("config_name", "default"), split.get("name")] = split.get("num_examples")
-    except Exception:  # noqa: BLE001 - yaml errors, ValueError, KeyError; a wrong shape AttributeError or TypeError
-        return None
-    return rows
-
-
 def check_sent_parquet(root: Path) -> None:
     """Read every Parquet file a config's splits send: the config's schema, rows of its phenomenon,
     split and distances, and as many rows per split as the card's ``dataset_info`` says (a file
@@ -159,10 +142,11 @@ def check_sent_parquet(root: Path) -> None:
 
     from auto_challenge_sets.configs import parse_config_name
     from auto_challenge_sets.dataset.features import features_for
+    from auto_challenge_sets.dataset.integrity import card_rows
     from auto_challenge_sets.dataset.layout import DatasetFolder
 
     folder = DatasetFolder(root)
-    card_rows = _card_rows(folder.readme)
+    said = card_rows(folder.readme)
     read: dict[Path, int] = {}
     for name, splits in folder.files.items():
         try:
@@ -188,9 +172,9 @@ def check_sent_parquet(root: Path) -> None:
                     raise InputError(f"holds a row of distance {low}, below the D = {config.min_distance} of "
                                      f"config {name}", path)
                 read[path] = table.num_rows
-            if card_rows is None:
+            if said is None:
                 continue
-            rows, expected = sum(read[p] for p in paths), card_rows.get((name, split))
+            rows, expected = sum(read[p] for p in paths), said.get((name, split))
             if rows != expected:
                 raise InputError(f"config {name}, split {split} has {rows:,} rows in its file(s), the card's "
                                  f"dataset_info says {expected if expected is None else format(expected, ',')}",

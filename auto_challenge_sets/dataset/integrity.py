@@ -156,40 +156,31 @@ def check_card(folder: DatasetFolder, files: dict[str, dict[str, Any]], owners: 
                                  "README.md", folder.readme)
 
 
-def _card_rows(readme: Path) -> dict[tuple[str, str], int]:
-    """``{(config, split): num_examples}`` from the card's ``dataset_info``, where it has that shape."""
+def card_rows(readme: Path) -> dict[tuple[str, str], int] | None:
+    """``{(config, split): num_examples}`` of the card's ``dataset_info`` (a count that is no
+    integer left out); None where it is not a mapping or a list of them, each with a list of
+    splits (the publication's card check names that with datasets' reason)."""
     infos = front_matter(readme).get("dataset_info") or []
     rows = {}
-    for info in [infos] if isinstance(infos, dict) else infos if isinstance(infos, list) else []:
-        splits = info.get("splits") if isinstance(info, dict) else None
-        for split in splits if isinstance(splits, list) else []:
-            if isinstance(split, dict) and isinstance(split.get("num_examples"), int):
-                # no config_name is the Hub's "default" config, never one of ours: its key, "None", matches none
-                rows[str(info.get("config_name")), str(split.get("name"))] = split["num_examples"]
+    for info in [infos] if isinstance(infos, dict) else infos if isinstance(infos, list) else [None]:
+        splits = (info.get("splits") or []) if isinstance(info, dict) else None
+        if not isinstance(splits, list) or not all(isinstance(split, dict) for split in splits):
+            return None
+        for split in splits:
+            if isinstance(split.get("num_examples"), int):
+                # no config_name is the Hub's "default" config, never one of ours
+                rows[str(info.get("config_name", "default")), str(split.get("name"))] = split["num_examples"]
     return rows
 
 
 def _lowest_distance(paths: list[Path]) -> int | None:
-    """The smallest ``distance`` in a split's files, from the Parquet column statistics (the column
-    read where a file has none)."""
+    """The smallest ``distance`` in a split's files (None: no row, or no such column)."""
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
-    lows = []
-    for path in paths:
-        metadata = pq.read_metadata(path)
-        # by path: the schema's names are the leaves', where an instance's distance is "distance" too
-        leaves = [metadata.schema.column(i).path for i in range(metadata.num_columns)]
-        if "distance" not in leaves:
-            continue
-        column = leaves.index("distance")
-        for group in range(metadata.num_row_groups):
-            chunk = metadata.row_group(group)
-            stats = chunk.column(column).statistics
-            if chunk.num_rows and stats is not None and stats.has_min_max:
-                lows.append(stats.min)
-            elif chunk.num_rows:
-                lows.append(pc.min(pq.read_table(path, columns=["distance"]).column(0)).as_py())
+    # a top-level column: an instance's distance, inside ``instances``, is not among the schema's names
+    lows = [pc.min(pq.read_table(path, columns=["distance"]).column(0)).as_py()
+            for path in paths if "distance" in pq.read_schema(path).names]
     lows = [low for low in lows if low is not None]
     return min(lows) if lows else None
 
@@ -199,7 +190,7 @@ def check_unrecorded(folder: DatasetFolder, owners: set[tuple[str, str]]) -> Non
     version, a Parquet dataset from elsewhere): each config's files hold as many rows as the card's
     ``dataset_info`` says, and no row below the config's minimum distance (one config's file copied
     over another's)."""
-    card_rows: dict[tuple[str, str], int] | None = None
+    said: dict[tuple[str, str], int] | None = None
     for name, splits in folder.files.items():
         try:
             config = parse_config_name(name)
@@ -208,9 +199,9 @@ def check_unrecorded(folder: DatasetFolder, owners: set[tuple[str, str]]) -> Non
         for split, paths in splits.items():
             if (config.pair, split) in owners or not paths:
                 continue
-            if card_rows is None:
-                card_rows = _card_rows(folder.readme)
-            expected = card_rows.get((name, split))
+            if said is None:
+                said = card_rows(folder.readme) or {}
+            expected = said.get((name, split))
             if expected is not None and (rows := parquet_rows(paths)) != expected:
                 raise InputError(f"config {name}, split {split} has {rows:,} rows in its file(s), the card's "
                                  f"dataset_info says {expected:,}; {REBUILD}", paths[0])

@@ -207,13 +207,3 @@ def format_sentence(sentence: Sentence) -> str:
         rows += after.get(word.id, ())
     return "".join(line + "\n" for line in [*sentence.comments, *map("\t".join, rows)]) + "\n"
 
-
-def write_conllu(sentences: Iterable[Sentence], target: str | os.PathLike[str] | IO[str]) -> int:
-    """Write sentences as UTF-8 CoNLL-U with LF line ends; return how many were written."""
-    if isinstance(target, str | os.PathLike):
-        with open(target, "w", encoding="utf-8", newline="\n") as handle:
-            return write_conllu(sentences, handle)
-    count = 0
-    for count, sentence in enumerate(sentences, start=1):  # noqa: B007 - count is the number written
-        target.write(format_sentence(sentence))
-    return count

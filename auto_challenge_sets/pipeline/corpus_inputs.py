@@ -117,8 +117,6 @@ class AlignmentFile:
             raise AlignmentError("a carriage return, line separator or control character inside the line: a "
                                  "Pharaoh line holds i-j links separated by spaces", name, garbage[0])
         numbers = self.line_numbers if self.line_numbers is not None else list(range(1, len(pairs) + 1))
-        if len(numbers) != len(pairs):
-            raise ValueError(f"{len(numbers)} line numbers for {len(pairs)} pairs")
         expected = self.total_lines if self.total_lines is not None else (
             len(pairs) if self.line_numbers is None else None)
         if expected is not None and len(lines) != expected:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from auto_challenge_sets.backends.file_provenance import file_checksum
 from auto_challenge_sets.backends.parsers import (
     CHUNKED_KEY,
     MERGED_KEY,
@@ -52,8 +53,6 @@ def _annotate(sentence: Sentence, number: int, text: str) -> Sentence:
 
 def _check_lines(lines: Sequence[str], line_numbers: Sequence[int] | None) -> list[int]:
     numbers = list(line_numbers) if line_numbers is not None else list(range(1, len(lines) + 1))
-    if len(numbers) != len(lines):
-        raise ValueError("line_numbers must have one number per line")
     for number, line in zip(numbers, lines):
         if not line.strip():
             raise InputError("an empty line has no sentence (skip it before parsing)", line=number)
@@ -205,7 +204,7 @@ def parse_source_for_build(
         write_parse(sentences, target)
         notes = stats_from_sentences(sentences, numbers).messages()
         atomic_write_text(_notes_path(target), json.dumps(
-            {"sha256": _file_sha256(target), "notes": notes}, ensure_ascii=False, indent=1) + "\n")
+            {"sha256": file_checksum(target), "notes": notes}, ensure_ascii=False, indent=1) + "\n")
     else:
         backend.close()
     return target
@@ -213,11 +212,6 @@ def parse_source_for_build(
 
 def _notes_path(target: Path) -> Path:
     return target.with_name(target.name + ".json")
-
-
-def _file_sha256(path: Path) -> str:
-    with path.open("rb") as handle:
-        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 def _cached_notes(target: Path) -> list[str] | None:
@@ -230,7 +224,7 @@ def _cached_notes(target: Path) -> list[str] | None:
         return None
     if not target.is_file():
         return None
-    if _file_sha256(target) != recorded:
+    if file_checksum(target) != recorded:
         cache_note(target, "parse")
         return None
     return [str(note) for note in notes]

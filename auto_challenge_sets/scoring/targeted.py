@@ -174,15 +174,12 @@ def verdicts(table: np.ndarray, heads: np.ndarray, dependents: np.ndarray) -> tu
 
 def row_table(row_instances: Sequence[Mapping[str, Any]], references: Sequence[Reference],
               output_links: Sequence[Link] | None, prediction: str, chrf_threshold: float = CHRF_THRESHOLD,
-              lang: str | None = None, n_source: int | None = None, positions: Any = None,
-              target: str | None = None) -> np.ndarray:
-    """:func:`part_table` of one row (by default only its instances' words; ``prediction`` cut into
-    the ``target`` language's tokens)."""
-    if n_source is None:
-        n_source = max([i + 1 for _, links in references for i, _ in links]
-                       + [max(x["head"], x["dependent"]) for x in row_instances] + [0])
-    if positions is None:
-        positions = {x[key] - 1 for x in row_instances for key in ("head", "dependent")}
+              lang: str | None = None, target: str | None = None) -> np.ndarray:
+    """:func:`part_table` of one row, of its instances' words only (``prediction`` cut into the
+    ``target`` language's tokens)."""
+    n_source = max([i + 1 for _, links in references for i, _ in links]
+                   + [max(x["head"], x["dependent"]) for x in row_instances] + [0])
+    positions = {x[key] - 1 for x in row_instances for key in ("head", "dependent")}
     return part_table(references, output_links, target_tokens(prediction, target), n_source, chrf_threshold, lang,
                       positions)
 

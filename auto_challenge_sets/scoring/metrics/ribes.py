@@ -293,20 +293,6 @@ def words(text: str, lowercase: bool = True) -> list[str]:
     return (text.lower() if lowercase else text).split()
 
 
-def corpus_ribes(hypotheses: Sequence[str], references: Sequence[Sequence[str]], lowercase: bool = True,
-                 alpha: float = ALPHA, beta: float = BETA) -> float:
-    """Corpus RIBES, the mean of the sentence scores, of already tokenized strings (split on
-    whitespace); ``references[i]`` is the list of references of hypothesis ``i``."""
-    if len(hypotheses) != len(references):
-        raise ValueError(f"{len(hypotheses)} hypotheses but {len(references)} reference lists")
-    if not hypotheses:
-        raise ValueError("no hypotheses to score")
-    total = 0.0
-    for hyp, refs in zip(hypotheses, references):
-        total += sentence_ribes(words(hyp, lowercase), [words(r, lowercase) for r in refs], alpha, beta)
-    return total / len(hypotheses)
-
-
 LOWERCASE_RIBES = Option("lowercase_ribes", bool, True,
                          "lowercase before RIBES, as RIBES.py does (false: RIBES.py's --case)")
 
