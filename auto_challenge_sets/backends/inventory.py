@@ -134,7 +134,8 @@ def simalign_check(model: str | None = None) -> Check:
     ok = isinstance(cached, str)
     where = Path(cached).parent if ok else "the Hugging Face cache"
     return Check(f"simalign {model}", ok, f"in {where}" if ok else f"not in {where}",
-                 "" if ok else f"huggingface-cli download {model}")
+                 "" if ok else f"huggingface-cli download {model}, or pass a save_pretrained() folder of it "
+                 "with --align-model DIR")
 
 
 def eflomal_check() -> Check:

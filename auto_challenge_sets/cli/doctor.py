@@ -1,6 +1,6 @@
 """``acs doctor``: which backends are installed, which models and test sets are on disk, whether
 publishing can work; with the command that gets each missing piece. Reads files only: no model
-is loaded but a UDPipe file given to check, and nothing is downloaded."""
+is loaded but the UDPipe files it checks, and nothing is downloaded."""
 
 from __future__ import annotations
 
@@ -15,15 +15,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "doctor",
         help="show which parsers, aligners, models and test sets this installation has",
         description="List the parser and aligner backends with their libraries, the models on disk "
-        "(trankit per language, simalign's model, UDPipe files, the eflomal binary), the sacrebleu "
+        "(trankit's and UDPipe's per language, simalign's model, the eflomal binary), the sacrebleu "
         "test sets already downloaded and the Hub settings `acs publish` needs; for each missing one, "
         "the command that gets it. Nothing is downloaded.",
         formatter_class=HelpFormatter,
     )
     parser.add_argument("--lang", nargs="+", default=["de", "en"], metavar="LANG",
-                        help="languages to check: trankit's models, and per language the parser and model a build "
-                        "would use, what to fetch, and the targeted judge's match as a target ('all': the nine "
-                        "PUD languages, ja and uk)")
+                        help="languages to check: trankit's and UDPipe's models, and per language the parser a build "
+                        "would use and the targeted judge's match as a target ('all': the nine PUD languages, ja "
+                        "and uk)")
     parser.add_argument("--trankit-cache", type=Path, metavar="DIR",
                         help="trankit's model folder (default: $ACS_TRANKIT_CACHE, else CACHE/trankit)")
     parser.add_argument("--align-model", metavar="NAME_OR_PATH", help="simalign model to check (default: its default)")
