@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import pytest
 
@@ -114,8 +115,8 @@ def test_a_flag_of_another_parser_is_an_error_not_ignored(tmp_path):
     with pytest.raises(ParserError, match="does not apply to --parser conllu"):
         parser_spec_from_args(_parse_flags(["--parser", "conllu", "--pretokenized"]))
     # an option both parsers declare is one flag that both take
-    assert parser_spec_from_args(_parse_flags(["--parser", "udpipe", "--pretokenized"])).options == {
-        "pretokenized": True}
+    assert parser_spec_from_args(_parse_flags(["--parser", "udpipe", "--pretokenized", "--udpipe-model", "m"])).options \
+        == {"pretokenized": True, "udpipe_model": Path("m")}
     assert parser_spec_from_args(_parse_flags(["--parser", "conllu"])) is None
 
 
@@ -169,4 +170,5 @@ def test_the_udpipe_models_error_names_the_flags_on_the_command_line(tmp_path, c
     (tmp_path / "x.txt").write_text("Ein Satz .\n", encoding="utf-8")
     assert main(["parse", "--lang", "de", "--parser", "udpipe", "--input", str(tmp_path / "x.txt"),
                  "--output", str(tmp_path / "x.conllu"), "--cache-dir", str(tmp_path / "cache")]) == 2
-    assert "--parser udpipe needs a model file: --udpipe-model FILE" in capsys.readouterr().err
+    error = capsys.readouterr().err
+    assert "acs parse: error: no UDPipe model for de in " in error and error.endswith(", or pass --udpipe-model FILE\n")

@@ -3,6 +3,7 @@ here) and trankit (a random-weight model built here) end to end, into loadable f
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -60,6 +61,34 @@ def test_udpipe_build_with_a_tiny_model_needs_no_shared_data(tmp_path: Path) -> 
                  "--out", str(tmp_path / "out"), "--quiet"]) == 0
     sizes = folder_sizes(tmp_path / "out")
     assert sizes["de-en.baseline"]["sample"] == 29 and "de-en.reorder.d5" in sizes
+
+
+def test_a_udpipe_model_kept_in_the_cache_folder_builds_with_parser_udpipe_alone(tmp_path: Path, monkeypatch,
+                                                                                  capsys) -> None:
+    for name in ("ACS_CACHE_DIR", "XDG_CACHE_HOME", "HF_HUB_OFFLINE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # the Hub unreachable: trankit cannot fetch
+    folder = tmp_path / "home" / ".cache" / "auto_challenge_sets" / "udpipe"  # docs/offline.md's folder
+    argv = ["build", "--pair", "de-en", "--corpus", "sample", "--source", str(demo_file("sample.de")),
+            "--target", str(demo_file("sample.en")), "--pretokenized", "--aligner", "none", "--quiet"]
+    # the default build without trankit's files names the UDPipe alternative and where it goes
+    assert main([*argv, "--out", str(tmp_path / "default")]) == 2
+    error = " ".join(capsys.readouterr().err.split())
+    assert "Or parse with UDPipe 1 (offline): --parser udpipe: put german-hdt-ud-2.5-191206.udpipe" in error
+    assert f"into {folder}, or --udpipe-model FILE" in error
+    folder.mkdir(parents=True)
+    shutil.copy(tiny_udpipe_model(), folder / "german-gsd-ud-2.5-191206.udpipe")  # LINDAT's name
+    assert main([*argv, "--out", str(tmp_path / "default")]) == 2
+    assert f"--parser udpipe takes {folder / 'german-gsd-ud-2.5-191206.udpipe'}" in capsys.readouterr().err
+    assert main([*argv, "--parser", "udpipe", "--out", str(tmp_path / "lindat")]) == 0
+    assert "parser: udpipe (german-gsd-ud-2.5-191206.udpipe)" in (tmp_path / "lindat" / "README.md").read_text()
+    # a second model for the language: ours is taken, and the note names the one left
+    shutil.copy(tiny_udpipe_model(), folder / "german.udpipe")
+    assert main([*argv, "--parser", "udpipe", "--out", str(tmp_path / "ours")]) == 0
+    assert (f"note: --parser udpipe: {folder / 'german.udpipe'} of 2 models for de (not "
+            "german-gsd-ud-2.5-191206.udpipe;") in capsys.readouterr().err
+    assert "parser: udpipe (german.udpipe)" in (tmp_path / "ours" / "README.md").read_text()
 
 
 def test_parser_conllu_needs_a_file(tmp_path: Path, capsys) -> None:

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from auto_challenge_sets.backends.inventory import trankit_check
-from auto_challenge_sets.backends.language_inventory import LANGUAGES, language_parsers
+from auto_challenge_sets.backends.inventory import LANGUAGES, language_parsers, trankit_check, udpipe_checks
 from auto_challenge_sets.cli import main
 
 
@@ -32,25 +31,26 @@ def test_trankit_covers_every_language_but_icelandic() -> None:
     assert language_parsers("cs").trankit_treebank == "UD_Czech-PDT"
 
 
-def test_a_language_names_what_to_fetch_until_it_is_on_disk(tmp_path: Path) -> None:
+def test_a_language_is_missing_until_its_models_are_on_disk(tmp_path: Path) -> None:
     trankit, udpipe = tmp_path / "trankit", tmp_path / "udpipe"
     cs = language_parsers("cs", trankit, udpipe)
-    assert not cs.trankit_ready and "uonlp/trankit:models/v1.0.0/xlm-roberta-base/czech.zip" in cs.trankit_fetch
-    assert "xlm-roberta-base into" in cs.trankit_fetch and cs.build_parser == "trankit czech (UD_Czech-PDT)"
-    assert cs.udpipe_model == udpipe / "czech-pdt-ud-2.5-191206.udpipe" and not cs.udpipe_ready
+    assert cs.trankit_missing == ("the czech package", "xlm-roberta-base") and cs.udpipe_models == ()
+    assert "--lang cs" in trankit_check("cs", trankit).get
     _trankit_package(trankit, "czech")
     udpipe.mkdir()
     (udpipe / "czech-pdt-ud-2.5-191206.udpipe").write_bytes(b"model")
     ready = language_parsers("cs", trankit, udpipe)
-    assert ready.trankit_ready and ready.trankit_fetch == "" and ready.udpipe_ready
+    assert ready.trankit_missing == () and ready.udpipe_models == (udpipe / "czech-pdt-ud-2.5-191206.udpipe",)
+    assert trankit_check("cs", trankit).ok
 
 
-def test_icelandic_is_parsed_by_udpipe_or_gold_trees(tmp_path: Path) -> None:
-    found = language_parsers("is", tmp_path, tmp_path)
-    assert found.trankit_fetch == "" and found.build_parser.startswith("none by default (trankit has no model)")
-    assert "--parser udpipe --udpipe-model FILE (icelandic-icepahc-ud-2.5-191206.udpipe)" in found.build_parser
+def test_icelandic_is_parsed_by_udpipe_or_gold_trees(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("ACS_CACHE_DIR", str(tmp_path))
+    assert language_parsers("is", tmp_path).trankit_language is None
     check = trankit_check("is", tmp_path)  # no "acs parse --parser trankit --lang is" that would fail
     assert not check.ok and "has no model" in check.detail and "--source-conllu" in check.get
+    (udpipe,) = udpipe_checks(["is"])
+    assert "icelandic-icepahc-ud-2.5-191206.udpipe" in udpipe.get and str(tmp_path / "udpipe") in udpipe.get
 
 
 @pytest.mark.parametrize(("lang", "target"), [("cs", "match:lemma-simplemma-cs, tok:space"),
@@ -70,12 +70,12 @@ def test_acs_doctor_lang_prints_a_row_per_language(tmp_path: Path, monkeypatch, 
     out = capsys.readouterr().out
     # a terminal's width, not 190 columns; only a path alone on its line (tmp_path's are long) may pass it
     assert all(len(line) <= 100 or " " not in line.strip() for line in out.splitlines())
-    table = out[out.index("Per language"):out.index("To parse these languages")]
+    table = out[out.index("Per language"):]
     rows = {block[:2]: " ".join(block.split()) for block in re.split(r"\n(?=\S)", table)[1:]}
     assert list(rows) == list(LANGUAGES)
-    assert "trankit package: hindi (on disk)" in rows["hi"] and "czech (missing)" in rows["cs"]
-    assert "trankit package: none" in rows["is"] and "as a target: match:exact, tok:sacrebleu-zh;" in rows["zh"]
-    fetch = " ".join(out[out.index("To parse these languages"):].split())  # lines wrapped at 100
-    assert " hi, trankit:" not in fetch and " cs, trankit: uonlp/trankit:models/v1.0.0/" in fetch
-    assert f" is, udpipe (offline): {tmp_path / 'udpipe' / 'icelandic-icepahc-ud-2.5-191206.udpipe'}" in fetch
+    assert "trankit hindi (UD_Hindi-HDTB), on disk" in rows["hi"] and "czech (UD_Czech-PDT), missing" in rows["cs"]
+    assert "with none by default; no UDPipe model" in rows["is"] and "as a target: match:exact, tok:sacrebleu-zh" in rows["zh"]
+    fetch = " ".join(out[out.index("To get what is missing"):out.index("Per language")].split())  # wrapped at 100
+    assert "trankit hi (xlm-roberta-base)" not in fetch and "--lang cs --input" in fetch
+    assert "icelandic-icepahc-ud-2.5-191206.udpipe, russian" in fetch and "ukrainian-iu-ud-2.5-191206.udpipe (in https://lindat" in fetch
     assert not (tmp_path / "trankit" / "xlm-roberta-base" / "czech").exists()  # nothing fetched

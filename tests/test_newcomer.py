@@ -57,5 +57,8 @@ def test_the_quick_start_and_the_default_build_offline(tmp_path: Path) -> None:
     assert "Hub unreachable at http://127.0.0.1:9 (offline mode is off)" in " ".join(outputs["doctor"].split())  # wrapped at 100
     assert "acs build: error: trankit model files for german" in outputs["default build"]
     assert "the Hugging Face Hub cannot be reached" in outputs["default build"]
+    udpipe = tmp_path / "home" / ".cache" / "auto_challenge_sets" / "udpipe"  # the alternative, and where it goes
+    assert "--parser udpipe: put german-hdt-ud-2.5-191206.udpipe" in outputs["default build"]
+    assert f"into {udpipe}, or --udpipe-model FILE" in outputs["default build"]
     for name, text in outputs.items():
         assert not PLACEHOLDER.search(text), f"{name}: {PLACEHOLDER.search(text)[0]!r} in {text[-1500:]}"

@@ -7,10 +7,10 @@ import pytest
 
 from auto_challenge_sets.backends.parsers import (
     MERGED_KEY,
-    ParserError,
     ParserUnavailableError,
     get_parser,
 )
+from auto_challenge_sets.backends.parsers.udpipe import udpipe_models
 from auto_challenge_sets.formats.conllu import format_sentence, parse_conllu
 
 from tiny_models import DEMO, tiny_udpipe_model
@@ -57,15 +57,31 @@ def test_pretokenized_keeps_the_tokens(tiny_model):
     _check_tree(sentence)
 
 
+def test_a_model_is_found_by_language_in_the_cache_folder(tiny_model, tmp_path, monkeypatch):
+    monkeypatch.setenv("ACS_CACHE_DIR", str(tmp_path))
+    (tmp_path / "udpipe").mkdir()
+    for name in ("english-ewt-ud-2.5-191206.udpipe", "german-gsd-ud-2.5-191206.udpipe",
+                 "german-hdt-ud-2.5-191206.udpipe", "german.udpipe", "de.udpipe", "germanic.udpipe", "x-de.udpipe"):
+        (tmp_path / "udpipe" / name).write_bytes(b"")
+    # a name a user gave first (by name), then the preferred treebank (HDT), then by name
+    assert [path.name for path in udpipe_models("de")] == [
+        "de.udpipe", "german.udpipe", "german-hdt-ud-2.5-191206.udpipe", "german-gsd-ud-2.5-191206.udpipe"]
+    assert [path.name for path in udpipe_models("en")] == ["english-ewt-ud-2.5-191206.udpipe"]
+    (tmp_path / "udpipe" / "de.udpipe").write_bytes(tiny_model.read_bytes())
+    assert get_parser("udpipe", lang="de").model_path == tmp_path / "udpipe" / "de.udpipe"
+
+
 def test_signature_changes_with_the_model_and_mode(tiny_model, tmp_path):
     raw = get_parser("udpipe", udpipe_model=tiny_model).cache_key()
     tok = get_parser("udpipe", udpipe_model=tiny_model, pretokenized=True).cache_key()
     assert raw["parser"] == "udpipe" and raw["sha256"] == tok["sha256"] and raw != tok
 
 
-def test_missing_model_is_reported_before_work(tmp_path):
-    with pytest.raises(ParserError, match="needs a model file: udpipe_model FILE"):
-        get_parser("udpipe")
+def test_missing_model_is_reported_before_work(tmp_path, monkeypatch):
+    monkeypatch.setenv("ACS_CACHE_DIR", str(tmp_path))
+    with pytest.raises(ParserUnavailableError, match=f"no UDPipe model for de in {tmp_path / 'udpipe'}: put "
+                       "german-hdt-ud-2.5-191206.udpipe .*1-3131.*or pass udpipe_model FILE"):
+        get_parser("udpipe", lang="de")
     with pytest.raises(ParserUnavailableError, match="not found"):
         get_parser("udpipe", udpipe_model=tmp_path / "none.udpipe").check_ready()
 

@@ -9,6 +9,7 @@ error naming that backend, never silently ignored.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -107,8 +108,19 @@ def add_parser_arguments(parser: argparse.ArgumentParser, *, default: str | None
 
 
 def parser_spec_from_args(args: argparse.Namespace, *, also_used: tuple[str, ...] = ()) -> ParserSpec | None:
-    """The parser the flags ask for; None for ``--parser conllu`` (the caller reads the file)."""
+    """The parser the flags ask for; None for ``--parser conllu`` (the caller reads the file). UDPipe
+    without ``--udpipe-model`` gets the first of its models for the language, with a note naming the
+    others."""
     options = backend_options(args, PARSER, args.parser, also_used=also_used)
+    if args.parser == "udpipe" and "udpipe_model" not in options:
+        from auto_challenge_sets.backends.parsers.udpipe import udpipe_models
+
+        lang = getattr(args, "lang", None) or args.pair.split("-")[0]
+        if found := udpipe_models(lang):  # else the backend's error says where to put one
+            options["udpipe_model"] = found[0]
+        if len(found) > 1:
+            print(f"note: --parser udpipe: {found[0]} of {len(found)} models for {lang} (not "
+                  f"{', '.join(path.name for path in found[1:])}; --udpipe-model FILE picks one)", file=sys.stderr)
     return None if args.parser == CONLLU else ParserSpec(args.parser, options)
 
 

@@ -1,6 +1,6 @@
 """``acs doctor``: which backends are installed, which models and test sets are on disk, whether
 publishing can work; with the command that gets each missing piece. Reads files only: no model
-is loaded but a UDPipe file given to check, and nothing is downloaded."""
+is loaded but the UDPipe files it checks, and nothing is downloaded."""
 
 from __future__ import annotations
 
@@ -15,20 +15,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "doctor",
         help="show which parsers, aligners, models and test sets this installation has",
         description="List the parser and aligner backends with their libraries, the models on disk "
-        "(trankit per language, simalign's model, UDPipe files, the eflomal binary), the sacrebleu "
+        "(trankit's and UDPipe's per language, simalign's model, the eflomal binary), the sacrebleu "
         "test sets already downloaded and the Hub settings `acs publish` needs; for each missing one, "
         "the command that gets it. Nothing is downloaded.",
         formatter_class=HelpFormatter,
     )
     parser.add_argument("--lang", nargs="+", default=["de", "en"], metavar="LANG",
-                        help="languages to check: trankit's models, and per language the parser and model a build "
-                        "would use, what to fetch, and the targeted judge's match as a target ('all': the nine "
-                        "PUD languages, ja and uk)")
+                        help="languages to check: trankit's and UDPipe's models, and per language the parser a build "
+                        "would use and the targeted judge's match as a target ('all': the nine PUD languages, ja "
+                        "and uk)")
     parser.add_argument("--trankit-cache", type=Path, metavar="DIR",
                         help="trankit's model folder (default: $ACS_TRANKIT_CACHE, else CACHE/trankit)")
     parser.add_argument("--align-model", metavar="NAME_OR_PATH", help="simalign model to check (default: its default)")
     parser.add_argument("--udpipe-model", nargs="+", type=Path, metavar="FILE",
-                        help="UDPipe 1 model files to check (default: *.udpipe in CACHE/udpipe)")
+                        help="UDPipe 1 model files to check (default: the one --parser udpipe takes for each "
+                        "language, from CACHE/udpipe)")
     parser.set_defaults(func=run)
 
 
@@ -72,44 +73,35 @@ def _dataset_here_lines() -> list[tuple[bool, str, str, str]]:
 
 
 def _language_table(langs: list[str], trankit_cache: Path | None) -> list[str]:
-    """Per language: what a build from it parses with, the judge's matching for it as a target,
-    trankit's package and the UDPipe model file expected (on disk or not)."""
-    from auto_challenge_sets.backends.language_inventory import language_parsers
+    """Per language: what a build from it parses with, found as the checks above find it, and the
+    judge's matching for it as a target."""
+    from auto_challenge_sets.backends.inventory import language_parsers
 
-    found = [language_parsers(lang, trankit_cache) for lang in langs]
     lines = ["", "Per language (gold trees in any language: --source-conllu FILE):"]
-    for f in found:
-        trankit = f"{f.trankit_language} ({'on disk' if f.trankit_ready else 'missing'})" if f.trankit_language else "none"
-        udpipe = f"{f.udpipe_model.name} ({'on disk' if f.udpipe_ready else 'missing'})" if f.udpipe_model else "none known"
-        lines += [f"{f.lang:<4}a build parses with {f.build_parser}",
-                  f"    as a target: {f.as_target}; trankit package: {trankit}; UDPipe model (offline): {udpipe}"]
-    fetch = [f for f in found if f.trankit_fetch or (f.udpipe_model and not f.udpipe_ready)]
-    if fetch:
-        lines += ["", "To parse these languages from raw text:"]
-        for f in fetch:
-            if f.trankit_fetch:
-                lines.append(f"  {f.lang}, trankit: {f.trankit_fetch}")
-            if f.udpipe_model and not f.udpipe_ready:
-                lines.append(f"  {f.lang}, udpipe (offline): {f.udpipe_model} from the UD 2.5 models, or "
-                             "--udpipe-model FILE")
+    for f in (language_parsers(lang, trankit_cache) for lang in langs):
+        udpipe = f"--parser udpipe takes {f.udpipe_models[0].name}" if f.udpipe_models else "no UDPipe model"
+        script = "; PUD's traditional script: traditional-chinese" if f.lang == "zh" else ""
+        build = (f"trankit {f.trankit_language} ({f.trankit_treebank}{script}), "
+                 f"{'missing' if f.trankit_missing else 'on disk'}" if f.trankit_language else "none by default")
+        lines += [f"{f.lang:<4}a build parses with {build}; {udpipe}", f"    as a target: {f.as_target}"]
     return lines
 
 
 def run(args: argparse.Namespace) -> int:
     from auto_challenge_sets.backends.inventory import (
+        LANGUAGES,
         backend_checks,
         eflomal_check,
         simalign_check,
         trankit_check,
         udpipe_checks,
     )
-    from auto_challenge_sets.backends.language_inventory import LANGUAGES
     from auto_challenge_sets.pipeline.testsets import cached_testsets
     from auto_challenge_sets.tables import render_table
 
     langs = list(LANGUAGES) if args.lang == ["all"] else args.lang
     checks = [*backend_checks(), *(trankit_check(lang, args.trankit_cache) for lang in langs),
-              simalign_check(args.align_model), *udpipe_checks(args.udpipe_model), eflomal_check()]
+              *udpipe_checks(langs, args.udpipe_model), simalign_check(args.align_model), eflomal_check()]
     cached = cached_testsets()
     rows = [(c.ok, c.name, c.detail, c.get) for c in checks]
     rows += [(bool(cached), "sacrebleu test sets", ", ".join(cached) if cached else "none downloaded yet",

@@ -34,5 +34,5 @@ def default_aligner(options: Mapping[str, Any] | None = None) -> AlignerChoice:
         return AlignerChoice(DEFAULT_ALIGNER)  # fetched on first use
     return AlignerChoice(FALLBACK_ALIGNER, (
         f"simalign's model {DEFAULT_MODEL} is not here and the Hub cannot be reached: aligned with "
-        f"{FALLBACK_ALIGNER} instead (name {DEFAULT_ALIGNER} as the aligner to insist; `acs doctor` says "
-        "how to get the model)"))
+        f"{FALLBACK_ALIGNER} instead (name {DEFAULT_ALIGNER} as the aligner to insist, or a local copy with "
+        "--align-model DIR; `acs doctor` says how to get the model)"))

@@ -172,7 +172,16 @@ def ensure_trankit_models(cache_dir: str | os.PathLike[str], language: str, embe
         f"unzipped into {Path(cache_dir) / embedding / language}/ with an empty {language}.downloaded beside it; "
         f"XLM-R ({', '.join(XLMR_FILES)} and {XLMR_WEIGHTS[0]}) comes from the Hub repository {embedding} "
         f"into the Hub cache folder {Path(cache_dir) / embedding}), e.g. by running `acs parse` there once, then copy that folder "
-        f"here and pass it with trankit_cache DIR.", field="trankit_cache")
+        f"here and pass it with trankit_cache DIR.\nOr parse with UDPipe 1 (offline): {_udpipe_alternative(language)}",
+        field=("trankit_cache", "parser", "udpipe_model"))
+
+
+def _udpipe_alternative(language: str) -> str:
+    from auto_challenge_sets.backends.parsers.udpipe import missing_model_text, udpipe_models
+
+    lang = next((code for code, name in LANGUAGES.items() if name == language), language)
+    found = udpipe_models(lang)
+    return f"parser udpipe takes {found[0]}" if found else f"parser udpipe: {missing_model_text(lang)}, or udpipe_model FILE"
 
 
 @contextlib.contextmanager

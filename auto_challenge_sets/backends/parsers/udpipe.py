@@ -2,6 +2,8 @@
 
 Each line is processed alone (its tokenizer may cut a line into sentences, which are merged);
 pre-tokenized lines use the ``horizontal`` input format (the whole line one sentence).
+
+Without a model file it takes the one for its language in ``CACHE/udpipe`` (:func:`udpipe_models`).
 """
 
 from __future__ import annotations
@@ -19,8 +21,46 @@ from auto_challenge_sets.backends.parsers import (
     merge_sentences,
     register_parser,
 )
+from auto_challenge_sets.backends.parsers.trankit_models import trankit_language
 from auto_challenge_sets.formats.conllu import parse_conllu
 from auto_challenge_sets.formats.ud import Sentence
+from auto_challenge_sets.paths import default_cache_dir
+
+# LINDAT's UD 2.5 models (CC BY-NC-SA 4.0), the release the backend is tested with
+UDPIPE_MODELS_URL = ("https://lindat.mff.cuni.cz/repository/xmlui/bitstream/handle/11234/1-3131/"
+                     "udpipe-ud-2.5-191206.zip")
+UDPIPE_RELEASE = "ud-2.5-191206"
+# per language, the treebank whose model is preferred (the largest); its LINDAT name starts the file name
+UDPIPE_TREEBANKS = {
+    "cs": "czech-pdt", "de": "german-hdt", "en": "english-ewt", "es": "spanish-ancora", "fr": "french-gsd",
+    "hi": "hindi-hdtb", "is": "icelandic-icepahc", "ru": "russian-syntagrus", "zh": "chinese-gsd",
+    "ja": "japanese-gsd", "uk": "ukrainian-iu",
+}
+
+
+def udpipe_folder() -> Path:
+    """Where UDPipe models are kept: ``CACHE/udpipe`` (CACHE: :func:`~auto_challenge_sets.paths.default_cache_dir`)."""
+    return default_cache_dir() / "udpipe"
+
+
+def udpipe_models(lang: str, folder: Path | None = None) -> list[Path]:
+    """The models for ``lang`` in ``folder`` (default: :func:`udpipe_folder`), the one used first: the
+    files whose name up to its first ``-`` is the language's code or English name (``de.udpipe``,
+    ``german.udpipe``, LINDAT's ``german-hdt-ud-2.5-191206.udpipe``); a name without ``-`` (one a
+    user gave it) first, then the treebank of :data:`UDPIPE_TREEBANKS`, then by name."""
+    folder = udpipe_folder() if folder is None else Path(folder)
+    preferred = UDPIPE_TREEBANKS.get(lang, lang) + "-"
+    names = {lang, trankit_language(lang), preferred.split("-")[0]}
+    found = [path for path in folder.glob("*.udpipe") if path.stem.split("-")[0].lower() in names and path.is_file()]
+    return sorted(found, key=lambda path: ("-" in path.stem, not path.name.startswith(preferred), path.name))
+
+
+def missing_model_text(*langs: str) -> str:
+    """Where UDPipe models for ``langs`` go, for an error or a check that finds none."""
+    names = ", ".join(f"{UDPIPE_TREEBANKS.get(lang, trankit_language(lang) + '-*')}-{UDPIPE_RELEASE}.udpipe"
+                      for lang in langs)
+    return (f"put {names} (in {UDPIPE_MODELS_URL}, CC BY-NC-SA 4.0), or your own named by its language "
+            f"({trankit_language(langs[0])}.udpipe), into {udpipe_folder()}")
 
 
 @register_parser("udpipe")
@@ -28,15 +68,19 @@ class UDPipeParser(Parser):
     requires = ("ufal.udpipe",)
     package = "ufal.udpipe"
     options = (
-        Option("udpipe_model", Path, None, "UDPipe 1 model file (--parser udpipe)", metavar="FILE"),
+        Option("udpipe_model", Path, None, "UDPipe 1 model file (--parser udpipe; default: the language's in "
+               "CACHE/udpipe, see `acs doctor`)", metavar="FILE"),
         PRETOKENIZED,
     )
 
     def __init__(self, lang: str = "en", cache_dir: str | os.PathLike[str] | None = None,
                  udpipe_model: str | os.PathLike[str] | None = None, pretokenized: bool = False):
-        # lang and cache_dir: the model file decides the language; UDPipe keeps no cache
+        # cache_dir: UDPipe keeps no cache; lang: which model to find when none is given
         if udpipe_model is None:
-            raise ParserError("parser udpipe needs a model file: udpipe_model FILE", field=("parser", "udpipe_model"))
+            if not (found := udpipe_models(lang)):
+                raise ParserUnavailableError(f"no UDPipe model for {lang} in {udpipe_folder()}: "
+                                             f"{missing_model_text(lang)}, or pass udpipe_model FILE", field="udpipe_model")
+            udpipe_model = found[0]
         self.model_path = Path(udpipe_model)
         self.pretokenized = pretokenized
         self._pipeline = None
