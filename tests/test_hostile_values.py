@@ -290,7 +290,9 @@ def test_hostile_system_names_score_and_plot(toy, tmp_path, capsys):
     assert main([*_base(toy), "--hyp", f"{long}={toy['hyps']['good']}", f"{math}={toy['hyps']['better']}",
                  "--out", str(out)]) == 0
     assert capsys.readouterr().err == ""
-    assert json.loads((out / "results.json").read_text(encoding="utf-8"))["systems"] == [long, math]
+    document = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert document["systems"] == [long, math] and list(document["full"]) == [long, math]
+    assert all(isinstance(document["full"][name]["bleu"], float) for name in (long, math))
     assert (out / "de-en.bleu.heatmap.svg").stat().st_size > 0 and (out / "de-en.particle.bleu.trend.svg").is_file()
 
 
