@@ -306,8 +306,8 @@ def test_a_deeply_nested_build_record_is_one_line(toy, tmp_path, command):
     argv = [command, str(folder)] if command == "stats" else [*_base(toy), "--dataset", str(folder), "--hyp",
                                                                    str(toy["hyps"]["good"])]
     run = _acs(argv)
-    assert run.returncode == 2 and run.stderr == (f"acs {command}: error: {folder / 'acs_build.json'}: is not a build "
-                                                  "record of auto_challenge_sets (nested too deep to read)\n")
+    assert run.returncode == 2 and run.stderr == (f"acs {command}: error: {folder / 'acs_build.json'}: nests arrays "
+                                                  "or objects over 64 deep: no file acs writes\n")
 
 
 def test_three_systems_have_no_interval(toy, capsys, tmp_path):

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from auto_challenge_sets.errors import InputError
-from auto_challenge_sets.formats.text import IN_A_DATASET, atomic_write_text, require_regular_file
+from auto_challenge_sets.formats.text import IN_A_DATASET, atomic_write_text, read_json, require_regular_file
 
 BUILD_RECORD = "acs_build.json"
 # 2: each build records its data files (bytes, rows, sha256; dataset/integrity.py). A record
@@ -30,14 +30,7 @@ def read_build_record(out_dir: str | os.PathLike[str]) -> dict:
     if not path.exists():
         return {"license": None, "builds": []}
     require_regular_file(path, hint=IN_A_DATASET)
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read the build record: {error}", path) from None
-    except json.JSONDecodeError as error:
-        raise InputError(f"the build record is not valid JSON ({error.msg})", path, error.lineno) from None
-    except RecursionError:  # json's parser recurses once per bracket: 100,000 of them is no build record
-        raise InputError("is not a build record of auto_challenge_sets (nested too deep to read)", path) from None
+    record = read_json(path)
     builds = record.get("builds") if isinstance(record, dict) else None
     if not isinstance(builds, list) or not all(isinstance(b, dict) and all(k in b for k in _BUILD_KEYS)
                                                for b in builds):
