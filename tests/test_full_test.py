@@ -163,3 +163,14 @@ def test_wmt21_full_test_set_ranks_all_19_systems(wmt21_de_en, tmp_path, capsys)
     assert "## Full test set: ranking and significance clusters" in (out / "report.md").read_text(encoding="utf-8")
     page = (out / "index.html").read_text(encoding="utf-8")
     assert page.count('<tr data-system="') >= 2 * 19 and 'id="full-test"' in page
+
+
+def test_a_pair_at_a_p_of_exactly_alpha_is_not_significantly_different():
+    """Bug: ``p <= alpha`` for ``p < alpha`` in the clusters' test. With 19 trials of approximate
+    randomization no trial reaches the observed difference of systems this far apart, so
+    p = (0 + 1)/(19 + 1) = 0.05 exactly: one cluster. With 39 trials p = 0.025: two clusters."""
+    outputs, _, found, stats, full = _toy(names=("better", "worse"), metrics=("bleu",))
+    exact = full_test(outputs, found, stats, full, "better", "ar", 19).rankings["bleu"]
+    assert [pair.p_value for pair in exact.pairs] == [0.05] and exact.clusters == 1
+    halved = full_test(outputs, found, stats, full, "better", "ar", 39).rankings["bleu"]
+    assert [pair.p_value for pair in halved.pairs] == [0.025] and halved.clusters == 2

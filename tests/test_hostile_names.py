@@ -153,6 +153,8 @@ def test_a_rule_may_change_in_a_rebuild_of_its_own_split_and_repeat_in_another(p
     unregister_phenomenon("lv")
     assert main(_build(out, "second", "--rule", OBJ)) == 0  # the same definition: one meaning
     assert set(folder_sizes(out)["de-en.lv.d0"]) == {"first", "second"}
+    record = {b["corpus"]: b for b in json.loads((out / "acs_build.json").read_text(encoding="utf-8"))["builds"]}
+    assert [record[split]["user_rules"] for split in ("first", "second")] == [{"lv": "user rule: deprel=obj"}] * 2
 
 
 def test_the_python_api_refuses_the_same_names() -> None:

@@ -149,3 +149,17 @@ def test_report_names_an_out_folder_whose_results_json_nests_too_deep(saved, tmp
         f"acs report: error: {out}: is not empty and has no results.json of acs evaluate")
     assert [p.name for p in out.iterdir()] == ["results.json"]
     (out / "results.json").unlink()
+
+
+@pytest.mark.parametrize("name, target", [("results.json", "saved"), ("sentences.json.gz", "gone")])
+def test_report_into_another_out_refuses_a_link_in_the_run_dangling_or_not(saved, copy, tmp_path, capsys, name,
+                                                                           target):
+    """With ``--out`` elsewhere the run folder is only read, never checked as a report's folder: its
+    own reader must refuse a link to a results.json (not follow it) and a dangling sentences link
+    (not take it for no sentences)."""
+    (copy / name).unlink()
+    (copy / name).symlink_to(saved / name if target == "saved" else copy / "gone.json.gz")
+    out = tmp_path / "out"
+    assert _one_line(capsys, ["report", str(copy), "--out", str(out), "--quiet"]).startswith(
+        f"acs report: error: {copy / name}: is a symbolic link, not a regular file")
+    assert not out.exists()

@@ -290,7 +290,9 @@ def test_hostile_system_names_score_and_plot(toy, tmp_path, capsys):
     assert main([*_base(toy), "--hyp", f"{long}={toy['hyps']['good']}", f"{math}={toy['hyps']['better']}",
                  "--out", str(out)]) == 0
     assert capsys.readouterr().err == ""
-    assert json.loads((out / "results.json").read_text(encoding="utf-8"))["systems"] == [long, math]
+    document = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert document["systems"] == [long, math] and list(document["full"]) == [long, math]
+    assert all(isinstance(document["full"][name]["bleu"], float) for name in (long, math))
     assert (out / "de-en.bleu.heatmap.svg").stat().st_size > 0 and (out / "de-en.particle.bleu.trend.svg").is_file()
 
 
@@ -304,8 +306,8 @@ def test_a_deeply_nested_build_record_is_one_line(toy, tmp_path, command):
     argv = [command, str(folder)] if command == "stats" else [*_base(toy), "--dataset", str(folder), "--hyp",
                                                                    str(toy["hyps"]["good"])]
     run = _acs(argv)
-    assert run.returncode == 2 and run.stderr == (f"acs {command}: error: {folder / 'acs_build.json'}: nests arrays or "
-                                                  "objects over 64 deep: no file acs writes\n")
+    assert run.returncode == 2 and run.stderr == (f"acs {command}: error: {folder / 'acs_build.json'}: nests arrays "
+                                                  "or objects over 64 deep: no file acs writes\n")
 
 
 def test_three_systems_have_no_interval(toy, capsys, tmp_path):

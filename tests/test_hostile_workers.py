@@ -100,7 +100,7 @@ def _error_line(process: subprocess.Popen) -> str:
     return err.strip()
 
 
-def test_a_killed_worker_is_one_line_naming_the_stage_and_shards_and_the_rerun_resumes(build):
+def test_a_killed_worker_is_one_line_naming_the_stage_and_saying_a_rerun_resumes_and_a_rerun_succeeds(build):
     process = build()
     os.kill(_stopped_workers(process)[0], signal.SIGKILL)
     line = _error_line(process)

@@ -10,9 +10,10 @@ other split sizes than the folder here.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
+
+from auto_challenge_sets.formats.text import read_json
 
 
 def datasets_cache() -> Path:
@@ -25,7 +26,7 @@ def datasets_cache() -> Path:
 
 def _cached_sizes(info: Path) -> dict[str, int]:
     try:
-        splits = json.loads(info.read_text(encoding="utf-8")).get("splits") or {}
+        splits = read_json(info).get("splits") or {}  # bounded: a pipe or a link to /dev/zero is no entry
         return {str(name): int(split["num_examples"]) for name, split in splits.items()}
     except (OSError, ValueError, TypeError, KeyError):
         return {}  # a half-written or foreign entry: not ours to judge

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from auto_challenge_sets.errors import InputError
-from auto_challenge_sets.formats.text import atomic_write_text, read_json
+from auto_challenge_sets.formats.text import IN_A_DATASET, atomic_write_text, read_json, require_regular_file
 
 BUILD_RECORD = "acs_build.json"
 # 2: each build records its data files (bytes, rows, sha256; dataset/integrity.py). A record
@@ -29,7 +29,8 @@ def read_build_record(out_dir: str | os.PathLike[str]) -> dict:
     path = Path(out_dir) / BUILD_RECORD
     if not path.exists():
         return {"license": None, "builds": []}
-    record = read_json(path)  # bounded: a regular file, its size and nesting, UTF-8 JSON
+    require_regular_file(path, hint=IN_A_DATASET)
+    record = read_json(path)
     builds = record.get("builds") if isinstance(record, dict) else None
     if not isinstance(builds, list) or not all(isinstance(b, dict) and all(k in b for k in _BUILD_KEYS)
                                                for b in builds):

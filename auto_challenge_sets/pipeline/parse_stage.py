@@ -29,7 +29,7 @@ from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.formats.conllu import format_sentence, parse_conllu
 from auto_challenge_sets.formats.corpus import format_line_numbers, read_lines
 from auto_challenge_sets.formats.line_limit import MAX_CHARACTERS
-from auto_challenge_sets.formats.text import atomic_write_text, make_folder
+from auto_challenge_sets.formats.text import atomic_write_text, make_folder, read_json
 from auto_challenge_sets.formats.ud import Sentence
 from auto_challenge_sets.paths import default_cache_dir
 from auto_challenge_sets.pipeline.corpus_inputs import PreParsedSource
@@ -218,7 +218,7 @@ def _cached_notes(target: Path) -> list[str] | None:
     """The parse notes (lines merged into one tree, ...) kept beside a cached parse file; None when
     the file must be made: absent, without its notes, or changed since it was written."""
     try:
-        info = json.loads(_notes_path(target).read_text(encoding="utf-8"))
+        info = read_json(_notes_path(target))  # bounded: what is not a regular JSON file is made again
         recorded, notes = info["sha256"], info["notes"]
     except (OSError, ValueError, KeyError, TypeError):
         return None

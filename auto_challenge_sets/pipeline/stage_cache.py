@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from auto_challenge_sets.errors import AcsError, InputError
-from auto_challenge_sets.formats.text import atomic_write_text
+from auto_challenge_sets.formats.text import atomic_write_text, require_regular_file
 from auto_challenge_sets.pipeline.executors import Executor, ProcessExecutor
 from auto_challenge_sets.workers import WorkerLost
 
@@ -72,13 +72,15 @@ def cache_note(path: Path, what: str) -> None:
 
 def _read_shard(path: Path, expected: int, stage: str) -> list[str] | None:
     try:
+        for file in (path, hash_path(path)):  # a pipe would block, a link to /dev/zero never end: made again
+            require_regular_file(file)
         data = path.read_bytes()
         if changed_by_hand(path, data):
             cache_note(path, f"{stage} shard")
             return None
         # split on "\n" only: json.dumps leaves U+2028, U+0085 ... unescaped, and splitlines() cuts there
         items = [json.loads(line) for line in data.decode("utf-8").split("\n")[:-1]]
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # RecursionError: a line nested past the decoder's reach
         return None
     return items if len(items) == expected else None
 
