@@ -90,6 +90,16 @@ def test_no_figure_of_a_crowded_run_has_a_label_over_another_or_off_its_frame(tm
     drawn = figures.draw(evaluation, human.scores)
     assert {p.kind for p in drawn} >= {"heatmap", "trend", "human"}
     assert_no_collisions(drawn)
+    # where a name has no room, its number stands beside the point and the legend names the system
+    (scatter,) = [ET.fromstring(str(p.svg)) for p in drawn if p.kind == "human"]
+    legend = dict(t.text.split(" ", 1) for t in scatter.iter(f"{SVG}text") if t.get("dominant-baseline") == "hanging")
+    points = [g for g in scatter.iter(f"{SVG}g") if g.get("class") == "point"]
+    assert all(g.find(f"{SVG}text") is not None for g in points)  # every point labelled
+    numbered = [g for g in points if g.find(f"{SVG}text").text.isdigit()]
+    assert numbered and legend.pop("numbered") == "points:"
+    assert {g.find(f"{SVG}text").text for g in numbered} == set(legend)
+    for g in numbered:
+        assert g.find(f"{SVG}title").text.startswith(legend[g.find(f"{SVG}text").text] + ": human ")
 
 
 @pytest.mark.shared

@@ -145,27 +145,28 @@ Box = tuple[float, float, float, float]  # left, top, right, bottom
 # right, left, above, below, then the four corners; a point's dot has a radius of 3
 SPOTS = ((5, 0, "start"), (-5, 0, "end"), (0, -9, "middle"), (0, 9, "middle"),
          (4, -7, "start"), (-4, -7, "end"), (4, 7, "start"), (-4, 7, "end"))
-NEAR = SPOTS + tuple((2 * dx, 2 * dy, anchor) for dx, dy, anchor in SPOTS)  # a number's: also twice as far
+NEAR = tuple((k * dx, k * dy, anchor) for k in (1, 2, 3) for dx, dy, anchor in SPOTS)  # a number's: also further out
 
 
-def place_labels(points: Sequence[tuple[float, float]], texts: Sequence[str], frame: Box,
-                 taken: list[Box], px: float = 9, spots: Sequence[tuple[float, float, str]] = SPOTS) -> list[dict[str, Any] | None]:
-    """Each point's label at the first of ``spots`` where its box (:func:`text_width` wide, ``px``
-    tall) lies inside ``frame`` and over nothing ``taken`` (boxes, extended with each label placed):
-    ``{"x", "y", "anchor", "text"}`` with the text's middle at y; None where no spot fits. Deterministic:
-    the points in their order, the spots in theirs."""
+def place_labels(points: Sequence[tuple[float, float]], texts: Sequence[tuple[str, str]], frame: Box,
+                 taken: list[Box], px: float = 9) -> list[dict[str, Any] | None]:
+    """Each point's label, its name or else its short fallback (a number, placed further out too
+    where no spot is free: :data:`NEAR`), at the first spot where its box (:func:`text_width` wide,
+    ``px`` tall) lies inside ``frame`` and over nothing ``taken`` (boxes, extended with each label
+    placed): ``{"x", "y", "anchor", "text"}`` with the text's middle at y; None where neither fits.
+    Deterministic: the points in their order, the spots in theirs."""
     placed: list[dict[str, Any] | None] = []
-    for (x, y), text in zip(points, texts):
-        width, found = text_width(text, px), None
-        for dx, dy, anchor in spots:
+    for (x, y), (name, fallback) in zip(points, texts):
+        placed.append(None)
+        for text, dx, dy, anchor in [(name, *spot) for spot in SPOTS] + [(fallback, *spot) for spot in NEAR]:
+            width = text_width(text, px)
             left = x + dx - {"start": 0, "middle": width / 2, "end": width}[anchor]
             box = (left, y + dy - px / 2, left + width, y + dy + px / 2)
             if frame[0] <= box[0] and box[2] <= frame[2] and frame[1] <= box[1] and box[3] <= frame[3] and all(
                     box[2] <= o[0] or o[2] <= box[0] or box[3] <= o[1] or o[3] <= box[1] for o in taken):
                 taken.append(box)
-                found = {"x": round(x + dx, 1), "y": round(y + dy, 1), "anchor": anchor, "text": text}
+                placed[-1] = {"x": round(x + dx, 1), "y": round(y + dy, 1), "anchor": anchor, "text": text}
                 break
-        placed.append(found)
     return placed
 
 

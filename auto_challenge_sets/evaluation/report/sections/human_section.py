@@ -153,14 +153,11 @@ def human_scatter(evaluation: Evaluation, metric: str, human: dict[str, float]) 
             f" (Kendall τ {correlation.kendall:+.2f}{', exploratory' if correlation.exploratory else ''})")
         at = [(x(human[s]), y(scores[s])) for s in names]
         frame, taken = (left + 56, top + 30, left + panel_w - 16, top + panel_h - 40), [(a - 3, b - 3, a + 3, b + 3) for a, b in at]
-        labels = plots.place_labels(at, [isolate(plots.plot_name(s)) for s in names], frame, taken)
-        missing = [j for j, placed in enumerate(labels) if placed is None]
-        numbered.update(names[j] for j in missing)
-        for j, placed in zip(missing, plots.place_labels([at[j] for j in missing], [str(number[names[j]]) for j in missing], frame, taken, spots=plots.NEAR)):
-            labels[j] = placed
+        labels = plots.place_labels(at, [(isolate(plots.plot_name(s)), str(number[s])) for s in names], frame, taken)
+        numbered.update(s for s, placed in zip(names, labels) if placed is None or placed["text"] == str(number[s]))
         points = [{"x": a, "y": b, "label": placed, "title": f"{isolate(s)}: human {human[s]:.3f}, {label} {scores[s]:.2f}"}
                   for (a, b), placed, s in zip(at, labels, names)]
-        drawn.append({"left": left + 56, "right": left + panel_w - 16, "top": top + 30, "bottom": top + panel_h - 40,
+        drawn.append({**dict(zip(("left", "top", "right", "bottom"), frame)),
                       "x_ticks": [{"at": x(t), "text": f"{t:g}"} for t in x_ticks],
                       "y_ticks": [{"at": y(t), "text": f"{t:g}"} for t in y_ticks],
                       "title": title + tau, "title_x": left + panel_w / 2, "title_y": top + 16,
