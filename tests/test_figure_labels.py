@@ -102,6 +102,13 @@ def test_no_figure_of_a_crowded_run_has_a_label_over_another_or_off_its_frame(tm
         assert g.find(f"{SVG}title").text.startswith(legend[g.find(f"{SVG}text").text] + ": human ")
 
 
+def test_no_figure_of_the_toy_run_with_targeted_accuracy_has_a_label_over_another(tmp_path):
+    _, _, evaluation, human = toy_dataset.evaluated(tmp_path)
+    drawn = figures.draw(evaluation, human.scores)
+    assert {p.kind for p in drawn} == {"heatmap", "trend", "human", "targeted"}
+    assert_no_collisions(drawn)
+
+
 @pytest.mark.shared
 def test_no_figure_of_the_wmt21_study_has_a_label_over_another_or_off_its_frame(wmt21_de_en):
     """All 19 WMT21 de→en systems with their human scores (where Facebook-AI sat on Online-A)."""
