@@ -77,7 +77,10 @@ def test_the_heatmap_has_a_cell_per_system_and_config_with_its_numbers(run):
         red, blue = int(cell.get("fill")[1:3], 16), int(cell.get("fill")[5:7], 16)
         if abs(delta) >= 0.05:  # near 0 the colour is white and the printed delta rounded
             assert (red > blue) if delta < 0 else (blue > red), text
-    assert any("(small)" in (t.text or "") for t in svg.iter(f"{SVG}text"))  # reorder.d5 has 12 rows
+    # flags as marks the title names, not words: particle.d4 is small, d5 too and holds d4's rows
+    columns = [t.text for t in svg.iter(f"{SVG}text") if t.get("transform", "").endswith("rotate(-60)")]
+    assert columns[4:6] == ["particle.d4 °", "particle.d5 °="] and not any("(" in c for c in columns)
+    assert plot.title.endswith("; ° small; = same rows as an earlier config")
 
 
 def test_ter_heatmap_reds_the_higher_scores(run):

@@ -60,7 +60,7 @@ class Toy(TypedDict):
     tmp: Path  # the folder everything was written into
 
 
-def corpus() -> Corpus:
+def corpus(systems: dict[str, float] = SYSTEMS) -> Corpus:
     rng = random.Random(5)
     sources, refs, distances = [], [], []
     for _ in range(N):
@@ -70,7 +70,7 @@ def corpus() -> Corpus:
         refs.append(" ".join(ref).capitalize() + ".")
         distances.append(rng.choice([-1, 0, 1, 2, 3, 5]))
     outputs = {}
-    for k, (name, keep) in enumerate(SYSTEMS.items()):
+    for k, (name, keep) in enumerate(systems.items()):
         rng = random.Random(100 + k)
         lines = []
         for ref in refs:
@@ -139,9 +139,9 @@ def write_outputs(folder: Path, c: dict) -> dict[str, Path]:
     return paths
 
 
-def write_human(path: Path) -> Path:
+def write_human(path: Path, human: dict[str, float] = HUMAN) -> Path:
     """A WMT-like white-space table (SYS with a run number, Z.SCR)."""
-    lines = ["SYS Z.SCR N"] + [f"{name}.{k} {score} 10" for k, (name, score) in enumerate(HUMAN.items())]
+    lines = ["SYS Z.SCR N"] + [f"{name}.{k} {score} 10" for k, (name, score) in enumerate(human.items())]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 
@@ -168,6 +168,29 @@ def evaluated(tmp: Path) -> tuple[Toy, EvaluationRequest, Evaluation, HumanScore
                                 paired_samples=50, targeted=TargetedRequest("present"))
     human = read_human(toy["human"], list(toy["hyps"]))
     return toy, request, evaluate(request, human), human
+
+
+# The crowded toy: 14 systems of close quality and close human scores, names up to 30 characters,
+# where the figures' labels crowd (issue 48 item 5: labels drawn over each other, or cut at the edge).
+CROWDED = {name: 0.62 + 0.01 * k for k, name in enumerate(
+    ["Facebook-AI", "Online-A", "Online-B", "VolcTrans-GLAT", "VolcTrans-AT-ensemble-big", "UEdin",
+     "happypoet", "Online-W", "UF", "HuaweiTSC-transformer-deep-v2", "P3AI", "nuclear_trans-deen-v3",
+     "Manifold-transformer-base-2021", "Online-Y"])}
+
+
+def crowded(tmp: Path) -> tuple[Evaluation, HumanScores]:
+    """The crowded toy scored with BLEU and the human table: (evaluation, human scores)."""
+    from auto_challenge_sets.evaluation.engine import evaluate
+    from auto_challenge_sets.evaluation.request import EvaluationRequest
+    from auto_challenge_sets.evaluation.stats.human import read_human
+
+    c = corpus(CROWDED)
+    tmp.mkdir(parents=True, exist_ok=True)
+    hyps = write_outputs(tmp, c)
+    human = write_human(tmp / "human.txt", {name: round(0.1 + 0.004 * k, 3) for k, name in enumerate(CROWDED)})
+    request = EvaluationRequest(write_folder(tmp / "ldd", c), hyps, metrics=("bleu",), n_samples=20, paired_samples=50)
+    scores = read_human(human, list(hyps))
+    return evaluate(request, scores), scores
 
 
 # The wide toy: what the default toy cannot show (issue 38, item 14: most surviving bugs sat in its

@@ -1,11 +1,12 @@
 """The drawing primitives the sections lay their figures out with: :class:`SvgPlot` (what
-``templates/charts.svg.j2`` writes), scales and round ticks, labels spread apart, the palettes
+``templates/charts.svg.j2`` writes), scales and round ticks, labels placed clear of each other, the palettes
 (matplotlib's tab20 and RdBu, written out: the figures need nothing else of it), and names as a
 figure prints them."""
 
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,10 +23,16 @@ RDBU = ("#67001f", "#b2182b", "#d6604d", "#f4a582", "#fddbc7", "#f7f7f7", "#d1e5
 TICK_STEPS = (1.0, 2.0, 2.5, 5.0, 10.0)  # a tick step is one of these times a power of ten
 
 PLOT_NAME = 40  # characters of a system name a figure prints: a 5,000-character name leaves no room for the axes
-CHAR_PX = 6.2  # the width of a character of the charts' 11 px text (for margins)
+CHAR_EM = 0.6  # a character's width in ems, a little over the average of a sans-serif face's
+CHAR_PX = CHAR_EM * 11  # the width of a character of the charts' 11 px text (for margins)
 LABEL_GAP_PX = 10  # the least vertical space between two direct labels at a line's end
-CAPTION_PX = 20  # the line under a figure that repeats its title: a .svg opened alone has no caption
 LEGEND_ROW_PX = 14
+
+
+def text_width(text: str, px: float = 11) -> float:
+    """A text's width estimated from its characters (bidi marks have none): what the figures place
+    labels by, and what the tests measure them by."""
+    return CHAR_EM * px * sum(unicodedata.category(c) != "Cf" for c in text)
 
 
 def plot_name(name: str) -> str:
@@ -87,10 +94,6 @@ class SvgPlot:
     def frame_width(self) -> float:
         return round(max(self.width, 8 + 1.1 * CHAR_PX * len(self.title)), 1)  # wide letters, ★: a margin
 
-    @property
-    def frame_height(self) -> float:
-        return self.height + CAPTION_PX
-
 
 @dataclass(frozen=True)
 class Scale:
@@ -135,6 +138,36 @@ def spread_labels(ys: Sequence[float], top: float, bottom: float, gap: float = L
             placed[k] = max(placed[k] - overflow, limit)
             limit = placed[k] + gap
     return [round(p, 1) for p in placed]
+
+
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+# where a point's label may go, tried in this order (dx, dy of the text's middle, text-anchor):
+# right, left, above, below, then the four corners; a point's dot has a radius of 3
+SPOTS = ((5, 0, "start"), (-5, 0, "end"), (0, -9, "middle"), (0, 9, "middle"),
+         (4, -7, "start"), (-4, -7, "end"), (4, 7, "start"), (-4, 7, "end"))
+NEAR = tuple((k * dx, k * dy, anchor) for k in (1, 2, 3) for dx, dy, anchor in SPOTS)  # a number's: also further out
+
+
+def place_labels(points: Sequence[tuple[float, float]], texts: Sequence[tuple[str, str]], frame: Box,
+                 taken: list[Box], px: float = 9) -> list[dict[str, Any] | None]:
+    """Each point's label, its name or else its short fallback (a number, placed further out too
+    where no spot is free: :data:`NEAR`), at the first spot where its box (:func:`text_width` wide,
+    ``px`` tall) lies inside ``frame`` and over nothing ``taken`` (boxes, extended with each label
+    placed): ``{"x", "y", "anchor", "text"}`` with the text's middle at y; None where neither fits.
+    Deterministic: the points in their order, the spots in theirs."""
+    placed: list[dict[str, Any] | None] = []
+    for (x, y), (name, fallback) in zip(points, texts):
+        placed.append(None)
+        for text, dx, dy, anchor in [(name, *spot) for spot in SPOTS] + [(fallback, *spot) for spot in NEAR]:
+            width = text_width(text, px)
+            left = x + dx - {"start": 0, "middle": width / 2, "end": width}[anchor]
+            box = (left, y + dy - px / 2, left + width, y + dy + px / 2)
+            if frame[0] <= box[0] and box[2] <= frame[2] and frame[1] <= box[1] and box[3] <= frame[3] and all(
+                    box[2] <= o[0] or o[2] <= box[0] or box[3] <= o[1] or o[3] <= box[1] for o in taken):
+                taken.append(box)
+                placed[-1] = {"x": round(x + dx, 1), "y": round(y + dy, 1), "anchor": anchor, "text": text}
+                break
+    return placed
 
 
 def short(config: str) -> str:

@@ -9,14 +9,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from auto_challenge_sets.evaluation.report import plots
-from auto_challenge_sets.evaluation.report.cells import config_label, num, ordered_configs, ranked_systems
+from auto_challenge_sets.evaluation.report.cells import num, ordered_configs, ranked_systems
 from auto_challenge_sets.evaluation.report.name_text import isolate, report_name
-from auto_challenge_sets.evaluation.results import Evaluation
+from auto_challenge_sets.evaluation.results import SAME_ROWS, SMALL, Evaluation
 from auto_challenge_sets.tables import render_table
 
 KIND, FILE = "heatmap", "{pair}.{metric}.heatmap.svg"
 PAGE_ROWS = 100  # rows of the all-scores table a page shows at a time
 DEGENERATE_GREY = "#d9d9d9"  # a heat map's degenerate-baseline column: no colour, no star, hatched
+# a heat map's column marks, named in its title: the flags in words would take more room than the map
+MARKS = {SMALL: ("°", "small"), SAME_ROWS: ("=", "same rows as an earlier config")}
 
 LEGEND = """\
 - *score*: the metric on the config's rows (BLEU, chrF and TER are sacrebleu's, 0–100; RIBES is
@@ -30,7 +32,7 @@ LEGEND = """\
 - *small*: fewer rows than `min_rows` (a config of exactly `min_rows` rows is not small): scored,
   left out of trends, summaries and the corrections for multiple testing. *same rows as X*: the
   config holds the very rows of the earlier config X and is counted once (in trends, summaries and
-  corrections). The marks follow a config's name in every table and plot.
+  corrections). The marks follow a config's name in every table and plot (the heat map's as ° and =).
 """
 
 
@@ -152,7 +154,9 @@ def heatmap(evaluation: Evaluation, metric: str) -> plots.SvgPlot:
     higher = evaluation.higher_is_better[metric]
     configs = [n for n in ordered_configs(evaluation) if evaluation.configs[n].random_unavailable is None]
     systems = list(evaluation.systems)
-    names = [config_label(plots.short(c), evaluation.configs[c], short=True) for c in configs]
+    marks = {c: "".join(mark for key, (mark, _) in MARKS.items() if any(f.startswith(key) for f in evaluation.configs[c].flags()))
+             for c in configs}
+    names = [f"{plots.short(c)} {marks[c]}".rstrip() for c in configs]
     cell_w, cell_h = 20, 16
     left = 12 + plots.CHAR_PX * max(len(plots.plot_name(s)) for s in systems)
     top = 16 + 0.87 * plots.CHAR_PX * max(len(n) for n in names)  # labels turned 60°
@@ -188,6 +192,7 @@ def heatmap(evaluation: Evaluation, metric: str) -> plots.SvgPlot:
             "rows": [{"x": left - 6, "y": top + (i + 0.5) * cell_h, "text": isolate(plots.plot_name(s))} for i, s in enumerate(systems)],
             "bar": bar}
     title = f"Heat map, {label}: ★ worse than the random band; hatched grey: degenerate baseline"
+    title += "".join(f"; {mark} {what}" for mark, what in MARKS.values() if any(mark in m for m in marks.values()))
     # the bar's caption runs down its middle, and may be longer than the bar
     bottom = max(top + len(systems) * cell_h, top + len(systems) * cell_h / 2 + plots.CHAR_PX * len(caption) / 2)
     alt = (f"{label}: each system's score minus the random mean on each config; red is worse, ★ marks a score "

@@ -127,7 +127,8 @@ def page(evaluation: Evaluation) -> dict[str, Any]:
 
 def human_scatter(evaluation: Evaluation, metric: str, human: dict[str, float]) -> plots.SvgPlot | None:
     """The full test set and each phenomenon's lowest-D config in the trends against the human
-    scores, one panel each, every point named."""
+    scores, one panel each, every point named: by its name beside it where that fits
+    (:func:`.plots.place_labels`), else by its number in the legend under the panels."""
     label = isolate(evaluation.label(metric))  # a plug-in's label is a name too: see name_text
     panels = [("full test set", {s: evaluation.full[s][metric] for s in evaluation.systems},
                (evaluation.human_full or {}).get(metric))]
@@ -140,19 +141,23 @@ def human_scatter(evaluation: Evaluation, metric: str, human: dict[str, float]) 
                            (config.human or {}).get(metric)))
     panel_w, panel_h = 330.0, 270.0
     columns = min(3, len(panels))
-    drawn = []
+    drawn, number, numbered = [], {s: k + 1 for k, s in enumerate(evaluation.systems)}, set()
     for k, (title, scores, correlation) in enumerate(panels):
         names = [s for s in evaluation.systems if s in human and plots.is_finite(scores.get(s))]
         if not names:
             continue
         left, top = (k % columns) * panel_w, (k // columns) * panel_h
-        x, x_ticks = plots.nice_scale([human[s] for s in names], left + 50, left + panel_w - 12, bins=4)
+        x, x_ticks = plots.nice_scale([human[s] for s in names], left + 56, left + panel_w - 16, bins=4)
         y, y_ticks = plots.nice_scale([scores[s] for s in names], top + panel_h - 40, top + 30, bins=4)
         tau = "" if correlation is None or correlation.kendall is None else (
             f" (Kendall τ {correlation.kendall:+.2f}{', exploratory' if correlation.exploratory else ''})")
-        points = [{"x": x(human[s]), "y": y(scores[s]), "name": isolate(plots.plot_name(s)),
-                   "title": f"{isolate(s)}: human {human[s]:.3f}, {label} {scores[s]:.2f}"} for s in names]
-        drawn.append({"left": left + 50, "right": left + panel_w - 12, "top": top + 30, "bottom": top + panel_h - 40,
+        at = [(x(human[s]), y(scores[s])) for s in names]
+        frame, taken = (left + 56, top + 30, left + panel_w - 16, top + panel_h - 40), [(a - 3, b - 3, a + 3, b + 3) for a, b in at]
+        labels = plots.place_labels(at, [(isolate(plots.plot_name(s)), str(number[s])) for s in names], frame, taken)
+        numbered.update(s for s, placed in zip(names, labels) if placed is None or placed["text"] == str(number[s]))
+        points = [{"x": a, "y": b, "label": placed, "title": f"{isolate(s)}: human {human[s]:.3f}, {label} {scores[s]:.2f}"}
+                  for (a, b), placed, s in zip(at, labels, names)]
+        drawn.append({**dict(zip(("left", "top", "right", "bottom"), frame)),
                       "x_ticks": [{"at": x(t), "text": f"{t:g}"} for t in x_ticks],
                       "y_ticks": [{"at": y(t), "text": f"{t:g}"} for t in y_ticks],
                       "title": title + tau, "title_x": left + panel_w / 2, "title_y": top + 16,
@@ -161,10 +166,16 @@ def human_scatter(evaluation: Evaluation, metric: str, human: dict[str, float]) 
     if not drawn:
         return None
     rows = -(-len(panels) // columns)
+    keys = ["numbered points:", *(f"{number[s]} {isolate(plots.plot_name(s))}" for s in evaluation.systems if s in numbered)]
+    key_w = 12 + max(map(plots.text_width, keys))  # the legend in columns of its widest entry
+    per_row = max(1, int((columns * panel_w - 8) // key_w))
+    legend = [{"x": 8 + (k % per_row) * key_w, "y": rows * panel_h + 4 + (k // per_row) * plots.LEGEND_ROW_PX, "text": t}
+              for k, t in enumerate(keys)]
     return plots.SvgPlot(f"human-{metric}", f"{label} against human scores",
                          f"{label} of each system against its human score, on the full test set and each "
                          "phenomenon's lowest-D config, every point named", "human", columns * panel_w,
-                         rows * panel_h, {"panels": drawn}, FILE.format(pair=evaluation.pair, metric=metric))
+                         legend[-1]["y"] + 16 if numbered else rows * panel_h,
+                         {"panels": drawn, "legend": legend if numbered else []}, FILE.format(pair=evaluation.pair, metric=metric))
 
 
 def figures(evaluation: Evaluation, metric: str | None, human: dict[str, float] | None) -> list[plots.SvgPlot | None] | None:

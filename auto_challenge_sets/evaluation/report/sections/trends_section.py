@@ -72,8 +72,8 @@ def trend_plots(evaluation: Evaluation, metric: str) -> list[plots.SvgPlot]:
             by_phenomenon.setdefault(config.phenomenon, []).append(name)
     # the right margin holds the names at the lines' ends (10 px text, about 0.9 of CHAR_PX a character)
     right = max(150.0, 24 + round(0.9 * plots.CHAR_PX * max(len(plots.plot_name(s)) for s in evaluation.systems)))
-    width, height = 490.0 + right, 360.0
     left, top, bottom = 56.0, 30.0, 46.0
+    width, height = 490.0 + right, max(360.0, top + bottom + plots.LABEL_GAP_PX * len(evaluation.systems))  # room for every name
     found = []
     for phenomenon, names in sorted(by_phenomenon.items()):
         configs = [evaluation.configs[n] for n in names]
