@@ -121,15 +121,18 @@
     return node;
   }
 
-  // tokens joined by spaces, each marked token wrapped in <mark class=role>
-  function tokens(words, marks) {
+  // tokens joined by spaces, each marked token wrapped in <mark class=role>; doubts: token -> why
+  // its mark is uncertain (its title) and whether the parse contradicts it
+  function tokens(words, marks, doubts) {
     var roles = {};
     marks.forEach(function (mark) { if (!(mark[0] in roles)) roles[mark[0]] = mark[1]; });
     var fragment = document.createDocumentFragment();
     words.forEach(function (word, k) {
       if (k) fragment.appendChild(document.createTextNode(" "));
-      if (k in roles) fragment.appendChild(element("mark", roles[k], word));
-      else fragment.appendChild(document.createTextNode(word));
+      if (!(k in roles)) { fragment.appendChild(document.createTextNode(word)); return; }
+      var mark = fragment.appendChild(element("mark", roles[k], word));
+      var doubt = doubts && doubts[k];
+      if (doubt) { mark.classList.add(doubt.contradicted ? "contradicted" : "uncertain"); mark.title = doubt.why; }
     });
     return fragment;
   }
@@ -175,7 +178,12 @@
     var srcMarks = [], refMarks = [];
     row.inst.forEach(function (i) { srcMarks = srcMarks.concat(i.src); refMarks = refMarks.concat(i.ref); });
     box.appendChild(labelled("p", "source", "source", tokens(text.src, srcMarks)));
-    box.appendChild(labelled("p", "reference", "reference", tokens(text.ref, refMarks)));
+    var doubts = {};  // every aligned word is uncertain with a weak alignment; the parse's contradictions first
+    refMarks.forEach(function (mark) { if (data.uncertain) doubts[mark[0]] = { why: data.uncertain }; });
+    (row.c || []).forEach(function (c) {
+      doubts[c[0]] = { contradicted: true, why: c[1] + (data.uncertain ? "; " + data.uncertain : "") };
+    });
+    box.appendChild(labelled("p", "reference", "reference", tokens(text.ref, refMarks, doubts)));
     var list = element("ul", "outputs");
     systems.forEach(function (system, s) {
       var output = text.out[s];
