@@ -17,17 +17,12 @@ from auto_challenge_sets.formats.text import read_json
 
 @dataclass(frozen=True)
 class ConfigSentences:
-    """A config's rows in the dataset's order, each ``{"line", "d", "inst", "c"?, "v"?, "o"?}`` (see
-    :func:`.sentences._row`);
+    """A config's rows in the dataset's order, each ``{"line", "d", "inst", "c"?, "v"?, "o"?}`` (.sentences);
     their words are in :attr:`Sentences.texts`, once per corpus line for every config."""
 
     config: str
     rows: list[dict[str, Any]]
     verdicts: bool  # whether rows carry a verdict per system and instance
-
-    def checked(self) -> list[int]:
-        """How many rows' links the parse could check, and how many of those it contradicts."""
-        return [sum("c" in row for row in self.rows), sum(bool(row.get("c")) for row in self.rows)]
 
 
 @dataclass(frozen=True)

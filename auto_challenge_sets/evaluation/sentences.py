@@ -2,11 +2,9 @@
 words marked, the reference with the words aligned to them, each system's output and, with
 targeted accuracy, the run's own verdicts (:attr:`.results.Evaluation.verdicts`: judging again
 would cost a second alignment run). The engine keeps no rows, so this re-reads the dataset folder
-and the systems' files into plain data (:mod:`.page_sentences`).
-
-The reference words are marked from the build's alignment: uncertain where its provenance says the
-links are noisy (``weak_alignment``; a user's Pharaoh file is trusted, as the build trusts it), and
-checked against the source parse where they can be (the reference has none, see :func:`_check`).
+and the systems' files into plain data (:mod:`.page_sentences`). The reference words marked from the
+build's alignment are uncertain where its provenance says its links are noisy (``weak_alignment``:
+a user's Pharaoh file is trusted), and checked against the source parse where they can be (:func:`_check`).
 """
 
 from __future__ import annotations
@@ -27,7 +25,6 @@ from auto_challenge_sets.scoring.targeted import CORRECT, UNALIGNED, WRONG
 # a line's words and links are the same in every config holding it: read once, from the full
 # corpus (list columns are the slow part of a read); a config's own rows need only these
 TEXT_COLUMNS = ["line", "source_tokens", "reference"]
-OPTIONAL_COLUMNS = ["alignment", UPOS]  # a folder built by an older acs may lack them
 ROW_COLUMNS = ["line", "distance", "instances"]
 STDIN = "-"
 
@@ -62,14 +59,13 @@ def _outputs(request: EvaluationRequest, systems: list[str]) -> tuple[dict[str, 
 
 # the parts of speech an alignment rarely folds into another word's link (unlike DET, ADP, AUX, ...)
 CONTENT = ("NOUN", "PROPN", "VERB", "ADJ", "ADV", "NUM")
-CHECK = (f"a marked reference word also aligned to a content word ({', '.join(CONTENT)}) outside its instance "
-         "is checked, and contradicts the parse (wavy underline) where none of those has the marked source word's UPOS")
 
 
 def _check(marks: list[dict[str, Any]], links: list[Link], upos: list[str], words: list[str]) -> list[list[Any]] | None:
-    """The source parse's check of a row's marked reference words (``marks``: :func:`_marks`'), as
-    :data:`CHECK` says it: None where none could be checked, else [reference index, why] per
-    contradicted word (*ein* → "night", also aligned to *Nacht*, a NOUN)."""
+    """The parse's check of a row's marked reference words (the reference has no parse of its own): one
+    also aligned to a :data:`CONTENT` word outside its instance is checked, and contradicted where none
+    of those has its source word's UPOS (*ein* → "night", also aligned to *Tränengas*, a PROPN). None
+    where none could be checked, else [reference index, why] per contradicted word."""
     checked, found = False, {}
     for mark in marks:
         ours, source = {i for i, _ in mark["src"]}, {role: i for i, role in mark["src"]}
@@ -87,17 +83,12 @@ VERDICT_CODES = {CORRECT: "c", WRONG: "w", UNALIGNED: "u"}
 
 
 def _row(line: int, distance: int, instances: list[dict[str, Any]] | None, links: list[Link],
-         verdicts: list[list[str]] | None, output_links: list[list[Link] | None] | None = None,
-         parse: tuple[list[str], list[str]] | None = None) -> dict[str, Any]:
-    """A row's marks; given the line's ``parse`` (its UPOS and words), ``c``: :func:`_check`'s
-    (where not None); given the run's verdicts (per system, one per instance), their codes; with
+         verdicts: list[list[str]] | None, output_links: list[list[Link] | None] | None = None) -> dict[str, Any]:
+    """A row's marks and, given the run's verdicts (per system, one per instance), their codes; with
     ``output_links`` (per system, the row's source-output links), ``o``: per system and instance,
     the output tokens aligned to the head and to the dependent, what a verdict rests on."""
     instances = instances or []
     entry: dict[str, Any] = {"line": line, "d": distance, "inst": [_marks(i, links) for i in instances]}
-    checked = None if parse is None else _check(entry["inst"], links, *parse)
-    if checked is not None:
-        entry["c"] = checked
     if verdicts is not None:
         # absorbed: the dependent has no reference word of its own, so it was judged with its head
         absorbed = [not _aligned(links, i["dependent"] - 1) for i in instances]
@@ -110,11 +101,10 @@ def _row(line: int, distance: int, instances: list[dict[str, Any]] | None, links
 
 
 def _read_texts(folder: DatasetFolder, evaluation: Evaluation) -> dict[str, list[Any]]:
-    """The words, links and UPOS of every corpus line; a folder built before the ``alignment``
-    column existed has no links (no reference words marked, no verdicts), one built before
-    ``source_upos`` no UPOS (no links checked)."""
+    """The words, links and UPOS of every corpus line; a folder built by an older acs may have no links
+    (no reference words marked, no verdicts) or no UPOS (no links checked)."""
     config, split = evaluation.full_corpus_config, evaluation.split
-    return folder.read(config, split, TEXT_COLUMNS + [c for c in OPTIONAL_COLUMNS if has_column(folder, config, split, c)])
+    return folder.read(config, split, TEXT_COLUMNS + [c for c in ("alignment", UPOS) if has_column(folder, config, split, c)])
 
 
 def collect(request: EvaluationRequest, evaluation: Evaluation) -> Sentences:
@@ -151,16 +141,16 @@ def collect(request: EvaluationRequest, evaluation: Evaluation) -> Sentences:
                 if evaluation.output_links is not None:
                     out_links = [None if outputs[s] is None else evaluation.output_links[s][by_line[line]]
                                  for s in systems]
-            upos = pool[UPOS][by_line[line]] if UPOS in pool and links else None
-            found.append(_row(line, rows["distance"][k], rows["instances"][k], links or [], verdicts, out_links,
-                              (upos, texts[line]["src"]) if upos else None))
+            found.append(_row(line, rows["distance"][k], rows["instances"][k], links or [], verdicts, out_links))
+            upos = pool[UPOS][by_line[line]] if UPOS in pool and links else None  # "c": the parse's check
+            if upos and (checked := _check(found[-1]["inst"], links, upos, texts[line]["src"])) is not None:
+                found[-1]["c"] = checked
         configs[name] = ConfigSentences(name, found, per_system is not None)
     uncertain = evaluation.provenance.warning if aligned and evaluation.provenance else None
     if uncertain:
-        notes.append(f"The reference words marked from the build's alignment are uncertain (dashed; why on hover): "
-                     f"{uncertain}.")
-    if aligned:
-        notes.append(f"Links checked against the source parse (the reference has none): {CHECK}; a config's "
-                     "row count says how many of its rows were (where any were)." if UPOS in pool else
-                     "Links not checked against the parse: the dataset has no source_upos column (built by an older acs).")
+        notes.append(f"The reference words marked from the build's alignment are uncertain (dashed; why on hover): {uncertain}.")
+    if aligned and UPOS in pool:
+        notes.append(f"Links checked against the source parse (the reference has none): a marked reference word also aligned "
+                     f"to a content word ({', '.join(CONTENT)}) outside its instance is checked, and contradicts the parse "
+                     "(wavy underline) where none of those has its source word's UPOS; each config counts its rows checked.")
     return Sentences(systems, texts, configs, notes, uncertain)

@@ -121,8 +121,7 @@
     return node;
   }
 
-  // tokens joined by spaces, each marked token wrapped in <mark class=role>; doubts: token -> why
-  // its mark is uncertain (its title) and whether the parse contradicts it
+  // tokens joined by spaces, each marked token wrapped in <mark class=role>, a doubted one's with its class and title
   function tokens(words, marks, doubts) {
     var roles = {};
     marks.forEach(function (mark) { if (!(mark[0] in roles)) roles[mark[0]] = mark[1]; });
@@ -131,8 +130,7 @@
       if (k) fragment.appendChild(document.createTextNode(" "));
       if (!(k in roles)) { fragment.appendChild(document.createTextNode(word)); return; }
       var mark = fragment.appendChild(element("mark", roles[k], word));
-      var doubt = doubts && doubts[k];
-      if (doubt) { mark.classList.add(doubt.contradicted ? "contradicted" : "uncertain"); mark.title = doubt.why; }
+      if (doubts && doubts[k]) { mark.classList.add(doubts[k][0]); mark.title = doubts[k][1]; }
     });
     return fragment;
   }
@@ -178,11 +176,9 @@
     var srcMarks = [], refMarks = [];
     row.inst.forEach(function (i) { srcMarks = srcMarks.concat(i.src); refMarks = refMarks.concat(i.ref); });
     box.appendChild(labelled("p", "source", "source", tokens(text.src, srcMarks)));
-    var doubts = {};  // every aligned word is uncertain with a weak alignment; the parse's contradictions first
-    refMarks.forEach(function (mark) { if (data.uncertain) doubts[mark[0]] = { why: data.uncertain }; });
-    (row.c || []).forEach(function (c) {
-      doubts[c[0]] = { contradicted: true, why: c[1] + (data.uncertain ? "; " + data.uncertain : "") };
-    });
+    var doubts = {};  // a reference word's doubted link: [class, why], from the build's provenance or the parse
+    refMarks.forEach(function (mark) { if (data.uncertain) doubts[mark[0]] = ["uncertain", data.uncertain]; });
+    (row.c || []).forEach(function (c) { doubts[c[0]] = ["contradicted", [c[1], data.uncertain].filter(Boolean).join("; ")]; });
     box.appendChild(labelled("p", "reference", "reference", tokens(text.ref, refMarks, doubts)));
     var list = element("ul", "outputs");
     systems.forEach(function (system, s) {
