@@ -27,7 +27,7 @@ from auto_challenge_sets.evaluation.stats.human import read_human
 from auto_challenge_sets.scoring.metrics import metric_class
 
 from mutation_scope import per_test_under_mutmut
-from toy_dataset import SPLIT, evaluated
+from toy_dataset import CONTRADICTED, SPLIT, eflomal, evaluated, link_toy, make
 
 html5lib = pytest.importorskip("html5lib")
 
@@ -534,6 +534,28 @@ def test_a_verdict_shows_its_links_and_an_empty_verdict_filter_says_why(report, 
                                                  "lexical configs only.")
     Select(driver.find_element(By.ID, "sentence-verdict")).select_by_value("")
     assert reorder.find_elements(By.CSS_SELECTOR, "p.filter-note") == []
+    assert severe(driver) == []
+
+
+@pytest.mark.browser
+def test_a_doubted_reference_word_is_styled_uncertain_with_why_on_hover(tmp_path, browser):
+    """tests/test_sentence_links.py's toy: eflomal on 90 pairs without priors, one link the parse contradicts."""
+    toy = make(tmp_path)
+    request = EvaluationRequest(link_toy(toy["root"], eflomal(90)), toy["hyps"], config="de-en.particle.d3",
+                                metrics=("bleu",), n_samples=3, paired_samples=10)
+    write_html(tmp_path / "out", evaluation := evaluate(request), sentences := collect(request, evaluation))
+    driver = open_page(browser, tmp_path / "out", "#sentences-de-en.particle.d3")
+    marks = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#sentences-de-en\\\\.particle\\\\.d3 .sentence mark'))"
+        ".map(m => [+m.closest('.sentence').dataset.line, m.closest('p').className, m.className, m.title,"
+        " getComputedStyle(m).outlineStyle, getComputedStyle(m).textDecorationStyle]);")
+    reference = [m for m in marks if m[1] == "reference"]
+    assert len(reference) > 1 and all(m[2] in ("head uncertain", "dependent uncertain") and m[3] == sentences.uncertain
+                                      and m[4] == "dashed" for m in reference if m[0] != CONTRADICTED)
+    doubted = [m for m in reference if m[0] == CONTRADICTED and m[2] == "dependent contradicted"]
+    assert len(doubted) == 1 and doubted[0][3].startswith("also aligned to “") and doubted[0][3].endswith(
+        "; " + sentences.uncertain) and doubted[0][4:] == ["dashed", "wavy"]
+    assert all(m[2] in ("head", "dependent") and not m[3] for m in marks if m[1] == "source")
     assert severe(driver) == []
 
 

@@ -302,3 +302,43 @@ def make_wide(tmp: Path) -> dict:
         hyps[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
     return {"root": root, "hyps": hyps, "corpus": c, "corpora": corpora, "configs": configs[SPLIT],
             "lines": dict(WIDE_SPLITS), "tmp": tmp}
+
+
+# The toy with a parse and a build record (the sentence view's link checks, tests/test_sentence_links.py):
+# every source word a NOUN, and on three particle.d3 lines one link added from source word 2 to the
+# reference word of the particle (word 0, its dependent): against a NOUN where the particle is an ADP
+# (contradicted), against an ADV where the particle is an ADV (checked, not contradicted), from a DET
+# (not a content word: not checked). Every other reference word has one link, from its own source word.
+LINKED = {3: {0: "ADP"}, 9: {0: "ADV", 2: "ADV"}, 10: {0: "ADP", 2: "DET"}}
+CONTRADICTED, CONSISTENT, UNCHECKED = LINKED
+
+
+def eflomal(pairs: int, priors: bool = False) -> dict:
+    """An aligner's provenance as ``acs build`` records eflomal's."""
+    return {"backend": "eflomal", "package": "eflomal", "version": "2.0.0", "model": None, "file": None,
+            "sha256": None, "symmetrization": "grow-diag-final-and", "priors_used": priors, "options": {"seed": 1},
+            "priors": {"file": "priors.txt", "sha256": None} if priors else None, "pairs": pairs}
+
+
+def link_toy(root: Path, aligner: dict) -> Path:
+    """The toy folder ``root`` with :data:`LINKED`'s parse and links in its full corpus and a build
+    record whose provenance names ``aligner`` (:func:`eflomal`'s, or a Pharaoh file's)."""
+    import json
+
+    from auto_challenge_sets.dataset.integrity import describe_files
+
+    path = next((root / "data" / "de-en.baseline").glob("*.parquet"))
+    table = pq.read_table(path)
+    alignments, upos = table.column("alignment").to_pylist(), []
+    for k, (line, tokens) in enumerate(zip(table.column("line").to_pylist(), table.column("source_tokens").to_pylist())):
+        upos.append([LINKED.get(line, {}).get(i, "NOUN") for i in range(len(tokens))])
+        if line in LINKED:
+            alignments[k] += " 2-0"
+    table = table.set_column(table.schema.get_field_index("alignment"), "alignment", pa.array(alignments))
+    pq.write_table(table.append_column("source_upos", pa.array(upos, pa.list_(pa.string()))), path)
+    provenance = {"parser": {"backend": "udpipe", "model": "german.udpipe"}, "aligner": aligner,
+                  "tokenization": {"source": "udpipe's tokenizer", "target": "white space"}}
+    build = {"pair": "de-en", "corpus": SPLIT, "lines": N, "files": describe_files(root, "de-en", SPLIT),
+             "provenance": provenance}
+    (root / "acs_build.json").write_text(json.dumps({"format": 3, "license": "other", "builds": [build]}), encoding="utf-8")
+    return root

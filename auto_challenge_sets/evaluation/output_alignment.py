@@ -196,7 +196,7 @@ def read_pool(folder: DatasetFolder, base_name: str, split: str, columns: list[s
         return folder.read(base_name, split, columns)
     # source_upos matches the control's pairs on part of speech; a folder built before it has
     # none, and its control is then unmatched (and says so)
-    optional = [UPOS] if _has_column(folder, base_name, split, UPOS) and UPOS not in columns else []
+    optional = [UPOS] if has_column(folder, base_name, split, UPOS) and UPOS not in columns else []
     try:
         return folder.read(base_name, split, [*columns, *(c for c in COLUMNS if c not in columns), *optional])
     except InputError as error:
@@ -206,7 +206,7 @@ def read_pool(folder: DatasetFolder, base_name: str, split: str, columns: list[s
         raise
 
 
-def _has_column(folder: DatasetFolder, config: str, split: str, column: str) -> bool:
+def has_column(folder: DatasetFolder, config: str, split: str, column: str) -> bool:
     """Whether every Parquet file of the config's split has ``column`` (read from the footers)."""
     import pyarrow as pa
     import pyarrow.parquet as pq

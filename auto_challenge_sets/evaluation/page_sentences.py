@@ -17,7 +17,7 @@ from auto_challenge_sets.formats.text import read_json
 
 @dataclass(frozen=True)
 class ConfigSentences:
-    """A config's rows in the dataset's order, each ``{"line", "d", "inst", "v"?}`` (see :func:`_row`);
+    """A config's rows in the dataset's order, each ``{"line", "d", "inst", "c"?, "v"?, "o"?}`` (.sentences);
     their words are in :attr:`Sentences.texts`, once per corpus line for every config."""
 
     config: str
@@ -31,12 +31,13 @@ class Sentences:
     texts: dict[int, dict[str, Any]]  # corpus line -> {"src": tokens, "ref": tokens, "out": [output per system]}
     configs: dict[str, ConfigSentences]
     notes: list[str]
+    uncertain: str | None = None  # why every link of the reference's marks is uncertain (the build's provenance)
 
     def save(self, path: Path) -> None:
         """As gzipped JSON beside results.json (:data:`SAVED`): the run's verdicts are in no other
         file, so ``acs report`` renders the page's sentences from it. mtime 0: the same sentences
         make the same bytes."""
-        document = {"systems": self.systems, "texts": self.texts, "notes": self.notes,
+        document = {"systems": self.systems, "texts": self.texts, "notes": self.notes, "uncertain": self.uncertain,
                     "configs": {name: {"rows": c.rows, "verdicts": c.verdicts} for name, c in self.configs.items()}}
         text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
         path.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
@@ -48,7 +49,7 @@ class Sentences:
         try:
             found = cls(document["systems"], {int(line): text for line, text in document["texts"].items()},
                         {name: ConfigSentences(name, c["rows"], c["verdicts"])
-                         for name, c in document["configs"].items()}, document["notes"])
+                         for name, c in document["configs"].items()}, document["notes"], document.get("uncertain"))
             lines = {row["line"] for c in found.configs.values() for row in c.rows}
         except (ValueError, KeyError, TypeError, AttributeError) as error:
             raise InputError(f"is not the sentences of an acs evaluate report ({error})", path) from None

@@ -2,7 +2,9 @@
 words marked, the reference with the words aligned to them, each system's output and, with
 targeted accuracy, the run's own verdicts (:attr:`.results.Evaluation.verdicts`: judging again
 would cost a second alignment run). The engine keeps no rows, so this re-reads the dataset folder
-and the systems' files into plain data (:mod:`.page_sentences`).
+and the systems' files into plain data (:mod:`.page_sentences`). The reference words marked from the
+build's alignment are uncertain where its provenance says its links are noisy (``weak_alignment``:
+a user's Pharaoh file is trusted), and checked against the source parse where they can be (:func:`_check`).
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from auto_challenge_sets.dataset.layout import DatasetFolder
-from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.evaluation.output_alignment import UPOS, has_column
 from auto_challenge_sets.evaluation.page_sentences import ConfigSentences, Sentences
 from auto_challenge_sets.evaluation.report.name_text import isolate
 from auto_challenge_sets.evaluation.request import EvaluationRequest
@@ -22,7 +24,7 @@ from auto_challenge_sets.scoring.targeted import CORRECT, UNALIGNED, WRONG
 
 # a line's words and links are the same in every config holding it: read once, from the full
 # corpus (list columns are the slow part of a read); a config's own rows need only these
-TEXT_COLUMNS = ["line", "source_tokens", "reference", "alignment"]
+TEXT_COLUMNS = ["line", "source_tokens", "reference"]
 ROW_COLUMNS = ["line", "distance", "instances"]
 STDIN = "-"
 
@@ -55,6 +57,27 @@ def _outputs(request: EvaluationRequest, systems: list[str]) -> tuple[dict[str, 
     return found, notes
 
 
+# the parts of speech an alignment rarely folds into another word's link (unlike DET, ADP, AUX, ...)
+CONTENT = ("NOUN", "PROPN", "VERB", "ADJ", "ADV", "NUM")
+
+
+def _check(marks: list[dict[str, Any]], links: list[Link], upos: list[str], words: list[str]) -> list[list[Any]] | None:
+    """The parse's check of a row's marked reference words (the reference has no parse of its own): one
+    also aligned to a :data:`CONTENT` word outside its instance is checked, and contradicted where none
+    of those has its source word's UPOS (*ein* → "night", also aligned to *Tränengas*, a PROPN). None
+    where none could be checked, else [reference index, why] per contradicted word."""
+    checked, found = False, {}
+    for mark in marks:
+        ours, source = {i for i, _ in mark["src"]}, {role: i for i, role in mark["src"]}
+        for j, role in mark["ref"]:
+            others = [k for k, t in links if t == j and k not in ours and upos[k] in CONTENT]
+            checked = checked or bool(others)
+            i = source[role]
+            if others and upos[i] not in {upos[k] for k in others}:
+                found[j] = f"also aligned to “{words[others[0]]}” ({upos[others[0]]}); “{words[i]}” is {upos[i]}"
+    return [[j, why] for j, why in found.items()] if checked else None
+
+
 # a verdict as one letter, upper-case when the dependent was judged with its head (absorbed)
 VERDICT_CODES = {CORRECT: "c", WRONG: "w", UNALIGNED: "u"}
 
@@ -78,13 +101,10 @@ def _row(line: int, distance: int, instances: list[dict[str, Any]] | None, links
 
 
 def _read_texts(folder: DatasetFolder, evaluation: Evaluation) -> dict[str, list[Any]]:
-    """The words and links of every corpus line; a folder built before the ``alignment`` column
-    existed has none (no reference words marked, no verdicts)."""
+    """The words, links and UPOS of every corpus line; a folder built by an older acs may have no links
+    (no reference words marked, no verdicts) or no UPOS (no links checked)."""
     config, split = evaluation.full_corpus_config, evaluation.split
-    try:
-        return folder.read(config, split, TEXT_COLUMNS)
-    except InputError:
-        return folder.read(config, split, [c for c in TEXT_COLUMNS if c != "alignment"])
+    return folder.read(config, split, TEXT_COLUMNS + [c for c in ("alignment", UPOS) if has_column(folder, config, split, c)])
 
 
 def collect(request: EvaluationRequest, evaluation: Evaluation) -> Sentences:
@@ -122,5 +142,15 @@ def collect(request: EvaluationRequest, evaluation: Evaluation) -> Sentences:
                     out_links = [None if outputs[s] is None else evaluation.output_links[s][by_line[line]]
                                  for s in systems]
             found.append(_row(line, rows["distance"][k], rows["instances"][k], links or [], verdicts, out_links))
+            upos = pool[UPOS][by_line[line]] if UPOS in pool and links else None  # "c": the parse's check
+            if upos and (checked := _check(found[-1]["inst"], links, upos, texts[line]["src"])) is not None:
+                found[-1]["c"] = checked
         configs[name] = ConfigSentences(name, found, per_system is not None)
-    return Sentences(systems, texts, configs, notes)
+    uncertain = evaluation.provenance.warning if aligned and evaluation.provenance else None
+    if uncertain:
+        notes.append(f"The reference words marked from the build's alignment are uncertain (dashed; why on hover): {uncertain}.")
+    if aligned and UPOS in pool:
+        notes.append(f"Links checked against the source parse (the reference has none): a marked reference word also aligned "
+                     f"to a content word ({', '.join(CONTENT)}) outside its instance is checked, and contradicts the parse "
+                     "(wavy underline) where none of those has its source word's UPOS; each config counts its rows checked.")
+    return Sentences(systems, texts, configs, notes, uncertain)

@@ -40,7 +40,8 @@ def _sentence_data(sentences: Sentences | None) -> tuple[dict[str, Any] | None, 
     for name, found in sentences.configs.items():
         head, tail = found.rows[:INLINE_ROWS], found.rows[INLINE_ROWS:]
         sidecar = CONFIG_SIDECAR.format(config=name) if tail else None
-        configs[name] = {"total": len(found.rows), "rows": head, "sidecar": sidecar, "verdicts": found.verdicts}
+        configs[name] = {"total": len(found.rows), "rows": head, "sidecar": sidecar, "verdicts": found.verdicts,
+                         "checked": [sum("c" in r for r in found.rows), sum(bool(r.get("c")) for r in found.rows)]}
         if sidecar:
             chunks = sorted({LINES_SIDECAR.format(chunk=(r["line"] - 1) // CHUNK_LINES) for r in tail if r["line"] not in inline})
             sidecars[sidecar] = {"global": CONFIGS_GLOBAL, "entries": {name: {"rows": tail, "texts": chunks}}}
@@ -49,7 +50,7 @@ def _sentence_data(sentences: Sentences | None) -> tuple[dict[str, Any] | None, 
             path = LINES_SIDECAR.format(chunk=(line - 1) // CHUNK_LINES)
             sidecars.setdefault(path, {"global": TEXTS_GLOBAL, "entries": {}})["entries"][line] = text
     page = {"systems": sentences.systems, "texts": {line: sentences.texts[line] for line in sorted(inline)},
-            "configs": configs}
+            "configs": configs, "uncertain": sentences.uncertain}
     return page, sidecars
 
 

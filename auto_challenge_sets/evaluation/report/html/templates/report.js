@@ -121,15 +121,16 @@
     return node;
   }
 
-  // tokens joined by spaces, each marked token wrapped in <mark class=role>
-  function tokens(words, marks) {
+  // tokens joined by spaces, each marked token wrapped in <mark class=role>, a doubted one's with its class and title
+  function tokens(words, marks, doubts) {
     var roles = {};
     marks.forEach(function (mark) { if (!(mark[0] in roles)) roles[mark[0]] = mark[1]; });
     var fragment = document.createDocumentFragment();
     words.forEach(function (word, k) {
       if (k) fragment.appendChild(document.createTextNode(" "));
-      if (k in roles) fragment.appendChild(element("mark", roles[k], word));
-      else fragment.appendChild(document.createTextNode(word));
+      if (!(k in roles)) { fragment.appendChild(document.createTextNode(word)); return; }
+      var mark = fragment.appendChild(element("mark", roles[k], word));
+      if (doubts && doubts[k]) { mark.classList.add(doubts[k][0]); mark.title = doubts[k][1]; }
     });
     return fragment;
   }
@@ -175,7 +176,10 @@
     var srcMarks = [], refMarks = [];
     row.inst.forEach(function (i) { srcMarks = srcMarks.concat(i.src); refMarks = refMarks.concat(i.ref); });
     box.appendChild(labelled("p", "source", "source", tokens(text.src, srcMarks)));
-    box.appendChild(labelled("p", "reference", "reference", tokens(text.ref, refMarks)));
+    var doubts = {};  // a reference word's doubted link: [class, why], from the build's provenance or the parse
+    refMarks.forEach(function (mark) { if (data.uncertain) doubts[mark[0]] = ["uncertain", data.uncertain]; });
+    (row.c || []).forEach(function (c) { doubts[c[0]] = ["contradicted", [c[1], data.uncertain].filter(Boolean).join("; ")]; });
+    box.appendChild(labelled("p", "reference", "reference", tokens(text.ref, refMarks, doubts)));
     var list = element("ul", "outputs");
     systems.forEach(function (system, s) {
       var output = text.out[s];
