@@ -100,6 +100,18 @@
     apply();
   });
 
+  // ---- the sections are folded: a link opens the folds around its target, and a section its own
+  function unfold() {
+    var target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (!target) return;
+    var own = target.querySelector(":scope > details.section");
+    if (own) own.open = true;
+    for (var fold = target.closest("details"); fold; fold = fold.parentElement.closest("details")) fold.open = true;
+    target.scrollIntoView();
+  }
+  window.addEventListener("hashchange", unfold);
+  unfold();
+
   // ---- the sentences behind each config
   var dataNode = document.getElementById("acs-sentences");
   if (!dataNode) return;
