@@ -438,7 +438,6 @@ def test_the_targeted_section_in_both_forms(evaluation):
 def test_the_text_report_whole(evaluation):
     """Every line of the printed report, configs in config_sort_key's order whatever the run's
     order; each table as its own test above checks it."""
-    from auto_challenge_sets.evaluation.report.sections.challenge_section import TABLE_LEGEND, write_tables
     from auto_challenge_sets.evaluation.report.sections.full_test_section import full_test_section
     from auto_challenge_sets.evaluation.report.sections.targeted_section import text as targeted_section
 
