@@ -93,17 +93,13 @@ def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
     return lines
 
 
-def metric_figures(evaluation: Evaluation, metric: str) -> set[str]:
-    """The names of a metric's figure files (the others are the run's own)."""
-    pair, phenomena = evaluation.pair, {c.phenomenon for c in evaluation.configs.values()}
-    return {FILE.format(pair=pair, metric=metric), human.FILE.format(pair=pair, metric=metric),
-            *(trends.FILE.format(phenomenon=p, metric=metric) for p in phenomena)}
-
-
 def figure_links(evaluation: Evaluation, plots: list[Path], metric: str | None = None) -> list[str]:
-    """The links to a metric's figures (``None``: the run's own), then a blank line."""
-    names = metric_figures(evaluation, metric) if metric else set().union(
-        *(metric_figures(evaluation, m) for m in evaluation.metrics))
+    """The links to a metric's figures (``None``: to the run's own, whose names hold no metric), then a blank line."""
+    def named(m: str) -> set[str]:
+        fields = [{"pair": evaluation.pair, "metric": m, "phenomenon": c.phenomenon} for c in evaluation.configs.values()]
+        return {file.format(**f) for file in (FILE, human.FILE, trends.FILE) for f in fields}
+
+    names = named(metric) if metric else set().union(*map(named, evaluation.metrics))
     return [f"![{markdown_text(p.stem)}]({quote(p.name)})" for p in plots if (p.name in names) == bool(metric)] + [""]
 
 

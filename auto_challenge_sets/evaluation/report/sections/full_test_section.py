@@ -3,7 +3,6 @@ significance clusters and its paired test against the baseline system; the termi
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 from auto_challenge_sets.configs import BASELINE
@@ -85,16 +84,15 @@ def page(evaluation: Evaluation) -> dict[str, Any]:
 
 def top_line(evaluation: Evaluation, metric: str, markdown: bool = False) -> str:
     cls, label = evaluation.metric_info[metric], report_name(evaluation.label(metric), markdown)
-    name = partial(report_name, markdown=markdown)
     ranking = None if evaluation.full_test is None else evaluation.full_test.rankings.get(metric)
     if ranking is None or not ranking.systems:
         scored = [(s, evaluation.full[s][metric]) for s in evaluation.systems if evaluation.full[s][metric] is not None]
         if not scored:
             return f"{label}: no score"
         best = (max if evaluation.higher_is_better[metric] else min)(scored, key=lambda item: item[1])
-        return f"{label}: best {name(best[0])} ({best[1]:.{cls.digits}f})"
+        return f"{label}: best {report_name(best[0], markdown)} ({best[1]:.{cls.digits}f})"
     top = ranking.systems[0]
-    cluster = [name(entry.system) for entry in ranking.systems if entry.cluster == 1]
+    cluster = [report_name(entry.system, markdown) for entry in ranking.systems if entry.cluster == 1]
     shown = ", ".join(cluster[:MAX_NAMED]) + (f", … ({len(cluster)} systems)" if len(cluster) > MAX_NAMED else "")
-    return (f"{label}: best {name(top.system)} ({top.score:.{cls.digits}f}); {ranking.clusters} cluster(s) of "
+    return (f"{label}: best {report_name(top.system, markdown)} ({top.score:.{cls.digits}f}); {ranking.clusters} cluster(s) of "
             f"{len(ranking.systems)} systems; top cluster: {shown}")

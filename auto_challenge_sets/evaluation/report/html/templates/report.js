@@ -311,12 +311,9 @@
 
   // a link to #sentences-CONFIG opens that config and brings its first marked word into view
   function follow() {
-    var id = decodeURIComponent(location.hash.slice(1));
-    if (id.indexOf("sentences-") !== 0) return;
-    var details = document.getElementById(id);
-    if (!details) return;
-    details.open = true;
-    open(details);
+    var details = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (!details || !details.matches("details.config")) return;
+    open(details);  // unfold() opened it: its rows now, to find the mark
     var mark = details.querySelector(".sentence:not([hidden]) mark");
     (mark || details).scrollIntoView({ block: "center" });
   }
