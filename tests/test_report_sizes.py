@@ -6,10 +6,9 @@ the big one paged) and, in headless Chromium (marker ``browser``), at most 10,00
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
-from test_html_report import CHROMEDRIVER, CHROMIUM, parse
+from test_html_report import browser, parse, viewport  # noqa: F401 - browser: the fixture
 
 from auto_challenge_sets.evaluation.engine import evaluate
 from auto_challenge_sets.evaluation.report.report_writer import write_report
@@ -91,25 +90,9 @@ def test_index_html_loads_folded_with_no_long_table_in_view_and_the_big_one_page
 
 
 @pytest.mark.browser
-def test_index_html_is_at_most_10000_px_tall_on_first_load_in_chromium(many):
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (the dev extra)")
-    from selenium.webdriver.chrome.service import Service
-
-    for path, package in ((CHROMIUM, "chromium"), (CHROMEDRIVER, "chromium-driver")):
-        if not shutil.which(path):
-            pytest.skip(f"needs {path} (Debian's {package} package: apt-get install -y chromium chromium-driver)")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
-    try:
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                               {"width": 1400, "height": 900, "deviceScaleFactor": 1, "mobile": False})
-        driver.get((many[0] / "index.html").as_uri())
-        height = driver.execute_script("return document.documentElement.scrollHeight")
-        assert height <= PAGE_PX
-        driver.execute_script("document.querySelectorAll('details.section').forEach(d => d.open = true)")
-        assert driver.execute_script("return document.documentElement.scrollHeight") > PAGE_PX  # folded, not gone
-    finally:
-        driver.quit()
+def test_index_html_is_at_most_10000_px_tall_on_first_load_in_chromium(many, browser):  # noqa: F811
+    viewport(browser, 1400, 900)
+    browser.get((many[0] / "index.html").as_uri())
+    assert browser.execute_script("return document.documentElement.scrollHeight") <= PAGE_PX
+    browser.execute_script("document.querySelectorAll('details.section').forEach(d => d.open = true)")
+    assert browser.execute_script("return document.documentElement.scrollHeight") > PAGE_PX  # folded, not gone
