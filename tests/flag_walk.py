@@ -1,4 +1,4 @@
-"""Walk a report folder's results.json, report.md, index.html and its heat maps' .svg files (and the terminal text, when given)
+"""Walk a report folder's results.json, report.md (and its tables.*.md), index.html and its heat maps' .svg files (and the terminal text, when given)
 and check that every place naming a config carries the same marks: ``small``, ``degenerate
 baseline``, ``same rows as X`` (issue 34, "Flags everywhere"). The marks expected are derived here
 from results.json's own fields (``n`` against ``settings.min_rows``, ``degenerate_baseline``,
@@ -168,7 +168,8 @@ def walk(folder: Path, terminal: str | None = None) -> dict[str, Counter]:
     expected = expected_flags(results)
     for name, config in results["configs"].items():
         assert config["flags"] == expected[name], name
-    seen = {"report.md": _check_text((folder / "report.md").read_text(encoding="utf-8"), expected, markdown=True),
+    markdown = "\n".join(p.read_text(encoding="utf-8") for p in [folder / "report.md", *folder.glob("tables.*.md")])
+    seen = {"report.md": _check_text(markdown, expected, markdown=True),  # with the per-metric tables it links
             "index.html": _check_page(folder / "index.html", results, expected),
             "figures": _check_figures(folder, results, expected)}
     # each heat map is a file and the same figure in the page: the same configs, as often

@@ -74,7 +74,8 @@ def test_report_folder_and_table(dataset, capsys):
     assert rc == 0
     assert "baseline system: ref" in out and "the full tables: report.md and index.html" in out
     report = (out_dir / "report.md").read_text(encoding="utf-8")
-    assert "de-en.particle.d2 (n = " in report and "Correlation with human scores, TER" in report
+    assert "Correlation with human scores, TER" in report and "](tables.ter.md)" in report
+    assert "de-en.particle.d2 (n = " in (out_dir / "tables.ter.md").read_text(encoding="utf-8")  # report.md's appendix
     assert "## How to read this report" in report and "## Summary, TER" in report
     for metric in ("bleu", "ter"):
         assert (out_dir / f"de-en.{metric}.heatmap.svg").read_bytes()[:5] == b"<svg "
@@ -114,7 +115,8 @@ def test_the_full_corpus_config_is_scored_with_its_random_baseline_na(dataset, c
             assert score["random"] is None and score["score"] == payload["full"][system][metric]
     assert payload["summary"] == {"bleu": {}, "chrf": {}, "ribes": {}} and payload["trends"]["bleu"] == {}
     report = (out_dir / "report.md").read_text(encoding="utf-8")  # with --out the terminal has the summary
-    assert f"## de-en.baseline (n = {N}) [random baseline n/a: {reason}]" in report
+    assert f"## de-en.baseline (n = {N}) [random baseline n/a: {reason}]" in (out_dir / "tables.bleu.md").read_text(
+        encoding="utf-8")
     assert "## Full test set: ranking and significance clusters" in report
     assert not list(out_dir.glob("*.heatmap.svg"))  # nothing to compare with random corpora
     page = (out_dir / "index.html").read_text(encoding="utf-8")

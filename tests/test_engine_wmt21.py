@@ -150,7 +150,7 @@ def test_the_command_writes_results_report_and_plots(written):
     out, printed = written["out"], written["printed"]
     assert written["rc"] == 0 and "baseline system:" in printed and len(printed.splitlines()) <= 60
     assert "de-en.reorder.d5 (n = " not in printed  # the full tables are in report.md, the terminal has a summary
-    assert "## de-en.reorder.d5 (n = " in (out / "report.md").read_text(encoding="utf-8")
+    assert "## de-en.reorder.d5 (n = " in (out / "tables.bleu.md").read_text(encoding="utf-8")  # report.md's appendix
     payload = json.loads((out / "results.json").read_text(encoding="utf-8"))
     flagged = sum(1 for config in payload["configs"].values() if config["flags"])
     assert f"configs: {len(payload['configs'])} scored, {flagged} flagged (" in printed
@@ -168,7 +168,7 @@ def test_the_command_writes_results_report_and_plots(written):
         assert float(svg.get("width")) > 100 and float(svg.get("height")) > 100, figure
         assert sum(e.tag.rsplit("}", 1)[1] in {"circle", "polyline"} for e in svg.iter()) + sum(
             e.get("class") == "cell" for e in svg.iter()) > 3, figure
-        assert f"]({figure.name})" in (out / "report.md").read_text(encoding="utf-8")
+        assert f"]({figure.name})" in "".join(p.read_text(encoding="utf-8") for p in out.glob("*.md"))
     assert (out / "de-en.bleu.heatmap.svg").is_file() and (out / "de-en.chrf.human.svg").is_file()
     assert "## Summary" in (out / "report.md").read_text(encoding="utf-8")
 

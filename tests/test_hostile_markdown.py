@@ -108,7 +108,8 @@ def _run(toy: dict, names: dict, tmp: Path) -> dict[str, str]:
     (live / "results.json").write_text(json.dumps(results), encoding="utf-8")
     assert main(["report", str(live), "--out", str(folder), "--quiet"]) == 0
     meta = ["meta-evaluate", str(folder / "results.json"), "--reference", "labelled"]
-    return {"report.md": (folder / "report.md").read_text(encoding="utf-8"), "meta": _printed([*meta, "--markdown"]),
+    markdown = [folder / "report.md", *sorted(folder.glob("tables.*.md"))]  # report.md and the tables it links
+    return {"report.md": "\n".join(p.read_text(encoding="utf-8") for p in markdown), "meta": _printed([*meta, "--markdown"]),
             "terminal": terminal + _printed(meta), "files": sorted(p.name for p in folder.iterdir())}
 
 
@@ -130,10 +131,11 @@ def test_no_name_becomes_an_element_or_a_link(documents: dict[str, dict], docume
     assert hostile.elements == plain.elements  # no tag, link, emphasis, code span or table cell of a name's
     assert not re.search(r"(?<!\\)\$", documents["hostile"][document])  # no math either (GitHub renders $…$)
     assert not [attrs for _, attrs in hostile.elements if any(a.startswith("on") for a in attrs)]
-    # the only targets are the report's own figures, by file name (the pair names some), never a scheme
-    assert len(hostile.targets) == len(plain.targets) == (4 if document == "report.md" else 0)
+    # the only targets are the report's own figures and Markdown files, by file name (the pair names some), never a scheme
+    assert len(hostile.targets) == len(plain.targets) == (6 if document == "report.md" else 0)
     if document == "report.md":
-        assert sorted(unquote(t) for t in hostile.targets) == [f for f in documents["hostile"]["files"] if f.endswith(".svg")]
+        assert sorted(unquote(t) for t in hostile.targets) == [f for f in documents["hostile"]["files"]
+                                                               if f.endswith((".svg", ".md"))]
     assert not [target for target in hostile.targets if ":" in target]
 
 

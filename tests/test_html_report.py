@@ -415,6 +415,7 @@ def viewport(driver, width: int, height: int) -> None:
 
 
 def open_page(driver, out: Path, fragment: str = ""):
+    driver.get("about:blank")  # a new document each time: a new fragment alone keeps the last test's page
     driver.get((out / "index.html").as_uri() + fragment)
     driver.get_log("browser")  # the console so far: each test reads its own messages
     return driver
@@ -454,7 +455,7 @@ def test_the_page_loads_and_loads_a_sidecar_without_console_errors(report, brows
 def test_clicking_a_column_header_sorts_the_table(report, browser):
     from selenium.webdriver.common.by import By
 
-    driver = open_page(browser, report["out"])
+    driver = open_page(browser, report["out"], "#scores")  # the link opens the folded section
     headers = driver.find_elements(By.CSS_SELECTOR, "#cells thead th")
     score = next(k for k, th in enumerate(headers) if th.text.strip() == "score")
     button = headers[score].find_element(By.TAG_NAME, "button")
@@ -474,7 +475,8 @@ def test_a_system_filter_hides_the_other_systems(report, browser):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
-    driver = open_page(browser, report["out"], "#sentences-de-en.particle.d3")
+    driver = open_page(browser, report["out"], "#scores")
+    driver.execute_script("location.hash = '#sentences-de-en.particle.d3'")  # both folded sections open
     Select(driver.find_element(By.CSS_SELECTOR, "form[data-table=cells] select[data-filter=system]")).select_by_visible_text("good")
     shown = driver.execute_script("return Array.from(document.querySelectorAll('#cells tbody tr'))"
                                   ".filter(r => !r.hidden).map(r => r.dataset.system);")
@@ -492,7 +494,7 @@ def test_a_system_filter_hides_the_other_systems(report, browser):
 def test_a_marked_word_is_in_view_after_following_a_config_link(report, browser):
     from selenium.webdriver.common.by import By
 
-    driver = open_page(browser, report["out"])
+    driver = open_page(browser, report["out"], "#scores")  # the link opens the folded section
     link = driver.find_element(By.CSS_SELECTOR, "#cells a[href='#sentences-de-en.particle.d3']")
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", link)
     link.click()
@@ -748,7 +750,7 @@ def test_the_big_table_shows_100_rows_a_page_and_filters_before_paging(report, b
     evaluation = report["evaluation"]
     total = len(evaluation.configs) * len(evaluation.systems) * len(evaluation.metrics)
     assert total == 105
-    driver = open_page(browser, report["out"])
+    driver = open_page(browser, report["out"], "#scores")  # the link opens the folded section
     pager = driver.find_element(By.CSS_SELECTOR, "nav.pager[data-table=cells]")
     first = _shown_cells(driver)
     assert len(first) == 100 and pager.find_element(By.CSS_SELECTOR, ".page").text == "page 1 of 2 (rows 1–100)"

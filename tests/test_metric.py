@@ -136,7 +136,7 @@ def test_a_plugin_metric_is_reported_everywhere(tmp_path):
     assert run.returncode == 0, run.stderr
     assert "\n  Recall: best " in run.stdout and "Recall < random p5" in run.stdout  # the --out summary
     report = (out / "report.md").read_text(encoding="utf-8")
-    assert "ΔRecall (p)" in report and "## Summary, Recall" in report
+    assert "ΔRecall (p)" in (out / "tables.recall.md").read_text(encoding="utf-8") and "## Summary, Recall" in report
     assert "## Correlation with human scores, Recall" in report
     payload = json.loads((out / "results.json").read_text(encoding="utf-8"))
     assert payload["metrics"] == ["bleu", "recall"] and "Recall[recall|nrefs:1]" in payload["signature"]

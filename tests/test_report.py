@@ -70,11 +70,15 @@ def test_the_folder_holds_results_report_and_readable_plots(evaluation, tmp_path
     assert written[0].name == "results.json" and written[1].name == "report.md"
     assert json.loads(written[0].read_text(encoding="utf-8")) == json.loads(json.dumps(result.to_json()))
     report = written[1].read_text(encoding="utf-8")
-    for explained in ("`*` after a score", "*random* / *p5*", "*Δ (p)*", "*small*", "*random τ pct*", "*< random p5*"):
+    tables = {m: (tmp_path / f"tables.{m}.md").read_text(encoding="utf-8") for m in result.metrics}
+    for explained in ("*small*", "*random τ pct*", "*< random p5*"):
         assert explained in report
+    for explained in ("`*` after a score", "*random* / *p5*", "*Δ (p)*"):  # the per-config tables' columns
+        assert all(explained in text for text in tables.values())
     figures = [p for p in written[2:] if p.suffix == ".svg"]
-    for figure in figures:
-        assert f"]({figure.name})" in report
+    for figure in figures:  # a metric's figures in its tables file, the run's own in report.md
+        metric = next((m for m in result.metrics if f".{m}." in figure.name), None)
+        assert f"]({figure.name})" in (tables[metric] if metric else report)
         svg = ET.parse(figure).getroot()  # well-formed on its own, styled on its own, with a white ground
         assert svg.tag == f"{SVG}svg" and svg.find(f"{SVG}style") is not None, figure
         assert float(svg.get("width")) > 250 and float(svg.get("height")) > 200, figure  # the heat map: 5 rows, short labels
@@ -489,11 +493,13 @@ def _headings_in_order(text: str) -> list[str]:
     return [line.lstrip("# ").split(" (n = ")[0] for line in text.splitlines() if " (n = " in line]
 
 
-def test_the_markdown_report_whole(evaluation):
+def test_the_markdown_report_whole(evaluation, tmp_path):
+    """report.md whole, its per-config tables moved to one file per metric, linked from its appendix."""
     from pathlib import Path
 
     from auto_challenge_sets.evaluation.report.name_text import markdown_text
     from auto_challenge_sets.evaluation.report.report_writer import LEGEND, markdown_report
+    from auto_challenge_sets.evaluation.report.sections.challenge_section import TABLE_LEGEND, write_tables
     from auto_challenge_sets.evaluation.report.sections.full_test_section import full_test_section
     from auto_challenge_sets.evaluation.report.sections.targeted_section import text as targeted_section
 
@@ -507,25 +513,35 @@ def test_the_markdown_report_whole(evaluation):
              f"- **sets made by**: {markdown_text(result.provenance.summary)}", "- **note**: first note",
              "- **note**: Δ second note", "", "## How to read this report", "", LEGEND,
              "## Full corpus", "", _markdown_table(_full_cells(result)), "",
-             *full_test_section(result, markdown=True)]
+             *full_test_section(result, markdown=True, ranked=False)]
     for _, label, _, _ in METRICS:
         lines += [f"## Summary, {label}", "", summary_table(result, label.lower(), markdown=True), ""]
     for _, label, _, _ in METRICS:
         lines += [f"## Correlation with human scores, {label}", "", human_table(shuffled, label.lower(), markdown=True), "",
                   POWER_5_OF_4, ""]
     lines += targeted_section(shuffled, markdown=True)
-    lines += ["![de-en.bleu.heatmap](de-en.bleu.heatmap.svg)", "![de-en.targeted](de-en.targeted.svg)", ""]
-    for name in CONFIGS:
-        lines += [f"## {config_heading(result, name)}", "", config_table(result, name, markdown=True), ""]
+    lines += ["![de-en.targeted](de-en.targeted.svg)", "", "## Appendix: figures and tables per metric", "",
+              "Each metric's figures, full-test ranking and per-config tables: [BLEU](tables.bleu.md), "
+              "[TER](tables.ter.md), [RIBES](tables.ribes.md).", ""]  # the run's own figure; BLEU's is in its file
     assert markdown_report(shuffled, plots) == "\n".join(lines)
+    tables = ["# BLEU: figures and tables per config", "", "The findings and summaries are in [report.md](report.md).",
+              "", TABLE_LEGEND, "![de-en.bleu.heatmap](de-en.bleu.heatmap.svg)", "",
+              *full_test_section(result, markdown=True, metrics=["bleu"])]
+    for name in CONFIGS:
+        tables += [f"## {config_heading(result, name)}", "", config_table(result, name, True, ["bleu"]), ""]
+    written = write_tables(shuffled, tmp_path, plots)
+    assert written == [tmp_path / f"tables.{m}.md" for m in ("bleu", "ter", "ribes")]
+    assert written[0].read_text(encoding="utf-8") == "\n".join(tables)
+    assert "![" not in written[1].read_text(encoding="utf-8")  # TER has no figure here
     assert result.dataset and result.split == "toytest"
     bare = replace(result, human_full={"ribes": result.human_full["ribes"]}, targeted=None,
                    configs={name: replace(result.configs[name], human=None) for name in CONFIGS})
     report = markdown_report(bare, [])
     assert "## Correlation with human scores, RIBES" in report and "## Targeted accuracy" not in report
     assert "Correlation with human scores, BLEU" not in report and "Correlation with human scores, TER" not in report
-    assert "- **note**" not in report and "\n\n\n## de-en.particle.d0 (n = " in report  # no plot lines
-    assert _headings_in_order(markdown_report(_with_d10(result), [])) == [*CONFIGS[:2], *D10_ORDER]
+    assert "- **note**" not in report and "\n\n\n## Appendix: " in report  # no plot lines
+    d10 = write_tables(_with_d10(result), tmp_path, [])[0].read_text(encoding="utf-8")
+    assert _headings_in_order(d10) == [*CONFIGS[:2], *D10_ORDER]
 
 
 def test_the_folder_in_a_new_nested_directory(evaluation, tmp_path, capsys, monkeypatch):
@@ -548,8 +564,9 @@ def test_the_folder_in_a_new_nested_directory(evaluation, tmp_path, capsys, monk
     assert (out / "index.html") in written and not any(p.name.endswith(".human.svg") for p in written)
     report = (out / "report.md").read_text(encoding="utf-8")
     assert report.startswith("# LDD challenge sets: evaluation\n") and "- **note**: Δ note" in report
-    assert [line for line in report.splitlines() if line.startswith("![")] == [
-        f"![{p.stem}]({p.name})" for p in written[2:] if p.suffix == ".svg"]
+    linked = [line for name in ("report.md", "tables.bleu.md", "tables.ter.md", "tables.ribes.md")
+              for line in (out / name).read_text(encoding="utf-8").splitlines() if line.startswith("![")]
+    assert sorted(linked) == sorted(f"![{p.stem}]({p.name})" for p in written if p.suffix == ".svg")  # each once
     small = replace(result, metrics=("bleu",), targeted=None)
     write_report(tmp_path / "bar", small, progress=True)
     assert "plots per metric" in capsys.readouterr().err
@@ -575,7 +592,7 @@ def test_both_reports_end_their_sections_with_segment_agreement(evaluation):
     for metric, label, _, _ in METRICS:
         section += [f"## Segment-level agreement with human z, {label}", "", segment_table(seg, metric, True), ""]
     report, plain = markdown_report(seg, []), markdown_report(result, [])
-    cut = plain.index("\n\n\n## de-en.particle.d0 (n = ") + 2  # the empty plot line, then the configs
+    cut = plain.index("\n\n\n## Appendix: ") + 2  # the empty plot line, then the appendix
     assert report == plain[:cut] + "\n".join(section) + "\n" + plain[cut:]
 
 

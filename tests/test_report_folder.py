@@ -256,7 +256,7 @@ def test_the_names_a_report_may_hold_are_its_writers_names():
     from auto_challenge_sets.evaluation.report.report_folder import report_globs
 
     assert report_globs() == {
-        "": ["results.json", "report.md", "sentences.json.gz", "*.*.heatmap.svg", "*.*.trend.svg", "*.*.human.svg",
+        "": ["results.json", "report.md", "tables.*.md", "sentences.json.gz", "*.*.heatmap.svg", "*.*.trend.svg", "*.*.human.svg",
              "*.targeted.svg", "index.html", "*.*.heatmap.png", "*.*.trend.png", "*.*.human.png", "*.targeted.png"],
         "sentences": ["lines-*.js", "*.js"],
     }

@@ -38,15 +38,6 @@ def report_globs() -> dict[str, list[str]]:
     return globs
 
 
-def _schema(results: Path) -> object:
-    """The ``schema`` of a results.json (a regular file: ``check_report_folder`` refused a link)."""
-    try:
-        document = read_json(results)
-    except InputError:
-        return None
-    return document.get("schema") if isinstance(document, dict) else None
-
-
 def check_report_folder(out: Path) -> None:
     """Refuse an ``--out`` that holds anything but one report (see the module docstring)."""
     refuse_link_or_file(out)
@@ -66,7 +57,11 @@ def check_report_folder(out: Path) -> None:
         elif not stat.S_ISREG(mode):
             raise InputError(f"is {file_kind(mode)}, not a regular file, though named like a report's file: "
                              "it was never opened; remove it, or choose a new or empty folder", entry)
-    schema = _schema(out / RESULTS) if (out / RESULTS).exists() else None
+    try:  # a regular file, if any: a link was refused above
+        document = read_json(out / RESULTS) if (out / RESULTS).exists() else None
+    except InputError:
+        document = None
+    schema = document.get("schema") if isinstance(document, dict) else None
     if not (isinstance(schema, str) and schema.startswith(SCHEMA_PREFIX)):
         raise InputError(f"is not empty and has no {RESULTS} of acs evaluate (schema {SCHEMA_PREFIX}*): a "
                          "report would replace its files; choose a new or empty folder", out)

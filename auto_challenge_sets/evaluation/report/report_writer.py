@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from urllib.parse import quote
 
 from auto_challenge_sets.evaluation.page_sentences import SAVED, Sentences
 from auto_challenge_sets.evaluation.report import cells, figures, sections
 from auto_challenge_sets.evaluation.report.html import html_report
-from auto_challenge_sets.evaluation.report.name_text import markdown_text
 from auto_challenge_sets.evaluation.report.sections import SECTIONS
 from auto_challenge_sets.evaluation.report.sections import challenge_section as challenge
 from auto_challenge_sets.evaluation.results import Evaluation
@@ -30,14 +28,14 @@ def markdown_report(evaluation: Evaluation, plots: list[Path]) -> str:
     """The sections in the text's order, the legend after the head, the per-config tables last."""
     head, *rest = (section.text(evaluation, markdown=True) for section in SECTIONS if section is not challenge)
     lines = [*head, "## How to read this report", "", LEGEND, *(line for lines in rest for line in lines)]
-    lines += [f"![{markdown_text(p.stem)}]({quote(p.name)})" for p in plots] + [""]  # the pair names the files
+    lines += challenge.figure_links(evaluation, plots)  # the run's own; a metric's are in its tables file
     return "\n".join([*lines, *challenge.text(evaluation, markdown=True)])
 
 
 def report_names() -> tuple[str, ...]:
     """Every name :func:`write_report` may write, relative to its folder, fields in braces."""
     figures = (section.FILE for section in SECTIONS if hasattr(section, "FILE"))
-    return (RESULTS, MARKDOWN, SAVED, *figures, *html_report.PAGE_NAMES)
+    return (RESULTS, MARKDOWN, challenge.TABLES, SAVED, *figures, *html_report.PAGE_NAMES)
 
 
 def write_report(out_dir: str | Path, evaluation: Evaluation, sentences: Sentences | None = None,
@@ -58,5 +56,6 @@ def write_report(out_dir: str | Path, evaluation: Evaluation, sentences: Sentenc
     plots, report = [out / figure.file for figure in drawn], out / MARKDOWN
     with stage(MARKDOWN, 1, "files"):
         report.write_text(markdown_report(evaluation, plots), encoding="utf-8")
+        tables = challenge.write_tables(evaluation, out, plots)
     page = html_report.write_html(out, evaluation, sentences, drawn)
-    return [results, *saved, report, *plots, *page]
+    return [results, *saved, report, *tables, *plots, *page]

@@ -6,21 +6,27 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from auto_challenge_sets.evaluation.report import plots
 from auto_challenge_sets.evaluation.report.cells import num, ordered_configs, ranked_systems
-from auto_challenge_sets.evaluation.report.name_text import isolate, report_name
+from auto_challenge_sets.evaluation.report.name_text import isolate, markdown_text, report_name
+from auto_challenge_sets.evaluation.report.sections import full_test_section as full_test
+from auto_challenge_sets.evaluation.report.sections import human_section as human
+from auto_challenge_sets.evaluation.report.sections import trends_section as trends
 from auto_challenge_sets.evaluation.results import SAME_ROWS, SMALL, Evaluation
 from auto_challenge_sets.tables import render_table
 
 KIND, FILE = "heatmap", "{pair}.{metric}.heatmap.svg"
+TABLES = "tables.{metric}.md"  # report.md's appendix per metric: its figures, full-test ranking and per-config tables
 PAGE_ROWS = 100  # rows of the all-scores table a page shows at a time
 DEGENERATE_GREY = "#d9d9d9"  # a heat map's degenerate-baseline column: no colour, no star, hatched
 # a heat map's column marks, named in its title: the flags in words would take more room than the map
 MARKS = {SMALL: ("°", "small"), SAME_ROWS: ("=", "same rows as an earlier config")}
 
-LEGEND = """\
+TABLE_LEGEND = """\
 - *score*: the metric on the config's rows (BLEU, chrF and TER are sacrebleu's, 0–100; RIBES is
   NTT's, 0–1; TER is an error rate: lower is better). `*` after a score: worse than the 5th
   percentile of the random corpora (above the 95th where lower is better).
@@ -29,6 +35,8 @@ LEGEND = """\
   differs by at most the tolerance).
 - *Δ (p)*: the system's score minus the baseline system's on the same rows, and the p-value of
   sacrebleu's paired test (approximate randomization by default).
+"""
+LEGEND = """\
 - *small*: fewer rows than `min_rows` (a config of exactly `min_rows` rows is not small): scored,
   left out of trends, summaries and the corrections for multiple testing. *same rows as X*: the
   config holds the very rows of the earlier config X and is counted once (in trends, summaries and
@@ -36,27 +44,28 @@ LEGEND = """\
 """
 
 
-def config_table(evaluation: Evaluation, config: str, markdown: bool = False) -> str:
-    """One row per system: each metric, its random mean and p5, and the paired test against the baseline."""
-    entry = evaluation.configs[config]
+def config_table(evaluation: Evaluation, config: str, markdown: bool = False, metrics: list[str] | None = None) -> str:
+    """One row per system: each metric (all by default), its random mean and p5, and the paired test
+    against the baseline."""
+    entry, metrics = evaluation.configs[config], metrics or evaluation.metrics
     header = ["system"]
-    for metric in evaluation.metrics:
+    for metric in metrics:
         header += [report_name(evaluation.label(metric), markdown), "random", "p5"]
-    header += [f"Δ{report_name(evaluation.label(m), markdown)} (p)" for m in evaluation.metrics]
+    header += [f"Δ{report_name(evaluation.label(m), markdown)} (p)" for m in metrics]
     rows = []
-    first = evaluation.metrics[0]
+    first = metrics[0]
     for system in ranked_systems(evaluation, lambda s: entry.systems[s].scores[first].score if s in entry.systems else None):
         if system not in entry.systems:
             continue
         result = entry.systems[system]
         row = [report_name(system, markdown) + (" (baseline)" if system == evaluation.baseline_system else "")]
-        for metric in evaluation.metrics:
+        for metric in metrics:
             score, digits = result.scores[metric], evaluation.digits(metric)
             worse = entry.starred(score, evaluation.higher_is_better[metric])
             random = score.random
             row += [num(score.score, digits) + ("*" if worse else ""),
                     *(["n/a", "n/a"] if random is None else [num(random.mean, digits), num(random.p5, digits)])]
-        for metric in evaluation.metrics:
+        for metric in metrics:
             test = result.scores[metric].vs_baseline
             row.append("-" if test is None else f"{test.delta:+.{evaluation.digits(metric)}f} ({test.p_value:.3f})")
         rows.append(row)
@@ -74,13 +83,42 @@ def config_heading(evaluation: Evaluation, config: str, markdown: bool = False) 
 
 
 def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
-    """Per config, in D order, its heading and table."""
+    """Per config, in D order, its heading and table; report.md's appendix: the links to its per-metric files."""
+    if markdown:
+        links = ", ".join(f"[{report_name(evaluation.label(m), True)}]({quote(TABLES.format(metric=m))})"
+                          for m in evaluation.metrics)
+        return ["## Appendix: figures and tables per metric", "",
+                f"Each metric's figures, full-test ranking and per-config tables: {links}.", ""]
     lines = []
     for config in ordered_configs(evaluation):
-        heading = config_heading(evaluation, config, markdown)
-        lines += [f"## {heading}", ""] if markdown else [heading]
-        lines += [config_table(evaluation, config, markdown), ""]
+        lines += [config_heading(evaluation, config), config_table(evaluation, config), ""]
     return lines
+
+
+def figure_links(evaluation: Evaluation, plots: list[Path], metric: str | None = None) -> list[str]:
+    """The links to a metric's figures (``None``: to the run's own, whose names hold no metric), then a blank line."""
+    def named(m: str) -> set[str]:
+        fields = [{"pair": evaluation.pair, "metric": m, "phenomenon": c.phenomenon} for c in evaluation.configs.values()]
+        return {file.format(**f) for file in (FILE, human.FILE, trends.FILE) for f in fields}
+
+    names = named(metric) if metric else set().union(*map(named, evaluation.metrics))
+    return [f"![{markdown_text(p.stem)}]({quote(p.name)})" for p in plots if (p.name in names) == bool(metric)] + [""]
+
+
+def write_tables(evaluation: Evaluation, out: Path, plots: list[Path]) -> list[Path]:
+    """Per metric, report.md's appendix :data:`TABLES`: its figures, full-test ranking and per-config tables."""
+    written = []
+    for metric in evaluation.metrics:
+        label = report_name(evaluation.label(metric), True)
+        lines = [f"# {label}: figures and tables per config", "", "The findings and summaries are in "
+                 "[report.md](report.md).", "", TABLE_LEGEND, *figure_links(evaluation, plots, metric),
+                 *full_test.full_test_section(evaluation, True, [metric])]
+        for config in ordered_configs(evaluation):
+            lines += [f"## {config_heading(evaluation, config, True)}", "",
+                      config_table(evaluation, config, True, [metric]), ""]
+        written.append(out / TABLES.format(metric=metric))
+        written[-1].write_text("\n".join(lines), encoding="utf-8")
+    return written
 
 
 @dataclass(frozen=True)

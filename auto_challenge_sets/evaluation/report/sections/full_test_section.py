@@ -7,7 +7,7 @@ from typing import Any
 
 from auto_challenge_sets.configs import BASELINE
 from auto_challenge_sets.evaluation.report.cells import by_full_test, num
-from auto_challenge_sets.evaluation.report.name_text import report_name, terminal_text
+from auto_challenge_sets.evaluation.report.name_text import report_name
 from auto_challenge_sets.evaluation.results import Evaluation, FullTest, MetricInfo
 from auto_challenge_sets.tables import render_table
 
@@ -42,8 +42,10 @@ def full_corpus_label(evaluation: Evaluation, markdown: bool = False) -> str:
     return "full test set" if config == f"{evaluation.pair}.{BASELINE}" else f"full corpus: {report_name(config, markdown)}"
 
 
-def full_test_section(evaluation: Evaluation, markdown: bool = False) -> list[str]:
-    """The report's section (empty for a run without it)."""
+def full_test_section(evaluation: Evaluation, markdown: bool = False, metrics: list[str] | None = None,
+                      ranked: bool = True) -> list[str]:
+    """The report's section (empty for a run without it): each of ``metrics``' ranking table (all by
+    default), or with ``ranked`` false its one line (report.md's; the tables are in its per-metric files)."""
     found = evaluation.full_test
     if found is None:
         return []
@@ -55,7 +57,10 @@ def full_test_section(evaluation: Evaluation, markdown: bool = False) -> list[st
              f"{report_name(found.baseline_system, markdown)} and between every pair; clusters at p < {found.alpha} "
              f"(correction: {report_name(found.correction, markdown)}, as WMT); random baseline: n/a "
              f"({report_name(found.random_unavailable, markdown)})", ""]
-    for metric, ranking in found.rankings.items():
+    if not ranked:
+        return [*lines[:-1], *(f"- {top_line(evaluation, metric, markdown)}" for metric in found.rankings), ""]
+    for metric in metrics or found.rankings:
+        ranking = found.rankings[metric]
         label = report_name(evaluation.label(metric), markdown)
         heading = f"{label}: {ranking.clusters} cluster(s) of {len(ranking.systems)} systems"
         lines += [f"### {heading}" if markdown else heading, "", ranking_table(found, metric, evaluation.metric_info[metric], markdown), ""]
@@ -70,24 +75,24 @@ def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
     rows = [[report_name(s, markdown), *(num(evaluation.full[s][m], evaluation.digits(m)) for m in evaluation.metrics)]
             for s in by_full_test(evaluation)]
     return [heading, *([""] if markdown else []), render_table(header, rows, markdown=markdown), "",
-            *full_test_section(evaluation, markdown)]
+            *full_test_section(evaluation, markdown, ranked=not markdown)]
 
 
 def page(evaluation: Evaluation) -> dict[str, Any]:
     return {"ranked": by_full_test(evaluation)}
 
 
-def top_line(evaluation: Evaluation, metric: str) -> str:
-    cls, label = evaluation.metric_info[metric], terminal_text(evaluation.label(metric))
+def top_line(evaluation: Evaluation, metric: str, markdown: bool = False) -> str:
+    cls, label = evaluation.metric_info[metric], report_name(evaluation.label(metric), markdown)
     ranking = None if evaluation.full_test is None else evaluation.full_test.rankings.get(metric)
     if ranking is None or not ranking.systems:
         scored = [(s, evaluation.full[s][metric]) for s in evaluation.systems if evaluation.full[s][metric] is not None]
         if not scored:
             return f"{label}: no score"
         best = (max if evaluation.higher_is_better[metric] else min)(scored, key=lambda item: item[1])
-        return f"{label}: best {terminal_text(best[0])} ({best[1]:.{cls.digits}f})"
+        return f"{label}: best {report_name(best[0], markdown)} ({best[1]:.{cls.digits}f})"
     top = ranking.systems[0]
-    cluster = [terminal_text(entry.system) for entry in ranking.systems if entry.cluster == 1]
+    cluster = [report_name(entry.system, markdown) for entry in ranking.systems if entry.cluster == 1]
     shown = ", ".join(cluster[:MAX_NAMED]) + (f", … ({len(cluster)} systems)" if len(cluster) > MAX_NAMED else "")
-    return (f"{label}: best {terminal_text(top.system)} ({top.score:.{cls.digits}f}); {ranking.clusters} cluster(s) of "
+    return (f"{label}: best {report_name(top.system, markdown)} ({top.score:.{cls.digits}f}); {ranking.clusters} cluster(s) of "
             f"{len(ranking.systems)} systems; top cluster: {shown}")

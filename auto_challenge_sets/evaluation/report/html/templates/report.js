@@ -100,6 +100,18 @@
     apply();
   });
 
+  // ---- the sections are folded: a link opens the folds around its target, and a section its own
+  function unfold() {
+    var target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (!target) return;
+    var own = target.querySelector(":scope > details.section");
+    if (own) own.open = true;
+    for (var fold = target.closest("details"); fold; fold = fold.parentElement.closest("details")) fold.open = true;
+    target.scrollIntoView();
+  }
+  window.addEventListener("hashchange", unfold);
+  unfold();
+
   // ---- the sentences behind each config
   var dataNode = document.getElementById("acs-sentences");
   if (!dataNode) return;
@@ -303,12 +315,9 @@
 
   // a link to #sentences-CONFIG opens that config and brings its first marked word into view
   function follow() {
-    var id = decodeURIComponent(location.hash.slice(1));
-    if (id.indexOf("sentences-") !== 0) return;
-    var details = document.getElementById(id);
-    if (!details) return;
-    details.open = true;
-    open(details);
+    var details = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (!details || !details.matches("details.config")) return;
+    open(details);  // unfold() opened it: its rows now, to find the mark
     var mark = details.querySelector(".sentence:not([hidden]) mark");
     (mark || details).scrollIntoView({ block: "center" });
   }
