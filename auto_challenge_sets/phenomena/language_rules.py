@@ -120,8 +120,8 @@ for _language, _lemma in (("fr", "se"), ("ru", "себя")):
         _reflexive_lemma(_lemma))
 # Words these treebanks tag SCONJ mark that subordinate nothing: the correlative of a conditional or
 # temporal clause standing in the main clause (Hindi 'jab ... to', Russian 'esli ..., to'), and
-# connectives and coordinators ('islie' therefore, 'lekin' but); read on PUD (extraction_precision.tsv)
-# ('haalaanki', sentence-initial 'however', is one too)
+# connectives and coordinators ('islie' therefore, 'lekin' but, sentence-initial 'haalaanki' however);
+# read on PUD (extraction_precision.tsv)
 NOT_SUBORDINATORS = {"hi": frozenset({"तो", "तब", "तबतक", "इसलिए", "ऐसा", "वैसे", "लेकिन", "या", "बल्कि", "हालांकि"}),
                      "ru": frozenset({"то", "тем"})}
 
