@@ -25,19 +25,26 @@ def independent_selection(path: Path) -> tuple[Counter, dict[str, dict[str, list
                     continue
                 d = abs(token["id"] - token["head"]) - 1
                 entry = (token["id"], token["head"], d)
-                head_is_verb = by_id[token["head"]]["upos"] == "VERB"
-                if (token["feats"] or {}).get("Reflex") == "Yes":
+                feats = token["feats"] or {}
+                if feats.get("Reflex") == "Yes":
                     found["reflexive"].append(entry)
                 if token["deprel"] in ("compound:prt", "prt"):
                     found["particle"].append(entry)
                 if token["upos"] == "ADP" and token["deprel"].split(":")[0] == "obl":
                     found["prep_stranding"].append(entry)
-                # the wording: aux or aux:* / nsubj or nsubj:* / SCONJ + mark, each under a VERB
-                if token["deprel"].split(":")[0] == "aux" and head_is_verb:
+                # aux or aux:* / nsubj or nsubj:* in the nominative or no case / SCONJ + mark, each to
+                # its head where that is a VERB or a participle, else to the head's copula if it has one
+                head = by_id[token["head"]]
+                if head["upos"] != "VERB" and (head["feats"] or {}).get("VerbForm") != "Part":
+                    head = next((t for t in by_id.values() if t["head"] == head["id"] and t["deprel"] == "cop"), None)
+                if head is None:
+                    continue
+                entry = (token["id"], head["id"], abs(token["id"] - head["id"]) - 1)
+                if token["deprel"].split(":")[0] == "aux":
                     found["aux_bracket"].append(entry)
-                if token["deprel"].split(":")[0] == "nsubj" and head_is_verb:
+                if token["deprel"].split(":")[0] == "nsubj" and "Nom" in feats.get("Case", "Nom").split(","):
                     found["subj_verb"].append(entry)
-                if token["upos"] == "SCONJ" and token["deprel"] == "mark" and head_is_verb:
+                if token["upos"] == "SCONJ" and token["deprel"] == "mark":
                     found["verb_final"].append(entry)
             instances[tokenlist.metadata["sent_id"]] = found
             sizes["baseline", None] += 1

@@ -203,3 +203,33 @@ def test_the_stored_precision_table_equals_a_fresh_count() -> None:
                            "--shared", str(shared)], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "| cs | aux_clitic | 115 | 75 | 38 | 19 | 2 | 30 | 100.0 |" in done.stdout
+
+
+# (language, sent_id, phenomenon, the (dependent, head) pairs it finds there): issue 47's rule fixes on PUD
+PUD_FIXES = [
+    ("hi", "n01032032", "verb_final", []),  # sentence-initial हालांकि 'however' (and no other subordinator)
+    ("zh", "n01011011", "ba_bei", [(5, 10)]),  # 把 tagged VERB: ordinary disposal, to the verb it heads
+    ("zh", "n01029006", "ba_bei", [(12, 13), (20, 22)]),  # a passive 被; 將 tagged VERB
+    ("zh", "n01050006", "ba_bei", [(17, 19)]),  # the formal disposal marker 將 (ADP)
+    ("is", "n01009054", "particle", []),  # 'um að hjálpa', 'við að fylla': prepositions governing að
+    ("is", "w01147018", "particle", []),  # 'sem hún dáðist að': a stranded preposition
+    ("is", "n01144038", "particle", [(6, 3), (23, 21)]),  # 'kippti sér ekkert upp', 'bætti hann við'
+    ("de", "n01015033", "verb_final", [(7, 15)]),  # 'wenn der Name ... selten ist': to the copula
+    ("cs", "n01011004", "aux_bracket", [(1, 3)]),  # 'Byla ... obviněna': a passive participle tagged ADJ
+    ("en", "n01001011", "subj_verb", [(3, 8), (27, 29)]),  # a copular subject: 'much of the ... transition is'
+    ("is", "n01017013", "subj_verb", []),  # 'Flestu fólki þætti': a dative subject does not agree
+    ("ru", "n01016032", "subj_verb", []),  # 'не хватает интерфейса': a genitive subject does not agree
+    ("es", "n01005024", "reflexive", [(1, 2)]),  # 'Nos enfrentamos': no Reflex=Yes on a first-person clitic
+    ("cs", "n01104011", "reflexive", [(10, 11), (16, 18)]),  # not 'třikrát za sebou' (an adverb's)
+    ("cs", "w01040100", "reflexive", [(9, 8)]),  # 'vyskytujícími se': a participle tagged ADJ
+]
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize(("language", "sent_id", "name", "pairs"), PUD_FIXES)
+def test_a_fixed_rule_finds_exactly_these_pairs_in_a_pud_sentence(language: str, sent_id: str, name: str,
+                                                                   pairs: list[tuple[int, int]]) -> None:
+    path = shared_path("data", "pud", f"{language}_pud-ud-test.conllu")
+    sentence = next(s for s in read_conllu(path) if s.sent_id == sent_id)
+    found = find_all_instances(sentence, [phenomenon_for(name, language)])[name]
+    assert [(instance.dependent, instance.head) for instance in found] == pairs

@@ -185,14 +185,17 @@ def test_english_subject_far_from_its_verb(pud: dict) -> None:
     assert find_instances(pud["en"]["n01012003"], "subj_verb")[0] == Instance(2, 7, "one", "started", 4)
 
 
-def test_head_rules_need_a_verb_head() -> None:
+def test_head_rules_need_a_verb_a_participle_or_a_copula() -> None:
     from auto_challenge_sets.formats.ud import Token
 
-    sentence = Sentence([Token(1, "he", upos="PRON", head=2, deprel="nsubj"),
-                         Token(2, "ill", upos="ADJ", head=0, deprel="root"),
-                         Token(3, "that", upos="SCONJ", head=2, deprel="mark")])
+    words = [Token(1, "that", upos="SCONJ", head=3, deprel="mark"), Token(2, "he", upos="PRON", head=3, deprel="nsubj"),
+             Token(3, "ill", upos="ADJ", head=0, deprel="root"), Token(4, "will", upos="AUX", head=3, deprel="aux")]
     for name in ("subj_verb", "verb_final", "aux_bracket"):
-        assert find_instances(sentence, name) == []
+        assert find_instances(Sentence(words), name) == []
+    copula = Token(5, "be", upos="AUX", head=3, deprel="cop")
+    found = {name: find_instances(Sentence([*words, copula]), name) for name in ("subj_verb", "verb_final", "aux_bracket")}
+    assert {name: [(i.dependent, i.head) for i in instances] for name, instances in found.items()} == {
+        "subj_verb": [(2, 5)], "verb_final": [(1, 5)], "aux_bracket": [(4, 5)]}
 
 
 def test_a_rule_takes_the_word_or_the_word_and_its_head() -> None:

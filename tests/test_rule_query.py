@@ -69,7 +69,8 @@ def test_feats_equal_is_a_feature_and_feats_prefix_is_the_column() -> None:
 
 
 def test_queries_select_what_the_built_in_rules_do_on_gold_pud() -> None:
-    """A query that spells a built-in rule finds the same instances in every gold German sentence."""
+    """A query that spells a built-in rule finds the same instances in every gold German sentence
+    (for aux_bracket and verb_final, those with a VERB head: a query cannot run to a copula)."""
     pairs = [("name=q_aux deprel~aux head.upos=VERB", "aux_bracket"),
              ("name=q_reflexive feats=Reflex=Yes", "reflexive"),
              ("name=q_final upos=SCONJ deprel=mark head.upos=VERB", "verb_final")]
@@ -79,7 +80,9 @@ def test_queries_select_what_the_built_in_rules_do_on_gold_pud() -> None:
             rule = query.rule()
             words = sentence.words
             found = [w.id for w in words if w.head and rule(w, words[w.head - 1])]
-            assert found == [i.dependent for i in find_instances(sentence, builtin)], (query.name, sentence.sent_id)
+            expected = [i.dependent for i in find_instances(sentence, builtin)
+                        if builtin == "reflexive" or words[i.head - 1].upos == "VERB"]
+            assert found == expected, (query.name, sentence.sent_id)
 
 
 def _sample(out: Path) -> list[str]:

@@ -30,27 +30,40 @@ register_phenomenon("prep_stranding", "a stranded preposition: UPOS ADP with DEP
                     WordTest("deprel", "startswith", "obl"))(_prep_stranding)
 
 
-# Beyond the paper: agreement and verb placement, each a dependent whose head is a VERB.
-# (the head's UPOS is tested first: a plain attribute, where DEPREL's base is computed per word)
-def _aux_bracket(word: Token, head: Token) -> bool:
-    return head.upos == "VERB" and word.deprel_base == "aux"
+# Beyond the paper: agreement and verb placement, each a dependent of a clause's predicate.
+def _predicate(word: Token, words: list[Token]) -> Token | None:
+    """The verb a dependent of a predicate runs to: its head where that is a VERB or a participle
+    (Czech PUD tags passive participles ADJ, VerbForm=Part); where UD makes a copula's complement the
+    head ('wenn der Name ... selten ist'), the copula, the verb of the clause; else None."""
+    head = words[word.head - 1]
+    if head.upos == "VERB" or head.has_feature("VerbForm", "Part"):
+        return head
+    return next((other for other in words if other.head == head.id and other.deprel == "cop"), None)
 
 
-def _subj_verb(word: Token, head: Token) -> bool:
-    return head.upos == "VERB" and word.deprel_base == "nsubj"
+def _aux_bracket(word: Token) -> bool:
+    return word.deprel_base == "aux"
 
 
-def _verb_final(word: Token, head: Token) -> bool:
-    return word.upos == "SCONJ" and word.deprel == "mark" and head.upos == "VERB"
+def _subj_verb(word: Token) -> bool:
+    # a subject in another case than the nominative does not agree with its verb (Icelandic dative
+    # subjects, Czech and Russian genitive subjects of a numeral or a negation)
+    return word.deprel_base == "nsubj" and ("Case=" not in word.feats or word.has_feature("Case", "Nom"))
 
 
-register_phenomenon("aux_bracket", "an auxiliary and its verb: DEPREL aux or aux:* with a VERB head "
-                    "(the German verbal bracket 'hat ... gelesen')", WordTest("deprel", "startswith", "aux"))(_aux_bracket)
-register_phenomenon("subj_verb", "a subject and its verb: DEPREL nsubj or nsubj:* with a VERB head "
-                    "(agreement across intervening words)", WordTest("deprel", "startswith", "nsubj"))(_subj_verb)
+def _verb_final(word: Token) -> bool:
+    return word.upos == "SCONJ" and word.deprel == "mark"
+
+
+register_phenomenon("aux_bracket", "an auxiliary and its verb: DEPREL aux or aux:*, a verb or participle head or "
+                    "its copula (the German verbal bracket 'hat ... gelesen')", WordTest("deprel", "startswith", "aux"),
+                    head_of=_predicate)(_aux_bracket)
+register_phenomenon("subj_verb", "a subject and its verb: DEPREL nsubj or nsubj:*, nominative or unmarked for case, "
+                    "a verb or participle head or its copula (agreement across intervening words)",
+                    WordTest("deprel", "startswith", "nsubj"), head_of=_predicate)(_subj_verb)
 register_phenomenon("verb_final", "a subordinating conjunction and its clause's verb: UPOS SCONJ, DEPREL mark, "
-                    "a VERB head (German verb-final clauses)", WordTest("upos", "equals", "SCONJ"))(_verb_final)
-
+                    "a verb or participle head or its copula (German verb-final clauses)",
+                    WordTest("upos", "equals", "SCONJ"), head_of=_predicate)(_verb_final)
 
 
 def _relative_clause(word: Token) -> bool:
