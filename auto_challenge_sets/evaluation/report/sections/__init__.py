@@ -8,6 +8,9 @@ from auto_challenge_sets.evaluation.report.sections import (
     challenge_section as challenge,
 )
 from auto_challenge_sets.evaluation.report.sections import (
+    findings_section as findings,
+)
+from auto_challenge_sets.evaluation.report.sections import (
     full_test_section as full_test,
 )
 from auto_challenge_sets.evaluation.report.sections import (
@@ -26,5 +29,5 @@ from auto_challenge_sets.evaluation.report.sections import (
     trends_section as trends,
 )
 
-# the text report's order; report.md moves the long per-config tables after the figures
-SECTIONS = (provenance, full_test, challenge, trends, human, targeted, segments)
+# the text report's order, the findings first; report.md moves the long per-config tables after the figures
+SECTIONS = (findings, provenance, full_test, challenge, trends, human, targeted, segments)

@@ -3,6 +3,7 @@ significance clusters and its paired test against the baseline system; the termi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from auto_challenge_sets.configs import BASELINE
@@ -77,17 +78,18 @@ def page(evaluation: Evaluation) -> dict[str, Any]:
     return {"ranked": by_full_test(evaluation)}
 
 
-def top_line(evaluation: Evaluation, metric: str) -> str:
-    cls, label = evaluation.metric_info[metric], terminal_text(evaluation.label(metric))
+def top_line(evaluation: Evaluation, metric: str, escape: Callable[[str], str] = terminal_text) -> str:
+    """The best system and the top cluster, every name through ``escape`` (the output's)."""
+    cls, label = evaluation.metric_info[metric], escape(evaluation.label(metric))
     ranking = None if evaluation.full_test is None else evaluation.full_test.rankings.get(metric)
     if ranking is None or not ranking.systems:
         scored = [(s, evaluation.full[s][metric]) for s in evaluation.systems if evaluation.full[s][metric] is not None]
         if not scored:
             return f"{label}: no score"
         best = (max if evaluation.higher_is_better[metric] else min)(scored, key=lambda item: item[1])
-        return f"{label}: best {terminal_text(best[0])} ({best[1]:.{cls.digits}f})"
+        return f"{label}: best {escape(best[0])} ({best[1]:.{cls.digits}f})"
     top = ranking.systems[0]
-    cluster = [terminal_text(entry.system) for entry in ranking.systems if entry.cluster == 1]
+    cluster = [escape(entry.system) for entry in ranking.systems if entry.cluster == 1]
     shown = ", ".join(cluster[:MAX_NAMED]) + (f", … ({len(cluster)} systems)" if len(cluster) > MAX_NAMED else "")
-    return (f"{label}: best {terminal_text(top.system)} ({top.score:.{cls.digits}f}); {ranking.clusters} cluster(s) of "
+    return (f"{label}: best {escape(top.system)} ({top.score:.{cls.digits}f}); {ranking.clusters} cluster(s) of "
             f"{len(ranking.systems)} systems; top cluster: {shown}")
