@@ -12,9 +12,6 @@ import re
 import pytest
 from scipy.stats import false_discovery_control, norm
 
-from mutation_scope import per_test_under_mutmut
-from toy_dataset import WORDS, corpus, evaluated, write_folder, write_outputs
-
 from auto_challenge_sets.evaluation.report.html.html_report import write_html
 from auto_challenge_sets.evaluation.report.meta_report import render, to_json
 from auto_challenge_sets.evaluation.report.report_writer import markdown_report, write_report
@@ -23,6 +20,9 @@ from auto_challenge_sets.evaluation.results import DIAGNOSTIC, Evaluation
 from auto_challenge_sets.evaluation.stats.meta_runs import meta_evaluate
 from auto_challenge_sets.evaluation.stats.multiple_testing import verdict
 from auto_challenge_sets.evaluation.stats.power import delta_power
+
+from mutation_scope import per_test_under_mutmut
+from toy_dataset import WORDS, corpus, evaluated, write_folder, write_outputs
 
 REVERSED_FROM = 3  # the toy's lines with a particle at distance >= 3 rank the systems the other way round
 RANKS = 10  # systems, human score = rank: 2^10 rank swaps, so a p of 2/1024 is reachable

@@ -85,7 +85,7 @@ def _verdicts(evaluation: Evaluation, escape: Callable[[str], str]) -> list[str]
                 for metric, correlation in [*(config.human or {}).items(), (None, config.human_targeted)]
                 if correlation is not None and correlation.vs_full_test is not None
                 and correlation.vs_full_test.verdict is not None]
-    labels = {m: escape(evaluation.label(m)) for m in evaluation.metrics} | {None: f"{TARGETED} ({DIAGNOSTIC})"}
+    labels = {m: escape(evaluation.label(m)) for m in evaluation.metric_info} | {None: f"{TARGETED} ({DIAGNOSTIC})"}
 
     def listed(verdict: str) -> str:
         names = [f"{labels[m]} on {escape(_short(name))}" for m, name, test in measures if test.verdict == verdict]
@@ -137,7 +137,7 @@ def findings(evaluation: Evaluation, escape: Callable[[str], str]) -> Findings:
              f"at p < {ALPHA}; above / below: the systems significantly better / worse than {baseline}")
     header = ["config (rows)", "best", label, "runner-up", label, "best's lead (p)", f"p < {ALPHA}",
               "above / below baseline"]
-    lines = [f"{escape(full_corpus_label(evaluation))}: {top_line(evaluation, m, escape)}" for m in evaluation.metrics]
+    lines = [f"{escape(full_corpus_label(evaluation))}, {top_line(evaluation, m, escape)}" for m in evaluation.metrics]
     lines += [line for m in evaluation.metrics if (line := _hardest(evaluation, m, escape))]
     lines += _agreement(evaluation, escape)
     if evaluation.targeted is not None:
