@@ -37,7 +37,7 @@ def test_it_prints_both_tables_per_metric_with_intervals_power_and_the_in_sample
     assert "Power: with runs of 4 + 3 systems (9 pairs), a τ of 1.00 is needed for p < 0.05" in out
     assert "every difference here is in-sample" in out
     assert "BLEU: of 1 configs, better than full-test BLEU: none; worse: none; no different: 1" in out
-    assert "Power against full-test BLEU: with 7 systems a Δτ of about " in out
+    assert "Power of Δτ: with 7 systems a Δτ of about " in out
     assert "left out (a run scores fewer than 3 of its human-scored systems on them): " in out
 
 

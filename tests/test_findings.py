@@ -112,7 +112,7 @@ def test_the_findings_come_first_in_every_output(toy_evaluation, tmp_path):
     main = page[page.index("<main>"):]
     assert re.search(r"<section\b[^>]*>", main).group(0) == '<section id="findings">'
     first = next(name for name, c in toy_evaluation.configs.items() if c.usable)  # the table's first row
-    assert f"<th scope=\"row\">{first.split('.', 1)[1]} (" in main[:main.index('<section id="signature">')]
+    assert f"<th scope=\"row\"><bdi>{first.split('.', 1)[1]}</bdi> (" in main[:main.index('<section id="signature">')]
 
 
 def test_targeted_accuracy_is_labelled_a_diagnostic_in_every_output(toy_evaluation, tmp_path):

@@ -411,7 +411,7 @@ def _power(result, metric: str | None) -> str:
     found = [c.human_targeted if metric is None else (c.human or {}).get(metric) for c in result.configs.values()]
     tests = [f.vs_full_test for f in found if f is not None and f.vs_full_test is not None]
     power = delta_power([t.ci for t in tests if t.ci and t.family_size], 5)
-    return POWER_5_OF_4 + ("" if power is None else " " + delta_power_note(power, "BLEU"))
+    return POWER_5_OF_4 + ("" if power is None else " " + delta_power_note(power))
 
 
 def _body(result) -> str:

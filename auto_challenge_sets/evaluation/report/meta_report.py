@@ -104,7 +104,7 @@ def delta_power_line(found: MetaEvaluation) -> str | None:
     intervals = [r.found.kendall_difference.ci for r in found.rows
                  if r.in_family and r.found.kendall_difference is not None and r.found.kendall_difference.ci]
     power = delta_power(intervals, sum(found.systems))
-    return None if power is None else delta_power_note(power, found.label(found.reference))
+    return None if power is None else delta_power_note(power)
 
 
 def render(found: MetaEvaluation, markdown: bool = False) -> str:

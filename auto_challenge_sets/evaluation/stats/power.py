@@ -109,7 +109,8 @@ def delta_power(intervals: Sequence[tuple[float, float]], systems: int, alpha: f
     return DeltaPower(systems, detectable, math.ceil(systems * (detectable / TARGET_DELTA) ** 2))
 
 
-def delta_power_note(found: DeltaPower, reference: str) -> str:
-    return (f"Power against full-test {reference}: with {found.systems} systems a Δτ of about {found.detectable:.2f} "
+def delta_power_note(found: DeltaPower) -> str:
+    """One sentence beside the Δτ values (their header names the reference)."""
+    return (f"Power of Δτ: with {found.systems} systems a Δτ of about {found.detectable:.2f} "
             f"is detected ({POWER:.0%} power, α = {ALPHA}, before correction; from the median width of the Δτ "
             f"intervals); a Δτ of {TARGET_DELTA} would need about {found.needed:,} systems.")

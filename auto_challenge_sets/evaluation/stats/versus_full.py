@@ -98,5 +98,4 @@ def run_delta_power(evaluation: Evaluation, metrics: Iterable[str | None]) -> De
 def power_line(evaluation: Evaluation, metric: str | None) -> str | None:
     """The sentences a reader sees under a table of τ values (None without human scores)."""
     found, delta = run_power(evaluation, metric), run_delta_power(evaluation, [metric])
-    reference = evaluation.label(reference_metric(evaluation.metrics))
-    return None if found is None else " ".join([power_note(found), *([delta_power_note(delta, reference)] if delta else [])])
+    return None if found is None else " ".join([power_note(found), *([delta_power_note(delta)] if delta else [])])

@@ -2,7 +2,8 @@
 system on its largest usable config and whether its lead is significant, the full test set's
 significance clusters, the phenomena that cost systems most against the random band, and agreement
 with humans against full-test BLEU, two-sided after Benjamini–Hochberg, with the run's power.
-:func:`findings` builds the block with one output's name escaping; ``text`` and ``page`` lay it out."""
+:func:`findings` builds the block with one output's name escaping (the page's: each name a ``<bdi>``);
+``text`` and ``page`` lay it out."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from markupsafe import Markup, escape
+
 from auto_challenge_sets.evaluation.report.cells import corrected_cell, ordered_configs
-from auto_challenge_sets.evaluation.report.name_text import isolate, markdown_text, terminal_text
+from auto_challenge_sets.evaluation.report.name_text import markdown_text, terminal_text
 from auto_challenge_sets.evaluation.report.sections.full_test_section import full_corpus_label, top_line
 from auto_challenge_sets.evaluation.results import DIAGNOSTIC, ConfigResult, Evaluation, MetricScore
 from auto_challenge_sets.evaluation.stats.multiple_testing import ALPHA
@@ -20,6 +23,7 @@ from auto_challenge_sets.evaluation.stats.versus_full import reference_metric, r
 from auto_challenge_sets.tables import render_table
 
 HARDEST = 3  # phenomena named per metric
+OPEN, CLOSE = "\ue000", "\ue001"  # a name's bounds in the page's lines, until _html makes them <bdi> elements
 TARGETED = "targeted accuracy"
 
 
@@ -103,7 +107,7 @@ def _verdicts(evaluation: Evaluation, escape: Callable[[str], str]) -> list[str]
               f"{corrected_cell(t.p_value, False)})"
               for m, t in full if t.verdict is not None]
     power = run_delta_power(evaluation, [*evaluation.metrics, None])
-    return lines + ([delta_power_note(power, reference)] if power else [])
+    return lines + ([delta_power_note(power)] if power else [])
 
 
 def _agreement(evaluation: Evaluation, escape: Callable[[str], str]) -> list[str]:
@@ -153,5 +157,16 @@ def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
             *(bullet + line for line in found.lines), ""]
 
 
+def _marked(name: str) -> str:
+    return OPEN + name.replace(OPEN, "").replace(CLOSE, "") + CLOSE
+
+
+def _html(text: str) -> Markup:
+    """A line of :func:`_marked` names as the page writes it: escaped, each name a ``<bdi>``."""
+    return Markup(str(escape(text)).replace(OPEN, "<bdi>").replace(CLOSE, "</bdi>"))
+
+
 def page(evaluation: Evaluation) -> dict[str, Any]:
-    return {"findings": findings(evaluation, isolate)}
+    found = findings(evaluation, _marked)
+    return {"findings": Findings(_html(found.intro), [_html(h) for h in found.header],
+                                 [[_html(cell) for cell in row] for row in found.rows], [_html(line) for line in found.lines])}
