@@ -118,7 +118,7 @@ def test_the_findings_come_first_in_every_output(toy_evaluation, tmp_path):
 def test_targeted_accuracy_is_labelled_a_diagnostic_in_every_output(toy_evaluation, tmp_path):
     assert toy_evaluation.to_json()["targeted"]["role"] == DIAGNOSTIC
     assert f"targeted accuracy is {DIAGNOSTIC}" in terminal_summary(toy_evaluation)
-    assert f"targeted accuracy ({DIAGNOSTIC})" in markdown_report(toy_evaluation, []).split("## The run")[0]
+    assert f"targeted accuracy is {DIAGNOSTIC}" in markdown_report(toy_evaluation, []).split("## The run")[0]
     write_report(tmp_path, toy_evaluation)
     found = meta_evaluate([tmp_path / "results.json"])
     assert f"targeted accuracy ({DIAGNOSTIC}): agreement with humans" in render(found)

@@ -18,7 +18,7 @@ from auto_challenge_sets.evaluation.report.sections.targeted_section import (
     targeted_tables,
 )
 from auto_challenge_sets.evaluation.report.sections.trends_section import summary_table
-from auto_challenge_sets.evaluation.stats.power import delta_power, delta_power_note
+from auto_challenge_sets.evaluation.stats.power import delta_power
 
 from mutation_scope import per_test_under_mutmut
 from toy_dataset import evaluated
@@ -411,7 +411,7 @@ def _power(result, metric: str | None) -> str:
     found = [c.human_targeted if metric is None else (c.human or {}).get(metric) for c in result.configs.values()]
     tests = [f.vs_full_test for f in found if f is not None and f.vs_full_test is not None]
     power = delta_power([t.ci for t in tests if t.ci and t.family_size], 5)
-    return POWER_5_OF_4 + ("" if power is None else " " + delta_power_note(power))
+    return POWER_5_OF_4 + ("" if power is None else " " + power.note())
 
 
 def _body(result) -> str:

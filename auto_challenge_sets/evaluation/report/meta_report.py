@@ -12,7 +12,7 @@ from auto_challenge_sets.evaluation.stats.human import BOOTSTRAP, PERMUTATIONS
 from auto_challenge_sets.evaluation.stats.meta_evaluation import Estimate
 from auto_challenge_sets.evaluation.stats.meta_runs import FULL, MetaEvaluation, MetaRow, exploratory
 from auto_challenge_sets.evaluation.stats.multiple_testing import ALPHA
-from auto_challenge_sets.evaluation.stats.power import delta_power, delta_power_note, pairs, power_note
+from auto_challenge_sets.evaluation.stats.power import delta_power, pairs, power_note
 from auto_challenge_sets.tables import render_table
 
 
@@ -104,7 +104,7 @@ def delta_power_line(found: MetaEvaluation) -> str | None:
     intervals = [r.found.kendall_difference.ci for r in found.rows
                  if r.in_family and r.found.kendall_difference is not None and r.found.kendall_difference.ci]
     power = delta_power(intervals, sum(found.systems))
-    return None if power is None else delta_power_note(power)
+    return None if power is None else power.note()
 
 
 def render(found: MetaEvaluation, markdown: bool = False) -> str:

@@ -94,6 +94,12 @@ class DeltaPower:
     detectable: float
     needed: int
 
+    def note(self) -> str:
+        """One sentence beside the Δτ values (their header names the reference)."""
+        return (f"Power of Δτ: with {self.systems} systems a Δτ of about {self.detectable:.2f} is detected ({POWER:.0%} "
+                f"power, α = {ALPHA}, before correction; from the median width of the Δτ intervals); a Δτ of "
+                f"{TARGET_DELTA} would need about {self.needed:,} systems.")
+
 
 def delta_power(intervals: Sequence[tuple[float, float]], systems: int, alpha: float = ALPHA,
                 power: float = POWER) -> DeltaPower | None:
@@ -107,10 +113,3 @@ def delta_power(intervals: Sequence[tuple[float, float]], systems: int, alpha: f
     error = float(np.median(widths)) / (2 * norm.ppf(0.975))
     detectable = float(norm.ppf(1 - alpha / 2) + norm.ppf(power)) * error
     return DeltaPower(systems, detectable, math.ceil(systems * (detectable / TARGET_DELTA) ** 2))
-
-
-def delta_power_note(found: DeltaPower) -> str:
-    """One sentence beside the Δτ values (their header names the reference)."""
-    return (f"Power of Δτ: with {found.systems} systems a Δτ of about {found.detectable:.2f} "
-            f"is detected ({POWER:.0%} power, α = {ALPHA}, before correction; from the median width of the Δτ "
-            f"intervals); a Δτ of {TARGET_DELTA} would need about {found.needed:,} systems.")

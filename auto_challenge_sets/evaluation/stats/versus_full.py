@@ -17,7 +17,6 @@ from auto_challenge_sets.evaluation.stats.power import (
     DeltaPower,
     Power,
     delta_power,
-    delta_power_note,
     power,
     power_note,
 )
@@ -98,4 +97,4 @@ def run_delta_power(evaluation: Evaluation, metrics: Iterable[str | None]) -> De
 def power_line(evaluation: Evaluation, metric: str | None) -> str | None:
     """The sentences a reader sees under a table of τ values (None without human scores)."""
     found, delta = run_power(evaluation, metric), run_delta_power(evaluation, [metric])
-    return None if found is None else " ".join([power_note(found), *([delta_power_note(delta)] if delta else [])])
+    return None if found is None else " ".join([power_note(found), *([delta.note()] if delta else [])])

@@ -16,9 +16,8 @@ from markupsafe import Markup, escape
 from auto_challenge_sets.evaluation.report.cells import corrected_cell, ordered_configs
 from auto_challenge_sets.evaluation.report.name_text import markdown_text, terminal_text
 from auto_challenge_sets.evaluation.report.sections.full_test_section import full_corpus_label, top_line
-from auto_challenge_sets.evaluation.results import DIAGNOSTIC, ConfigResult, Evaluation, MetricScore
+from auto_challenge_sets.evaluation.results import DIAGNOSTIC, ConfigResult, Evaluation
 from auto_challenge_sets.evaluation.stats.multiple_testing import ALPHA
-from auto_challenge_sets.evaluation.stats.power import delta_power_note
 from auto_challenge_sets.evaluation.stats.versus_full import reference_metric, run_delta_power
 from auto_challenge_sets.tables import render_table
 
@@ -45,31 +44,25 @@ def _short(name: str) -> str:
     return name.split(".", 1)[-1]
 
 
-def _lead(scored: list[tuple[str, MetricScore]], baseline: str, digits: int) -> tuple[str, str]:
-    """The best system's lead and whether it is significant: over the baseline system by its paired
-    test, or, where the best is the baseline, over the runner-up by the runner-up's test."""
-    (best, top), (_, second) = scored[0], scored[1]
-    test = top.vs_baseline if best != baseline else second.vs_baseline
-    if test is None:
-        return "-", "-"
-    delta, over = (test.delta, "baseline") if best != baseline else (-test.delta, "runner-up")
-    return (f"{delta:+.{digits}f} over {over} (p {corrected_cell(test.p_value, False)})",
-            "yes" if test.p_value < ALPHA else "no")
-
-
 def _best_row(evaluation: Evaluation, name: str, config: ConfigResult, metric: str,
               escape: Callable[[str], str]) -> list[str] | None:
-    sign, digits = (1 if evaluation.higher_is_better[metric] else -1), evaluation.digits(metric)
+    """The best system and the runner-up; the best's lead over the baseline system by its paired test
+    or, where the best is the baseline, over the runner-up by the runner-up's; the systems
+    significantly above and below the baseline."""
+    sign, digits, baseline = (1 if evaluation.higher_is_better[metric] else -1), evaluation.digits(metric), evaluation.baseline_system
     scored = sorted(((s, r.scores[metric]) for s, r in config.systems.items() if metric in r.scores),
                     key=lambda item: -sign * item[1].score)
     if len(scored) < 2:
         return None
+    (best, top), (second, runner_up) = scored[:2]
+    test = top.vs_baseline if best != baseline else runner_up.vs_baseline
+    lead = "-" if test is None else (f"{(test.delta if best != baseline else -test.delta):+.{digits}f} over "
+                                     f"{'baseline' if best != baseline else 'runner-up'} (p {corrected_cell(test.p_value, False)})")
     tests = [score.vs_baseline for _, score in scored if score.vs_baseline is not None]
-    above = sum(t.p_value < ALPHA and sign * t.delta > 0 for t in tests)
-    below = sum(t.p_value < ALPHA and sign * t.delta < 0 for t in tests)
-    return [f"{escape(_short(name))} ({config.n})", escape(scored[0][0]), f"{scored[0][1].score:.{digits}f}",
-            escape(scored[1][0]), f"{scored[1][1].score:.{digits}f}",
-            *_lead(scored, evaluation.baseline_system, digits), f"{above} / {below}"]
+    above, below = (sum(t.p_value < ALPHA and side * sign * t.delta > 0 for t in tests) for side in (1, -1))
+    return [f"{escape(_short(name))} ({config.n})", escape(best), f"{top.score:.{digits}f}", escape(second),
+            f"{runner_up.score:.{digits}f}", lead, "-" if test is None else "yes" if test.p_value < ALPHA else "no",
+            f"{above} / {below}"]
 
 
 def _hardest(evaluation: Evaluation, metric: str, escape: Callable[[str], str]) -> str | None:
@@ -81,47 +74,37 @@ def _hardest(evaluation: Evaluation, metric: str, escape: Callable[[str], str]) 
             f"the band): {', '.join(named) or 'none scores below its random mean'}") if found else None
 
 
-def _verdicts(evaluation: Evaluation, escape: Callable[[str], str]) -> list[str]:
-    """Every measure's verdict against full-test BLEU (a config's after BH; a repeat counted once)."""
-    reference = escape(evaluation.label(reference_metric(evaluation.metrics)))
-    measures = [(metric, name, correlation.vs_full_test) for name, config in evaluation.configs.items()
-                if config.same_rows_as is None
-                for metric, correlation in [*(config.human or {}).items(), (None, config.human_targeted)]
-                if correlation is not None and correlation.vs_full_test is not None
-                and correlation.vs_full_test.verdict is not None]
-    labels = {m: escape(evaluation.label(m)) for m in evaluation.metric_info} | {None: f"{TARGETED} ({DIAGNOSTIC})"}
-
-    def listed(verdict: str) -> str:
-        names = [f"{labels[m]} on {escape(_short(name))}" for m, name, test in measures if test.verdict == verdict]
-        return ", ".join(names) or "none"
-
-    counts = [f"{labels[m]} {'/'.join(str(sum(t.verdict == v and k == m for k, _, t in measures)) for v in ('better', 'no different', 'worse'))}"
-              for m in labels if any(k == m for k, _, _ in measures)]
-    better = listed("better")
-    lines = [(f"no config ranks systems better than full-test {reference} after correction" if better == "none" else
-              f"better than full-test {reference} after BH: {better}") + f"; worse than full-test {reference}: {listed('worse')}",
-             f"verdict per measure (Δτ against full-test {reference}, BH per metric over the configs; better / no "
-             f"different / worse): {'; '.join(counts)}"]
-    full = [(m, f.vs_full_test) for m, f in (evaluation.human_full or {}).items() if f is not None and f.vs_full_test]
-    lines += [f"full-test {labels[m]}: {verdict_words(t.verdict, reference)} (Δτ {t.delta:+.2f}, p "
-              f"{corrected_cell(t.p_value, False)})"
-              for m, t in full if t.verdict is not None]
-    power = run_delta_power(evaluation, [*evaluation.metrics, None])
-    return lines + ([delta_power_note(power)] if power else [])
-
-
 def _agreement(evaluation: Evaluation, escape: Callable[[str], str]) -> list[str]:
+    """τ with humans, and every measure's verdict against full-test BLEU (a config's after BH, a repeat
+    counted once; the full test set's at its raw p), with the Δτ the run detects."""
     full = {m: f for m, f in (evaluation.human_full or {}).items() if f is not None and f.kendall is not None}
     if not full:
         return []
-    taus = [(c.human[m].kendall, m, name) for name, c in evaluation.configs.items() if c.usable and c.human
-            for m in evaluation.metrics if c.human.get(m) is not None and c.human[m].kendall is not None]
-    best = max(taus, default=None, key=lambda item: item[0])
-    line = (f"agreement with humans (Kendall τ over {max(f.systems for f in full.values())} systems): full-test "
-            + ", ".join(f"{escape(evaluation.label(m))} {f.kendall:+.2f}" for m, f in full.items()))
-    if best is not None:
-        line += f"; highest on a config: {escape(evaluation.label(best[1]))} on {escape(_short(best[2]))} {best[0]:+.2f}"
-    return [line, *_verdicts(evaluation, escape)]
+    reference = escape(evaluation.label(reference_metric(evaluation.metrics)))
+    labels = {m: escape(evaluation.label(m)) for m in evaluation.metric_info} | {None: f"{TARGETED} ({DIAGNOSTIC})"}
+    measures = [(m, name, found) for name, config in evaluation.configs.items() if config.same_rows_as is None
+                for m, found in [*(config.human or {}).items(), (None, config.human_targeted)] if found is not None]
+    tested = [(m, name, found.vs_full_test) for m, name, found in measures
+              if found.vs_full_test is not None and found.vs_full_test.verdict is not None]
+
+    def listed(verdict: str) -> str:
+        return ", ".join(f"{labels[m]} on {escape(_short(name))}" for m, name, t in tested if t.verdict == verdict) or "none"
+
+    best = max(((f.kendall, m, name) for m, name, f in measures  # a usable config's, a metric's
+                if m and f.kendall is not None and evaluation.configs[name].usable), default=None)
+    lines = [f"agreement with humans (Kendall τ over {max(f.systems for f in full.values())} systems): full-test "
+             + ", ".join(f"{labels[m]} {f.kendall:+.2f}" for m, f in full.items())
+             + ("" if best is None else f"; highest on a config: {labels[best[1]]} on {escape(_short(best[2]))} {best[0]:+.2f}"),
+             (f"no config ranks systems better than full-test {reference} after correction" if listed("better") == "none"
+              else f"better than full-test {reference} after BH: {listed('better')}")
+             + f"; worse than full-test {reference}: {listed('worse')}; no different: "
+             f"{sum(t.verdict == 'no different' for *_, t in tested)} of {len(tested)} measures (each config × metric"
+             f"{' and targeted accuracy' if evaluation.targeted else ''}, BH per metric over the configs)"]
+    lines += [f"full-test {labels[m]}: {verdict_words(f.vs_full_test.verdict, reference)} (Δτ {f.vs_full_test.delta:+.2f}, "
+              f"p {corrected_cell(f.vs_full_test.p_value, False)})" for m, f in full.items()
+              if f.vs_full_test is not None and f.vs_full_test.verdict is not None]
+    power = run_delta_power(evaluation, [*evaluation.metrics, None])
+    return lines + ([power.note()] if power else [])
 
 
 def findings(evaluation: Evaluation, escape: Callable[[str], str]) -> Findings:
