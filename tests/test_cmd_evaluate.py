@@ -275,8 +275,8 @@ def test_out_prints_a_screenful_and_the_full_text_stays_without_out(dataset, cap
     lines = out.splitlines()
     assert len(lines) <= 60
     assert "de-en.particle.d2 (n = " not in out  # no config table
-    assert lines[0].startswith("signature: BLEU[") and "sets made by: " in out
-    assert "  BLEU: best ref (100.00); 4 cluster(s) of 5 systems; top cluster: ref" in lines
+    assert lines[0] == "findings" and "sets made by: " in out  # the findings first, then the run
+    assert lines.index("  full test set, BLEU: best ref (100.00); 4 cluster(s) of 5 systems; top cluster: ref") < 40
     assert "configs: 7 scored, 5 flagged (2 degenerate baseline; 3 small; 1 same rows as another)" in lines
     written = sorted(p for p in out_dir.rglob("*") if p.is_file())
     assert lines[-1] == (f"wrote {len(written)} files to {out_dir}: index.html, report.md, results.json, "

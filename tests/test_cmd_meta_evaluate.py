@@ -27,7 +27,7 @@ def test_it_prints_both_tables_per_metric_with_intervals_power_and_the_in_sample
     assert out.startswith("Meta-evaluation of 2 run(s) against their human scores (pooled within run)")
     assert f"run 1: {two_runs[0]} (de-en hand): 4 systems with human scores, 6 pairs" in out
     for heading in ("BLEU: agreement with humans", "BLEU: difference to full-test BLEU", "TER: agreement with humans",
-                    "targeted accuracy: agreement with humans"):
+                    "targeted accuracy (a diagnostic, not a ranking measure): agreement with humans"):
         assert f"\n{heading}\n" in out
     lines = out.splitlines()
     particle = [line for line in lines if line.startswith("de-en.particle.d1 ")]
@@ -36,7 +36,8 @@ def test_it_prints_both_tables_per_metric_with_intervals_power_and_the_in_sample
     assert particle[1].split()[1] == "+0.111" and "+0.222 [" in particle[1]
     assert "Power: with runs of 4 + 3 systems (9 pairs), a τ of 1.00 is needed for p < 0.05" in out
     assert "every difference here is in-sample" in out
-    assert "BLEU: 1 of 1 configs have a pooled τ above full-test BLEU's; 0 with p < 0.05, 0 after BH" in out
+    assert "BLEU: of 1 configs, better than full-test BLEU: none; worse: none; no different: 1" in out
+    assert "Power of Δτ: with 7 systems a Δτ of about " in out
     assert "left out (a run scores fewer than 3 of its human-scored systems on them): " in out
 
 

@@ -19,6 +19,7 @@ from auto_challenge_sets.evaluation.engine import evaluate
 from auto_challenge_sets.evaluation.output_alignment import TargetedRequest
 from auto_challenge_sets.evaluation.report.name_text import markdown_text
 from auto_challenge_sets.evaluation.report.report_writer import markdown_report, text_report, write_report
+from auto_challenge_sets.evaluation.report.sections.findings_section import text as findings_text
 from auto_challenge_sets.evaluation.request import EvaluationRequest
 from auto_challenge_sets.evaluation.sentences import collect
 from auto_challenge_sets.evaluation.stats.targeted_scores import alignment_warning
@@ -69,7 +70,8 @@ def test_the_one_line_is_in_the_text_report_md_html_and_results_json(demo, tmp_p
     assert provenance.parser_label == "conllu (hand-checked gold trees)"
     line = provenance.summary
     assert line.startswith("parser conllu (sample.de.conllu, sha256 ") and "aligner pharaoh (sample.de-en.pharaoh" in line
-    assert f"sets made by: {line}" in text_report(evaluation).splitlines()[:4]
+    after = len(findings_text(evaluation))  # the findings first, then the header
+    assert f"sets made by: {line}" in text_report(evaluation).splitlines()[after:after + 3]
     written = write_report(tmp_path / "out", evaluation, collect(request, evaluation))
     markdown = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
     assert f"- **sets made by**: {markdown_text(line)}\n" in markdown.split("## How to read")[0]  # the header
@@ -178,7 +180,7 @@ def test_acs_evaluate_prints_the_one_line_in_its_terminal_summary(demo, capsys) 
     out = capsys.readouterr().out.splitlines()
     made = [line for line in out if line.startswith("sets made by: ")]
     assert len(made) == 1 and made[0].startswith("sets made by: parser conllu (sample.de.conllu, sha256 ")
-    assert out.index(made[0]) < 4  # in the header, above the tables
+    assert out[0] == "findings" and out[out.index(made[0]) - 2].startswith("signature: ")  # the header, after the findings
 
 
 @pytest.mark.parametrize("broken", [

@@ -158,7 +158,7 @@ def test_wmt21_full_test_set_ranks_all_19_systems(wmt21_de_en, tmp_path, capsys)
     assert entry["random_unavailable"] and not entry["degenerate_baseline"]
     assert all(s["scores"]["bleu"]["random"] is None for s in entry["systems"].values())
     top, bleu = section["rankings"]["bleu"]["systems"][0], section["rankings"]["bleu"]
-    assert (f"  BLEU: best {top['system']} ({top['score']:.2f}); {bleu['clusters']} cluster(s) of 19 systems; "
+    assert (f"  full test set, BLEU: best {top['system']} ({top['score']:.2f}); {bleu['clusters']} cluster(s) of 19 systems; "
             "top cluster: ") in printed and len(printed.splitlines()) <= 60  # --out: the terminal's summary
     assert "## Full test set: ranking and significance clusters" in (out / "report.md").read_text(encoding="utf-8")
     page = (out / "index.html").read_text(encoding="utf-8")

@@ -12,6 +12,7 @@ from meta_runs_data import HUMAN_1, RUN_1, results, write_runs
 from scipy.stats import false_discovery_control, kendalltau
 
 from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.evaluation.results import DIAGNOSTIC
 from auto_challenge_sets.evaluation.stats.meta_runs import FULL, TARGETED, meta_evaluate, read_run
 
 
@@ -135,5 +136,5 @@ def test_a_metric_is_named_as_its_run_names_it(tmp_path):
     assert read_run(tmp_path / "old.json").labels == {"bleu": "bleu", "ter": "ter"}
     assert read_run(tmp_path / "old.json", str.upper).labels == {"bleu": "BLEU", "ter": "TER"}
     found = meta_evaluate([tmp_path / "new.json", tmp_path / "old.json"])
-    assert found.label("bleu") == "BLEU (plug-in)" and found.label(TARGETED) == "targeted accuracy"
+    assert found.label("bleu") == "BLEU (plug-in)" and found.label(TARGETED) == f"targeted accuracy ({DIAGNOSTIC})"
     assert found.label("nothing-registered") == "nothing-registered"

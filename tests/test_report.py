@@ -11,12 +11,14 @@ import pytest
 
 from auto_challenge_sets.evaluation.report.report_writer import text_report, write_report
 from auto_challenge_sets.evaluation.report.sections.challenge_section import config_heading, config_table
+from auto_challenge_sets.evaluation.report.sections.findings_section import text as findings_text
 from auto_challenge_sets.evaluation.report.sections.human_section import human_table
 from auto_challenge_sets.evaluation.report.sections.targeted_section import (
     targeted_human_table,
     targeted_tables,
 )
 from auto_challenge_sets.evaluation.report.sections.trends_section import summary_table
+from auto_challenge_sets.evaluation.stats.power import delta_power
 
 from mutation_scope import per_test_under_mutmut
 from toy_dataset import evaluated
@@ -408,6 +410,19 @@ POWER_5_OF_4 = ("Power: with 5 systems, a τ of 1.00 is needed for p < 0.05; no 
                 "over 4 configs alone (exact null distribution of Kendall's τ, no ties).")  # every family: d0..d3
 
 
+def _power(result, metric: str | None) -> str:
+    """POWER_5_OF_4 and the Δτ the family's intervals of ``metric`` (None: targeted accuracy) detect."""
+    found = [c.human_targeted if metric is None else (c.human or {}).get(metric) for c in result.configs.values()]
+    tests = [f.vs_full_test for f in found if f is not None and f.vs_full_test is not None]
+    power = delta_power([t.ci for t in tests if t.ci and t.family_size], 5)
+    return POWER_5_OF_4 + ("" if power is None else " " + power.note())
+
+
+def _body(result) -> str:
+    """The text report after its findings block (test_findings reads that block)."""
+    return text_report(result).removeprefix("\n".join(findings_text(result)) + "\n")
+
+
 def test_the_targeted_section_in_both_forms(evaluation):
     from auto_challenge_sets.evaluation.report.sections.targeted_section import text as targeted_section
 
@@ -424,11 +439,11 @@ def test_the_targeted_section_in_both_forms(evaluation):
     assert targeted_section(result, markdown=True) == [
         "## Targeted accuracy", "", signature.replace("signature: ", "signature: `") + "`", "", label, "", control, "",
         f"### {tables[0][0]}", "", tables[0][1], "", f"### {tables[1][0]}", "", tables[1][1], "",
-        "### Correlation with human scores", "", targeted_human_table(result, markdown=True), "", POWER_5_OF_4, ""]
+        "### Correlation with human scores", "", targeted_human_table(result, markdown=True), "", _power(result, None), ""]
     plain = targeted_tables(result)
     assert targeted_section(result) == [
         "targeted accuracy", "", signature, "", label, "", control, "", plain[0][0], "", plain[0][1], "", plain[1][0], "",
-        plain[1][1], "", "correlation with human scores (Kendall τ)", "", targeted_human_table(result), "", POWER_5_OF_4, ""]
+        plain[1][1], "", "correlation with human scores (Kendall τ)", "", targeted_human_table(result), "", _power(result, None), ""]
     assert signature.startswith("alignment: present (") and "; signature: targeted:present|" in signature
     assert targeted_section(replace(result, human_full=None)) == targeted_section(result)[:16]
     assert targeted_section(replace(result, targeted=None), markdown=True) == []
@@ -443,14 +458,14 @@ def test_the_text_report_whole(evaluation):
 
     result, _ = evaluation
     shuffled = replace(result, configs={name: result.configs[name] for name in reversed(CONFIGS)})
-    full = _plain_cells(text_report(shuffled).split("\n\n")[1].split("\n", 1)[1])
+    full = _plain_cells(_body(shuffled).split("\n\n")[1].split("\n", 1)[1])
     assert full == _full_cells(result)
     # the toy folder has no build record: the sets' provenance says so in one line
     assert result.provenance.summary == ("provenance not recorded (the folder's acs_build.json has no build of "
                                          "de-en, split toytest)")
     lines = [f"signature: {result.signature}", "baseline system: ref", f"sets made by: {result.provenance.summary}",
              "", "full corpus",
-             text_report(shuffled).split("\n\n")[1].split("\n", 1)[1], "", *full_test_section(shuffled)]
+             _body(shuffled).split("\n\n")[1].split("\n", 1)[1], "", *full_test_section(shuffled)]
     assert full_test_section(shuffled)[0] == "full test set: ranking and significance clusters"
     for name in CONFIGS:
         lines += [config_heading(result, name), config_table(result, name), ""]
@@ -458,20 +473,21 @@ def test_the_text_report_whole(evaluation):
         lines += [f"summary, {label} (distinct configs with enough rows; * in the tables: worse than the random 5th "
                   "percentile)", summary_table(result, label.lower()), ""]
     for _, label, _, _ in METRICS:
-        lines += [f"correlation with human scores, {label}", human_table(shuffled, label.lower()), "", POWER_5_OF_4, ""]
+        lines += [f"correlation with human scores, {label}", human_table(shuffled, label.lower()), "",
+                  _power(result, label.lower()), ""]
     lines += targeted_section(shuffled)
-    assert text_report(shuffled) == "\n".join(lines).rstrip("\n")
-    assert text_report(shuffled).endswith(POWER_5_OF_4)  # no trailing newline
+    assert text_report(shuffled) == "\n".join([*findings_text(shuffled), *lines]).rstrip("\n")
+    assert text_report(shuffled).endswith(_power(result, None))  # no trailing newline
     # another full corpus is named; without human scores or targeted accuracy their sections go
     bare = replace(result, full_corpus_config="de-en.particle.d0", human_full=None, targeted=None,
                    configs={name: replace(result.configs[name], human=None) for name in CONFIGS})
-    text = text_report(bare)
+    text = _body(bare)
     assert text.split("\n")[4] == "full corpus: de-en.particle.d0"
     assert "sets made by" not in text_report(replace(bare, provenance=None))  # a result made without a folder
     assert "correlation with human scores" not in text and "targeted accuracy" not in text
     assert text.endswith(summary_table(result, "ribes"))
     only_ter = replace(bare, human_full={"ter": result.human_full["ter"]})
-    assert text_report(only_ter) == (text + "\n\ncorrelation with human scores, TER\n" + human_table(only_ter, "ter")
+    assert _body(only_ter) == (text + "\n\ncorrelation with human scores, TER\n" + human_table(only_ter, "ter")
                                      + "\n\n" + POWER_5_OF_4.split(";")[0] + " (exact null distribution of Kendall's "
                                      "τ, no ties).")  # the full test set alone: no family to correct
     assert _headings_in_order(text_report(_with_d10(result))) == [*CONFIGS[:2], *D10_ORDER]
@@ -507,7 +523,8 @@ def test_the_markdown_report_whole(evaluation, tmp_path):
     shuffled = replace(result, configs={name: result.configs[name] for name in reversed(CONFIGS)},
                        notes=("first note", "Δ second note"))
     plots = [Path("/somewhere/de-en.bleu.heatmap.svg"), Path("de-en.targeted.svg")]
-    lines = ["# LDD challenge sets: evaluation", "", f"- **signature**: `{result.signature}`",
+    lines = ["# LDD challenge sets: evaluation", "", *findings_text(shuffled, markdown=True), "## The run", "",
+             f"- **signature**: `{result.signature}`",
              f"- **dataset / pair / split**: `{result.dataset}` / de-en / toytest (full corpus: de-en.baseline, 90 rows)",
              "- **systems**: ref, better, good, lower, worse (baseline of the paired tests: ref)",
              f"- **sets made by**: {markdown_text(result.provenance.summary)}", "- **note**: first note",
@@ -518,7 +535,7 @@ def test_the_markdown_report_whole(evaluation, tmp_path):
         lines += [f"## Summary, {label}", "", summary_table(result, label.lower(), markdown=True), ""]
     for _, label, _, _ in METRICS:
         lines += [f"## Correlation with human scores, {label}", "", human_table(shuffled, label.lower(), markdown=True), "",
-                  POWER_5_OF_4, ""]
+                  _power(result, label.lower()), ""]
     lines += targeted_section(shuffled, markdown=True)
     lines += ["![de-en.targeted](de-en.targeted.svg)", "", "## Appendix: figures and tables per metric", "",
               "Each metric's figures, full-test ranking and per-config tables: [BLEU](tables.bleu.md), "

@@ -90,7 +90,8 @@ def test_results_json_carries_the_human_scores_and_the_differences(evaluation):
     document = evaluation.to_json()
     assert document["human_scores"] == HUMAN
     entry = document["configs"]["de-en.particle.d1"]["human"]["ter"]["vs_full_test"]
-    assert set(entry) == {"reference", "delta", "ci", "p_value", "p_corrected", "exploratory", "family_size"}
+    assert set(entry) == {"reference", "delta", "ci", "p_value", "p_corrected", "exploratory", "family_size", "verdict"}
+    assert entry["verdict"] == ("no different" if entry["p_corrected"] >= 0.05 else "worse" if entry["delta"] < 0 else "better")
     assert document["human_full"]["bleu"]["vs_full_test"] is None
 
 

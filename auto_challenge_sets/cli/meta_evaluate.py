@@ -10,25 +10,18 @@ from auto_challenge_sets.cli.help import HelpFormatter, int_at_least, non_empty
 DESCRIPTION = """\
 Does a challenge set rank MT systems as humans do, and better than BLEU on the full test set?
 Reads the results.json of several `acs evaluate --human ... --out DIR` runs, each with its own human
-system scores (two years of one language pair, or two halves of one year's systems), and reports
-per measure (every metric on every config, targeted accuracy, every metric on the full test set):
-
-- pairwise accuracy, the WMT metrics task's system-level meta-evaluation: the share of system pairs
-  the measure orders as humans do, pooled over the runs' pairs;
-- Kendall's τ pooled within run: each run's τ-b, averaged with the run's system pairs as weights;
-- each with a 95% bootstrap interval over systems (resampled within each run) and a p-value from
-  permuting the human scores within each run;
-- its difference to full-test BLEU on the same systems, with an interval and the p of a paired
-  permutation test (the two measures' ranks swapped per system), Benjamini–Hochberg corrected per
-  metric across the configs and labelled exploratory where the corrected p is 0.05 or more;
-- the power the pool has: the τ needed for p < 0.05, and to survive BH over this many configs.
+system scores, and reports per measure (every metric on every config, targeted accuracy, every
+metric on the full test set) its pairwise accuracy (WMT's system-level meta-evaluation) and its
+Kendall τ pooled within run, each with a 95% bootstrap interval over systems and a permutation p;
+its difference to full-test BLEU on the same systems (the two measures' ranks swapped per system),
+Benjamini–Hochberg corrected per metric across the configs; the verdict, better than, no different
+from or worse than full-test BLEU; and the power: the τ the pool needs, the Δτ it detects.
 
 Systems are never compared across runs. Configs are matched by name; a measure some run does not
-score on at least 3 human-scored systems is left out and listed. The same run given twice (the same
-human scores and scores, under any name) is refused; runs that differ in metrics, settings or how their
-sets were made are pooled as given, with a note naming each field that differs, and each run's
-provenance is printed. Same files and seed, same numbers.
-Choosing a config on these runs and reporting it on them is in-sample: confirm it on another run."""
+score on at least 3 human-scored systems is left out and listed. The same run given twice is
+refused; runs that differ in metrics, settings or how their sets were made are pooled as given,
+with a note naming each field that differs. Same files and seed, same numbers. Choosing a config
+on these runs and reporting it on them is in-sample: confirm it on another run."""
 
 EPILOG = """\
 examples:

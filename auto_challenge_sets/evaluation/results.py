@@ -28,6 +28,10 @@ SCHEMA_PATH = Path(__file__).resolve().parent / "results.schema.json"
 SMALL = "small"
 DEGENERATE = "degenerate baseline"
 SAME_ROWS = "same rows as"
+# what targeted accuracy is, in every output that shows it (results.json: TargetedRun.role)
+DIAGNOSTIC = "a diagnostic, not a ranking measure"
+# a measure's agreement with humans against full-test BLEU's, after BH (VersusFullTest.verdict)
+VERDICTS = ("better", "no different", "worse")
 
 
 # the bounds several fields share (a function each: a dataclass field is one field's alone)
@@ -269,7 +273,9 @@ class VersusFullTest:
     Kendall's τ of the measure minus the ``reference`` metric's full-test τ over the same systems
     (:func:`.meta_evaluation.difference`): a 95% paired bootstrap interval over systems, the p of a
     paired permutation test (the two measures' ranks swapped per system), and on a config the p
-    corrected across the run's configs (BH) with its exploratory label."""
+    corrected across the run's configs (BH) with its exploratory label; ``verdict``: better, no
+    different or worse than the reference at that p (corrected on a config, raw on the full test
+    set; None: untested, or a small config left out of the correction)."""
 
     reference: str  # the metric whose full-test score is compared: bleu, else the run's first metric
     delta: float | None = bounded(minimum=-2, maximum=2)  # τ(measure) − τ(reference on the full test set)
@@ -278,6 +284,7 @@ class VersusFullTest:
     p_corrected: float | None = _share(None)
     exploratory: bool | None = None
     family_size: int | None = _family()  # the distinct tests the correction counted (None: left out of it)
+    verdict: str | None = bounded(None, enum=[*VERDICTS, None])
 
 
 @dataclass(frozen=True)
@@ -458,6 +465,7 @@ class TargetedRun:
     control: Mapping[str, ControlMatching] = field(default_factory=dict)  # config -> matching (empty: no control)
     # the verdicts rest on eflomal links of too few pairs without priors (pipeline/provenance.py)
     alignment_warning: str | None = None
+    role: str = bounded(DIAGNOSTIC, enum=[DIAGNOSTIC])  # said wherever targeted accuracy is shown
 
 
 @dataclass(frozen=True)

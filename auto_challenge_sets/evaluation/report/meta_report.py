@@ -7,11 +7,12 @@ from typing import Any
 
 from auto_challenge_sets.evaluation.report.cells import corrected_cell, num
 from auto_challenge_sets.evaluation.report.name_text import markdown_code, report_name, terminal_text
+from auto_challenge_sets.evaluation.report.sections.findings_section import verdict_words
 from auto_challenge_sets.evaluation.stats.human import BOOTSTRAP, PERMUTATIONS
 from auto_challenge_sets.evaluation.stats.meta_evaluation import Estimate
-from auto_challenge_sets.evaluation.stats.meta_runs import MetaEvaluation, MetaRow, exploratory
+from auto_challenge_sets.evaluation.stats.meta_runs import FULL, MetaEvaluation, MetaRow, exploratory
 from auto_challenge_sets.evaluation.stats.multiple_testing import ALPHA
-from auto_challenge_sets.evaluation.stats.power import pairs, power_note
+from auto_challenge_sets.evaluation.stats.power import delta_power, pairs, power_note
 from auto_challenge_sets.tables import render_table
 
 
@@ -80,15 +81,30 @@ def _metrics(found: MetaEvaluation) -> list[str]:
 
 
 def summary_lines(found: MetaEvaluation, markdown: bool = False) -> list[str]:
-    lines = []
+    """The two-sided verdict against full-test BLEU, per metric: the configs better and worse after BH,
+    the count no different, and the full test set's own at its raw p."""
+    ref, lines = _label(found, found.reference, markdown), []
     for metric in _metrics(found):
-        rows = [r for r in found.rows if r.metric == metric and r.in_family and r.found.kendall_difference is not None]
-        above = [r for r in rows if (r.found.kendall_difference.value or 0) > 0]
-        raw = [r for r in above if (r.found.kendall_difference.p_value or 1) < ALPHA]
-        kept = [r for r in above if r.corrected[3] is not None and r.corrected[3] < ALPHA]
-        lines.append(f"{_label(found, metric, markdown)}: {len(above)} of {len(rows)} configs have a pooled τ above "
-                     f"full-test {_label(found, found.reference, markdown)}'s; {len(raw)} with p < {ALPHA}, {len(kept)} after BH")
+        rows = [r for r in found.rows if r.metric == metric and r.verdict is not None]
+        configs = [r for r in rows if r.config != FULL]
+
+        def named(verdict: str, configs: list[MetaRow] = configs) -> str:
+            return ", ".join(_config(r, markdown) for r in configs if r.verdict == verdict) or "none"
+
+        lines.append(f"{_label(found, metric, markdown)}: of {len(configs)} configs, better than full-test {ref}: "
+                     f"{named('better')}; worse: {named('worse')}; no different: "
+                     f"{sum(r.verdict == 'no different' for r in configs)}")
+        lines += [f"full-test {_label(found, metric, markdown)}: {verdict_words(r.verdict, ref)} (raw p)"
+                  for r in rows if r.config == FULL]
     return lines
+
+
+def delta_power_line(found: MetaEvaluation) -> str | None:
+    """The Δτ the pool detects and the systems a Δτ of 0.1 needs, from every family row's interval."""
+    intervals = [r.found.kendall_difference.ci for r in found.rows
+                 if r.in_family and r.found.kendall_difference is not None and r.found.kendall_difference.ci]
+    power = delta_power(intervals, sum(found.systems))
+    return None if power is None else power.note()
 
 
 def render(found: MetaEvaluation, markdown: bool = False) -> str:
@@ -111,9 +127,11 @@ def render(found: MetaEvaluation, markdown: bool = False) -> str:
             lines += [power_note(found.power[metric]), ""]
         heading = f"{_label(found, metric, markdown)}: difference to full-test {ref}"
         lines += [f"## {heading}" if markdown else heading, "", difference_table(found, metric, markdown), ""]
-    heading = f"Configs above full-test {ref} (in-sample, exploratory)"
+    heading = f"Verdict against full-test {ref}: better, no different or worse after BH (in-sample)"
     lines += [f"## {heading}" if markdown else heading, ""]
-    lines += [f"- {line}" if markdown else f"  {line}" for line in summary_lines(found, markdown)]
+    power = delta_power_line(found)
+    lines += [f"- {line}" if markdown else f"  {line}" for line in [*summary_lines(found, markdown),
+                                                                      *([power] if power else [])]]
     if found.left_out:
         lines += ["", f"left out (a run scores fewer than 3 of its human-scored systems on them): "
                   f"{', '.join(report_name(c, markdown) for c in found.left_out)}"]
@@ -138,7 +156,8 @@ def to_json(found: MetaEvaluation) -> dict[str, Any]:
         "power": {metric: {"systems": list(p.systems), "family": p.family, "tau_p05": p.single,
                            "tau_bh_alone": p.alone, "tau_bh_tenth": p.with_tenth}
                   for metric, p in found.power.items()},
-        "rows": [{"config": r.config, "metric": r.metric, "flags": list(r.flags), "in_family": r.in_family,
+        "rows": [{"config": r.config, "metric": r.metric, "label": found.label(r.metric), "verdict": r.verdict,
+                  "flags": list(r.flags), "in_family": r.in_family,
                   "systems": list(r.found.systems),
                   "accuracy": _estimate(r.found.accuracy, r.corrected[0]),
                   "kendall": _estimate(r.found.kendall, r.corrected[1]),

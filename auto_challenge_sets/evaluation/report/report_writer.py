@@ -17,6 +17,7 @@ from auto_challenge_sets.pipeline.timings import stage
 LEGEND = "".join(m.LEGEND for m in (challenge, sections.trends, sections.human, cells, sections.segments,
                                      sections.full_test))
 RESULTS, MARKDOWN = "results.json", "report.md"
+TITLE = "# LDD challenge sets: evaluation"
 
 
 def text_report(evaluation: Evaluation) -> str:
@@ -25,9 +26,10 @@ def text_report(evaluation: Evaluation) -> str:
 
 
 def markdown_report(evaluation: Evaluation, plots: list[Path]) -> str:
-    """The sections in the text's order, the legend after the head, the per-config tables last."""
-    head, *rest = (section.text(evaluation, markdown=True) for section in SECTIONS if section is not challenge)
-    lines = [*head, "## How to read this report", "", LEGEND, *(line for lines in rest for line in lines)]
+    """The sections in the text's order (the findings, then the run), the legend after them, the
+    per-config tables last."""
+    findings, run, *rest = (section.text(evaluation, markdown=True) for section in SECTIONS if section is not challenge)
+    lines = [TITLE, "", *findings, *run, "## How to read this report", "", LEGEND, *(line for lines in rest for line in lines)]
     lines += challenge.figure_links(evaluation, plots)  # the run's own; a metric's are in its tables file
     return "\n".join([*lines, *challenge.text(evaluation, markdown=True)])
 

@@ -1,12 +1,12 @@
-"""What ``acs evaluate --out DIR`` prints: a screenful (the header, per metric the full test set's top,
-the per-phenomenon summary, the flagged configs) and one line naming what was written."""
+"""What ``acs evaluate --out DIR`` prints: the findings first, then the run's header, the
+per-phenomenon summary and the flagged configs, and one line naming what was written."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from auto_challenge_sets.evaluation.report.sections import challenge_section as challenge
-from auto_challenge_sets.evaluation.report.sections import full_test_section as full_test
+from auto_challenge_sets.evaluation.report.sections import findings_section as findings
 from auto_challenge_sets.evaluation.report.sections import provenance_section as provenance
 from auto_challenge_sets.evaluation.report.sections import trends_section as trends
 from auto_challenge_sets.evaluation.results import Evaluation
@@ -15,10 +15,8 @@ FIRST_FILES = ("index.html", "report.md", "results.json")  # named in the "wrote
 
 
 def terminal_summary(evaluation: Evaluation) -> str:
-    lines = [*provenance.header(evaluation), "", f"{full_test.full_corpus_label(evaluation)}, per metric:"]
-    lines += [f"  {full_test.top_line(evaluation, metric)}" for metric in evaluation.metrics]
-    lines += ["", *trends.terminal_table(evaluation), challenge.flagged_line(evaluation),
-              "the full tables: report.md and index.html"]
+    lines = [*findings.text(evaluation), *provenance.header(evaluation), "", *trends.terminal_table(evaluation),
+             challenge.flagged_line(evaluation), "the full tables: report.md and index.html"]
     return "\n".join(lines)
 
 

@@ -26,13 +26,14 @@ import numpy as np
 
 from auto_challenge_sets.configs import config_sort_key
 from auto_challenge_sets.errors import InputError
+from auto_challenge_sets.evaluation.results import DIAGNOSTIC
 from auto_challenge_sets.evaluation.stats import SEED
 from auto_challenge_sets.evaluation.stats.meta_evaluation import (
     Agreement,
     RunScores,
     agreement,
 )
-from auto_challenge_sets.evaluation.stats.multiple_testing import ALPHA, benjamini_hochberg
+from auto_challenge_sets.evaluation.stats.multiple_testing import ALPHA, benjamini_hochberg, verdict
 from auto_challenge_sets.evaluation.stats.power import Power, power
 from auto_challenge_sets.evaluation.stats.versus_full import REFERENCE, oriented
 from auto_challenge_sets.formats.text import read_json
@@ -67,6 +68,14 @@ class MetaRow:
     # BH-corrected p of accuracy, τ, Δaccuracy, Δτ (None outside the family or untested)
     corrected: tuple[float | None, float | None, float | None, float | None] = (None, None, None, None)
 
+    @property
+    def verdict(self) -> str | None:
+        """Better, no different or worse than the reference by Δτ: at its corrected p in the family,
+        its raw p on the full test set (one test), None elsewhere (small, a duplicate, the reference)."""
+        tau = self.found.kendall_difference
+        p = self.corrected[3] if self.in_family else tau.p_value if tau is not None and self.config == FULL else None
+        return None if tau is None else verdict(tau.value, p)
+
 
 @dataclass(frozen=True)
 class MetaEvaluation:
@@ -82,7 +91,7 @@ class MetaEvaluation:
     def label(self, metric: str) -> str:
         """How the runs name a metric (results.json's ``metric_info``, else the metric's name)."""
         if metric == TARGETED:
-            return "targeted accuracy"
+            return f"targeted accuracy ({DIAGNOSTIC})"
         return next((run.labels[metric] for run in self.runs if metric in run.labels), metric)
 
 

@@ -33,6 +33,14 @@ def benjamini_hochberg(p_values: Sequence[float | None]) -> list[float | None]:
     return [None if p is None else next(adjusted) for p in p_values]
 
 
+def verdict(delta: float | None, p: float | None) -> str | None:
+    """A measure against the reference at its p (the corrected one where a family was corrected):
+    better or worse where p < ALPHA, by the sign of ``delta``, else no different; None untested."""
+    if delta is None or p is None:
+        return None
+    return "no different" if p >= ALPHA or delta == 0 else "better" if delta > 0 else "worse"
+
+
 def _corrected(results: list[_Tested | None], configs: Sequence[ConfigResult],
                names: Sequence[str]) -> list[_Tested | None]:
     """One family: BH over its members (tested, not small, not a repeat); a repeat takes its
@@ -68,7 +76,8 @@ def correct_configs(configs: Mapping[str, ConfigResult], metrics: Sequence[str])
 
     def versus(results: list) -> list:  # the τ differences to full-test BLEU, corrected as a family
         tests = family([None if r is None else r.vs_full_test for r in results])
-        return [r if r is None or t is None else replace(r, vs_full_test=t) for r, t in zip(results, tests)]
+        return [r if r is None or t is None else replace(r, vs_full_test=replace(
+            t, verdict=verdict(t.delta, t.p_corrected))) for r, t in zip(results, tests)]
 
     fields: dict[str, dict[str, object]] = {name: {} for name in names}
     for key, then in (("human", versus), ("segment", list)):

@@ -1,6 +1,7 @@
 """The τ that a number of systems needs for p < 0.05, and to survive Benjamini–Hochberg over a
 family of m configs (p < 0.05/m alone, p < 0.05·k/m when k = ⌈m/10⌉ pass together), from τ's exact
-null distribution (no ties; pooled over runs: the runs' distributions convolved).
+null distribution (no ties; pooled over runs: the runs' distributions convolved); and the
+difference from full-test BLEU's τ (Δτ) a run can detect, and the systems a Δτ of 0.1 needs.
 """
 
 from __future__ import annotations
@@ -79,3 +80,36 @@ def power_note(found: Power) -> str:
         if found.with_tenth != found.alone:
             text += f" ({found.with_tenth:.2f} when a tenth of them pass together)"
     return text + " (exact null distribution of Kendall's τ, no ties)."
+
+
+POWER, TARGET_DELTA = 0.8, 0.1  # the power a detectable Δτ is stated at; the Δτ whose cost in systems is stated
+
+
+@dataclass(frozen=True)
+class DeltaPower:
+    """The Δτ against the reference a run detects (two-sided, at ALPHA, with POWER), and the systems
+    a Δτ of TARGET_DELTA would need."""
+
+    systems: int
+    detectable: float
+    needed: int
+
+    def note(self) -> str:
+        """One sentence beside the Δτ values (their header names the reference)."""
+        return (f"Power of Δτ: with {self.systems} systems a Δτ of about {self.detectable:.2f} is detected ({POWER:.0%} "
+                f"power, α = {ALPHA}, before correction; from the median width of the Δτ intervals); a Δτ of "
+                f"{TARGET_DELTA} would need about {self.needed:,} systems.")
+
+
+def delta_power(intervals: Sequence[tuple[float, float]], systems: int, alpha: float = ALPHA,
+                power: float = POWER) -> DeltaPower | None:
+    """From the standard error the Δτ's 95% bootstrap intervals imply (their median width / 2·1.96),
+    by the normal approximation, the error shrinking as 1/√systems; None without an interval."""
+    from scipy.stats import norm
+
+    widths = sorted(high - low for low, high in intervals if high > low)
+    if not widths:
+        return None
+    error = float(np.median(widths)) / (2 * norm.ppf(0.975))
+    detectable = float(norm.ppf(1 - alpha / 2) + norm.ppf(power)) * error
+    return DeltaPower(systems, detectable, math.ceil(systems * (detectable / TARGET_DELTA) ** 2))

@@ -4,7 +4,7 @@ the configs' p-values."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 import numpy as np
@@ -12,7 +12,14 @@ import numpy as np
 from auto_challenge_sets.evaluation.results import ConfigResult, Evaluation, HumanCorrelation, VersusFullTest
 from auto_challenge_sets.evaluation.stats import SEED
 from auto_challenge_sets.evaluation.stats.meta_evaluation import RunScores, difference
-from auto_challenge_sets.evaluation.stats.power import Power, power, power_note
+from auto_challenge_sets.evaluation.stats.multiple_testing import verdict
+from auto_challenge_sets.evaluation.stats.power import (
+    DeltaPower,
+    Power,
+    delta_power,
+    power,
+    power_note,
+)
 
 REFERENCE = "bleu"
 
@@ -48,11 +55,14 @@ def add_versus_full_test(configs: Mapping[str, ConfigResult], human_full: Mappin
     reference = oriented({s: full[s][name] for s in full}, higher_is_better[name])
 
     def compared(found: HumanCorrelation | None, scores: Mapping[str, float | None],
-                 metric: str | None) -> HumanCorrelation | None:  # metric None: targeted accuracy
+                 metric: str | None, full_test: bool = False) -> HumanCorrelation | None:  # None: targeted accuracy
         auto = scores if metric is None else oriented(scores, higher_is_better[metric])  # type: ignore[arg-type]
-        return None if found is None else replace(found, vs_full_test=versus(auto, reference, human, name, seed))
+        test = None if found is None else versus(auto, reference, human, name, seed)
+        if full_test and test is not None:  # one pre-specified test: its verdict at its raw p (configs: after BH)
+            test = replace(test, verdict=verdict(test.delta, test.p_value))
+        return None if found is None else replace(found, vs_full_test=test)
 
-    new_full = {metric: found if metric == name else compared(found, {s: full[s][metric] for s in full}, metric)
+    new_full = {metric: found if metric == name else compared(found, {s: full[s][metric] for s in full}, metric, True)
                 for metric, found in human_full.items()}
     new_configs = {key: replace(config, human=None if config.human is None else {
         metric: compared(found, {s: r.scores[metric].score for s, r in config.systems.items()}, metric)
@@ -73,7 +83,18 @@ def run_power(evaluation: Evaluation, metric: str | None) -> Power | None:
     return power([max(systems)], next((f.family_size for f in found if f.family_size), 0))
 
 
+def run_delta_power(evaluation: Evaluation, metrics: Iterable[str | None]) -> DeltaPower | None:
+    """The Δτ against full-test BLEU the run detects, from the intervals of these metrics' (None:
+    targeted accuracy's) differences on the configs corrected together."""
+    found = [c.human_targeted if m is None else (c.human or {}).get(m) for c in evaluation.configs.values()
+             for m in metrics]
+    tests = [f.vs_full_test for f in found if f is not None and f.vs_full_test is not None]
+    intervals = [t.ci for t in tests if t.ci is not None and t.family_size]
+    systems = max((f.systems for f in found if f is not None), default=0)
+    return delta_power(intervals, systems) if systems else None
+
+
 def power_line(evaluation: Evaluation, metric: str | None) -> str | None:
-    """The sentence a reader sees under a table of τ values (None without human scores)."""
-    found = run_power(evaluation, metric)
-    return None if found is None else power_note(found)
+    """The sentences a reader sees under a table of τ values (None without human scores)."""
+    found, delta = run_power(evaluation, metric), run_delta_power(evaluation, [metric])
+    return None if found is None else " ".join([power_note(found), *([delta.note()] if delta else [])])

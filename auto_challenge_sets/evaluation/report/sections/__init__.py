@@ -4,27 +4,14 @@ variables of its part of ``index.html.j2``) and, with figures, ``figures(evaluat
 
 from __future__ import annotations
 
-from auto_challenge_sets.evaluation.report.sections import (
-    challenge_section as challenge,
-)
-from auto_challenge_sets.evaluation.report.sections import (
-    full_test_section as full_test,
-)
-from auto_challenge_sets.evaluation.report.sections import (
-    human_section as human,
-)
-from auto_challenge_sets.evaluation.report.sections import (
-    provenance_section as provenance,
-)
-from auto_challenge_sets.evaluation.report.sections import (
-    segments_section as segments,
-)
-from auto_challenge_sets.evaluation.report.sections import (
-    targeted_section as targeted,
-)
-from auto_challenge_sets.evaluation.report.sections import (
-    trends_section as trends,
-)
+from auto_challenge_sets.evaluation.report.sections import challenge_section as challenge
+from auto_challenge_sets.evaluation.report.sections import findings_section as findings
+from auto_challenge_sets.evaluation.report.sections import full_test_section as full_test
+from auto_challenge_sets.evaluation.report.sections import human_section as human
+from auto_challenge_sets.evaluation.report.sections import provenance_section as provenance
+from auto_challenge_sets.evaluation.report.sections import segments_section as segments
+from auto_challenge_sets.evaluation.report.sections import targeted_section as targeted
+from auto_challenge_sets.evaluation.report.sections import trends_section as trends
 
-# the text report's order; report.md moves the long per-config tables after the figures
-SECTIONS = (provenance, full_test, challenge, trends, human, targeted, segments)
+# the text report's order, the findings first; report.md moves the long per-config tables after the figures
+SECTIONS = (findings, provenance, full_test, challenge, trends, human, targeted, segments)

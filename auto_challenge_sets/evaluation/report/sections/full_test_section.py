@@ -3,11 +3,12 @@ significance clusters and its paired test against the baseline system; the termi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from auto_challenge_sets.configs import BASELINE
 from auto_challenge_sets.evaluation.report.cells import by_full_test, num
-from auto_challenge_sets.evaluation.report.name_text import report_name
+from auto_challenge_sets.evaluation.report.name_text import markdown_text, report_name, terminal_text
 from auto_challenge_sets.evaluation.results import Evaluation, FullTest, MetricInfo
 from auto_challenge_sets.tables import render_table
 
@@ -58,7 +59,7 @@ def full_test_section(evaluation: Evaluation, markdown: bool = False, metrics: l
              f"(correction: {report_name(found.correction, markdown)}, as WMT); random baseline: n/a "
              f"({report_name(found.random_unavailable, markdown)})", ""]
     if not ranked:
-        return [*lines[:-1], *(f"- {top_line(evaluation, metric, markdown)}" for metric in found.rankings), ""]
+        return [*lines[:-1], *(f"- {top_line(evaluation, metric, markdown_text if markdown else terminal_text)}" for metric in found.rankings), ""]
     for metric in metrics or found.rankings:
         ranking = found.rankings[metric]
         label = report_name(evaluation.label(metric), markdown)
@@ -82,17 +83,18 @@ def page(evaluation: Evaluation) -> dict[str, Any]:
     return {"ranked": by_full_test(evaluation)}
 
 
-def top_line(evaluation: Evaluation, metric: str, markdown: bool = False) -> str:
-    cls, label = evaluation.metric_info[metric], report_name(evaluation.label(metric), markdown)
+def top_line(evaluation: Evaluation, metric: str, escape: Callable[[str], str] = terminal_text) -> str:
+    """The best system and the top cluster, every name through ``escape`` (the output's)."""
+    cls, label = evaluation.metric_info[metric], escape(evaluation.label(metric))
     ranking = None if evaluation.full_test is None else evaluation.full_test.rankings.get(metric)
     if ranking is None or not ranking.systems:
         scored = [(s, evaluation.full[s][metric]) for s in evaluation.systems if evaluation.full[s][metric] is not None]
         if not scored:
             return f"{label}: no score"
         best = (max if evaluation.higher_is_better[metric] else min)(scored, key=lambda item: item[1])
-        return f"{label}: best {report_name(best[0], markdown)} ({best[1]:.{cls.digits}f})"
+        return f"{label}: best {escape(best[0])} ({best[1]:.{cls.digits}f})"
     top = ranking.systems[0]
-    cluster = [report_name(entry.system, markdown) for entry in ranking.systems if entry.cluster == 1]
+    cluster = [escape(entry.system) for entry in ranking.systems if entry.cluster == 1]
     shown = ", ".join(cluster[:MAX_NAMED]) + (f", … ({len(cluster)} systems)" if len(cluster) > MAX_NAMED else "")
-    return (f"{label}: best {report_name(top.system, markdown)} ({top.score:.{cls.digits}f}); {ranking.clusters} cluster(s) of "
+    return (f"{label}: best {escape(top.system)} ({top.score:.{cls.digits}f}); {ranking.clusters} cluster(s) of "
             f"{len(ranking.systems)} systems; top cluster: {shown}")

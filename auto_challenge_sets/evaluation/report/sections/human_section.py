@@ -19,16 +19,12 @@ from auto_challenge_sets.tables import render_table
 KIND, FILE = "human", "{pair}.{metric}.human.svg"
 
 LEGEND = """\
-- Human correlation, per metric (scores negated where lower is better, so a positive τ always
-  means agreeing with humans): Spearman's ρ and Kendall's τ over systems, Kendall's p-value, a 95%
-  bootstrap interval of τ over systems, and *random τ pct*: where the config's τ falls among the τ
-  of its random corpora (a set that ranks systems no better than random sentences of its lengths
-  sits near 50). *Δτ vs full BLEU*: the config's τ minus full-test BLEU's over the same systems
-  (BLEU unless it is not among the metrics: then the first metric), a 95% paired bootstrap
-  interval over systems, the p of a paired permutation test (the two measures' ranks swapped per
-  system) and its BH correction across the configs: does the config agree with humans better than
-  the full test set's BLEU? *Power*, under each table: the τ needed for p < 0.05 with this many
-  systems and to survive BH over this many configs (exact null distribution of Kendall's τ).
+- Human correlation, per metric (scores negated where lower is better: a positive τ agrees with
+  humans): Spearman's ρ, Kendall's τ and its p over systems, a 95% bootstrap interval of τ, and
+  *random τ pct*: where τ falls among its random corpora's (near 50: no better than random
+  sentences of its lengths). *Δτ vs full BLEU*: τ minus full-test BLEU's over the same systems, a
+  95% paired bootstrap interval, the p of swapping the two measures' ranks per system, and its BH
+  correction. *Power*: the τ needed for p < 0.05 and to survive BH, and the Δτ the run detects.
 """
 
 

@@ -1,5 +1,5 @@
-"""The run's signature and provenance: what the text report and the terminal open with, and the head
-of report.md. The page lays the same out from the Evaluation itself (``index.html.j2``)."""
+"""The run's signature and provenance, after the findings in the terminal, the text report and
+report.md. The page lays the same out from the Evaluation itself (``index.html.j2``)."""
 
 from __future__ import annotations
 
@@ -20,8 +20,7 @@ def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
     if not markdown:
         return [*header(evaluation), ""]
     made = evaluation.provenance and evaluation.provenance.summary
-    return ["# LDD challenge sets: evaluation", "",
-            f"- **signature**: {markdown_code(evaluation.signature)}",
+    return ["## The run", "", f"- **signature**: {markdown_code(evaluation.signature)}",
             f"- **dataset / pair / split**: {markdown_code(evaluation.dataset)} / {markdown_text(evaluation.pair)} / "
             f"{markdown_text(evaluation.split)} (full corpus: {markdown_text(evaluation.full_corpus_config)}, "
             f"{evaluation.full_corpus_rows} rows)",
