@@ -510,7 +510,8 @@ def _headings_in_order(text: str) -> list[str]:
 
 
 def test_the_markdown_report_whole(evaluation, tmp_path):
-    """report.md whole, its per-config tables moved to one file per metric, linked from its appendix."""
+    """report.md whole, its per-config tables (scores and human correlations) moved to one file per
+    metric, linked from its appendix."""
     from pathlib import Path
 
     from auto_challenge_sets.evaluation.report.name_text import markdown_text
@@ -534,8 +535,8 @@ def test_the_markdown_report_whole(evaluation, tmp_path):
     for _, label, _, _ in METRICS:
         lines += [f"## Summary, {label}", "", summary_table(result, label.lower(), markdown=True), ""]
     for _, label, _, _ in METRICS:
-        lines += [f"## Correlation with human scores, {label}", "", human_table(shuffled, label.lower(), markdown=True), "",
-                  _power(result, label.lower()), ""]
+        lines += [f"## Correlation with human scores, {label}", "", "Per config: in this metric's tables file (the appendix).",
+                  "", _power(result, label.lower()), ""]
     lines += targeted_section(shuffled, markdown=True)
     lines += ["![de-en.targeted](de-en.targeted.svg)", "", "## Appendix: figures and tables per metric", "",
               "Each metric's figures, full-test ranking and per-config tables: [BLEU](tables.bleu.md), "
@@ -543,7 +544,8 @@ def test_the_markdown_report_whole(evaluation, tmp_path):
     assert markdown_report(shuffled, plots) == "\n".join(lines)
     tables = ["# BLEU: figures and tables per config", "", "The findings and summaries are in [report.md](report.md).",
               "", TABLE_LEGEND, "![de-en.bleu.heatmap](de-en.bleu.heatmap.svg)", "",
-              *full_test_section(result, markdown=True, metrics=["bleu"])]
+              *full_test_section(result, markdown=True, metrics=["bleu"]),
+              "## Correlation with human scores, BLEU", "", human_table(shuffled, "bleu", markdown=True), ""]
     for name in CONFIGS:
         tables += [f"## {config_heading(result, name)}", "", config_table(result, name, True, ["bleu"]), ""]
     written = write_tables(shuffled, tmp_path, plots)

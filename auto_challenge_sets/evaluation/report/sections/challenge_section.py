@@ -113,6 +113,8 @@ def write_tables(evaluation: Evaluation, out: Path, plots: list[Path]) -> list[P
         lines = [f"# {label}: figures and tables per config", "", "The findings and summaries are in "
                  "[report.md](report.md).", "", TABLE_LEGEND, *figure_links(evaluation, plots, metric),
                  *full_test.full_test_section(evaluation, True, [metric])]
+        if human.has_human(evaluation, metric):
+            lines += [f"## Correlation with human scores, {label}", "", human.human_table(evaluation, metric, True), ""]
         for config in ordered_configs(evaluation):
             lines += [f"## {config_heading(evaluation, config, True)}", "",
                       config_table(evaluation, config, True, [metric]), ""]

@@ -87,7 +87,10 @@ def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
         if has_human(evaluation, metric):
             title = f"orrelation with human scores, {report_name(evaluation.label(metric), markdown)}"
             lines += [f"## C{title}", ""] if markdown else [f"c{title}"]
-            lines += [human_table(evaluation, metric, markdown), "", *power(evaluation, metric)]
+            # report.md keeps the finding and the power; its table per config is in the metric's appendix file
+            table = ["Per config: in this metric's tables file (the appendix)."] if markdown else [
+                human_table(evaluation, metric)]
+            lines += [*table, "", *power(evaluation, metric)]
     return lines
 
 
