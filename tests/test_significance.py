@@ -23,10 +23,11 @@ def _inputs(names: tuple[str, ...] = ("better", "good", "worse"), metrics: tuple
     return systems, refs, found, stats
 
 
-def test_the_defaults_are_sacrebleus_approximate_randomization_with_1000_trials():
+def test_the_defaults_are_sacrebleus_approximate_randomization_with_its_default_trials():
     systems, refs, metrics, stats = _inputs()
     ours = paired_tests(systems, refs, metrics, statistics=stats)
-    expected = approximate_randomization(stats["better"], {s: stats[s] for s in ("good", "worse")}, metrics, 1000,
+    trials = PairedTest([("a", ["x"]), ("b", ["x"])], {"BLEU": sacrebleu.BLEU()}, [["x"]], test_type="ar").n_samples
+    expected = approximate_randomization(stats["better"], {s: stats[s] for s in ("good", "worse")}, metrics, trials,
                                          sacrebleu_seed())
     assert {s: {m: (r.delta, r.p_value) for m, r in per.items()} for s, per in ours.items()} == \
         {s: {m: tuple(v) for m, v in per.items()} for s, per in expected.items()}

@@ -19,6 +19,8 @@ import numpy as np
 
 from auto_challenge_sets.scoring.metrics import Metric
 
+# sacrebleu's paired tests and the trials it runs by default (--paired-ar-n, --paired-bs-n)
+PAIRED_TESTS = {"ar": 10_000, "bs": 1_000}
 # a trial is scored again by the scalar code when its difference is this close to the real one
 # (relative to the scale of the scores): far above any rounding of exp and log, far below any
 # difference two distinct sets of counts can make
