@@ -42,7 +42,7 @@ def test_the_text_report_has_every_config_and_metric(evaluation):
     assert f"de-en.particle.d5 (n = {n}) [small; same rows as de-en.particle.d4]" in text
 
 
-def test_a_star_marks_worse_than_the_random_band_in_each_direction(evaluation):
+def test_a_triangle_marks_worse_than_the_random_band_in_each_direction(evaluation):
     result, _ = evaluation
     for config, entry in result.configs.items():
         table = config_table(result, config).splitlines()[2:]
@@ -50,9 +50,9 @@ def test_a_star_marks_worse_than_the_random_band_in_each_direction(evaluation):
             cells = line.split()
             bleu, ter = scores.scores["bleu"], scores.scores["ter"]
             offset = 2 if system == result.baseline_system else 1  # "(baseline)" is a cell of its own
-            meaningful = not entry.degenerate_baseline  # no star where the random band means nothing
-            assert cells[offset].endswith("*") == (meaningful and bleu.score < bleu.random.p5), (config, system)
-            assert cells[offset + 3].endswith("*") == (meaningful and ter.score > ter.random.p95), (config, system)
+            meaningful = not entry.degenerate_baseline  # no mark where the random band means nothing
+            assert cells[offset].endswith("▼") == (meaningful and bleu.score < bleu.random.p5), (config, system)
+            assert cells[offset + 3].endswith("▼") == (meaningful and ter.score > ter.random.p95), (config, system)
 
 
 def test_the_summary_table_prints_the_shares(evaluation):
@@ -70,7 +70,7 @@ def test_the_folder_holds_results_report_and_readable_plots(evaluation, tmp_path
     assert written[0].name == "results.json" and written[1].name == "report.md"
     assert json.loads(written[0].read_text(encoding="utf-8")) == json.loads(json.dumps(result.to_json()))
     report = written[1].read_text(encoding="utf-8")
-    for explained in ("`*` after a score", "*random* / *p5*", "*Δ (p)*", "*small*", "*random τ pct*", "*< random p5*"):
+    for explained in ("▼ after a score", "`*`\n  after it: p < 0.05", "*random* / *p5*", "*Δ (p)*", "*small*", "*random τ pct*", "*< random p5*"):
         assert explained in report
     figures = [p for p in written[2:] if p.suffix == ".svg"]
     for figure in figures:
@@ -239,10 +239,11 @@ def _full_cells(result) -> list[list[str]]:
 
 
 def test_the_config_table_shows_every_cell(evaluation):
-    """Each system's score (starred outside the random band, in the metric's own direction), its
-    random mean and p5 with the metric's digits, and the signed difference and p of the paired test."""
+    """Each system's score (▼ outside the random band, in the metric's own direction), its random
+    mean and p5 with the metric's digits (dashes on a degenerate baseline), and the signed
+    difference and p of the paired test as sacrebleu prints them (4 decimals, * where p < 0.05)."""
     result, _ = evaluation
-    stars = dict.fromkeys(("bleu", "ter", "ribes"), 0)
+    stars, significant = dict.fromkeys(("bleu", "ter", "ribes"), 0), 0
     for name in CONFIGS:
         expected = [["system", "BLEU", "random", "p5", "TER", "random", "p5", "RIBES", "random", "p5",
                      "ΔBLEU (p)", "ΔTER (p)", "ΔRIBES (p)"]]
@@ -252,19 +253,21 @@ def test_the_config_table_shows_every_cell(evaluation):
             for metric, _, digits, higher in METRICS:
                 score = scores.scores[metric]
                 worse = score.score < score.random.p5 if higher else score.score > score.random.p95
-                worse = worse and not result.configs[name].degenerate_baseline  # its band means nothing
-                stars[metric] += worse
-                row += [f"{score.score:.{digits}f}" + ("*" if worse else ""), f"{score.random.mean:.{digits}f}",
-                        f"{score.random.p5:.{digits}f}"]
+                degenerate = result.configs[name].degenerate_baseline  # its band means nothing
+                stars[metric] += worse and not degenerate
+                row += [f"{score.score:.{digits}f}" + ("▼" if worse and not degenerate else ""),
+                        *(["-", "-"] if degenerate else [f"{score.random.mean:.{digits}f}", f"{score.random.p5:.{digits}f}"])]
             for metric, _, digits, _ in METRICS:
                 test = scores.scores[metric].vs_baseline
                 assert (test is None) == (system == "ref")
-                row.append("-" if test is None else f"{test.delta:+.{digits}f} ({test.p_value:.3f})")
+                row.append("-" if test is None else f"{test.delta:+.{digits}f} ({test.p_value:.4f})"
+                           + ("*" if test.p_value < 0.05 else ""))
+                significant += test is not None and test.p_value < 0.05
             expected.append(row)
         assert expected[1][0] == "ref (baseline)" and len(expected) == 6
         assert _markdown_cells(config_table(result, name, markdown=True)) == expected, name
         assert _plain_cells(config_table(result, name)) == expected, name
-    assert all(stars.values()), stars  # each metric stars some cell of the toy
+    assert all(stars.values()) and significant, stars  # each metric marks some cell of the toy
     other = replace(result, baseline_system="good")
     assert [row[0] for row in _plain_cells(config_table(other, "de-en.particle.d2"))[1:]] == [
         "ref", "better", "good (baseline)", "lower", "worse"]
@@ -448,10 +451,12 @@ def test_the_text_report_whole(evaluation):
              "", "full corpus",
              text_report(shuffled).split("\n\n")[1].split("\n", 1)[1], "", *full_test_section(shuffled)]
     assert full_test_section(shuffled)[0] == "full test set: ranking and significance clusters"
+    lines += ["▼ after a score: worse than the random band; * after a p: p < 0.05 against the baseline system "
+              "(sacrebleu's paired test)", ""]
     for name in CONFIGS:
         lines += [config_heading(result, name), config_table(result, name), ""]
     for _, label, _, _ in METRICS:
-        lines += [f"summary, {label} (distinct configs with enough rows; * in the tables: worse than the random 5th "
+        lines += [f"summary, {label} (distinct configs with enough rows; ▼ in the tables: worse than the random 5th "
                   "percentile)", summary_table(result, label.lower()), ""]
     for _, label, _, _ in METRICS:
         lines += [f"correlation with human scores, {label}", human_table(shuffled, label.lower()), "", POWER_5_OF_4, ""]
