@@ -135,7 +135,7 @@ def test_every_number_in_the_table_equals_results_json(report):
 
 def test_the_targeted_control_table_equals_results_json(report):
     """Per config: the mean accuracy and control over systems, the systems outside the control's
-    band, and the targeted τ's corrected p, counted here from results.json."""
+    band, the targeted τ's corrected p and its Δτ's raw and corrected p, counted here from results.json."""
     document, _ = parse(report["out"] / "index.html")
     results = report["results"]
     section = next(e for e in document.iter("section") if e.get("id") == "targeted")
@@ -159,6 +159,10 @@ def test_the_targeted_control_table_equals_results_json(report):
             continue
         assert float(cells[7].get("data-value")) == human["p_corrected"]
         assert human["exploratory"] == (human["p_corrected"] >= 0.05)
+        versus = human["vs_full_test"]
+        if versus is not None and versus["p_corrected"] is not None:  # the Δτ's raw p, then its corrected p
+            assert [float(cells[10].get("data-value")), float(cells[11].get("data-value"))] == [
+                versus["p_value"], versus["p_corrected"]]
 
 
 def test_every_plot_of_the_report_is_in_the_page_as_svg(report):

@@ -584,6 +584,25 @@ def test_both_reports_end_their_sections_with_segment_agreement(evaluation):
     assert report == plain[:cut] + "\n".join(section) + "\n" + plain[cut:]
 
 
+def test_every_corrected_p_of_the_segment_table_stands_beside_its_raw_p(evaluation):
+    """Targeted accuracy's correct − wrong difference and τ-b: each Benjamini–Hochberg p right after
+    the raw p it corrects."""
+    from auto_challenge_sets.evaluation.report.sections.segments_section import segment_table
+    from auto_challenge_sets.evaluation.results import SegmentAgreement
+
+    result, _ = evaluation
+    found = SegmentAgreement(segments=40, kendall=0.2, p_value=0.03, correct=25, wrong=15, z_correct_minus_wrong=0.5,
+                             ci=(0.1, 0.9), p_corrected=0.06, exploratory=True, family_size=2,
+                             difference_p_value=0.012, difference_p_corrected=0.024, difference_exploratory=False,
+                             difference_family_size=2)
+    name = "de-en.particle.d2"
+    seg = replace(result, configs={**result.configs, name: replace(result.configs[name], segment_targeted=found)})
+    header, row = (line.split(" | ") for line in segment_table(seg, "bleu", markdown=True).splitlines()[::2][:2])
+    assert header[-7:] == ["z correct − wrong", "95% CI", "p", "p (BH, 2 tests)", "targeted τ-b", "p",
+                           "p (BH, 2 tests) |"]
+    assert row[-7:] == ["+0.500", "[+0.100, +0.900]", "0.012", "0.024", "0.200", "0.03", "0.060 (exploratory) |"]
+
+
 def test_the_random_pairs_table_shows_dashes_where_a_system_or_its_control_has_no_number(evaluation):
     """Hand-made gaps: a system without targeted accuracy, one without the control, one whose
     control has no percentile nor mean, a config whose controls all lack a mean, and a config of
