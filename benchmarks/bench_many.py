@@ -122,7 +122,7 @@ def _run(args: argparse.Namespace, folder: Path, wmt: Path) -> None:
     total, total_cpu = time.perf_counter() - start, _cpu() - cpu
     report, report_cpu, report_timings = _report_files(evaluation, request, human.scores)
     print(f"{len(hyps)} systems x {len(evaluation.configs)} configs x {len(request.metrics)} metrics "
-          f"({args.metrics}), {args.n_samples} random samples, paired AR with {args.paired_samples} trials, "
+          f"({args.metrics}), {args.n_samples} random samples, paired AR with {request.paired_samples} trials, "
           f"human scores, {args.jobs} job(s)")
     print(f"imports (the evaluation's modules)  {_IMPORTS[0]:7.2f} s wall  {_IMPORTS[1]:7.2f} s CPU")
     print(f"floor: corpus_bleu + corpus_chrf once per system (full test set)  {floor:7.2f} s wall  "
