@@ -5,8 +5,9 @@ statistics already in memory, for all systems at once: the same trials, the same
 The coins are drawn once per config (they are the same for every system), the swapped sums are
 matrix products (integer statistics in float64, where every sum is exact), and the trials are
 scored by the metric's vectorized :meth:`~auto_challenge_sets.scoring.metrics.Metric.scores_of_totals`;
-where that may round differently from the scalar code (BLEU: numpy's exp and log), every trial
-whose difference lies within a hair of the real one is scored again by the scalar code. The paired
+where that may round differently from the scalar code (BLEU: numpy's exp and log), or the sums of
+float statistics from sacrebleu's, every trial whose difference lies within a hair of the real one
+is scored again by the scalar code, from sacrebleu's own sums. The paired
 bootstrap still goes through sacrebleu (:mod:`auto_challenge_sets.evaluation.stats.significance`).
 """
 
@@ -56,32 +57,48 @@ def _cast(swap: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return swap.astype(np.float64), (~swap).astype(np.float64)
 
 
+def _exact(stats: Sequence[np.ndarray]) -> bool:
+    return all(s.dtype.kind in "iub" for s in stats)
+
+
 def _products(swap: tuple[np.ndarray, np.ndarray], stats: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """Each trial's sums of each system's rows where the coin is True (``swapped``) and where it is
-    False (``kept``), as (trials, systems, columns) arrays. Integer counts of all systems in one
-    wide product in float64, where numpy uses BLAS (its integer product does not) and every sum
-    stays exact (far below 2**53), the kept sums as the totals minus the swapped ones; float
-    statistics one system at a time, both products as sacrebleu makes them (a wider product may
-    add them in another order)."""
+    False (``kept``), as (trials, systems, columns) arrays, from one wide product of all systems in
+    float64, where numpy uses BLAS (its integer product does not). Integer counts stay exact (far
+    below 2**53), the kept sums as the totals minus the swapped ones; float statistics may add in
+    another order than sacrebleu's product per system, which :func:`_sacrebleu_sums` settles."""
     keep_true, keep_false = swap  # cast by _cast
-    if any(s.dtype.kind not in "iub" for s in stats):
-        pairs = [(keep_true @ s, keep_false @ s) for s in stats]
-        return np.stack([p[0] for p in pairs], axis=1), np.stack([p[1] for p in pairs], axis=1)
     wide = np.concatenate(stats, axis=1).astype(np.float64)
-    swapped = (keep_true @ wide).reshape(len(keep_true), len(stats), -1)
-    return swapped, wide.sum(axis=0).reshape(len(stats), -1) - swapped
+    swapped = keep_true @ wide
+    kept = wide.sum(axis=0) - swapped if _exact(stats) else keep_false @ wide
+    shape = (len(keep_true), len(stats), -1)
+    return swapped.reshape(shape), kept.reshape(shape)
 
 
-def _count_above(metric: Metric, a: np.ndarray, b: np.ndarray, real: np.ndarray) -> np.ndarray:
+def _sacrebleu_sums(swap: tuple[np.ndarray, np.ndarray], baseline: np.ndarray,
+                    system: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The pseudo-systems' sums of float statistics as sacrebleu's products make them, bit for bit:
+    ``a = pos_sel @ bl_stats + neg_sel @ sys_stats`` and ``b`` the other way round."""
+    keep_true, keep_false = swap
+    return keep_true @ baseline + keep_false @ system, keep_false @ baseline + keep_true @ system
+
+
+def _count_above(metric: Metric, a: np.ndarray, b: np.ndarray, real: np.ndarray, swap: tuple[np.ndarray, np.ndarray],
+                 sides: Sequence[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
     """Per system, how many trials have |score(a) − score(b)| > its real difference, scored as the
-    scalar code would (``a``, ``b``: the pseudo-systems' sums, (trials, systems, columns))."""
+    scalar code would (``a``, ``b``: the pseudo-systems' sums, (trials, systems, columns)). A
+    trial within a hair of the real difference is scored again, from ``a`` and ``b`` for integer
+    statistics, from sacrebleu's sums of the system's ``sides`` (baseline, system) for float ones."""
     trials, systems = a.shape[:2]
     difference = np.abs(metric.scores_of_totals(a.reshape(trials * systems, -1))
                         - metric.scores_of_totals(b.reshape(trials * systems, -1))).reshape(trials, systems)
     scale = np.fmax(1.0, np.fmax(np.abs(real), np.fmax.reduce(difference, axis=0, initial=0)))
-    for trial, system in np.argwhere(np.abs(difference - real) <= RECHECK * scale):
-        difference[trial, system] = abs(metric.score_of_totals(a[trial, system].tolist())
-                                        - metric.score_of_totals(b[trial, system].tolist()))
+    close = np.argwhere(np.abs(difference - real) <= RECHECK * scale)
+    for system in np.unique(close[:, 1]).tolist():
+        sums = (a[:, system], b[:, system]) if _exact(sides[system]) else _sacrebleu_sums(swap, *sides[system])
+        for trial in close[close[:, 1] == system, 0].tolist():
+            difference[trial, system] = abs(metric.score_of_totals(sums[0][trial].tolist())
+                                            - metric.score_of_totals(sums[1][trial].tolist()))
     return np.count_nonzero(difference > real, axis=0)
 
 
@@ -103,7 +120,7 @@ def approximate_randomization(baseline: Mapping[str, np.ndarray], systems: Mappi
             scores = np.array([metric.score_of_totals(s.sum(axis=0)) for s in stats])
             swapped, kept = _products(swap, stats)
             counts = _count_above(metric, swapped[:, :1] + kept[:, 1:], kept[:, :1] + swapped[:, 1:],
-                                  np.abs(scores[0] - scores[1:]))
+                                  np.abs(scores[0] - scores[1:]), swap, [(stats[0], s) for s in stats[1:]])
             for system, score, count in zip(systems, scores[1:].tolist(), counts.tolist()):
                 out[system][name] = (score - scores[0], (count + 1) / (trials + 1))
     return out
@@ -129,6 +146,6 @@ def pairwise_approximate_randomization(statistics: Mapping[str, Mapping[str, np.
         for a, b in pairs:
             i, j = index[a], index[b]
             count = _count_above(metric, swapped[:, i:i + 1] + kept[:, j:j + 1], kept[:, i:i + 1] + swapped[:, j:j + 1],
-                                 np.array([abs(scores[i] - scores[j])]))
+                                 np.array([abs(scores[i] - scores[j])]), swap, [(stats[i], stats[j])])
             out[a, b][name] = (scores[j] - scores[i], (int(count[0]) + 1) / (trials + 1))
     return out
