@@ -129,6 +129,10 @@ def test_integer_statistics_of_several_systems_are_multiplied_together_and_exact
     for k, stats in enumerate(counts):  # the sums counted in integers
         assert swapped[:, k].tolist() == (swap.astype(np.int64) @ stats).tolist()
         assert kept[:, k].tolist() == ((~swap).astype(np.int64) @ stats).tolist()
+    large = [c * 2**20 + 1 for c in counts]  # totals beyond float32's integers: still exact
+    swapped, kept = _products(_cast(swap), large)
+    assert swapped[:, 1].tolist() == (swap.astype(np.int64) @ large[1]).tolist()
+    assert kept[:, 1].tolist() == ((~swap).astype(np.int64) @ large[1]).tolist()
     floats = [rng.random((30, 4)), counts[0]]  # a float side: both products, their sums as sacrebleu's up to rounding
     swapped, kept = _products(_cast(swap), floats)
     for k, stats in enumerate(floats):

@@ -51,47 +51,52 @@ def coins(rows: int, trials: int, seed: int | None) -> np.ndarray:
     return np.random.default_rng(seed).integers(2, size=(trials, rows), dtype=bool)
 
 
-def _cast(swap: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _cast(swap: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The swaps and their negation as the 0/1 float64 matrices sacrebleu's products cast them to,
-    cast once for every product."""
-    return swap.astype(np.float64), (~swap).astype(np.float64)
+    and the swaps in float32 (for counts), cast once for every product."""
+    return swap.astype(np.float64), (~swap).astype(np.float64), swap.astype(np.float32)
 
 
 def _exact(stats: Sequence[np.ndarray]) -> bool:
     return all(s.dtype.kind in "iub" for s in stats)
 
 
-def _products(swap: tuple[np.ndarray, np.ndarray], stats: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+def _products(swap: tuple[np.ndarray, ...], stats: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """Each trial's sums of each system's rows where the coin is True (``swapped``) and where it is
     False (``kept``), as (trials, systems, columns) arrays, from one wide product of all systems in
-    float64, where numpy uses BLAS (its integer product does not). Integer counts stay exact (far
-    below 2**53), the kept sums as the totals minus the swapped ones; float statistics may add in
-    another order than sacrebleu's product per system, which :func:`_sacrebleu_sums` settles."""
-    keep_true, keep_false = swap  # cast by _cast
-    wide = np.concatenate(stats, axis=1).astype(np.float64)
-    swapped = keep_true @ wide
-    kept = wide.sum(axis=0) - swapped if _exact(stats) else keep_false @ wide
-    shape = (len(keep_true), len(stats), -1)
-    return swapped.reshape(shape), kept.reshape(shape)
+    floats, where numpy uses BLAS (its integer product does not). Integer counts stay exact: in
+    float32 while every total is below 2**24, else in float64, the kept sums as the totals minus
+    the swapped ones; float statistics (float64) may add in another order than sacrebleu's product
+    per system, which :func:`_sacrebleu_sums` settles."""
+    keep_true, keep_false, keep_true32 = swap  # cast by _cast
+    wide, shape = np.concatenate(stats, axis=1), (len(keep_true), len(stats), -1)
+    if not _exact(stats):
+        wide = wide.astype(np.float64)
+        return (keep_true @ wide).reshape(shape), (keep_false @ wide).reshape(shape)
+    small = np.abs(wide).sum(axis=0).max(initial=0) < 2**24
+    wide = wide.astype(np.float32 if small else np.float64)
+    swapped = (keep_true32 if small else keep_true) @ wide
+    return swapped.reshape(shape), (wide.sum(axis=0) - swapped).reshape(shape)
 
 
-def _sacrebleu_sums(swap: tuple[np.ndarray, np.ndarray], baseline: np.ndarray,
+def _sacrebleu_sums(swap: tuple[np.ndarray, ...], baseline: np.ndarray,
                     system: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The pseudo-systems' sums of float statistics as sacrebleu's products make them, bit for bit:
     ``a = pos_sel @ bl_stats + neg_sel @ sys_stats`` and ``b`` the other way round."""
-    keep_true, keep_false = swap
+    keep_true, keep_false, _ = swap
     return keep_true @ baseline + keep_false @ system, keep_false @ baseline + keep_true @ system
 
 
-def _count_above(metric: Metric, a: np.ndarray, b: np.ndarray, real: np.ndarray, swap: tuple[np.ndarray, np.ndarray],
+def _count_above(metric: Metric, a: np.ndarray, b: np.ndarray, real: np.ndarray, swap: tuple[np.ndarray, ...],
                  sides: Sequence[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
     """Per system, how many trials have |score(a) − score(b)| > its real difference, scored as the
     scalar code would (``a``, ``b``: the pseudo-systems' sums, (trials, systems, columns)). A
     trial within a hair of the real difference is scored again, from ``a`` and ``b`` for integer
     statistics, from sacrebleu's sums of the system's ``sides`` (baseline, system) for float ones."""
     trials, systems = a.shape[:2]
-    difference = np.abs(metric.scores_of_totals(a.reshape(trials * systems, -1))
-                        - metric.scores_of_totals(b.reshape(trials * systems, -1))).reshape(trials, systems)
+    difference = np.abs(metric.scores_of_totals(a.reshape(trials * systems, -1).astype(np.float64, copy=False))
+                        - metric.scores_of_totals(b.reshape(trials * systems, -1).astype(np.float64, copy=False))
+                        ).reshape(trials, systems)  # float64, as every metric's vectorized code expects
     scale = np.fmax(1.0, np.fmax(np.abs(real), np.fmax.reduce(difference, axis=0, initial=0)))
     close = np.argwhere(np.abs(difference - real) <= RECHECK * scale)
     for system in np.unique(close[:, 1]).tolist():
