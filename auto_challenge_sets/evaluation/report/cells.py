@@ -43,16 +43,12 @@ def corrected_cell(p: float | None, exploratory: bool | None) -> str:
     return ("-" if p is None else "<0.001" if p < 0.001 else f"{p:.3f}") + (f" ({EXPLORATORY})" if exploratory else "")
 
 
-def significant(test: PairedResult | None) -> bool:
-    """p < 0.05 in the paired test against the baseline system (uncorrected, as sacrebleu and WMT mark it)."""
-    return test is not None and test.p_value < ALPHA
-
-
 def paired_cell(test: PairedResult | None, digits: int) -> str:
-    """Δ against the baseline system and its p as sacrebleu prints them (4 decimals), ``*`` where p < 0.05."""
+    """Δ against the baseline system and its p as sacrebleu prints them (4 decimals), ``*`` where p < 0.05
+    (not corrected, as sacrebleu and WMT mark it)."""
     if test is None:
         return "-"
-    return f"{test.delta:+.{digits}f} ({test.p_value:.4f})" + (SIGNIFICANT if significant(test) else "")
+    return f"{test.delta:+.{digits}f} ({test.p_value:.4f})" + (SIGNIFICANT if test.p_value < ALPHA else "")
 
 
 def config_label(name: str, config: ConfigResult, short: bool = False) -> str:

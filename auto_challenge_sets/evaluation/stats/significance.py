@@ -13,20 +13,18 @@ import numpy as np
 
 from auto_challenge_sets.evaluation.results import PairedResult
 from auto_challenge_sets.scoring.metrics import Metric, PairedTestAdapter
-from auto_challenge_sets.scoring.paired import PAIRED_TESTS, approximate_randomization, sacrebleu_seed
+from auto_challenge_sets.scoring.paired import approximate_randomization, sacrebleu_seed
 
 
 def paired_tests(systems: Sequence[tuple[str, Sequence[str]]], references: Sequence[tuple[str, ...]],
-                 metrics: Mapping[str, Metric], test_type: str = "ar", n_samples: int | None = None,
+                 metrics: Mapping[str, Metric], test_type: str, n_samples: int,
                  statistics: Mapping[str, Mapping[str, np.ndarray]] | None = None) -> dict[str, dict[str, PairedResult]]:
     """``{system: {metric: PairedResult}}`` for every system but the first (the baseline);
-    ``references``: a tuple per row; ``statistics``: system -> metric -> the rows' statistics;
-    ``n_samples``: the trials (None: sacrebleu's default for the test)."""
+    ``references``: a tuple per row; ``statistics``: system -> metric -> the rows' statistics."""
     from sacrebleu.significance import PairedTest
 
     if not metrics or len(systems) < 2:
         return {}
-    n_samples = PAIRED_TESTS[test_type] if n_samples is None else n_samples
     if test_type == "ar" and statistics is not None:
         names = [name for name, _ in systems]
         found = approximate_randomization(statistics[names[0]], {n: statistics[n] for n in names[1:]}, metrics,

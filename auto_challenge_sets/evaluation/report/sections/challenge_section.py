@@ -137,7 +137,7 @@ def cells(evaluation: Evaluation) -> list[Cell]:
                     random.mean, random.p5, random.p95, random.percentile, score.score - random.mean)
                 out.append(Cell(name, config.phenomenon, config.min_distance, config.n, system, metric,
                                 score.score, *band, worse, None if test is None else test.delta,
-                                None if test is None else test.p_value, marks.significant(test), config.small, config.same_rows_as,
+                                None if test is None else test.p_value, test is not None and test.p_value < marks.ALPHA, config.small, config.same_rows_as,
                                 config.degenerate_baseline, config.flags(), config.random_unavailable))
     return out
 
