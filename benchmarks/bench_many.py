@@ -12,10 +12,11 @@ time goes, stage by stage in wall and CPU seconds (the stages of ``acs evaluate 
 inputs, statistics, random baselines, paired tests, human, targeted, then each report file), and the
 ratios of issue 37: the evaluation against the floor in wall and in CPU time (target <= 1.5x), the
 report files against the evaluation (target <= 20%), with the load average beside them. CPU time
-is this process's and its children's (the ``--jobs`` workers, counted once they have exited).
+is this process's and its children's (the ``--jobs`` workers, counted once they have exited). The
+study's numbers are written into docs/timings.md, between its markers, so that none is typed.
 
     python benchmarks/bench_many.py [--shared ../shared] [--dataset DIR] [--metrics bleu,chrf,ribes]
-                                    [--paired-samples 1000] [--n-samples 100] [--jobs N] [--targeted]
+                                    [--paired-samples N] [--n-samples 100] [--jobs N] [--targeted]
 
 It also times one system on every config against that system's own floor.
 
@@ -38,7 +39,9 @@ def _cpu() -> float:
 _IMPORTS = (time.perf_counter(), _cpu())  # what importing the evaluation costs, before the first import
 
 import argparse  # noqa: E402 -- timed from here on
+import datetime  # noqa: E402
 import tempfile  # noqa: E402
+import textwrap  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import sacrebleu  # noqa: E402
@@ -53,6 +56,8 @@ from auto_challenge_sets.pipeline.run_build import BuildSpec  # noqa: E402
 from auto_challenge_sets.pipeline.specs import AlignerSpec, ParserSpec  # noqa: E402
 
 _IMPORTS = (time.perf_counter() - _IMPORTS[0], _cpu() - _IMPORTS[1])
+DOC = Path(__file__).resolve().parents[1] / "docs" / "timings.md"
+BEGIN, END = "<!-- begin: written by benchmarks/bench_many.py, which measures it -->", "<!-- end: written by benchmarks/bench_many.py -->"
 
 
 def _build(wmt: Path, shared: Path, out: Path) -> None:
@@ -75,6 +80,13 @@ def _floor(outputs: list[Path], reference: list[str]) -> tuple[float, float]:
 
 def _load() -> str:
     return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def write_doc(paragraph: str, doc: Path = DOC) -> None:
+    """``paragraph`` (wrapped at 100 columns) in place of what ``doc`` holds between the markers."""
+    head, rest = doc.read_text(encoding="utf-8").split(BEGIN, 1)
+    text = textwrap.fill(paragraph, 100, break_long_words=False, break_on_hyphens=False)
+    doc.write_text(f"{head}{BEGIN}\n{text}\n{END}{rest.split(END, 1)[1]}", encoding="utf-8")
 
 
 def _one_system(args: argparse.Namespace, folder: Path, path: Path, reference: list[str]) -> None:
@@ -110,7 +122,7 @@ def _run(args: argparse.Namespace, folder: Path, wmt: Path) -> None:
     total, total_cpu = time.perf_counter() - start, _cpu() - cpu
     report, report_cpu, report_timings = _report_files(evaluation, request, human.scores)
     print(f"{len(hyps)} systems x {len(evaluation.configs)} configs x {len(request.metrics)} metrics "
-          f"({args.metrics}), {args.n_samples} random samples, paired AR with {args.paired_samples} trials, "
+          f"({args.metrics}), {args.n_samples} random samples, paired AR with {request.paired_samples} trials, "
           f"human scores, {args.jobs} job(s)")
     print(f"imports (the evaluation's modules)  {_IMPORTS[0]:7.2f} s wall  {_IMPORTS[1]:7.2f} s CPU")
     print(f"floor: corpus_bleu + corpus_chrf once per system (full test set)  {floor:7.2f} s wall  "
@@ -124,12 +136,23 @@ def _run(args: argparse.Namespace, folder: Path, wmt: Path) -> None:
     for line in report_timings.lines():
         print(f"  {line}")
     target = 5 if args.targeted else 1.5
+    load_after = _load()
     print(f"ratio evaluate / floor: {total / floor:.2f}x wall, {total_cpu / floor_cpu:.2f}x CPU "
-          f"(target <= {target:g}x); {load_before} before, {_load()} after")
+          f"(target <= {target:g}x); {load_before} before, {load_after} after")
     print(f"ratio report files / evaluate: {report / total:.0%} wall, {report_cpu / total_cpu:.0%} CPU "
           f"(target <= 20%); peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB "
           "(target <= 1 GB)")
     if not args.targeted:
+        write_doc(f"The run: `acs evaluate` of the {len(hyps)} WMT21 de→en systems on {len(evaluation.configs)} configs "
+                  f"with {args.metrics}, {args.n_samples} random samples, the paired test with "
+                  f"{request.paired_samples:,} trials, human scores; then the files of `--out`. The evaluation took "
+                  f"{total:.1f} s wall and {total_cpu:.1f} s CPU: {total / floor:.2f}× the wall and "
+                  f"{total_cpu / floor_cpu:.2f}× the CPU of `corpus_bleu` + `corpus_chrf` once per system "
+                  f"({floor:.1f} s wall, {floor_cpu:.1f} s CPU; target ≤ 1.5× in CPU). The report files took "
+                  f"{report:.1f} s more, and the run {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB "
+                  f"(`benchmarks/bench_many.py`, {args.jobs} job(s), {datetime.date.today()}, on "
+                  f"{len(os.sched_getaffinity(0))} cores with a {load_before} before and {load_after.split(' ', 2)[2]} "
+                  "after).")
         _one_system(args, folder, outputs[0], reference)
 
 
@@ -152,7 +175,7 @@ def main() -> None:
     parser.add_argument("--dataset", type=Path, help="a newstest2021 de-en folder built already")
     parser.add_argument("--metrics", default="bleu,chrf,ribes")
     parser.add_argument("--n-samples", type=int, default=100)
-    parser.add_argument("--paired-samples", type=int, default=1000)
+    parser.add_argument("--paired-samples", type=int, help="default: sacrebleu's (10,000 AR trials)")
     parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)))
     parser.add_argument("--targeted", action="store_true", help="with targeted accuracy (target: <= 5x)")
     args = parser.parse_args()

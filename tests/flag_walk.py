@@ -3,7 +3,7 @@ and check that every place naming a config carries the same marks: ``small``, ``
 baseline``, ``same rows as X`` (issue 34, "Flags everywhere"). The marks expected are derived here
 from results.json's own fields (``n`` against ``settings.min_rows``, ``degenerate_baseline``,
 ``same_rows_as``), not from the code that prints them; and where a degenerate baseline's random band
-means nothing, no star and no percentile may be shown."""
+means nothing, no ▼ and no random number may be shown."""
 
 from __future__ import annotations
 
@@ -101,15 +101,16 @@ def _check_page(path: Path, results: dict, expected: dict[str, list[str]]) -> Co
 
 
 def _check_degenerate_cells(document, results: dict) -> None:
-    """No random percentile on a degenerate baseline: the big table's pct column and the human
-    tables' random τ pct are dashes there."""
+    """No random number on a degenerate baseline: the big table's random mean, band, pct and Δ
+    random columns and the human tables' random τ pct are dashes there."""
     degenerate = {n for n, c in results["configs"].items() if c["degenerate_baseline"]}
     cells = next(t for t in document.iter("table") if t.get("id") == "cells")
     keys = [th.get("data-key") for th in cells.find("thead").iter("th")]
     for row in cells.find("tbody").findall("tr"):
         if row.get("data-config") in degenerate:
-            assert _text(row.findall("td")[keys.index("percentile")]) == "–", row.get("data-config")
-            assert row.get("data-worse") is None and "★" not in _text(row)
+            for key in ("random_mean", "random_p5", "random_p95", "percentile", "delta_random"):
+                assert _text(row.findall("td")[keys.index(key)]) == "–", (row.get("data-config"), key)
+            assert row.get("data-worse") is None and "▼" not in _text(row)
     human = next((s for s in document.iter("section") if s.get("id") == "human"), None)
     for table in [] if human is None else human.iter("table"):
         header = [_text(th) for th in table.find("thead").iter("th")]

@@ -191,3 +191,28 @@ def test_results_report_and_page_agree_on_every_flag(written):
     for _, name in small:
         for human in results["configs"][name]["human"].values():
             assert human["p_corrected"] is None and human["family_size"] is None and human["exploratory"] is True
+
+
+@pytest.mark.parametrize("test_type", ["ar", "bs"])
+def test_paired_p_values_at_sacrebleus_default_trials_equal_sacrebleus(wmt, test_type):
+    """Without paired_samples the request runs sacrebleu's default trials for the test (10,000
+    for AR, 1,000 for the bootstrap), records them in the signature, and gives sacrebleu's
+    p-values on real output (particle.d3, where 1,000 AR trials put two p below 0.05)."""
+    from sacrebleu.significance import PairedTest
+
+    config = "de-en.particle.d3"
+    request = EvaluationRequest(dataset=wmt["out"], hypotheses=wmt["hyps"], config=config, split=SPLIT,
+                                pair="de-en", metrics=("bleu", "chrf"), n_samples=10, paired_test=test_type)
+    evaluation = evaluate(request)
+    rows = _rows(wmt["out"], config)
+    order = [evaluation.baseline_system, *[s for s in SYSTEMS if s != evaluation.baseline_system]]
+    named = [(s, [read_lines(wmt["hyps"][s])[n - 1] for n in rows["line"]]) for s in order]
+    theirs = PairedTest(named, {"BLEU": sacrebleu.BLEU(), "chrF2": sacrebleu.CHRF()}, [rows["reference"]],
+                        test_type=test_type)  # n_samples=0: sacrebleu's default
+    _, scores = theirs()
+    assert request.paired_samples == theirs.n_samples == evaluation.settings.paired_samples
+    assert f"paired[{test_type}:{theirs.n_samples}|" in evaluation.signature
+    for index, system in enumerate(order[1:], start=1):
+        ours = evaluation.configs[config].systems[system].scores
+        assert ours["bleu"].vs_baseline.p_value == scores["BLEU"][index].p_value
+        assert ours["chrf"].vs_baseline.p_value == scores["chrF2"][index].p_value

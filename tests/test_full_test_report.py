@@ -41,12 +41,12 @@ def test_the_ranking_table_cell_by_cell():
     cells = _cells(ranking_table(found, "bleu", INFO["bleu"]))
     assert cells[0] == ["rank", "cluster", "system", "BLEU", "Δ", "baseline", "(p)"]
     assert cells[2:] == [
-        ["1", "1", "b", "31.25", "+1.25", "(0.012)"], ["2", "1", "a", "(baseline)", "30.00", "-"],
-        ["3", "2", "c", "20.00", "-10.00", "(0.001)"]]
+        ["1", "1", "b", "31.25", "+1.25", "(0.0123)*"], ["2", "1", "a", "(baseline)", "30.00", "-"],
+        ["3", "2", "c", "20.00", "-10.00", "(0.0010)*"]]
     markdown = ranking_table(found, "ter", INFO["ter"], markdown=True).splitlines()
     assert markdown[0].startswith("| rank | cluster | system") and "TER" in markdown[0]
     assert [line.split("|")[1:-1] for line in markdown[2:]] == [
-        [" 1 ", " 1 ", " a (baseline) ", " 50.00 ", " - "], [" 1 ", " 1 ", " b ", " 50.00 ", " +0.00 (1.000) "]]
+        [" 1 ", " 1 ", " a (baseline) ", " 50.00 ", " - "], [" 1 ", " 1 ", " b ", " 50.00 ", " +0.00 (1.0000) "]]
 
 
 def test_the_section_in_both_forms():

@@ -104,12 +104,11 @@ def test_every_number_in_the_table_equals_results_json(report):
         config, system, metric = row.get("data-config"), row.get("data-system"), row.get("data-metric")
         score = results["configs"][config]["systems"][system]["scores"][metric]
         test = score["vs_baseline"]
-        expected = {"score": score["score"], "random_mean": score["random"]["mean"], "random_p5": score["random"]["p5"],
-                    "random_p95": score["random"]["p95"],
-                    # no percentile among random corpora that cannot be drawn (a degenerate baseline)
-                    "percentile": None if results["configs"][config]["degenerate_baseline"]
-                    else score["random"]["percentile"],
-                    "delta_random": score["score"] - score["random"]["mean"],
+        # no random numbers where random corpora cannot be drawn (a degenerate baseline)
+        band = None if results["configs"][config]["degenerate_baseline"] else score["random"]
+        expected = {"score": score["score"], "random_mean": band and band["mean"], "random_p5": band and band["p5"],
+                    "random_p95": band and band["p95"], "percentile": band and band["percentile"],
+                    "delta_random": band and score["score"] - band["mean"],
                     "delta_baseline": None if test is None else test["delta"],
                     "paired_p": None if test is None else test["p_value"]}
         digits = metric_class(metric).digits
@@ -121,8 +120,11 @@ def test_every_number_in_the_table_equals_results_json(report):
                 assert cell.get("data-value") == "" and "".join(cell.itertext()).strip() == "–"
                 continue
             assert float(cell.get("data-value")) == value, (config, system, metric, key)
-            shown = "".join(cell.itertext()).replace("★", "").strip()
-            places = {"percentile": 0, "paired_p": 3}.get(key, digits)
+            shown = "".join(cell.itertext()).replace("▼", "").strip()
+            if key == "paired_p":  # sacrebleu's mark
+                assert shown.endswith("*") == (value < 0.05), (config, system, metric)
+                shown = shown.rstrip("*")
+            places = {"percentile": 0, "paired_p": 4}.get(key, digits)
             assert float(shown) == pytest.approx(value, abs=0.51 * 10 ** -places), (config, system, metric, key)
         assert expected == {}, f"columns missing from the table: {sorted(expected)}"
         worse = (score["score"] < score["random"]["p5"] if results["higher_is_better"][metric]
@@ -133,7 +135,7 @@ def test_every_number_in_the_table_equals_results_json(report):
 
 def test_the_targeted_control_table_equals_results_json(report):
     """Per config: the mean accuracy and control over systems, the systems outside the control's
-    band, and the targeted τ's corrected p, counted here from results.json."""
+    band, the targeted τ's corrected p and its Δτ's raw and corrected p, counted here from results.json."""
     document, _ = parse(report["out"] / "index.html")
     results = report["results"]
     section = next(e for e in document.iter("section") if e.get("id") == "targeted")
@@ -157,6 +159,10 @@ def test_the_targeted_control_table_equals_results_json(report):
             continue
         assert float(cells[7].get("data-value")) == human["p_corrected"]
         assert human["exploratory"] == (human["p_corrected"] >= 0.05)
+        versus = human["vs_full_test"]
+        if versus is not None and versus["p_corrected"] is not None:  # the Δτ's raw p, then its corrected p
+            assert [float(cells[10].get("data-value")), float(cells[11].get("data-value"))] == [
+                versus["p_value"], versus["p_corrected"]]
 
 
 def test_every_plot_of_the_report_is_in_the_page_as_svg(report):

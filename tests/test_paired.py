@@ -120,15 +120,20 @@ def test_every_pair_is_sacrebleus_own_test_with_the_first_as_baseline():
 
 
 def test_integer_statistics_of_several_systems_are_multiplied_together_and_exactly():
-    from auto_challenge_sets.scoring.paired import _all_products
+    from auto_challenge_sets.scoring.paired import _cast, _products
 
     rng = np.random.default_rng(5)
     swap = coins(30, 50, 7)
-    counts = [rng.integers(0, 40, (30, width)) for width in (3, 1, 4)]
-    found = _all_products(swap, counts)
-    for (swapped, kept), stats in zip(found, counts):  # the sums counted in integers
-        assert swapped.tolist() == (swap.astype(np.int64) @ stats).tolist()
-        assert kept.tolist() == ((~swap).astype(np.int64) @ stats).tolist()
-    floats = [rng.random((30, 2)), counts[0]]  # a float side: each system's own product, as sacrebleu's sums
-    for (swapped, kept), stats in zip(_all_products(swap, floats), floats):
-        assert np.array_equal(swapped, swap @ stats) and np.array_equal(kept, ~swap @ stats)
+    counts = [rng.integers(0, 40, (30, 4)) for _ in range(3)]
+    swapped, kept = _products(_cast(swap), counts)
+    for k, stats in enumerate(counts):  # the sums counted in integers
+        assert swapped[:, k].tolist() == (swap.astype(np.int64) @ stats).tolist()
+        assert kept[:, k].tolist() == ((~swap).astype(np.int64) @ stats).tolist()
+    large = [c * 2**20 + 1 for c in counts]  # totals beyond float32's integers: still exact
+    swapped, kept = _products(_cast(swap), large)
+    assert swapped[:, 1].tolist() == (swap.astype(np.int64) @ large[1]).tolist()
+    assert kept[:, 1].tolist() == ((~swap).astype(np.int64) @ large[1]).tolist()
+    floats = [rng.random((30, 4)), counts[0]]  # a float side: both products, their sums as sacrebleu's up to rounding
+    swapped, kept = _products(_cast(swap), floats)
+    for k, stats in enumerate(floats):
+        assert np.allclose(swapped[:, k], swap @ stats, rtol=1e-14) and np.allclose(kept[:, k], ~swap @ stats, rtol=1e-14)

@@ -44,7 +44,7 @@ def test_the_text_report_has_every_config_and_metric(evaluation):
     assert f"de-en.particle.d5 (n = {n}) [small; same rows as de-en.particle.d4]" in text
 
 
-def test_a_star_marks_worse_than_the_random_band_in_each_direction(evaluation):
+def test_a_triangle_marks_worse_than_the_random_band_in_each_direction(evaluation):
     result, _ = evaluation
     for config, entry in result.configs.items():
         table = config_table(result, config).splitlines()[2:]
@@ -52,9 +52,9 @@ def test_a_star_marks_worse_than_the_random_band_in_each_direction(evaluation):
             cells = line.split()
             bleu, ter = scores.scores["bleu"], scores.scores["ter"]
             offset = 2 if system == result.baseline_system else 1  # "(baseline)" is a cell of its own
-            meaningful = not entry.degenerate_baseline  # no star where the random band means nothing
-            assert cells[offset].endswith("*") == (meaningful and bleu.score < bleu.random.p5), (config, system)
-            assert cells[offset + 3].endswith("*") == (meaningful and ter.score > ter.random.p95), (config, system)
+            meaningful = not entry.degenerate_baseline  # no mark where the random band means nothing
+            assert cells[offset].endswith("▼") == (meaningful and bleu.score < bleu.random.p5), (config, system)
+            assert cells[offset + 3].endswith("▼") == (meaningful and ter.score > ter.random.p95), (config, system)
 
 
 def test_the_summary_table_prints_the_shares(evaluation):
@@ -75,7 +75,7 @@ def test_the_folder_holds_results_report_and_readable_plots(evaluation, tmp_path
     tables = {m: (tmp_path / f"tables.{m}.md").read_text(encoding="utf-8") for m in result.metrics}
     for explained in ("*small*", "*random τ pct*", "*< random p5*"):
         assert explained in report
-    for explained in ("`*` after a score", "*random* / *p5*", "*Δ (p)*"):  # the per-config tables' columns
+    for explained in ("▼ after a score", "`*`\n  after it: p < 0.05", "*random* / *p5*", "*Δ (p)*"):  # the tables' columns
         assert all(explained in text for text in tables.values())
     figures = [p for p in written[2:] if p.suffix == ".svg"]
     for figure in figures:  # a metric's figures in its tables file, the run's own in report.md
@@ -245,10 +245,11 @@ def _full_cells(result) -> list[list[str]]:
 
 
 def test_the_config_table_shows_every_cell(evaluation):
-    """Each system's score (starred outside the random band, in the metric's own direction), its
-    random mean and p5 with the metric's digits, and the signed difference and p of the paired test."""
+    """Each system's score (▼ outside the random band, in the metric's own direction), its random
+    mean and p5 with the metric's digits (dashes on a degenerate baseline), and the signed
+    difference and p of the paired test as sacrebleu prints them (4 decimals, * where p < 0.05)."""
     result, _ = evaluation
-    stars = dict.fromkeys(("bleu", "ter", "ribes"), 0)
+    stars, significant = dict.fromkeys(("bleu", "ter", "ribes"), 0), 0
     for name in CONFIGS:
         expected = [["system", "BLEU", "random", "p5", "TER", "random", "p5", "RIBES", "random", "p5",
                      "ΔBLEU (p)", "ΔTER (p)", "ΔRIBES (p)"]]
@@ -258,19 +259,21 @@ def test_the_config_table_shows_every_cell(evaluation):
             for metric, _, digits, higher in METRICS:
                 score = scores.scores[metric]
                 worse = score.score < score.random.p5 if higher else score.score > score.random.p95
-                worse = worse and not result.configs[name].degenerate_baseline  # its band means nothing
-                stars[metric] += worse
-                row += [f"{score.score:.{digits}f}" + ("*" if worse else ""), f"{score.random.mean:.{digits}f}",
-                        f"{score.random.p5:.{digits}f}"]
+                degenerate = result.configs[name].degenerate_baseline  # its band means nothing
+                stars[metric] += worse and not degenerate
+                row += [f"{score.score:.{digits}f}" + ("▼" if worse and not degenerate else ""),
+                        *(["-", "-"] if degenerate else [f"{score.random.mean:.{digits}f}", f"{score.random.p5:.{digits}f}"])]
             for metric, _, digits, _ in METRICS:
                 test = scores.scores[metric].vs_baseline
                 assert (test is None) == (system == "ref")
-                row.append("-" if test is None else f"{test.delta:+.{digits}f} ({test.p_value:.3f})")
+                row.append("-" if test is None else f"{test.delta:+.{digits}f} ({test.p_value:.4f})"
+                           + ("*" if test.p_value < 0.05 else ""))
+                significant += test is not None and test.p_value < 0.05
             expected.append(row)
         assert expected[1][0] == "ref (baseline)" and len(expected) == 6
         assert _markdown_cells(config_table(result, name, markdown=True)) == expected, name
         assert _plain_cells(config_table(result, name)) == expected, name
-    assert all(stars.values()), stars  # each metric stars some cell of the toy
+    assert all(stars.values()) and significant, stars  # each metric marks some cell of the toy
     other = replace(result, baseline_system="good")
     assert [row[0] for row in _plain_cells(config_table(other, "de-en.particle.d2"))[1:]] == [
         "ref", "better", "good (baseline)", "lower", "worse"]
@@ -467,10 +470,12 @@ def test_the_text_report_whole(evaluation):
              "", "full corpus",
              _body(shuffled).split("\n\n")[1].split("\n", 1)[1], "", *full_test_section(shuffled)]
     assert full_test_section(shuffled)[0] == "full test set: ranking and significance clusters"
+    lines += ["▼ after a score: worse than the random band; * after a p: p < 0.05 against the baseline system "
+              "(sacrebleu's paired test)", ""]
     for name in CONFIGS:
         lines += [config_heading(result, name), config_table(result, name), ""]
     for _, label, _, _ in METRICS:
-        lines += [f"summary, {label} (distinct configs with enough rows; * in the tables: worse than the random 5th "
+        lines += [f"summary, {label} (distinct configs with enough rows; ▼ in the tables: worse than the random 5th "
                   "percentile)", summary_table(result, label.lower()), ""]
     for _, label, _, _ in METRICS:
         lines += [f"correlation with human scores, {label}", human_table(shuffled, label.lower()), "",
@@ -613,6 +618,25 @@ def test_both_reports_end_their_sections_with_segment_agreement(evaluation):
     report, plain = markdown_report(seg, []), markdown_report(result, [])
     cut = plain.index("\n\n\n## Appendix: ") + 2  # the empty plot line, then the appendix
     assert report == plain[:cut] + "\n".join(section) + "\n" + plain[cut:]
+
+
+def test_every_corrected_p_of_the_segment_table_stands_beside_its_raw_p(evaluation):
+    """Targeted accuracy's correct − wrong difference and τ-b: each Benjamini–Hochberg p right after
+    the raw p it corrects."""
+    from auto_challenge_sets.evaluation.report.sections.segments_section import segment_table
+    from auto_challenge_sets.evaluation.results import SegmentAgreement
+
+    result, _ = evaluation
+    found = SegmentAgreement(segments=40, kendall=0.2, p_value=0.03, correct=25, wrong=15, z_correct_minus_wrong=0.5,
+                             ci=(0.1, 0.9), p_corrected=0.06, exploratory=True, family_size=2,
+                             difference_p_value=0.012, difference_p_corrected=0.024, difference_exploratory=False,
+                             difference_family_size=2)
+    name = "de-en.particle.d2"
+    seg = replace(result, configs={**result.configs, name: replace(result.configs[name], segment_targeted=found)})
+    header, row = (line.split(" | ") for line in segment_table(seg, "bleu", markdown=True).splitlines()[::2][:2])
+    assert header[-7:] == ["z correct − wrong", "95% CI", "p", "p (BH, 2 tests)", "targeted τ-b", "p",
+                           "p (BH, 2 tests) |"]
+    assert row[-7:] == ["+0.500", "[+0.100, +0.900]", "0.012", "0.024", "0.200", "0.03", "0.060 (exploratory) |"]
 
 
 def test_the_random_pairs_table_shows_dashes_where_a_system_or_its_control_has_no_number(evaluation):

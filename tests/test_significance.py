@@ -9,7 +9,7 @@ from sacrebleu.significance import PairedTest
 
 from auto_challenge_sets.evaluation.stats.significance import paired_tests
 from auto_challenge_sets.scoring.metrics import create_metric
-from auto_challenge_sets.scoring.paired import approximate_randomization, sacrebleu_seed
+from auto_challenge_sets.scoring.paired import PAIRED_TESTS, approximate_randomization, sacrebleu_seed
 
 from toy_dataset import corpus
 
@@ -23,21 +23,18 @@ def _inputs(names: tuple[str, ...] = ("better", "good", "worse"), metrics: tuple
     return systems, refs, found, stats
 
 
-def test_the_defaults_are_sacrebleus_approximate_randomization_with_1000_trials():
-    systems, refs, metrics, stats = _inputs()
-    ours = paired_tests(systems, refs, metrics, statistics=stats)
-    expected = approximate_randomization(stats["better"], {s: stats[s] for s in ("good", "worse")}, metrics, 1000,
-                                         sacrebleu_seed())
-    assert {s: {m: (r.delta, r.p_value) for m, r in per.items()} for s, per in ours.items()} == \
-        {s: {m: tuple(v) for m, v in per.items()} for s, per in expected.items()}
+@pytest.mark.parametrize("test_type", PAIRED_TESTS)
+def test_the_default_trials_are_sacrebleus_for_each_test(test_type):
+    theirs = PairedTest([("a", ["x"]), ("b", ["x"])], {"BLEU": sacrebleu.BLEU()}, [["x"]], test_type=test_type)
+    assert PAIRED_TESTS[test_type] == theirs.n_samples  # n_samples=0: its default
 
 
 def test_two_systems_test_the_second_against_the_first():
     systems, refs, metrics, stats = _inputs(("better", "worse"))
-    found = paired_tests(systems, refs, metrics, n_samples=100, statistics=stats)
+    found = paired_tests(systems, refs, metrics, "ar", 100, stats)
     assert list(found) == ["worse"] and set(found["worse"]) == {"bleu", "ribes"}
     assert found["worse"]["bleu"].delta < 0  # "worse" keeps half the reference's words, "better" 85%
-    assert paired_tests(systems[:1], refs, metrics) == {}
+    assert paired_tests(systems[:1], refs, metrics, "ar", 100) == {}
 
 
 @pytest.mark.parametrize("with_statistics", [False, True])
@@ -65,7 +62,7 @@ def test_no_metric_or_a_single_system_is_no_test():
     """Either missing is enough for no test: two systems without metrics, one system with them."""
     systems, refs, metrics, stats = _inputs(("better", "worse"))
     assert paired_tests(systems, refs, {}, "bs", 20) == {}
-    assert paired_tests(systems, refs, {}, statistics=stats) == {}
+    assert paired_tests(systems, refs, {}, "ar", 100, stats) == {}
     assert paired_tests(systems[:1], refs, metrics, "bs", 20, stats) == {}
 
 

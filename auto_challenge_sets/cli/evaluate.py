@@ -117,7 +117,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     many.add_argument("--paired-test", choices=PAIRED_TESTS, default=default["paired_test"],
                       help="sacrebleu's approximate randomization or paired bootstrap")
     many.add_argument("--paired-samples", type=int_at_least(1, MAX_PAIRED_SAMPLES), default=default["paired_samples"],
-                      metavar="N", help="trials of the paired test")
+                      metavar="N", help="trials of the paired test (default: sacrebleu's, "
+                      f"{', '.join(f'{n:,} for {t}' for t, n in PAIRED_TESTS.items())})")
     many.add_argument("--min-rows", type=int_at_least(0), default=default["min_rows"], metavar="N",
                       help="configs with fewer rows are scored but flagged small and left out of trends and summaries")
     many.add_argument("--human", metavar="FILE", help="human system scores (CSV or white-space table with a header)")

@@ -21,10 +21,10 @@ from auto_challenge_sets.scoring.kernel import DEFAULT_SEED, MAX_SAMPLES
 from auto_challenge_sets.scoring.length_baseline import DEFAULT_LENGTH_RELATIVE, check_relative
 from auto_challenge_sets.scoring.metrics import DEFAULT_METRICS, metric_class, route_options
 from auto_challenge_sets.scoring.metrics.bleu import TOKENIZE, BleuStatistics, target_tokenizer
+from auto_challenge_sets.scoring.paired import PAIRED_TESTS
 from auto_challenge_sets.workers import cores
 
 ALL = "all"
-PAIRED_TESTS = ("ar", "bs")
 MAX_PAIRED_SAMPLES = 100_000
 MAX_JOBS = 1024
 
@@ -70,7 +70,7 @@ class EvaluationRequest:
     min_rows: int = 20
     baseline: str | None = None  # the system the others are tested against
     paired_test: str = "ar"  # sacrebleu's approximate randomization, or "bs" (paired bootstrap)
-    paired_samples: int = 1000
+    paired_samples: int | None = None  # None: sacrebleu's default for the test (PAIRED_TESTS)
     targeted: TargetedRequest | None = None  # also score the targeted accuracy of lexical configs
     metric_options: Mapping[str, Any] = field(default_factory=dict)  # option -> value, for the metrics declaring it
     jobs: int | None = None  # worker processes for the systems' statistics (None: the cores this process may use;
@@ -84,6 +84,9 @@ class EvaluationRequest:
         object.__setattr__(self, "references", tuple(self.references))
         metrics = (self.metrics,) if isinstance(self.metrics, str) else self.metrics
         object.__setattr__(self, "metrics", tuple(m.strip() for m in metrics))
+        if self.paired_samples is None:
+            default = PAIRED_TESTS.get(self.paired_test) if isinstance(self.paired_test, str) else None
+            object.__setattr__(self, "paired_samples", default)
         self._validate()
 
     def _validate(self) -> None:

@@ -5,8 +5,9 @@ statistics already in memory, for all systems at once: the same trials, the same
 The coins are drawn once per config (they are the same for every system), the swapped sums are
 matrix products (integer statistics in float64, where every sum is exact), and the trials are
 scored by the metric's vectorized :meth:`~auto_challenge_sets.scoring.metrics.Metric.scores_of_totals`;
-where that may round differently from the scalar code (BLEU: numpy's exp and log), every trial
-whose difference lies within a hair of the real one is scored again by the scalar code. The paired
+where that may round differently from the scalar code (BLEU: numpy's exp and log), or the sums of
+float statistics from sacrebleu's, every trial whose difference lies within a hair of the real one
+is scored again by the scalar code, from sacrebleu's own sums. The paired
 bootstrap still goes through sacrebleu (:mod:`auto_challenge_sets.evaluation.stats.significance`).
 """
 
@@ -19,6 +20,8 @@ import numpy as np
 
 from auto_challenge_sets.scoring.metrics import Metric
 
+# sacrebleu's paired tests and the trials it runs by default (--paired-ar-n, --paired-bs-n)
+PAIRED_TESTS = {"ar": 10_000, "bs": 1_000}
 # a trial is scored again by the scalar code when its difference is this close to the real one
 # (relative to the scale of the scores): far above any rounding of exp and log, far below any
 # difference two distinct sets of counts can make
@@ -48,45 +51,60 @@ def coins(rows: int, trials: int, seed: int | None) -> np.ndarray:
     return np.random.default_rng(seed).integers(2, size=(trials, rows), dtype=bool)
 
 
-def _products(swap: np.ndarray, stats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``swap @ stats`` and ``keep @ stats``: each trial's sum of a system's rows where the coin is
-    True, and where it is False. Integer counts are multiplied in float64, where numpy uses BLAS
-    (its integer product does not) and every sum stays exact (far below 2**53); other statistics
-    are float64 already, as sacrebleu multiplies them."""
-    stats = stats.astype(np.float64) if stats.dtype.kind in "iub" else stats
-    return swap @ stats, ~swap @ stats
+def _cast(swap: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The swaps and their negation as the 0/1 float64 matrices sacrebleu's products cast them to,
+    and the swaps in float32 (for counts), cast once for every product."""
+    return swap.astype(np.float64), (~swap).astype(np.float64), swap.astype(np.float32)
 
 
-def _all_products(swap: np.ndarray, stats: Sequence[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
-    """:func:`_products` of each of several systems' statistics: integer counts of all of them in
-    one wide product, the kept sums as the totals minus the swapped ones (exact integers whatever
-    the order of the additions); float statistics one system at a time (a wider product may add
-    them in another order)."""
-    if not stats or any(s.dtype.kind not in "iub" for s in stats):
-        return [_products(swap, s) for s in stats]
-    wide = np.concatenate(stats, axis=1).astype(np.float64)
-    swapped = swap.astype(np.float64) @ wide
-    kept = wide.sum(axis=0) - swapped
-    ends = np.cumsum([s.shape[1] for s in stats])[:-1]
-    return list(zip(np.split(swapped, ends, axis=1), np.split(kept, ends, axis=1)))
+def _exact(stats: Sequence[np.ndarray]) -> bool:
+    return all(s.dtype.kind in "iub" for s in stats)
 
 
-def _swapped_sums(baseline: tuple[np.ndarray, np.ndarray],
-                  system: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """Column sums of the two pseudo-systems of every trial, from the baseline's and the system's
-    :func:`_products`: ``a`` takes the baseline's row where the coin is True, ``b`` the other one —
-    sacrebleu's expressions."""
-    (swapped, kept), (system_swapped, system_kept) = baseline, system
-    return swapped + system_kept, kept + system_swapped
+def _products(swap: tuple[np.ndarray, ...], stats: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Each trial's sums of each system's rows where the coin is True (``swapped``) and where it is
+    False (``kept``), as (trials, systems, columns) arrays, from one wide product of all systems in
+    floats, where numpy uses BLAS (its integer product does not). Integer counts stay exact: in
+    float32 while every total is below 2**24, else in float64, the kept sums as the totals minus
+    the swapped ones; float statistics (float64) may add in another order than sacrebleu's product
+    per system, which :func:`_sacrebleu_sums` settles."""
+    keep_true, keep_false, keep_true32 = swap  # cast by _cast
+    wide, shape = np.concatenate(stats, axis=1), (len(keep_true), len(stats), -1)
+    if not _exact(stats):
+        wide = wide.astype(np.float64)
+        return (keep_true @ wide).reshape(shape), (keep_false @ wide).reshape(shape)
+    small = np.abs(wide).sum(axis=0).max(initial=0) < 2**24
+    wide = wide.astype(np.float32 if small else np.float64)
+    swapped = (keep_true32 if small else keep_true) @ wide
+    return swapped.reshape(shape), (wide.sum(axis=0) - swapped).reshape(shape)
 
 
-def _count_above(metric: Metric, a: np.ndarray, b: np.ndarray, real: float) -> int:
-    """How many trials have |score(a) − score(b)| > real, scored as the scalar code would."""
-    difference = np.abs(metric.scores_of_totals(a) - metric.scores_of_totals(b))
-    close = np.abs(difference - real) <= RECHECK * max(1.0, abs(real), float(np.abs(difference).max(initial=0)))
-    for trial in np.flatnonzero(close):
-        difference[trial] = abs(metric.score_of_totals(a[trial].tolist()) - metric.score_of_totals(b[trial].tolist()))
-    return int(np.count_nonzero(difference > real))
+def _sacrebleu_sums(swap: tuple[np.ndarray, ...], baseline: np.ndarray,
+                    system: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The pseudo-systems' sums of float statistics as sacrebleu's products make them, bit for bit:
+    ``a = pos_sel @ bl_stats + neg_sel @ sys_stats`` and ``b`` the other way round."""
+    keep_true, keep_false, _ = swap
+    return keep_true @ baseline + keep_false @ system, keep_false @ baseline + keep_true @ system
+
+
+def _count_above(metric: Metric, a: np.ndarray, b: np.ndarray, real: np.ndarray, swap: tuple[np.ndarray, ...],
+                 sides: Sequence[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    """Per system, how many trials have |score(a) − score(b)| > its real difference, scored as the
+    scalar code would (``a``, ``b``: the pseudo-systems' sums, (trials, systems, columns)). A
+    trial within a hair of the real difference is scored again, from ``a`` and ``b`` for integer
+    statistics, from sacrebleu's sums of the system's ``sides`` (baseline, system) for float ones."""
+    trials, systems = a.shape[:2]
+    difference = np.abs(metric.scores_of_totals(a.reshape(trials * systems, -1).astype(np.float64, copy=False))
+                        - metric.scores_of_totals(b.reshape(trials * systems, -1).astype(np.float64, copy=False))
+                        ).reshape(trials, systems)  # float64, as every metric's vectorized code expects
+    scale = np.fmax(1.0, np.fmax(np.abs(real), np.fmax.reduce(difference, axis=0, initial=0)))
+    close = np.argwhere(np.abs(difference - real) <= RECHECK * scale)
+    for system in np.unique(close[:, 1]).tolist():
+        sums = (a[:, system], b[:, system]) if _exact(sides[system]) else _sacrebleu_sums(swap, *sides[system])
+        for trial in close[close[:, 1] == system, 0].tolist():
+            difference[trial, system] = abs(metric.score_of_totals(sums[0][trial].tolist())
+                                            - metric.score_of_totals(sums[1][trial].tolist()))
+    return np.count_nonzero(difference > real, axis=0)
 
 
 def approximate_randomization(baseline: Mapping[str, np.ndarray], systems: Mapping[str, Mapping[str, np.ndarray]],
@@ -94,24 +112,22 @@ def approximate_randomization(baseline: Mapping[str, np.ndarray], systems: Mappi
                               seed: int | None = None) -> dict[str, dict[str, tuple[float, float]]]:
     """``{system: {metric: (delta, p_value)}}``: each system against the baseline on the same rows,
     with sacrebleu's trials. ``baseline`` and each of ``systems`` map a metric's name to the rows'
-    statistics (:meth:`Metric.statistics`); ``delta`` is the system's score minus the baseline's."""
+    statistics (:meth:`Metric.statistics`); ``delta`` is the system's score minus the baseline's.
+    The pseudo-systems of every system are scored at once: a takes the baseline's row where the
+    coin is True, b the other one (sacrebleu's expressions)."""
     if not systems:
         return {}
-    rows = len(next(iter(baseline.values())))
-    swap = coins(rows, trials, seed)
+    swap = _cast(coins(len(next(iter(baseline.values()))), trials, seed))
     out: dict[str, dict[str, tuple[float, float]]] = {name: {} for name in systems}
     with one_blas_thread():
         for name, metric in metrics.items():
-            bl = np.asarray(metric.paired_statistics(baseline[name]))
-            bl_score = metric.score_of_totals(bl.sum(axis=0))
-            stats = {system: np.asarray(metric.paired_statistics(per_metric[name]))
-                     for system, per_metric in systems.items()}
-            bl_products, *products = _all_products(swap, [bl, *stats.values()])  # the baseline's once
-            for (system, sys), sys_products in zip(stats.items(), products):
-                sys_score = metric.score_of_totals(sys.sum(axis=0))
-                real = abs(bl_score - sys_score)
-                a, b = _swapped_sums(bl_products, sys_products)
-                out[system][name] = (sys_score - bl_score, (_count_above(metric, a, b, real) + 1) / (trials + 1))
+            stats = [np.asarray(metric.paired_statistics(s[name])) for s in (baseline, *systems.values())]
+            scores = np.array([metric.score_of_totals(s.sum(axis=0)) for s in stats])
+            swapped, kept = _products(swap, stats)
+            counts = _count_above(metric, swapped[:, :1] + kept[:, 1:], kept[:, :1] + swapped[:, 1:],
+                                  np.abs(scores[0] - scores[1:]), swap, [(stats[0], s) for s in stats[1:]])
+            for system, score, count in zip(systems, scores[1:].tolist(), counts.tolist()):
+                out[system][name] = (score - scores[0], (count + 1) / (trials + 1))
     return out
 
 
@@ -125,15 +141,16 @@ def pairwise_approximate_randomization(statistics: Mapping[str, Mapping[str, np.
     out: dict[tuple[str, str], dict[str, tuple[float, float]]] = {pair: {} for pair in pairs}
     if not pairs:
         return out
-    rows = len(next(iter(statistics[order[0]].values())))
-    swap = coins(rows, trials, seed)
+    swap = _cast(coins(len(next(iter(statistics[order[0]].values()))), trials, seed))
+    index = {system: k for k, system in enumerate(order)}
     for name, metric in metrics.items():
-        stats = {s: np.asarray(metric.paired_statistics(statistics[s][name])) for s in order}
-        scores = {s: metric.score_of_totals(x.sum(axis=0)) for s, x in stats.items()}
+        stats = [np.asarray(metric.paired_statistics(statistics[s][name])) for s in order]
+        scores = [metric.score_of_totals(x.sum(axis=0)) for x in stats]
         with one_blas_thread():
-            products = dict(zip(stats, _all_products(swap, list(stats.values()))))
+            swapped, kept = _products(swap, stats)
         for a, b in pairs:
-            (a_swapped, a_kept), (b_swapped, b_kept) = products[a], products[b]
-            count = _count_above(metric, a_swapped + b_kept, a_kept + b_swapped, abs(scores[a] - scores[b]))
-            out[a, b][name] = (scores[b] - scores[a], (count + 1) / (trials + 1))
+            i, j = index[a], index[b]
+            count = _count_above(metric, swapped[:, i:i + 1] + kept[:, j:j + 1], kept[:, i:i + 1] + swapped[:, j:j + 1],
+                                 np.array([abs(scores[i] - scores[j])]), swap, [(stats[i], stats[j])])
+            out[a, b][name] = (scores[j] - scores[i], (int(count[0]) + 1) / (trials + 1))
     return out

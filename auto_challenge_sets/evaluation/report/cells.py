@@ -8,24 +8,28 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from auto_challenge_sets.configs import config_sort_key
-from auto_challenge_sets.evaluation.results import ConfigResult, Evaluation
+from auto_challenge_sets.evaluation.results import ConfigResult, Evaluation, PairedResult
 from auto_challenge_sets.evaluation.stats.multiple_testing import ALPHA
 
 EXPLORATORY = "exploratory"
+# p < 0.05 against the baseline system, as sacrebleu and the WMT findings mark it; a score worse than
+# the random band (another mark: a sacrebleu reader reads * as significant)
+SIGNIFICANT, BELOW_BAND = "*", "▼"
 
 LEGEND = f"""\
 - *degenerate baseline*: the rest of the corpus cannot supply length-matched random corpora (it
   holds fewer rows than the config, or more than a tenth of the config's rows needed a wider length
-  window; *widened* counts them): the random columns mean little, so no star and no random τ
-  percentile is printed for it (its heat-map column is hatched grey), and the config is left out of
-  trends and summaries. A trend over fewer than three usable configs is *n/a*, never "not worsening".
+  window; *widened* counts them): the random band means nothing, so its random mean, band, Δ random,
+  {BELOW_BAND} and random τ percentile print as *-* (its heat-map column is hatched grey), and the config
+  is left out of trends and summaries. A trend over fewer than three usable configs is *n/a*, never
+  "not worsening".
 - *p (BH)*: the p-value corrected across the configs of the run (Benjamini–Hochberg, scipy's
   `false_discovery_control`; the trends' across every phenomenon and system of the metric); the
   header gives the family's size, its distinct tests: a *same rows as* config repeats its
   original's test and is counted once, a *small* one is left out (no corrected p, and
   *{EXPLORATORY}*). A result with a corrected p ≥ {ALPHA} is marked *{EXPLORATORY}*: a lead to
   confirm on another test set (docs/method.md, "Choose on one test set, confirm on another"). The
-  full test set is one test and keeps its raw p.
+  full test set is one test and keeps its raw p. A corrected p is printed beside its raw one.
 """
 
 
@@ -37,6 +41,14 @@ def num(value: float | None, digits: int = 3, sign: bool = False) -> str:
 def corrected_cell(p: float | None, exploratory: bool | None) -> str:
     """The corrected p, and the label when it does not survive (or was left out: a small config)."""
     return ("-" if p is None else "<0.001" if p < 0.001 else f"{p:.3f}") + (f" ({EXPLORATORY})" if exploratory else "")
+
+
+def paired_cell(test: PairedResult | None, digits: int) -> str:
+    """Δ against the baseline system and its p as sacrebleu prints them (4 decimals), ``*`` where p < 0.05
+    (not corrected, as sacrebleu and WMT mark it)."""
+    if test is None:
+        return "-"
+    return f"{test.delta:+.{digits}f} ({test.p_value:.4f})" + (SIGNIFICANT if test.p_value < ALPHA else "")
 
 
 def config_label(name: str, config: ConfigResult, short: bool = False) -> str:

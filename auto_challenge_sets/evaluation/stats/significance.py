@@ -17,7 +17,7 @@ from auto_challenge_sets.scoring.paired import approximate_randomization, sacreb
 
 
 def paired_tests(systems: Sequence[tuple[str, Sequence[str]]], references: Sequence[tuple[str, ...]],
-                 metrics: Mapping[str, Metric], test_type: str = "ar", n_samples: int = 1000,
+                 metrics: Mapping[str, Metric], test_type: str, n_samples: int,
                  statistics: Mapping[str, Mapping[str, np.ndarray]] | None = None) -> dict[str, dict[str, PairedResult]]:
     """``{system: {metric: PairedResult}}`` for every system but the first (the baseline);
     ``references``: a tuple per row; ``statistics``: system -> metric -> the rows' statistics."""

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from auto_challenge_sets.evaluation.report import cells as marks
 from auto_challenge_sets.evaluation.report import plots
 from auto_challenge_sets.evaluation.report.cells import num, ordered_configs, ranked_systems
 from auto_challenge_sets.evaluation.report.name_text import isolate, markdown_text, report_name
@@ -22,19 +23,20 @@ from auto_challenge_sets.tables import render_table
 KIND, FILE = "heatmap", "{pair}.{metric}.heatmap.svg"
 TABLES = "tables.{metric}.md"  # report.md's appendix per metric: its figures, full-test ranking and per-config tables
 PAGE_ROWS = 100  # rows of the all-scores table a page shows at a time
-DEGENERATE_GREY = "#d9d9d9"  # a heat map's degenerate-baseline column: no colour, no star, hatched
+DEGENERATE_GREY = "#d9d9d9"  # a heat map's degenerate-baseline column: no colour, no mark, hatched
 # a heat map's column marks, named in its title: the flags in words would take more room than the map
 MARKS = {SMALL: ("°", "small"), SAME_ROWS: ("=", "same rows as an earlier config")}
 
-TABLE_LEGEND = """\
+TABLE_LEGEND = f"""\
 - *score*: the metric on the config's rows (BLEU, chrF and TER are sacrebleu's, 0–100; RIBES is
-  NTT's, 0–1; TER is an error rate: lower is better). `*` after a score: worse than the 5th
-  percentile of the random corpora (above the 95th where lower is better).
+  NTT's, 0–1; TER is an error rate: lower is better). {marks.BELOW_BAND} after a score: worse than the
+  random band, the 5th percentile of the random corpora (above the 95th where lower is better).
 - *random* / *p5*: mean and 5th percentile of the metric over length-matched random corpora drawn
   from the full corpus (every challenge sentence replaced by a sentence whose source length
   differs by at most the tolerance).
 - *Δ (p)*: the system's score minus the baseline system's on the same rows, and the p-value of
-  sacrebleu's paired test (approximate randomization by default).
+  sacrebleu's paired test (approximate randomization with 10,000 trials by default); `{marks.SIGNIFICANT}`
+  after it: p < 0.05, as sacrebleu and the WMT findings mark it (not corrected).
 """
 LEGEND = """\
 - *small*: fewer rows than `min_rows` (a config of exactly `min_rows` rows is not small): scored,
@@ -63,11 +65,10 @@ def config_table(evaluation: Evaluation, config: str, markdown: bool = False, me
             score, digits = result.scores[metric], evaluation.digits(metric)
             worse = entry.starred(score, evaluation.higher_is_better[metric])
             random = score.random
-            row += [num(score.score, digits) + ("*" if worse else ""),
-                    *(["n/a", "n/a"] if random is None else [num(random.mean, digits), num(random.p5, digits)])]
-        for metric in metrics:
-            test = result.scores[metric].vs_baseline
-            row.append("-" if test is None else f"{test.delta:+.{evaluation.digits(metric)}f} ({test.p_value:.3f})")
+            row += [num(score.score, digits) + (marks.BELOW_BAND if worse else ""),
+                    *(["n/a", "n/a"] if random is None else ["-", "-"] if entry.degenerate_baseline
+                      else [num(random.mean, digits), num(random.p5, digits)])]
+        row += [marks.paired_cell(result.scores[metric].vs_baseline, evaluation.digits(metric)) for metric in metrics]
         rows.append(row)
     return render_table(header, rows, markdown=markdown)
 
@@ -83,13 +84,15 @@ def config_heading(evaluation: Evaluation, config: str, markdown: bool = False) 
 
 
 def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
-    """Per config, in D order, its heading and table; report.md's appendix: the links to its per-metric files."""
+    """Per config, in D order, its heading and table, after what the marks mean (the terminal's);
+    report.md's appendix: the links to its per-metric files."""
     if markdown:
         links = ", ".join(f"[{report_name(evaluation.label(m), True)}]({quote(TABLES.format(metric=m))})"
                           for m in evaluation.metrics)
         return ["## Appendix: figures and tables per metric", "",
                 f"Each metric's figures, full-test ranking and per-config tables: {links}.", ""]
-    lines = []
+    lines = [f"{marks.BELOW_BAND} after a score: worse than the random band; {marks.SIGNIFICANT} after "
+             "a p: p < 0.05 against the baseline system (sacrebleu's paired test)", ""]
     for config in ordered_configs(evaluation):
         lines += [config_heading(evaluation, config), config_table(evaluation, config), ""]
     return lines
@@ -148,6 +151,7 @@ class Cell:
     worse_than_band: bool
     delta_baseline: float | None
     paired_p: float | None
+    significant: bool  # paired_p < 0.05 (cells.SIGNIFICANT)
     small: bool
     same_rows_as: str | None
     degenerate_baseline: bool
@@ -171,12 +175,11 @@ def cells(evaluation: Evaluation) -> list[Cell]:
                 score = result.scores[metric.name]
                 random, test = score.random, score.vs_baseline
                 worse = config.starred(score, metric.higher_is_better)
-                band = (None,) * 5 if random is None else (
-                    random.mean, random.p5, random.p95, None if config.degenerate_baseline else random.percentile,
-                    score.score - random.mean)
+                band = (None,) * 5 if random is None or config.degenerate_baseline else (
+                    random.mean, random.p5, random.p95, random.percentile, score.score - random.mean)
                 out.append(Cell(name, config.phenomenon, config.min_distance, config.n, system, metric,
                                 score.score, *band, worse, None if test is None else test.delta,
-                                None if test is None else test.p_value, config.small, config.same_rows_as,
+                                None if test is None else test.p_value, test is not None and test.p_value < marks.ALPHA, config.small, config.same_rows_as,
                                 config.degenerate_baseline, config.flags(), config.random_unavailable))
     return out
 
@@ -187,16 +190,16 @@ def page(evaluation: Evaluation) -> dict[str, Any]:
 
 
 def heatmap(evaluation: Evaluation, metric: str) -> plots.SvgPlot:
-    """Systems × configs, each cell the score minus the random mean, red where worse, ★ worse than
-    the random band; a degenerate baseline's column hatched grey without stars (its band means
-    nothing); the exact numbers in each cell's tooltip."""
+    """Systems × configs, each cell the score minus the random mean, red where worse, ▼ worse than
+    the random band; a degenerate baseline's column hatched grey without marks or random numbers
+    (its band means nothing); the exact numbers in each cell's tooltip."""
     label = isolate(evaluation.label(metric))  # a plug-in's label is a name too: see name_text
     higher = evaluation.higher_is_better[metric]
     configs = [n for n in ordered_configs(evaluation) if evaluation.configs[n].random_unavailable is None]
     systems = list(evaluation.systems)
-    marks = {c: "".join(mark for key, (mark, _) in MARKS.items() if any(f.startswith(key) for f in evaluation.configs[c].flags()))
+    flagged = {c: "".join(mark for key, (mark, _) in MARKS.items() if any(f.startswith(key) for f in evaluation.configs[c].flags()))
              for c in configs}
-    names = [f"{plots.short(c)} {marks[c]}".rstrip() for c in configs]
+    names = [f"{plots.short(c)} {flagged[c]}".rstrip() for c in configs]
     cell_w, cell_h = 20, 16
     left = 12 + plots.CHAR_PX * max(len(plots.plot_name(s)) for s in systems)
     top = 16 + 0.87 * plots.CHAR_PX * max(len(n) for n in names)  # labels turned 60°
@@ -214,12 +217,11 @@ def heatmap(evaluation: Evaluation, metric: str) -> plots.SvgPlot:
             hatched = config in degenerate
             fill = (DEGENERATE_GREY if hatched or not plots.is_finite(delta)
                     else plots.diverging(0.5 + 0.5 * delta / limit, reverse=not higher))
-            cells.append({
-                "x": left + j * cell_w, "y": top + i * cell_h, "fill": fill, "worse": worse, "hatched": hatched,
-                "title": (f"{isolate(system)} on {config}: {label} {score.score:.2f}, random mean {score.random.mean:.2f} "
-                          f"(5–95%: {score.random.p5:.2f}–{score.random.p95:.2f}), Δ {delta:+.2f}"
-                          + (" ★ worse than the random band" if worse else "")
-                          + (" (degenerate baseline: the random band means nothing here)" if hatched else ""))})
+            band = (" (degenerate baseline: no random band)" if hatched else
+                    f", random mean {score.random.mean:.2f} (5–95%: {score.random.p5:.2f}–{score.random.p95:.2f}), "
+                    f"Δ {delta:+.2f}" + (f" {marks.BELOW_BAND} worse than the random band" if worse else ""))
+            cells.append({"x": left + j * cell_w, "y": top + i * cell_h, "fill": fill, "worse": worse, "hatched": hatched,
+                          "title": f"{isolate(system)} on {config}: {label} {score.score:.2f}{band}"})
     grid_right = left + len(configs) * cell_w
     caption = f"{label} − random mean"
     bar = {"x": grid_right + 16, "y": top, "w": 12, "h": len(systems) * cell_h, "caption": caption,
@@ -231,11 +233,11 @@ def heatmap(evaluation: Evaluation, metric: str) -> plots.SvgPlot:
             "columns": [{"x": left + (j + 0.5) * cell_w, "y": top - 6, "text": n} for j, n in enumerate(names)],
             "rows": [{"x": left - 6, "y": top + (i + 0.5) * cell_h, "text": isolate(plots.plot_name(s))} for i, s in enumerate(systems)],
             "bar": bar}
-    title = f"Heat map, {label}: ★ worse than the random band; hatched grey: degenerate baseline"
-    title += "".join(f"; {mark} {what}" for mark, what in MARKS.values() if any(mark in m for m in marks.values()))
+    title = f"Heat map, {label}: {marks.BELOW_BAND} worse than the random band; hatched grey: degenerate baseline"
+    title += "".join(f"; {mark} {what}" for mark, what in MARKS.values() if any(mark in m for m in flagged.values()))
     # the bar's caption runs down its middle, and may be longer than the bar
     bottom = max(top + len(systems) * cell_h, top + len(systems) * cell_h / 2 + plots.CHAR_PX * len(caption) / 2)
-    alt = (f"{label}: each system's score minus the random mean on each config; red is worse, ★ marks a score "
+    alt = (f"{label}: each system's score minus the random mean on each config; red is worse, {marks.BELOW_BAND} marks a score "
            "outside the random 5–95% band on the worse side; hatched grey: a degenerate baseline, not coloured")
     return plots.SvgPlot(f"heatmap-{metric}", title, alt, "heatmap", round(bar["caption_x"] + 10, 1),
                          round(bottom + 10, 1), body, FILE.format(pair=evaluation.pair, metric=metric))

@@ -7,20 +7,21 @@ from collections.abc import Callable
 from typing import Any
 
 from auto_challenge_sets.configs import BASELINE
-from auto_challenge_sets.evaluation.report.cells import by_full_test, num
+from auto_challenge_sets.evaluation.report.cells import SIGNIFICANT, by_full_test, num, paired_cell
 from auto_challenge_sets.evaluation.report.name_text import markdown_text, report_name, terminal_text
 from auto_challenge_sets.evaluation.results import Evaluation, FullTest, MetricInfo
 from auto_challenge_sets.tables import render_table
 
 MAX_NAMED = 5  # systems of the top cluster the terminal names on its line; the rest counted
 
-LEGEND = """\
+LEGEND = f"""\
 - Full test set, *ranking*: the systems by their score on the whole test set; *cluster*: systems
   not significantly different share one. As the WMT findings group systems: a boundary falls
   between two neighbours when every system above it is significantly better than every system
   below it (sacrebleu's paired test, p < 0.05, not corrected for the number of pairs, as WMT).
-  *Δ baseline (p)*: the paired test against the baseline system on every row. The full test set
-  has no random baseline (*n/a*): no sentence lies outside it.
+  *Δ baseline (p)*: the paired test against the baseline system on every row, `{SIGNIFICANT}` where
+  p < 0.05 (sacrebleu's mark). The full test set has no random baseline (*n/a*): no sentence lies
+  outside it.
 """
 
 
@@ -32,7 +33,7 @@ def ranking_table(full_test: FullTest, metric: str, info: MetricInfo, markdown: 
         test = entry.vs_baseline
         name = report_name(entry.system, markdown) + (" (baseline)" if entry.system == full_test.baseline_system else "")
         rows.append([str(entry.rank), str(entry.cluster), name, f"{entry.score:.{digits}f}",
-                     "-" if test is None else f"{test.delta:+.{digits}f} ({test.p_value:.3f})"])
+                     paired_cell(test, digits)])
     label = report_name(info.label, markdown)  # a plug-in's label is a name too
     return render_table(["rank", "cluster", "system", label, "Δ baseline (p)"], rows, markdown=markdown)
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from auto_challenge_sets.evaluation.report import cells
-from auto_challenge_sets.evaluation.report.cells import config_label, corrected_cell, family_header
+from auto_challenge_sets.evaluation.report.cells import config_label, corrected_cell, family_header, num
 from auto_challenge_sets.evaluation.report.name_text import report_name
 from auto_challenge_sets.evaluation.results import Evaluation, SegmentAgreement
 from auto_challenge_sets.tables import render_table
@@ -33,11 +33,11 @@ def _tau(found: SegmentAgreement | None) -> list[str]:
 
 def _difference(found: SegmentAgreement | None) -> list[str]:
     if found is None or found.z_correct_minus_wrong is None:
-        return ["-", "-", "-", "-"]
+        return ["-", "-", "-", "-", "-"]
     ci = "-" if found.ci is None else f"[{found.ci[0]:+.3f}, {found.ci[1]:+.3f}]"
     if found.ci is not None and found.difference_exploratory:
         ci += f" ({cells.EXPLORATORY})"
-    return [f"{found.correct}/{found.wrong}", f"{found.z_correct_minus_wrong:+.3f}", ci,
+    return [f"{found.correct}/{found.wrong}", f"{found.z_correct_minus_wrong:+.3f}", ci, num(found.difference_p_value, 3),
             corrected_cell(found.difference_p_corrected, found.difference_exploratory)]
 
 
@@ -49,12 +49,12 @@ def segment_table(evaluation: Evaluation, metric: str, markdown: bool = False) -
     header = ["config", "pairs", f"{label} τ-b", "p", family_header("p", found_all)]
     if targeted:
         targeted_all = [c.segment_targeted for c in evaluation.configs.values()]
-        header += ["judged c/w", "z correct − wrong", "95% CI", family_header("p", targeted_all, "difference_family_size"),
+        header += ["judged c/w", "z correct − wrong", "95% CI", "p", family_header("p", targeted_all, "difference_family_size"),
                    "targeted τ-b", "p", family_header("p", targeted_all)]
     rows = []
     full = (evaluation.segment_full or {}).get(metric)
     if full is not None:
-        rows.append(["(full test set)", str(full.segments), *_tau(full)[:2], "-", *(["-"] * 7 if targeted else [])])
+        rows.append(["(full test set)", str(full.segments), *_tau(full)[:2], "-", *(["-"] * 8 if targeted else [])])
     for name, config in evaluation.configs.items():
         found = (config.segment or {}).get(metric)
         if found is None and config.segment_targeted is None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from auto_challenge_sets.evaluation.report import plots
-from auto_challenge_sets.evaluation.report.cells import family_size, ordered_configs
+from auto_challenge_sets.evaluation.report.cells import BELOW_BAND, family_size, ordered_configs
 from auto_challenge_sets.evaluation.report.name_text import isolate, report_name
 from auto_challenge_sets.evaluation.results import Evaluation
 from auto_challenge_sets.evaluation.stats.multiple_testing import ALPHA
@@ -50,7 +50,7 @@ def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
         if markdown:
             lines += [f"## Summary, {label}", ""]
         else:
-            lines.append(f"summary, {label} (distinct configs with enough rows; * in the tables: "
+            lines.append(f"summary, {label} (distinct configs with enough rows; {BELOW_BAND} in the tables: "
                          "worse than the random 5th percentile)")
         lines += [summary_table(evaluation, metric, markdown), ""]
     return lines
