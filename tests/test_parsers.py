@@ -73,8 +73,7 @@ def test_register_and_get_a_parser():
 
 def test_merge_renumbers_shifts_heads_and_keeps_one_root():
     parts = parse_conllu(TWO)
-    merged = merge_sentences(parts, sent_id="7", text="Er kam an. Zum Glück ging.")
-    assert merged.sent_id == "7" and merged.text == "Er kam an. Zum Glück ging."
+    merged = merge_sentences(parts)
     assert merged.metadata(MERGED_KEY) == "2"
     assert [w.id for w in merged.words] == list(range(1, 10))
     roots = [w for w in merged.words if w.head == 0]
@@ -98,7 +97,7 @@ def test_merge_renumbers_shifts_heads_and_keeps_one_root():
 
 def test_merge_of_one_sentence_is_unmarked():
     (part,) = parse_conllu(TWO.split("\n\n")[0] + "\n\n")
-    merged = merge_sentences([part], sent_id="1")
+    merged = merge_sentences([part])
     assert merged.metadata(MERGED_KEY) is None
     assert [w.head for w in merged.words] == [w.head for w in part.words]
 

@@ -134,8 +134,7 @@ def _shift_deps(deps: str, offset: int, root_target: int | None) -> str:
     return "|".join(out)
 
 
-def merge_sentences(parts: Sequence[Sentence], *, sent_id: str | None = None, text: str | None = None,
-                    key: str | None = MERGED_KEY) -> Sentence:
+def merge_sentences(parts: Sequence[Sentence], *, key: str | None = MERGED_KEY) -> Sentence:
     """Join consecutive parser sentences into one tree (see the module); ``key`` names the comment
     that counts the parts when there are several (None: no mark)."""
     if not parts:
@@ -164,10 +163,6 @@ def merge_sentences(parts: Sequence[Sentence], *, sent_id: str | None = None, te
                        _shift_deps(node.columns[8], offset, root_target), node.columns[9]]
             merged.empty_nodes.append(EmptyNode(node.after + offset, columns))
         offset += len(part.words)
-    if sent_id is not None:
-        merged.set_metadata("sent_id", sent_id)
-    if text is not None:
-        merged.set_metadata("text", text)
     if len(parts) > 1 and key is not None:
         merged.set_metadata(key, str(len(parts)))
     return merged
