@@ -6,16 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from auto_challenge_sets.backends import PARSER, unregister_backend
+from auto_challenge_sets.backends import PARSER, available_backends, register_backend, unregister_backend
 from auto_challenge_sets.backends.parsers import (
     MERGED_KEY,
     Parser,
     ParserError,
-    available_parsers,
     flat_sentence,
     get_parser,
     merge_sentences,
-    register_parser,
     stats_from_sentences,
 )
 from auto_challenge_sets.formats.conllu import format_sentence, parse_conllu
@@ -40,7 +38,7 @@ TWO = """\
 
 
 def test_builtin_parsers_are_listed_without_importing_them():
-    assert {"trankit", "udpipe"} <= set(available_parsers())
+    assert {"trankit", "udpipe"} <= set(available_backends(PARSER))
 
 
 def test_unknown_parser_is_an_error_naming_the_choices():
@@ -49,7 +47,7 @@ def test_unknown_parser_is_an_error_naming_the_choices():
 
 
 def test_register_and_get_a_parser():
-    @register_parser("test-upper")
+    @register_backend(PARSER, "test-upper")
     class Upper(Parser):
         def __init__(self, lang: str = "en", cache_dir=None):
             self.lang = lang

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -18,10 +18,8 @@ from auto_challenge_sets.backends import (
     PARSER,
     BackendError,
     Option,
-    available_backends,
     backend_class,
     create_backend,
-    register_backend,
 )
 from auto_challenge_sets.backends.file_provenance import package_entry
 from auto_challenge_sets.formats.corpus import format_line_numbers
@@ -97,14 +95,6 @@ class Parser(ABC):
     def label(cls, options: dict[str, Any]) -> str:
         """How a dataset card names a parse by this backend with these options (default: its name)."""
         return cls.name
-
-
-def register_parser(name: str) -> Callable[[type[Parser]], type[Parser]]:
-    return register_backend(PARSER, name)
-
-
-def available_parsers() -> list[str]:
-    return available_backends(PARSER)
 
 
 def parser_class(name: str) -> type[Parser]:

@@ -22,7 +22,7 @@ import os
 import sys
 from pathlib import Path
 
-from auto_challenge_sets.backends import Option
+from auto_challenge_sets.backends import PARSER, Option, register_backend
 from auto_challenge_sets.backends.file_provenance import file_checksum
 from auto_challenge_sets.backends.parsers import (
     CHUNKED_KEY,
@@ -33,7 +33,6 @@ from auto_challenge_sets.backends.parsers import (
     ParserError,
     flat_sentence,
     merge_sentences,
-    register_parser,
 )
 from auto_challenge_sets.backends.parsers.trankit_conllu import to_sentence
 from auto_challenge_sets.backends.parsers.trankit_models import (
@@ -53,7 +52,7 @@ MAX_WORD_PIECES = 64  # subwords of one word as the tagger sees it
 TOKENIZE_GROUP = 256  # lines per tokenizer call (memory, not results: each line is its own paragraph)
 
 
-@register_parser("trankit")
+@register_backend(PARSER, "trankit")
 class TrankitParser(Parser):
     requires = ("torch", "transformers", "adapters", "trankit")
     package = "trankit"
