@@ -47,7 +47,6 @@ class ParserUnavailableError(ParserError):
 class ParseStats:
     """What the one-line-one-sentence and long-line policies did, for a run's summary."""
 
-    lines: int = 0
     merged_lines: list[int] = field(default_factory=list)  # 1-based line numbers
     long_lines: list[int] = field(default_factory=list)
     fallback_lines: list[int] = field(default_factory=list)
@@ -158,11 +157,10 @@ def merge_sentences(parts: Sequence[Sentence], *, key: str | None = MERGED_KEY) 
     return merged
 
 
-def stats_from_sentences(sentences: Sequence[Sentence], line_numbers: Sequence[int] | None = None) -> ParseStats:
+def stats_from_sentences(sentences: Sequence[Sentence], line_numbers: Sequence[int]) -> ParseStats:
     """Count the merge and long-line marks of parsed sentences (cached shards included)."""
-    stats = ParseStats(lines=len(sentences))
-    for index, sentence in enumerate(sentences):
-        number = line_numbers[index] if line_numbers is not None else index + 1
+    stats = ParseStats()
+    for number, sentence in zip(line_numbers, sentences, strict=True):
         for key, lines in ((MERGED_KEY, stats.merged_lines), (CHUNKED_KEY, stats.long_lines),
                            (FALLBACK_KEY, stats.fallback_lines)):
             if sentence.metadata(key) is not None:
