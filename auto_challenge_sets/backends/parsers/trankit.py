@@ -73,14 +73,14 @@ class TrankitParser(Parser):
 
     def __init__(self, lang: str = "en", cache_dir: str | os.PathLike[str] | None = None,
                  trankit_cache: str | os.PathLike[str] | None = None, embedding: str = "xlm-roberta-base",
-                 device: str = "cpu", batch_size: int | None = 32, pretokenized: bool = False,
+                 device: str = "cpu", batch_size: int = 32, pretokenized: bool = False,
                  lemmatize: bool = True, download: bool = True):
         if embedding not in EMBEDDINGS:
             raise ParserError(f"embedding must be one of {', '.join(EMBEDDINGS)}, not {embedding!r}",
                               field="embedding")
         if device not in ("cpu", "cuda"):
             raise ParserError(f"device must be cpu or cuda, not {device!r}", field="device")
-        if batch_size is not None and batch_size < 1:
+        if batch_size < 1:
             raise ParserError("batch_size must be >= 1", field="batch_size")
         self.language = trankit_language(lang)
         if trankit_cache is not None:
@@ -141,10 +141,9 @@ class TrankitParser(Parser):
             with contextlib.redirect_stdout(sys.stderr), hub_offline():
                 pipeline = trankit.Pipeline(self.language, cache_dir=str(self.cache_dir),
                                             gpu=self.device == "cuda", embedding=self.embedding)
-            if self.batch_size is not None:
-                # trankit divides these for xlm-roberta-large (by 2 and 3): keep them >= 1 after it.
-                pipeline._tagbatchsize = max(self.batch_size, 3)
-                pipeline._tokbatchsize = max(self.batch_size // 2, 2)
+            # trankit divides these for xlm-roberta-large (by 2 and 3): keep them >= 1 after it.
+            pipeline._tagbatchsize = max(self.batch_size, 3)
+            pipeline._tokbatchsize = max(self.batch_size // 2, 2)
             self._pipeline = pipeline
         return self._pipeline
 
