@@ -18,6 +18,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import hashlib
+import itertools
 import os
 import sys
 from pathlib import Path
@@ -203,20 +204,13 @@ class TrankitParser(Parser):
         for start in range(0, len(order), TOKENIZE_GROUP):
             group = order[start:start + TOKENIZE_GROUP]
             window = min(full, -(-(max(pieces[i] for i in group) + 12) // 8) * 8)
-            starts, offset = [], 0
-            for i in group:
-                starts.append(offset)
-                offset += len(texts[i]) + 2
-            had = treebank in windows
+            starts = list(itertools.accumulate((len(texts[i]) + 2 for i in group[:-1]), initial=0))
             windows[treebank] = window  # read by trankit's _tokenize_doc for this call only
             try:
                 with contextlib.redirect_stdout(sys.stderr):
                     doc = pipeline._tokenize_doc("\n\n".join(texts[i] for i in group))
-            finally:
-                if had:
-                    windows[treebank] = full
-                else:
-                    del windows[treebank]
+            finally:  # trankit reads it as .get(treebank, 400): an absent entry and 400 are the same
+                windows[treebank] = full
             for sentence in doc:
                 if sentence[TOKENS]:
                     line = group[bisect.bisect_right(starts, sentence[TOKENS][0][DSPAN][0]) - 1]
