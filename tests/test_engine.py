@@ -319,7 +319,7 @@ def test_a_blank_config_list_is_a_request_error(toy, systems, config):
 
 @pytest.mark.parametrize("field,value,message", [
     ("n_samples", 0, "from 1 to"), ("n_samples", 10**9, "above the limit of 100_000"), ("paired_samples", 0, "from 1 to"),
-    ("min_rows", -1, ">= 0"), ("length_tolerance", -1, ">= 0"), ("paired_test", "xx", "ar or bs"),
+    ("min_rows", -1, ">= 0"), ("length_tolerance", -1, "from 0 to 2,147,483,647"), ("paired_test", "xx", "ar or bs"),
     ("metrics", ("bleu", "bleu"), "twice"), ("metrics", ("nope",), "unknown metric 'nope'"),
     ("baseline", "nobody", "none of the systems"), ("seed", True, "integer"),
 ])

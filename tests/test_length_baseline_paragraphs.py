@@ -64,7 +64,9 @@ def paragraphs(tmp_path_factory: pytest.TempPathFactory, wmt21_de_en: Path) -> d
         sources = text["source"].read_text(encoding="utf-8").rstrip("\n").split("\n")
         merged, shifted = [], []
         for number, ((a, b), line) in enumerate(zip(join_pattern(len(trees)), sources), start=1):
-            merged.append(merge_sentences(trees[a:b], sent_id=str(number), text=line))
+            merged.append(merge_sentences(trees[a:b]))
+            merged[-1].set_metadata("sent_id", str(number))
+            merged[-1].set_metadata("text", line)
             shifted.append([])
             words = targets = 0
             for tree, reference, found in zip(trees[a:b], references[a:b], links[a:b]):

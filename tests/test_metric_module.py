@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from huggingface_hub import SpaceCard
 
 import auto_challenge_sets
 from auto_challenge_sets.metrics.compute import compute
@@ -82,6 +83,7 @@ def test_card_front_matter_and_files():
     )
     assert meta["app_file"] == "app.py" and meta["sdk"] == "gradio"
     assert {"evaluate", "metric"} <= set(meta["tags"])
+    assert SpaceCard.load(MODULE / "README.md").data.to_dict()["app_file"] == "app.py"  # what the Hub reads
     app = (MODULE / "app.py").read_text(encoding="utf-8")
     assert "launch_gradio_widget" in app and 'evaluate.load(os.environ.get("SPACE_ID")' in app
     requirements = (MODULE / "requirements.txt").read_text(encoding="utf-8").split()

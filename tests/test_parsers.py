@@ -6,16 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from auto_challenge_sets.backends import PARSER, unregister_backend
+from auto_challenge_sets.backends import PARSER, available_backends, register_backend, unregister_backend
 from auto_challenge_sets.backends.parsers import (
     MERGED_KEY,
     Parser,
     ParserError,
-    available_parsers,
     flat_sentence,
     get_parser,
     merge_sentences,
-    register_parser,
     stats_from_sentences,
 )
 from auto_challenge_sets.formats.conllu import format_sentence, parse_conllu
@@ -40,7 +38,7 @@ TWO = """\
 
 
 def test_builtin_parsers_are_listed_without_importing_them():
-    assert {"trankit", "udpipe"} <= set(available_parsers())
+    assert {"trankit", "udpipe"} <= set(available_backends(PARSER))
 
 
 def test_unknown_parser_is_an_error_naming_the_choices():
@@ -49,7 +47,7 @@ def test_unknown_parser_is_an_error_naming_the_choices():
 
 
 def test_register_and_get_a_parser():
-    @register_parser("test-upper")
+    @register_backend(PARSER, "test-upper")
     class Upper(Parser):
         def __init__(self, lang: str = "en", cache_dir=None):
             self.lang = lang
@@ -73,8 +71,7 @@ def test_register_and_get_a_parser():
 
 def test_merge_renumbers_shifts_heads_and_keeps_one_root():
     parts = parse_conllu(TWO)
-    merged = merge_sentences(parts, sent_id="7", text="Er kam an. Zum Glück ging.")
-    assert merged.sent_id == "7" and merged.text == "Er kam an. Zum Glück ging."
+    merged = merge_sentences(parts)
     assert merged.metadata(MERGED_KEY) == "2"
     assert [w.id for w in merged.words] == list(range(1, 10))
     roots = [w for w in merged.words if w.head == 0]
@@ -98,7 +95,7 @@ def test_merge_renumbers_shifts_heads_and_keeps_one_root():
 
 def test_merge_of_one_sentence_is_unmarked():
     (part,) = parse_conllu(TWO.split("\n\n")[0] + "\n\n")
-    merged = merge_sentences([part], sent_id="1")
+    merged = merge_sentences([part])
     assert merged.metadata(MERGED_KEY) is None
     assert [w.head for w in merged.words] == [w.head for w in part.words]
 

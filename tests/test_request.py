@@ -103,7 +103,7 @@ def test_a_target_language_sacrebleu_tokenizes_otherwise_gets_its_tokenizer() ->
     ({"paired_test": "AR"}, "paired_test: must be ar or bs, not 'AR'"),
     ({"n_samples": True}, "n_samples: must be an integer, got True"),
     ({"seed": 1.0}, "seed: must be an integer, got 1.0"),
-    ({"metric_options": {1: "intl"}}, "metric_options: an option is named by text, got 1"),
+    ({"metric_options": {1: "intl"}}, "metric_options: no metric of bleu has an option 1 (their options: tokenize)"),
     ({"length_relative": 2}, "length_relative: must be a number from 0 to 1, got 2"),
     ({"n_samples": 0}, "n_samples: must be from 1 to 100,000, got 0"),
     ({"min_rows": -1}, "min_rows: must be >= 0, got -1"),

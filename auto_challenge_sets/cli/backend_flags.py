@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from auto_challenge_sets.backends import ALIGNER, PARSER, Option, declared_options
+from auto_challenge_sets.backends import ALIGNER, PARSER, Option, available_backends, declared_options
 from auto_challenge_sets.backends.aligners import AlignerError
 from auto_challenge_sets.backends.parsers import ParserError
 from auto_challenge_sets.cli.help import int_at_least
@@ -92,10 +92,8 @@ def given_backend_options(args: argparse.Namespace, kind: str) -> dict[str, Any]
 def add_parser_arguments(parser: argparse.ArgumentParser, *, default: str | None = DEFAULT_PARSER) -> None:
     """The parsing options of ``acs parse`` and ``acs build`` (``default=None``: the build tells
     "not given" apart, conllu with ``--source-conllu``)."""
-    from auto_challenge_sets.backends.parsers import available_parsers
-
     group = parser.add_argument_group("parsing")
-    group.add_argument("--parser", choices=[*available_parsers(), CONLLU], default=default,
+    group.add_argument("--parser", choices=[*available_backends(PARSER), CONLLU], default=default,
                        help="trankit (XLM-R, the default), udpipe (UDPipe 1, --udpipe-model), or conllu (a "
                        "pre-parsed file with one sentence per line)")
     add_backend_flags(group, PARSER)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-EMPTY_NOTE = "datasets cannot load an empty split"
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -45,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     empty = empty_selections(read_build_record(folder))
     print(distance_table({**empty, **sizes}, markdown=args.markdown))
     if empty or any(0 in per_split.values() for per_split in sizes.values()):
-        print(f"\n0: no sentence pair selected, so no config ({EMPTY_NOTE})")
+        print("\n0: no sentence pair selected, so no config (datasets cannot load an empty split)")
     # datasets' cache may hold an older build of this folder's name, which load_dataset(NAME, ...)
     # returns from any folder that has no ./NAME when the Hub cannot answer
     name = folder.resolve().name

@@ -13,9 +13,7 @@ T = TypeVar("T")
 def progress_bar(items: Iterable[T], enabled: bool, desc: str, total: int | None = None,
                  unit: str = "it") -> Iterator[T]:
     """``items``, with a bar named ``desc`` while they are consumed."""
-    if not enabled or not sys.stderr.isatty():
-        yield from items
-        return
     from tqdm import tqdm
 
-    yield from tqdm(items, desc=desc, total=total, unit=f" {unit}", leave=False, file=sys.stderr)
+    yield from tqdm(items, desc=desc, total=total, unit=f" {unit}", leave=False, file=sys.stderr,
+                    disable=not enabled or not sys.stderr.isatty())

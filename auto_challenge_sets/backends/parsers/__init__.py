@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -18,10 +18,8 @@ from auto_challenge_sets.backends import (
     PARSER,
     BackendError,
     Option,
-    available_backends,
     backend_class,
     create_backend,
-    register_backend,
 )
 from auto_challenge_sets.backends.file_provenance import package_entry
 from auto_challenge_sets.formats.corpus import format_line_numbers
@@ -49,7 +47,6 @@ class ParserUnavailableError(ParserError):
 class ParseStats:
     """What the one-line-one-sentence and long-line policies did, for a run's summary."""
 
-    lines: int = 0
     merged_lines: list[int] = field(default_factory=list)  # 1-based line numbers
     long_lines: list[int] = field(default_factory=list)
     fallback_lines: list[int] = field(default_factory=list)
@@ -99,14 +96,6 @@ class Parser(ABC):
         return cls.name
 
 
-def register_parser(name: str) -> Callable[[type[Parser]], type[Parser]]:
-    return register_backend(PARSER, name)
-
-
-def available_parsers() -> list[str]:
-    return available_backends(PARSER)
-
-
 def parser_class(name: str) -> type[Parser]:
     return backend_class(PARSER, name, ParserError)
 
@@ -134,8 +123,7 @@ def _shift_deps(deps: str, offset: int, root_target: int | None) -> str:
     return "|".join(out)
 
 
-def merge_sentences(parts: Sequence[Sentence], *, sent_id: str | None = None, text: str | None = None,
-                    key: str | None = MERGED_KEY) -> Sentence:
+def merge_sentences(parts: Sequence[Sentence], *, key: str | None = MERGED_KEY) -> Sentence:
     """Join consecutive parser sentences into one tree (see the module); ``key`` names the comment
     that counts the parts when there are several (None: no mark)."""
     if not parts:
@@ -164,20 +152,15 @@ def merge_sentences(parts: Sequence[Sentence], *, sent_id: str | None = None, te
                        _shift_deps(node.columns[8], offset, root_target), node.columns[9]]
             merged.empty_nodes.append(EmptyNode(node.after + offset, columns))
         offset += len(part.words)
-    if sent_id is not None:
-        merged.set_metadata("sent_id", sent_id)
-    if text is not None:
-        merged.set_metadata("text", text)
     if len(parts) > 1 and key is not None:
         merged.set_metadata(key, str(len(parts)))
     return merged
 
 
-def stats_from_sentences(sentences: Sequence[Sentence], line_numbers: Sequence[int] | None = None) -> ParseStats:
+def stats_from_sentences(sentences: Sequence[Sentence], line_numbers: Sequence[int]) -> ParseStats:
     """Count the merge and long-line marks of parsed sentences (cached shards included)."""
-    stats = ParseStats(lines=len(sentences))
-    for index, sentence in enumerate(sentences):
-        number = line_numbers[index] if line_numbers is not None else index + 1
+    stats = ParseStats()
+    for number, sentence in zip(line_numbers, sentences, strict=True):
         for key, lines in ((MERGED_KEY, stats.merged_lines), (CHUNKED_KEY, stats.long_lines),
                            (FALLBACK_KEY, stats.fallback_lines)):
             if sentence.metadata(key) is not None:

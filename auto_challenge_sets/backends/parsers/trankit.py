@@ -18,11 +18,12 @@ from __future__ import annotations
 import bisect
 import contextlib
 import hashlib
+import itertools
 import os
 import sys
 from pathlib import Path
 
-from auto_challenge_sets.backends import Option
+from auto_challenge_sets.backends import PARSER, Option, register_backend
 from auto_challenge_sets.backends.file_provenance import file_checksum
 from auto_challenge_sets.backends.parsers import (
     CHUNKED_KEY,
@@ -33,7 +34,6 @@ from auto_challenge_sets.backends.parsers import (
     ParserError,
     flat_sentence,
     merge_sentences,
-    register_parser,
 )
 from auto_challenge_sets.backends.parsers.trankit_conllu import to_sentence
 from auto_challenge_sets.backends.parsers.trankit_models import (
@@ -53,7 +53,7 @@ MAX_WORD_PIECES = 64  # subwords of one word as the tagger sees it
 TOKENIZE_GROUP = 256  # lines per tokenizer call (memory, not results: each line is its own paragraph)
 
 
-@register_parser("trankit")
+@register_backend(PARSER, "trankit")
 class TrankitParser(Parser):
     requires = ("torch", "transformers", "adapters", "trankit")
     package = "trankit"
@@ -74,14 +74,14 @@ class TrankitParser(Parser):
 
     def __init__(self, lang: str = "en", cache_dir: str | os.PathLike[str] | None = None,
                  trankit_cache: str | os.PathLike[str] | None = None, embedding: str = "xlm-roberta-base",
-                 device: str = "cpu", batch_size: int | None = 32, pretokenized: bool = False,
+                 device: str = "cpu", batch_size: int = 32, pretokenized: bool = False,
                  lemmatize: bool = True, download: bool = True):
         if embedding not in EMBEDDINGS:
             raise ParserError(f"embedding must be one of {', '.join(EMBEDDINGS)}, not {embedding!r}",
                               field="embedding")
         if device not in ("cpu", "cuda"):
             raise ParserError(f"device must be cpu or cuda, not {device!r}", field="device")
-        if batch_size is not None and batch_size < 1:
+        if batch_size < 1:
             raise ParserError("batch_size must be >= 1", field="batch_size")
         self.language = trankit_language(lang)
         if trankit_cache is not None:
@@ -142,10 +142,9 @@ class TrankitParser(Parser):
             with contextlib.redirect_stdout(sys.stderr), hub_offline():
                 pipeline = trankit.Pipeline(self.language, cache_dir=str(self.cache_dir),
                                             gpu=self.device == "cuda", embedding=self.embedding)
-            if self.batch_size is not None:
-                # trankit divides these for xlm-roberta-large (by 2 and 3): keep them >= 1 after it.
-                pipeline._tagbatchsize = max(self.batch_size, 3)
-                pipeline._tokbatchsize = max(self.batch_size // 2, 2)
+            # trankit divides these for xlm-roberta-large (by 2 and 3): keep them >= 1 after it.
+            pipeline._tagbatchsize = max(self.batch_size, 3)
+            pipeline._tokbatchsize = max(self.batch_size // 2, 2)
             self._pipeline = pipeline
         return self._pipeline
 
@@ -205,20 +204,13 @@ class TrankitParser(Parser):
         for start in range(0, len(order), TOKENIZE_GROUP):
             group = order[start:start + TOKENIZE_GROUP]
             window = min(full, -(-(max(pieces[i] for i in group) + 12) // 8) * 8)
-            starts, offset = [], 0
-            for i in group:
-                starts.append(offset)
-                offset += len(texts[i]) + 2
-            had = treebank in windows
+            starts = list(itertools.accumulate((len(texts[i]) + 2 for i in group[:-1]), initial=0))
             windows[treebank] = window  # read by trankit's _tokenize_doc for this call only
             try:
                 with contextlib.redirect_stdout(sys.stderr):
                     doc = pipeline._tokenize_doc("\n\n".join(texts[i] for i in group))
-            finally:
-                if had:
-                    windows[treebank] = full
-                else:
-                    del windows[treebank]
+            finally:  # trankit reads it as .get(treebank, 400): an absent entry and 400 are the same
+                windows[treebank] = full
             for sentence in doc:
                 if sentence[TOKENS]:
                     line = group[bisect.bisect_right(starts, sentence[TOKENS][0][DSPAN][0]) - 1]

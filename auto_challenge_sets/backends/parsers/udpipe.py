@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from auto_challenge_sets.backends import Option
+from auto_challenge_sets.backends import PARSER, Option, register_backend
 from auto_challenge_sets.backends.file_provenance import file_checksum
 from auto_challenge_sets.backends.parsers import (
     PRETOKENIZED,
@@ -19,7 +19,6 @@ from auto_challenge_sets.backends.parsers import (
     ParserError,
     ParserUnavailableError,
     merge_sentences,
-    register_parser,
 )
 from auto_challenge_sets.backends.parsers.trankit_models import trankit_language
 from auto_challenge_sets.formats.conllu import parse_conllu
@@ -63,7 +62,7 @@ def missing_model_text(*langs: str) -> str:
             f"({trankit_language(langs[0])}.udpipe), into {udpipe_folder()}")
 
 
-@register_parser("udpipe")
+@register_backend(PARSER, "udpipe")
 class UDPipeParser(Parser):
     requires = ("ufal.udpipe",)
     package = "ufal.udpipe"

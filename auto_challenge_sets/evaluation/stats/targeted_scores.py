@@ -160,43 +160,25 @@ def judge_check(aligner: str, n_extra: int, lexical: list[ConfigRows], reference
         return JudgeCheck(UNMEASURED, "the aligner stored has no alignment of the second human translation "
                           "to judge it by", 0, 0, 0, None)
     wanted = _wanted(lexical)
-    per_ref: list[dict[str, dict]] = []
+    tables = [_tables([refs[k + 1] for refs in references], alignments.extra[k] if alignments.systems is not None
+                      else None, lambda p, k=k: references_of(p, k), wanted, lengths, chrf_threshold, lang, target)
+              for k in range(n_extra)]
+    pooled: dict[str, TargetedScore] = {}  # the extra references pooled as one more system
     distinct: dict[tuple[int, int, int, int], str] = {}  # (reference, pool row, head, dependent) -> verdict
-    for k in range(n_extra):
-        texts = [refs[k + 1] for refs in references]
-        links = alignments.extra[k] if alignments.systems is not None else None
-        tables = _tables(texts, links, lambda p, k=k: references_of(p, k), wanted, lengths, chrf_threshold, lang,
-                         target)
-        found = {}
-        for config in lexical:
-            positions = config.positions.tolist()
-            kept: list[list[str]] = []
-            found[config.name] = tally(config.instances, [tables[p] for p in positions], kept)
-            for p, row, row_verdicts in zip(positions, config.instances, kept):
-                for x, verdict in zip(row, row_verdicts):
-                    distinct[(k, p, x["head"], x["dependent"])] = verdict
-        per_ref.append(found)
+    for config in lexical:
+        rows = [(k, p) for k in range(n_extra) for p in config.positions.tolist()]
+        kept: list[list[str]] = []
+        pooled[config.name] = TargetedScore.from_dict(
+            tally(config.instances * n_extra, [tables[k][p] for k, p in rows], kept))
+        for (k, p), row, row_verdicts in zip(rows, config.instances * n_extra, kept):
+            for x, verdict in zip(row, row_verdicts):
+                distinct[(k, p, x["head"], x["dependent"])] = verdict
     counts = Counter(distinct.values())
     against = "the dataset's reference" + (" and the other extra references" if all_references and n_extra > 1 else "")
     reason = (f"{n_extra} extra reference{'s' if n_extra > 1 else ''} judged as a system's output, "
               f"against {against}")
-    pooled = {c.name: TargetedScore.from_dict(_pooled([found[c.name] for found in per_ref])) for c in lexical}
     return JudgeCheck(MEASURED, reason, n_extra, counts[CORRECT] + counts[WRONG], counts[CORRECT],
-                      accuracy(counts), pooled)  # the extra references pooled as one more system
-
-
-def _pooled(entries: list[dict]) -> dict:
-    """:func:`tally`'s results of several references summed, accuracy and by distance recomputed."""
-    keys = ("instances", "correct", "wrong", "unaligned", "absorbed")
-    total = {k: sum(e[k] for e in entries) for k in keys}
-    distances: dict[int, dict[str, int]] = {}
-    for entry in entries:
-        for item in entry["by_distance"]:
-            slot = distances.setdefault(item["distance"], dict.fromkeys(keys, 0))
-            for k in keys:
-                slot[k] += item[k]
-    return {**total, "accuracy": accuracy(Counter(total)),
-            "by_distance": [{"distance": d, **c, "accuracy": accuracy(Counter(c))} for d, c in sorted(distances.items())]}
+                      accuracy(counts), pooled)
 
 
 def _tables(predictions: list[str], links: list | None, references_of: Callable[[int], list[Reference]],
