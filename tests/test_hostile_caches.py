@@ -133,6 +133,17 @@ def test_stats_names_a_build_record_that_is_no_regular_file(tmp_path: Path, caps
     assert len(err.splitlines()) == 1 and f"{folder / BUILD_RECORD}: is {kind}" in err, err
 
 
+@pytest.mark.parametrize("make_it, kind", [(os.mkfifo, "a pipe"), (lambda p: p.symlink_to("/dev/zero"), "a device")])
+def test_stats_names_a_card_that_is_no_regular_file_as_what_it_is(tmp_path: Path, capsys, make_it, kind) -> None:
+    folder = tmp_path / "sets"
+    (folder / "data").mkdir(parents=True)
+    make_it(folder / "README.md")
+    capsys.readouterr()
+    assert _within(lambda: main(["stats", str(folder)]), folder / "README.md") == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and f"{folder / 'README.md'}: is {kind}" in err and "not a regular file" in err, err
+
+
 def test_a_build_record_read_back_is_the_record_written(tmp_path: Path) -> None:
     record = {"format": 3, "license": "cc-by-4.0", "builds": [{"pair": "de-en", "corpus": "c", "lines": 3}]}
     (tmp_path / BUILD_RECORD).write_text(json.dumps(record), encoding="utf-8")

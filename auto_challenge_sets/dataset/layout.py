@@ -141,6 +141,7 @@ def require_complete(root: Path) -> Path:
         left_aside(root)
         raise InputError("no such dataset folder (make one with `acs build`, or `acs demo` for the sample)", root)
     readme = root / README
+    require_regular_file(readme, hint=IN_A_DATASET)  # a FIFO or device card is named as what it is
     if not readme.is_file():
         if (root / DATA_DIR).is_dir():
             raise InputError(f"has {DATA_DIR}/ but no {README}: the folder is incomplete (a build that did not "
