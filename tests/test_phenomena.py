@@ -14,7 +14,6 @@ from auto_challenge_sets.phenomena.registry import (
     get_phenomenon,
     is_selected,
     lexical_phenomena,
-    max_distance,
     register_alignment_phenomenon,
     register_phenomenon,
 )
@@ -56,7 +55,6 @@ def test_two_particles_in_one_sentence(pud: dict) -> None:
                                     "tauschte ihre eigene Komponente gegen eine Batterie")
     found = find_instances(sentence, "particle")
     assert [(i.dependent_form, i.head_form, i.distance) for i in found] == [("aus", "ging", 4), ("aus", "tauschte", 10)]
-    assert max_distance(found) == 10 and max_distance([]) is None
     assert is_selected(found, 10) and not is_selected(found, 11)
     assert is_selected(found, 5)  # at least D by default, not exactly D
     assert is_selected(found, 4, exact=True) and not is_selected(found, 5, exact=True)

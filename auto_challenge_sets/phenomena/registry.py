@@ -311,11 +311,6 @@ def iter_instances(sentences: Iterable[Sentence], phenomena: Sequence[str | Phen
         yield from zip(taken, find_instances_in_block(taken, phenomena))
 
 
-def max_distance(instances: Iterable[Instance]) -> int | None:
-    """The largest distance among instances, or None when there are none."""
-    return max((instance.distance for instance in instances), default=None)
-
-
 def is_selected(instances: Iterable[Instance], min_distance: int, exact: bool = False) -> bool:
     """At least one instance at distance >= min_distance (== with ``exact``)."""
     if exact:
