@@ -246,7 +246,9 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
         with stage("targeted", len(corpus.configs), "configs"):
             targeted, per_config, pair_samples = targeted_scores.score(request.targeted, corpus, outputs, verdicts,
                                                                        seed=request.seed, output_links=output_links)
-            configs = {name: _replace_systems(config, per_config.get(name)) for name, config in configs.items()}
+            configs = {name: config if name not in per_config else replace(config, systems={
+                s: replace(r, targeted=per_config[name][s]) for s, r in config.systems.items()})
+                for name, config in configs.items()}
             targeted = targeted_scores.run_summary(targeted, configs, systems)
 
     human_full = human_unmatched = None
@@ -297,12 +299,6 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
         human_full=human_full, human_unmatched=human_unmatched, targeted=targeted, notes=tuple(notes),
         segment_full=segment_full, provenance=corpus.provenance, verdicts=verdicts or None, full_test=tested,
         human_scores=None if human is None else dict(human.scores), output_links=output_links or None)
-
-
-def _replace_systems(config: ConfigResult, targeted: dict[str, Any] | None) -> ConfigResult:
-    if targeted is None:
-        return config
-    return replace(config, systems={s: replace(r, targeted=targeted[s]) for s, r in config.systems.items()})
 
 
 def _with_human(config: ConfigResult, metrics: dict[str, Metric], human: HumanScores,
