@@ -197,7 +197,7 @@ def test_head_rules_need_a_verb_a_participle_or_a_copula() -> None:
 
 
 def test_a_rule_takes_the_word_or_the_word_and_its_head() -> None:
-    from auto_challenge_sets.phenomena.registry import register_phenomenon, unregister_phenomenon
+    from auto_challenge_sets.phenomena.registry import register_phenomenon
 
     with pytest.raises(ValueError, match=r"takes \(word\) or \(word, head\), not 3"):
         register_phenomenon("three_args", "x")(lambda word, head, sentence: True)
@@ -207,4 +207,4 @@ def test_a_rule_takes_the_word_or_the_word_and_its_head() -> None:
         assert PHENOMENA["head_is_root"].takes_head
         assert [i.dependent for i in find_instances(Sentence([]), "head_is_root")] == []
     finally:
-        unregister_phenomenon("head_is_root")
+        PHENOMENA.pop("head_is_root", None)

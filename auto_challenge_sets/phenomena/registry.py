@@ -150,11 +150,6 @@ def _arity(rule: TokenRule) -> int:
     return len(parameters)
 
 
-def unregister_phenomenon(name: str) -> None:
-    """Remove a registered phenomenon (tests register throw-away rules)."""
-    PHENOMENA.pop(name, None)
-
-
 def register_alignment_phenomenon(name: str, description: str, measure: Callable[..., Measured] = raw_measure,
                                   distances: tuple[int, ...] = (5, 10, 15, 20)) -> Phenomenon:
     """Register a phenomenon measured on the word alignment rather than the tree: ``measure`` gives
