@@ -178,6 +178,21 @@ def test_subj_verb_and_verb_final_in_one_german_sentence(pud: dict) -> None:
     assert find_instances(sentence, "aux_bracket") == [Instance(16, 15, "hatte", "angegriffen", 0)]
 
 
+def test_a_rule_running_to_another_word_finds_the_same_without_its_word_test(pud: dict) -> None:
+    # the word test only narrows the candidates: every word is one without it
+    from dataclasses import replace
+
+    from auto_challenge_sets.phenomena.registry import find_instances_in_block
+
+    sentences = list(pud["de"].values())[:300]
+    for name in ("subj_verb", "verb_final", "aux_bracket"):
+        rule = get_phenomenon(name)
+        assert rule.head_of is not None and rule.word_test is not None
+        with_test = find_instances_in_block(sentences, [rule])
+        assert find_instances_in_block(sentences, [replace(rule, word_test=None)]) == with_test
+        assert sum(len(found[name]) for found in with_test) > 50
+
+
 def test_english_subject_far_from_its_verb(pud: dict) -> None:
     # "First one of the Yazidi women started crying , ...": agreement across "of the Yazidi women"
     assert find_instances(pud["en"]["n01012003"], "subj_verb")[0] == Instance(2, 7, "one", "started", 4)

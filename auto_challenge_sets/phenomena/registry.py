@@ -227,15 +227,6 @@ def _instances(words: list[Token], matches: Iterable[Token]) -> list[Instance]:
     return [_instance(word, words[word.head - 1]) for word in matches]
 
 
-def _own_head_instances(rule: Phenomenon, words: list[Token], dependents: list[Token]) -> list[Instance]:
-    found = []
-    for word in dependents:
-        head = rule.head_of(word, words)
-        if head is not None and (rule.rule(word, head) if rule.takes_head else rule.rule(word)):
-            found.append(_instance(word, head))
-    return found
-
-
 def find_instances(sentence: Sentence, phenomenon: str | Phenomenon) -> list[Instance]:
     """Every word of ``sentence`` matching the phenomenon (root excluded), in word order."""
     found_by = _rule_of(phenomenon)
@@ -265,14 +256,16 @@ def find_instances_in_block(sentences: Sequence[Sentence],
     never matches), in C too (``filter``, ``map``)."""
     rules = list(map(_rule_of, phenomena))
     found = [{rule.name: [] for rule in rules} for _ in sentences]
-    tested = [rule for rule in rules if rule.word_test is not None]
+    # a rule whose instance runs to another word than the head (rare: every built-in one has a word
+    # test) goes word by word here too, every word its candidate
+    tested = [rule for rule in rules if rule.word_test is not None or rule.head_of is not None]
     if tested:
         words = list(chain.from_iterable(sentence.words for sentence in sentences))
         owner = list(chain.from_iterable(repeat(k, len(sentence.words)) for k, sentence in enumerate(sentences)))
         columns = JoinedColumns(words)
         for rule in tested:
             name, matches, takes_head, head_of = rule.name, rule.rule, rule.takes_head, rule.head_of
-            for index in rule.word_test.indices(words, columns):
+            for index in range(len(words)) if rule.word_test is None else rule.word_test.indices(words, columns):
                 word = words[index]
                 if not word.head:
                     continue
@@ -282,15 +275,12 @@ def find_instances_in_block(sentences: Sequence[Sentence],
                     continue
                 if matches(word, head) if takes_head else matches(word):
                     found[k][name].append(_instance(word, head))
-    untested = [rule for rule in rules if rule.word_test is None]
+    untested = [rule for rule in rules if rule.word_test is None and rule.head_of is None]
     for sentence, by_name in zip(sentences, found) if untested else ():
         words = sentence.words
         dependents = [word for word in words if word.head != 0]
         heads = [words[word.head - 1] for word in dependents] if any(r.takes_head for r in untested) else []
         for rule in untested:
-            if rule.head_of is not None:  # rare (every built-in rule with one has a word test): word by word
-                by_name[rule.name] = _own_head_instances(rule, words, dependents)
-                continue
             by_name[rule.name] = _instances(words, compress(dependents, map(rule.rule, dependents, heads))
                                             if rule.takes_head else filter(rule.rule, dependents))
     return found
