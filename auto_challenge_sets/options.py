@@ -34,10 +34,6 @@ class Option:
     cli: bool = True
     minimum: float | None = None
 
-    @property
-    def is_switch(self) -> bool:
-        return self.type is bool
-
     def cli_flag(self, in_build: bool = False) -> str:
         if in_build and self.build_flag:
             return self.build_flag

@@ -28,7 +28,7 @@ from auto_challenge_sets.dataset.demo_folder import demo_file
 from auto_challenge_sets.dataset.layout import folder_sizes
 from auto_challenge_sets.errors import AcsError
 from auto_challenge_sets.evaluation.report.name_text import isolate
-from auto_challenge_sets.phenomena.registry import PHENOMENA, register_phenomenon, unregister_phenomenon
+from auto_challenge_sets.phenomena.registry import PHENOMENA, register_phenomenon
 from auto_challenge_sets.pipeline.run_build import BuildSpec
 
 NSUBJ = "name=lv deprel=nsubj"
@@ -47,7 +47,7 @@ def registry() -> Iterator[None]:
     before = set(PHENOMENA)
     yield
     for name in set(PHENOMENA) - before:
-        unregister_phenomenon(name)
+        PHENOMENA.pop(name, None)
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +57,7 @@ def previous(tmp_path_factory: pytest.TempPathFactory) -> Path:
     try:
         assert main(_build(out, "first", "--rule", NSUBJ)) == 0
     finally:
-        unregister_phenomenon("lv")
+        PHENOMENA.pop("lv", None)
     return out
 
 
@@ -151,7 +151,7 @@ def test_a_rule_may_change_in_a_rebuild_of_its_own_split_and_repeat_in_another(p
     out = tmp_path / "sets"
     shutil.copytree(previous, out)
     assert main(_build(out, "first", "--rule", OBJ)) == 0  # the same split: its record is replaced
-    unregister_phenomenon("lv")
+    PHENOMENA.pop("lv", None)
     assert main(_build(out, "second", "--rule", OBJ)) == 0  # the same definition: one meaning
     assert set(folder_sizes(out)["de-en.lv.d0"]) == {"first", "second"}
     record = {b["corpus"]: b for b in json.loads((out / "acs_build.json").read_text(encoding="utf-8"))["builds"]}

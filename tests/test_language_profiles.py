@@ -26,7 +26,6 @@ from auto_challenge_sets.phenomena.registry import (
     lexical_phenomena,
     phenomenon_for,
     register_phenomenon,
-    unregister_phenomenon,
 )
 from auto_challenge_sets.phenomena.rule_query import RuleQueryError, parse_rule_query
 
@@ -97,8 +96,8 @@ def test_a_user_rule_declares_its_languages() -> None:
         assert "test_lvc" in source_phenomena("hi") and "test_lvc" not in source_phenomena("de")
         assert "test_anywhere" in source_phenomena("de") and "test_anywhere" in source_phenomena("xx")
     finally:
-        unregister_phenomenon("test_lvc")
-        unregister_phenomenon("test_anywhere")
+        PHENOMENA.pop("test_lvc", None)
+        PHENOMENA.pop("test_anywhere", None)
 
 
 @pytest.mark.parametrize("text", ["name=x deprel=aux lang=", "name=x deprel=aux lang=de lang=en", "name=x lang=DE"])

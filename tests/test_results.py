@@ -88,20 +88,21 @@ def test_the_random_band_is_strictly_beyond_the_5th_or_95th_percentile_on_the_wo
 
 
 def test_targeted_counts_from_the_scorers_dict_keep_every_field():
+    from auto_challenge_sets.evaluation.result_json import decode
     from auto_challenge_sets.evaluation.results import DistanceCounts, RandomPairs, TargetedScore
 
     counts = {"instances": 9, "correct": 4, "wrong": 2, "unaligned": 2, "absorbed": 1, "accuracy": 4 / 6}
     near = {"instances": 5, "correct": 3, "wrong": 1, "unaligned": 1, "absorbed": 0, "accuracy": 0.75, "distance": 1}
     far = {"instances": 4, "correct": 1, "wrong": 1, "unaligned": 1, "absorbed": 1, "accuracy": 0.5, "distance": 3}
     control = {"draws": 7, "mean": 0.4, "p5": 0.1, "p95": 0.7, "percentile": 85.0}
-    found = TargetedScore.from_dict({**counts, "by_distance": [near, far], "random_pairs": control, "extra": 1})
+    found = decode(TargetedScore, {**counts, "by_distance": [near, far], "random_pairs": control})
     assert found == TargetedScore(9, 4, 2, 2, 1, 4 / 6, by_distance=(DistanceCounts(5, 3, 1, 1, 0, 0.75, distance=1),
                                                                     DistanceCounts(4, 1, 1, 1, 1, 0.5, distance=3)),
                                   random_pairs=RandomPairs(7, 0.4, 0.1, 0.7, 85.0))
     assert type(found.by_distance) is tuple and found.by_distance[1].distance == 3
-    bare = TargetedScore.from_dict({**counts, "by_distance": []})  # no control drawn
+    bare = decode(TargetedScore, {**counts, "by_distance": []})  # no control drawn
     assert bare == TargetedScore(9, 4, 2, 2, 1, 4 / 6) and bare.random_pairs is None and bare.by_distance == ()
-    assert TargetedScore.from_dict({**counts, "by_distance": [], "random_pairs": None}).random_pairs is None
+    assert decode(TargetedScore, {**counts, "by_distance": [], "random_pairs": None}).random_pairs is None
 
 
 def test_the_json_document_is_plain_and_leaves_the_verdicts_out():
@@ -227,6 +228,7 @@ def test_the_targeted_run_writes_its_judge_and_its_controls_matching_and_leaves_
         SCHEMA_PATH,
         ConfigResult,
         ControlMatching,
+        DistanceCounts,
         Evaluation,
         JudgeCheck,
         MetricInfo,
@@ -238,7 +240,7 @@ def test_the_targeted_run_writes_its_judge_and_its_controls_matching_and_leaves_
     )
 
     counts = {"instances": 12, "correct": 7, "wrong": 3, "unaligned": 2, "absorbed": 1, "accuracy": 0.7}
-    score = TargetedScore.from_dict({**counts, "by_distance": [{**counts, "distance": 2}]})
+    score = TargetedScore(**counts, by_distance=(DistanceCounts(**counts, distance=2),))
     judge = JudgeCheck("measured", "1 extra reference judged as a system's output", 1, 10, 7, 0.7, {"c.d2": score})
     by_distance = {"de-en.particle": TargetedByDistance("c.d2", ("2",), {"a": {"2": 0.5}}, {"a": {"2": 4}},
                                                         {"2": 0.5}, {"2": 0.7})}

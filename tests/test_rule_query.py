@@ -18,7 +18,6 @@ from auto_challenge_sets.phenomena.registry import (
     PHENOMENA,
     find_instances,
     load_entry_point_phenomena,
-    unregister_phenomenon,
 )
 from auto_challenge_sets.phenomena.rule_query import RuleQueryError, parse_rule_query
 from auto_challenge_sets.phenomena.word_tests import WordTest
@@ -99,7 +98,7 @@ def test_a_rule_from_the_command_line_builds_configs(tmp_path: Path, capsys) -> 
         expected = sum(1 for s in read_conllu(demo_file("sample.de.conllu"))
                        if any(w.deprel == "det" and s.words[w.head - 1].upos == "NOUN" for w in s.words if w.head))
     finally:
-        unregister_phenomenon("det_noun")
+        PHENOMENA.pop("det_noun", None)
     sizes = folder_sizes(out)
     assert sizes["de-en.det_noun.d0"] == {"sample": expected} and expected > 5
     assert "de-en.particle.d0" in sizes  # the built-ins are built too
@@ -116,7 +115,7 @@ def test_a_rule_for_other_source_languages_makes_no_config(tmp_path: Path) -> No
     try:
         assert main([*_sample(out), "--rule", "name=test_hindi_det deprel=det lang=hi"]) == 0
     finally:
-        unregister_phenomenon("test_hindi_det")
+        PHENOMENA.pop("test_hindi_det", None)
     sizes = folder_sizes(out)
     assert "de-en.particle.d0" in sizes and not [name for name in sizes if ".test_hindi_det." in name]
 
@@ -159,7 +158,7 @@ def test_an_entry_point_rule_brings_its_word_test(tmp_path: Path, monkeypatch: p
         assert PHENOMENA["light_verb"].languages == frozenset({"de", "hi"})  # its languages attribute
         assert any("'bad_test'" in str(w.message) and "not a WordTest" in str(w.message) for w in warned)
     finally:
-        unregister_phenomenon("light_verb")
+        PHENOMENA.pop("light_verb", None)
 
 
 def test_a_rule_from_an_entry_point_builds_configs(tmp_path: Path) -> None:
@@ -207,5 +206,5 @@ def test_a_rule_for_another_source_language_says_so_and_one_for_its_base_languag
         assert main([*taiwan[:2], "zh_TW-en", *taiwan[3:]]) == 0  # zh_TW is zh: the rule applies
         assert "--rule" not in capsys.readouterr().err
     finally:
-        unregister_phenomenon("test_chinese_det")
+        PHENOMENA.pop("test_chinese_det", None)
     assert "zh_TW-en.test_chinese_det.d0" in folder_sizes(tmp_path / "zh_TW")

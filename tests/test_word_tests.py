@@ -26,7 +26,6 @@ from auto_challenge_sets.phenomena.registry import (
     iter_instances,
     lexical_phenomena,
     register_phenomenon,
-    unregister_phenomenon,
 )
 from auto_challenge_sets.phenomena.rule_query import parse_rule_query
 from auto_challenge_sets.phenomena.word_tests import JoinedColumns, WordTest
@@ -146,7 +145,7 @@ def test_rules_with_and_without_word_tests_in_one_block(pud: list[Sentence]) -> 
         plain = _without_tests([get_phenomenon(name) for name in names])
         assert blocks == [find_all_instances(sentence, plain) for sentence in pud[:200]]
     finally:
-        unregister_phenomenon("test_any_adp")
+        PHENOMENA.pop("test_any_adp", None)
 
 
 # -- a --rule query's word test ---------------------------------------------------------------------------------
@@ -173,5 +172,5 @@ def test_a_query_finds_the_same_with_its_word_test(query: str, pud: list[Sentenc
         assert found == [find_all_instances(sentence, _without_tests([tested])) for sentence in pud]
         assert any(f[parsed.name] for f in found)
     finally:
-        unregister_phenomenon(parsed.name)
+        PHENOMENA.pop(parsed.name, None)
     assert parsed.name not in PHENOMENA

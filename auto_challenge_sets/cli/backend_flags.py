@@ -56,7 +56,7 @@ def add_backend_flags(group: argparse._ArgumentGroup, kind: str, *, in_build: bo
             flag = "--align-" + option.name.replace("_", "-")
         shown = option.default in (None, False, "") or "default" in option.help.lower()
         text = option.help if shown else f"{option.help} (default: {option.default})"
-        if option.is_switch:
+        if option.type is bool:  # a switch
             group.add_argument(flag, dest=_dest(kind, option), action="store_true", default=None, help=text)
         else:
             group.add_argument(flag, dest=_dest(kind, option), type=option.type, choices=option.choices,

@@ -42,7 +42,7 @@ from auto_challenge_sets.evaluation.results import (
 from auto_challenge_sets.evaluation.stats import full_test, multiple_testing, segments, targeted_scores
 from auto_challenge_sets.evaluation.stats.human import HumanScores, correlation
 from auto_challenge_sets.evaluation.stats.significance import paired_tests
-from auto_challenge_sets.evaluation.stats.versus_full import add_versus_full_test
+from auto_challenge_sets.evaluation.stats.versus_full import add_versus_full_test, oriented
 from auto_challenge_sets.formats.corpus import ReadReport
 from auto_challenge_sets.formats.target_languages import language_of
 from auto_challenge_sets.pipeline.timings import stage
@@ -189,12 +189,6 @@ def _signature(request: EvaluationRequest, metrics: dict[str, Metric], nrefs: in
     return "+".join(parts)
 
 
-def _oriented(metric: Metric, scores: dict[str, float]) -> dict[str, float]:
-    """Scores turned so that higher is better: a correlation with humans is then positive when
-    the metric agrees with them, whatever the metric's direction."""
-    return scores if metric.higher_is_better else {s: -v for s, v in scores.items()}
-
-
 def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progress: bool = False,
              human_seg: segments.SegmentScores | None = None) -> Evaluation:
     """Score every system on every chosen config (see the module docstring); ``human_seg``: human
@@ -252,14 +246,16 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
         with stage("targeted", len(corpus.configs), "configs"):
             targeted, per_config, pair_samples = targeted_scores.score(request.targeted, corpus, outputs, verdicts,
                                                                        seed=request.seed, output_links=output_links)
-            configs = {name: _replace_systems(config, per_config.get(name)) for name, config in configs.items()}
+            configs = {name: config if name not in per_config else replace(config, systems={
+                s: replace(r, targeted=per_config[name][s]) for s, r in config.systems.items()})
+                for name, config in configs.items()}
             targeted = targeted_scores.run_summary(targeted, configs, systems)
 
     human_full = human_unmatched = None
     if human is not None:
         with stage("human", len(configs), "configs"):
-            human_full = {name: correlation(_oriented(metric, {s: full[s][name] for s in systems}), human,
-                                            seed=request.seed) for name, metric in metrics.items()}
+            human_full = {name: correlation(oriented({s: full[s][name] for s in systems}, metric.higher_is_better),
+                                            human, seed=request.seed) for name, metric in metrics.items()}
             configs = {name: _with_human(config, metrics, human, random_samples[name], request.seed,
                                          pair_samples.get(name))
                        for name, config in configs.items()}
@@ -305,21 +301,15 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
         human_scores=None if human is None else dict(human.scores), output_links=output_links or None)
 
 
-def _replace_systems(config: ConfigResult, targeted: dict[str, Any] | None) -> ConfigResult:
-    if targeted is None:
-        return config
-    return replace(config, systems={s: replace(r, targeted=targeted[s]) for s, r in config.systems.items()})
-
-
 def _with_human(config: ConfigResult, metrics: dict[str, Metric], human: HumanScores,
                 samples: dict[str, dict[str, np.ndarray]], seed: int,
                 pair_samples: dict[str, np.ndarray] | None = None) -> ConfigResult:
     per_metric = {}
     for name, metric in metrics.items():
-        auto = _oriented(metric, {s: r.scores[name].score for s, r in config.systems.items()})
+        # higher is better on both sides: a correlation is positive where the metric agrees with humans
+        auto = oriented({s: r.scores[name].score for s, r in config.systems.items()}, metric.higher_is_better)
         random = samples.get(name)  # none without a random baseline (the full corpus)
-        if random is not None and not metric.higher_is_better:
-            random = {s: -v for s, v in random.items()}
+        random = None if random is None else oriented(random, metric.higher_is_better)
         per_metric[name] = correlation(auto, human, random, seed=seed)
     accuracy = {s: r.targeted.accuracy for s, r in config.systems.items()
                 if r.targeted is not None and r.targeted.accuracy is not None}

@@ -247,17 +247,6 @@ class TargetedScore(TargetedCounts):
     by_distance: tuple[DistanceCounts, ...] = ()
     random_pairs: RandomPairs | None = None  # None: the control was not drawn
 
-    @classmethod
-    def from_dict(cls, entry: Mapping[str, Any]) -> TargetedScore:
-        """From :func:`auto_challenge_sets.scoring.targeted.targeted_accuracy`'s result (and
-        ``random_pairs``, :func:`auto_challenge_sets.scoring.targeted_control.percentile`'s)."""
-        keys = ("instances", "correct", "wrong", "unaligned", "absorbed", "accuracy")
-        control = entry.get("random_pairs")
-        return cls(**{k: entry[k] for k in keys},
-                   by_distance=tuple(DistanceCounts(**{k: d[k] for k in (*keys, "distance")})
-                                     for d in entry["by_distance"]),
-                   random_pairs=None if control is None else RandomPairs(**control))
-
 
 @dataclass(frozen=True)
 class SystemResult:

@@ -150,11 +150,6 @@ def _arity(rule: TokenRule) -> int:
     return len(parameters)
 
 
-def unregister_phenomenon(name: str) -> None:
-    """Remove a registered phenomenon (tests register throw-away rules)."""
-    PHENOMENA.pop(name, None)
-
-
 def register_alignment_phenomenon(name: str, description: str, measure: Callable[..., Measured] = raw_measure,
                                   distances: tuple[int, ...] = (5, 10, 15, 20)) -> Phenomenon:
     """Register a phenomenon measured on the word alignment rather than the tree: ``measure`` gives
@@ -232,15 +227,6 @@ def _instances(words: list[Token], matches: Iterable[Token]) -> list[Instance]:
     return [_instance(word, words[word.head - 1]) for word in matches]
 
 
-def _own_head_instances(rule: Phenomenon, words: list[Token], dependents: list[Token]) -> list[Instance]:
-    found = []
-    for word in dependents:
-        head = rule.head_of(word, words)
-        if head is not None and (rule.rule(word, head) if rule.takes_head else rule.rule(word)):
-            found.append(_instance(word, head))
-    return found
-
-
 def find_instances(sentence: Sentence, phenomenon: str | Phenomenon) -> list[Instance]:
     """Every word of ``sentence`` matching the phenomenon (root excluded), in word order."""
     found_by = _rule_of(phenomenon)
@@ -270,14 +256,16 @@ def find_instances_in_block(sentences: Sequence[Sentence],
     never matches), in C too (``filter``, ``map``)."""
     rules = list(map(_rule_of, phenomena))
     found = [{rule.name: [] for rule in rules} for _ in sentences]
-    tested = [rule for rule in rules if rule.word_test is not None]
+    # a rule whose instance runs to another word than the head (rare: every built-in one has a word
+    # test) goes word by word here too, every word its candidate
+    tested = [rule for rule in rules if rule.word_test is not None or rule.head_of is not None]
     if tested:
         words = list(chain.from_iterable(sentence.words for sentence in sentences))
         owner = list(chain.from_iterable(repeat(k, len(sentence.words)) for k, sentence in enumerate(sentences)))
         columns = JoinedColumns(words)
         for rule in tested:
             name, matches, takes_head, head_of = rule.name, rule.rule, rule.takes_head, rule.head_of
-            for index in rule.word_test.indices(words, columns):
+            for index in range(len(words)) if rule.word_test is None else rule.word_test.indices(words, columns):
                 word = words[index]
                 if not word.head:
                     continue
@@ -287,15 +275,12 @@ def find_instances_in_block(sentences: Sequence[Sentence],
                     continue
                 if matches(word, head) if takes_head else matches(word):
                     found[k][name].append(_instance(word, head))
-    untested = [rule for rule in rules if rule.word_test is None]
+    untested = [rule for rule in rules if rule.word_test is None and rule.head_of is None]
     for sentence, by_name in zip(sentences, found) if untested else ():
         words = sentence.words
         dependents = [word for word in words if word.head != 0]
         heads = [words[word.head - 1] for word in dependents] if any(r.takes_head for r in untested) else []
         for rule in untested:
-            if rule.head_of is not None:  # rare (every built-in rule with one has a word test): word by word
-                by_name[rule.name] = _own_head_instances(rule, words, dependents)
-                continue
             by_name[rule.name] = _instances(words, compress(dependents, map(rule.rule, dependents, heads))
                                             if rule.takes_head else filter(rule.rule, dependents))
     return found
@@ -309,11 +294,6 @@ def iter_instances(sentences: Iterable[Sentence], phenomena: Sequence[str | Phen
     stream = iter(sentences)
     while taken := list(islice(stream, block)):
         yield from zip(taken, find_instances_in_block(taken, phenomena))
-
-
-def max_distance(instances: Iterable[Instance]) -> int | None:
-    """The largest distance among instances, or None when there are none."""
-    return max((instance.distance for instance in instances), default=None)
 
 
 def is_selected(instances: Iterable[Instance], min_distance: int, exact: bool = False) -> bool:

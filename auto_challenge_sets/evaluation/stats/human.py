@@ -129,10 +129,7 @@ def correlation(auto: dict[str, float], human: HumanScores, random_auto: dict[st
     rho, tau = spearmanr(xs, ys), kendalltau(xs, ys)
     rho_p, tau_p = small_sample_p_values(xs, ys, seed) if len(names) <= SMALL_N else (rho.pvalue, tau.pvalue)
     picks = bootstrap_picks(len(names), seed)
-    boot = tau_b(pair_signs(xs[picks]), pair_signs(ys[picks]))
-    boot = boot[np.isfinite(boot)]
-    ci = (float(np.percentile(boot, 2.5)), float(np.percentile(boot, 97.5))) \
-        if len(boot) and len(names) >= MIN_CI_SYSTEMS else None
+    ci = interval(tau_b(pair_signs(xs[picks]), pair_signs(ys[picks]))) if len(names) >= MIN_CI_SYSTEMS else None
     kendall, percentile, mean = finite(tau.statistic), None, None
     if random_auto is not None and kendall is not None:
         samples = np.stack([random_auto[n] for n in names])  # systems x random corpora
@@ -151,8 +148,19 @@ def bootstrap_picks(systems: int, seed: int = SEED) -> np.ndarray:
     rng = np.random.default_rng([seed, STREAMS["human_bootstrap"]])
     # one call per resample: numpy's bounded integers buffer within a call, so one call draws other numbers
     picks = np.stack([rng.integers(0, systems, systems) for _ in range(BOOTSTRAP)])
+    return picks[three_distinct(picks)]
+
+
+def three_distinct(picks: np.ndarray) -> np.ndarray:
+    """Per resample (a row of system indices), whether it holds at least 3 distinct systems."""
     ordered = np.sort(picks, axis=1)
-    return picks[(ordered[:, 1:] != ordered[:, :-1]).sum(axis=1) + 1 > 2]
+    return (ordered[:, 1:] != ordered[:, :-1]).sum(axis=1) + 1 >= 3
+
+
+def interval(samples: np.ndarray) -> tuple[float, float] | None:
+    """The 95% percentile interval of the finite ``samples``; None without one."""
+    samples = samples[np.isfinite(samples)]
+    return (float(np.percentile(samples, 2.5)), float(np.percentile(samples, 97.5))) if len(samples) else None
 
 
 def _pearson(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:

@@ -17,9 +17,11 @@ from auto_challenge_sets.evaluation.stats.human import (
     BOOTSTRAP,
     PERMUTATIONS,
     finite,
+    interval,
     pair_signs,
     tau_b,
     tau_from_counts,
+    three_distinct,
 )
 
 
@@ -97,19 +99,11 @@ def _resampled(runs: Sequence[RunScores], seed: int, resamples: int) -> tuple[np
     """The pooled accuracy and τ of each bootstrap resample with at least 3 distinct systems in every run."""
     rng = np.random.default_rng([seed, STREAMS["meta_bootstrap"]])
     picks = [rng.integers(0, len(r.human), (resamples, len(r.human))) for r in runs]
-    keep = np.ones(resamples, dtype=bool)
-    for pick in picks:
-        ordered = np.sort(pick, axis=1)
-        keep &= (ordered[:, 1:] != ordered[:, :-1]).sum(axis=1) + 1 >= 3
+    keep = np.logical_and.reduce([three_distinct(pick) for pick in picks])
     picks = [pick[keep] for pick in picks]
     valid = [pick[:, i] != pick[:, j] for pick in picks for i, j in [np.triu_indices(pick.shape[1], 1)]]
     return _pooled([pair_signs(r.measure[pick]) for r, pick in zip(runs, picks)],
                    [pair_signs(r.human[pick]) for r, pick in zip(runs, picks)], valid)
-
-
-def _interval(samples: np.ndarray) -> tuple[float, float] | None:
-    samples = samples[np.isfinite(samples)]
-    return (float(np.percentile(samples, 2.5)), float(np.percentile(samples, 97.5))) if len(samples) else None
 
 
 def _two_sided(null: np.ndarray, observed: float, centre: float, exact: bool = False) -> float | None:
@@ -134,8 +128,8 @@ def agreement(runs: Sequence[RunScores], reference: Sequence[RunScores] | None =
     differences = (None, None) if reference is None else difference(runs, reference, seed, resamples, permutations)
     return Agreement(
         tuple(len(r.human) for r in runs),
-        Estimate(finite(accuracy), _interval(boot_accuracy), _two_sided(null_accuracy, accuracy, chance(runs))),
-        Estimate(finite(kendall), _interval(boot_kendall), _two_sided(null_kendall, kendall, 0.0)),
+        Estimate(finite(accuracy), interval(boot_accuracy), _two_sided(null_accuracy, accuracy, chance(runs))),
+        Estimate(finite(kendall), interval(boot_kendall), _two_sided(null_kendall, kendall, 0.0)),
         *differences)
 
 
@@ -150,7 +144,7 @@ def difference(runs: Sequence[RunScores], reference: Sequence[RunScores], seed: 
     mine, theirs = _resampled(runs, seed, resamples), _resampled(reference, seed, resamples)
     null, exact = _swapped(runs, reference, seed, permutations)
     deltas = [observed[0][k] - observed[1][k] for k in (0, 1)]  # accuracy, τ
-    accuracy, kendall = (Estimate(finite(delta), _interval(mine[k] - theirs[k]), _two_sided(null[k], delta, 0.0, exact))
+    accuracy, kendall = (Estimate(finite(delta), interval(mine[k] - theirs[k]), _two_sided(null[k], delta, 0.0, exact))
                          for k, delta in enumerate(deltas))
     return accuracy, kendall
 

@@ -24,6 +24,7 @@ from auto_challenge_sets.evaluation.output_alignment import (
     choose_aligner,
     lemma_language,
 )
+from auto_challenge_sets.evaluation.result_json import decode
 from auto_challenge_sets.evaluation.results import (
     ControlMatching,
     JudgeCheck,
@@ -112,7 +113,7 @@ def score(request: TargetedRequest, corpus: Corpus, outputs: list[SystemOutput],
                 samples = pair_accuracies(pairs, rows)
                 controls[config.name][output.name] = samples
                 found["random_pairs"] = percentile(samples, found["accuracy"])
-            per_config[config.name][output.name] = TargetedScore.from_dict(found)
+            per_config[config.name][output.name] = decode(TargetedScore, found)
     judgement = signature(request.chrf_threshold, alignments.systems is not None, lang, 1 + judging, target)
     control = f"|control:random-pairs:{request.random_pairs}|seed:{seed}" if request.random_pairs else ""
     check = judge_check(aligner, n_extra, lexical, references, alignments, references_of, lengths,
@@ -168,8 +169,8 @@ def judge_check(aligner: str, n_extra: int, lexical: list[ConfigRows], reference
     for config in lexical:
         rows = [(k, p) for k in range(n_extra) for p in config.positions.tolist()]
         kept: list[list[str]] = []
-        pooled[config.name] = TargetedScore.from_dict(
-            tally(config.instances * n_extra, [tables[k][p] for k, p in rows], kept))
+        pooled[config.name] = decode(TargetedScore, tally(config.instances * n_extra, [tables[k][p] for k, p in rows],
+                                                          kept))
         for (k, p), row, row_verdicts in zip(rows, config.instances * n_extra, kept):
             for x, verdict in zip(row, row_verdicts):
                 distinct[(k, p, x["head"], x["dependent"])] = verdict

@@ -124,10 +124,8 @@ class SummedMetric(Metric):
         return self.score_of_totals(np.asarray(stats).sum(axis=0))
 
     def sample_scores(self, stats: np.ndarray, index: np.ndarray) -> np.ndarray:
-        totals = sample_totals(stats, index)
-        if self.exact_vectorized:
-            return self.scores_of_totals(totals)
-        return np.array([self.score_of_totals(row) for row in totals.tolist()], dtype=np.float64)
+        totals = sample_totals(stats, index)  # vectorized only where it gives the scalar code's numbers
+        return self.scores_of_totals(totals) if self.exact_vectorized else Metric.scores_of_totals(self, totals)
 
     def paired_statistics(self, stats: np.ndarray) -> np.ndarray:
         return stats
