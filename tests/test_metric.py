@@ -134,7 +134,7 @@ def test_a_plugin_metric_is_reported_everywhere(tmp_path):
                "de-en.particle.d2", "--hyp", *(f"{n}={p}" for n, p in toy["hyps"].items()), "--metrics", "bleu,recall",
                "--human", str(toy["human"]), "--n-samples", "10", "--paired-samples", "50", "--out", str(out))
     assert run.returncode == 0, run.stderr
-    assert "\n  Recall: best " in run.stdout and "Recall < random p5" in run.stdout  # the --out summary
+    assert ", Recall: best " in run.stdout and "Recall < random p5" in run.stdout  # the --out summary (the findings)
     report = (out / "report.md").read_text(encoding="utf-8")
     assert "ΔRecall (p)" in (out / "tables.recall.md").read_text(encoding="utf-8") and "## Summary, Recall" in report
     assert "## Correlation with human scores, Recall" in report
