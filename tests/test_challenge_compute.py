@@ -239,40 +239,48 @@ def test_a_ribes_registered_without_lowercase_ribes_is_refused_naming_the_option
         compute(HYP, REF)
 
 
-class _WholeSetOnly(AveragedMetric):
-    """A plug-in metric that scores only sets of 3 rows or more and no random corpus."""
+class _Fussy(AveragedMetric):
+    """A plug-in metric that scores sets of 2 rows or more, and random corpora of 3 rows or more."""
 
-    name, label = "wholesetonly", "WholeSetOnly"
+    name, label = "fussy", "Fussy"
 
     def sentence_scores(self, hypotheses, references, sources=None):
         return [1.0] * len(hypotheses)
 
     def corpus_score(self, stats):
-        if len(stats) < 3:
+        if len(stats) < 2:
             raise RuntimeError("too few rows")
         return float(stats.mean())
 
     def sample_scores(self, stats, index):
-        raise RuntimeError("no random corpora")
+        if np.shape(index)[1] < 3:
+            raise RuntimeError("too few rows in a random corpus")
+        return stats[np.asarray(index)].mean(axis=1)
 
     def signature(self, nrefs: int) -> str:
-        return "wholesetonly"
+        return "fussy"
+
+
+_POOL = {"pool_predictions": HYP, "pool_references": REF, "pool_lengths": [6, 5, 4, 4, 3, 2], "n_samples": 2}
 
 
 @pytest.mark.parametrize(("arguments", "message"), [
-    ({"predictions": HYP[:2], "references": REF[:2]},
-     "failed on the challenge set for system (predictions): RuntimeError: too few rows"),
-    ({"predictions": HYP[:3], "references": REF[:3], "distances": [0, 1, 1]},
-     "failed on the rows at distance >= 1 for system (predictions): RuntimeError: too few rows"),
-    ({"predictions": HYP[:3], "references": REF[:3], "lengths": [6, 5, 4], "pool_predictions": HYP,
-      "pool_references": REF, "pool_lengths": [6, 5, 4, 4, 3, 2], "n_samples": 2},
-     "failed on a random corpus of the challenge set for system (predictions): RuntimeError: no random corpora"),
+    ({"predictions": HYP[:1], "references": REF[:1]}, "the challenge set for system (predictions): RuntimeError: "
+     "too few rows"),
+    ({"predictions": HYP[:3], "references": REF[:3], "distances": [0, 1, 2]},
+     "the rows at distance >= 2 for system (predictions): RuntimeError: too few rows"),
+    ({"predictions": HYP[:2], "references": REF[:2], "lengths": [6, 5], **_POOL},
+     "a random corpus of the challenge set for system (predictions): RuntimeError: too few rows in a random corpus"),
+    ({"predictions": HYP[:3], "references": REF[:3], "lengths": [6, 5, 4], "distances": [0, 1, 1], **_POOL},
+     "a random corpus of the rows at distance >= 1 for system (predictions): RuntimeError: too few rows in a "
+     "random corpus"),
 ])
 def test_a_failing_plugin_metric_is_named_with_the_system_and_the_rows_it_failed_on(monkeypatch, arguments,
                                                                                     message) -> None:
-    monkeypatch.setitem(metric_registry._REGISTRY, _WholeSetOnly.name, _WholeSetOnly)
-    with pytest.raises(MetricFailure, match=f"^metric wholesetonly {re.escape(message)}$"):
-        compute(**arguments, metrics=["wholesetonly"])
+    """The whole set, a slice of the breakdown or the random corpora of either, with a pool or without."""
+    monkeypatch.setitem(metric_registry._REGISTRY, _Fussy.name, _Fussy)
+    with pytest.raises(MetricFailure, match=f"^metric fussy failed on {re.escape(message)}$"):
+        compute(**arguments, metrics=["fussy"])
 
 
 class _Counting(AveragedMetric):
