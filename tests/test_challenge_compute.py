@@ -14,7 +14,12 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from scipy.stats import spearmanr
 
 from auto_challenge_sets.metrics.compute import compute, spearman_by_distance
+from auto_challenge_sets.scoring import metrics as metric_registry
+from auto_challenge_sets.scoring.finite import MetricFailure
 from auto_challenge_sets.scoring.length_baseline import sample_length_matched, summarize
+from auto_challenge_sets.scoring.metrics import AveragedMetric
+from auto_challenge_sets.scoring.metrics.bleu import TOKENIZE
+from auto_challenge_sets.scoring.metrics.ribes import Ribes
 
 from conftest import corpus_ribes
 
@@ -215,11 +220,109 @@ def test_other_registered_metrics_are_scored_wherever_the_three_are() -> None:
     assert got["spearman"]["ter"]["rho"] == pytest.approx(rho)
 
 
-@pytest.mark.parametrize("metrics,message", [("ter", "must be a list"), (["nope"], "unknown metric 'nope'"),
-                                             ([1], "must be a list of registered metric names")])
-def test_other_metrics_must_be_registered_names(metrics, message) -> None:
-    with pytest.raises(ValueError, match=message):
+@pytest.mark.parametrize("metrics,message", [("ter", "'ter'"), (None, "None"), ({"ter"}, "{'ter'}"), ([1], "[1]")])
+def test_other_metrics_must_be_a_list_of_names(metrics, message) -> None:
+    with pytest.raises(ValueError, match=f"^metrics must be a list of registered metric names, got {re.escape(message)}$"):
         compute(HYP, REF, metrics=metrics)
+
+
+def test_other_metrics_must_be_registered_names() -> None:
+    with pytest.raises(ValueError, match="^metrics unknown metric 'nope' "):
+        compute(HYP, REF, metrics=["nope"])
+
+
+def test_a_ribes_registered_without_lowercase_ribes_is_refused_naming_the_option(monkeypatch) -> None:
+    """compute() always passes ``lowercase_ribes``; a plug-in registered as ``ribes`` that does not
+    declare it makes the option one no metric has: the registry's own message, alone."""
+    monkeypatch.setitem(metric_registry._REGISTRY, "ribes", type("Ribes", (Ribes,), {"options": (TOKENIZE,)}))
+    with pytest.raises(ValueError, match="^no metric of bleu, chrf, ribes has an option 'lowercase_ribes'"):
+        compute(HYP, REF)
+
+
+class _Fussy(AveragedMetric):
+    """A plug-in metric that scores sets of 2 rows or more, and random corpora of 3 rows or more."""
+
+    name, label = "fussy", "Fussy"
+
+    def sentence_scores(self, hypotheses, references, sources=None):
+        return [1.0] * len(hypotheses)
+
+    def corpus_score(self, stats):
+        if len(stats) < 2:
+            raise RuntimeError("too few rows")
+        return float(stats.mean())
+
+    def sample_scores(self, stats, index):
+        if np.shape(index)[1] < 3:
+            raise RuntimeError("too few rows in a random corpus")
+        return stats[np.asarray(index)].mean(axis=1)
+
+    def signature(self, nrefs: int) -> str:
+        return "fussy"
+
+
+_POOL = {"pool_predictions": HYP, "pool_references": REF, "pool_lengths": [6, 5, 4, 4, 3, 2], "n_samples": 2}
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    ({"predictions": HYP[:1], "references": REF[:1]}, "the challenge set for system (predictions): RuntimeError: "
+     "too few rows"),
+    ({"predictions": HYP[:3], "references": REF[:3], "distances": [0, 1, 2]},
+     "the rows at distance >= 2 for system (predictions): RuntimeError: too few rows"),
+    ({"predictions": HYP[:2], "references": REF[:2], "lengths": [6, 5], **_POOL},
+     "a random corpus of the challenge set for system (predictions): RuntimeError: too few rows in a random corpus"),
+    ({"predictions": HYP[:3], "references": REF[:3], "lengths": [6, 5, 4], "distances": [0, 1, 1], **_POOL},
+     "a random corpus of the rows at distance >= 1 for system (predictions): RuntimeError: too few rows in a "
+     "random corpus"),
+])
+def test_a_failing_plugin_metric_is_named_with_the_system_and_the_rows_it_failed_on(monkeypatch, arguments,
+                                                                                    message) -> None:
+    """The whole set, a slice of the breakdown or the random corpora of either, with a pool or without."""
+    monkeypatch.setitem(metric_registry._REGISTRY, _Fussy.name, _Fussy)
+    with pytest.raises(MetricFailure, match=f"^metric fussy failed on {re.escape(message)}$"):
+        compute(**arguments, metrics=["fussy"])
+
+
+class _Counting(AveragedMetric):
+    """A plug-in metric that records how many sentences it was asked to score."""
+
+    name, label = "counting", "Counting"
+    scored: list[int] = []
+
+    def sentence_scores(self, hypotheses, references, sources=None):
+        self.scored.append(len(hypotheses))
+        return [float(len(h.split())) for h in hypotheses]
+
+    def signature(self, nrefs: int) -> str:
+        return "counting"
+
+
+def test_a_challenge_row_the_pool_holds_is_scored_once(monkeypatch) -> None:
+    """The pool's 6 rows and the one challenge row the pool does not hold: 7 sentences for a plug-in
+    metric (as expensive as COMET, say), not 6 + 3."""
+    monkeypatch.setitem(metric_registry._REGISTRY, _Counting.name, _Counting)
+    monkeypatch.setattr(_Counting, "scored", [])
+    got = compute([HYP[0], HYP[3], "new words"], [REF[0], REF[3], "new ones"], lengths=[6, 4, 2],
+                  pool_predictions=HYP, pool_references=REF, pool_lengths=[6, 5, 4, 4, 3, 2], n_samples=2,
+                  metrics=["counting"])
+    assert sum(_Counting.scored) == 7
+    assert got["counting"] == pytest.approx((6 + 4 + 2) / 3)
+
+
+def test_targeted_accuracy_follows_the_hypothesis_alignments_and_the_chrf_threshold() -> None:
+    """Row 0 is word for word the reference, but its alignment links the head "lehnt" to "she": wrong
+    (the present match, without alignments, would find "turns" anywhere). Row 1's head "turned"
+    matches the reference's "turns" only by chrF: correct at a threshold of exactly their chrF,
+    wrong just above it."""
+    links = "0-0 1-1 2-2 3-3"  # sie-she lehnt-turns es-it ab-down
+    particle = [{"head": 2, "dependent": 4, "distance": 2}]
+    chrf = sacrebleu.sentence_chrf("turned", ["turns"]).score
+    for threshold, row_1 in ((chrf, "correct"), (chrf + 1, "wrong")):
+        got = compute(["she turns it down", "she turned it down"], ["she turns it down"] * 2,
+                      instances=[particle, particle], source_alignments=[links, links],
+                      hypothesis_alignments=["0-1 1-0 2-2 3-3", links], targeted_chrf=threshold)["targeted"]
+        assert (got["correct"], got["wrong"]) == ((1, 1) if row_1 == "correct" else (0, 2))
+        assert got["signature"].startswith("targeted:aligned|") and f"|fallback:chrF>={threshold:g}|" in got["signature"]
 
 
 def test_spearman_of_a_nan_score_is_none() -> None:

@@ -218,6 +218,19 @@ def test_widening_is_reported():
     assert result["random_baseline"]["max_tolerance"] == 9
 
 
+def test_length_relative_widens_each_rows_window_and_is_reported():
+    """A row of 12 words with ``length_relative=1.0`` may be matched by any pool row within
+    max(1, 12 * 1.0) = 12 words: the pool's 2- and 3-word rows need no widening (at the default
+    0.05 they do, above)."""
+    preds = ["a b c d e f g h i j k l"]
+    pool = ["x y", "y z", "z x"]
+    result = compute(preds, preds, lengths=[12], pool_predictions=pool, pool_references=pool, pool_lengths=[2, 2, 3],
+                     n_samples=5, seed=0, length_relative=1.0)
+    baseline = result["random_baseline"]
+    assert baseline["widened"] == 0 and baseline["max_tolerance"] == 12
+    assert baseline["length_relative"] == 1.0 and baseline["signature"] == "random[n:5|tol:1|rel:1|seed:0]"
+
+
 GOOD = {"predictions": ["a b", "c d"], "references": ["a b", "c d"]}
 
 

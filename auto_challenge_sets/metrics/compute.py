@@ -114,13 +114,13 @@ class _Sampling:
     seed: int | None
     relative: float = DEFAULT_LENGTH_RELATIVE  # the window's share of a row's length (length_baseline)
 
-    def baseline(self, lengths: np.ndarray, rows: dict[str, np.ndarray], stream: tuple[int, ...],
+    def baseline(self, lengths: np.ndarray, rows: dict[str, np.ndarray], stream: tuple[int, ...], where: str,
                  return_samples: bool = False) -> tuple[dict[str, kernel.RowsScore], dict[str, Any]]:
-        """One sampling of length-matched corpora (stream ``[seed, *stream]``), scored by every
-        metric with the set of ``rows``: the scores, and the card's ``random_baseline``."""
+        """One sampling of length-matched corpora (stream ``[seed, *stream]``), scored by every metric
+        with the set of ``rows`` (``where`` in errors): the scores, and the card's ``random_baseline``."""
         corpora = kernel.draw(lengths, self.pool_lengths, self.exclude, self.n_samples, self.tolerance, self.seed,
                               stream, self.relative)
-        scored = kernel.score_rows(self.metrics, rows, self.pool, corpora, SYSTEM, WHERE)
+        scored = kernel.score_rows(self.metrics, rows, self.pool, corpora, SYSTEM, where)
         result: dict[str, Any] = {name: s.spread(self.metrics[name].higher_is_better) for name, s in scored.items()}
         result.update({"widened": corpora.widened, "max_tolerance": corpora.max_tolerance,
                        "n_samples": self.n_samples, "length_tolerance": self.tolerance, "length_relative": self.relative,
@@ -146,12 +146,13 @@ def _breakdown(metrics: dict[str, Metric], stats: dict[str, np.ndarray], dist: n
         row: dict[str, Any] = {"min_distance": d, "n": n, **dict.fromkeys(metrics)}
         if n:
             part = {name: values[mask] for name, values in stats.items()}
+            where = f"the rows at distance >= {d}"
             if n == len(dist):
                 scored, base = whole
             elif sampling is None:
-                scored, base = kernel.score_rows(metrics, part, {}, None, SYSTEM, f"the rows at distance >= {d}"), None
+                scored, base = kernel.score_rows(metrics, part, {}, None, SYSTEM, where), None
             else:
-                scored, base = sampling.baseline(lens[mask], part, (1, d))
+                scored, base = sampling.baseline(lens[mask], part, (1, d), where)
             row.update({name: s.score for name, s in scored.items()})
             if base is not None:
                 row["random_baseline"] = {k: base[k] for k in (*metrics, "widened")}
@@ -203,7 +204,7 @@ def compute(
         scored_by, {name: values[:len(rows.pool_predictions)] for name, values in every.items()}, rows.pool_lengths,
         _exclusion(rows), request.n_samples, request.length_tolerance, seed, request.length_relative)
     whole = ((kernel.score_rows(scored_by, stats, {}, None, SYSTEM, WHERE), None) if sampling is None
-             else sampling.baseline(rows.lengths, stats, (0,), rows.return_samples))
+             else sampling.baseline(rows.lengths, stats, (0,), WHERE, rows.return_samples))
     nrefs = count_references(rows.references)
     result: dict[str, Any] = {"n": len(rows.predictions), **{
         key: value for name, metric in scored_by.items()
