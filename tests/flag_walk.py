@@ -151,7 +151,7 @@ def _check_heatmap(svg, metric: str, results: dict, expected: dict[str, list[str
                                 if any(f.startswith(flag) for f in expected[name])), label.text
         seen[name] += 1
     higher = results["higher_is_better"][metric]
-    stars = sum(1 for t in svg.iter(f"{SVG}text") if t.get("class") == "star")
+    stars = sum(1 for t in svg.iter(f"{SVG}text") if t.get("class") == "below-band")
     starred = sum((s["scores"][metric]["score"] < s["scores"][metric]["random"]["p5"]) if higher
                   else (s["scores"][metric]["score"] > s["scores"][metric]["random"]["p95"])
                   for c in results["configs"].values() if not c["degenerate_baseline"]

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from auto_challenge_sets.configs import config_sort_key
-from auto_challenge_sets.evaluation.results import ConfigResult, Evaluation, PairedResult
+from auto_challenge_sets.evaluation.results import Evaluation, PairedResult
 from auto_challenge_sets.evaluation.stats.multiple_testing import ALPHA
 
 EXPLORATORY = "exploratory"
@@ -51,9 +51,8 @@ def paired_cell(test: PairedResult | None, digits: int) -> str:
     return f"{test.delta:+.{digits}f} ({test.p_value:.4f})" + (SIGNIFICANT if test.p_value < ALPHA else "")
 
 
-def config_label(name: str, config: ConfigResult, short: bool = False) -> str:
+def config_label(name: str, flags: tuple[str, ...]) -> str:
     """A config's name with its marks (:meth:`ConfigResult.flags`), as every table and plot shows it."""
-    flags = config.flags(short)
     return f"{name} ({', '.join(flags)})" if flags else name
 
 

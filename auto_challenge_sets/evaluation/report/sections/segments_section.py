@@ -51,18 +51,9 @@ def segment_table(evaluation: Evaluation, metric: str, markdown: bool = False) -
         targeted_all = [c.segment_targeted for c in evaluation.configs.values()]
         header += ["judged c/w", "z correct − wrong", "95% CI", "p", family_header("p", targeted_all, "difference_family_size"),
                    "targeted τ-b", "p", family_header("p", targeted_all)]
-    rows = []
-    full = (evaluation.segment_full or {}).get(metric)
-    if full is not None:
-        rows.append(["(full test set)", str(full.segments), *_tau(full)[:2], "-", *(["-"] * 8 if targeted else [])])
-    for name, config in evaluation.configs.items():
-        found = (config.segment or {}).get(metric)
-        if found is None and config.segment_targeted is None:
-            continue
-        row = [config_label(name, config), "-" if found is None else str(found.segments), *_tau(found)]
-        if targeted:
-            row += [*_difference(config.segment_targeted), *_tau(config.segment_targeted)]
-        rows.append(row)
+    rows = [[config_label(row.config, row.flags), "-" if row.metric is None else str(row.metric.segments), *_tau(row.metric),
+             *([*_difference(row.targeted), *_tau(row.targeted)] if targeted else [])]
+            for row in segment_rows(evaluation, metric)]  # the full test set's has no BH (its flags empty)
     return render_table(header, rows, markdown=markdown)
 
 

@@ -83,7 +83,7 @@ def targeted_tables(evaluation: Evaluation, markdown: bool = False) -> list[tupl
         judged = [sum(summary.judged[s][b] for s in systems) / len(systems) for b in buckets]
         rows.append(["judged (mean)", *(f"{n:.0f}" for n in judged)])
         heading = (f"{phenomenon}: targeted accuracy (%) by distance d "
-                   f"(from {cells.config_label(summary.config, evaluation.configs[summary.config])})")
+                   f"(from {cells.config_label(summary.config, evaluation.configs[summary.config].flags())})")
         out.append((heading, render_table(["system", *(f"d={b}" for b in buckets)], rows, markdown=markdown)))
         control = _random_pairs_table(evaluation, phenomenon, markdown)
         if control is not None:
@@ -118,7 +118,7 @@ def _random_pairs_table(evaluation: Evaluation, phenomenon: str, markdown: bool)
     if targeted.judge is not None and targeted.judge.by_config:
         rows.append([SECOND_REFERENCE, *(_pct(getattr(targeted.judge.by_config.get(name), "accuracy", None))
                                          for name in configs)])
-    return render_table(["system", *(cells.config_label(name, c) for name, c in configs.items())], rows, markdown=markdown)
+    return render_table(["system", *(cells.config_label(name, c.flags()) for name, c in configs.items())], rows, markdown=markdown)
 
 
 def targeted_human_table(evaluation: Evaluation, markdown: bool = False) -> str:
@@ -140,7 +140,7 @@ def targeted_human_table(evaluation: Evaluation, markdown: bool = False) -> str:
         targeted, auto = config.human_targeted, (config.human or {}).get(metric)
         if targeted is None:
             continue
-        rows.append([cells.config_label(name, config), "-" if auto is None else cells.num(auto.kendall, 3),
+        rows.append([cells.config_label(name, config.flags()), "-" if auto is None else cells.num(auto.kendall, 3),
                      "-" if auto is None else cells.num(auto.p_value, 3),
                      "-" if auto is None else cells.corrected_cell(auto.p_corrected, auto.exploratory),
                      cells.num(targeted.kendall, 3), cells.num(targeted.p_value, 3),
