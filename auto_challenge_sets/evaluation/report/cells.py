@@ -24,12 +24,11 @@ LEGEND = f"""\
   is left out of trends and summaries. A trend over fewer than three usable configs is *n/a*, never
   "not worsening".
 - *p (BH)*: the p-value corrected across the configs of the run (Benjamini–Hochberg, scipy's
-  `false_discovery_control`; the trends' across every phenomenon and system of the metric); the
-  header gives the family's size, its distinct tests: a *same rows as* config repeats its
-  original's test and is counted once, a *small* one is left out (no corrected p, and
-  *{EXPLORATORY}*). A result with a corrected p ≥ {ALPHA} is marked *{EXPLORATORY}*: a lead to
-  confirm on another test set (docs/method.md, "Choose on one test set, confirm on another"). The
-  full test set is one test and keeps its raw p. A corrected p is printed beside its raw one.
+  `false_discovery_control`; the trends' across every phenomenon and system of the metric), beside
+  its raw one; the header gives the family's distinct tests (a *same rows as* config counted once, a
+  *small* one left out: no corrected p, *{EXPLORATORY}*). A corrected p ≥ {ALPHA} is *{EXPLORATORY}*: a
+  lead to confirm on another test set (docs/method.md, "Choose on one test set, confirm on
+  another"). The full test set is one test and keeps its raw p.
 """
 
 

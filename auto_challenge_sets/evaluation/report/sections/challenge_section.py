@@ -152,10 +152,7 @@ class Cell:
     delta_baseline: float | None
     paired_p: float | None
     significant: bool  # paired_p < 0.05 (cells.SIGNIFICANT)
-    small: bool
-    same_rows_as: str | None
-    degenerate_baseline: bool
-    flags: tuple[str, ...] = ()  # ConfigResult.flags
+    flags: tuple[str, ...] = ()  # ConfigResult.flags: small, degenerate baseline, same rows as
     random_unavailable: str | None = None
 
 
@@ -179,8 +176,8 @@ def cells(evaluation: Evaluation) -> list[Cell]:
                     random.mean, random.p5, random.p95, random.percentile, score.score - random.mean)
                 out.append(Cell(name, config.phenomenon, config.min_distance, config.n, system, metric,
                                 score.score, *band, worse, None if test is None else test.delta,
-                                None if test is None else test.p_value, test is not None and test.p_value < marks.ALPHA, config.small, config.same_rows_as,
-                                config.degenerate_baseline, config.flags(), config.random_unavailable))
+                                None if test is None else test.p_value, test is not None and test.p_value < marks.ALPHA,
+                                config.flags(), config.random_unavailable))
     return out
 
 

@@ -15,12 +15,10 @@ from auto_challenge_sets.tables import render_table
 
 LEGEND = f"""\
 - Segment level (`--human-seg`), per config over the (system, sentence) pairs with a human z:
-  Kendall's τ-b of each metric's sentence score with z; with targeted accuracy, over its judged
-  instances, the mean z of instances judged correct minus wrong with a 95% bootstrap interval, and
-  τ-b of the verdict with z. Whole sentences are the unit: the interval resamples them (cluster
-  bootstrap), the τ p-values permute their human z. The difference has its own p (the one that
-  inverts its interval), corrected like the rest: the interval is marked *{cells.EXPLORATORY}* when that
-  does not survive.
+  Kendall's τ-b of each metric's sentence score with z, its p permuting the sentences' z; with
+  targeted accuracy, τ-b of the verdict with z, and the mean z of instances judged correct minus
+  wrong with a 95% cluster-bootstrap interval over sentences and the p that inverts it, corrected
+  like the rest (the interval is *{cells.EXPLORATORY}* when that does not survive).
 """
 
 

@@ -160,10 +160,8 @@ def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
     if targeted.alignment_warning:
         warning = report_name(targeted.alignment_warning, markdown)
         lines += [f"> **warning**: {warning}" if markdown else f"warning: {warning}", ""]
-    lines += [f"{DIAGNOSTIC}; {report_name(judge_line(targeted), markdown)}", ""]
-    control = control_line(evaluation)
-    if control is not None:
-        lines += [control, ""]
+    diagnostic, judge, *control = targeted_notes(evaluation)
+    lines += [f"{diagnostic}; {report_name(judge, markdown)}", "", *(line for note in control for line in (note, ""))]
     for heading, table in targeted_tables(evaluation, markdown):
         lines += [f"### {heading}" if markdown else heading, "", table, ""]
     if evaluation.human_full is not None:
