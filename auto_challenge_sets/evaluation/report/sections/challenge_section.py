@@ -116,7 +116,7 @@ def write_tables(evaluation: Evaluation, out: Path, plots: list[Path]) -> list[P
         lines = [f"# {label}: figures and tables per config", "", "The findings and summaries are in "
                  "[report.md](report.md).", "", TABLE_LEGEND, *figure_links(evaluation, plots, metric),
                  *full_test.full_test_section(evaluation, True, [metric])]
-        if human.has_human(evaluation, metric):
+        if human.human_rows(evaluation, metric):
             lines += [f"## Correlation with human scores, {label}", "", human.human_table(evaluation, metric, True), ""]
         for config in ordered_configs(evaluation):
             lines += [f"## {config_heading(evaluation, config, True)}", "",

@@ -68,15 +68,10 @@ def power(evaluation: Evaluation, metric: str | None) -> list[str]:
     return [] if line is None else [line, ""]
 
 
-def has_human(evaluation: Evaluation, metric: str) -> bool:
-    return any((h or {}).get(metric) is not None
-               for h in (evaluation.human_full, *(c.human for c in evaluation.configs.values())))
-
-
 def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
     lines = []
     for metric in evaluation.metrics:
-        if has_human(evaluation, metric):
+        if human_rows(evaluation, metric):
             title = f"orrelation with human scores, {report_name(evaluation.label(metric), markdown)}"
             lines += [f"## C{title}", ""] if markdown else [f"c{title}"]
             # report.md keeps the finding and the power; its table per config is in the metric's appendix file
