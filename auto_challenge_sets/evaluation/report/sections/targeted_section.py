@@ -25,8 +25,8 @@ DIAGNOSTIC = ("targeted accuracy is a diagnostic of reference-word recall, not a
 def judge_line(targeted: TargetedRun) -> str:
     """The judge's pass rate on a second human translation, or that it is unmeasured and why."""
     judge = targeted.judge
-    if judge is None or judge.pass_rate is None:
-        reason = "no instance judged" if judge is None or judge.status == "measured" else judge.reason
+    if judge.pass_rate is None:
+        reason = "no instance judged" if judge.status == "measured" else judge.reason
         return f"this judge is unmeasured ({reason})"
     return (f"this judge passes {100 * judge.pass_rate:.0f}% of a second human translation "
             f"({judge.judged:,} instances judged; {judge.reason})")
@@ -108,16 +108,12 @@ def _random_pairs_table(evaluation: Evaluation, phenomenon: str, markdown: bool)
 
     rows = [[report_name(system, markdown), *(cell(c.systems[system].targeted) for c in configs.values())]
             for system in cells.by_full_test(evaluation)]
-    means = [[r.targeted.random_pairs.mean for r in c.systems.values()
-              if r.targeted is not None and r.targeted.random_pairs is not None
-              and r.targeted.random_pairs.mean is not None] for c in configs.values()]
-    rows.append(["random pairs (mean)", *(_pct(sum(m) / len(m)) if m else "-" for m in means)])
-    targeted = evaluation.targeted
-    if targeted.control_upos:
-        rows.append(["pairs matched on UPOS", *(_pct(matched_share(targeted.control.get(name))) for name in configs)])
-    if targeted.judge is not None and targeted.judge.by_config:
-        rows.append([SECOND_REFERENCE, *(_pct(getattr(targeted.judge.by_config.get(name), "accuracy", None))
-                                         for name in configs)])
+    found = {row.config: row for row in targeted_configs(evaluation)}  # the page's, per config
+    rows.append(["random pairs (mean)", *(_pct(found[name].mean_random_pairs) for name in configs)])
+    if evaluation.targeted.control_upos:
+        rows.append(["pairs matched on UPOS", *(_pct(found[name].matched) for name in configs)])
+    if evaluation.targeted.judge.by_config:
+        rows.append([SECOND_REFERENCE, *(_pct(found[name].second_reference) for name in configs)])
     return render_table(["system", *(cells.config_label(name, c.flags()) for name, c in configs.items())], rows, markdown=markdown)
 
 
