@@ -17,6 +17,10 @@ EXPLORATORY = "exploratory"
 SIGNIFICANT, BELOW_BAND = "*", "▼"
 
 LEGEND = f"""\
+- *small*: fewer rows than `min_rows` (a config of exactly `min_rows` rows is not small): scored,
+  left out of trends, summaries and the corrections for multiple testing. *same rows as X*: the
+  config holds the very rows of the earlier config X and is counted once (in trends, summaries and
+  corrections). The marks follow a config's name in every table and plot (the heat map's as ° and =).
 - *degenerate baseline*: the rest of the corpus cannot supply length-matched random corpora (it
   holds fewer rows than the config, or more than a tenth of the config's rows needed a wider length
   window; *widened* counts them): the random band means nothing, so its random mean, band, Δ random,

@@ -38,12 +38,6 @@ TABLE_LEGEND = f"""\
   sacrebleu's paired test (approximate randomization with 10,000 trials by default); `{marks.SIGNIFICANT}`
   after it: p < 0.05, as sacrebleu and the WMT findings mark it (not corrected).
 """
-LEGEND = """\
-- *small*: fewer rows than `min_rows` (a config of exactly `min_rows` rows is not small): scored,
-  left out of trends, summaries and the corrections for multiple testing. *same rows as X*: the
-  config holds the very rows of the earlier config X and is counted once (in trends, summaries and
-  corrections). The marks follow a config's name in every table and plot (the heat map's as ° and =).
-"""
 
 
 def config_table(evaluation: Evaluation, config: str, markdown: bool = False, metrics: list[str] | None = None) -> str:
