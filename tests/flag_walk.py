@@ -140,7 +140,7 @@ def _check_figures(folder: Path, results: dict, expected: dict[str, list[str]]) 
 
 def _check_heatmap(svg, metric: str, results: dict, expected: dict[str, list[str]]) -> Counter:
     """A heat map's column labels carry the marks as signs (° small, = same rows as an earlier
-    config, named in the title); no star in a degenerate column, which is hatched."""
+    config, named in the title); no ▼ in a degenerate column, which is hatched."""
     seen: Counter = Counter()
     pair = results["pair"]
     labels = [t for t in svg.iter(f"{SVG}text") if "rotate(-60)" in (t.get("transform") or "")]
@@ -151,12 +151,12 @@ def _check_heatmap(svg, metric: str, results: dict, expected: dict[str, list[str
                                 if any(f.startswith(flag) for f in expected[name])), label.text
         seen[name] += 1
     higher = results["higher_is_better"][metric]
-    stars = sum(1 for t in svg.iter(f"{SVG}text") if t.get("class") == "star")
+    below = sum(1 for t in svg.iter(f"{SVG}text") if t.get("class") == "below-band")
     starred = sum((s["scores"][metric]["score"] < s["scores"][metric]["random"]["p5"]) if higher
                   else (s["scores"][metric]["score"] > s["scores"][metric]["random"]["p95"])
                   for c in results["configs"].values() if not c["degenerate_baseline"]
                   for s in c["systems"].values())
-    assert stars == starred, metric
+    assert below == starred, metric
     hatched = [r for r in svg.iter(f"{SVG}rect") if r.get("class") == "cell hatched"]
     degenerate = [n for n, c in results["configs"].items() if c["degenerate_baseline"]]
     assert len(hatched) == len(degenerate) * len(results["systems"]), metric

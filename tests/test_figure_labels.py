@@ -16,7 +16,7 @@ from tests import toy_dataset
 
 SVG = "{http://www.w3.org/2000/svg}"
 # the font sizes charts.css gives a text by its class or its group's (11 px otherwise)
-FONT_PX = {"point": 9, "series": 10, "legend": 10, "count": 9, "few": 9, "star": 10}
+FONT_PX = {"point": 9, "series": 10, "legend": 10, "count": 9, "few": 9, "below-band": 10}
 Box = list[tuple[float, float]]  # its four corners
 
 

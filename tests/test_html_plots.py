@@ -57,10 +57,10 @@ def test_the_heatmap_has_a_cell_per_system_and_config_with_its_numbers(run):
     score = evaluation.configs["de-en.particle.d2"].systems["worse"].scores["bleu"]
     title = next(c.find(f"{SVG}title").text for c in cells if c.find(f"{SVG}title").text.startswith("worse on de-en.particle.d2:"))
     assert f"BLEU {score.score:.2f}" in title and f"Δ {score.score - score.random.mean:+.2f}" in title
-    stars = [t for t in svg.iter(f"{SVG}text") if t.get("class") == "star"]
+    marks = [t for t in svg.iter(f"{SVG}text") if t.get("class") == "below-band"]
     expected = sum(r.scores["bleu"].worse_than_random_band(True) and not c.degenerate_baseline
                    for c in evaluation.configs.values() for r in c.systems.values())
-    assert 0 < len(stars) == expected  # none on a degenerate baseline (particle d0, d1)
+    assert 0 < len(marks) == expected  # none on a degenerate baseline (particle d0, d1)
     hatched = svg.findall(f"{SVG}rect[@class='cell hatched']")
     degenerate = [n for n, c in evaluation.configs.items() if c.degenerate_baseline]
     assert degenerate == ["de-en.particle.d0", "de-en.particle.d1"]

@@ -392,8 +392,8 @@ def test_the_full_corpus_label():
         "full corpus: de-en.particle.d0")
 
 
-def test_has_human_looks_at_the_full_corpus_and_every_config(evaluation):
-    from auto_challenge_sets.evaluation.report.sections.human_section import has_human
+def test_a_metric_has_human_rows_from_the_full_corpus_or_any_config(evaluation):
+    from auto_challenge_sets.evaluation.report.sections.human_section import human_rows as has_human
 
     result, _ = evaluation
     none = {name: replace(c, human=None) for name, c in result.configs.items()}

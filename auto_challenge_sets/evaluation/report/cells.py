@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from auto_challenge_sets.configs import config_sort_key
-from auto_challenge_sets.evaluation.results import ConfigResult, Evaluation, PairedResult
+from auto_challenge_sets.evaluation.results import Evaluation, PairedResult
 from auto_challenge_sets.evaluation.stats.multiple_testing import ALPHA
 
 EXPLORATORY = "exploratory"
@@ -17,6 +17,10 @@ EXPLORATORY = "exploratory"
 SIGNIFICANT, BELOW_BAND = "*", "▼"
 
 LEGEND = f"""\
+- *small*: fewer rows than `min_rows` (a config of exactly `min_rows` rows is not small): scored,
+  left out of trends, summaries and the corrections for multiple testing. *same rows as X*: the
+  config holds the very rows of the earlier config X and is counted once (in trends, summaries and
+  corrections). The marks follow a config's name in every table and plot (the heat map's as ° and =).
 - *degenerate baseline*: the rest of the corpus cannot supply length-matched random corpora (it
   holds fewer rows than the config, or more than a tenth of the config's rows needed a wider length
   window; *widened* counts them): the random band means nothing, so its random mean, band, Δ random,
@@ -24,12 +28,11 @@ LEGEND = f"""\
   is left out of trends and summaries. A trend over fewer than three usable configs is *n/a*, never
   "not worsening".
 - *p (BH)*: the p-value corrected across the configs of the run (Benjamini–Hochberg, scipy's
-  `false_discovery_control`; the trends' across every phenomenon and system of the metric); the
-  header gives the family's size, its distinct tests: a *same rows as* config repeats its
-  original's test and is counted once, a *small* one is left out (no corrected p, and
-  *{EXPLORATORY}*). A result with a corrected p ≥ {ALPHA} is marked *{EXPLORATORY}*: a lead to
-  confirm on another test set (docs/method.md, "Choose on one test set, confirm on another"). The
-  full test set is one test and keeps its raw p. A corrected p is printed beside its raw one.
+  `false_discovery_control`; the trends' across every phenomenon and system of the metric), beside
+  its raw one; the header gives the family's distinct tests (a *same rows as* config counted once, a
+  *small* one left out: no corrected p, *{EXPLORATORY}*). A corrected p ≥ {ALPHA} is *{EXPLORATORY}*: a
+  lead to confirm on another test set (docs/method.md, "Choose on one test set, confirm on
+  another"). The full test set is one test and keeps its raw p.
 """
 
 
@@ -51,9 +54,8 @@ def paired_cell(test: PairedResult | None, digits: int) -> str:
     return f"{test.delta:+.{digits}f} ({test.p_value:.4f})" + (SIGNIFICANT if test.p_value < ALPHA else "")
 
 
-def config_label(name: str, config: ConfigResult, short: bool = False) -> str:
+def config_label(name: str, flags: tuple[str, ...]) -> str:
     """A config's name with its marks (:meth:`ConfigResult.flags`), as every table and plot shows it."""
-    flags = config.flags(short)
     return f"{name} ({', '.join(flags)})" if flags else name
 
 

@@ -92,7 +92,7 @@ class SvgPlot:
 
     @property
     def frame_width(self) -> float:
-        return round(max(self.width, 8 + 1.1 * CHAR_PX * len(self.title)), 1)  # wide letters, ★: a margin
+        return round(max(self.width, 8 + 1.1 * CHAR_PX * len(self.title)), 1)  # wide letters, ▼: a margin
 
 
 @dataclass(frozen=True)
@@ -170,8 +170,9 @@ def place_labels(points: Sequence[tuple[float, float]], texts: Sequence[tuple[st
     return placed
 
 
-def short(config: str) -> str:
-    return config.split(".", 1)[1] if "." in config else config
+def short(name: str) -> str:
+    """A config or phenomenon without its pair, as the figures and the findings name it."""
+    return name.split(".", 1)[-1]
 
 
 def line_series(name: str, colour: tuple[str, str], points: list[tuple[float, float, str]],

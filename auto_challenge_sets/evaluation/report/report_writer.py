@@ -14,8 +14,7 @@ from auto_challenge_sets.evaluation.report.sections import challenge_section as 
 from auto_challenge_sets.evaluation.results import Evaluation
 from auto_challenge_sets.pipeline.timings import stage
 
-LEGEND = "".join(m.LEGEND for m in (challenge, sections.trends, sections.human, cells, sections.segments,
-                                     sections.full_test))
+LEGEND = "".join(m.LEGEND for m in (cells, sections.trends, sections.human, sections.segments, sections.full_test))
 RESULTS, MARKDOWN = "results.json", "report.md"
 TITLE = "# LDD challenge sets: evaluation"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from auto_challenge_sets.evaluation.page_sentences import Sentences
-from auto_challenge_sets.evaluation.report.cells import family_size
+from auto_challenge_sets.evaluation.report.cells import family_header, family_size
 from auto_challenge_sets.evaluation.report.figures import by_kind, draw
 from auto_challenge_sets.evaluation.report.html.environment import environment
 from auto_challenge_sets.evaluation.report.plots import SvgPlot
@@ -69,7 +69,7 @@ def write_html(out_dir: str | Path, evaluation: Evaluation, sentences: Sentences
         env = environment()
         context = {name: value for section in SECTIONS for name, value in section.page(evaluation).items()}
         page = env.get_template("index.html.j2").render(
-            ev=evaluation, plots=svgs, family_size=family_size, sentences=data, inline_rows=INLINE_ROWS,
+            ev=evaluation, plots=svgs, family_size=family_size, family_header=family_header, sentences=data, inline_rows=INLINE_ROWS,
             sentence_notes=[] if sentences is None else sentences.notes,
             degenerate={"ratio": DEGENERATE_COMPLEMENT_RATIO, "share": DEGENERATE_WIDENED_SHARE}, **context)
         index = out / INDEX

@@ -38,12 +38,6 @@ TABLE_LEGEND = f"""\
   sacrebleu's paired test (approximate randomization with 10,000 trials by default); `{marks.SIGNIFICANT}`
   after it: p < 0.05, as sacrebleu and the WMT findings mark it (not corrected).
 """
-LEGEND = """\
-- *small*: fewer rows than `min_rows` (a config of exactly `min_rows` rows is not small): scored,
-  left out of trends, summaries and the corrections for multiple testing. *same rows as X*: the
-  config holds the very rows of the earlier config X and is counted once (in trends, summaries and
-  corrections). The marks follow a config's name in every table and plot (the heat map's as ° and =).
-"""
 
 
 def config_table(evaluation: Evaluation, config: str, markdown: bool = False, metrics: list[str] | None = None) -> str:
@@ -116,7 +110,7 @@ def write_tables(evaluation: Evaluation, out: Path, plots: list[Path]) -> list[P
         lines = [f"# {label}: figures and tables per config", "", "The findings and summaries are in "
                  "[report.md](report.md).", "", TABLE_LEGEND, *figure_links(evaluation, plots, metric),
                  *full_test.full_test_section(evaluation, True, [metric])]
-        if human.has_human(evaluation, metric):
+        if human.human_rows(evaluation, metric):
             lines += [f"## Correlation with human scores, {label}", "", human.human_table(evaluation, metric, True), ""]
         for config in ordered_configs(evaluation):
             lines += [f"## {config_heading(evaluation, config, True)}", "",
@@ -152,10 +146,7 @@ class Cell:
     delta_baseline: float | None
     paired_p: float | None
     significant: bool  # paired_p < 0.05 (cells.SIGNIFICANT)
-    small: bool
-    same_rows_as: str | None
-    degenerate_baseline: bool
-    flags: tuple[str, ...] = ()  # ConfigResult.flags
+    flags: tuple[str, ...] = ()  # ConfigResult.flags: small, degenerate baseline, same rows as
     random_unavailable: str | None = None
 
 
@@ -179,8 +170,8 @@ def cells(evaluation: Evaluation) -> list[Cell]:
                     random.mean, random.p5, random.p95, random.percentile, score.score - random.mean)
                 out.append(Cell(name, config.phenomenon, config.min_distance, config.n, system, metric,
                                 score.score, *band, worse, None if test is None else test.delta,
-                                None if test is None else test.p_value, test is not None and test.p_value < marks.ALPHA, config.small, config.same_rows_as,
-                                config.degenerate_baseline, config.flags(), config.random_unavailable))
+                                None if test is None else test.p_value, test is not None and test.p_value < marks.ALPHA,
+                                config.flags(), config.random_unavailable))
     return out
 
 

@@ -15,6 +15,7 @@ from markupsafe import Markup, escape
 
 from auto_challenge_sets.evaluation.report.cells import corrected_cell, ordered_configs
 from auto_challenge_sets.evaluation.report.name_text import markdown_text, terminal_text
+from auto_challenge_sets.evaluation.report.plots import short
 from auto_challenge_sets.evaluation.report.sections.full_test_section import full_corpus_label, top_line
 from auto_challenge_sets.evaluation.results import DIAGNOSTIC, ConfigResult, Evaluation
 from auto_challenge_sets.evaluation.stats.multiple_testing import ALPHA
@@ -39,11 +40,6 @@ def verdict_words(verdict: str, reference: str) -> str:
     return f"{verdict} {'from' if verdict == 'no different' else 'than'} full-test {reference}"
 
 
-def _short(name: str) -> str:
-    """A config or phenomenon without its pair, as the plots name it."""
-    return name.split(".", 1)[-1]
-
-
 def _best_row(evaluation: Evaluation, name: str, config: ConfigResult, metric: str,
               escape: Callable[[str], str]) -> list[str] | None:
     """The best system and the runner-up; the best's lead over the baseline system by its paired test
@@ -60,7 +56,7 @@ def _best_row(evaluation: Evaluation, name: str, config: ConfigResult, metric: s
                                      f"{'baseline' if best != baseline else 'runner-up'} (p {corrected_cell(test.p_value, False)})")
     tests = [score.vs_baseline for _, score in scored if score.vs_baseline is not None]
     above, below = (sum(t.p_value < ALPHA and side * sign * t.delta > 0 for t in tests) for side in (1, -1))
-    return [f"{escape(_short(name))} ({config.n})", escape(best), f"{top.score:.{digits}f}", escape(second),
+    return [f"{escape(short(name))} ({config.n})", escape(best), f"{top.score:.{digits}f}", escape(second),
             f"{runner_up.score:.{digits}f}", lead, "-" if test is None else "yes" if test.p_value < ALPHA else "no",
             f"{above} / {below}"]
 
@@ -68,7 +64,7 @@ def _best_row(evaluation: Evaluation, name: str, config: ConfigResult, metric: s
 def _hardest(evaluation: Evaluation, metric: str, escape: Callable[[str], str]) -> str | None:
     sign, digits = (1 if evaluation.higher_is_better[metric] else -1), evaluation.digits(metric)
     found = sorted(evaluation.summary.get(metric, {}).items(), key=lambda item: sign * item[1].mean_delta_random)
-    named = [f"{escape(_short(p))} {s.mean_delta_random:+.{digits}f} ({s.worse_than_random_p5:.0%})"
+    named = [f"{escape(short(p))} {s.mean_delta_random:+.{digits}f} ({s.worse_than_random_p5:.0%})"
              for p, s in found[:HARDEST] if sign * s.mean_delta_random < 0]
     return (f"hardest against the random band, {escape(evaluation.label(metric))} (mean Δ random; cells below "
             f"the band): {', '.join(named) or 'none scores below its random mean'}") if found else None
@@ -88,13 +84,13 @@ def _agreement(evaluation: Evaluation, escape: Callable[[str], str]) -> list[str
               if found.vs_full_test is not None and found.vs_full_test.verdict is not None]
 
     def listed(verdict: str) -> str:
-        return ", ".join(f"{labels[m]} on {escape(_short(name))}" for m, name, t in tested if t.verdict == verdict) or "none"
+        return ", ".join(f"{labels[m]} on {escape(short(name))}" for m, name, t in tested if t.verdict == verdict) or "none"
 
     best = max(((f.kendall, m, name) for m, name, f in measures  # a usable config's, a metric's
                 if m and f.kendall is not None and evaluation.configs[name].usable), default=None)
     lines = [f"agreement with humans (Kendall τ over {max(f.systems for f in full.values())} systems): full-test "
              + ", ".join(f"{labels[m]} {f.kendall:+.2f}" for m, f in full.items())
-             + ("" if best is None else f"; highest on a config: {labels[best[1]]} on {escape(_short(best[2]))} {best[0]:+.2f}"),
+             + ("" if best is None else f"; highest on a config: {labels[best[1]]} on {escape(short(best[2]))} {best[0]:+.2f}"),
              (f"no config ranks systems better than full-test {reference} after correction" if listed("better") == "none"
               else f"better than full-test {reference} after BH: {listed('better')}")
              + f"; worse than full-test {reference}: {listed('worse')}; no different: "

@@ -8,20 +8,17 @@ from typing import Any
 
 from auto_challenge_sets.configs import BASELINE
 from auto_challenge_sets.evaluation.report.cells import SIGNIFICANT, by_full_test, num, paired_cell
-from auto_challenge_sets.evaluation.report.name_text import markdown_text, report_name, terminal_text
+from auto_challenge_sets.evaluation.report.name_text import report_name, terminal_text
 from auto_challenge_sets.evaluation.results import Evaluation, FullTest, MetricInfo
 from auto_challenge_sets.tables import render_table
 
 MAX_NAMED = 5  # systems of the top cluster the terminal names on its line; the rest counted
 
 LEGEND = f"""\
-- Full test set, *ranking*: the systems by their score on the whole test set; *cluster*: systems
-  not significantly different share one. As the WMT findings group systems: a boundary falls
-  between two neighbours when every system above it is significantly better than every system
-  below it (sacrebleu's paired test, p < 0.05, not corrected for the number of pairs, as WMT).
-  *Δ baseline (p)*: the paired test against the baseline system on every row, `{SIGNIFICANT}` where
-  p < 0.05 (sacrebleu's mark). The full test set has no random baseline (*n/a*): no sentence lies
-  outside it.
+- Full test set, *cluster*: systems not significantly different share one; as the WMT findings group
+  systems, a boundary falls between two neighbours when every system above it is significantly
+  better than every system below it. *Δ baseline (p)*: the paired test against the baseline system
+  on every row, `{SIGNIFICANT}` where p < 0.05 (sacrebleu's mark, not corrected, as WMT).
 """
 
 
@@ -47,7 +44,8 @@ def full_corpus_label(evaluation: Evaluation, markdown: bool = False) -> str:
 def full_test_section(evaluation: Evaluation, markdown: bool = False, metrics: list[str] | None = None,
                       ranked: bool = True) -> list[str]:
     """The report's section (empty for a run without it): each of ``metrics``' ranking table (all by
-    default), or with ``ranked`` false its one line (report.md's; the tables are in its per-metric files)."""
+    default), or with ``ranked`` false its method alone (report.md's: its findings name each metric's
+    best system and top cluster, its per-metric files hold the tables)."""
     found = evaluation.full_test
     if found is None:
         return []
@@ -60,7 +58,7 @@ def full_test_section(evaluation: Evaluation, markdown: bool = False, metrics: l
              f"(correction: {report_name(found.correction, markdown)}, as WMT); random baseline: n/a "
              f"({report_name(found.random_unavailable, markdown)})", ""]
     if not ranked:
-        return [*lines[:-1], *(f"- {top_line(evaluation, metric, markdown_text if markdown else terminal_text)}" for metric in found.rankings), ""]
+        return lines
     for metric in metrics or found.rankings:
         ranking = found.rankings[metric]
         label = report_name(evaluation.label(metric), markdown)

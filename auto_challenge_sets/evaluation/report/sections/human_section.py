@@ -17,6 +17,7 @@ from auto_challenge_sets.evaluation.stats.versus_full import power_line, referen
 from auto_challenge_sets.tables import render_table
 
 KIND, FILE = "human", "{pair}.{metric}.human.svg"
+FULL = "(full test set)"  # the first row of the tables (the text's names another full corpus: full_corpus_label)
 
 LEGEND = """\
 - Human correlation, per metric (scores negated where lower is better: a positive τ agrees with
@@ -28,13 +29,12 @@ LEGEND = """\
 """
 
 
-def _human_cells(human: HumanCorrelation, random_means_something: bool = True) -> list[str]:
-    """``random_means_something``: False on a degenerate baseline (no random τ percentile printed)."""
-    ci = human.ci
+def _human_cells(row: HumanRow) -> list[str]:
+    human, ci = row.correlation, row.correlation.ci
     return [str(human.systems), num(human.spearman, 3), num(human.kendall, 3), num(human.p_value, 3),
             corrected_cell(human.p_corrected, human.exploratory),
             ("n/a: too few systems" if human.systems < MIN_CI_SYSTEMS else "-") if not ci else f"[{ci[0]:.2f}, {ci[1]:.2f}]",
-            num(human.random_kendall_percentile if random_means_something else None, 0)]
+            num(row.random_percentile, 0)]
 
 
 def versus_cells(human: HumanCorrelation | None) -> list[str]:
@@ -58,16 +58,8 @@ def human_table(evaluation: Evaluation, metric: str, markdown: bool = False) -> 
     found = [(c.human or {}).get(metric) for c in evaluation.configs.values()]
     header = ["config", "n", "systems", "Spearman", "Kendall", "p", family_header("p", found), "95% CI",
               "random τ pct", *versus_header(evaluation, found, markdown)]
-    rows = []
-    full = (evaluation.human_full or {}).get(metric)
-    if full is not None:
-        rows.append([f"({full_corpus_label(evaluation, markdown)})", str(evaluation.full_corpus_rows), *_human_cells(full),
-                     *versus_cells(full)])
-    for name, config in evaluation.configs.items():
-        human = (config.human or {}).get(metric)
-        if human is not None:
-            rows.append([config_label(name, config), str(config.n),
-                         *_human_cells(human, not config.degenerate_baseline), *versus_cells(human)])
+    rows = [[f"({full_corpus_label(evaluation, markdown)})" if row.config == FULL else config_label(row.config, row.flags),
+             str(row.n), *_human_cells(row), *versus_cells(row.correlation)] for row in human_rows(evaluation, metric)]
     return render_table(header, rows, markdown=markdown)
 
 
@@ -76,15 +68,10 @@ def power(evaluation: Evaluation, metric: str | None) -> list[str]:
     return [] if line is None else [line, ""]
 
 
-def has_human(evaluation: Evaluation, metric: str) -> bool:
-    return any((h or {}).get(metric) is not None
-               for h in (evaluation.human_full, *(c.human for c in evaluation.configs.values())))
-
-
 def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
     lines = []
     for metric in evaluation.metrics:
-        if has_human(evaluation, metric):
+        if human_rows(evaluation, metric):
             title = f"orrelation with human scores, {report_name(evaluation.label(metric), markdown)}"
             lines += [f"## C{title}", ""] if markdown else [f"c{title}"]
             # report.md keeps the finding and the power; its table per config is in the metric's appendix file
@@ -108,7 +95,7 @@ def human_rows(evaluation: Evaluation, metric: str) -> list[HumanRow]:
     rows = []
     full = (evaluation.human_full or {}).get(metric)
     if full is not None:
-        rows.append(HumanRow("(full test set)", evaluation.full_corpus_rows, full))  # no random corpora: no percentile
+        rows.append(HumanRow(FULL, evaluation.full_corpus_rows, full))  # no random corpora: no percentile
     for name in cells.ordered_configs(evaluation):
         config = evaluation.configs[name]
         found = (config.human or {}).get(metric)

@@ -15,12 +15,10 @@ from auto_challenge_sets.tables import render_table
 
 LEGEND = f"""\
 - Segment level (`--human-seg`), per config over the (system, sentence) pairs with a human z:
-  Kendall's τ-b of each metric's sentence score with z; with targeted accuracy, over its judged
-  instances, the mean z of instances judged correct minus wrong with a 95% bootstrap interval, and
-  τ-b of the verdict with z. Whole sentences are the unit: the interval resamples them (cluster
-  bootstrap), the τ p-values permute their human z. The difference has its own p (the one that
-  inverts its interval), corrected like the rest: the interval is marked *{cells.EXPLORATORY}* when that
-  does not survive.
+  Kendall's τ-b of each metric's sentence score with z, its p permuting the sentences' z; with
+  targeted accuracy, τ-b of the verdict with z, and the mean z of instances judged correct minus
+  wrong with a 95% cluster-bootstrap interval over sentences and the p that inverts it, corrected
+  like the rest (the interval is *{cells.EXPLORATORY}* when that does not survive).
 """
 
 
@@ -51,18 +49,9 @@ def segment_table(evaluation: Evaluation, metric: str, markdown: bool = False) -
         targeted_all = [c.segment_targeted for c in evaluation.configs.values()]
         header += ["judged c/w", "z correct − wrong", "95% CI", "p", family_header("p", targeted_all, "difference_family_size"),
                    "targeted τ-b", "p", family_header("p", targeted_all)]
-    rows = []
-    full = (evaluation.segment_full or {}).get(metric)
-    if full is not None:
-        rows.append(["(full test set)", str(full.segments), *_tau(full)[:2], "-", *(["-"] * 8 if targeted else [])])
-    for name, config in evaluation.configs.items():
-        found = (config.segment or {}).get(metric)
-        if found is None and config.segment_targeted is None:
-            continue
-        row = [config_label(name, config), "-" if found is None else str(found.segments), *_tau(found)]
-        if targeted:
-            row += [*_difference(config.segment_targeted), *_tau(config.segment_targeted)]
-        rows.append(row)
+    rows = [[config_label(row.config, row.flags), "-" if row.metric is None else str(row.metric.segments), *_tau(row.metric),
+             *([*_difference(row.targeted), *_tau(row.targeted)] if targeted else [])]
+            for row in segment_rows(evaluation, metric)]  # the full test set's has no BH (its flags empty)
     return render_table(header, rows, markdown=markdown)
 
 

@@ -25,8 +25,8 @@ DIAGNOSTIC = ("targeted accuracy is a diagnostic of reference-word recall, not a
 def judge_line(targeted: TargetedRun) -> str:
     """The judge's pass rate on a second human translation, or that it is unmeasured and why."""
     judge = targeted.judge
-    if judge is None or judge.pass_rate is None:
-        reason = "no instance judged" if judge is None or judge.status == "measured" else judge.reason
+    if judge.pass_rate is None:
+        reason = "no instance judged" if judge.status == "measured" else judge.reason
         return f"this judge is unmeasured ({reason})"
     return (f"this judge passes {100 * judge.pass_rate:.0f}% of a second human translation "
             f"({judge.judged:,} instances judged; {judge.reason})")
@@ -83,7 +83,7 @@ def targeted_tables(evaluation: Evaluation, markdown: bool = False) -> list[tupl
         judged = [sum(summary.judged[s][b] for s in systems) / len(systems) for b in buckets]
         rows.append(["judged (mean)", *(f"{n:.0f}" for n in judged)])
         heading = (f"{phenomenon}: targeted accuracy (%) by distance d "
-                   f"(from {cells.config_label(summary.config, evaluation.configs[summary.config])})")
+                   f"(from {cells.config_label(summary.config, evaluation.configs[summary.config].flags())})")
         out.append((heading, render_table(["system", *(f"d={b}" for b in buckets)], rows, markdown=markdown)))
         control = _random_pairs_table(evaluation, phenomenon, markdown)
         if control is not None:
@@ -108,17 +108,13 @@ def _random_pairs_table(evaluation: Evaluation, phenomenon: str, markdown: bool)
 
     rows = [[report_name(system, markdown), *(cell(c.systems[system].targeted) for c in configs.values())]
             for system in cells.by_full_test(evaluation)]
-    means = [[r.targeted.random_pairs.mean for r in c.systems.values()
-              if r.targeted is not None and r.targeted.random_pairs is not None
-              and r.targeted.random_pairs.mean is not None] for c in configs.values()]
-    rows.append(["random pairs (mean)", *(_pct(sum(m) / len(m)) if m else "-" for m in means)])
-    targeted = evaluation.targeted
-    if targeted.control_upos:
-        rows.append(["pairs matched on UPOS", *(_pct(matched_share(targeted.control.get(name))) for name in configs)])
-    if targeted.judge is not None and targeted.judge.by_config:
-        rows.append([SECOND_REFERENCE, *(_pct(getattr(targeted.judge.by_config.get(name), "accuracy", None))
-                                         for name in configs)])
-    return render_table(["system", *(cells.config_label(name, c) for name, c in configs.items())], rows, markdown=markdown)
+    found = {row.config: row for row in targeted_configs(evaluation)}  # the page's, per config
+    rows.append(["random pairs (mean)", *(_pct(found[name].mean_random_pairs) for name in configs)])
+    if evaluation.targeted.control_upos:
+        rows.append(["pairs matched on UPOS", *(_pct(found[name].matched) for name in configs)])
+    if evaluation.targeted.judge.by_config:
+        rows.append([SECOND_REFERENCE, *(_pct(found[name].second_reference) for name in configs)])
+    return render_table(["system", *(cells.config_label(name, c.flags()) for name, c in configs.items())], rows, markdown=markdown)
 
 
 def targeted_human_table(evaluation: Evaluation, markdown: bool = False) -> str:
@@ -140,7 +136,7 @@ def targeted_human_table(evaluation: Evaluation, markdown: bool = False) -> str:
         targeted, auto = config.human_targeted, (config.human or {}).get(metric)
         if targeted is None:
             continue
-        rows.append([cells.config_label(name, config), "-" if auto is None else cells.num(auto.kendall, 3),
+        rows.append([cells.config_label(name, config.flags()), "-" if auto is None else cells.num(auto.kendall, 3),
                      "-" if auto is None else cells.num(auto.p_value, 3),
                      "-" if auto is None else cells.corrected_cell(auto.p_corrected, auto.exploratory),
                      cells.num(targeted.kendall, 3), cells.num(targeted.p_value, 3),
@@ -160,10 +156,8 @@ def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
     if targeted.alignment_warning:
         warning = report_name(targeted.alignment_warning, markdown)
         lines += [f"> **warning**: {warning}" if markdown else f"warning: {warning}", ""]
-    lines += [f"{DIAGNOSTIC}; {report_name(judge_line(targeted), markdown)}", ""]
-    control = control_line(evaluation)
-    if control is not None:
-        lines += [control, ""]
+    diagnostic, judge, *control = targeted_notes(evaluation)
+    lines += [f"{diagnostic}; {report_name(judge, markdown)}", "", *(line for note in control for line in (note, ""))]
     for heading, table in targeted_tables(evaluation, markdown):
         lines += [f"### {heading}" if markdown else heading, "", table, ""]
     if evaluation.human_full is not None:

@@ -39,7 +39,6 @@
   }
 
   document.querySelectorAll("table.sortable").forEach(function (table) {
-    if (!table.tHead) return;
     table.tHead.querySelectorAll("th").forEach(function (th) {
       var button = th.querySelector("button");
       if (button) button.addEventListener("click", function () { sortBy(table, th); });
@@ -47,7 +46,7 @@
   });
 
   // ---- filters of a table: selects match the rows' data attributes, text matches the row's text;
-  // with data-page-size, the matching rows are shown a page at a time (the filters apply first)
+  // the matching rows are shown data-page-size at a time (the filters apply first)
   function matches(row, wanted, text, worseOnly) {
     for (var key in wanted) {
       if (row.getAttribute("data-" + key) !== wanted[key]) return false;
@@ -59,7 +58,7 @@
   document.querySelectorAll("form.filters[data-table]").forEach(function (form) {
     var table = document.getElementById(form.getAttribute("data-table"));
     var count = form.querySelector(".count");
-    var size = parseInt(form.getAttribute("data-page-size") || "0", 10);
+    var size = parseInt(form.getAttribute("data-page-size"), 10);
     var pager = document.querySelector("nav.pager[data-table='" + table.id + "']");
     var page = 0;
     function apply(keepPage) {
@@ -75,25 +74,21 @@
       for (var i = 0; i < rows.length; i++) {
         var visible = matches(rows[i], wanted, text, worseOnly);
         if (visible) {
-          visible = !size || (matched >= page * size && matched < (page + 1) * size);
+          visible = matched >= page * size && matched < (page + 1) * size;
           matched++;
         }
         rows[i].hidden = !visible;
       }
-      if (count) count.textContent = matched + " of " + rows.length + " rows";
-      if (pager && size) {
-        var pages = Math.max(1, Math.ceil(matched / size));
-        pager.querySelector(".page").textContent = "page " + (page + 1) + " of " + pages + " (rows " +
-          (matched ? page * size + 1 : 0) + "–" + Math.min(matched, (page + 1) * size) + ")";
-        pager.querySelector("[data-page=prev]").disabled = page === 0;
-        pager.querySelector("[data-page=next]").disabled = page >= pages - 1;
-        pager.hidden = pages < 2;
-      }
+      count.textContent = matched + " of " + rows.length + " rows";
+      var pages = Math.max(1, Math.ceil(matched / size));
+      pager.querySelector(".page").textContent = "page " + (page + 1) + " of " + pages + " (rows " +
+        (matched ? page * size + 1 : 0) + "–" + Math.min(matched, (page + 1) * size) + ")";
+      pager.querySelector("[data-page=prev]").disabled = page === 0;
+      pager.querySelector("[data-page=next]").disabled = page >= pages - 1;
+      pager.hidden = pages < 2;
     }
-    if (pager) {
-      pager.querySelector("[data-page=prev]").addEventListener("click", function () { page--; apply(true); });
-      pager.querySelector("[data-page=next]").addEventListener("click", function () { page++; apply(true); });
-    }
+    pager.querySelector("[data-page=prev]").addEventListener("click", function () { page--; apply(true); });
+    pager.querySelector("[data-page=next]").addEventListener("click", function () { page++; apply(true); });
     table.addEventListener("acs-sorted", function () { apply(); });  // a new order starts at the first page
     form.addEventListener("input", apply);
     form.addEventListener("change", apply);
@@ -223,8 +218,7 @@
   }
 
   function filterSentences(scope) {
-    var system = systemSelect ? systemSelect.value : "";
-    var verdict = verdictSelect ? verdictSelect.value : "";
+    var system = systemSelect.value, verdict = verdictSelect.value;
     scope.querySelectorAll(".sentence").forEach(function (box) {
       var any = false;
       box.querySelectorAll("li[data-system]").forEach(function (item) {
@@ -247,8 +241,8 @@
     if (verdict && !data.configs[details.getAttribute("data-config")].verdicts) {
       message = "No verdicts here: targeted accuracy judges the instances of lexical configs only.";
     } else if (verdict && !shown && details.getAttribute("data-rendered")) {
-      message = "No row shown here has the verdict " + verdict + (systemSelect && systemSelect.value
-        ? " for " + systemSelect.value : "") + " (rows not loaded yet are not searched).";
+      message = "No row shown here has the verdict " + verdict + (systemSelect.value ? " for " + systemSelect.value : "") +
+        " (rows not loaded yet are not searched).";
     }
     if (!message) { if (note) note.remove(); return; }
     if (!note) {
@@ -310,8 +304,8 @@
   });
 
   function refilter() { filterSentences(document.getElementById("sentences")); }
-  if (systemSelect) systemSelect.addEventListener("change", refilter);
-  if (verdictSelect) verdictSelect.addEventListener("change", refilter);
+  systemSelect.addEventListener("change", refilter);
+  verdictSelect.addEventListener("change", refilter);
 
   // a link to #sentences-CONFIG opens that config and brings its first marked word into view
   function follow() {
