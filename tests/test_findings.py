@@ -122,3 +122,5 @@ def test_targeted_accuracy_is_labelled_a_diagnostic_in_every_output(toy_evaluati
     write_report(tmp_path, toy_evaluation)
     found = meta_evaluate([tmp_path / "results.json"])
     assert f"targeted accuracy ({DIAGNOSTIC}): agreement with humans" in render(found)
+    (figure,) = tmp_path.glob("*.targeted.svg")  # the figure carries it in its title
+    assert f"Targeted accuracy by distance ({DIAGNOSTIC})" in figure.read_text(encoding="utf-8")

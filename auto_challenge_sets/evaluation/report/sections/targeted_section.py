@@ -11,6 +11,7 @@ from auto_challenge_sets.evaluation.report import cells, plots
 from auto_challenge_sets.evaluation.report.name_text import isolate, markdown_code, report_name, terminal_text
 from auto_challenge_sets.evaluation.report.sections.full_test_section import full_corpus_label
 from auto_challenge_sets.evaluation.report.sections.human_section import power, versus_cells, versus_header
+from auto_challenge_sets.evaluation.results import DIAGNOSTIC as ROLE
 from auto_challenge_sets.evaluation.results import ControlMatching, Evaluation, HumanCorrelation, TargetedRun
 from auto_challenge_sets.evaluation.stats.versus_full import power_line
 from auto_challenge_sets.tables import render_table
@@ -264,7 +265,7 @@ def targeted_plot(evaluation: Evaluation) -> plots.SvgPlot | None:
     legend.append({"x": at, "y": 30 + len(entries) * plots.LEGEND_ROW_PX, "text": f"hollow: fewer than {FEW_JUDGED} judged",
                    "colour": "", "dash": "", "width": 0})
     width = at + 28 + 0.9 * plots.CHAR_PX * max(len(e["text"]) for e in legend)
-    return plots.SvgPlot("targeted-plot", "Targeted accuracy by distance",
+    return plots.SvgPlot("targeted-plot", f"Targeted accuracy by distance ({ROLE})",
                    "targeted accuracy (%) of every system (thin) and their mean (thick) against the distance d, "
                    "with the instances judged per bucket", "targeted", round(width, 1),
                    max(panel_h, 30 + (len(legend) + 1) * plots.LEGEND_ROW_PX),
