@@ -1,6 +1,7 @@
-"""docs/method.md's measured tables are written by benchmark scripts (``--write``) into blocks
-between two markers (studies/stored_table.py): every writer's block is there exactly once, and
-the cheap ones regenerate to the committed text (``--check``)."""
+"""docs/method.md's measured tables are written by study scripts (``--write``) into blocks between
+two markers (studies/stored_table.py): every writer's block is there exactly once, the slow tier
+(studies/check_docs.py, `make check-docs`) checks every one of them, and the cheap ones regenerate
+to the committed text here (``--check``)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,8 @@ WRITERS = [
     ("targeted-match", "targeted_validity.py"),
     ("segment-intervals", "segment_intervals.py"),
     ("reorder-targets", "reorder_targets.py"),
+    ("human-agreement", "human_agreement.py"),
+    ("targeted-control", "targeted_control.py"),
 ]
 
 
@@ -46,6 +49,20 @@ def test_each_writer_has_its_block_in_method_md_once(name: str, script: str) -> 
 def test_every_block_of_method_md_has_a_writer() -> None:
     text = METHOD.read_text(encoding="utf-8")
     assert text.count("<!-- table ") == len(WRITERS) and text.count("<!-- end of table ") == len(WRITERS)
+
+
+def test_the_slow_tier_checks_every_block_of_method_md() -> None:
+    from check_docs import CHECKS
+
+    checked = {script for _, script, _ in CHECKS}
+    assert {script for _, script in WRITERS} <= checked
+    assert {name for name, _ in WRITERS} <= {part for names, _, _ in CHECKS for part in names.split(", ")}
+
+
+def test_the_slow_tier_says_it_skips_without_the_shared_data(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, str(REPO / "studies" / "check_docs.py"), "--shared", str(tmp_path)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "absent" in done.stdout and "skips" in done.stdout
 
 
 def test_a_block_is_replaced_between_its_markers_only() -> None:

@@ -1,0 +1,104 @@
+"""CI's slow tier (`make check-docs`, run by .ci/run after `make test`): every stored measured table
+regenerated and compared with the committed text, the expensive ones included: each block of
+docs/method.md (``<!-- table NAME: written by studies/SCRIPT --write -->``) and the tables every
+dataset card includes (auto_challenge_sets/dataset/*.md). The WMT21 de-en builds (studies/wmt21.py,
+without and with eflomal priors) are made once, into ``--work``, for every check that reads them.
+
+    python studies/check_docs.py [--shared ../shared] [--work DIR] [--only NAME,...]
+
+Without ../shared there is nothing to measure on: it says so and exits 0. Each check's seconds and
+the machine's load (``uptime``) are printed; a table that differs is named, and the exit status is 1.
+A stale table is written anew with its script's ``--write`` (the same arguments).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from stored_table import REPO
+from wmt21 import build
+
+# (the table(s) a check compares, its script, its arguments): {shared}, {wmt21}, {sets}, {sets_priors}
+CHECKS = [
+    ("power", "power_table.py", []),
+    ("gold-pud-counts", "gold_counts.py", ["--shared", "{shared}"]),
+    ("extraction_quality.md", "extraction_quality.py", ["--shared", "{shared}"]),
+    ("extraction_precision.md", "language_precision.py", ["--shared", "{shared}"]),
+    ("reorder-counts, reorder_quality.md", "reorder_measures.py", ["--shared", "{shared}"]),
+    ("reorder-targets", "reorder_targets.py", ["--shared", "{shared}"]),
+    ("full-test-clusters", "full_test_clusters.py", ["--shared", "{shared}", "--dataset", "{sets}"]),
+    ("segment-intervals", "segment_intervals.py", ["--dataset", "{sets}", "--wmt21", "{wmt21}"]),
+    ("targeted-match", "targeted_validity.py", ["--dataset", "{sets}", "--wmt21", "{wmt21}", "--table"]),
+    ("targeted-control", "targeted_control.py", ["--shared", "{shared}", "--dataset", "{sets}"]),
+    ("human-agreement", "human_agreement.py",
+     ["--shared", "{shared}", "--dataset", "{sets}", "--dataset-priors", "{sets_priors}"]),
+]
+NEEDS_BUILD = {"{sets}", "{sets_priors}"}
+
+
+def _uptime() -> str:
+    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+
+
+def run(shared: Path, work: Path, only: set[str] | None) -> int:
+    chosen = [c for c in CHECKS if only is None or c[0] in only or c[1] in only]
+    places = {"{shared}": shared, "{wmt21}": shared / "data" / "wmt21",
+              "{sets}": work / "sets", "{sets_priors}": work / "sets-priors"}
+    print(f"load before: {_uptime()}", flush=True)
+    timings: list[tuple[str, float, str]] = []
+    needed = {arg for _, _, args in chosen for arg in args} & NEEDS_BUILD
+    for key in sorted(needed):
+        start = time.perf_counter()
+        build(shared, places[key], priors=key == "{sets_priors}")
+        timings.append((f"WMT21 build ({'priors' if key == '{sets_priors}' else 'no priors'})",
+                        time.perf_counter() - start, "built"))
+        print(f"{timings[-1][0]}: {timings[-1][1]:.0f} s", flush=True)
+    failed = []
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
+    for name, script, args in chosen:
+        command = [sys.executable, str(REPO / "studies" / script), "--check",
+                   *(str(places.get(arg, arg)) for arg in args)]
+        start = time.perf_counter()
+        done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=REPO)
+        seconds = time.perf_counter() - start
+        status = "ok" if done.returncode == 0 else f"FAILED (exit {done.returncode})"
+        timings.append((name, seconds, status))
+        print(f"{name} (studies/{script}): {status}, {seconds:.0f} s", flush=True)
+        if done.returncode:
+            failed.append(name)
+            print(done.stderr[-3000:], file=sys.stderr, flush=True)
+    print(f"\nload after: {_uptime()}\n\n| check | seconds | result |\n|---|---:|---|")
+    for name, seconds, status in timings:
+        print(f"| {name} | {seconds:.0f} | {status} |")
+    print(f"| total | {sum(s for _, s, _ in timings):.0f} | |")
+    if failed:
+        print(f"\ntables that differ from a fresh measurement: {', '.join(failed)}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--shared", type=Path, default=REPO.parent / "shared")
+    parser.add_argument("--work", type=Path, help="where the WMT21 builds go (kept; default: a temporary folder)")
+    parser.add_argument("--only", help="the checks to run, by table or script name, comma-separated")
+    args = parser.parse_args()
+    if not (args.shared / "data" / "wmt21").is_dir():
+        print(f"{args.shared}/data/wmt21 is absent: the measured tables are not checked (the slow tier skips)")
+        return 0
+    only = None if args.only is None else set(args.only.split(","))
+    shared = args.shared.resolve()
+    if args.work is not None:
+        args.work.mkdir(parents=True, exist_ok=True)
+        return run(shared, args.work.resolve(), only)
+    with tempfile.TemporaryDirectory() as work:
+        return run(shared, Path(work), only)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
