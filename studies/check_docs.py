@@ -1,7 +1,7 @@
 """CI's slow tier (`make check-docs`, run by .ci/run after `make test`): every stored measured table
 regenerated and compared with the committed text, the expensive ones included: each block of
-docs/method.md (``<!-- table NAME: written by studies/SCRIPT --write -->``) and the tables every
-dataset card includes (auto_challenge_sets/dataset/*.md). The WMT21 de-en builds (studies/wmt21.py,
+docs/method.md and README.md (``<!-- table NAME: written by studies/SCRIPT --write -->``) and the
+tables every dataset card includes (auto_challenge_sets/dataset/*.md). The WMT21 de-en builds (studies/wmt21.py,
 without and with eflomal priors) are made once, into ``--work``, for every check that reads them.
 
     python studies/check_docs.py [--shared ../shared] [--work DIR] [--only NAME,...]
@@ -38,6 +38,7 @@ CHECKS = [
     ("targeted-control", "targeted_control.py", ["--shared", "{shared}", "--dataset", "{sets}"]),
     ("human-agreement", "human_agreement.py",
      ["--shared", "{shared}", "--dataset", "{sets}", "--dataset-priors", "{sets_priors}"]),
+    ("readme-excerpt", "readme_excerpt.py", ["--shared", "{shared}", "--dataset", "{sets}"]),
 ]
 NEEDS_BUILD = {"{sets}", "{sets_priors}"}
 
