@@ -39,6 +39,7 @@ CHECKS = [
     ("human-agreement", "human_agreement.py",
      ["--shared", "{shared}", "--dataset", "{sets}", "--dataset-priors", "{sets_priors}"]),
     ("readme-excerpt", "readme_excerpt.py", ["--shared", "{shared}", "--dataset", "{sets}"]),
+    ("paragraph-baseline", "paragraph_baseline.py", ["--dataset", "{sets}"]),  # ../shared: ACS_SHARED_DIR
 ]
 NEEDS_BUILD = {"{sets}", "{sets_priors}"}
 
@@ -61,7 +62,8 @@ def run(shared: Path, work: Path, only: set[str] | None) -> int:
                         time.perf_counter() - start, "built"))
         print(f"{timings[-1][0]}: {timings[-1][1]:.0f} s", flush=True)
     failed = []
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
+    env = {**os.environ, "ACS_SHARED_DIR": str(shared),
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
     for name, script, args in chosen:
         command = [sys.executable, str(REPO / "studies" / script), "--check",
                    *(str(places.get(arg, arg)) for arg in args)]

@@ -30,6 +30,7 @@ WRITERS = [
     ("reorder-targets", "reorder_targets.py"),
     ("human-agreement", "human_agreement.py"),
     ("targeted-control", "targeted_control.py"),
+    ("paragraph-baseline", "paragraph_baseline.py"),
 ]
 
 
