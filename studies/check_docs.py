@@ -4,7 +4,7 @@ docs/method.md and README.md (``<!-- table NAME: written by studies/SCRIPT --wri
 tables every dataset card includes (auto_challenge_sets/dataset/*.md). The WMT21 de-en builds (studies/wmt21.py,
 without and with eflomal priors) are made once, into ``--work``, for every check that reads them.
 
-    python studies/check_docs.py [--shared ../shared] [--work DIR] [--only NAME,...]
+    python studies/check_docs.py [--shared ../shared] [--work DIR] [--only NAME,...] [--write]
 
 Without ../shared there is nothing to measure on: it says so and exits 0. Each check's wall and CPU
 seconds (near what a quiet machine takes) and the machine's load (``uptime``) are printed; a table that differs is named, and the exit status is 1.
@@ -60,7 +60,7 @@ def _uptime() -> str:
     return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
 
-def run(shared: Path, work: Path, only: set[str] | None) -> int:
+def run(shared: Path, work: Path, only: set[str] | None, mode: str = "--check") -> int:
     chosen = [c for c in CHECKS if only is None or c[0] in only or c[1] in only]
     places = {"{shared}": shared, "{wmt21}": shared / "data" / "wmt21",
               "{sets}": work / "sets", "{sets_priors}": work / "sets-priors"}
@@ -77,7 +77,7 @@ def run(shared: Path, work: Path, only: set[str] | None) -> int:
     env = {**os.environ, "ACS_SHARED_DIR": str(shared),
            "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
     for name, script, args in chosen:
-        command = [sys.executable, str(REPO / "studies" / script), "--check",
+        command = [sys.executable, str(REPO / "studies" / script), mode,
                    *(str(places.get(arg, arg)) for arg in args)]
         start, cpu = time.perf_counter(), _cpu()
         done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=REPO)
@@ -102,17 +102,19 @@ def main() -> int:
     parser.add_argument("--shared", type=Path, default=REPO.parent / "shared")
     parser.add_argument("--work", type=Path, help="where the WMT21 builds go (kept; default: a temporary folder)")
     parser.add_argument("--only", help="the checks to run, by table or script name, comma-separated")
+    parser.add_argument("--write", action="store_true", help="write the tables anew (each script's --write) instead of comparing")
     args = parser.parse_args()
     if not (args.shared / "data" / "wmt21").is_dir():
         print(f"{args.shared}/data/wmt21 is absent: the measured tables are not checked (the slow tier skips)")
         return 0
     only = None if args.only is None else set(args.only.split(","))
+    mode = "--write" if args.write else "--check"
     shared = args.shared.resolve()
     if args.work is not None:
         args.work.mkdir(parents=True, exist_ok=True)
-        return run(shared, args.work.resolve(), only)
+        return run(shared, args.work.resolve(), only, mode)
     with tempfile.TemporaryDirectory() as work:
-        return run(shared, Path(work), only)
+        return run(shared, Path(work), only, mode)
 
 
 if __name__ == "__main__":

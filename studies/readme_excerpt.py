@@ -1,7 +1,7 @@
 """README.md's excerpt of what `acs evaluate` prints on the WMT21 study: the command run on the
 shared WMT21 build (studies/wmt21.py: UDPipe + eflomal seed 1, as the README's `acs build`), its 19
-systems, every config, and the lines the README shows kept (full-test BLEU's ranking, four
-phenomena of the summary table, the count of flagged configs).
+systems, every config, and the lines the README shows kept (the findings' table, full-test BLEU's
+ranking, the hardest phenomena by BLEU, the count of flagged configs).
 
     python studies/readme_excerpt.py [--shared ../shared] [--dataset DIR] [--write | --check]
 
@@ -22,16 +22,19 @@ from stored_table import REPO, store_block_or_check
 from wmt21 import PAIR, SPLIT, build, systems
 
 NAME, SCRIPT = "readme-excerpt", "readme_excerpt.py"
-PHENOMENA = ("aux_bracket", "particle", "reorder", "verb_final")
+PHENOMENA = ("particle", "reflexive", "reorder", "verb_final")  # the findings' rows the README keeps
 
 
 def excerpt(printed: str) -> str:
+    """Four rows of the findings' table (best system per phenomenon and whether its lead is significant), the
+    full-test BLEU line, the hardest phenomena by BLEU and the count of flagged configs."""
     lines = printed.splitlines()
-    full = lines.index("full test set, per metric:")
-    table = next(k for k, line in enumerate(lines) if line.startswith("phenomenon "))
-    rows = [line for line in lines[table + 2:] if line.split(" ", 1)[0] in {f"{PAIR}.{p}" for p in PHENOMENA}]
+    table = next(k for k, line in enumerate(lines) if line.startswith("config (rows)"))
+    end = lines.index("", table)
+    kept = [line for line in lines[end:] if line.startswith(("  full test set, BLEU", "  hardest against the random band, BLEU"))]
     configs = next(line for line in lines if line.startswith("configs: "))
-    return "\n".join(["```", *lines[full:full + 2], *lines[table:table + 2], *rows, "", configs, "```"]) + "\n"
+    rows = [line for line in lines[table + 2:end] if line.split(".", 1)[0] in PHENOMENA]
+    return "\n".join(["```", *lines[table:table + 2], *rows, *kept, configs, "```"]) + "\n"
 
 
 def measure(dataset: Path, wmt21: Path, out: Path) -> str:
