@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 TORCH ?= torch==2.13.0
 TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 
-.PHONY: demo test test-offline mutate mutate-survivors mutation-selection setup lint clean
+.PHONY: demo test test-offline check-docs mutate mutate-survivors mutation-selection setup lint clean
 
 setup: $(STAMP)
 
@@ -43,6 +43,13 @@ test: $(STAMP)
 test-offline: $(STAMP)
 	$(VENV)/bin/lint-imports
 	empty=$$(mktemp -d) && ACS_SHARED_DIR=$$empty $(PY) -m pytest -q -n $(JOBS) --dist loadfile; status=$$?; rmdir $$empty; exit $$status
+
+# CI's slow tier: every measured table of docs/method.md and of the dataset cards regenerated and
+# compared with the committed text (studies/check_docs.py; skips, saying so, without ../shared).
+# WORK=DIR keeps the WMT21 builds it makes, for a second run or a --write.
+WORK ?=
+check-docs: $(STAMP)
+	$(PY) studies/check_docs.py --shared $(abspath ../shared) $(if $(WORK),--work $(WORK))
 
 # mutation testing with mutmut (mutation/README.md): not in CI, it takes long. A fresh run each
 # time; MODULES="conllu_io scoring.ribes" mutates those modules only, each against the tests that

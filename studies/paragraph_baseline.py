@@ -12,7 +12,11 @@ reason (too many rows widened alone, a complement smaller than the config alone,
 the rule changed: configs whose random baseline moved, the largest move of a random mean, and the
 cells whose star (worse than the random band) flipped.
 
-    python studies/paragraph_baseline.py --work /tmp/paragraphs [--systems 4] [--n-samples 100]
+    python studies/paragraph_baseline.py [--work DIR] [--dataset DIR] [--systems 4] [--n-samples 100] [--write | --check]
+
+``--dataset``: the sentence-level build, if made already (studies/wmt21.py builds it the same way);
+``--work``: where the joined corpus is built (kept; default: a temporary folder). ``--write`` writes
+the summary into its block of docs/method.md; ``--check`` exits 1 when that block differs.
 """
 
 from __future__ import annotations
@@ -20,8 +24,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from pathlib import Path
 
+from stored_table import store_block_or_check
+
+from auto_challenge_sets.dataset.layout import DatasetFolder
 from auto_challenge_sets.dataset.writer import build_into_folder
 from auto_challenge_sets.evaluation.engine import evaluate
 from auto_challenge_sets.evaluation.request import EvaluationRequest
@@ -38,6 +46,8 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("ACS_SHARED_DIR", REPO.parent / "shared"))  # as tests/conftest.py finds it
 sys.path.insert(0, str(REPO / "tests"))
 from paragraph_corpus import write_joined  # noqa: E402 - a test helper, shared with the tests
+
+NAME, SCRIPT = "paragraph-baseline", "paragraph_baseline.py"
 
 
 def _build(source: Path, reference: Path, out: Path) -> Path:
@@ -62,56 +72,76 @@ def degenerate_by_reason(evaluation: Evaluation) -> dict[str, list[str]]:
     return reasons
 
 
-def report(label: str, evaluation: Evaluation) -> None:
+def row(label: str, rule: str, evaluation: Evaluation) -> str:
+    """One line of the table: the widened challenge rows and the degenerate configs by reason."""
     rows = sum(c.n for c in evaluation.configs.values() if c.systems and not c.random_unavailable)
     widened = sum(c.widened for c in evaluation.configs.values())
     reasons = degenerate_by_reason(evaluation)
-    print(f"{label} ({evaluation.signature.split('+')[-2]}): {len(evaluation.configs)} configs, {widened} of {rows} "
-          f"challenge rows widened ({widened / max(rows, 1):.1%}); "
-          f"{sum(len(v) for v in reasons.values())} degenerate: "
-          + "; ".join(f"{len(names)} {reason} {names}" for reason, names in reasons.items()))
+    alone = reasons["widened alone"]
+    return (f"| {label} | {rule} | {widened:,} of {rows:,} ({widened / max(rows, 1):.1%}) "
+            f"| {sum(map(len, reasons.values()))} of {len(evaluation.configs)} "
+            f"| {len(alone)}{': ' + ', '.join(name.split('.', 1)[1] for name in alone) if 0 < len(alone) <= 3 else ''} |")
 
 
-def compare(before: Evaluation, after: Evaluation) -> None:
-    moved, largest, flipped = [], 0.0, []
+def compare(before: Evaluation, after: Evaluation) -> str:
+    """What the relative window changed: configs whose random corpora moved, the largest move of a
+    random mean, the cells whose star flipped (every score the same)."""
+    moved, largest, flipped, cells = set(), 0.0, 0, 0
     for name, config in after.configs.items():
         for system, result in config.systems.items():
             new, old = result.scores["bleu"], before.configs[name].systems[system].scores["bleu"]
             assert new.score == old.score  # the rule moves the random corpora only
+            cells += new.random is not None
             if new.random != old.random:
-                moved.append(name)
+                moved.add(name)
                 largest = max(largest, abs(new.random.mean - old.random.mean))
-            if new.worse_than_random_band(True) != old.worse_than_random_band(True):
-                flipped.append(f"{name}/{system}")
-    print(f"  the rule moved the random baseline of {len(set(moved))} of {len(after.configs)} configs (largest move "
-          f"of a random mean: {largest:.3f} BLEU); stars flipped: {len(flipped)} {flipped}; every score unchanged")
+            flipped += new.worse_than_random_band(True) != old.worse_than_random_band(True)
+    return (f"{len(moved)} of {len(after.configs)} configs' random corpora moved, the largest move of a random mean "
+            f"{largest:.2f} BLEU, {flipped} of {cells} stars flipped")
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--work", type=Path, required=True)
-    parser.add_argument("--systems", type=int, default=4)
-    parser.add_argument("--n-samples", type=int, default=100)
-    args = parser.parse_args(argv)
+def measure(sentences: Path, work: Path, systems: int, n_samples: int) -> str:
     data = SHARED / "data" / "wmt21"
     source = data / "sources" / "newstest2021.de-en.src.de"
     reference = data / "references" / "newstest2021.de-en.ref.A.en"
     outputs = {p.name.split(".")[3]: p for p in sorted((data / "system-outputs").glob("newstest2021.de-en.hyp.*.en"))}
-    outputs = dict(list(outputs.items())[:args.systems])
-    joined = write_joined({"source": source, "reference": reference, **outputs}, args.work / "joined-text")
-    corpora = (("WMT21 de-en, sentences", _build(source, reference, args.work / "sentences"), outputs),
-               ("WMT21 de-en joined 3-6, paragraphs", _build(joined["source"], joined["reference"],
-                                                             args.work / "paragraphs"),
-                {name: joined[name] for name in outputs}))
-    for label, folder, systems in corpora:
-        runs = []
-        for rule, relative in (("before", 0.0), ("after", DEFAULT_LENGTH_RELATIVE)):
-            runs.append(evaluate(EvaluationRequest(folder, systems, metrics=("bleu",), n_samples=args.n_samples,
-                                                   length_relative=relative, paired_samples=10)))
-            report(f"{label}, {rule}", runs[-1])
-        compare(*runs)
-        sys.stdout.flush()
-    return 0
+    outputs = dict(list(outputs.items())[:systems])
+    joined = write_joined({"source": source, "reference": reference, **outputs}, work / "joined-text")
+    paragraphs = _build(joined["source"], joined["reference"], work / "paragraphs")
+    lengths = sorted(DatasetFolder(paragraphs).read("de-en.baseline", "newstest2021", ["length"])["length"])
+    corpora = (("sentences", sentences, outputs), ("joined 3–6", paragraphs, {name: joined[name] for name in outputs}))
+    lines = [f"WMT21 de→en as is and joined 3–6 lines at a time ({len(lengths)} paragraphs, median "
+             f"{lengths[len(lengths) // 2]} source tokens, the longest {lengths[-1]}); {systems} systems, BLEU, "
+             f"{n_samples} random corpora:", "",
+             "| corpus | window | challenge rows widened | degenerate configs | degenerate for widened rows alone |",
+             "|---|---|---:|---:|---|"]
+    changed = []
+    for label, folder, hyps in corpora:
+        runs = [evaluate(EvaluationRequest(folder, hyps, metrics=("bleu",), n_samples=n_samples,
+                                           length_relative=relative, paired_samples=10))
+                for relative in (0.0, DEFAULT_LENGTH_RELATIVE)]
+        lines += [row(label, "±1 token", runs[0]), row(label, f"max(±1, {DEFAULT_LENGTH_RELATIVE:.0%})", runs[1])]
+        changed.append(f"{label}: {compare(*runs)}")
+    return "\n".join([*lines, "", "What the relative window changed (every score the same): " + "; ".join(changed) + "."]) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--work", type=Path, help="where the joined corpus is built (kept)")
+    parser.add_argument("--dataset", type=Path, help="the sentence-level WMT21 build, if made already")
+    parser.add_argument("--systems", type=int, default=4)
+    parser.add_argument("--n-samples", type=int, default=100)
+    action = parser.add_mutually_exclusive_group()
+    action.add_argument("--write", action="store_true", help="write the summary into docs/method.md")
+    action.add_argument("--check", action="store_true", help="exit 1 if docs/method.md's summary differs")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as scratch:
+        work = args.work or Path(scratch)
+        data = SHARED / "data" / "wmt21"
+        sentences = args.dataset or _build(data / "sources" / "newstest2021.de-en.src.de",
+                                           data / "references" / "newstest2021.de-en.ref.A.en", work / "sentences")
+        table = measure(sentences, work, args.systems, args.n_samples)
+    return store_block_or_check(table, NAME, SCRIPT, write=args.write, check=args.check)
 
 
 if __name__ == "__main__":

@@ -198,7 +198,8 @@ def main() -> int:
         return 0
     counts: list[str] = []
     card = store_or_check(render(args.shared, counts), TABLE, write=args.write, check=args.check)
-    return card or store_block_or_check(counts[0], NAME, SCRIPT, write=args.write, check=args.check)
+    block = store_block_or_check(counts[0], NAME, SCRIPT, write=args.write, check=args.check)
+    return card or block  # both compared: a failure names each table that moved
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
-"""docs/method.md's measured tables are written by benchmark scripts (``--write``) into blocks
-between two markers (studies/stored_table.py): every writer's block is there exactly once, and
-the cheap ones regenerate to the committed text (``--check``)."""
+"""docs/method.md's measured tables are written by study scripts (``--write``) into blocks between
+two markers (studies/stored_table.py): every writer's block is there exactly once, the slow tier
+(studies/check_docs.py, `make check-docs`) checks every one of them, and the cheap ones regenerate
+to the committed text here (``--check``)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,9 @@ WRITERS = [
     ("targeted-match", "targeted_validity.py"),
     ("segment-intervals", "segment_intervals.py"),
     ("reorder-targets", "reorder_targets.py"),
+    ("human-agreement", "human_agreement.py"),
+    ("targeted-control", "targeted_control.py"),
+    ("paragraph-baseline", "paragraph_baseline.py"),
 ]
 
 
@@ -46,6 +50,24 @@ def test_each_writer_has_its_block_in_method_md_once(name: str, script: str) -> 
 def test_every_block_of_method_md_has_a_writer() -> None:
     text = METHOD.read_text(encoding="utf-8")
     assert text.count("<!-- table ") == len(WRITERS) and text.count("<!-- end of table ") == len(WRITERS)
+
+
+def test_the_slow_tier_checks_every_block_of_the_docs() -> None:
+    """Every marked block of README.md and docs/*.md, by its name and script, is one of the tier's checks."""
+    import re
+
+    from check_docs import CHECKS
+
+    checked = {(part, script) for names, script, _ in CHECKS for part in names.split(", ")}
+    blocks = {found for path in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+              for found in re.findall(r"<!-- table (\S+): written by studies/(\S+\.py) --write -->", path.read_text(encoding="utf-8"))}
+    assert len(blocks) > len(WRITERS) and blocks <= checked
+
+
+def test_the_slow_tier_says_it_skips_without_the_shared_data(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, str(REPO / "studies" / "check_docs.py"), "--shared", str(tmp_path)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "absent" in done.stdout and "skips" in done.stdout
 
 
 def test_a_block_is_replaced_between_its_markers_only() -> None:
