@@ -72,7 +72,7 @@ def test_report_folder_and_table(dataset, capsys):
                       "--human", str(dataset["human"]), "--out", str(out_dir), "--n-samples", "10",
                       "--paired-samples", "50")
     assert rc == 0
-    assert "baseline system: ref" in out and "the full tables: report.md and index.html" in out
+    assert "baseline system: ref" in out and "the full tables: index.html, and tables.METRIC.md beside report.md" in out
     report = (out_dir / "report.md").read_text(encoding="utf-8")
     assert "Correlation with human scores, TER" in report and "](tables.ter.md)" in report
     assert "de-en.particle.d2 (n = " in (out_dir / "tables.ter.md").read_text(encoding="utf-8")  # report.md's appendix

@@ -314,7 +314,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"note: {note}", file=sys.stderr)
         if args.json:
             print(json.dumps(evaluation.to_json(), indent=2, ensure_ascii=False))
-        else:  # with --out the full tables go to report.md and index.html; the terminal gets a screenful
+        else:  # with --out the full tables go to index.html and tables.{metric}.md; the terminal gets a screenful
             print(terminal_summary(evaluation) if args.out else text_report(evaluation))
         if args.out:
             with report_folder(args.out) as work, recording() as report_timings:

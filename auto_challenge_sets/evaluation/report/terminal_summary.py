@@ -16,7 +16,7 @@ FIRST_FILES = ("index.html", "report.md", "results.json")  # named in the "wrote
 
 def terminal_summary(evaluation: Evaluation) -> str:
     lines = [*findings.text(evaluation), *provenance.header(evaluation), "", *trends.terminal_table(evaluation),
-             challenge.flagged_line(evaluation), "the full tables: report.md and index.html"]
+             challenge.flagged_line(evaluation), "the full tables: index.html, and tables.METRIC.md beside report.md"]
     return "\n".join(lines)
 
 
