@@ -94,7 +94,7 @@ class MetricScore:
 
     def worse_than_random_band(self, higher_is_better: bool) -> bool:
         """Below the random corpora's 5th percentile (above their 95th where lower is better):
-        what the tables' star and the summary's share count; never without a random baseline."""
+        what the tables' ▼ and the summary's share count; never without a random baseline."""
         if self.random is None:
             return False
         return self.score < self.random.p5 if higher_is_better else self.score > self.random.p95
@@ -348,14 +348,11 @@ class ConfigResult:
     # why the scores have no random baseline ("n/a"), e.g. the config is the full corpus; None: they have one
     random_unavailable: str | None = bounded(None, minLength=1)
 
-    def flags(self, short: bool = False) -> tuple[str, ...]:
+    def flags(self) -> tuple[str, ...]:
         """The config's marks in this order: ``small`` (fewer than ``min_rows`` rows),
         ``degenerate baseline``, ``same rows as X``. The one source every renderer (terminal,
-        report.md, PNGs, index.html) and results.json writes them from, so they cannot disagree;
-        ``short``: X without its pair, as the plots name configs."""
+        report.md, the figures, index.html) and results.json writes them from, so they cannot disagree."""
         same = self.same_rows_as
-        if same is not None and short:
-            same = same.split(".", 1)[-1]
         return tuple(label for label, on in ((SMALL, self.small), (DEGENERATE, self.degenerate_baseline),
                                              (f"{SAME_ROWS} {same}", same is not None)) if on)
 
@@ -365,8 +362,8 @@ class ConfigResult:
         means something, and rows no earlier config holds (counted once)."""
         return not self.small and not self.degenerate_baseline and self.same_rows_as is None
 
-    def starred(self, score: MetricScore, higher_is_better: bool) -> bool:
-        """The tables' and heat maps' star: worse than the random band, where that band means
+    def below_band(self, score: MetricScore, higher_is_better: bool) -> bool:
+        """The tables' and heat maps' ▼: worse than the random band, where that band means
         something (never on a degenerate baseline, whose percentiles are not shown either)."""
         return not self.degenerate_baseline and score.worse_than_random_band(higher_is_better)
 

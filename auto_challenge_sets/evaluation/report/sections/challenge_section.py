@@ -57,7 +57,7 @@ def config_table(evaluation: Evaluation, config: str, markdown: bool = False, me
         row = [report_name(system, markdown) + (" (baseline)" if system == evaluation.baseline_system else "")]
         for metric in metrics:
             score, digits = result.scores[metric], evaluation.digits(metric)
-            worse = entry.starred(score, evaluation.higher_is_better[metric])
+            worse = entry.below_band(score, evaluation.higher_is_better[metric])
             random = score.random
             row += [num(score.score, digits) + (marks.BELOW_BAND if worse else ""),
                     *(["n/a", "n/a"] if random is None else ["-", "-"] if entry.degenerate_baseline
@@ -165,7 +165,7 @@ def cells(evaluation: Evaluation) -> list[Cell]:
             for metric in metrics:
                 score = result.scores[metric.name]
                 random, test = score.random, score.vs_baseline
-                worse = config.starred(score, metric.higher_is_better)
+                worse = config.below_band(score, metric.higher_is_better)
                 band = (None,) * 5 if random is None or config.degenerate_baseline else (
                     random.mean, random.p5, random.p95, random.percentile, score.score - random.mean)
                 out.append(Cell(name, config.phenomenon, config.min_distance, config.n, system, metric,
@@ -204,7 +204,7 @@ def heatmap(evaluation: Evaluation, metric: str) -> plots.SvgPlot:
         for j, config in enumerate(configs):
             score = deltas[system, config]
             delta = score.score - score.random.mean
-            worse = evaluation.configs[config].starred(score, higher)
+            worse = evaluation.configs[config].below_band(score, higher)
             hatched = config in degenerate
             fill = (DEGENERATE_GREY if hatched or not plots.is_finite(delta)
                     else plots.diverging(0.5 + 0.5 * delta / limit, reverse=not higher))
