@@ -186,7 +186,7 @@ def test_the_baseline_defaults_and_its_seeded_stream() -> None:
     got = compute([POOL_HYP[i] for i in rows], [POOL_REF[i] for i in rows], **common)
     baseline = got["random_baseline"]
     assert baseline["n_samples"] == 100 and baseline["length_tolerance"] == 1 and "samples" not in baseline
-    assert baseline["length_relative"] == 0.05 and baseline["signature"] == "random[n:100|tol:1|rel:0.05|seed:9]"
+    assert baseline["length_relative"] == 0.02 and baseline["signature"] == "random[n:100|tol:1|rel:0.02|seed:9]"
     exclude = np.zeros(40, dtype=bool)
     exclude[rows] = True
     samples = sample_length_matched(common["lengths"], POOL_LEN, 100, 1, exclude, np.random.default_rng([9, 0]))

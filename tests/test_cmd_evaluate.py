@@ -277,12 +277,12 @@ def test_out_prints_a_screenful_and_the_full_text_stays_without_out(dataset, cap
     assert "de-en.particle.d2 (n = " not in out  # no config table
     assert lines[0] == "findings" and "sets made by: " in out  # the findings first, then the run
     assert lines.index("  full test set, BLEU: best ref (100.00); 4 cluster(s) of 5 systems; top cluster: ref") < 40
-    assert "configs: 7 scored, 5 flagged (2 degenerate baseline; 3 small; 1 same rows as another)" in lines
+    assert "configs: 7 scored, 3 flagged (3 small; 1 same rows as another)" in lines
     written = sorted(p for p in out_dir.rglob("*") if p.is_file())
     assert lines[-1] == (f"wrote {len(written)} files to {out_dir}: index.html, report.md, results.json, "
                          f"and {len(written) - 3} more (open {out_dir / 'index.html'})")
     summary = [line for line in lines if line.startswith("de-en.particle ")]
-    assert len(summary) == 1 and " of 10 " in summary[0]
+    assert len(summary) == 1 and " of 20 " in summary[0]
     rc, full, _ = _run(capsys, *common)
     assert rc == 0 and "de-en.particle.d2 (n = " in full and len(full.splitlines()) > 100
 

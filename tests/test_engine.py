@@ -165,26 +165,34 @@ def test_flags_trends_and_summary_counted_by_hand(toy, run):
     assert configs["de-en.reorder.d5"].small and configs["de-en.reorder.d5"].n == 12
     assert configs["de-en.particle.d5"].same_rows_as == "de-en.particle.d4"
     assert configs["de-en.particle.d4"].same_rows_as is None
-    # a degenerate baseline: the other 90 - n rows are fewer than the config's n (d0: 77, d1: 61)
-    assert [n for n, c in configs.items() if c.degenerate_baseline] == ["de-en.particle.d0", "de-en.particle.d1"]
+    # matched: the rows of d0 (77 of 90) that the other 13 cannot match draw from the whole corpus
+    assert not any(c.degenerate_baseline for c in configs.values()) and configs["de-en.particle.d0"].shared > 0
     usable = [name for name, c in configs.items() if c.phenomenon == "de-en.particle" and c.n >= 20
-              and c.same_rows_as is None and 90 - c.n >= c.n]
-    assert usable == ["de-en.particle.d2", "de-en.particle.d3"]
+              and c.same_rows_as is None]
+    assert usable == ["de-en.particle.d0", "de-en.particle.d1", "de-en.particle.d2", "de-en.particle.d3"]
     for metric in METRICS:
-        for system in evaluation.systems:  # two usable configs: every trend is n/a, never "not worsening"
+        computed = []
+        for system in evaluation.systems:  # four usable configs: a trend wherever the scores vary
             trend = evaluation.trends[metric]["de-en.particle"][system]
-            assert trend.n == 2 and trend.spearman is None and trend.p_value is None
+            scores = [configs[n].systems[system].scores[metric].score for n in usable]
+            assert trend.n == 4
+            if len(set(scores)) == 1:
+                assert trend.spearman is None
+            else:
+                assert trend.spearman == pytest.approx(spearmanr(range(4), scores).statistic)
+                computed.append(trend.spearman)
         summary = evaluation.summary[metric]["de-en.particle"]
         cells = [(s, configs[n].systems[s].scores[metric]) for n in usable for s in evaluation.systems]
         lower_is_better = metric == "ter"
         worse = (lambda a, b: a > b) if lower_is_better else (lambda a, b: a < b)
-        assert summary.cells == len(cells) == 10 and summary.systems == 5
-        assert summary.worse_than_full == sum(worse(e.score, evaluation.full[s][metric]) for s, e in cells) / 10
-        assert summary.worse_than_random_mean == sum(worse(e.score, e.random.mean) for _, e in cells) / 10
+        assert summary.cells == len(cells) == 20 and summary.systems == 5
+        assert summary.worse_than_full == sum(worse(e.score, evaluation.full[s][metric]) for s, e in cells) / 20
+        assert summary.worse_than_random_mean == sum(worse(e.score, e.random.mean) for _, e in cells) / 20
         band = [e.score > e.random.p95 if lower_is_better else e.score < e.random.p5 for _, e in cells]
-        assert summary.worse_than_random_p5 == sum(band) / 10
+        assert summary.worse_than_random_p5 == sum(band) / 20
         assert summary.mean_delta_random == pytest.approx(np.mean([e.score - e.random.mean for _, e in cells]))
-        assert summary.worsening_trend is None and summary.trends == 0
+        assert summary.trends == len(computed) and summary.worsening_trend == sum(
+            (t > 0) if lower_is_better else (t < 0) for t in computed)
     assert "de-en.reorder" not in evaluation.trends["bleu"]  # its only config is small
 
 
@@ -395,14 +403,14 @@ def test_the_evaluation_names_its_run_settings_and_signature(toy, run):
         f"chrF[nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:{version}]",
         "RIBES[nrefs:1|case:lc|tok:13a|alpha:0.25|beta:0.1|version:ntt-1.03.1]",
         f"TER[nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:{version}]",
-        "random[n:40|tol:1|rel:0.05|seed:3]", "paired[ar:200|seed:sacrebleu]"])
+        "random[n:40|tol:1|rel:0.02|seed:3]", "paired[ar:200|seed:sacrebleu]"])
     assert (evaluation.dataset, evaluation.pair, evaluation.split) == (str(toy["root"]), "de-en", SPLIT)
     assert (evaluation.full_corpus_config, evaluation.full_corpus_rows) == ("de-en.baseline", N)
     assert evaluation.systems == tuple(toy["hyps"]) and evaluation.metrics == METRICS
     assert evaluation.higher_is_better == {"bleu": True, "chrf": True, "ribes": True, "ter": False}
     settings = evaluation.settings
     assert (settings.n_samples, settings.length_tolerance, settings.seed, settings.paired_test,
-            settings.paired_samples, settings.min_rows, settings.length_relative) == (40, 1, 3, "ar", 200, 20, 0.05)
+            settings.paired_samples, settings.min_rows, settings.length_relative) == (40, 1, 3, "ar", 200, 20, 0.02)
     assert settings.metric_options == {"bleu": {"tokenize": "13a"}, "chrf": {}, "ribes": {"tokenize": "13a",
                                        "lowercase_ribes": True}, "ter": {}}
     assert evaluation.human_unmatched == {"table": (), "systems": ()}
@@ -423,7 +431,7 @@ def test_a_named_baseline_and_the_bootstrap_test_are_what_the_run_uses(toy):
     for system in ("ref", "better", "lower", "worse"):
         test = systems[system].scores["bleu"].vs_baseline
         assert test.delta == pytest.approx(systems[system].scores["bleu"].score - systems["good"].scores["bleu"].score)
-    assert evaluation.signature.endswith("+random[n:5|tol:2|rel:0.05|seed:9]+paired[bs:20|seed:sacrebleu]")
+    assert evaluation.signature.endswith("+random[n:5|tol:2|rel:0.02|seed:9]+paired[bs:20|seed:sacrebleu]")
     assert (evaluation.settings.paired_test, evaluation.settings.min_rows, evaluation.settings.seed) == ("bs", 7, 9)
     assert evaluation.human_full is None and evaluation.human_unmatched is None  # no human scores given
     assert evaluation.configs["de-en.particle.d3"].human is None

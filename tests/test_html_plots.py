@@ -49,7 +49,7 @@ def test_nice_scale_covers_the_values_with_round_ends():
 
 
 def test_the_heatmap_has_a_cell_per_system_and_config_with_its_numbers(run):
-    _, _, evaluation, _ = run
+    evaluation = toy_dataset.with_failed_matching(run[2])
     plot = challenge.heatmap(evaluation, "bleu")
     svg = render(plot)
     cells = svg.findall(f"{SVG}rect[@class='cell']")

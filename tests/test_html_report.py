@@ -27,7 +27,7 @@ from auto_challenge_sets.evaluation.stats.human import read_human
 from auto_challenge_sets.scoring.metrics import metric_class
 
 from mutation_scope import per_test_under_mutmut
-from toy_dataset import CONTRADICTED, SPLIT, eflomal, evaluated, link_toy, make
+from toy_dataset import CONTRADICTED, SPLIT, eflomal, evaluated, link_toy, make, with_failed_matching
 
 html5lib = pytest.importorskip("html5lib")
 
@@ -40,6 +40,7 @@ VERDICTS = {"c": "correct", "w": "wrong", "u": "unaligned"}
 @pytest.fixture(scope=per_test_under_mutmut)
 def report(tmp_path_factory):
     toy, request, evaluation, human = evaluated(tmp_path_factory.mktemp("toy"))
+    evaluation = with_failed_matching(evaluation)  # every mark on the page: particle d0 and d1 degenerate
     out = tmp_path_factory.mktemp("report")
     written = write_report(out, evaluation, collect(request, evaluation))
     return {"out": out, "written": written, "evaluation": evaluation, "request": request, "toy": toy,

@@ -7,6 +7,7 @@ import pytest
 from scipy.stats import percentileofscore
 
 from auto_challenge_sets.scoring.length_baseline import (
+    LengthMatchedSamples,
     length_window,
     rule_signature,
     sample_length_matched,
@@ -32,12 +33,12 @@ def test_tolerance_zero_draws_exact_lengths():
     assert set(POOL[samples.index[:, 1]].tolist()) == {10}
 
 
-def test_excluded_sentences_are_never_drawn():
+def test_excluded_sentences_are_never_drawn_where_three_others_are_in_the_window():
     exclude = np.zeros(len(POOL), dtype=bool)
     exclude[[2, 3]] = True  # both length-5 sentences
-    samples = sample_length_matched([5, 5], POOL, n_samples=200, tolerance=1, exclude=exclude, rng=3)
-    assert not np.isin(samples.index, [2, 3]).any()
-    assert set(POOL[samples.index].ravel().tolist()) == {4, 6}
+    samples = sample_length_matched([5, 5], POOL, n_samples=200, tolerance=2, exclude=exclude, rng=3, relative=0)
+    assert not np.isin(samples.index, [2, 3]).any() and samples.shared == 0
+    assert set(POOL[samples.index].ravel().tolist()) == {3, 4, 6, 7}
 
 
 def test_window_widens_when_no_candidate_and_counts_it():
@@ -101,9 +102,9 @@ def test_defaults_and_the_smallest_sample():
     assert set(POOL[samples.index[:, 1]].tolist()) == {7}  # 8 ± 1: only 7 is in the pool
     assert set(POOL[samples.index[:, 0]].tolist()) == {3, 4, 5}
     assert sample_length_matched([4], POOL, n_samples=1, rng=1).index.shape == (1, 1)
-    mask = [0, 0, 1, 1, 0, 0, 0, 0, 0, 0]  # both length-5 sentences out
+    mask = [0, 0, 0, 1, 0, 0, 0, 0, 0, 0]  # one length-5 sentence out
     drawn = sample_length_matched([5], POOL, n_samples=300, exclude=mask, rng=2).index
-    assert set(drawn.ravel().tolist()) == {1, 4}
+    assert set(drawn.ravel().tolist()) == {1, 2, 4}
 
 
 def test_summary_numbers():
@@ -198,15 +199,15 @@ def test_the_window_is_the_tolerance_or_a_share_of_the_length(length, tolerance,
 
 def test_a_paragraph_draws_within_its_share_of_its_length():
     # 103: ±5 tokens reach 100, 104 and 106; ±1 only 104
-    wide = sample_length_matched([103], PARAGRAPHS, n_samples=200, tolerance=1, rng=1)
+    wide = sample_length_matched([103], PARAGRAPHS, n_samples=200, tolerance=1, rng=1, relative=0.05)
     assert set(PARAGRAPHS[wide.index].ravel().tolist()) == {100, 104, 106} and wide.widened == 0
     narrow = sample_length_matched([103], PARAGRAPHS, n_samples=200, tolerance=1, rng=1, relative=0)
     assert set(PARAGRAPHS[narrow.index].ravel().tolist()) == {104} and narrow.widened == 0
     # 120: nothing within ±6, so it widens to the nearest (106, 14 away) and counts as widened
-    far = sample_length_matched([120, 103], PARAGRAPHS, n_samples=20, tolerance=1, rng=1)
+    far = sample_length_matched([120, 103], PARAGRAPHS, n_samples=20, tolerance=1, rng=1, relative=0.05)
     assert set(PARAGRAPHS[far.index[:, 0]].tolist()) == {106} and far.widened == 1 and far.max_tolerance == 14
     # a window within the share of the length is no widening; beyond the tolerance it was
-    assert sample_length_matched([110], PARAGRAPHS, n_samples=5, tolerance=1, rng=1).widened == 0
+    assert sample_length_matched([110], PARAGRAPHS, n_samples=5, tolerance=1, rng=1, relative=0.05).widened == 0
     assert sample_length_matched([110], PARAGRAPHS, n_samples=5, tolerance=1, rng=1, relative=0).widened == 1
 
 
@@ -216,7 +217,7 @@ def test_rows_shorter_than_the_relative_reach_draw_as_under_the_tolerance_alone(
     pool = np.arange(1, 80, dtype=np.int64).repeat(3)
     challenge = [5, 12, 30, 39, 41, 64, 12]
     before = sample_length_matched(challenge, pool, n_samples=50, tolerance=1, rng=8, relative=0)
-    after = sample_length_matched(challenge, pool, n_samples=50, tolerance=1, rng=8)
+    after = sample_length_matched(challenge, pool, n_samples=50, tolerance=1, rng=8, relative=0.05)
     short = [0, 1, 2, 3, 6]
     assert np.array_equal(before.index[:, short], after.index[:, short])
     assert not np.array_equal(before.index[:, [4, 5]], after.index[:, [4, 5]])
@@ -231,3 +232,34 @@ def test_a_relative_share_outside_0_to_1_is_refused(relative):
 
 def test_the_rule_in_a_signature():
     assert rule_signature(1, 0.05) == "tol:1|rel:0.05" and rule_signature(2, 0.0) == "tol:2"
+
+
+# rows the rest of the corpus cannot match draw from the whole of it (issue 50 item 4)
+def test_a_row_with_fewer_than_three_others_of_its_length_draws_from_the_whole_corpus():
+    pool = np.array([10, 10, 11, 20, 20, 20, 21, 30], dtype=np.int64)
+    exclude = np.array([True, True, False, True, True, False, False, True])
+    # 10: one row outside the set within ±1 (11), three in the corpus; 20: two outside (20, 21), five in all
+    samples = sample_length_matched([10, 20, 20], pool, n_samples=300, tolerance=1, exclude=exclude, rng=2, relative=0)
+    assert samples.shared == 3 and samples.widened == 0
+    assert set(samples.index[:, 0].tolist()) == {0, 1, 2}  # the set's own rows included
+    assert set(samples.index[:, 1:].ravel().tolist()) == {3, 4, 5, 6}
+    # 30: nothing within ±1 anywhere: widened, in the rest of the corpus (to 21)
+    far = sample_length_matched([30], pool, n_samples=20, tolerance=1, exclude=exclude, rng=2, relative=0)
+    assert far.widened == 1 and far.shared == 0 and set(far.index.ravel().tolist()) == {6}
+
+
+def test_a_row_with_three_others_of_its_length_draws_as_before():
+    pool = np.array([10, 10, 11, 11, 9, 40], dtype=np.int64)
+    exclude = np.array([True, False, False, False, False, True])
+    samples = sample_length_matched([10], pool, n_samples=200, tolerance=1, exclude=exclude, rng=4, relative=0)
+    assert samples.shared == 0 and set(samples.index.ravel().tolist()) == {1, 2, 3, 4}
+    # without an exclusion every row of the corpus is the pool already
+    assert sample_length_matched([40], pool, n_samples=5, tolerance=1, rng=4, relative=0).shared == 0
+
+
+def test_how_closely_the_draws_match():
+    pool = np.array([10, 12, 20, 22], dtype=np.int64)
+    samples = LengthMatchedSamples(index=np.array([[0, 2], [1, 2], [1, 3]]), widened=0, max_tolerance=2, pool_size=4)
+    gap, share = samples.length_gap(np.array([11, 20]), pool)
+    assert gap == pytest.approx((1 + 0 + 1 + 0 + 1 + 2) / 6) and share == pytest.approx((3 / 11 + 2 / 20) / 6)
+    assert samples.distinct() == pytest.approx((2 + 2) / 2)

@@ -48,8 +48,10 @@ def test_a_triangle_marks_worse_than_the_random_band_in_each_direction(evaluatio
     result, _ = evaluation
     for config, entry in result.configs.items():
         table = config_table(result, config).splitlines()[2:]
-        for line, (system, scores) in zip(table, entry.systems.items()):
+        for line in table:  # the rows run by score
             cells = line.split()
+            system = cells[0]
+            scores = entry.systems[system]
             bleu, ter = scores.scores["bleu"], scores.scores["ter"]
             offset = 2 if system == result.baseline_system else 1  # "(baseline)" is a cell of its own
             meaningful = not entry.degenerate_baseline  # no mark where the random band means nothing
@@ -63,7 +65,8 @@ def test_the_summary_table_prints_the_shares(evaluation):
     summary = result.summary["ter"]["de-en.particle"]
     row = next(line for line in table.splitlines() if line.startswith("de-en.particle"))
     assert f"{summary.worse_than_random_p5:.0%}" in row
-    assert summary.worsening_trend is None and row.endswith("n/a")  # two usable configs: no trend, not "0/5"
+    # d0 to d3 usable: a trend per system whose scores vary
+    assert f" {summary.worsening_trend}/{summary.trends} (" in row and summary.trends >= 4
 
 
 def test_the_folder_holds_results_report_and_readable_plots(evaluation, tmp_path):
@@ -103,10 +106,9 @@ def _corrected(p: float | None, exploratory: bool | None) -> str:
     return ("-" if p is None else f"{p:.3f}") + (" (exploratory)" if exploratory else "")
 
 
-# the toy's configs with their marks, written by hand (toy_dataset.py: d0 and d1 leave too few rows
-# outside them, d4 has 12 rows, d5 the rows of d4, reorder.d5 12 rows)
-LABELS = {"de-en.particle.d0": "de-en.particle.d0 (degenerate baseline)",
-          "de-en.particle.d1": "de-en.particle.d1 (degenerate baseline)",
+# the toy's configs with their marks, written by hand (toy_dataset.py: d4 has 12 rows, d5 the rows
+# of d4, reorder.d5 12 rows)
+LABELS = {"de-en.particle.d0": "de-en.particle.d0", "de-en.particle.d1": "de-en.particle.d1",
           "de-en.particle.d2": "de-en.particle.d2", "de-en.particle.d3": "de-en.particle.d3",
           "de-en.particle.d4": "de-en.particle.d4 (small)",
           "de-en.particle.d5": "de-en.particle.d5 (small, same rows as de-en.particle.d4)",
@@ -281,7 +283,7 @@ def test_the_config_table_shows_every_cell(evaluation):
 
 def test_config_headings_name_every_flag(evaluation):
     result, _ = evaluation
-    flags = {"de-en.particle.d0": " [degenerate baseline]", "de-en.particle.d1": " [degenerate baseline]",
+    flags = {"de-en.particle.d0": "", "de-en.particle.d1": "",
              "de-en.particle.d2": "", "de-en.particle.d3": "", "de-en.particle.d4": " [small]",
              "de-en.particle.d5": " [small; same rows as de-en.particle.d4]", "de-en.reorder.d5": " [small]"}
     for name, flag in flags.items():
@@ -317,12 +319,12 @@ def test_the_summary_table_shows_every_cell(evaluation):
     for metric, _label, digits, _ in METRICS:
         s = result.summary[metric]["de-en.particle"]
         expected = [["phenomenon", "cells", "< full", "< random mean", "< random p5", "Δ random", "worsening trend"],
-                    ["de-en.particle", "10", f"{s.worse_than_full:.0%}", f"{s.worse_than_random_mean:.0%}",
-                     f"{s.worse_than_random_p5:.0%}", f"{s.mean_delta_random:+.{digits}f}", "n/a"]]
-        assert list(result.summary[metric]) == ["de-en.particle"]
-        assert _markdown_cells(summary_table(result, metric, markdown=True)) == expected
-        assert _plain_cells(summary_table(result, metric)) == expected
-    assert _markdown_cells(summary_table(result, "ter", markdown=True))[1][2:6] == ["70%", "50%", "10%", "+1.17"]
+                    ["de-en.particle", "20", f"{s.worse_than_full:.0%}", f"{s.worse_than_random_mean:.0%}",
+                     f"{s.worse_than_random_p5:.0%}", f"{s.mean_delta_random:+.{digits}f}"]]  # d0 to d3, 5 systems
+        assert list(result.summary[metric]) == ["de-en.particle"] and s.cells == 20
+        for cells in (_markdown_cells(summary_table(result, metric, markdown=True)),
+                      _plain_cells(summary_table(result, metric))):
+            assert [cells[0], cells[1][:-1]] == expected and cells[1][-1].startswith(f"{s.worsening_trend}/{s.trends} (")
     trending = _with_trends(result)
     assert _plain_cells(summary_table(trending, "bleu"))[1][-1] == "3/4 (2 BH < 0.05 of 4 trends)"  # ref, better
     assert _markdown_cells(summary_table(trending, "ter", markdown=True))[1][-1] == "1/4 (1 BH < 0.05 of 4 trends)"
@@ -373,9 +375,9 @@ def test_the_human_table_leaves_out_what_is_missing(evaluation):
     assert ter[0][6] == "p (BH, 4 tests)"
     assert ter[1][7] == "-" and ter[1][:7] == _human_row("de-en.particle.d2", 39, d2.human["ter"])[:7]
     bleu = _plain_cells(human_table(other, "bleu"))
-    assert [row[0] for row in bleu[:3]] == ["config", "(full test set)", "de-en.particle.d1 (degenerate baseline)"]
+    assert [row[0] for row in bleu[:3]] == ["config", "(full test set)", "de-en.particle.d1"]
     no_full = _plain_cells(human_table(replace(other, human_full=None), "bleu"))
-    assert no_full[1][0] == "de-en.particle.d1 (degenerate baseline)"
+    assert no_full[1][0] == "de-en.particle.d1"
     named = replace(result, full_corpus_config="de-en.particle.d2", full_corpus_rows=39)
     assert _markdown_cells(human_table(named, "ribes", markdown=True))[1][:2] == ["(full corpus: de-en.particle.d2)", "39"]
 

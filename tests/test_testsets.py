@@ -196,6 +196,6 @@ def test_acs_build_and_evaluate_wmt24_en_zh_offline(wmt23_24: Path, tmp_path: Pa
     hyp = [system_output("IOL-Research", line) for line in PARAGRAPHS["zh"]]
     assert payload["full"]["IOL-Research"]["bleu"] == pytest.approx(
         sacrebleu.corpus_bleu(hyp, [PARAGRAPHS["zh"]], tokenize="zh").score, abs=1e-9)
-    assert "+random[n:5|tol:1|rel:0.05|seed:1]+" in payload["signature"]
+    assert "+random[n:5|tol:1|rel:0.02|seed:1]+" in payload["signature"]
     # no --tokenize: sacrebleu's own tokenizer for a Chinese target (13a would see one word a line)
     assert payload["settings"]["metric_options"]["bleu"]["tokenize"] == "zh" and "tok:zh" in payload["signature"]

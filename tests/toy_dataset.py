@@ -170,6 +170,17 @@ def evaluated(tmp: Path) -> tuple[Toy, EvaluationRequest, Evaluation, HumanScore
     return toy, request, evaluate(request, human), human
 
 
+def with_failed_matching(evaluation: Evaluation, names: tuple[str, ...] = ("de-en.particle.d0", "de-en.particle.d1")
+                         ) -> Evaluation:
+    """The evaluation with ``names`` marked degenerate, as if a tenth of their rows and one more had
+    found no segment within their length window (the toy's lengths always match), so that the
+    renderers' degenerate marks are drawn; the rest of the evaluation is the engine's."""
+    from dataclasses import replace
+
+    return replace(evaluation, configs={name: replace(config, degenerate_baseline=True, widened=config.n // 10 + 1)
+                                        if name in names else config for name, config in evaluation.configs.items()})
+
+
 # The crowded toy: 14 systems of close quality and close human scores, names up to 30 characters,
 # where the figures' labels crowd (issue 48 item 5: labels drawn over each other, or cut at the edge).
 CROWDED = {name: 0.62 + 0.01 * k for k, name in enumerate(

@@ -48,7 +48,7 @@ from auto_challenge_sets.formats.target_languages import language_of
 from auto_challenge_sets.pipeline.timings import stage
 from auto_challenge_sets.scoring import kernel
 from auto_challenge_sets.scoring.finite import MetricFailure, check_statistics, corpus_score
-from auto_challenge_sets.scoring.length_baseline import is_degenerate, rule_signature
+from auto_challenge_sets.scoring.length_baseline import LengthMatchedSamples, is_degenerate, rule_signature
 from auto_challenge_sets.scoring.metrics import Metric, create_metric
 from auto_challenge_sets.scoring.metrics.bleu import count_references
 
@@ -86,7 +86,8 @@ def _statistics(outputs: list[SystemOutput], metrics: dict[str, Metric], sources
 
 def _score_config(request: EvaluationRequest, corpus: Corpus, config: ConfigRows, metrics: dict[str, Metric],
                   stats: dict[str, dict[str, np.ndarray]],
-                  samples_out: dict[str, dict[str, np.ndarray]]) -> tuple[dict[str, dict[str, MetricScore]], int]:
+                  samples_out: dict[str, dict[str, np.ndarray]]
+                  ) -> tuple[dict[str, dict[str, MetricScore]], LengthMatchedSamples | None]:
     """Every system's score per metric on one config, each with the config's one random baseline
     (none when no row of the pool lies outside the config: the full corpus itself)."""
     exclude = np.zeros(len(corpus.base["line"]), dtype=bool)
@@ -106,7 +107,7 @@ def _score_config(request: EvaluationRequest, corpus: Corpus, config: ConfigRows
             spread = found.spread(metric.higher_is_better)
             scores[system][name] = MetricScore(found.score, None if spread is None else RandomBaseline(
                 **{k: spread[k] for k in ("mean", "std", "p5", "p95", "percentile", "p_value")}))
-    return scores, 0 if corpora is None else corpora.widened
+    return scores, corpora
 
 
 def _with_paired_tests(request: EvaluationRequest, config: ConfigRows, outputs: list[SystemOutput],
@@ -221,7 +222,7 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
     for config in _progress(corpus.configs, progress, "configs (random baseline, paired tests)", unit="config"):
         samples: dict[str, dict[str, np.ndarray]] = {}
         with stage("random baselines", 1, "configs"):
-            scores, widened = _score_config(request, corpus, config, metrics, stats, samples)
+            scores, corpora = _score_config(request, corpus, config, metrics, stats, samples)
         with stage("paired tests", 1, "configs"):
             paired = _with_paired_tests(request, config, outputs, metrics, baseline, scores, stats)
         random_samples[config.name] = samples
@@ -232,9 +233,10 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
             min_distance=parsed.min_distance, small=config.small, same_rows_as=config.same_rows_as,
             # a challenge config of every row has no random corpora and is flagged degenerate; the
             # full corpus itself is no challenge set
-            widened=int(widened), degenerate_baseline=is_degenerate(len(config.positions),
-                                                                    len(corpus.pool_lengths) - len(config.positions),
-                                                                    widened) and (drawn or not parsed.is_baseline),
+            widened=corpora.widened if corpora else 0,
+            degenerate_baseline=is_degenerate(len(config.positions), corpora.widened) if corpora else not parsed.is_baseline,
+            **({"shared": corpora.shared, "length_gap": corpora.length_gap(config.lengths, corpus.pool_lengths)[0],
+                "distinct": corpora.distinct()} if corpora else {}),
             systems=paired,
             random_unavailable=None if drawn else full_test.NO_RANDOM)
 

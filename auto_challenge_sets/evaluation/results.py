@@ -340,9 +340,15 @@ class ConfigResult:
     systems: Mapping[str, SystemResult] = bounded(minProperties=1)
     human: Mapping[str, HumanCorrelation | None] | None = None  # metric -> correlation
     human_targeted: HumanCorrelation | None = None
-    # the complement cannot supply length-matched samples (scoring.length_baseline.is_degenerate):
-    # scored and shown, left out of trends and summaries
+    # length matching failed for the config (scoring.length_baseline.is_degenerate): scored and
+    # shown, left out of trends and summaries
     degenerate_baseline: bool = False
+    # how closely the random corpora match (scoring.length_baseline.LengthMatchedSamples); None
+    # without random corpora: the rows that drew from the whole corpus (too few others of their
+    # length), the mean |Δlength| of a replacement in tokens, the mean distinct replacements of a row
+    shared: int = _count(0)
+    length_gap: float | None = bounded(None, minimum=0)
+    distinct: float | None = bounded(None, minimum=0)
     segment: Mapping[str, SegmentAgreement | None] | None = None  # metric -> agreement (--human-seg)
     segment_targeted: SegmentAgreement | None = None
     # why the scores have no random baseline ("n/a"), e.g. the config is the full corpus; None: they have one

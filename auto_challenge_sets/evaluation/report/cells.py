@@ -21,9 +21,8 @@ LEGEND = f"""\
   left out of trends, summaries and the corrections for multiple testing. *same rows as X*: the
   config holds the very rows of the earlier config X and is counted once (in trends, summaries and
   corrections). The marks follow a config's name in every table and plot (the heat map's as ° and =).
-- *degenerate baseline*: the rest of the corpus cannot supply length-matched random corpora (it
-  holds fewer rows than the config, or more than a tenth of the config's rows needed a wider length
-  window; *widened* counts them): the random band means nothing, so its random mean, band, Δ random,
+- *degenerate baseline*: length matching failed (more than a tenth of the config's rows had no
+  segment of the corpus within their length window; *widened* counts them): the random band means nothing, so its random mean, band, Δ random,
   {BELOW_BAND} and random τ percentile print as *-* (its heat-map column is hatched grey), and the config
   is left out of trends and summaries. A trend over fewer than three usable configs is *n/a*, never
   "not worsening".

@@ -92,7 +92,7 @@ Args:
         pairs are left out.
     n_samples (`int`, default 100): random corpora to draw.
     length_tolerance (`int`, default 1): largest source-length difference of a replacement.
-    length_relative (`float`, default 0.05): or this share of the row's source length where that
+    length_relative (`float`, default 0.02): or this share of the row's source length where that
         is wider (paragraph-level test sets); 0: the tolerance alone.
     seed (`int`, default 1, as in acs evaluate): random seed; the same seed gives the same numbers
         (the random corpora acs evaluate draws for the config); None draws afresh on every call.

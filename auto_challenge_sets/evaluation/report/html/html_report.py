@@ -16,7 +16,7 @@ from auto_challenge_sets.evaluation.report.plots import SvgPlot
 from auto_challenge_sets.evaluation.report.sections import SECTIONS
 from auto_challenge_sets.evaluation.results import Evaluation
 from auto_challenge_sets.pipeline.timings import stage
-from auto_challenge_sets.scoring.length_baseline import DEGENERATE_COMPLEMENT_RATIO, DEGENERATE_WIDENED_SHARE
+from auto_challenge_sets.scoring.length_baseline import DEGENERATE_WIDENED_SHARE
 
 INDEX = "index.html"
 SIDECAR_DIR = "sentences"
@@ -71,7 +71,7 @@ def write_html(out_dir: str | Path, evaluation: Evaluation, sentences: Sentences
         page = env.get_template("index.html.j2").render(
             ev=evaluation, plots=svgs, family_size=family_size, family_header=family_header, sentences=data, inline_rows=INLINE_ROWS,
             sentence_notes=[] if sentences is None else sentences.notes,
-            degenerate={"ratio": DEGENERATE_COMPLEMENT_RATIO, "share": DEGENERATE_WIDENED_SHARE}, **context)
+            degenerate_share=DEGENERATE_WIDENED_SHARE, **context)
         index = out / INDEX
         index.write_text(page, encoding="utf-8")
     written = [index]
