@@ -148,8 +148,10 @@ def populations(shared: Path) -> dict[tuple[str, str], Counter]:
 
 def precision(rows: list[dict], population: Counter, low: int) -> tuple[float, float, float] | None:
     """The precision of the instances at D >= low and its 95 % interval: each stratum's judged rows
-    weighted by its instances; None where a stratum with instances has no judged row."""
+    weighted by its instances; None where there is no instance, or a stratum with some has no judged row."""
     strata = [s for s in STRATA if s >= low and population[s]]
+    if not strata:
+        return None
     total, estimate, spread = sum(population[s] for s in strata), 0.0, 0.0
     for s in strata:
         verdicts = [row["verdict"] for row in rows if _stratum(int(row["D"])) == s and row["verdict"]]
