@@ -152,21 +152,23 @@ def precision(rows: list[dict], population: Counter, low: int) -> tuple[float, f
     strata = [s for s in STRATA if s >= low and population[s]]
     if not strata:
         return None
-    total, estimate, spread = sum(population[s] for s in strata), 0.0, 0.0
+    total, estimate, spread, least, most = sum(population[s] for s in strata), 0.0, 0.0, 0.0, 0.0
     for s in strata:
         verdicts = [row["verdict"] for row in rows if _stratum(int(row["D"])) == s and row["verdict"]]
         if not verdicts:
             return None
-        weight, n = population[s] / total, len(verdicts)
-        estimate += weight * verdicts.count("ok") / n
+        weight, n, ok = population[s] / total, len(verdicts), verdicts.count("ok")
+        estimate += weight * ok / n
         spread += weight**2 * (1 - n / population[s]) / n
+        least, most = least + weight * ok / population[s], most + weight * (ok + population[s] - n) / population[s]
     # Wilson's score interval at the effective size 1 / spread (Kish's, with each stratum's finite-
     # population correction): the normal interval of a stratified proportion shrinks to a point when
-    # every judged row is ok, as in most cells, Wilson's does not; a stratum read in full adds nothing
+    # every judged row is ok, as in most cells, Wilson's does not; a stratum read in full adds nothing,
+    # and the interval keeps within what the unjudged instances can make of the precision
     z2 = NormalDist().inv_cdf(0.975) ** 2
     half = math.sqrt(z2 * (estimate * (1 - estimate) * spread + z2 * spread**2 / 4))
     centre = estimate + z2 * spread / 2
-    return estimate, (centre - half) / (1 + z2 * spread), (centre + half) / (1 + z2 * spread)
+    return estimate, max(least, (centre - half) / (1 + z2 * spread)), min(most, (centre + half) / (1 + z2 * spread))
 
 
 def render(table: dict[tuple[str, str], Counter], verdicts: list[dict], population: dict) -> str:
