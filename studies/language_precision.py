@@ -2,18 +2,19 @@
 counts per D on the nine gold PUD treebanks (../shared/data/pud), and precision judged by a reader
 on a sample of instances.
 
-    python studies/language_precision.py --draw     # add newly drawn instances to the verdicts file
+    python studies/language_precision.py --draw     # the sample drawn now, with every verdict given
     python studies/language_precision.py [--write | --check]
 
 The sample: for every language and phenomenon of its profile (auto_challenge_sets/phenomena/profiles.py),
-up to 10 instances at each of D = 1, 2 and >= 5 (all where fewer), drawn with a fixed seed: the
-paper's Appendix A read its samples at D 1, 2 and 5. They are kept, one a line, in
-auto_challenge_sets/dataset/extraction_precision.tsv with the reader's verdict (``ok``, ``wrong``,
-empty while unjudged) and, for a wrong one, the reason. ``--draw`` adds the instances of the sample
-that file lacks and keeps every verdict given. The table (counts of sentences selected per D,
-precision of the judged instances) is auto_challenge_sets/dataset/extraction_precision.md; a dataset
-card shows its source languages' rows; ``--check`` exits 1 when that file differs from a fresh count
-or the verdicts file from a fresh draw (the test suite runs it).
+the instances at D >= 1 in four strata of D (:data:`STRATA`), about :data:`TARGET` drawn from each
+(:func:`draw`). They are kept, one a line, in auto_challenge_sets/dataset/extraction_precision.tsv
+with the reader's verdict (``ok``, ``wrong``, empty while unjudged) and, for a wrong one, the reason,
+judged by the criterion of docs/method.md (*Language profiles*). ``--draw`` rewrites that file as
+the sample the rules draw now, keeping every verdict given. The table (counts of sentences selected
+per D, the precision of d1, d2 and d5 with its interval, :func:`precision`) is
+auto_challenge_sets/dataset/extraction_precision.md; a dataset card shows its source languages'
+rows; ``--check`` exits 1 when that file differs from a fresh count or the verdicts file from a
+fresh draw (the test suite runs it).
 """
 
 from __future__ import annotations
@@ -198,7 +199,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shared", type=Path, default=REPO.parent / "shared")
     action = parser.add_mutually_exclusive_group()
-    action.add_argument("--draw", action="store_true", help=f"add newly drawn instances to {VERDICTS.relative_to(REPO)}")
+    action.add_argument("--draw", action="store_true", help=f"rewrite {VERDICTS.relative_to(REPO)} as the sample drawn now")
     action.add_argument("--write", action="store_true", help=f"store the table in {TABLE.relative_to(REPO)}")
     action.add_argument("--check", action="store_true", help="exit 1 if the stored table differs")
     args = parser.parse_args()
