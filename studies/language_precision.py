@@ -40,7 +40,7 @@ TABLE = REPO / "auto_challenge_sets" / "dataset" / "extraction_precision.md"
 LANGUAGES = tuple(language for language in PROFILES if language != "*")
 COUNTED = (0, 1, 2, 3, 5)  # the D of the count columns
 STRATA = (1, 2, 3, 5)  # the lowest D of each stratum of the sample: 1, 2, 3-4, 5 or more
-TARGET = 6  # instances drawn per stratum, on average (all of a smaller one)
+TARGET = 10  # instances drawn per stratum, on average (all of a smaller one)
 COLUMNS = ("lang", "sent_id", "phenomenon", "D", "dependent", "head", "forms", "verdict", "reason")
 
 
