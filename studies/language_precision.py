@@ -70,13 +70,13 @@ def marked(sentence, instance) -> str:
 
 
 def draw(shared: Path, kept: list[dict]) -> list[dict]:
-    """The sample at D >= 1: an instance is drawn when the hash of its words (:func:`_share`) falls under
-    its stratum's rate, TARGET / the stratum's instances, or when a reader judged its words before (in
-    any phenomenon: two that find the same pair, as aux_bracket and ba_bei a passive 被, share its
-    verdict); a drawn instance keeps that verdict. The hash is not keyed on the phenomenon's name (a renamed one
-    keeps its sample), and a rule that drops instances raises the rates, so the sample keeps its rows
-    and only adds some: the verdicts stay. Judged rows stay while they are instances, so after a rule
-    adds instances the sample favours the old ones slightly (each stratum was uniform when drawn)."""
+    """The sample at D >= 1: an instance is drawn when the hash of its words (:func:`_share`) falls
+    under its stratum's rate, TARGET / the stratum's instances, or when a reader judged its words
+    before, in any phenomenon (two that find the same pair, as aux_bracket and ba_bei a passive 被,
+    share its verdict); a drawn instance keeps that verdict. The hash is not keyed on the phenomenon's
+    name (a renamed one keeps its sample), and a rule that drops instances raises the rates, so the
+    sample keeps its rows and only adds some. Judged rows stay while they are instances, so after a
+    rule adds instances the sample favours the old ones slightly (each stratum was uniform when drawn)."""
     given = {_words(row): row for row in kept if row["verdict"]}
     rows = []
     for language in LANGUAGES:
