@@ -2,27 +2,31 @@
 counts per D on the nine gold PUD treebanks (../shared/data/pud), and precision judged by a reader
 on a sample of instances.
 
-    python studies/language_precision.py --draw     # add newly drawn instances to the verdicts file
+    python studies/language_precision.py --draw     # the sample drawn now, with every verdict given
     python studies/language_precision.py [--write | --check]
 
 The sample: for every language and phenomenon of its profile (auto_challenge_sets/phenomena/profiles.py),
-up to 10 instances at each of D = 1, 2 and >= 5 (all where fewer), drawn with a fixed seed: the
-paper's Appendix A read its samples at D 1, 2 and 5. They are kept, one a line, in
-auto_challenge_sets/dataset/extraction_precision.tsv with the reader's verdict (``ok``, ``wrong``,
-empty while unjudged) and, for a wrong one, the reason. ``--draw`` adds the instances of the sample
-that file lacks and keeps every verdict given. The table (counts of sentences selected per D,
-precision of the judged instances) is auto_challenge_sets/dataset/extraction_precision.md; a dataset
-card shows its source languages' rows; ``--check`` exits 1 when that file differs from a fresh count
-or the verdicts file from a fresh draw (the test suite runs it).
+the instances at D >= 1 in four strata of D (:data:`STRATA`), about :data:`TARGET` drawn from each
+(:func:`draw`). They are kept, one a line, in auto_challenge_sets/dataset/extraction_precision.tsv
+with the reader's verdict (``ok``, ``wrong``, empty while unjudged) and, for a wrong one, the reason,
+judged by the criterion of docs/method.md (*Language profiles*). ``--draw`` rewrites that file as
+the sample the rules draw now, keeping every verdict given. The table (counts of sentences selected
+per D, the precision of d1, d2 and d5 with its interval, :func:`precision`) is
+auto_challenge_sets/dataset/extraction_precision.md; a dataset card shows its source languages'
+rows; ``--check`` exits 1 when that file differs from a fresh count or the verdicts file from a
+fresh draw (the test suite runs it).
 """
 
 from __future__ import annotations
 
 import argparse
-import random
+import hashlib
+import math
 import sys
 from collections import Counter, defaultdict
+from functools import cache
 from pathlib import Path
+from statistics import NormalDist
 
 from stored_table import store_or_check
 
@@ -35,12 +39,12 @@ VERDICTS = REPO / "auto_challenge_sets" / "dataset" / "extraction_precision.tsv"
 TABLE = REPO / "auto_challenge_sets" / "dataset" / "extraction_precision.md"
 LANGUAGES = tuple(language for language in PROFILES if language != "*")
 COUNTED = (0, 1, 2, 3, 5)  # the D of the count columns
-SAMPLED = ((1, 1), (2, 2), (5, None))  # (D, up to): exactly 1, exactly 2, 5 or more
-PER_BAND = 10
-SEED = 13
+STRATA = (1, 2, 3, 5)  # the lowest D of each stratum of the sample: 1, 2, 3-4, 5 or more
+TARGET = 10  # instances drawn per stratum, on average (all of a smaller one)
 COLUMNS = ("lang", "sent_id", "phenomenon", "D", "dependent", "head", "forms", "verdict", "reason")
 
 
+@cache
 def instances(shared: Path, language: str) -> dict[str, list[tuple[str, object, object]]]:
     """phenomenon -> (sent_id, sentence, instance) of every instance in the language's gold PUD."""
     names = source_phenomena(language)
@@ -65,27 +69,40 @@ def marked(sentence, instance) -> str:
     return " ".join(words)
 
 
-def draw(shared: Path) -> list[dict]:
+def draw(shared: Path, kept: list[dict]) -> list[dict]:
+    """The sample at D >= 1: an instance is drawn when the hash of its words (:func:`_share`) falls
+    under its stratum's rate, TARGET / the stratum's instances, or when a reader judged its words
+    before, in any phenomenon (two that find the same pair, as aux_bracket and ba_bei a passive 被,
+    share its verdict); a drawn instance keeps that verdict. The hash is not keyed on the phenomenon's
+    name (a renamed one keeps its sample), and a rule that drops instances raises the rates, so the
+    sample keeps its rows and only adds some. Judged rows stay while they are instances, so after a
+    rule adds instances the sample favours the old ones slightly (each stratum was uniform when drawn)."""
+    given = {_words(row): row for row in kept if row["verdict"]}
     rows = []
     for language in LANGUAGES:
         for name, found in instances(shared, language).items():
-            rows += [_row(language, name, *f) for f in sample(found, random.Random(f"{SEED}:{language}:{name}"))]
+            population = Counter(_stratum(f[2].distance) for f in found)
+            for f in sorted(found, key=lambda f: (f[2].distance, f[0], f[2].dependent)):
+                row = _row(language, name, *f)
+                stratum = _stratum(f[2].distance)
+                if stratum and (_words(row) in given or _share(row) < TARGET / population[stratum]):
+                    old = given.get(_words(row), {})
+                    rows.append(row | {"verdict": old.get("verdict", ""), "reason": old.get("reason", "")})
     return rows
 
 
-def sample(found: list, rng: random.Random) -> list:
-    """Up to PER_BAND instances of each band of D; where a band has fewer, the sample is filled up to
-    PER_BAND x bands from the other instances, those at D >= 1 first (all where fewer)."""
-    chosen = []
-    for low, high in SAMPLED:
-        band = [f for f in found if f[2].distance >= low and (high is None or f[2].distance <= high)]
-        chosen += rng.sample(band, min(PER_BAND, len(band)))
-    wanted = PER_BAND * len(SAMPLED) - len(chosen)
-    for rest in ([f for f in found if f[2].distance >= 1 and f not in chosen], [f for f in found if f[2].distance == 0]):
-        if wanted > 0:
-            extra = rng.sample(rest, min(wanted, len(rest)))
-            chosen, wanted = chosen + extra, wanted - len(extra)
-    return sorted(chosen, key=lambda f: (f[2].distance, f[0], f[2].dependent))
+def _stratum(distance: int) -> int:
+    """The stratum of an instance at this D: the lowest D of its band of STRATA, 0 below D = 1."""
+    return max((low for low in STRATA if distance >= low), default=0)
+
+
+def _words(row: dict) -> tuple:
+    return row["lang"], row["sent_id"], row["dependent"], row["head"]
+
+
+def _share(row: dict) -> float:
+    """A fixed number in [0, 1) for the instance's words."""
+    return int.from_bytes(hashlib.sha256("\t".join(_words(row)).encode()).digest()[:8], "big") / 2**64
 
 
 def _row(language: str, name: str, sent_id: str, sentence, instance) -> dict:
@@ -113,12 +130,6 @@ def write_verdicts(rows: list[dict], path: Path = VERDICTS) -> None:
     path.write_text("\n".join(text) + "\n", encoding="utf-8")
 
 
-def merge(drawn: list[dict], kept: list[dict]) -> list[dict]:
-    """The drawn sample with every verdict already given (a row no longer drawn is dropped)."""
-    given = {_key(row): row for row in kept}
-    return [given.get(_key(row), row) for row in drawn]
-
-
 def counts(shared: Path) -> dict[tuple[str, str], Counter]:
     """(language, phenomenon) -> D -> sentences with an instance at distance >= D."""
     table = {}
@@ -131,22 +142,57 @@ def counts(shared: Path) -> dict[tuple[str, str], Counter]:
     return table
 
 
-def render(table: dict[tuple[str, str], Counter], verdicts: list[dict]) -> str:
-    judged: dict[tuple[str, str], Counter] = defaultdict(Counter)
+def populations(shared: Path) -> dict[tuple[str, str], Counter]:
+    """(language, phenomenon) -> stratum -> its instances."""
+    return {(language, name): Counter(_stratum(f[2].distance) for f in found)
+            for language in LANGUAGES for name, found in instances(shared, language).items()}
+
+
+def precision(rows: list[dict], population: Counter, low: int) -> tuple[float, float, float] | None:
+    """The precision of the instances at D >= low and its 95 % interval: each stratum's judged rows
+    weighted by its instances; None where there is no instance, or a stratum with some has no judged row."""
+    strata = [s for s in STRATA if s >= low and population[s]]
+    if not strata:
+        return None
+    total, estimate, spread, least, most = sum(population[s] for s in strata), 0.0, 0.0, 0.0, 0.0
+    for s in strata:
+        verdicts = [row["verdict"] for row in rows if _stratum(int(row["D"])) == s and row["verdict"]]
+        if not verdicts:
+            return None
+        weight, n, ok = population[s] / total, len(verdicts), verdicts.count("ok")
+        estimate += weight * ok / n
+        spread += weight**2 * (1 - n / population[s]) / n
+        least, most = least + weight * ok / population[s], most + weight * (ok + population[s] - n) / population[s]
+    # Wilson's score interval at the effective size 1 / spread (Kish's, with each stratum's finite-
+    # population correction): the normal interval of a stratified proportion shrinks to a point when
+    # every judged row is ok, as in most cells, Wilson's does not; a stratum read in full adds nothing,
+    # and the interval keeps within what the unjudged instances can make of the precision
+    z2 = NormalDist().inv_cdf(0.975) ** 2
+    half = math.sqrt(z2 * (estimate * (1 - estimate) * spread + z2 * spread**2 / 4))
+    centre = estimate + z2 * spread / 2
+    return estimate, max(least, (centre - half) / (1 + z2 * spread)), min(most, (centre + half) / (1 + z2 * spread))
+
+
+def render(table: dict[tuple[str, str], Counter], verdicts: list[dict], population: dict) -> str:
+    sampled: dict[tuple[str, str], list] = defaultdict(list)
     for row in verdicts:
-        if row["verdict"] in ("ok", "wrong"):
-            judged[row["lang"], row["phenomenon"]][row["verdict"]] += 1
-    lines = ["| lang | phenomenon | " + " | ".join(f"D≥{d}" for d in COUNTED) + " | judged | precision |",
-             "|---|---|" + "---:|" * (len(COUNTED) + 2)]
+        sampled[row["lang"], row["phenomenon"]].append(row)
+    lines = ["| lang | phenomenon | " + " | ".join(f"D≥{d}" for d in COUNTED) + " | judged | precision d1 | d2 | d5 |",
+             "|---|---|" + "---:|" * (len(COUNTED) + 4)]
     for (language, name), by_d in table.items():
-        seen = judged[language, name]
-        n = seen["ok"] + seen["wrong"]
-        precision = f"{100 * seen['ok'] / n:.1f}" if n else "–"
-        lines.append(f"| {language} | {name} | " + " | ".join(str(by_d[d]) for d in COUNTED) + f" | {n} | {precision} |")
+        rows = sampled[language, name]
+        judged = sum(1 for row in rows if row["verdict"])
+        cells = [f"{judged}" + (f" of {len(rows)}" if judged < len(rows) else "")]
+        for low in (1, 2, 5):
+            found = precision(rows, population[language, name], low)
+            cells.append(f"{100 * found[0]:.1f} ({100 * found[1]:.1f}–{100 * found[2]:.1f})" if found else "–")
+        lines.append(f"| {language} | {name} | " + " | ".join(str(by_d[d]) for d in COUNTED) + " | " + " | ".join(cells) + " |")
     return ("Phenomena of each source language's profile on its gold PUD treebank (1,000 sentences): sentences "
-            "with an instance at distance ≥ D, and the precision (%) of the instances a reader judged (up to 10 "
-            "each at D = 1, 2 and ≥ 5; – where none is judged yet). The instances, verdicts and reasons: "
-            "`auto_challenge_sets/dataset/extraction_precision.tsv` (`studies/language_precision.py`).\n\n"
+            "with an instance at distance ≥ D; the instances a reader judged at D ≥ 1 (of those drawn); and "
+            "the precision (%) of the instances at D ≥ 1, 2 and 5 (what configs d1, d2 and d5 select), with its "
+            "95 % interval, from a sample drawn per stratum of D (1, 2, 3–4, ≥ 5) and weighted by the "
+            "stratum's instances (– where there are none, or none is judged yet). The instances, verdicts and "
+            "reasons: `auto_challenge_sets/dataset/extraction_precision.tsv` (`studies/language_precision.py`).\n\n"
             + "\n".join(lines) + "\n")
 
 
@@ -154,19 +200,21 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shared", type=Path, default=REPO.parent / "shared")
     action = parser.add_mutually_exclusive_group()
-    action.add_argument("--draw", action="store_true", help=f"add newly drawn instances to {VERDICTS.relative_to(REPO)}")
+    action.add_argument("--draw", action="store_true", help=f"rewrite {VERDICTS.relative_to(REPO)} as the sample drawn now")
     action.add_argument("--write", action="store_true", help=f"store the table in {TABLE.relative_to(REPO)}")
     action.add_argument("--check", action="store_true", help="exit 1 if the stored table differs")
     args = parser.parse_args()
     if args.draw:
-        write_verdicts(merge(draw(args.shared), read_verdicts()))
+        write_verdicts(draw(args.shared, read_verdicts()))
         return 0
-    if args.check and [_key(row) for row in draw(args.shared)] != [_key(row) for row in read_verdicts()]:
+    kept = read_verdicts()
+    if args.check and [_key(row) for row in draw(args.shared, kept)] != [_key(row) for row in kept]:
         # a rule or profile changed since the sample was judged: its instances are no longer the draw
         print(f"{VERDICTS} is not the sample the rules draw now: run with --draw and judge the new rows",
               file=sys.stderr)
         return 1
-    return store_or_check(render(counts(args.shared), read_verdicts()), TABLE, write=args.write, check=args.check)
+    table = render(counts(args.shared), kept, populations(args.shared))
+    return store_or_check(table, TABLE, write=args.write, check=args.check)
 
 
 if __name__ == "__main__":

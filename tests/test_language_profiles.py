@@ -7,6 +7,7 @@ and shows its own precision rows in the card."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import conllu
@@ -31,6 +32,7 @@ from auto_challenge_sets.phenomena.rule_query import RuleQueryError, parse_rule_
 
 from conftest import REPO, shared_path
 
+sys.path.insert(0, str(REPO / "studies"))  # the precision study: language_precision.py
 PUD_LANGUAGES = ("cs", "de", "en", "es", "fr", "hi", "is", "ru", "zh")
 
 
@@ -161,33 +163,60 @@ def test_a_build_from_each_pud_language_writes_its_profiles_configs(language: st
     assert all(name.split(".")[1] in source_phenomena(language) for name in empty)
     card = (out / "README.md").read_text(encoding="utf-8")
     lines = card.splitlines()
-    start = lines.index("| lang | phenomenon | D≥0 | D≥1 | D≥2 | D≥3 | D≥5 | judged | precision |") + 2
+    start = next(k for k, line in enumerate(lines) if line.startswith("| lang | phenomenon | D≥0 |")) + 2
     end = next(k for k in range(start, len(lines)) if not lines[k].startswith("| "))
     precision = [line.split("|") for line in lines[start:end]]
     assert {cells[1].strip() for cells in precision} == {language}
     assert {cells[2].strip() for cells in precision} == set(source_phenomena(language))
 
 
-def test_the_precision_table_is_the_verdicts_file_counted(tmp_path: Path) -> None:
-    """Every judged instance has a verdict and a wrong one its reason; the stored table's judged
-    counts and precision are those of the verdicts file."""
-    from collections import Counter
+def test_the_precision_table_is_the_verdicts_file_counted() -> None:
+    """A wrong verdict has its reason; the stored table's judged rows are the verdicts file's, and
+    each precision, a mean of its strata weighted by their instances, lies within its interval and
+    within the range of its strata's judged precisions."""
+    from collections import defaultdict
 
-    lines = (REPO / "auto_challenge_sets" / "dataset" / "extraction_precision.tsv").read_text(encoding="utf-8").splitlines()
-    header = lines[0].split("\t")
-    rows = [dict(zip(header, line.split("\t"))) for line in lines[1:]]
-    assert all(row["verdict"] in ("ok", "wrong") for row in rows)
+    from language_precision import _stratum, read_verdicts
+
+    rows = read_verdicts()
+    assert all(row["verdict"] in ("ok", "wrong", "") for row in rows)
     assert all(row["reason"] for row in rows if row["verdict"] == "wrong")
-    judged: Counter = Counter((row["lang"], row["phenomenon"]) for row in rows)
-    ok: Counter = Counter((row["lang"], row["phenomenon"]) for row in rows if row["verdict"] == "ok")
+    sample: dict = defaultdict(list)
+    for row in rows:
+        sample[row["lang"], row["phenomenon"]].append(row)
     table = (REPO / "auto_challenge_sets" / "dataset" / "extraction_precision.md").read_text(encoding="utf-8")
     for language in PUD_LANGUAGES:
         for name in source_phenomena(language):
-            n = judged[language, name]
-            assert n >= 4, (language, name)
             line = next(line for line in table.splitlines() if line.startswith(f"| {language} | {name} |"))
-            cells = [cell.strip() for cell in line.split("|")[1:-1]]
-            assert cells[-2:] == [str(n), f"{100 * ok[language, name] / n:.1f}"]
+            judged, d1 = [cell.strip() for cell in line.split("|")[-5:-3]]
+            drawn = sample[language, name]
+            done = [row for row in drawn if row["verdict"]]
+            assert judged == str(len(done)) + (f" of {len(drawn)}" if len(done) < len(drawn) else "")
+            if d1 != "–":
+                estimate, low, high = (float(x) for x in d1.replace("(", "").replace(")", "").replace("–", " ").split())
+                assert low <= estimate <= high
+                strata = {_stratum(int(row["D"])) for row in done}
+                shares = [100 * sum(row["verdict"] == "ok" for row in done if _stratum(int(row["D"])) == s)
+                          / sum(_stratum(int(row["D"])) == s for row in done) for s in strata]
+                assert min(shares) - 0.05 <= estimate <= max(shares) + 0.05, (language, name)
+
+
+def test_precision_weights_each_stratum_by_its_instances() -> None:
+    """Strata of 90 instances at D = 1 (judged 10: all ok) and 10 at D >= 5 (judged 10: all wrong):
+    the precision of d1 is 90 %, not the judged rows' 50 %; its interval reaches below for the 80
+    D = 1 instances not read, but not above 90 %, which they all being correct would give; d5, read
+    in full, is exact."""
+    from collections import Counter
+
+    from language_precision import precision
+
+    rows = [{"D": "1", "verdict": "ok"}] * 10 + [{"D": "7", "verdict": "wrong"}] * 10
+    population = Counter({1: 90, 5: 10})
+    estimate, low, high = precision(rows, population, 1)
+    assert estimate == pytest.approx(0.9) == pytest.approx(high) and 0.5 < low < 0.9
+    assert precision(rows, population, 5) == (0.0, 0.0, 0.0)
+    assert precision(rows, population, 2) == (0.0, 0.0, 0.0)  # strata 2 and 3-4 have no instance
+    assert precision(rows[:10], population, 1) is None  # the D >= 5 stratum has no judged row
 
 
 @pytest.mark.shared
@@ -201,7 +230,7 @@ def test_the_stored_precision_table_equals_a_fresh_count() -> None:
     done = subprocess.run([sys.executable, str(REPO / "studies" / "language_precision.py"), "--check",
                            "--shared", str(shared)], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "| cs | aux_clitic | 115 | 75 | 38 | 19 | 2 | 30 | 100.0 |" in done.stdout
+    assert "| cs | aux_clitic | 115 | 75 | 38 | 19 | 2 |" in done.stdout
 
 
 # (language, sent_id, phenomenon, the (dependent, head) pairs it finds there): issue 47's rule fixes on PUD
