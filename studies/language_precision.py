@@ -120,7 +120,8 @@ def merge(drawn: list[dict], kept: list[dict]) -> list[dict]:
 
 
 def counts(shared: Path) -> dict[tuple[str, str], Counter]:
-    """(language, phenomenon) -> D -> sentences with an instance at distance >= D."""
+    """(language, phenomenon) -> D -> sentences with an instance at distance >= D, and "fw" -> the
+    share (%) of its instances at D >= 1 whose gap holds only function words (content_distance 0)."""
     table = {}
     for language in LANGUAGES:
         for name, found in instances(shared, language).items():
@@ -128,6 +129,8 @@ def counts(shared: Path) -> dict[tuple[str, str], Counter]:
             for sent_id, _, instance in found:
                 top[sent_id] = max(top.get(sent_id, -1), instance.distance)
             table[language, name] = Counter({d: sum(1 for t in top.values() if t >= d) for d in COUNTED})
+            long = [instance.content_distance == 0 for _, _, instance in found if instance.distance >= 1]
+            table[language, name]["fw"] = f"{100 * sum(long) / len(long):.0f}" if long else "–"
     return table
 
 
@@ -136,15 +139,16 @@ def render(table: dict[tuple[str, str], Counter], verdicts: list[dict]) -> str:
     for row in verdicts:
         if row["verdict"] in ("ok", "wrong"):
             judged[row["lang"], row["phenomenon"]][row["verdict"]] += 1
-    lines = ["| lang | phenomenon | " + " | ".join(f"D≥{d}" for d in COUNTED) + " | judged | precision |",
-             "|---|---|" + "---:|" * (len(COUNTED) + 2)]
+    lines = ["| lang | phenomenon | " + " | ".join(f"D≥{d}" for d in COUNTED) + " | fw-only | judged | precision |",
+             "|---|---|" + "---:|" * (len(COUNTED) + 3)]
     for (language, name), by_d in table.items():
         seen = judged[language, name]
         n = seen["ok"] + seen["wrong"]
         precision = f"{100 * seen['ok'] / n:.1f}" if n else "–"
-        lines.append(f"| {language} | {name} | " + " | ".join(str(by_d[d]) for d in COUNTED) + f" | {n} | {precision} |")
+        lines.append(f"| {language} | {name} | " + " | ".join(str(by_d[d]) for d in COUNTED) + f" | {by_d['fw']} | {n} | {precision} |")
     return ("Phenomena of each source language's profile on its gold PUD treebank (1,000 sentences): sentences "
-            "with an instance at distance ≥ D, and the precision (%) of the instances a reader judged (up to 10 "
+            "with an instance at distance ≥ D; the share (%) of the instances at D ≥ 1 whose gap holds only "
+            "function words (fw-only: `content_distance` 0, a distance grammar fixes); and the precision (%) of the instances a reader judged (up to 10 "
             "each at D = 1, 2 and ≥ 5; – where none is judged yet). The instances, verdicts and reasons: "
             "`auto_challenge_sets/dataset/extraction_precision.tsv` (`studies/language_precision.py`).\n\n"
             + "\n".join(lines) + "\n")

@@ -21,18 +21,23 @@ from auto_challenge_sets.phenomena.registry import BUILTIN, LANGUAGE_RULES, PHEN
 
 ANY = "*"  # a source language the table does not name
 
-# source language -> the built-in lexical phenomena a build from it makes configs for
+# source language -> the built-in lexical phenomena a build from it makes configs for. verb_final where
+# subordinate clauses are verb-final, subordinator_verb (the same pairs) elsewhere. Left out, from the
+# share of D >= 1 instances on gold PUD whose gap holds only function words (extraction_precision.md):
+# es reflexive 97 % ('se ha considerado'), hi aux_bracket 99 % (a fixed chain of auxiliaries), ru
+# reflexive 91 % ('в себя'; the Russian reflexive is the suffix -ся, inside one word); cs aux_clitic:
+# all 126 of its PUD instances are aux_bracket's auxiliaries. Kept: en reflexive, 100 % of 2, is the paper's.
 PROFILES: dict[str, tuple[str, ...]] = {
-    "cs": ("reflexive", "aux_bracket", "aux_clitic", "subj_verb", "verb_final", "relative_clause"),
+    "cs": ("reflexive", "aux_bracket", "subj_verb", "subordinator_verb", "relative_clause"),
     "de": ("reflexive", "particle", "aux_bracket", "subj_verb", "verb_final", "relative_clause"),
-    "en": ("reflexive", "particle", "prep_stranding", "aux_bracket", "subj_verb", "verb_final", "relative_clause"),
-    "es": ("reflexive", "aux_bracket", "subj_verb", "verb_final", "relative_clause"),
-    "fr": ("reflexive", "ne_pas", "aux_bracket", "subj_verb", "verb_final", "relative_clause"),
-    "hi": ("aux_bracket", "light_verb_compound", "subj_verb", "verb_final", "relative_clause"),
-    "is": ("reflexive", "particle", "aux_bracket", "subj_verb", "verb_final", "relative_clause"),
-    "ru": ("reflexive", "aux_bracket", "subj_verb", "verb_final", "relative_clause"),
+    "en": ("reflexive", "particle", "prep_stranding", "aux_bracket", "subj_verb", "subordinator_verb", "relative_clause"),
+    "es": ("aux_bracket", "subj_verb", "subordinator_verb", "relative_clause"),
+    "fr": ("reflexive", "ne_pas", "aux_bracket", "subj_verb", "subordinator_verb", "relative_clause"),
+    "hi": ("light_verb_compound", "subj_verb", "verb_final", "relative_clause"),
+    "is": ("reflexive", "particle", "aux_bracket", "subj_verb", "subordinator_verb", "relative_clause"),
+    "ru": ("aux_bracket", "subj_verb", "subordinator_verb", "relative_clause"),
     "zh": ("ba_bei", "aux_bracket", "relative_clause"),
-    ANY: ("reflexive", "particle", "aux_bracket", "subj_verb", "verb_final", "relative_clause"),
+    ANY: ("reflexive", "particle", "aux_bracket", "subj_verb", "subordinator_verb", "relative_clause"),
 }
 
 # ISO 639-2 (T and B) and 639-3 codes -> the ISO 639-1 code of the profiles and tokenizers (cmn: Mandarin)
