@@ -145,10 +145,12 @@ def render(table: dict[tuple[str, str], Counter], verdicts: list[dict]) -> str:
         seen = judged[language, name]
         n = seen["ok"] + seen["wrong"]
         precision = f"{100 * seen['ok'] / n:.1f}" if n else "–"
-        lines.append(f"| {language} | {name} | " + " | ".join(str(by_d[d]) for d in COUNTED) + f" | {by_d['fw']} | {n} | {precision} |")
+        lines.append(f"| {language} | {name} | " + " | ".join(str(by_d[d]) for d in COUNTED)
+                     + f" | {by_d['fw']} | {n} | {precision} |")
     return ("Phenomena of each source language's profile on its gold PUD treebank (1,000 sentences): sentences "
             "with an instance at distance ≥ D; the share (%) of the instances at D ≥ 1 whose gap holds only "
-            "function words (fw-only: `content_distance` 0, a distance grammar fixes); and the precision (%) of the instances a reader judged (up to 10 "
+            "function words (fw-only: `content_distance` 0, a distance grammar fixes); and the precision (%) "
+            "of the instances a reader judged (up to 10 "
             "each at D = 1, 2 and ≥ 5; – where none is judged yet). The instances, verdicts and reasons: "
             "`auto_challenge_sets/dataset/extraction_precision.tsv` (`studies/language_precision.py`).\n\n"
             + "\n".join(lines) + "\n")

@@ -3,8 +3,8 @@
 One table, :data:`PROFILES`. A phenomenon that cannot occur in a language is no config of that
 language's builds: a German source has no stranded prepositions, Chinese verbs no agreement with
 their subject, and Spanish ``compound:prt`` marks reflexive *se*, not a particle. Where a language
-annotates a phenomenon otherwise than the generic rule reads it (French, Icelandic and Russian PUD
-mark no ``Reflex=Yes``), the phenomenon keeps its name and the language its own rule
+annotates a phenomenon otherwise than the generic rule reads it (French and Icelandic PUD mark no
+``Reflex=Yes``), the phenomenon keeps its name and the language its own rule
 (``register_language_rule`` in :mod:`auto_challenge_sets.phenomena.registry`). Each entry was checked on the
 language's gold PUD treebank; what each finds there, and how precisely, is measured in
 ``auto_challenge_sets/dataset/extraction_precision.tsv`` (``studies/language_precision.py``).
