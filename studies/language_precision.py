@@ -131,7 +131,8 @@ def write_verdicts(rows: list[dict], path: Path = VERDICTS) -> None:
 
 
 def counts(shared: Path) -> dict[tuple[str, str], Counter]:
-    """(language, phenomenon) -> D -> sentences with an instance at distance >= D."""
+    """(language, phenomenon) -> D -> sentences with an instance at distance >= D, and "fw" -> the
+    share (%) of its instances at D >= 1 whose gap holds only function words (content_distance 0)."""
     table = {}
     for language in LANGUAGES:
         for name, found in instances(shared, language).items():
@@ -139,6 +140,8 @@ def counts(shared: Path) -> dict[tuple[str, str], Counter]:
             for sent_id, _, instance in found:
                 top[sent_id] = max(top.get(sent_id, -1), instance.distance)
             table[language, name] = Counter({d: sum(1 for t in top.values() if t >= d) for d in COUNTED})
+            long = [instance.content_distance == 0 for _, _, instance in found if instance.distance >= 1]
+            table[language, name]["fw"] = f"{100 * sum(long) / len(long):.0f}" if long else "–"
     return table
 
 
@@ -177,8 +180,8 @@ def render(table: dict[tuple[str, str], Counter], verdicts: list[dict], populati
     sampled: dict[tuple[str, str], list] = defaultdict(list)
     for row in verdicts:
         sampled[row["lang"], row["phenomenon"]].append(row)
-    lines = ["| lang | phenomenon | " + " | ".join(f"D≥{d}" for d in COUNTED) + " | judged | precision d1 | d2 | d5 |",
-             "|---|---|" + "---:|" * (len(COUNTED) + 4)]
+    lines = ["| lang | phenomenon | " + " | ".join(f"D≥{d}" for d in COUNTED) + " | fw-only | judged | precision d1 | d2 | d5 |",
+             "|---|---|" + "---:|" * (len(COUNTED) + 5)]
     for (language, name), by_d in table.items():
         rows = sampled[language, name]
         judged = sum(1 for row in rows if row["verdict"])
@@ -186,9 +189,12 @@ def render(table: dict[tuple[str, str], Counter], verdicts: list[dict], populati
         for low in (1, 2, 5):
             found = precision(rows, population[language, name], low)
             cells.append(f"{100 * found[0]:.1f} ({100 * found[1]:.1f}–{100 * found[2]:.1f})" if found else "–")
-        lines.append(f"| {language} | {name} | " + " | ".join(str(by_d[d]) for d in COUNTED) + " | " + " | ".join(cells) + " |")
+        lines.append(f"| {language} | {name} | " + " | ".join(str(by_d[d]) for d in COUNTED) + f" | {by_d['fw']} | "
+                     + " | ".join(cells) + " |")
     return ("Phenomena of each source language's profile on its gold PUD treebank (1,000 sentences): sentences "
-            "with an instance at distance ≥ D; the instances a reader judged at D ≥ 1 (of those drawn); and "
+            "with an instance at distance ≥ D; the share (%) of the instances at D ≥ 1 whose gap holds only "
+            "function words (fw-only: `content_distance` 0, a distance grammar fixes); the instances a reader "
+            "judged at D ≥ 1 (of those drawn); and "
             "the precision (%) of the instances at D ≥ 1, 2 and 5 (what configs d1, d2 and d5 select), with its "
             "95 % interval, from a sample drawn per stratum of D (1, 2, 3–4, ≥ 5) and weighted by the "
             "stratum's instances (– where there are none, or none is judged yet). The instances, verdicts and "

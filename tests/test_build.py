@@ -43,7 +43,7 @@ def pud_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize(("src", "tgt"), [("de", "en"), ("en", "de")])
 def test_every_config_loads_with_the_independent_row_count(pud_folder: Path, src: str, tgt: str,
                                                            tmp_path: Path) -> None:
-    sizes, instances = independent_selection(shared_path("data", "pud", f"{src}_pud-ud-test.conllu"))
+    sizes, instances = independent_selection(shared_path("data", "pud", f"{src}_pud-ud-test.conllu"), src)
     built = scan_folder(pud_folder)
     for (phenomenon, minimum), expected in sizes.items():
         name = f"{src}-{tgt}.baseline" if phenomenon == "baseline" else f"{src}-{tgt}.{phenomenon}.d{minimum}"
@@ -59,8 +59,8 @@ def test_every_config_loads_with_the_independent_row_count(pud_folder: Path, src
             sent_id = list(instances)[row["line"] - 1]
             assert ids[sent_id] == row["line"] - 1
             wanted = [e for e in instances[sent_id][phenomenon] if e[2] >= minimum]
-            assert [(i["dependent"], i["head"], i["distance"]) for i in row["instances"]] == wanted
-            assert row["distance"] == max(d for _, _, d in wanted)
+            assert [(i["dependent"], i["head"], i["distance"], i["content_distance"]) for i in row["instances"]] == wanted
+            assert row["distance"] == max(e[2] for e in wanted)
             for instance in row["instances"]:
                 assert row["source_tokens"][instance["dependent"] - 1] == instance["dependent_form"]
                 assert row["source_tokens"][instance["head"] - 1] == instance["head_form"]
@@ -71,7 +71,7 @@ def test_every_config_loads_with_the_independent_row_count(pud_folder: Path, src
 def test_expected_sizes_on_gold_pud(pud_folder: Path, tmp_path: Path) -> None:
     """The built folder's sizes (Parquet footers and the rows datasets loads), against the counts
     known for gold German PUD and the independent reading."""
-    sizes, _ = independent_selection(shared_path("data", "pud", "de_pud-ud-test.conllu"))
+    sizes, _ = independent_selection(shared_path("data", "pud", "de_pud-ud-test.conllu"), "de")
     built = folder_sizes(pud_folder)
     # Gold German PUD: 119 compound:prt tokens in 112 sentences; reflexives in 131 sentences.
     assert built["de-en.particle.d0"] == {"pud": 112} == {"pud": sizes["particle", 0]}

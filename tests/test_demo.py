@@ -24,7 +24,7 @@ def demo_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize(("src", "tgt"), [("de", "en"), ("en", "de")])
 def test_lexical_sizes_match_an_independent_reading(demo_folder: Path, src: str, tgt: str) -> None:
-    expected, _ = independent_selection(demo_file(f"sample.{src}.conllu"))
+    expected, _ = independent_selection(demo_file(f"sample.{src}.conllu"), src)
     built = folder_sizes(demo_folder)
     for (phenomenon, minimum), n in expected.items():
         name = f"{src}-{tgt}.baseline" if phenomenon == "baseline" else f"{src}-{tgt}.{phenomenon}.d{minimum}"

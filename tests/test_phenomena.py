@@ -32,9 +32,10 @@ def pud() -> dict[str, dict]:
 
 def test_registry_has_the_papers_phenomena() -> None:
     assert {"reflexive", "particle", "prep_stranding"} <= set(PHENOMENA)
-    with pytest.raises(KeyError, match=r"unknown phenomenon 'nope' \(known: aux_bracket, aux_clitic, ba_bei, "
+    with pytest.raises(KeyError, match=r"unknown phenomenon 'nope' \(known: aux_bracket, ba_bei, "
                                         r"crossing, light_verb_compound, ne_pas, particle, prep_stranding, reflexive, "
-                                        r"relative_clause, reorder, reorder_norm, subj_verb, verb_final\)"):
+                                        r"relative_clause, reorder, reorder_norm, subj_verb, subordinator_verb, "
+                                        r"verb_final\)"):
         get_phenomenon("nope")
 
 
@@ -43,9 +44,9 @@ def test_german_particle_and_reflexive(pud: dict) -> None:
     assert sentence.text == ("Osborne meldete sich bei einer amerikanischen Redneragentur an, "
                              "nachdem er im Juli gefeuert wurde.")
     # "an" (8) is the particle of "meldete" (2): five words between.
-    assert find_instances(sentence, "particle") == [Instance(8, 2, "an", "meldete", 5)]
+    assert find_instances(sentence, "particle") == [Instance(8, 2, "an", "meldete", 5, 2)]
     # "sich" (3) is right after "meldete": distance 0.
-    assert find_instances(sentence, "reflexive") == [Instance(3, 2, "sich", "meldete", 0)]
+    assert find_instances(sentence, "reflexive") == [Instance(3, 2, "sich", "meldete", 0, 0)]
     assert find_instances(sentence, "prep_stranding") == []
 
 
@@ -71,16 +72,16 @@ def test_reflexive_far_from_its_verb(pud: dict) -> None:
 
 def test_english_particle_and_reflexive(pud: dict) -> None:
     assert pud["en"]["n01013005"].text == "Mr Osborne signed up with a US speakers agency after being sacked in July."
-    assert find_instances(pud["en"]["n01013005"], "particle") == [Instance(4, 3, "up", "signed", 0)]
+    assert find_instances(pud["en"]["n01013005"], "particle") == [Instance(4, 3, "up", "signed", 0, 0)]
     sentence = pud["en"]["n01087018"]
     assert sentence.text == "I think that’s why they immersed themselves in pattern and colour."
-    assert find_instances(sentence, "reflexive") == [Instance(8, 7, "themselves", "immersed", 0)]
+    assert find_instances(sentence, "reflexive") == [Instance(8, 7, "themselves", "immersed", 0, 0)]
 
 
 def test_prep_stranding_on_gold_english(pud: dict) -> None:
     sentence = pud["en"]["w01027007"]
     assert sentence.text == "The climate is so dry that these plains are sometimes thought of as part of the Sahara."
-    assert find_instances(sentence, "prep_stranding") == [Instance(12, 11, "of", "thought", 0)]
+    assert find_instances(sentence, "prep_stranding") == [Instance(12, 11, "of", "thought", 0, 0)]
     # Gold UD attaches most stranded prepositions as `case`: the rule fires on few gold English trees.
     assert sum(bool(find_instances(s, "prep_stranding")) for s in pud["en"].values()) == 4
 
@@ -88,7 +89,7 @@ def test_prep_stranding_on_gold_english(pud: dict) -> None:
 def test_root_is_never_an_instance() -> None:
     (sentence,) = parse_conllu("1\tan\tan\tADP\t_\t_\t0\tcompound:prt\t_\t_\n2\tx\tx\tX\t_\tReflex=Yes\t1\tdep\t_\t_\n")
     assert find_instances(sentence, "particle") == []
-    assert find_instances(sentence, "reflexive") == [Instance(2, 1, "x", "an", 0)]
+    assert find_instances(sentence, "reflexive") == [Instance(2, 1, "x", "an", 0, 0)]
 
 
 def test_feature_matching_is_exact() -> None:
@@ -109,7 +110,7 @@ def test_adding_a_phenomenon_is_one_registered_rule(monkeypatch: pytest.MonkeyPa
 
     (sentence,) = parse_conllu("1\tnicht\tnicht\tPART\t_\tPolarity=Neg\t3\tadvmod\t_\t_\n"
                                "2\tso\tso\tADV\t_\t_\t3\tadvmod\t_\t_\n3\tgut\tgut\tADJ\t_\t_\t0\troot\t_\t_\n")
-    assert find_instances(sentence, "negation") == [Instance(1, 3, "nicht", "gut", 1)]
+    assert find_instances(sentence, "negation") == [Instance(1, 3, "nicht", "gut", 1, 1)]
     assert get_phenomenon("negation") == Phenomenon("negation", "Polarity=Neg", _negation, "lexical")
     with pytest.raises(ValueError, match="^phenomenon 'negation' is already registered$"):
         register_phenomenon("negation", "again")(_negation)
@@ -135,7 +136,7 @@ UD_V1 = ("1\tShe\tshe\tPRON\tPRP\t_\t2\tnsubj\t_\t_\n2\tturned\tturn\tVERB\tVBD\
                                                ("compound:svc", False), ("advmod", False), ("part", False)])
 def test_particle_takes_ud_v1_prt_and_v2_compound_prt_only(deprel: str, found: bool) -> None:
     (sentence,) = parse_conllu(UD_V1.format(deprel=deprel))
-    expected = [Instance(5, 2, "down", "turned", 2)] if found else []
+    expected = [Instance(5, 2, "down", "turned", 2, 1)] if found else []
     assert find_instances(sentence, "particle") == expected
     assert find_instances(sentence, "prep_stranding") == []  # ADP, but not obl
 
@@ -146,7 +147,7 @@ def test_particle_takes_ud_v1_prt_and_v2_compound_prt_only(deprel: str, found: b
 def test_prep_stranding_needs_adp_and_obl(upos: str, deprel: str, found: bool) -> None:
     (sentence,) = parse_conllu(f"1\twho\twho\tPRON\t_\t_\t2\tobj\t_\t_\n2\ttalk\ttalk\tVERB\t_\t_\t0\troot\t_\t_\n"
                                f"3\tto\tto\t{upos}\t_\t_\t2\t{deprel}\t_\t_\n")
-    assert find_instances(sentence, "prep_stranding") == ([Instance(3, 2, "to", "talk", 0)] if found else [])
+    assert find_instances(sentence, "prep_stranding") == ([Instance(3, 2, "to", "talk", 0, 0)] if found else [])
 
 
 def test_reorder_is_registered_but_measured_on_the_alignment() -> None:
@@ -158,24 +159,24 @@ def test_reorder_is_registered_but_measured_on_the_alignment() -> None:
         find_instances(sentence, "reorder")
     with pytest.raises(ValueError, match="phenomenon 'reorder' is already registered"):
         register_alignment_phenomenon("reorder", "again")
-    assert find_instances(sentence, get_phenomenon("particle")) == [Instance(5, 2, "down", "turned", 2)]
+    assert find_instances(sentence, get_phenomenon("particle")) == [Instance(5, 2, "down", "turned", 2, 1)]
 
 
 def test_aux_bracket_on_the_german_verbal_bracket(pud: dict) -> None:
     # "Hier kann man Parallelen zwischen Spielen und unserem täglichen Leben ziehen ."
     sentence = pud["de"]["n01007012"]
-    assert find_instances(sentence, "aux_bracket") == [Instance(2, 11, "kann", "ziehen", 8)]
+    assert find_instances(sentence, "aux_bracket") == [Instance(2, 11, "kann", "ziehen", 8, 4)]
     # werden (aux:pass) ... finanziert: a subtype of aux counts
-    assert find_instances(pud["de"]["n01002042"], "aux_bracket") == [Instance(4, 9, "werden", "finanziert", 4)]
+    assert find_instances(pud["de"]["n01002042"], "aux_bracket") == [Instance(4, 9, "werden", "finanziert", 4, 3)]
 
 
 def test_subj_verb_and_verb_final_in_one_german_sentence(pud: dict) -> None:
     # "Ein Zeuge berichtete der Polizei , dass das Opfer den Verdächtigen in dem April angegriffen hatte ."
     sentence = pud["de"]["n01006011"]
-    assert find_instances(sentence, "subj_verb") == [Instance(2, 3, "Zeuge", "berichtete", 0),
-                                                     Instance(9, 15, "Opfer", "angegriffen", 5)]
-    assert find_instances(sentence, "verb_final") == [Instance(7, 15, "dass", "angegriffen", 7)]
-    assert find_instances(sentence, "aux_bracket") == [Instance(16, 15, "hatte", "angegriffen", 0)]
+    assert find_instances(sentence, "subj_verb") == [Instance(2, 3, "Zeuge", "berichtete", 0, 0),
+                                                     Instance(9, 15, "Opfer", "angegriffen", 5, 2)]
+    assert find_instances(sentence, "verb_final") == [Instance(7, 15, "dass", "angegriffen", 7, 3)]
+    assert find_instances(sentence, "aux_bracket") == [Instance(16, 15, "hatte", "angegriffen", 0, 0)]
 
 
 def test_a_rule_running_to_another_word_finds_the_same_without_its_word_test(pud: dict) -> None:
@@ -195,7 +196,7 @@ def test_a_rule_running_to_another_word_finds_the_same_without_its_word_test(pud
 
 def test_english_subject_far_from_its_verb(pud: dict) -> None:
     # "First one of the Yazidi women started crying , ...": agreement across "of the Yazidi women"
-    assert find_instances(pud["en"]["n01012003"], "subj_verb")[0] == Instance(2, 7, "one", "started", 4)
+    assert find_instances(pud["en"]["n01012003"], "subj_verb")[0] == Instance(2, 7, "one", "started", 4, 2)
 
 
 def test_head_rules_need_a_verb_a_participle_or_a_copula() -> None:

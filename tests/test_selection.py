@@ -120,9 +120,9 @@ def test_analyses_of_each_pair(corpus) -> None:
     assert first.source_tokens == ["Er", "ruft", "zu", "dem", "Essen", "an", "."]
     assert first.target_tokens == ["He", "calls", "for", "dinner."]
     paper = {name: first.lexical[name] for name in ("reflexive", "particle", "prep_stranding")}
-    assert paper == {"reflexive": [], "particle": [Instance(6, 2, "an", "ruft", 3)], "prep_stranding": []}
+    assert paper == {"reflexive": [], "particle": [Instance(6, 2, "an", "ruft", 3, 1)], "prep_stranding": []}
     assert set(first.lexical) == set(lexical_phenomena())
-    assert second.lexical["reflexive"] == [Instance(3, 2, "sich", "wäscht", 0)] and second.links == [(0, 0), (2, 2)]
+    assert second.lexical["reflexive"] == [Instance(3, 2, "sich", "wäscht", 0, 0)] and second.links == [(0, 0), (2, 2)]
     without = list(analyse(corpus, _sentences(), phenomena=["particle"]))
     assert without[0].links is None and list(without[0].lexical) == ["particle"]
 
@@ -140,7 +140,7 @@ def test_rows_of_each_kind_of_config(corpus) -> None:
                            "phenomenon": "baseline", "distance": 0, "instances": []}
     particle = list(challenge_rows(analyses, parse_config_name("de-en.particle.d3"), "toy"))
     assert len(particle) == 1 and particle[0]["distance"] == 3 and particle[0]["phenomenon"] == "particle"
-    assert particle[0]["instances"] == [Instance(6, 2, "an", "ruft", 3).to_dict()]
+    assert particle[0]["instances"] == [Instance(6, 2, "an", "ruft", 3, 1).to_dict()]
     assert list(challenge_rows(analyses, parse_config_name("de-en.particle.d4"), "toy")) == []
     reflexive = list(challenge_rows(analyses, parse_config_name("de-en.reflexive.d0"), "toy"))
     assert [(r["line"], r["distance"], r["length"]) for r in reflexive] == [(3, 0, 4)]
@@ -163,12 +163,12 @@ def test_rows_of_each_kind_of_config(corpus) -> None:
 
 def test_rows_at_distance_zero_keep_every_instance() -> None:
     analysis = LineAnalysis(7, "s", "r", ["a", "b", "c", "d"], ["w"],
-                            {"particle": [Instance(1, 2, "a", "b", 0), Instance(4, 2, "d", "b", 1)]}, None)
+                            {"particle": [Instance(1, 2, "a", "b", 0, 0), Instance(4, 2, "d", "b", 1, 1)]}, None)
     (row,) = challenge_rows([analysis], parse_config_name("en-de.particle.d0"), "c")
     assert row["distance"] == 1 and len(row["instances"]) == 2 and row["id"] == "c:7"
     assert (row["src_lang"], row["tgt_lang"]) == ("en", "de")
     (row,) = challenge_rows([analysis], parse_config_name("en-de.particle.d1"), "c")
-    assert row["instances"] == [Instance(4, 2, "d", "b", 1).to_dict()]
+    assert row["instances"] == [Instance(4, 2, "d", "b", 1, 1).to_dict()]
 
 
 def test_the_stream_drops_a_middle_sentence_of_a_pair_without_target(tmp_path: Path) -> None:

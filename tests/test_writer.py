@@ -474,7 +474,7 @@ def test_the_rows_and_schema_of_each_kind(tmp_path: Path) -> None:
         assert reorder.field("instances").type.value_type.names == ["source_index", "target_index", "source_form",
                                                                     "target_form", "distance"], name
     assert lexical.field("instances").type.value_type.names == ["dependent", "head", "dependent_form", "head_form",
-                                                                "distance"]
+                                                                "distance", "content_distance"]
 
 
 def test_a_build_passes_on_its_read_report_and_warnings(tmp_path: Path) -> None:

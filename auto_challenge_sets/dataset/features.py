@@ -14,6 +14,7 @@ _LEXICAL_INSTANCE = {
     "dependent_form": datasets.Value("string"),
     "head_form": datasets.Value("string"),
     "distance": datasets.Value("int32"),
+    "content_distance": datasets.Value("int32"),
 }
 _REORDER_INSTANCE = {
     "source_index": datasets.Value("int32"),

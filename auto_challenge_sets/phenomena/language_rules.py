@@ -10,19 +10,28 @@ from collections.abc import Callable
 
 from auto_challenge_sets.formats.ud import Token
 from auto_challenge_sets.phenomena.registry import register_language_rule, register_phenomenon
-from auto_challenge_sets.phenomena.rules import _particle, _predicate, _verb_final
+from auto_challenge_sets.phenomena.rules import _particle, _predicate, _relative_clause, _verb_final
 from auto_challenge_sets.phenomena.word_tests import WordTest
 
+
 # Phenomena of one language's grammar (see auto_challenge_sets.phenomena.profiles for where each applies).
-CZECH_CLITIC_AUXILIARIES = frozenset({"jsem", "jsi", "jsme", "jste", "bych", "bys", "by", "bychom", "byste", "bysme"})
-
-
-def _aux_clitic(word: Token) -> bool:
-    return word.deprel == "aux" and word.form.lower() in CZECH_CLITIC_AUXILIARIES
-
-
 def _negation(word: Token) -> bool:
     return word.lemma == "ne" and word.upos == "ADV" and word.deprel == "advmod"
+
+
+def _other_part(word: Token, words: list[Token]) -> Token | None:
+    """The word that closes ne's negation (pas, plus, jamais, rien, aucun, personne: Polarity=Neg or
+    PronType=Neg; French PUD mostly leaves plus, jamais and guère unmarked), a dependent of ne's
+    predicate or the determiner of one ('aucune manifestation'): the first after ne, else a negative
+    pronoun or determiner before it ('rien ne', 'aucun soldat n''); None where there is none (ne ...
+    que, a restriction; an expletive ne)."""
+    def closes(other: Token) -> bool:
+        return (other.lemma != "ne" and (other.has_feature("Polarity", "Neg") or other.has_feature("PronType", "Neg")
+                                         or other.lemma in ("plus", "jamais", "guère"))
+                and (other.head == word.head or other.deprel == "det" and words[other.head - 1].head == word.head))
+    parts = [other for other in words if closes(other)]
+    return next((other for other in parts if other.id > word.id),
+                next((other for other in reversed(parts) if other.has_feature("PronType", "Neg")), None))
 
 
 def _light_verb(word: Token, head: Token) -> bool:
@@ -47,10 +56,10 @@ def _marked_verb(word: Token, words: list[Token]) -> Token | None:
     return words[head.head - 1] if head.head else None
 
 
-register_phenomenon("aux_clitic", "a Czech second-position auxiliary clitic (jsem, jsi, jsme, jste, bych, by, ...) "
-                    "and its verb: DEPREL aux", WordTest("deprel", "equals", "aux"))(_aux_clitic)
-register_phenomenon("ne_pas", "the first part of a discontinuous negation (French 'ne ... pas') and its "
-                    "predicate: LEMMA ne, DEPREL advmod", WordTest("lemma", "equals", "ne"))(_negation)
+register_phenomenon("ne_pas", "a discontinuous negation (French 'ne ... pas') over its span: LEMMA ne, DEPREL "
+                    "advmod, to the negative word of its predicate that closes it (pas, plus, jamais, rien, aucun, "
+                    "...), the first after it, else a negative pronoun or determiner before it (rien ne)", WordTest("lemma", "equals", "ne"),
+                    head_of=_other_part)(_negation)
 register_phenomenon("light_verb_compound", "the noun or adjective of a light-verb compound and its verb (Hindi "
                     "'shuru kiya'): DEPREL compound:lvc, a VERB head",
                     WordTest("deprel", "equals", "compound:lvc"))(_light_verb)
@@ -67,11 +76,8 @@ def _reflexive_cs(word: Token, head: Token) -> bool:
             and (head.upos == "VERB" or head.has_feature("VerbForm", "Part")))
 
 
-def _reflexive_lemma(lemma: str) -> Callable[[Token], bool]:
-    def reflexive(word: Token) -> bool:
-        return word.lemma == lemma and word.upos == "PRON"
-    reflexive.__doc__ = f"a reflexive pronoun: LEMMA {lemma}, UPOS PRON"
-    return reflexive
+def _reflexive_fr(word: Token) -> bool:
+    return word.lemma == "se" and word.upos == "PRON"
 
 
 def _reflexive_of_verb(word: Token, head: Token) -> bool:
@@ -79,12 +85,6 @@ def _reflexive_of_verb(word: Token, head: Token) -> bool:
     # reserva'), Icelandic PUD the sig of an idiom to its noun ('hefur orð á sér'): read on PUD, those
     # pairs were no reflexive and its verb (extraction_precision.tsv), so only a verb head counts
     return head.upos == "VERB" and (word.has_feature("Reflex", "Yes") or word.lemma == "sig")
-
-
-def _reflexive_es(word: Token, head: Token) -> bool:
-    # Spanish PUD marks no Reflex=Yes on a first- or second-person reflexive clitic ('nos enfrentamos'),
-    # only the relation it gives se too
-    return _reflexive_of_verb(word, head) or (head.upos == "VERB" and word.deprel in ("compound:prt", "expl:pv"))
 
 
 def _particle_verb(word: Token, words: list[Token]) -> Token | None:
@@ -114,10 +114,8 @@ def _subj_verb_hi(word: Token) -> bool:
 
 register_language_rule("reflexive", "cs", "a reflexive pronoun (se, si, sebe): FEATS Reflex=Yes without Poss=Yes, "
                        "a verb or participle head", WordTest("feats", "contains", "Reflex="))(_reflexive_cs)
-for _language, _lemma in (("fr", "se"), ("ru", "себя")):
-    register_language_rule("reflexive", _language, f"a reflexive pronoun: LEMMA {_lemma}, UPOS PRON "
-                           "(the treebank does not mark Reflex=Yes)", WordTest("lemma", "equals", _lemma))(
-        _reflexive_lemma(_lemma))
+register_language_rule("reflexive", "fr", "a reflexive pronoun: LEMMA se, UPOS PRON (the treebank does not mark "
+                       "Reflex=Yes)", WordTest("lemma", "equals", "se"))(_reflexive_fr)
 # Words these treebanks tag SCONJ mark that subordinate nothing: the correlative of a conditional or
 # temporal clause standing in the main clause (Hindi 'jab ... to', Russian 'esli ..., to'), and
 # connectives and coordinators ('islie' therefore, 'lekin' but, sentence-initial 'haalaanki' however);
@@ -134,13 +132,11 @@ def _verb_final_without(language: str) -> Callable[[Token], bool]:
     return verb_final
 
 
-for _language in NOT_SUBORDINATORS:
-    register_language_rule("verb_final", _language, "a subordinating conjunction and its clause's verb: UPOS SCONJ, "
+for _language, _name in (("hi", "verb_final"), ("ru", "subordinator_verb")):
+    register_language_rule(_name, _language, "a subordinating conjunction and its clause's verb: UPOS SCONJ, "
                            "DEPREL mark, a verb or participle head or its copula, not a main clause's correlative or "
                            f"connective ({', '.join(sorted(NOT_SUBORDINATORS[_language]))})",
                            WordTest("upos", "equals", "SCONJ"), head_of=_predicate)(_verb_final_without(_language))
-register_language_rule("reflexive", "es", "a reflexive pronoun of a verb: FEATS Reflex=Yes or DEPREL compound:prt "
-                       "or expl:pv, a VERB head", WordTest("upos", "equals", "PRON"))(_reflexive_es)
 register_language_rule("particle", "is", "a particle: DEPREL compound:prt, not a preposition governing að or "
                        "stranded", WordTest("deprel", "equals", ("compound:prt", "prt")), head_of=_particle_verb)(_particle)
 register_language_rule("reflexive", "is", "a reflexive pronoun of a verb: LEMMA sig (the treebank does not mark "
@@ -148,3 +144,7 @@ register_language_rule("reflexive", "is", "a reflexive pronoun of a verb: LEMMA 
 register_language_rule("subj_verb", "hi", "a nominative subject and its verb: DEPREL nsubj or nsubj:*, FEATS "
                        "Case=Nom, a verb or participle head or its copula (Hindi verbs agree with unmarked subjects)",
                        WordTest("deprel", "startswith", "nsubj"), head_of=_predicate)(_subj_verb_hi)
+register_language_rule("relative_clause", "zh", "a relative clause and the word it modifies: DEPREL acl:relcl, from "
+                       "the clause's head to the relativized word, the distance not counting the relative marker 的 "
+                       "(or 之: mark:rel), always between them", WordTest("deprel", "equals", "acl:relcl"),
+                       uncounted=lambda word: word.deprel == "mark:rel")(_relative_clause)

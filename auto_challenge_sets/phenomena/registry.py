@@ -4,7 +4,10 @@ Two kinds. A *lexical* phenomenon is one small registered predicate over a word 
 source-side UD tree; everything else (distances, selection) is shared. The *reorder* phenomenon
 is measured on a word alignment instead (:mod:`auto_challenge_sets.phenomena.reordering`); it is registered
 here too, with no token rule, so that every phenomenon a config can name is known in one place. The distance of a matching word i with head h is the number of words
-strictly between them, ``|i - h| - 1``; the root (h = 0) has no distance and never matches.
+strictly between them, ``|i - h| - 1`` (a language's rule may leave out a word its grammar puts there
+every time: ``uncounted``); the root (h = 0) has no distance and never matches. Beside it, an
+instance's ``content_distance`` counts the words between them that are no function word
+(:func:`is_function_word`).
 To add a phenomenon::
 
     @register_phenomenon("my_phenomenon", "what it is, in one line")
@@ -62,10 +65,29 @@ class Phenomenon:
     # object's head), or None for the dependent's head; it returns None where there is no such word
     head_of: Callable[[Token, list[Token]], Token | None] | None = None
     language: str | None = None  # the source language of a language's own rule (see register_language_rule)
+    # the words of the gap the distance leaves out, where a language's grammar puts one there every
+    # time (Chinese 的 between a relative clause and its noun), or None: the paper's distance
+    uncounted: Callable[[Token], bool] | None = None
+
+
+# Function words, the one definition (docs/method.md, *Function words*): UD's closed classes but the
+# numerals (adpositions, auxiliaries and copulas, conjunctions, determiners, particles, pronouns, the
+# clitics among them), punctuation, negation (an ADV with Polarity=Neg: ne, pas, no) and, for a
+# parser's other tag, the words of a function relation. Grammar puts them between a head and its
+# dependent whatever the sentence says (Spanish 'se ha considerado', Hindi 'kiya jaa rahaa hai'): a
+# gap of only these is no long dependency.
+FUNCTION_UPOS = frozenset({"ADP", "AUX", "CCONJ", "DET", "PART", "PRON", "PUNCT", "SCONJ"})
+FUNCTION_DEPRELS = frozenset({"aux", "case", "cc", "cop", "det", "expl", "mark", "punct"})
+
+
+def is_function_word(word: Token) -> bool:
+    return (word.upos in FUNCTION_UPOS or word.deprel_base in FUNCTION_DEPRELS
+            or word.upos == "ADV" and word.has_feature("Polarity", "Neg"))
 
 
 class Instance(NamedTuple):
-    """A matching word and its head, 1-based word IDs, with the distance between them.
+    """A matching word and its head, 1-based word IDs, with the distance between them and the
+    number of content words among those (``content_distance``).
 
     A named tuple rather than a frozen dataclass: as immutable, and made 2.5x faster (a frozen
     dataclass sets each field through object.__setattr__), which the one pass over a large corpus
@@ -76,11 +98,13 @@ class Instance(NamedTuple):
     dependent_form: str
     head_form: str
     distance: int
+    content_distance: int
 
     def to_dict(self) -> dict[str, int | str]:
         # by hand: dataclasses.asdict deep-copies every field, and a build calls this for every
         # instance of every config (it was the largest cost of writing a build)
-        return {"dependent": self.dependent, "head": self.head, "dependent_form": self.dependent_form, "head_form": self.head_form, "distance": self.distance}
+        return {"dependent": self.dependent, "head": self.head, "dependent_form": self.dependent_form,
+                "head_form": self.head_form, "distance": self.distance, "content_distance": self.content_distance}
 
 
 PHENOMENA: dict[str, Phenomenon] = {}
@@ -111,7 +135,7 @@ def register_phenomenon(name: str, description: str, word_test: WordTest | None 
 
 def register_language_rule(name: str, language: str, description: str, word_test: WordTest | None = None,
                            head_of: Callable[[Token, list[Token]], Token | None] | None = None,
-                           ) -> Callable[[TokenRule], TokenRule]:
+                           uncounted: Callable[[Token], bool] | None = None) -> Callable[[TokenRule], TokenRule]:
     """Register ``language``'s own rule for the registered phenomenon ``name``: a build from that
     source language finds the phenomenon with it instead of the generic rule
     (:func:`phenomenon_for`)."""
@@ -122,7 +146,8 @@ def register_language_rule(name: str, language: str, description: str, word_test
         if (name, language) in LANGUAGE_RULES:
             raise ValueError(f"{language!r} has a rule for {name!r} already")
         LANGUAGE_RULES[name, language] = Phenomenon(name, description, rule, takes_head=_arity(rule) == 2,
-                                                    word_test=word_test, head_of=head_of, language=language)
+                                                    word_test=word_test, head_of=head_of, language=language,
+                                                    uncounted=uncounted)
         return rule
 
     return decorate
@@ -219,12 +244,15 @@ def _rule_of(phenomenon: str | Phenomenon) -> Phenomenon:
     return found_by
 
 
-def _instance(word: Token, head: Token) -> Instance:
-    return Instance(word.id, head.id, word.form, head.form, abs(word.id - head.id) - 1)
+def _instance(word: Token, head: Token, words: list[Token], uncounted: Callable[[Token], bool] | None) -> Instance:
+    first, last = sorted((word.id, head.id))
+    gap = words[first:last - 1]
+    distance = len(gap) - (sum(map(uncounted, gap)) if uncounted else 0)
+    return Instance(word.id, head.id, word.form, head.form, distance, sum(not is_function_word(w) for w in gap))
 
 
-def _instances(words: list[Token], matches: Iterable[Token]) -> list[Instance]:
-    return [_instance(word, words[word.head - 1]) for word in matches]
+def _instances(words: list[Token], matches: Iterable[Token], uncounted: Callable[[Token], bool] | None) -> list[Instance]:
+    return [_instance(word, words[word.head - 1], words, uncounted) for word in matches]
 
 
 def find_instances(sentence: Sentence, phenomenon: str | Phenomenon) -> list[Instance]:
@@ -274,7 +302,7 @@ def find_instances_in_block(sentences: Sequence[Sentence],
                 if head is None:
                     continue
                 if matches(word, head) if takes_head else matches(word):
-                    found[k][name].append(_instance(word, head))
+                    found[k][name].append(_instance(word, head, sentences[k].words, rule.uncounted))
     untested = [rule for rule in rules if rule.word_test is None and rule.head_of is None]
     for sentence, by_name in zip(sentences, found) if untested else ():
         words = sentence.words
@@ -282,7 +310,7 @@ def find_instances_in_block(sentences: Sequence[Sentence],
         heads = [words[word.head - 1] for word in dependents] if any(r.takes_head for r in untested) else []
         for rule in untested:
             by_name[rule.name] = _instances(words, compress(dependents, map(rule.rule, dependents, heads))
-                                            if rule.takes_head else filter(rule.rule, dependents))
+                                            if rule.takes_head else filter(rule.rule, dependents), rule.uncounted)
     return found
 
 

@@ -61,9 +61,13 @@ register_phenomenon("aux_bracket", "an auxiliary and its verb: DEPREL aux or aux
 register_phenomenon("subj_verb", "a subject and its verb: DEPREL nsubj or nsubj:*, nominative or unmarked for case, "
                     "a verb or participle head or its copula (agreement across intervening words)",
                     WordTest("deprel", "startswith", "nsubj"), head_of=_predicate)(_subj_verb)
-register_phenomenon("verb_final", "a subordinating conjunction and its clause's verb: UPOS SCONJ, DEPREL mark, "
-                    "a verb or participle head or its copula (German verb-final clauses)",
-                    WordTest("upos", "equals", "SCONJ"), head_of=_predicate)(_verb_final)
+# one rule, two names: where subordinate clauses are verb-final (German, Hindi) the distance spans the
+# clause; elsewhere it is what precedes the clause's verb, mostly its subject (profiles.py)
+for _name, _what in (("verb_final", "German and Hindi verb-final clauses"),
+                     ("subordinator_verb", "the subordinate clause's subject and what else precedes its verb")):
+    register_phenomenon(_name, "a subordinating conjunction and its clause's verb: UPOS SCONJ, DEPREL mark, a verb "
+                        f"or participle head or its copula ({_what})", WordTest("upos", "equals", "SCONJ"),
+                        head_of=_predicate)(_verb_final)
 
 
 def _relative_clause(word: Token) -> bool:
