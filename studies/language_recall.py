@@ -179,7 +179,7 @@ def table(shared: Path, verdicts: list[dict], precision: list[dict]) -> str:
     for row in verdicts:
         if row["verdict"] in ("missed", "not"):
             judged_c[row["lang"], row["phenomenon"]][row["verdict"]] += 1
-    lines = ["| lang | phenomenon | rule D≥1 | precision | candidates | judged | genuine missed | recall (95 % interval) |",
+    lines = ["| lang | phenomenon | instances D≥1 | precision D≥1 | candidates | judged | genuine missed | recall (95 % interval) |",
              "|---|---|---:|---:|---:|---:|---:|---:|"]
     for language in LANGUAGES:
         missed = candidates(shared, language)
@@ -192,9 +192,10 @@ def table(shared: Path, verdicts: list[dict], precision: list[dict]) -> str:
             precise = f"{100 * p['ok'] / (p['ok'] + p['wrong']):.1f}" if p["ok"] + p["wrong"] else "–"
             lines.append(f"| {language} | {name} | {n} | {precise} | {len(missed[name])} | {k} | {c['missed']} | {shown} |")
     return ("Recall (%) at D ≥ 1 of each phenomenon of each source language's profile on its gold PUD treebank, "
-            "relative to what a broader query finds: the rule's instances at D ≥ 1 times their judged precision, "
-            "against those plus the genuine instances among the broad query's pairs the rule misses (candidates; "
-            "up to 25 a cell read, the share scaled to all). The candidates, verdicts and reasons: "
+            "relative to what a broader query finds: the rule's instances (word pairs) at D ≥ 1 times their judged "
+            "precision at D ≥ 1, against those plus the genuine instances among the broad query's pairs the rule "
+            "misses (candidates; up to 25 a cell read, the share scaled to all; the interval from Jeffreys draws of "
+            "both shares). The candidates, verdicts and reasons: "
             "`auto_challenge_sets/dataset/extraction_recall.tsv` (`studies/language_recall.py`).\n\n"
             + "\n".join(lines) + "\n")
 
