@@ -14,16 +14,20 @@ subject (clausal ones too, any case); every ``mark`` with its clause's head; eve
 D >= 1 whose dependent the rule does not find in that sentence (with any head: a rule that pairs the
 word with its copula has found it). Where a cell has more than :data:`PER_CELL` candidates, a
 sample drawn with a fixed seed is read, and its genuine share scaled to all of them. The verdict
-(``missed``: a genuine instance as docs/method.md and the rule's description define the phenomenon;
+(``missed``: a genuine instance as docs/method.md and the rule's description define the phenomenon,
+also where the gold tree attaches the word to another word than the one it forms the phenomenon
+with, a predicative or a postposition, for the phenomenon is in the sentence and the rule misses it;
 ``not``, with the reason) is kept in auto_challenge_sets/dataset/extraction_recall.tsv, in the
 columns of extraction_precision.tsv; ``--draw`` adds the candidates that file lacks and keeps every
-verdict given.
+verdict given, also one given under a phenomenon's former name (a phenomenon renamed keeps its
+verdicts; its broad query is listed under the new name).
 
     recall = N p / (N p + C g)
 
 with N the rule's instances at D >= 1, p their precision (the ``ok`` share of the precision verdicts
-at D >= 1 in extraction_precision.tsv, read here so that it follows a new judgement), C the
-candidates and g the genuine share of those judged. Its 95 % interval: the 2.5 and 97.5 percentiles
+in extraction_precision.tsv in each stratum of D, :data:`STRATA`, weighted by the rule's instances
+there; read here so that it follows a new judgement), C the candidates and g the genuine share of
+those judged. Its 95 % interval: the 2.5 and 97.5 percentiles
 of the formula over draws of p and g from their Jeffreys posteriors, Beta(k + 1/2, n - k + 1/2),
 g exact where every candidate is judged. A bootstrap over the verdicts would give no interval at all
 to a cell where every judged row agrees (0 genuine of 25), the common case here; the Jeffreys
@@ -36,13 +40,14 @@ verdicts file from a fresh draw (the slow tier runs it).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import random
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
-from language_precision import LANGUAGES, SEED, instances, marked, read_verdicts, write_verdicts
+from language_precision import LANGUAGES, instances, marked, read_verdicts, write_verdicts
 from language_precision import VERDICTS as PRECISION
 from stored_table import store_or_check
 
@@ -55,6 +60,8 @@ VERDICTS = REPO / "auto_challenge_sets" / "dataset" / "extraction_recall.tsv"
 TABLE = REPO / "auto_challenge_sets" / "dataset" / "extraction_recall.md"
 PER_CELL = 25
 DRAWS = 4000
+SEED = 13
+STRATA = (1, 2, 3, 5)  # the lowest D of each stratum the precision is weighted over: 1, 2, 3-4, 5 or more
 
 REFLEXIVE_WORDS = {"se", "si", "sebe", "sobě", "sebou", "sich", "себя", "sig", "sér", "sín", "myself", "yourself",
                    "himself", "herself", "itself", "ourselves", "yourselves", "themselves", "oneself"}
@@ -127,12 +134,19 @@ def candidates(shared: Path, language: str) -> dict[str, list[tuple[str, object,
 
 
 def draw(shared: Path) -> list[dict]:
+    """Of each cell's candidates, the PER_CELL whose words hash lowest: a uniform sample that a rule
+    change adding or dropping a few candidates leaves mostly as it was, and a renamed phenomenon
+    keeps (the hash does not read the name)."""
     rows = []
     for language in LANGUAGES:
         for name, found in candidates(shared, language).items():
-            chosen = random.Random(f"{SEED}:{language}:{name}").sample(found, min(PER_CELL, len(found)))
+            chosen = sorted(found, key=lambda f: _hash(language, f[0], f[2]))[:PER_CELL]
             rows += [_row(language, name, *f) for f in sorted(chosen, key=lambda f: (f[0], f[2].dependent))]
     return rows
+
+
+def _hash(language: str, sent_id: str, pair: Instance) -> bytes:
+    return hashlib.sha256(f"{SEED}:{language}:{sent_id}:{pair.dependent}:{pair.head}".encode()).digest()
 
 
 def _row(language: str, name: str, sent_id: str, sentence, pair) -> dict:
@@ -145,14 +159,17 @@ def _key(row: dict) -> tuple:
     return row["lang"], row["sent_id"], row["phenomenon"], row["dependent"], row["head"]
 
 
-def recall(n: int, ok: int, judged_p: int, c: int, genuine: int, judged_c: int,
+def recall(strata: list[tuple[int, int, int]], c: int, genuine: int, judged_c: int,
            draws: int = DRAWS) -> tuple[float, float, float] | None:
-    """(recall, low, high) in % from N rule instances with ok of judged_p correct, C candidates with
-    genuine of judged_c genuine (None where neither side has an instance or a side is not judged)."""
-    if n and judged_p == 0 or c and judged_c == 0:
+    """(recall, low, high) in % from the rule's instances at D >= 1, one (instances, ok, judged)
+    per stratum of D, and C candidates with genuine of judged_c genuine (None where neither side
+    has an instance or a side is not judged). The precision is each stratum's weighted by its
+    instances, the pooled one's where a stratum has no verdict (the precision sample is drawn per
+    stratum, so a plain share of its verdicts would over-weight the long distances)."""
+    shares = _shares(strata)
+    if shares is None and any(size for size, _, _ in strata) or c and judged_c == 0:
         return None
-    share = genuine / judged_c if c else 0.0
-    point = _formula(n, ok / judged_p if n else 0.0, c, share)
+    point = _formula(shares or [], c, genuine / judged_c if c else 0.0)
     if point is None:
         return None
     rng = random.Random(SEED)
@@ -160,21 +177,42 @@ def recall(n: int, ok: int, judged_p: int, c: int, genuine: int, judged_c: int,
     def posterior(k: int, of: int) -> float:
         return rng.betavariate(k + 0.5, of - k + 0.5)
 
-    values = sorted(v for v in (_formula(n, posterior(ok, judged_p) if n else 0.0, c, share if judged_c == c else
-                                         posterior(genuine, judged_c)) for _ in range(draws)) if v is not None)
-    return point, values[int(0.025 * len(values))], values[int(0.975 * len(values)) - 1]
+    values = []
+    for _ in range(draws):
+        drawn = _shares(strata, posterior) or []
+        value = _formula(drawn, c, posterior(genuine, judged_c) if judged_c < c else genuine / max(judged_c, 1))
+        values += [] if value is None else [value]
+    values.sort()
+    # where every verdict agrees the estimate is at a bound no draw reaches: the interval is stretched
+    # to it, as Brown, Cai and DasGupta (2001) set the Jeffreys interval's bound to 0 or 1 at x = 0 or n
+    return point, min(point, values[int(0.025 * len(values))]), max(point, values[int(0.975 * len(values)) - 1])
 
 
-def _formula(n: int, p: float, c: int, g: float) -> float | None:
-    found, missed = n * p, c * g
+def _shares(strata: list[tuple[int, int, int]],
+            share: Callable[[int, int], float] = lambda k, of: k / of) -> list[tuple[int, float]] | None:
+    """(instances, precision) of each stratum with instances: its verdicts' share, or the pooled
+    verdicts' where it has none (None where no verdict is given at D >= 1)."""
+    ok, judged = sum(k for _, k, _ in strata), sum(of for _, _, of in strata)
+    if not judged:
+        return None
+    pooled = share(ok, judged)
+    return [(size, share(k, of) if of else pooled) for size, k, of in strata if size]
+
+
+def _formula(shares: list[tuple[int, float]], c: int, g: float) -> float | None:
+    found, missed = sum(size * p for size, p in shares), c * g
     return 100 * found / (found + missed) if found + missed else None
 
 
+def _stratum(distance: int) -> int:
+    return max(low for low in STRATA if distance >= low)
+
+
 def table(shared: Path, verdicts: list[dict], precision: list[dict]) -> str:
-    judged_p: dict[tuple[str, str], Counter] = defaultdict(Counter)
+    judged_p: dict[tuple[str, str, int], Counter] = defaultdict(Counter)
     for row in precision:
         if row["verdict"] in ("ok", "wrong") and int(row["D"]) >= 1:
-            judged_p[row["lang"], row["phenomenon"]][row["verdict"]] += 1
+            judged_p[row["lang"], row["phenomenon"], _stratum(int(row["D"]))][row["verdict"]] += 1
     judged_c: dict[tuple[str, str], Counter] = defaultdict(Counter)
     for row in verdicts:
         if row["verdict"] in ("missed", "not"):
@@ -184,12 +222,15 @@ def table(shared: Path, verdicts: list[dict], precision: list[dict]) -> str:
     for language in LANGUAGES:
         missed = candidates(shared, language)
         for name, found in instances(shared, language).items():
-            n = sum(1 for _, _, instance in found if instance.distance >= 1)
-            p, c = judged_p[language, name], judged_c[language, name]
+            sizes = Counter(_stratum(instance.distance) for _, _, instance in found if instance.distance >= 1)
+            strata = [(sizes[low], judged_p[language, name, low]["ok"], sum(judged_p[language, name, low].values()))
+                      for low in STRATA]
+            n, c = sum(sizes.values()), judged_c[language, name]
             k = c["missed"] + c["not"]
-            estimate = recall(n, p["ok"], p["ok"] + p["wrong"], len(missed[name]), c["missed"], k)
+            estimate = recall(strata, len(missed[name]), c["missed"], k)
             shown = "–" if estimate is None else f"{estimate[0]:.1f} ({estimate[1]:.1f}–{estimate[2]:.1f})"
-            precise = f"{100 * p['ok'] / (p['ok'] + p['wrong']):.1f}" if p["ok"] + p["wrong"] else "–"
+            precise = _shares(strata)
+            precise = "–" if precise is None else f"{100 * sum(size * p for size, p in precise) / n:.1f}"
             lines.append(f"| {language} | {name} | {n} | {precise} | {len(missed[name])} | {k} | {c['missed']} | {shown} |")
     return ("Recall (%) at D ≥ 1 of each phenomenon of each source language's profile on its gold PUD treebank, "
             "relative to what a broader query finds: the rule's instances (word pairs) at D ≥ 1 times their judged "
@@ -210,8 +251,13 @@ def main() -> int:
     args = parser.parse_args()
     kept = read_verdicts(VERDICTS)
     if args.draw:
+        drawn = draw(args.shared)
+        names = {(row["lang"], row["phenomenon"]) for row in drawn}
         given = {_key(row): row for row in kept}
-        write_verdicts([given.get(_key(row), row) for row in draw(args.shared)], VERDICTS)
+        # a verdict under a name no longer drawn is carried to the pair's new name
+        renamed = {_key(row)[:2] + _key(row)[3:]: row for row in kept if (row["lang"], row["phenomenon"]) not in names}
+        write_verdicts([given.get(_key(row)) or {**renamed.get(_key(row)[:2] + _key(row)[3:], row), "phenomenon":
+                        row["phenomenon"]} for row in drawn], VERDICTS)
         return 0
     if args.check and [_key(row) for row in draw(args.shared)] != [_key(row) for row in kept]:
         print(f"{VERDICTS} is not the sample the rules draw now: run with --draw and judge the new rows", file=sys.stderr)

@@ -20,21 +20,28 @@ from language_recall import TABLE, VERDICTS, recall  # noqa: E402
 def test_recall_is_the_rules_true_instances_over_those_plus_the_estimated_misses() -> None:
     """90 rule instances at 9 of 10 correct (81 true) and 40 candidates of which 5 of 20 read are
     genuine (10 estimated): 81 / 91; the interval holds it and is not a point."""
-    point, low, high = recall(90, 9, 10, 40, 5, 20)
+    point, low, high = recall([(90, 9, 10)], 40, 5, 20)
     assert point == pytest.approx(100 * 81 / 91)
     assert low < point < high
 
 
 def test_a_cell_with_no_genuine_miss_in_a_sample_still_has_an_interval_below_100() -> None:
-    assert recall(90, 10, 10, 40, 0, 20)[1] < 99.0
+    assert recall([(90, 10, 10)], 40, 0, 20)[1] < 99.0
 
 
 def test_a_cell_whose_candidates_are_all_read_is_exact_on_their_side() -> None:
     """Every candidate judged and none genuine: recall is 100 whatever the precision; none at all: no recall."""
-    assert recall(90, 5, 10, 12, 0, 12) == pytest.approx((100.0, 100.0, 100.0))
-    assert recall(0, 0, 0, 4, 2, 4) == (0.0, 0.0, 0.0)
-    assert recall(0, 0, 0, 0, 0, 0) is None
-    assert recall(90, 9, 10, 40, 0, 0) is None  # candidates not judged yet
+    assert recall([(90, 5, 10)], 12, 0, 12) == pytest.approx((100.0, 100.0, 100.0))
+    assert recall([(0, 0, 0)], 4, 2, 4) == (0.0, 0.0, 0.0)
+    assert recall([(0, 0, 0)], 0, 0, 0) is None
+    assert recall([(90, 9, 10)], 40, 0, 0) is None  # candidates not judged yet
+
+
+def test_the_precision_is_weighted_by_each_stratum_of_d() -> None:
+    """80 instances at D = 1 all correct in 8 judged, 20 at D >= 5 all wrong in 8: 80 true, not the
+    plain share's 50; with 20 genuine misses, 80 / 100. A stratum without verdicts takes the pooled share."""
+    assert recall([(80, 8, 8), (20, 0, 8)], 20, 10, 10)[0] == pytest.approx(80.0)
+    assert recall([(80, 8, 8), (20, 0, 0)], 20, 10, 10)[0] == pytest.approx(100 * 100 / 120)
 
 
 def test_the_recall_table_is_the_verdicts_file_counted() -> None:
