@@ -120,6 +120,8 @@ def candidates(shared: Path, language: str) -> dict[str, list[tuple[str, object,
     the rule does not find in that sentence."""
     found = {name: {(sent_id, instance.dependent) for sent_id, _, instance in rows}
              for name, rows in instances(shared, language).items()}
+    if set(found) - set(BROAD):
+        raise SystemExit(f"no broad query for {', '.join(sorted(set(found) - set(BROAD)))}: add one to BROAD in {__file__}")
     missed: dict[str, list] = {name: [] for name in found}
     for sentence in read_conllu(shared / "data" / "pud" / f"{language}_pud-ud-test.conllu"):
         for word in sentence.words:
@@ -157,6 +159,19 @@ def _row(language: str, name: str, sent_id: str, sentence, pair) -> dict:
 
 def _key(row: dict) -> tuple:
     return row["lang"], row["sent_id"], row["phenomenon"], row["dependent"], row["head"]
+
+
+def merge(drawn: list[dict], kept: list[dict]) -> list[dict]:
+    """The drawn rows with every verdict already given, also one given to the same pair under a
+    phenomenon's name that the language no longer draws (a renamed phenomenon)."""
+    names = {(row["lang"], row["phenomenon"]) for row in drawn}
+    given = {_key(row): row for row in kept}
+    renamed = {_pair(row): row for row in kept if (row["lang"], row["phenomenon"]) not in names}
+    return [given.get(_key(row)) or {**renamed.get(_pair(row), row), "phenomenon": row["phenomenon"]} for row in drawn]
+
+
+def _pair(row: dict) -> tuple:
+    return row["lang"], row["sent_id"], row["dependent"], row["head"]
 
 
 def recall(strata: list[tuple[int, int, int]], c: int, genuine: int, judged_c: int,
@@ -251,13 +266,7 @@ def main() -> int:
     args = parser.parse_args()
     kept = read_verdicts(VERDICTS)
     if args.draw:
-        drawn = draw(args.shared)
-        names = {(row["lang"], row["phenomenon"]) for row in drawn}
-        given = {_key(row): row for row in kept}
-        # a verdict under a name no longer drawn is carried to the pair's new name
-        renamed = {_key(row)[:2] + _key(row)[3:]: row for row in kept if (row["lang"], row["phenomenon"]) not in names}
-        write_verdicts([given.get(_key(row)) or {**renamed.get(_key(row)[:2] + _key(row)[3:], row), "phenomenon":
-                        row["phenomenon"]} for row in drawn], VERDICTS)
+        write_verdicts(merge(draw(args.shared), kept), VERDICTS)
         return 0
     if args.check and [_key(row) for row in draw(args.shared)] != [_key(row) for row in kept]:
         print(f"{VERDICTS} is not the sample the rules draw now: run with --draw and judge the new rows", file=sys.stderr)

@@ -14,7 +14,7 @@ from conftest import REPO, shared_path
 
 sys.path.insert(0, str(REPO / "studies"))
 
-from language_recall import TABLE, VERDICTS, recall  # noqa: E402
+from language_recall import TABLE, VERDICTS, merge, recall  # noqa: E402
 
 
 def test_recall_is_the_rules_true_instances_over_those_plus_the_estimated_misses() -> None:
@@ -42,6 +42,19 @@ def test_the_precision_is_weighted_by_each_stratum_of_d() -> None:
     plain share's 50; with 20 genuine misses, 80 / 100. A stratum without verdicts takes the pooled share."""
     assert recall([(80, 8, 8), (20, 0, 8)], 20, 10, 10)[0] == pytest.approx(80.0)
     assert recall([(80, 8, 8), (20, 0, 0)], 20, 10, 10)[0] == pytest.approx(100 * 100 / 120)
+
+
+def _row(name: str, dependent: str, verdict: str = "") -> dict:
+    return {"lang": "de", "sent_id": "s1", "phenomenon": name, "D": "1", "dependent": dependent, "head": "1",
+            "forms": "x", "verdict": verdict, "reason": "r" if verdict else ""}
+
+
+def test_a_new_draw_keeps_the_verdicts_given_and_carries_them_to_a_renamed_phenomenon() -> None:
+    kept = [_row("verb_final", "3", "missed"), _row("particle", "4", "not"), _row("particle", "9", "not")]
+    drawn = [_row("subordinator", "3"), _row("particle", "4"), _row("particle", "5")]
+    merged = merge(drawn, kept)
+    assert [(row["phenomenon"], row["verdict"]) for row in merged] == [
+        ("subordinator", "missed"), ("particle", "not"), ("particle", "")]
 
 
 def test_the_recall_table_is_the_verdicts_file_counted() -> None:
