@@ -36,6 +36,7 @@ CHECKS = [
     ("gold-pud-counts", "gold_counts.py", ["--shared", "{shared}"]),
     ("extraction_quality.md", "extraction_quality.py", ["--shared", "{shared}"]),
     ("extraction_precision.md", "language_precision.py", ["--shared", "{shared}"]),
+    ("extraction_recall.md", "language_recall.py", ["--shared", "{shared}"]),
     ("reorder-counts, reorder_quality.md", "reorder_measures.py", ["--shared", "{shared}"]),
     ("reorder-targets", "reorder_targets.py", ["--shared", "{shared}"]),
     ("full-test-clusters", "full_test_clusters.py", ["--shared", "{shared}", "--dataset", "{sets}"]),

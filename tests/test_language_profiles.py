@@ -150,7 +150,7 @@ def _pud_texts(root: Path, language: str) -> Path:
 def test_a_build_from_each_pud_language_writes_its_profiles_configs(language: str, tmp_path: Path) -> None:
     """Gold trees as the source (--source-conllu), English PUD as the target (German for English),
     no aligner: the configs are the baseline and the profile's phenomena, none empty at D 0, and the
-    card shows the judged precision of this source language's phenomena only."""
+    card shows the judged precision and recall of this source language's phenomena only."""
     target = "de" if language == "en" else "en"
     out = tmp_path / "out"
     assert main(["build", "--pair", f"{language}-{target}", "--corpus", "pud",
@@ -171,6 +171,9 @@ def test_a_build_from_each_pud_language_writes_its_profiles_configs(language: st
     precision = [line.split("|") for line in lines[start:end]]
     assert {cells[1].strip() for cells in precision} == {language}
     assert {cells[2].strip() for cells in precision} == set(source_phenomena(language))
+    start = next(k for k, line in enumerate(lines) if line.startswith("| lang | phenomenon | instances D≥1 |")) + 2
+    recall = [line.split("|") for line in lines[start:] if line.startswith(f"| {language} | ")]
+    assert {cells[2].strip() for cells in recall} == set(source_phenomena(language))
 
 
 def test_the_precision_table_is_the_verdicts_file_counted() -> None:

@@ -134,10 +134,10 @@ def _included(name: str) -> str:
     return resources.files("auto_challenge_sets.dataset").joinpath(name).read_text(encoding="utf-8")
 
 
-def _precision_rows(sources: set[str]) -> str:
-    """The judged precision table (studies/language_precision.py) cut to the rows of the build's
-    source languages, or a line saying none was measured."""
-    lead, _, table = _included("extraction_precision.md").partition("\n\n")
+def _precision_rows(sources: set[str], name: str = "extraction_precision.md") -> str:
+    """A judged table, precision or recall (studies/language_precision.py, language_recall.py), cut
+    to the rows of the build's source languages, or a line saying none was measured."""
+    lead, _, table = _included(name).partition("\n\n")
     lines = table.strip().splitlines()
     rows = [line for line in lines[2:] if line.split("|")[1].strip() in sources]
     if not rows:
@@ -232,6 +232,7 @@ def render_readme(out_dir: str | os.PathLike[str]) -> Path:
         default_config=f"`{default}`" if default else "none (no config has the default D)",
         extraction_quality=_included("extraction_quality.md"),
         extraction_precision=_precision_rows(sources),
+        extraction_recall=_precision_rows(sources, "extraction_recall.md"),
         reorder_quality=_included("reorder_quality.md"),
         example_config=example,
         example_split=next(iter(found[example])),
