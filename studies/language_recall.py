@@ -53,7 +53,7 @@ from stored_table import store_or_check
 
 from auto_challenge_sets.formats.conllu import read_conllu
 from auto_challenge_sets.formats.ud import Token
-from auto_challenge_sets.phenomena.registry import Instance
+from auto_challenge_sets.phenomena.registry import Instance, _instance
 
 REPO = Path(__file__).resolve().parent.parent
 VERDICTS = REPO / "auto_challenge_sets" / "dataset" / "extraction_recall.tsv"
@@ -103,10 +103,9 @@ BROAD: dict[str, Callable[[Token, list[Token], str], bool]] = {
     "particle": _particle,
     "prep_stranding": _stranded,
     "aux_bracket": lambda word, words, language: word.deprel_base in ("aux", "cop"),
-    "aux_clitic": lambda word, words, language: word.form.lower() in {
-        "jsem", "jsi", "jsme", "jste", "bych", "bys", "by", "bychom", "byste", "bysme"},
     "subj_verb": lambda word, words, language: word.deprel_base in ("nsubj", "csubj"),
     "verb_final": lambda word, words, language: word.deprel_base == "mark" or word.upos == "SCONJ",
+    "subordinator_verb": lambda word, words, language: word.deprel_base == "mark" or word.upos == "SCONJ",
     "relative_clause": lambda word, words, language: word.deprel_base == "acl",
     "ne_pas": lambda word, words, language: word.lemma == "ne" or word.form.lower() in ("ne", "n'"),
     "light_verb_compound": lambda word, words, language: word.deprel_base == "compound" and (
@@ -129,8 +128,7 @@ def candidates(shared: Path, language: str) -> dict[str, list[tuple[str, object,
                 continue
             for name in found:
                 if BROAD[name](word, sentence.words, language) and (sentence.sent_id, word.id) not in found[name]:
-                    pair = Instance(word.id, word.head, word.form, sentence.words[word.head - 1].form,
-                                    abs(word.id - word.head) - 1)
+                    pair = _instance(word, sentence.words[word.head - 1], sentence.words, None)
                     missed[name].append((sentence.sent_id, sentence, pair))
     return missed
 
