@@ -24,8 +24,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from auto_challenge_sets.backends import Option
-from auto_challenge_sets.backends.aligners import Aligner, AlignerError, Pair, register_aligner
+from auto_challenge_sets.backends import ALIGNER, Option, register_backend
+from auto_challenge_sets.backends.aligners import Aligner, AlignerError, Pair
 from auto_challenge_sets.backends.file_provenance import file_checksum
 from auto_challenge_sets.backends.hub import env_true, hub_reachable
 from auto_challenge_sets.formats.pharaoh import Link
@@ -129,7 +129,7 @@ def check_model_available(model: str) -> None:
                                     f"{_how_to_supply(model)}") from None
 
 
-@register_aligner("simalign")
+@register_backend(ALIGNER, "simalign")
 class SimalignAligner(Aligner):
     """simalign over pre-tokenized pairs, ``batch_size`` sentences per forward pass. The default
     method, ``argmax``, is the most precise: long spurious links would inflate the reorder sets."""
