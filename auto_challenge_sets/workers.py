@@ -84,7 +84,9 @@ def imap(function: Callable[[T], R], items: Iterable[T], jobs: int, *, fresh: bo
                 raise WorkerLost(f"a worker process gave no result in {bound:.0f} s (stopped? ACS_SHARD_SECONDS "
                                  "sets the bound)", list(running.values()))
             for future in done:
-                result = _result(future, fresh)
+                result, cpu = future.result()
+                if fresh:  # a fork server's worker is no child of this process: getrusage misses it
+                    _FRESH_CPU[0] += cpu
                 del running[future]
                 running.update((pool.submit(_apply, item), item) for item in islice(items, 1))
                 yield result
@@ -155,10 +157,3 @@ def _apply(item: Any) -> tuple[Any, float]:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     spent, _REPORTED[0] = usage.ru_utime + usage.ru_stime - _REPORTED[0], usage.ru_utime + usage.ru_stime
     return result, spent
-
-
-def _result(future: Future, fresh: bool) -> Any:
-    result, cpu = future.result()
-    if fresh:
-        _FRESH_CPU[0] += cpu
-    return result

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import tomllib
+
 from auto_challenge_sets.configs import check_split_name, parse_pair
 from auto_challenge_sets.errors import AcsError
 from auto_challenge_sets.pipeline.defaults import AUTO_ALIGNER, DEFAULT_PARSER
@@ -54,13 +56,6 @@ class Recipes:
 
 
 def _load_toml(path: Path) -> dict[str, Any]:
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        try:
-            import tomli as tomllib
-        except ModuleNotFoundError:
-            raise AcsError("reading the recipes needs Python 3.11+ (tomllib) or the tomli package") from None
     try:
         with open(path, "rb") as handle:
             return tomllib.load(handle)

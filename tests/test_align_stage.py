@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from auto_challenge_sets.backends import ALIGNER, Option, unregister_backend
-from auto_challenge_sets.backends.aligners import Aligner, register_aligner
+from auto_challenge_sets.backends import ALIGNER, Option, register_backend, unregister_backend
+from auto_challenge_sets.backends.aligners import Aligner
 from auto_challenge_sets.pipeline.align_stage import align_pairs, write_pharaoh
 from auto_challenge_sets.pipeline.corpus_inputs import AlignmentFile
 from auto_challenge_sets.pipeline.specs import AlignerSpec
@@ -20,7 +20,7 @@ def counting_aligner():
     """A deterministic toy backend that records every batch it aligns and can crash on demand."""
     calls: list[int] = []
 
-    @register_aligner("toy-test")
+    @register_backend(ALIGNER, "toy-test")
     class Toy(Aligner):
         options = (Option("shift", int, 0, "how far each link moves"),
                    Option("crash_after", int, None, "crash once this many batches are done"),

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from auto_challenge_sets.backends import ALIGNER, Option, unregister_backend
-from auto_challenge_sets.backends.aligners import (
-    Aligner,
-    AlignerError,
-    available_aligners,
-    get_aligner,
-    register_aligner,
+from auto_challenge_sets.backends import (
+    ALIGNER,
+    Option,
+    available_backends,
+    register_backend,
+    unregister_backend,
 )
+from auto_challenge_sets.backends.aligners import Aligner, AlignerError, get_aligner
 from auto_challenge_sets.backends.aligners.symmetrize import symmetrize
 from auto_challenge_sets.errors import AcsError
 
@@ -19,7 +19,7 @@ from auto_challenge_sets.errors import AcsError
 
 
 def test_builtin_aligners_are_listed_without_importing_them():
-    assert {"simalign", "eflomal"} <= set(available_aligners())
+    assert {"simalign", "eflomal"} <= set(available_backends(ALIGNER))
 
 
 def test_unknown_aligner_names_the_choices():
@@ -41,7 +41,7 @@ def test_bad_option_values_are_reported():
 
 
 def test_register_a_new_backend():
-    @register_aligner("diagonal-test")
+    @register_backend(ALIGNER, "diagonal-test")
     class Diagonal(Aligner):
         options = (Option("offset", int, 0, "target index minus source index"),)
 
@@ -55,7 +55,7 @@ def test_register_a_new_backend():
             return {"backend": self.name, "offset": self.offset}
 
     try:
-        assert "diagonal-test" in available_aligners()
+        assert "diagonal-test" in available_backends(ALIGNER)
         aligner = get_aligner("diagonal-test", offset=None)  # None means "the default"
         assert aligner.align([(["a", "b"], ["x", "y", "z"])]) == [[(0, 0), (1, 1)]]
     finally:

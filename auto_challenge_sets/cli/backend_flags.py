@@ -126,10 +126,8 @@ def add_aligner_arguments(parser: argparse.ArgumentParser, *, standalone: bool =
     """The aligner options: for ``acs build``, ``--aligner`` (a backend, pharaoh, none or auto),
     ``--alignment FILE`` and the backends' flags, ``--align-`` where a bare name would clash with the
     parser's; for ``acs align`` (``standalone``), the bare flags and no Pharaoh file."""
-    from auto_challenge_sets.backends.aligners import available_aligners
-
     group = parser.add_argument_group("alignment")
-    names = available_aligners()
+    names = available_backends(ALIGNER)
     if standalone:
         group.add_argument("--aligner", choices=names, default=DEFAULT_ALIGNER,
                            help="simalign: contextual embeddings (best with a GPU); eflomal: a fast "

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from auto_challenge_sets.backends.aligners import Aligner, aligner_class, get_aligner
+from auto_challenge_sets.backends.aligners import Aligner, get_aligner
 from auto_challenge_sets.backends.parsers import Parser, get_parser, parser_class
 
 
@@ -41,5 +41,4 @@ class AlignerSpec(BackendSpec):
     """An aligner to run on the sentence pairs."""
 
     def create(self) -> Aligner:
-        aligner_class(self.name)  # an unknown name fails here, naming the choices
         return get_aligner(self.name, **self.options)

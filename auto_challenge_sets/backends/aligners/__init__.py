@@ -8,17 +8,14 @@ not a backend.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from auto_challenge_sets.backends import (
     ALIGNER,
     BackendError,
     Option,
-    available_backends,
-    backend_class,
     create_backend,
-    register_backend,
 )
 from auto_challenge_sets.backends.file_provenance import package_entry
 from auto_challenge_sets.formats.pharaoh import Link
@@ -51,18 +48,6 @@ class Aligner:
         where the backend takes no priors."""
         return {"backend": self.name, **package_entry(self.package), "model": None, "file": None,
                 "sha256": None, "symmetrization": None, "priors": None, "priors_used": None, "options": {}}
-
-
-def register_aligner(name: str) -> Callable[[type[Aligner]], type[Aligner]]:
-    return register_backend(ALIGNER, name)
-
-
-def available_aligners() -> list[str]:
-    return available_backends(ALIGNER)
-
-
-def aligner_class(name: str) -> type[Aligner]:
-    return backend_class(ALIGNER, name, AlignerError)
 
 
 def get_aligner(name: str, **options: Any) -> Aligner:

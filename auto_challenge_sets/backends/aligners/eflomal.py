@@ -28,8 +28,8 @@ from math import sqrt
 from pathlib import Path
 from typing import Any
 
-from auto_challenge_sets.backends import Option
-from auto_challenge_sets.backends.aligners import Aligner, AlignerError, Pair, register_aligner
+from auto_challenge_sets.backends import ALIGNER, Option, register_backend
+from auto_challenge_sets.backends.aligners import Aligner, AlignerError, Pair
 from auto_challenge_sets.backends.aligners.eflomal_priors import check_priors
 from auto_challenge_sets.backends.aligners.symmetrize import SYMMETRIZATIONS, symmetrize
 from auto_challenge_sets.backends.file_provenance import file_checksum, file_entry
@@ -100,7 +100,7 @@ def _line(tokens: Sequence[str]) -> str:
     return " ".join("".join("_" if ch.isspace() else ch for ch in token) or "_" for token in tokens[:MAX_TOKENS])
 
 
-@register_aligner("eflomal")
+@register_backend(ALIGNER, "eflomal")
 class EflomalAligner(Aligner):
     """eflomal in both directions, symmetrized; ``seed`` makes reruns identical."""
 

@@ -15,17 +15,17 @@ off at the model's maximum length) gets no links.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
+import os
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from auto_challenge_sets.backends import Option
-from auto_challenge_sets.backends.aligners import Aligner, AlignerError, Pair, register_aligner
-from auto_challenge_sets.backends.aligners.simalign_model import looks_like_path as _looks_like_path
-from auto_challenge_sets.backends.aligners.simalign_model import model_fingerprint, model_weights
+from auto_challenge_sets.backends import ALIGNER, Option, register_backend
+from auto_challenge_sets.backends.aligners import Aligner, AlignerError, Pair
 from auto_challenge_sets.backends.file_provenance import file_checksum
 from auto_challenge_sets.backends.hub import env_true, hub_reachable
 from auto_challenge_sets.formats.pharaoh import Link
@@ -37,6 +37,8 @@ METHODS = {"argmax": "a", "itermax": "i", "match": "m"}
 TOKEN_TYPES = ("bpe", "word")
 # SentenceAligner's shorthands
 _SHORT_NAMES = {"bert": "bert-base-multilingual-cased", "xlmr": "xlm-roberta-base"}
+# the weights files transformers loads, in the order it looks for them
+_WEIGHTS = ("model.safetensors", "pytorch_model.bin")
 
 
 class ModelUnavailableError(AlignerError):
@@ -45,6 +47,50 @@ class ModelUnavailableError(AlignerError):
 
 def is_offline() -> bool:
     return env_true("HF_HUB_OFFLINE") or env_true("TRANSFORMERS_OFFLINE")
+
+
+def _looks_like_path(model: str) -> bool:
+    # Hub names are "name" or "owner/name"; anything else that could be a path is taken as one
+    return (model.startswith((".", "/", "~")) or model.count("/") > 1 or (os.sep != "/" and os.sep in model)
+            or Path(model).expanduser().exists())
+
+
+def model_weights(model: str) -> Path | None:
+    """The weights file behind ``model`` on this machine: in a local folder, or in the Hugging Face
+    cache for a Hub name; None when it is not here (or is split into shards)."""
+    path = Path(model).expanduser()
+    if path.is_dir():
+        return next((path / name for name in _WEIGHTS if (path / name).is_file()), None)
+    from huggingface_hub import try_to_load_from_cache  # a dependency of datasets: always here
+
+    for name in _WEIGHTS:
+        try:
+            cached = try_to_load_from_cache(model, name)
+        except Exception:  # noqa: BLE001 - a bad name or an odd cache: the record says None
+            return None
+        if isinstance(cached, str):
+            return Path(cached)
+    return None
+
+
+def model_fingerprint(model: str) -> str:
+    """Identifies the weights behind ``model`` for the stage cache: a local folder's files (name,
+    size, mtime), or the cached Hub snapshot's revision."""
+    path = Path(model).expanduser()
+    digest = hashlib.sha256()
+    if path.is_dir():
+        for item in sorted(path.iterdir()):
+            if item.is_file():
+                stat = item.stat()
+                digest.update(f"{item.name}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+        return digest.hexdigest()[:16]
+    try:
+        from huggingface_hub import try_to_load_from_cache
+
+        cached = try_to_load_from_cache(model, "config.json")
+    except Exception:  # noqa: BLE001 - a fingerprint is best effort; the name still keys the cache
+        cached = None
+    return Path(cached).parent.name if isinstance(cached, str) else "hub"
 
 
 def _how_to_supply(model: str) -> str:
@@ -83,7 +129,7 @@ def check_model_available(model: str) -> None:
                                     f"{_how_to_supply(model)}") from None
 
 
-@register_aligner("simalign")
+@register_backend(ALIGNER, "simalign")
 class SimalignAligner(Aligner):
     """simalign over pre-tokenized pairs, ``batch_size`` sentences per forward pass. The default
     method, ``argmax``, is the most precise: long spurious links would inflate the reorder sets."""
