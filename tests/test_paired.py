@@ -120,20 +120,24 @@ def test_every_pair_is_sacrebleus_own_test_with_the_first_as_baseline():
 
 
 def test_integer_statistics_of_several_systems_are_multiplied_together_and_exactly():
-    from auto_challenge_sets.scoring.paired import _cast, _products
+    from auto_challenge_sets.scoring.paired import _swapped_sums, _swaps
 
     rng = np.random.default_rng(5)
     swap = coins(30, 50, 7)
     counts = [rng.integers(0, 40, (30, 4)) for _ in range(3)]
-    swapped, kept = _products(_cast(swap), counts)
-    for k, stats in enumerate(counts):  # the sums counted in integers
-        assert swapped[:, k].tolist() == (swap.astype(np.int64) @ stats).tolist()
-        assert kept[:, k].tolist() == ((~swap).astype(np.int64) @ stats).tolist()
+    for stats in counts[1:]:
+        stats[:, 2] = counts[0][:, 2]  # a column every system shares: the same total on both sides, no product
+
+    def expected(stats):
+        found = swap.astype(np.int64) @ stats
+        found[:, 2] = 0
+        return found.tolist()
+
+    sums = _swapped_sums(_swaps(swap), counts)
+    assert sums.dtype == np.float32 and all(sums[:, k].T.tolist() == expected(c) for k, c in enumerate(counts))
     large = [c * 2**20 + 1 for c in counts]  # totals beyond float32's integers: still exact
-    swapped, kept = _products(_cast(swap), large)
-    assert swapped[:, 1].tolist() == (swap.astype(np.int64) @ large[1]).tolist()
-    assert kept[:, 1].tolist() == ((~swap).astype(np.int64) @ large[1]).tolist()
-    floats = [rng.random((30, 4)), counts[0]]  # a float side: both products, their sums as sacrebleu's up to rounding
-    swapped, kept = _products(_cast(swap), floats)
-    for k, stats in enumerate(floats):
-        assert np.allclose(swapped[:, k], swap @ stats, rtol=1e-14) and np.allclose(kept[:, k], ~swap @ stats, rtol=1e-14)
+    sums = _swapped_sums(_swaps(swap), large)
+    assert sums.dtype == np.float64 and all(sums[:, k].T.tolist() == expected(c) for k, c in enumerate(large))
+    floats = [rng.random((30, 4)), counts[0]]  # a float side: sums as sacrebleu's up to rounding
+    sums = _swapped_sums(_swaps(swap), floats)
+    assert all(np.allclose(sums[:, k].T, swap @ stats, rtol=1e-14) for k, stats in enumerate(floats))

@@ -2,19 +2,23 @@
 row and trial from ``default_rng(SACREBLEU_SEED)``, ``p = (count + 1) / (trials + 1)``), from
 statistics already in memory, for all systems at once: the same trials, the same p-values.
 
-The coins are drawn once per config (they are the same for every system), the swapped sums are
-matrix products (integer statistics in float64, where every sum is exact), and the trials are
-scored by the metric's vectorized :meth:`~auto_challenge_sets.scoring.metrics.Metric.scores_of_totals`;
-where that may round differently from the scalar code (BLEU: numpy's exp and log), or the sums of
-float statistics from sacrebleu's, every trial whose difference lies within a hair of the real one
-is scored again by the scalar code, from sacrebleu's own sums. The paired
-bootstrap still goes through sacrebleu (:mod:`auto_challenge_sets.evaluation.stats.significance`).
+The coins are drawn once per config (they are the same for every system). Where the coin is True,
+pseudo-system a takes the baseline's row and b the system's, so a's sums are the system's totals
+plus the baseline's swapped sums minus the system's, b's the other way round: one product of the
+coins with every system's rows gives every trial of every system, integer statistics exactly
+(:func:`_swapped_sums`). The trials are scored by the metric's vectorized
+:meth:`~auto_challenge_sets.scoring.metrics.Metric.scores_of_totals`; where that may round
+differently from the scalar code (BLEU: numpy's exp and log), or the sums of float statistics from
+sacrebleu's, every trial whose difference lies within a hair of the real one is scored again by
+the scalar code, from sacrebleu's own sums. The paired bootstrap still goes through sacrebleu
+(:mod:`auto_challenge_sets.evaluation.stats.significance`).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 
 import numpy as np
 
@@ -51,60 +55,82 @@ def coins(rows: int, trials: int, seed: int | None) -> np.ndarray:
     return np.random.default_rng(seed).integers(2, size=(trials, rows), dtype=bool)
 
 
-def _cast(swap: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The swaps and their negation as the 0/1 float64 matrices sacrebleu's products cast them to,
-    and the swaps in float32 (for counts), cast once for every product."""
-    return swap.astype(np.float64), (~swap).astype(np.float64), swap.astype(np.float32)
+Swaps = Callable[..., np.ndarray]  # (dtype, negated=False) -> the coins (or their negation), rows x trials
+
+
+def _swaps(swap: np.ndarray) -> Swaps:
+    """The coins cast to a float type once for every product (rows x trials, the memory of trials x rows)."""
+    return cache(lambda dtype, negated=False: (~swap if negated else swap).T.astype(dtype))
 
 
 def _exact(stats: Sequence[np.ndarray]) -> bool:
     return all(s.dtype.kind in "iub" for s in stats)
 
 
-def _products(swap: tuple[np.ndarray, ...], stats: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """Each trial's sums of each system's rows where the coin is True (``swapped``) and where it is
-    False (``kept``), as (trials, systems, columns) arrays, from one wide product of all systems in
-    floats, where numpy uses BLAS (its integer product does not). Integer counts stay exact: in
-    float32 while every total is below 2**24, else in float64, the kept sums as the totals minus
-    the swapped ones; float statistics (float64) may add in another order than sacrebleu's product
-    per system, which :func:`_sacrebleu_sums` settles."""
-    keep_true, keep_false, keep_true32 = swap  # cast by _cast
-    wide, shape = np.concatenate(stats, axis=1), (len(keep_true), len(stats), -1)
-    if not _exact(stats):
-        wide = wide.astype(np.float64)
-        return (keep_true @ wide).reshape(shape), (keep_false @ wide).reshape(shape)
-    small = np.abs(wide).sum(axis=0).max(initial=0) < 2**24
-    wide = wide.astype(np.float32 if small else np.float64)
-    swapped = (keep_true32 if small else keep_true) @ wide
-    return swapped.reshape(shape), (wide.sum(axis=0) - swapped).reshape(shape)
+def _swapped_sums(swaps: Swaps, stats: Sequence[np.ndarray]) -> np.ndarray:
+    """Each trial's column sums of each system's rows where the coin is True, as a (columns,
+    systems, trials) array, from one product of all systems in floats, where numpy uses BLAS (its
+    integer product does not). Integer counts stay exact: in float32 while every column's sum of
+    absolute values is below 2**23, else in float64. A column in which every system has the same
+    rows holds zeros: it adds the same total to both pseudo-systems in every trial (BLEU's reference
+    lengths, chrF's reference n-grams). In float32 the difference of two systems' sums is exact too."""
+    wide = np.stack(stats, axis=1)  # rows x systems x columns
+    moving = (wide != wide[:, :1]).any(axis=(0, 1))
+    wide = wide[:, :, moving].transpose(0, 2, 1).reshape(len(wide), -1)  # rows x (moving column, system)
+    small = _exact(stats) and np.abs(wide).sum(axis=0).max(initial=0) < 2**23
+    dtype = np.float32 if small else np.float64
+    sums = np.zeros((len(moving), len(stats), swaps(dtype).shape[1]), dtype=dtype)
+    with one_blas_thread():
+        sums[moving] = (wide.T.astype(dtype) @ swaps(dtype)).reshape(-1, len(stats), sums.shape[2])
+    return sums
 
 
-def _sacrebleu_sums(swap: tuple[np.ndarray, ...], baseline: np.ndarray,
-                    system: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The pseudo-systems' sums of float statistics as sacrebleu's products make them, bit for bit:
-    ``a = pos_sel @ bl_stats + neg_sel @ sys_stats`` and ``b`` the other way round."""
-    keep_true, keep_false, _ = swap
-    return keep_true @ baseline + keep_false @ system, keep_false @ baseline + keep_true @ system
+# Elements of the pseudo-systems' sums scored at once (the systems are taken a few at a time): the
+# metric's temporaries stay in the cache
+GROUP_ELEMENTS = 2**19
 
 
-def _count_above(metric: Metric, a: np.ndarray, b: np.ndarray, real: np.ndarray, swap: tuple[np.ndarray, ...],
-                 sides: Sequence[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
-    """Per system, how many trials have |score(a) − score(b)| > its real difference, scored as the
-    scalar code would (``a``, ``b``: the pseudo-systems' sums, (trials, systems, columns)). A
-    trial within a hair of the real difference is scored again, from ``a`` and ``b`` for integer
-    statistics, from sacrebleu's sums of the system's ``sides`` (baseline, system) for float ones."""
-    trials, systems = a.shape[:2]
-    difference = np.abs(metric.scores_of_totals(a.reshape(trials * systems, -1).astype(np.float64, copy=False))
-                        - metric.scores_of_totals(b.reshape(trials * systems, -1).astype(np.float64, copy=False))
-                        ).reshape(trials, systems)  # float64, as every metric's vectorized code expects
-    scale = np.fmax(1.0, np.fmax(np.abs(real), np.fmax.reduce(difference, axis=0, initial=0)))
-    close = np.argwhere(np.abs(difference - real) <= RECHECK * scale)
-    for system in np.unique(close[:, 1]).tolist():
-        sums = (a[:, system], b[:, system]) if _exact(sides[system]) else _sacrebleu_sums(swap, *sides[system])
-        for trial in close[close[:, 1] == system, 0].tolist():
-            difference[trial, system] = abs(metric.score_of_totals(sums[0][trial].tolist())
-                                            - metric.score_of_totals(sums[1][trial].tolist()))
-    return np.count_nonzero(difference > real, axis=0)
+def _tests(metric: Metric, swaps: Swaps, stats: Sequence[np.ndarray], baselines: int) -> list[list[tuple[float, float]]]:
+    """Per baseline ``i`` of the first ``baselines`` systems of ``stats``, (delta, p) of each later
+    system ``j`` against it: sacrebleu's test of j with i as its baseline (delta = j − i). The
+    trials are scored by the metric's vectorized code, in float64 as it expects; one within a hair
+    of the real difference is scored again by the scalar code, from sacrebleu's own sums."""
+    scores = [metric.score_of_totals(s.sum(axis=0)) for s in stats]
+    totals = np.stack([s.sum(axis=0) for s in stats], axis=1).astype(np.float64)  # columns x systems
+    swapped = _swapped_sums(swaps, stats)
+    columns, systems, trials = swapped.shape
+
+    def pseudo(i: int, js: slice) -> tuple[np.ndarray, np.ndarray]:
+        """The sums of a and b of systems ``js`` against baseline ``i``, (columns, systems, trials):
+        a, the system's totals with the baseline's swapped rows in and its own out; b the other
+        way round (integers exactly: the difference of two float32 sums below 2**23 is exact)."""
+        moved = np.subtract(swapped[:, i:i + 1], swapped[:, js], dtype=np.float64)
+        return moved + totals[:, js, None], np.subtract(totals[:, i:i + 1, None], moved, out=moved)
+
+    @cache
+    def scalar_sums(i: int, j: int) -> tuple[np.ndarray, np.ndarray]:
+        """a's and b's sums (trials x columns) as sacrebleu makes them: ``pseudo`` for integer
+        statistics, for float ones bit for bit ``a = pos_sel @ bl_stats + neg_sel @ sys_stats``."""
+        if _exact((stats[i], stats[j])):
+            a, b = pseudo(i, slice(j, j + 1))
+            return a[:, 0].T, b[:, 0].T
+        true, false = swaps(np.float64).T, swaps(np.float64, True).T
+        with one_blas_thread():
+            return true @ stats[i] + false @ stats[j], false @ stats[i] + true @ stats[j]
+
+    group, found = max(1, GROUP_ELEMENTS // (columns * trials)), []
+    for i in range(baselines):
+        difference = np.concatenate([
+            np.abs(metric.scores_of_totals(a.reshape(columns, -1).T) - metric.scores_of_totals(b.reshape(columns, -1).T))
+            for a, b in (pseudo(i, slice(j, j + group)) for j in range(i + 1, systems, group))]).reshape(-1, trials)
+        real = np.abs(scores[i] - np.array(scores[i + 1:]))
+        scale = np.fmax(1.0, np.fmax(real, np.fmax.reduce(difference, axis=1, initial=0)))
+        for k, trial in np.argwhere(np.abs(difference - real[:, None]) <= RECHECK * scale[:, None]).tolist():
+            a, b = scalar_sums(i, i + 1 + k)
+            difference[k, trial] = abs(metric.score_of_totals(a[trial].tolist()) - metric.score_of_totals(b[trial].tolist()))
+        counts = np.count_nonzero(difference > real[:, None], axis=1).tolist()
+        found.append([(scores[j] - scores[i], (count + 1) / (trials + 1)) for j, count in zip(range(i + 1, systems), counts)])
+    return found
 
 
 def approximate_randomization(baseline: Mapping[str, np.ndarray], systems: Mapping[str, Mapping[str, np.ndarray]],
@@ -112,22 +138,15 @@ def approximate_randomization(baseline: Mapping[str, np.ndarray], systems: Mappi
                               seed: int | None = None) -> dict[str, dict[str, tuple[float, float]]]:
     """``{system: {metric: (delta, p_value)}}``: each system against the baseline on the same rows,
     with sacrebleu's trials. ``baseline`` and each of ``systems`` map a metric's name to the rows'
-    statistics (:meth:`Metric.statistics`); ``delta`` is the system's score minus the baseline's.
-    The pseudo-systems of every system are scored at once: a takes the baseline's row where the
-    coin is True, b the other one (sacrebleu's expressions)."""
+    statistics (:meth:`Metric.statistics`); ``delta`` is the system's score minus the baseline's."""
     if not systems:
         return {}
-    swap = _cast(coins(len(next(iter(baseline.values()))), trials, seed))
+    swaps = _swaps(coins(len(next(iter(baseline.values()))), trials, seed))
     out: dict[str, dict[str, tuple[float, float]]] = {name: {} for name in systems}
-    with one_blas_thread():
-        for name, metric in metrics.items():
-            stats = [np.asarray(metric.paired_statistics(s[name])) for s in (baseline, *systems.values())]
-            scores = np.array([metric.score_of_totals(s.sum(axis=0)) for s in stats])
-            swapped, kept = _products(swap, stats)
-            counts = _count_above(metric, swapped[:, :1] + kept[:, 1:], kept[:, :1] + swapped[:, 1:],
-                                  np.abs(scores[0] - scores[1:]), swap, [(stats[0], s) for s in stats[1:]])
-            for system, score, count in zip(systems, scores[1:].tolist(), counts.tolist()):
-                out[system][name] = (score - scores[0], (count + 1) / (trials + 1))
+    for name, metric in metrics.items():
+        stats = [np.asarray(metric.paired_statistics(s[name])) for s in (baseline, *systems.values())]
+        for system, result in zip(systems, _tests(metric, swaps, stats, 1)[0]):
+            out[system][name] = result
     return out
 
 
@@ -136,21 +155,16 @@ def pairwise_approximate_randomization(statistics: Mapping[str, Mapping[str, np.
                                        seed: int | None = None) -> dict[tuple[str, str], dict[str, tuple[float, float]]]:
     """``{(a, b): {metric: (delta, p_value)}}`` for every ``a`` before ``b`` in ``order``: sacrebleu's
     test of ``b`` against the baseline ``a`` (``delta`` = b − a). Every pair has the same coins, so
-    each system's products are computed once and added pair by pair."""
+    each system's swapped sums are computed once and added pair by pair."""
     pairs = [(a, b) for k, a in enumerate(order) for b in order[k + 1:]]
     out: dict[tuple[str, str], dict[str, tuple[float, float]]] = {pair: {} for pair in pairs}
     if not pairs:
         return out
-    swap = _cast(coins(len(next(iter(statistics[order[0]].values()))), trials, seed))
-    index = {system: k for k, system in enumerate(order)}
+    swaps = _swaps(coins(len(next(iter(statistics[order[0]].values()))), trials, seed))
     for name, metric in metrics.items():
         stats = [np.asarray(metric.paired_statistics(statistics[s][name])) for s in order]
-        scores = [metric.score_of_totals(x.sum(axis=0)) for x in stats]
-        with one_blas_thread():
-            swapped, kept = _products(swap, stats)
-        for a, b in pairs:
-            i, j = index[a], index[b]
-            count = _count_above(metric, swapped[:, i:i + 1] + kept[:, j:j + 1], kept[:, i:i + 1] + swapped[:, j:j + 1],
-                                 np.array([abs(scores[i] - scores[j])]), swap, [(stats[i], stats[j])])
-            out[a, b][name] = (scores[j] - scores[i], (int(count[0]) + 1) / (trials + 1))
+        found = _tests(metric, swaps, stats, len(order) - 1)
+        for k, a in enumerate(order[:-1]):
+            for b, result in zip(order[k + 1:], found[k]):
+                out[a, b][name] = result
     return out

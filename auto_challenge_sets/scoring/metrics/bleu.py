@@ -68,25 +68,21 @@ class Bleu(SacrebleuMetric):
         self.rows = _bleu_rows(self.values["tokenize"])
 
     def scores_of_totals(self, totals: np.ndarray) -> np.ndarray:
-        """sacrebleu's ``BLEU.compute_bleu`` (exp smoothing, no effective order) for every row at
-        once; numpy's exp and log may round differently from the math module's, which the paired
-        test allows for (:meth:`Metric.scores_of_totals`)."""
-        metric = self.rows.metric
+        """sacrebleu's ``BLEU.compute_bleu`` (exp smoothing, no effective order) for every row at once,
+        as ``bp · 100 · (∏ precision)^(1/order)`` rather than the exp of the mean log: the same number
+        but for rounding, which the paired test allows for (:meth:`Metric.scores_of_totals`). 0 where
+        no n-gram matches, or an order has no n-grams (sacrebleu's log of 0 is -9999999999)."""
+        order = self.rows.metric.max_ngram_order
         t = np.asarray(totals, dtype=np.float64)
-        order = metric.max_ngram_order
         sys_len, ref_len = t[:, 0], t[:, 1]
-        correct, total = t[:, 2 : 2 + order], t[:, 2 + order :]
+        ratio, smooth, matched, counted = np.ones(len(t)), np.ones(len(t)), np.zeros(len(t), bool), np.ones(len(t), bool)
         with np.errstate(divide="ignore", invalid="ignore"):
-            bp = np.where(sys_len < ref_len, np.where(sys_len > 0, np.exp(1 - ref_len / sys_len), 0.0), 1.0)
-            log_sum = np.zeros(len(t))
-            smooth = np.ones(len(t))
-            stopped = np.zeros(len(t), dtype=bool)
             for n in range(order):
-                stopped |= total[:, n] == 0  # sacrebleu stops at the first order with no n-grams
-                zero = correct[:, n] == 0
-                smooth = np.where(~stopped & zero, smooth * 2, smooth)
-                precision = np.where(zero, 100.0 / (smooth * total[:, n]), 100.0 * correct[:, n] / total[:, n])
-                precision = np.where(stopped, 0.0, precision)
-                log_sum = log_sum + np.where(precision == 0, -9999999999.0, np.log(np.where(precision > 0, precision, 1)))
-            scores = bp * np.exp(log_sum / order)
-        return np.where((correct != 0).any(axis=1), scores, 0.0)
+                correct, total = t[:, 2 + n], t[:, 2 + order + n]
+                zero = correct == 0
+                smooth = np.where(zero, smooth * 0.5, smooth)  # each order without a match halves the next
+                ratio *= np.where(zero, smooth, correct) / total
+                matched |= ~zero
+                counted &= total > 0
+            bp = np.where(sys_len < ref_len, np.exp(1 - ref_len / sys_len), 1.0)  # 0 for an empty output
+            return np.where(matched & counted, 100 * bp * ratio ** (1 / order), 0.0)
