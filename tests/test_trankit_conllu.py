@@ -80,8 +80,8 @@ def test_every_column_lands_where_conllu_has_it() -> None:
 
 def test_the_rules_see_trankits_feats_and_deprels() -> None:
     sentence = to_sentence(_copy(TOKENS))
-    assert find_instances(sentence, "reflexive") == [Instance(3, 2, "sich", "zog", 0)]
-    assert find_instances(sentence, "particle") == [Instance(7, 2, "zurück", "zog", 4)]
+    assert find_instances(sentence, "reflexive") == [Instance(3, 2, "sich", "zog", 0, 0)]
+    assert find_instances(sentence, "particle") == [Instance(7, 2, "zurück", "zog", 4, 1)]  # Haus is the one content word between
     assert parse_conllu(format_sentence(sentence)) == [sentence]
 
 

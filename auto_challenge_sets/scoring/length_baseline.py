@@ -84,6 +84,19 @@ def _window(sorted_lengths: np.ndarray, length: int, window: int) -> tuple[int, 
     return lo, int(np.searchsorted(sorted_lengths, length + window, side="right"))
 
 
+def _source(length: int, window: int, narrow: tuple[np.ndarray, np.ndarray], whole: tuple[np.ndarray, np.ndarray],
+            min_candidates: int) -> tuple[tuple[np.ndarray, np.ndarray], tuple[int, int]]:
+    """Where a row of ``length`` draws from, (pool indices, their sorted lengths), and its window's
+    slice: the pool, or the whole corpus where the pool holds fewer than ``min_candidates`` within
+    ``window`` and the corpus more (the row itself aside)."""
+    lo, hi = _window(narrow[1], length, window)
+    if hi - lo < min_candidates and len(narrow[0]) < len(whole[0]):
+        found = _window(whole[1], length, window)
+        if found[1] - found[0] - 1 > hi - lo:
+            return whole, found
+    return narrow, (lo, hi)
+
+
 def sample_length_matched(
     challenge_lengths: Sequence[int] | np.ndarray,
     pool_lengths: Sequence[int] | np.ndarray,
@@ -120,8 +133,7 @@ def sample_length_matched(
             "pool_predictions: no pool sentence is left to sample from once the challenge "
             "sentences are excluded"
         )
-    # Candidates sorted by length: a length window is then one contiguous slice. The whole corpus,
-    # likewise, for the rows the pool cannot match.
+    # the pool and the whole corpus sorted by length: a length window is then one contiguous slice
     order = candidates[np.argsort(pool[candidates], kind="stable")]
     everything = np.argsort(pool, kind="stable")
     narrow, whole = (order, pool[order]), (everything, pool[everything])
@@ -133,12 +145,8 @@ def sample_length_matched(
     for group, length in enumerate(lengths.tolist()):
         columns = np.flatnonzero(inverse == group)
         window = allowed = length_window(length, tolerance, relative)
-        (drawn, sorted_lengths), (lo, hi) = narrow, _window(narrow[1], length, window)
-        if hi - lo < min_candidates and len(order) < len(pool):
-            found = _window(whole[1], length, window)
-            if found[1] - found[0] - 1 > hi - lo:  # more than the pool offers, the row itself aside
-                (drawn, sorted_lengths), (lo, hi) = whole, found
-                shared += len(columns)
+        (drawn, sorted_lengths), (lo, hi) = _source(length, window, narrow, whole, min_candidates)
+        shared += len(columns) * (drawn is everything)
         if hi == lo:  # widen to the nearest length (the pool is not empty)
             window = min(abs(int(sorted_lengths[k]) - length) for k in (lo - 1, lo) if 0 <= k < len(drawn))
             lo, hi = _window(sorted_lengths, length, window)
