@@ -87,11 +87,8 @@ def is_function_word(word: Token) -> bool:
 
 class Instance(NamedTuple):
     """A matching word and its head, 1-based word IDs, with the distance between them and the
-    number of content words among those (``content_distance``).
-
-    A named tuple rather than a frozen dataclass: as immutable, and made 2.5x faster (a frozen
-    dataclass sets each field through object.__setattr__), which the one pass over a large corpus
-    does for every match of every rule."""
+    number of content words among those (``content_distance``). A named tuple: immutable, and made
+    without a frozen dataclass's object.__setattr__ per field, for every match of every rule."""
 
     dependent: int
     head: int
@@ -101,10 +98,7 @@ class Instance(NamedTuple):
     content_distance: int
 
     def to_dict(self) -> dict[str, int | str]:
-        # by hand: dataclasses.asdict deep-copies every field, and a build calls this for every
-        # instance of every config (it was the largest cost of writing a build)
-        return {"dependent": self.dependent, "head": self.head, "dependent_form": self.dependent_form,
-                "head_form": self.head_form, "distance": self.distance, "content_distance": self.content_distance}
+        return self._asdict()
 
 
 PHENOMENA: dict[str, Phenomenon] = {}
@@ -261,10 +255,7 @@ def find_instances(sentence: Sentence, phenomenon: str | Phenomenon) -> list[Ins
     return find_all_instances(sentence, [found_by])[found_by.name]
 
 
-# sentences per call of find_instances_in_block in a stream: measured on 100k PUD sentences read
-# from CoNLL-U, blocks of 10-20 were fastest (a few hundred words: the block's joined columns and
-# words stay in the CPU's cache while every rule reads them); 1,000 was no faster than one sentence
-SENTENCE_BLOCK = 16
+SENTENCE_BLOCK = 16  # sentences per find_instances_in_block: a few hundred words, the block's columns in cache
 
 
 def find_all_instances(sentence: Sentence, phenomena: Sequence[str | Phenomenon]) -> dict[str, list[Instance]]:

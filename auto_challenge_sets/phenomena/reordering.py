@@ -34,8 +34,7 @@ class ReorderInstance:
     distance: int
 
     def to_dict(self) -> dict[str, int | str]:
-        # by hand: dataclasses.asdict deep-copies every field, and a build calls this for every
-        # instance of every config (it was the largest cost of writing a build)
+        # by hand: dataclasses.asdict deep-copies every field
         return {"source_index": self.source_index, "target_index": self.target_index, "source_form": self.source_form, "target_form": self.target_form, "distance": self.distance}
 
 
