@@ -31,7 +31,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import chain, compress, islice, repeat
+from itertools import chain, islice, repeat
 from typing import NamedTuple
 
 from auto_challenge_sets.formats.ud import Sentence, Token
@@ -245,10 +245,6 @@ def _instance(word: Token, head: Token, words: list[Token], uncounted: Callable[
     return Instance(word.id, head.id, word.form, head.form, distance, sum(not is_function_word(w) for w in gap))
 
 
-def _instances(words: list[Token], matches: Iterable[Token], uncounted: Callable[[Token], bool] | None) -> list[Instance]:
-    return [_instance(word, words[word.head - 1], words, uncounted) for word in matches]
-
-
 def find_instances(sentence: Sentence, phenomenon: str | Phenomenon) -> list[Instance]:
     """Every word of ``sentence`` matching the phenomenon (root excluded), in word order."""
     found_by = _rule_of(phenomenon)
@@ -271,37 +267,26 @@ def find_instances_in_block(sentences: Sequence[Sentence],
     A rule with a word test is called only on the words that pass it, found in C over the block's
     words at once (:mod:`auto_challenge_sets.phenomena.word_tests`): a block rather than a sentence, because
     the Python around each test and rule cost more than the test itself on a sentence of 20 words.
-    A rule without one is called on every dependent of each sentence (the root has no distance and
-    never matches), in C too (``filter``, ``map``)."""
+    A rule without one (a user's) is called on every dependent (the root has no distance and never
+    matches)."""
     rules = list(map(_rule_of, phenomena))
     found = [{rule.name: [] for rule in rules} for _ in sentences]
-    # a rule whose instance runs to another word than the head (rare: every built-in one has a word
-    # test) goes word by word here too, every word its candidate
-    tested = [rule for rule in rules if rule.word_test is not None or rule.head_of is not None]
-    if tested:
-        words = list(chain.from_iterable(sentence.words for sentence in sentences))
-        owner = list(chain.from_iterable(repeat(k, len(sentence.words)) for k, sentence in enumerate(sentences)))
-        columns = JoinedColumns(words)
-        for rule in tested:
-            name, matches, takes_head, head_of = rule.name, rule.rule, rule.takes_head, rule.head_of
-            for index in range(len(words)) if rule.word_test is None else rule.word_test.indices(words, columns):
-                word = words[index]
-                if not word.head:
-                    continue
-                k = owner[index]
-                head = sentences[k].words[word.head - 1] if head_of is None else head_of(word, sentences[k].words)
-                if head is None:
-                    continue
-                if matches(word, head) if takes_head else matches(word):
-                    found[k][name].append(_instance(word, head, sentences[k].words, rule.uncounted))
-    untested = [rule for rule in rules if rule.word_test is None and rule.head_of is None]
-    for sentence, by_name in zip(sentences, found) if untested else ():
-        words = sentence.words
-        dependents = [word for word in words if word.head != 0]
-        heads = [words[word.head - 1] for word in dependents] if any(r.takes_head for r in untested) else []
-        for rule in untested:
-            by_name[rule.name] = _instances(words, compress(dependents, map(rule.rule, dependents, heads))
-                                            if rule.takes_head else filter(rule.rule, dependents), rule.uncounted)
+    words = list(chain.from_iterable(sentence.words for sentence in sentences))
+    owner = list(chain.from_iterable(repeat(k, len(sentence.words)) for k, sentence in enumerate(sentences)))
+    columns = JoinedColumns(words)
+    for rule in rules:
+        name, matches, takes_head, head_of = rule.name, rule.rule, rule.takes_head, rule.head_of
+        for index in range(len(words)) if rule.word_test is None else rule.word_test.indices(words, columns):
+            word = words[index]
+            if not word.head:
+                continue
+            k = owner[index]
+            # the instance runs to the head, or to the word a rule's head_of names (None: no instance)
+            head = sentences[k].words[word.head - 1] if head_of is None else head_of(word, sentences[k].words)
+            if head is None:
+                continue
+            if matches(word, head) if takes_head else matches(word):
+                found[k][name].append(_instance(word, head, sentences[k].words, rule.uncounted))
     return found
 
 
