@@ -118,8 +118,6 @@ def register_phenomenon(name: str, description: str, word_test: WordTest | None 
     declared = None if languages is None else frozenset(languages)
 
     def decorate(rule: TokenRule) -> TokenRule:
-        if name in PHENOMENA:
-            raise ValueError(f"phenomenon {name!r} is already registered")
         PHENOMENA[name] = Phenomenon(name, description, rule, takes_head=_arity(rule) == 2, word_test=word_test,
                                      languages=declared, head_of=head_of)
         return rule
@@ -158,6 +156,8 @@ def _check_name(name: str) -> None:
         raise ValueError(f"phenomenon names are lower-case identifiers, got {name!r}")
     if name == BASELINE:
         raise ValueError(f"{name!r} is the full corpus's config, not a phenomenon")
+    if name in PHENOMENA:
+        raise ValueError(f"phenomenon {name!r} is already registered")
 
 
 def _arity(rule: TokenRule) -> int:
@@ -175,8 +175,6 @@ def register_alignment_phenomenon(name: str, description: str, measure: Callable
     a pair's score and instances (:mod:`auto_challenge_sets.phenomena.reordering`), ``distances`` the D its
     configs are built at (the first is the short name's)."""
     _check_name(name)
-    if name in PHENOMENA:
-        raise ValueError(f"phenomenon {name!r} is already registered")
     if not distances or list(distances) != sorted(set(distances)):
         raise ValueError(f"an alignment phenomenon needs increasing distances, got {distances!r}")
     PHENOMENA[name] = Phenomenon(name, description, None, REORDER_KIND, measure=measure, distances=tuple(distances))
