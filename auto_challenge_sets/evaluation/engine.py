@@ -121,11 +121,8 @@ def _with_paired_tests(request: EvaluationRequest, config: ConfigRows, outputs: 
     references = [by_name[baseline].references[r] for r in rows] if text else []
     rows_stats = {s: {m: per_metric[m][config.positions] for m in metrics} for s, per_metric in stats.items()}
     tests = paired_tests(named, references, metrics, request.paired_test, request.paired_samples, rows_stats)
-    result = {}
-    for name in by_name:
-        per_metric = {m: MetricScore(s.score, s.random, tests.get(name, {}).get(m)) for m, s in scores[name].items()}
-        result[name] = SystemResult(per_metric)
-    return result
+    return {name: SystemResult({m: MetricScore(s.score, s.random, tests.get(name, {}).get(m))
+                                for m, s in scores[name].items()}) for name in by_name}
 
 
 def _distinct_points(configs: dict[str, ConfigResult]) -> dict[str, list[tuple[int, str]]]:
@@ -226,7 +223,6 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
         with stage("paired tests", 1, "configs"):
             paired = _with_paired_tests(request, config, outputs, metrics, baseline, scores, stats)
         random_samples[config.name] = samples
-        drawn = bool(samples)  # no random corpora for the full corpus itself
         parsed = parse_config_name(config.name)
         configs[config.name] = ConfigResult(
             n=int(len(config.positions)), phenomenon=f"{parsed.pair}.{parsed.phenomenon}",
@@ -238,7 +234,7 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
             **({"shared": corpora.shared, "length_gap": corpora.length_gap(config.lengths, corpus.pool_lengths)[0],
                 "distinct": corpora.distinct()} if corpora else {}),
             systems=paired,
-            random_unavailable=None if drawn else full_test.NO_RANDOM)
+            random_unavailable=None if samples else full_test.NO_RANDOM)  # the full corpus itself has none
 
     targeted = None
     verdicts: dict[str, dict[str, list[list[str]]]] = {}  # config -> system -> per row (the page, --human-seg)

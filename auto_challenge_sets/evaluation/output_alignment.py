@@ -164,8 +164,7 @@ def align_outputs(request: TargetedRequest, base: dict[str, list[Any]], outputs:
     """Align every system's pool outputs (``outputs``: system -> one line per pool row) and the
     references, by the request's aligner. ``base`` holds the pool's rows with :data:`COLUMNS`;
     ``extra``: the extra references, each one line per pool row; ``target``: the target language
-    (its tokens are what the links count)."""
-    request.check()
+    (its tokens are what the links count); ``request`` as :meth:`TargetedRequest.check` passed it."""
     extra = extra or []
     name = choose_aligner(request)
     if name in (PRESENT, STORED):

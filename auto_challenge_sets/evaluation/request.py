@@ -112,9 +112,8 @@ class EvaluationRequest:
                 labels[metric] = metric_class(metric).label
             except ValueError as error:
                 raise RequestError("metrics", str(error)) from None
-        for metric, label in labels.items():
-            if not isinstance(label, str) or not label.strip():
-                raise RequestError("metrics", f"metric {metric!r} has no label to show (label {label!r})")
+            if not isinstance(labels[metric], str) or not labels[metric].strip():
+                raise RequestError("metrics", f"metric {metric!r} has no label to show (label {labels[metric]!r})")
         twins = white_space_twins(labels.values())
         if twins:
             names = [m for m, label in labels.items() if label in twins]

@@ -63,12 +63,9 @@ def plain(value: Any) -> Any:
 
 
 @functools.cache
-def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
-
-
 def _fields(cls: type) -> list[tuple[dataclasses.Field, Any]]:
-    return [(f, _hints(cls)[f.name]) for f in dataclasses.fields(cls) if f.init and not f.metadata.get("page_only")]
+    hints = typing.get_type_hints(cls)
+    return [(f, hints[f.name]) for f in dataclasses.fields(cls) if f.init and not f.metadata.get("page_only")]
 
 
 def _optional(kind: Any) -> Any | None:

@@ -8,8 +8,8 @@ targeted accuracy and the output keys.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -101,40 +101,28 @@ def _exclusion(rows: MemoryRows) -> np.ndarray:
     return exclude
 
 
-@dataclass(frozen=True)
-class _Sampling:
-    """How the random baseline draws, for the whole set and each distance slice."""
-
-    metrics: dict[str, Metric]
-    pool: dict[str, np.ndarray]  # each metric's statistics of the pool
-    pool_lengths: np.ndarray
-    exclude: np.ndarray
-    n_samples: int
-    tolerance: int
-    seed: int | None
-    relative: float = DEFAULT_LENGTH_RELATIVE  # the window's share of a row's length (length_baseline)
-
-    def baseline(self, lengths: np.ndarray, rows: dict[str, np.ndarray], stream: tuple[int, ...], where: str,
-                 return_samples: bool = False) -> tuple[dict[str, kernel.RowsScore], dict[str, Any]]:
-        """One sampling of length-matched corpora (stream ``[seed, *stream]``), scored by every metric
-        with the set of ``rows`` (``where`` in errors): the scores, and the card's ``random_baseline``."""
-        corpora = kernel.draw(lengths, self.pool_lengths, self.exclude, self.n_samples, self.tolerance, self.seed,
-                              stream, self.relative)
-        scored = kernel.score_rows(self.metrics, rows, self.pool, corpora, SYSTEM, where)
-        result: dict[str, Any] = {name: s.spread(self.metrics[name].higher_is_better) for name, s in scored.items()}
-        result.update({"widened": corpora.widened, "max_tolerance": corpora.max_tolerance,
-                       "n_samples": self.n_samples, "length_tolerance": self.tolerance, "length_relative": self.relative,
-                       # the engine's random[…] part of its signature: what makes these numbers
-                       "signature": f"random[n:{self.n_samples}|{rule_signature(self.tolerance, self.relative)}"
-                                    f"|seed:{self.seed}]",
-                       "pool_size": corpora.pool_size})
-        if return_samples:
-            result["samples"] = {"index": corpora.index.tolist(), **{n: s.samples.tolist() for n, s in scored.items()}}
-        return scored, result
+def _baseline(metrics: dict[str, Metric], pool: dict[str, np.ndarray], pool_lengths: np.ndarray, exclude: np.ndarray,
+              n_samples: int, tolerance: int, seed: int | None, relative: float, lengths: np.ndarray,
+              rows: dict[str, np.ndarray], stream: tuple[int, ...], where: str,
+              return_samples: bool = False) -> tuple[dict[str, kernel.RowsScore], dict[str, Any]]:
+    """One sampling of length-matched corpora from the pool (each metric's statistics ``pool``; stream
+    ``[seed, *stream]``), scored by every metric with the set of ``rows`` (``where`` in errors): the
+    scores, and the card's ``random_baseline``. :func:`compute` binds all but the set's arguments."""
+    corpora = kernel.draw(lengths, pool_lengths, exclude, n_samples, tolerance, seed, stream, relative)
+    scored = kernel.score_rows(metrics, rows, pool, corpora, SYSTEM, where)
+    result: dict[str, Any] = {name: s.spread(metrics[name].higher_is_better) for name, s in scored.items()}
+    result.update({"widened": corpora.widened, "max_tolerance": corpora.max_tolerance,
+                   "n_samples": n_samples, "length_tolerance": tolerance, "length_relative": relative,
+                   # the engine's random[…] part of its signature: what makes these numbers
+                   "signature": f"random[n:{n_samples}|{rule_signature(tolerance, relative)}|seed:{seed}]",
+                   "pool_size": corpora.pool_size})
+    if return_samples:
+        result["samples"] = {"index": corpora.index.tolist(), **{n: s.samples.tolist() for n, s in scored.items()}}
+    return scored, result
 
 
 def _breakdown(metrics: dict[str, Metric], stats: dict[str, np.ndarray], dist: np.ndarray, lens: np.ndarray | None,
-               sampling: _Sampling | None, min_distances: list[int] | None,
+               sampling: Callable[..., Any] | None, min_distances: list[int] | None,
                whole: tuple[dict[str, kernel.RowsScore], dict[str, Any] | None]) -> list[dict[str, Any]]:
     """Scores of the rows with distance >= D, for each D. A slice that holds every row is the set
     itself and reuses its scores and random baseline ``whole``: one baseline per set, never two."""
@@ -152,7 +140,7 @@ def _breakdown(metrics: dict[str, Metric], stats: dict[str, np.ndarray], dist: n
             elif sampling is None:
                 scored, base = kernel.score_rows(metrics, part, {}, None, SYSTEM, where), None
             else:
-                scored, base = sampling.baseline(lens[mask], part, (1, d), where)
+                scored, base = sampling(lens[mask], part, (1, d), where)
             row.update({name: s.score for name, s in scored.items()})
             if base is not None:
                 row["random_baseline"] = {k: base[k] for k in (*metrics, "widened")}
@@ -200,11 +188,11 @@ def compute(
     scored_by, found = system_statistics(request, [SystemOutput(SYSTEM, predictions, references)], sources)
     every = found[SYSTEM]
     stats = {name: values[positions] for name, values in every.items()}
-    sampling = None if rows.pool_predictions is None else _Sampling(
-        scored_by, {name: values[:len(rows.pool_predictions)] for name, values in every.items()}, rows.pool_lengths,
-        _exclusion(rows), request.n_samples, request.length_tolerance, seed, request.length_relative)
+    sampling = None if rows.pool_predictions is None else partial(
+        _baseline, scored_by, {name: values[:len(rows.pool_predictions)] for name, values in every.items()},
+        rows.pool_lengths, _exclusion(rows), request.n_samples, request.length_tolerance, seed, request.length_relative)
     whole = ((kernel.score_rows(scored_by, stats, {}, None, SYSTEM, WHERE), None) if sampling is None
-             else sampling.baseline(rows.lengths, stats, (0,), WHERE, rows.return_samples))
+             else sampling(rows.lengths, stats, (0,), WHERE, rows.return_samples))
     nrefs = count_references(rows.references)
     result: dict[str, Any] = {"n": len(rows.predictions), **{
         key: value for name, metric in scored_by.items()

@@ -31,7 +31,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import chain, compress, islice, repeat
+from itertools import chain, islice, repeat
 from typing import NamedTuple
 
 from auto_challenge_sets.formats.ud import Sentence, Token
@@ -87,11 +87,8 @@ def is_function_word(word: Token) -> bool:
 
 class Instance(NamedTuple):
     """A matching word and its head, 1-based word IDs, with the distance between them and the
-    number of content words among those (``content_distance``).
-
-    A named tuple rather than a frozen dataclass: as immutable, and made 2.5x faster (a frozen
-    dataclass sets each field through object.__setattr__), which the one pass over a large corpus
-    does for every match of every rule."""
+    number of content words among those (``content_distance``). A named tuple: immutable, and made
+    without a frozen dataclass's object.__setattr__ per field, for every match of every rule."""
 
     dependent: int
     head: int
@@ -101,10 +98,7 @@ class Instance(NamedTuple):
     content_distance: int
 
     def to_dict(self) -> dict[str, int | str]:
-        # by hand: dataclasses.asdict deep-copies every field, and a build calls this for every
-        # instance of every config (it was the largest cost of writing a build)
-        return {"dependent": self.dependent, "head": self.head, "dependent_form": self.dependent_form,
-                "head_form": self.head_form, "distance": self.distance, "content_distance": self.content_distance}
+        return self._asdict()
 
 
 PHENOMENA: dict[str, Phenomenon] = {}
@@ -124,8 +118,6 @@ def register_phenomenon(name: str, description: str, word_test: WordTest | None 
     declared = None if languages is None else frozenset(languages)
 
     def decorate(rule: TokenRule) -> TokenRule:
-        if name in PHENOMENA:
-            raise ValueError(f"phenomenon {name!r} is already registered")
         PHENOMENA[name] = Phenomenon(name, description, rule, takes_head=_arity(rule) == 2, word_test=word_test,
                                      languages=declared, head_of=head_of)
         return rule
@@ -164,6 +156,8 @@ def _check_name(name: str) -> None:
         raise ValueError(f"phenomenon names are lower-case identifiers, got {name!r}")
     if name == BASELINE:
         raise ValueError(f"{name!r} is the full corpus's config, not a phenomenon")
+    if name in PHENOMENA:
+        raise ValueError(f"phenomenon {name!r} is already registered")
 
 
 def _arity(rule: TokenRule) -> int:
@@ -181,8 +175,6 @@ def register_alignment_phenomenon(name: str, description: str, measure: Callable
     a pair's score and instances (:mod:`auto_challenge_sets.phenomena.reordering`), ``distances`` the D its
     configs are built at (the first is the short name's)."""
     _check_name(name)
-    if name in PHENOMENA:
-        raise ValueError(f"phenomenon {name!r} is already registered")
     if not distances or list(distances) != sorted(set(distances)):
         raise ValueError(f"an alignment phenomenon needs increasing distances, got {distances!r}")
     PHENOMENA[name] = Phenomenon(name, description, None, REORDER_KIND, measure=measure, distances=tuple(distances))
@@ -251,20 +243,13 @@ def _instance(word: Token, head: Token, words: list[Token], uncounted: Callable[
     return Instance(word.id, head.id, word.form, head.form, distance, sum(not is_function_word(w) for w in gap))
 
 
-def _instances(words: list[Token], matches: Iterable[Token], uncounted: Callable[[Token], bool] | None) -> list[Instance]:
-    return [_instance(word, words[word.head - 1], words, uncounted) for word in matches]
-
-
 def find_instances(sentence: Sentence, phenomenon: str | Phenomenon) -> list[Instance]:
     """Every word of ``sentence`` matching the phenomenon (root excluded), in word order."""
     found_by = _rule_of(phenomenon)
     return find_all_instances(sentence, [found_by])[found_by.name]
 
 
-# sentences per call of find_instances_in_block in a stream: measured on 100k PUD sentences read
-# from CoNLL-U, blocks of 10-20 were fastest (a few hundred words: the block's joined columns and
-# words stay in the CPU's cache while every rule reads them); 1,000 was no faster than one sentence
-SENTENCE_BLOCK = 16
+SENTENCE_BLOCK = 16  # sentences per find_instances_in_block: a few hundred words, the block's columns in cache
 
 
 def find_all_instances(sentence: Sentence, phenomena: Sequence[str | Phenomenon]) -> dict[str, list[Instance]]:
@@ -280,37 +265,26 @@ def find_instances_in_block(sentences: Sequence[Sentence],
     A rule with a word test is called only on the words that pass it, found in C over the block's
     words at once (:mod:`auto_challenge_sets.phenomena.word_tests`): a block rather than a sentence, because
     the Python around each test and rule cost more than the test itself on a sentence of 20 words.
-    A rule without one is called on every dependent of each sentence (the root has no distance and
-    never matches), in C too (``filter``, ``map``)."""
+    A rule without one (a user's) is called on every dependent (the root has no distance and never
+    matches)."""
     rules = list(map(_rule_of, phenomena))
     found = [{rule.name: [] for rule in rules} for _ in sentences]
-    # a rule whose instance runs to another word than the head (rare: every built-in one has a word
-    # test) goes word by word here too, every word its candidate
-    tested = [rule for rule in rules if rule.word_test is not None or rule.head_of is not None]
-    if tested:
-        words = list(chain.from_iterable(sentence.words for sentence in sentences))
-        owner = list(chain.from_iterable(repeat(k, len(sentence.words)) for k, sentence in enumerate(sentences)))
-        columns = JoinedColumns(words)
-        for rule in tested:
-            name, matches, takes_head, head_of = rule.name, rule.rule, rule.takes_head, rule.head_of
-            for index in range(len(words)) if rule.word_test is None else rule.word_test.indices(words, columns):
-                word = words[index]
-                if not word.head:
-                    continue
-                k = owner[index]
-                head = sentences[k].words[word.head - 1] if head_of is None else head_of(word, sentences[k].words)
-                if head is None:
-                    continue
-                if matches(word, head) if takes_head else matches(word):
-                    found[k][name].append(_instance(word, head, sentences[k].words, rule.uncounted))
-    untested = [rule for rule in rules if rule.word_test is None and rule.head_of is None]
-    for sentence, by_name in zip(sentences, found) if untested else ():
-        words = sentence.words
-        dependents = [word for word in words if word.head != 0]
-        heads = [words[word.head - 1] for word in dependents] if any(r.takes_head for r in untested) else []
-        for rule in untested:
-            by_name[rule.name] = _instances(words, compress(dependents, map(rule.rule, dependents, heads))
-                                            if rule.takes_head else filter(rule.rule, dependents), rule.uncounted)
+    words = list(chain.from_iterable(sentence.words for sentence in sentences))
+    owner = list(chain.from_iterable(repeat(k, len(sentence.words)) for k, sentence in enumerate(sentences)))
+    columns = JoinedColumns(words)
+    for rule in rules:
+        name, matches, takes_head, head_of = rule.name, rule.rule, rule.takes_head, rule.head_of
+        for index in range(len(words)) if rule.word_test is None else rule.word_test.indices(words, columns):
+            word = words[index]
+            if not word.head:
+                continue
+            k = owner[index]
+            # the instance runs to the head, or to the word a rule's head_of names (None: no instance)
+            head = sentences[k].words[word.head - 1] if head_of is None else head_of(word, sentences[k].words)
+            if head is None:
+                continue
+            if matches(word, head) if takes_head else matches(word):
+                found[k][name].append(_instance(word, head, sentences[k].words, rule.uncounted))
     return found
 
 

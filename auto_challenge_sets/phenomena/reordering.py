@@ -18,14 +18,14 @@ pair is selected at D when its score is at least D. Alignments come as Pharaoh l
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from auto_challenge_sets.formats.pharaoh import Link
 
 
-@dataclass(frozen=True, slots=True)
-class ReorderInstance:
-    """An aligned source/target word pair, 1-based indices, ``distance = |i - j|``."""
+class ReorderInstance(NamedTuple):
+    """An aligned source/target word pair, 1-based indices, ``distance = |i - j|`` (a named tuple,
+    as :class:`~auto_challenge_sets.phenomena.registry.Instance`)."""
 
     source_index: int
     target_index: int
@@ -34,9 +34,7 @@ class ReorderInstance:
     distance: int
 
     def to_dict(self) -> dict[str, int | str]:
-        # by hand: dataclasses.asdict deep-copies every field, and a build calls this for every
-        # instance of every config (it was the largest cost of writing a build)
-        return {"source_index": self.source_index, "target_index": self.target_index, "source_form": self.source_form, "target_form": self.target_form, "distance": self.distance}
+        return self._asdict()
 
 
 def reorder_instances(

@@ -3,13 +3,12 @@ necessary condition), declared with the rule so that the one pass can skip the w
 match without calling the rule on them.
 
 Why: the one pass calls every rule on every word of the corpus, and a Python call per word and rule
-was most of the cost of the rules (six rules over 100k sentences: 2.1M words, 12.6M calls; testing
-each word in C with ``map`` and ``compress`` instead cost as much as the calls). A word test is run
-on a column of a block of sentences as one string (:class:`JoinedColumns`: the values of the
-block's words joined by tabs, made once for every rule that reads the column) with ``str.find``,
-which runs in C over the whole block: ``equals`` looks for ``\tVALUE\t``, ``startswith`` for ``\tVALUE``, ``contains``
-for ``VALUE``, and the word a match falls in is the number of tabs before it. Only the words that pass cost
-Python code, and the rule is called only on them: for the built-in rules about one word in twenty.
+was most of the cost of the rules. A word test is run on a column of a block of sentences as one
+string (:class:`JoinedColumns`: the values of the block's words joined by tabs, made once for every
+rule that reads the column) with ``str.find``, which runs in C over the whole block: ``equals``
+looks for ``\tVALUE\t``, ``startswith`` for ``\tVALUE``, ``contains`` for ``VALUE``, and the word a
+match falls in is the number of tabs before it. Only the words that pass cost Python code, and the
+rule is called only on them: for the built-in rules about one word in twenty.
 
 A word test only narrows where the rule looks; the rule decides. A test that fails on a word the
 rule would match loses that match, so tests/test_word_tests.py holds every built-in rule's test to
