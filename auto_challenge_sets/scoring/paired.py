@@ -23,6 +23,7 @@ from functools import cache
 import numpy as np
 
 from auto_challenge_sets.scoring.metrics import Metric
+from auto_challenge_sets.scoring.metrics.base import one_blas_thread
 
 # sacrebleu's paired tests and the trials it runs by default (--paired-ar-n, --paired-bs-n)
 PAIRED_TESTS = {"ar": 10_000, "bs": 1_000}
@@ -38,15 +39,6 @@ def sacrebleu_seed() -> int | None:
     value = os.environ.get("SACREBLEU_SEED", "12345")
     seed = None if value.lower() == "none" else int(value)
     return seed if seed else None
-
-
-def one_blas_thread():
-    """A context in which BLAS runs on one thread: the products here are thin (trials x rows times
-    rows x a few statistics), and OpenBLAS's threads over every core wait on each other far
-    longer than one thread takes."""
-    from threadpoolctl import threadpool_limits
-
-    return threadpool_limits(limits=1, user_api="blas")
 
 
 def coins(rows: int, trials: int, seed: int | None) -> np.ndarray:
@@ -110,13 +102,13 @@ def _tests(metric: Metric, swaps: Swaps, stats: Sequence[np.ndarray], baselines:
     @cache
     def scalar_sums(i: int, j: int) -> tuple[np.ndarray, np.ndarray]:
         """a's and b's sums (trials x columns) as sacrebleu makes them: ``pseudo`` for integer
-        statistics, for float ones bit for bit ``a = pos_sel @ bl_stats + neg_sel @ sys_stats``."""
+        statistics, for float ones bit for bit ``a = pos_sel @ bl_stats + neg_sel @ sys_stats``, on
+        BLAS's own threads as sacrebleu's (a product's last bit depends on how many there are)."""
         if _exact((stats[i], stats[j])):
             a, b = pseudo(i, slice(j, j + 1))
             return a[:, 0].T, b[:, 0].T
         true, false = swaps(np.float64).T, swaps(np.float64, True).T
-        with one_blas_thread():
-            return true @ stats[i] + false @ stats[j], false @ stats[i] + true @ stats[j]
+        return true @ stats[i] + false @ stats[j], false @ stats[i] + true @ stats[j]
 
     group, found = max(1, GROUP_ELEMENTS // (columns * trials)), []
     for i in range(baselines):
