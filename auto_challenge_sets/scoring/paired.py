@@ -23,7 +23,7 @@ from functools import cache
 import numpy as np
 
 from auto_challenge_sets.scoring.metrics import Metric
-from auto_challenge_sets.scoring.metrics.base import one_blas_thread
+from auto_challenge_sets.workers import one_blas_thread
 
 # sacrebleu's paired tests and the trials it runs by default (--paired-ar-n, --paired-bs-n)
 PAIRED_TESTS = {"ar": 10_000, "bs": 1_000}

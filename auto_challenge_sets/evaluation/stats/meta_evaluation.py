@@ -24,7 +24,7 @@ from auto_challenge_sets.evaluation.stats.human import (
     tau_from_counts,
     three_distinct,
 )
-from auto_challenge_sets.scoring.metrics.base import one_blas_thread
+from auto_challenge_sets.workers import one_blas_thread
 
 
 @dataclass(frozen=True)

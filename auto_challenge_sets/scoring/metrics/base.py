@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from functools import cache
 from typing import Any, ClassVar
 
 import numpy as np
 
 from auto_challenge_sets.errors import RequestError
 from auto_challenge_sets.options import Option, did_you_mean
+from auto_challenge_sets.workers import one_blas_thread
 
 References = Sequence[Sequence[str]]  # per sentence, its references (the first is the dataset's)
 
@@ -25,21 +25,6 @@ References = Sequence[Sequence[str]]  # per sentence, its references (the first 
 # Numbers (samples x sentences x columns gathered, or samples x pool rows counted) at once in
 # ``sample_totals``: bounds memory (32 MB of int64).
 CHUNK_ELEMENTS = 4_000_000
-
-
-@cache
-def _blas():
-    """threadpoolctl's controller, found once: finding the libraries reads the process's maps."""
-    from threadpoolctl import ThreadpoolController
-
-    return ThreadpoolController()
-
-
-def one_blas_thread():
-    """A context in which BLAS runs on one thread: the products of the scores are thin (trials or
-    corpora x rows times rows x a few statistics), and OpenBLAS's threads over every core wait on
-    each other far longer than one thread takes."""
-    return _blas().limit(limits=1, user_api="blas")
 
 
 def sample_totals(stats: np.ndarray, index: np.ndarray, chunk_elements: int = CHUNK_ELEMENTS) -> np.ndarray:
