@@ -8,6 +8,7 @@ compare with ``sacrebleu.corpus_bleu`` / ``corpus_chrf`` / ``corpus_ter`` on rea
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -27,8 +28,7 @@ class SegmentStatistics:
 
     def segment(self, hyp: str, refs: Sequence[str]) -> list:
         """Statistics row of one hypothesis against its references (sacrebleu keeps chrF's best one)."""
-        info = self.metric._extract_reference_info([self.preprocess(r) for r in refs])
-        return self.metric._compute_segment_statistics(self.preprocess(hyp), info)
+        return self.metric._compute_segment_statistics(self.preprocess(hyp), _reference_info(self, tuple(refs)))
 
     def extract(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
         """Statistics matrix (one row per sentence); ``references[i]`` lists sentence i's refs."""
@@ -46,6 +46,13 @@ class SegmentStatistics:
         """The score of summed statistics, through sacrebleu's scalar code on Python numbers."""
         number = int if np.dtype(self.dtype).kind == "i" else float
         return float(self.metric._compute_score_from_stats([number(x) for x in totals]).score)
+
+
+@lru_cache(maxsize=4096)  # a WMT test set's references, about 35 kB each for chrF
+def _reference_info(rows: SegmentStatistics, refs: tuple[str, ...]) -> Any:
+    """sacrebleu's n-grams of a row's references, read (never changed) by every system's row: made
+    once per process, as sacrebleu's own ``references=`` makes them once for many systems."""
+    return rows.metric._extract_reference_info([rows.preprocess(r) for r in refs])
 
 
 class SacrebleuMetric(SummedMetric):
