@@ -28,7 +28,7 @@ class SegmentStatistics:
 
     def segment(self, hyp: str, refs: Sequence[str]) -> list:
         """Statistics row of one hypothesis against its references (sacrebleu keeps chrF's best one)."""
-        return self.metric._compute_segment_statistics(self.preprocess(hyp), _reference_info(self, tuple(refs)))
+        return _segment(self, hyp, tuple(refs))
 
     def extract(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
         """Statistics matrix (one row per sentence); ``references[i]`` lists sentence i's refs."""
@@ -53,6 +53,13 @@ def _reference_info(rows: SegmentStatistics, refs: tuple[str, ...]) -> Any:
     """sacrebleu's n-grams of a row's references, read (never changed) by every system's row: made
     once per process, as sacrebleu's own ``references=`` makes them once for many systems."""
     return rows.metric._extract_reference_info([rows.preprocess(r) for r in refs])
+
+
+# Rows once per process for the same sentence against the same references: many systems share an
+# output (44% of WMT21 de-en's 19 systems' rows repeat an earlier system's)
+@lru_cache(maxsize=2**16)
+def _segment(rows: SegmentStatistics, hyp: str, refs: tuple[str, ...]) -> list:
+    return rows.metric._compute_segment_statistics(rows.preprocess(hyp), _reference_info(rows, refs))
 
 
 class SacrebleuMetric(SummedMetric):
