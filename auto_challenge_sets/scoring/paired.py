@@ -125,38 +125,23 @@ def _tests(metric: Metric, swaps: Swaps, stats: Sequence[np.ndarray], baselines:
     return found
 
 
-def approximate_randomization(baseline: Mapping[str, np.ndarray], systems: Mapping[str, Mapping[str, np.ndarray]],
-                              metrics: Mapping[str, Metric], trials: int,
-                              seed: int | None = None) -> dict[str, dict[str, tuple[float, float]]]:
-    """``{system: {metric: (delta, p_value)}}``: each system against the baseline on the same rows,
-    with sacrebleu's trials. ``baseline`` and each of ``systems`` map a metric's name to the rows'
-    statistics (:meth:`Metric.statistics`); ``delta`` is the system's score minus the baseline's."""
-    if not systems:
-        return {}
-    swaps = _swaps(coins(len(next(iter(baseline.values()))), trials, seed))
-    out: dict[str, dict[str, tuple[float, float]]] = {name: {} for name in systems}
-    for name, metric in metrics.items():
-        stats = [np.asarray(metric.paired_statistics(s[name])) for s in (baseline, *systems.values())]
-        for system, result in zip(systems, _tests(metric, swaps, stats, 1)[0]):
-            out[system][name] = result
-    return out
-
-
-def pairwise_approximate_randomization(statistics: Mapping[str, Mapping[str, np.ndarray]], order: Sequence[str],
-                                       metrics: Mapping[str, Metric], trials: int,
-                                       seed: int | None = None) -> dict[tuple[str, str], dict[str, tuple[float, float]]]:
-    """``{(a, b): {metric: (delta, p_value)}}`` for every ``a`` before ``b`` in ``order``: sacrebleu's
-    test of ``b`` against the baseline ``a`` (``delta`` = b − a). Every pair has the same coins, so
-    each system's swapped sums are computed once and added pair by pair."""
-    pairs = [(a, b) for k, a in enumerate(order) for b in order[k + 1:]]
-    out: dict[tuple[str, str], dict[str, tuple[float, float]]] = {pair: {} for pair in pairs}
-    if not pairs:
+def approximate_randomization(statistics: Mapping[str, Mapping[str, np.ndarray]], order: Sequence[str],
+                              metrics: Mapping[str, Metric], trials: int, seed: int | None = None,
+                              baselines: int | None = None) -> dict[tuple[str, str], dict[str, tuple[float, float]]]:
+    """``{(a, b): {metric: (delta, p_value)}}`` for every ``a`` among the first ``baselines`` of
+    ``order`` (default: every pair) and every ``b`` after it: sacrebleu's test of ``b`` against the
+    baseline ``a`` with its trials (``delta`` = b − a). ``statistics``: system -> metric -> the
+    rows' statistics (:meth:`Metric.statistics`). Every pair has the same coins, so each system's
+    swapped sums are computed once and added pair by pair."""
+    baselines = len(order) - 1 if baselines is None else min(baselines, len(order) - 1)
+    out: dict[tuple[str, str], dict[str, tuple[float, float]]] = {
+        (a, b): {} for k, a in enumerate(order[:baselines]) for b in order[k + 1:]}
+    if not out:
         return out
     swaps = _swaps(coins(len(next(iter(statistics[order[0]].values()))), trials, seed))
     for name, metric in metrics.items():
         stats = [np.asarray(metric.paired_statistics(statistics[s][name])) for s in order]
-        found = _tests(metric, swaps, stats, len(order) - 1)
-        for k, a in enumerate(order[:-1]):
-            for b, result in zip(order[k + 1:], found[k]):
-                out[a, b][name] = result
+        for k, found in enumerate(_tests(metric, swaps, stats, baselines)):
+            for b, result in zip(order[k + 1:], found):
+                out[order[k], b][name] = result
     return out
