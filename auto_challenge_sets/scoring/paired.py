@@ -2,15 +2,12 @@
 row and trial from ``default_rng(SACREBLEU_SEED)``, ``p = (count + 1) / (trials + 1)``), from
 statistics already in memory, for all systems at once: the same trials, the same p-values.
 
-The coins are drawn once per config (they are the same for every system). Where the coin is True,
-pseudo-system a takes the baseline's row and b the system's, so a's sums are the system's totals
-plus the baseline's swapped sums minus the system's, b's the other way round: one product of the
-coins with every system's rows gives every trial of every system, integer statistics exactly
-(:func:`_swapped_sums`). The trials are scored by the metric's vectorized
-:meth:`~auto_challenge_sets.scoring.metrics.Metric.scores_of_totals`; where that may round
-differently from the scalar code (BLEU: numpy's exp and log), or the sums of float statistics from
-sacrebleu's, every trial whose difference lies within a hair of the real one is scored again by
-the scalar code, from sacrebleu's own sums. The paired bootstrap still goes through sacrebleu
+The coins are the same for every system: where one is True, pseudo-system a takes the baseline's
+row and b the system's, so one product of the coins with every system's rows gives every trial's
+sums (:func:`_swapped_sums`). The trials are scored by the metric's vectorized
+:meth:`~auto_challenge_sets.scoring.metrics.Metric.scores_of_totals`; one whose difference lies
+within a hair of the real one, where rounding could decide it, again by the scalar code from
+sacrebleu's own sums. The paired bootstrap goes through sacrebleu
 (:mod:`auto_challenge_sets.evaluation.stats.significance`).
 """
 

@@ -93,16 +93,10 @@ def match_system(name: str, systems: list[str] | set[str], aliases: dict[str, st
     return aliases.get(name) or (name if name in systems else _RUN_NUMBER.sub("", name))
 
 
-@cache
-def system_pairs(systems: int) -> tuple[np.ndarray, np.ndarray]:
-    """The pairs i < j of ``systems`` systems, in ``numpy.triu_indices`` order."""
-    return np.triu_indices(systems, 1)
-
-
 def pair_signs(values: np.ndarray) -> np.ndarray:
-    """Rows x system pairs (:func:`system_pairs`): the sign of value i − value j."""
+    """Rows x system pairs (i < j, ``numpy.triu_indices`` order): the sign of value i − value j."""
     values = np.atleast_2d(values)
-    i, j = system_pairs(values.shape[1])
+    i, j = np.triu_indices(values.shape[1], 1)
     return np.sign(values[:, i] - values[:, j]).astype(np.int8)
 
 

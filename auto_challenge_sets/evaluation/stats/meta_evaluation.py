@@ -19,7 +19,6 @@ from auto_challenge_sets.evaluation.stats.human import (
     finite,
     interval,
     pair_signs,
-    system_pairs,
     tau_b,
     tau_from_counts,
     three_distinct,
@@ -105,7 +104,7 @@ def _resamples(sizes: tuple[int, ...], seed: int, resamples: int) -> tuple[list[
     picks = [rng.integers(0, n, (resamples, n)) for n in sizes]
     keep = np.logical_and.reduce([three_distinct(pick) for pick in picks])
     picks = [pick[keep] for pick in picks]
-    return picks, [pick[:, i] != pick[:, j] for pick in picks for i, j in [system_pairs(pick.shape[1])]]
+    return picks, [pick[:, i] != pick[:, j] for pick in picks for i, j in [np.triu_indices(pick.shape[1], 1)]]
 
 
 def _resampled(runs: Sequence[RunScores], seed: int, resamples: int) -> tuple[np.ndarray, np.ndarray]:
@@ -180,7 +179,7 @@ def _swapped(runs: Sequence[RunScores], reference: Sequence[RunScores], seed: in
         n = len(run.human)
         mask = masks[:, start:start + n]
         start += n
-        i, j = system_pairs(n)
+        i, j = np.triu_indices(n, 1)
         ranks = np.stack([rankdata(run.measure), rankdata(other.measure)])  # 0: the measure's, 1: the reference's
         # a pair's sign takes one of four values, as each side of the pair swapped or not (row w = 2 u + v:
         # rank u of system i against rank v of system j); the reference's side is both swaps reversed (3 − w)
@@ -205,7 +204,7 @@ def swap_sums(mask: np.ndarray, values: np.ndarray) -> np.ndarray:
     its mask: products on rows x n, not rows x pairs; exact, integers far below 2^53 in float64."""
     v = np.asarray(values, dtype=np.float64)
     n, k = mask.shape[1], v.shape[2]
-    i, j = system_pairs(n)
+    i, j = np.triu_indices(n, 1)
     linear = np.zeros((n, k))
     np.add.at(linear, i, v[2] - v[0])
     np.add.at(linear, j, v[1] - v[0])
