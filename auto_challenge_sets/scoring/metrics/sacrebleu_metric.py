@@ -26,15 +26,11 @@ class SegmentStatistics:
         """sacrebleu's preprocessing of one segment (the metric's lowercasing, tokenization)."""
         return self.metric._preprocess_segment(text)
 
-    def segment(self, hyp: str, refs: Sequence[str]) -> list:
-        """Statistics row of one hypothesis against its references (sacrebleu keeps chrF's best one)."""
-        return _segment(self, hyp, tuple(refs))
-
     def extract(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
         """Statistics matrix (one row per sentence); ``references[i]`` lists sentence i's refs."""
         if len(hypotheses) != len(references):
             raise ValueError(f"{len(hypotheses)} hypotheses but {len(references)} references")
-        rows = [self.segment(hyp, refs) for hyp, refs in zip(hypotheses, references)]
+        rows = [_segment(self, hyp, tuple(refs)) for hyp, refs in zip(hypotheses, references)]
         return np.asarray(rows, dtype=self.dtype).reshape(len(rows), self.width)
 
     def signature(self, nrefs: int) -> str:
@@ -55,10 +51,11 @@ def _reference_info(rows: SegmentStatistics, refs: tuple[str, ...]) -> Any:
     return rows.metric._extract_reference_info([rows.preprocess(r) for r in refs])
 
 
-# Rows once per process for the same sentence against the same references: many systems share an
-# output (44% of WMT21 de-en's 19 systems' rows repeat an earlier system's)
 @lru_cache(maxsize=2**16)
 def _segment(rows: SegmentStatistics, hyp: str, refs: tuple[str, ...]) -> list:
+    """Statistics row of one hypothesis against its references (sacrebleu keeps chrF's best one): once
+    per process, as many systems share an output (44% of WMT21 de-en's 19 systems' rows repeat an
+    earlier system's)."""
     return rows.metric._compute_segment_statistics(rows.preprocess(hyp), _reference_info(rows, refs))
 
 
