@@ -218,12 +218,17 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
                                      request.paired_samples)
     configs: dict[str, ConfigResult] = {}
     random_samples: dict[str, dict[str, dict[str, np.ndarray]]] = {}  # config -> metric -> system -> samples
+    positions = {config.name: config.positions for config in corpus.configs}
     for config in _progress(corpus.configs, progress, "configs (random baseline, paired tests)", unit="config"):
-        samples: dict[str, dict[str, np.ndarray]] = {}
+        twin = config.same_rows_as  # the very same rows in the same order: the same draws, coins and numbers
+        copied = twin is not None and np.array_equal(config.positions, positions[twin])
+        samples: dict[str, dict[str, np.ndarray]] = random_samples[twin] if copied else {}
         with stage("random baselines", 1, "configs"):
-            scores, widened = _score_config(request, corpus, config, metrics, stats, samples)
+            scores, widened = (None, configs[twin].widened) if copied else _score_config(
+                request, corpus, config, metrics, stats, samples)
         with stage("paired tests", 1, "configs"):
-            paired = _with_paired_tests(request, config, outputs, metrics, baseline, scores, stats)
+            paired = configs[twin].systems if copied else _with_paired_tests(request, config, outputs, metrics,
+                                                                            baseline, scores, stats)
         random_samples[config.name] = samples
         drawn = bool(samples)  # no random corpora for the full corpus itself
         parsed = parse_config_name(config.name)
