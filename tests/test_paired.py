@@ -120,7 +120,7 @@ def test_every_pair_is_sacrebleus_own_test_with_the_first_as_baseline():
 
 
 def test_integer_statistics_of_several_systems_are_multiplied_together_and_exactly():
-    from auto_challenge_sets.scoring.paired import _swapped_sums, _swaps
+    from auto_challenge_sets.scoring.paired import _swapped_sums
 
     rng = np.random.default_rng(5)
     swap = coins(30, 50, 7)
@@ -133,11 +133,11 @@ def test_integer_statistics_of_several_systems_are_multiplied_together_and_exact
         found[:, 2] = 0
         return found.tolist()
 
-    sums = _swapped_sums(_swaps(swap), counts)
+    sums = _swapped_sums(lambda dtype: swap.T.astype(dtype), counts)
     assert sums.dtype == np.float32 and all(sums[:, k].T.tolist() == expected(c) for k, c in enumerate(counts))
     large = [c * 2**20 + 1 for c in counts]  # totals beyond float32's integers: still exact
-    sums = _swapped_sums(_swaps(swap), large)
+    sums = _swapped_sums(lambda dtype: swap.T.astype(dtype), large)
     assert sums.dtype == np.float64 and all(sums[:, k].T.tolist() == expected(c) for k, c in enumerate(large))
     floats = [rng.random((30, 4)), counts[0]]  # a float side: sums as sacrebleu's up to rounding
-    sums = _swapped_sums(_swaps(swap), floats)
+    sums = _swapped_sums(lambda dtype: swap.T.astype(dtype), floats)
     assert all(np.allclose(sums[:, k].T, swap @ stats, rtol=1e-14) for k, stats in enumerate(floats))

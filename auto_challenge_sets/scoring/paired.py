@@ -44,12 +44,7 @@ def coins(rows: int, trials: int, seed: int | None) -> np.ndarray:
     return np.random.default_rng(seed).integers(2, size=(trials, rows), dtype=bool)
 
 
-Swaps = Callable[..., np.ndarray]  # (dtype, negated=False) -> the coins (or their negation), rows x trials
-
-
-def _swaps(swap: np.ndarray) -> Swaps:
-    """The coins cast to a float type once for every product (rows x trials, the memory of trials x rows)."""
-    return cache(lambda dtype, negated=False: (~swap if negated else swap).T.astype(dtype))
+Swaps = Callable[[type], np.ndarray]  # dtype -> the coins in it, rows x trials (the memory of trials x rows)
 
 
 def _exact(stats: Sequence[np.ndarray]) -> bool:
@@ -104,7 +99,8 @@ def _tests(metric: Metric, swaps: Swaps, stats: Sequence[np.ndarray], baselines:
         if _exact((stats[i], stats[j])):
             a, b = pseudo(i, slice(j, j + 1))
             return a[:, 0].T, b[:, 0].T
-        true, false = swaps(np.float64).T, swaps(np.float64, True).T
+        true = swaps(np.float64).T
+        false = 1.0 - true
         return true @ stats[i] + false @ stats[j], false @ stats[i] + true @ stats[j]
 
     group, found = max(1, GROUP_ELEMENTS // (columns * trials)), []
@@ -135,7 +131,8 @@ def approximate_randomization(statistics: Mapping[str, Mapping[str, np.ndarray]]
         (a, b): {} for k, a in enumerate(order[:baselines]) for b in order[k + 1:]}
     if not out:
         return out
-    swaps = _swaps(coins(len(next(iter(statistics[order[0]].values()))), trials, seed))
+    swap = coins(len(next(iter(statistics[order[0]].values()))), trials, seed)
+    swaps = cache(lambda dtype: swap.T.astype(dtype))  # cast once for every product
     for name, metric in metrics.items():
         stats = [np.asarray(metric.paired_statistics(statistics[s][name])) for s in order]
         for k, found in enumerate(_tests(metric, swaps, stats, baselines)):
