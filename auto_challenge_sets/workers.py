@@ -1,6 +1,7 @@
 """Worker processes: the one way this package uses more than one core (``acs build --jobs``,
 ``acs evaluate --jobs``). :func:`imap` maps a function over items on a ``concurrent.futures``
-process pool and hands the results back in the items' order (or, ``ordered=False``, as each finishes).
+process pool and hands the results back in the items' order (or, ``ordered=False``, as each finishes);
+:func:`one_blas_thread` keeps BLAS's own threads to one where they cost more than they save.
 
 The function, with what it holds (the run's metrics, a build stage's work that makes its model),
 goes to each worker once, when the worker starts; each item goes with its task. Workers are
@@ -22,6 +23,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from functools import cache
 from itertools import chain, islice
 from typing import Any, TypeVar
 
@@ -36,6 +38,21 @@ _REPORTED = [0.0]  # in a worker: its CPU seconds when it last reported
 def cores() -> int:
     """The cores this process may run on (the default number of workers)."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+@cache
+def _blas():
+    """threadpoolctl's controller, found once: finding the libraries reads the process's maps."""
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
+
+
+def one_blas_thread():
+    """A context in which BLAS runs on one thread: for thin products (trials or corpora x rows times
+    rows x a few statistics), where OpenBLAS's threads over every core wait on each other far longer
+    than one thread takes."""
+    return _blas().limit(limits=1, user_api="blas")
 
 
 def reported_cpu() -> float:

@@ -113,18 +113,16 @@ def test_unknown_tokenizer_is_a_value_error():
         BleuStatistics(tokenize="no-such")
 
 
-def test_sample_scores_in_several_chunks_equal_sacrebleu_row_by_row():
-    """sample_scores sums rows in chunks of about 4M gathered numbers: with 133,334 sentences per
-    sample that is 2 samples a chunk, so 5 samples take 3 chunks (the last one short). Each row is
-    checked against sacrebleu alone: its per-sentence statistics (corpus_bleu of one line),
-    counted by np.bincount and scored by BLEU.compute_bleu."""
+def test_sample_scores_of_long_corpora_equal_sacrebleu_row_by_row():
+    """5 corpora of 133,334 sentences each, every one checked against sacrebleu alone: its
+    per-sentence statistics (corpus_bleu of one line), counted by np.bincount and scored by
+    BLEU.compute_bleu."""
     scorer = create_metric("bleu")
     stats = scorer.statistics(SMALL_HYP, [[r] for r in SMALL_REF])
     per_line = [sacrebleu.corpus_bleu([h], [[r]]) for h, r in zip(SMALL_HYP, SMALL_REF)]
     sentence_stats = np.array([[b.sys_len, b.ref_len, *b.counts, *b.totals] for b in per_line], dtype=np.int64)
     rng = np.random.default_rng(11)
     index = rng.integers(0, len(SMALL_HYP), size=(5, 133_334))
-    assert 4_000_000 // (index.shape[1] * stats.shape[1]) == 2  # the chunk size sample_scores uses
     index[3] = 0  # one sample of a single sentence repeated: a score unlike its neighbours'
     scores = scorer.sample_scores(stats, index)
     assert scores.shape == (5,)
@@ -134,7 +132,7 @@ def test_sample_scores_in_several_chunks_equal_sacrebleu_row_by_row():
                                      sys_len=int(totals[0]), ref_len=int(totals[1]), smooth_method="exp")
         assert scores[k] == expected.score, k
     assert len(set(scores.tolist())) == 5
-    # and in one chunk, the same numbers
+    # and shorter ones, the same numbers
     assert scorer.sample_scores(stats, index[:, :1000]).tolist() == [
         scorer.corpus_score(stats[row]) for row in index[:, :1000]]
 
@@ -177,8 +175,8 @@ def test_extract_is_an_integer_matrix_and_needs_one_reference_list_per_line():
         scorer.statistics(["a", "b"], [["a"]])  # not a silently shorter corpus
 
 
-def test_more_samples_than_sentences_in_several_chunks():
-    """2,000 samples of 1,000 sentences: chunks of 400 samples, walked over the samples."""
+def test_more_samples_than_sentences():
+    """2,000 samples of 1,000 sentences, each the score of its corpus."""
     scorer = create_metric("bleu")
     stats = scorer.statistics(SMALL_HYP, [[r] for r in SMALL_REF])
     for seed in (3, 4):  # twice: a row left unwritten would show the first call's numbers, or garbage
@@ -186,6 +184,17 @@ def test_more_samples_than_sentences_in_several_chunks():
         scores = scorer.sample_scores(stats, index)
         assert scores.dtype == np.float64 and scores.shape == (2000,)
         assert scores.tolist() == [scorer.corpus_score(stats[row]) for row in index]
+
+
+@pytest.mark.parametrize(("pool", "width", "chunk_elements"), [(5, 1000, 35), (1000, 3, 210)])
+def test_sample_totals_in_chunks_are_each_corpus_sums(pool, width, chunk_elements) -> None:
+    """Counted (a pool of 5 rows, corpora of 1,000) or gathered (a pool of 1,000, corpora of 3), 7
+    corpora a chunk, the last one short: each corpus's column sums."""
+    from auto_challenge_sets.scoring.metrics.base import sample_totals
+
+    rng = np.random.default_rng(pool)
+    stats, index = rng.integers(0, 50, (pool, 10)), rng.integers(0, pool, (100, width))
+    assert sample_totals(stats, index, chunk_elements).tolist() == stats[index].sum(axis=1).tolist()
 
 
 def test_sample_totals_keep_the_rows_integer_dtype() -> None:

@@ -103,9 +103,11 @@ def test_the_full_corpus_config_is_scored_with_its_random_baseline_na(dataset, c
     out_dir = dataset["tmp"] / "report"
     systems = [f"{name}={path}" for name, path in dataset["hyps"].items()]
     rc, out, err = _run(capsys, "--dataset", str(dataset["root"]), "--config", "de-en.baseline", "--hyp", *systems,
-                        "--human", str(dataset["human"]), "--paired-samples", "100", "--quiet", "--out", str(out_dir))
+                        "--human", str(dataset["human"]), "--paired-samples", "100", "--quiet", "--out", str(out_dir),
+                        "--findings-by", "config")
     assert rc == 0, err
     payload = _valid(json.loads((out_dir / "results.json").read_text(encoding="utf-8")))
+    assert payload["settings"]["findings_by"] == "config"  # acs report renders the findings as this run did
     entry = payload["configs"]["de-en.baseline"]
     reason = entry["random_unavailable"]
     assert reason == payload["full_test"]["random_unavailable"] and "no sentence lies outside" in reason

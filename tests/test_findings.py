@@ -115,6 +115,27 @@ def test_the_findings_come_first_in_every_output(toy_evaluation, tmp_path):
     assert f"<th scope=\"row\"><bdi>{first.split('.', 1)[1]}</bdi> (" in main[:main.index('<section id="signature">')]
 
 
+def test_findings_by_config_list_every_usable_config_and_acs_report_renders_them_again(toy_evaluation, tmp_path):
+    from dataclasses import replace
+
+    from auto_challenge_sets.cli import main
+    from auto_challenge_sets.evaluation.report.cells import ordered_configs
+    from auto_challenge_sets.evaluation.report.name_text import terminal_text
+    from auto_challenge_sets.evaluation.report.saved_report import read_report
+    from auto_challenge_sets.evaluation.report.sections.findings_section import findings
+
+    usable = [name for name in ordered_configs(toy_evaluation) if toy_evaluation.configs[name].usable]
+    phenomena = {toy_evaluation.configs[name].phenomenon for name in usable}
+    assert len(findings(toy_evaluation, terminal_text).rows) == len(phenomena) < len(usable)  # the default
+    write_report(tmp_path / "run", replace(toy_evaluation, settings=replace(toy_evaluation.settings,
+                                                                             findings_by="config")))
+    assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "again"), "--quiet"]) == 0
+    again, _ = read_report(tmp_path / "again")
+    rows = findings(again, terminal_text).rows
+    assert [row[0] for row in rows] == [f"{name.split('.', 1)[1]} ({toy_evaluation.configs[name].n})" for name in usable]
+    assert "on each usable config (rows)" in (tmp_path / "again" / "report.md").read_text(encoding="utf-8")
+
+
 def test_targeted_accuracy_is_labelled_a_diagnostic_in_every_output(toy_evaluation, tmp_path):
     assert toy_evaluation.to_json()["targeted"]["role"] == DIAGNOSTIC
     assert f"targeted accuracy is {DIAGNOSTIC}" in terminal_summary(toy_evaluation)

@@ -191,8 +191,8 @@ def test_comet_is_registered_by_this_packages_entry_point_without_importing_come
 
 @pytest.mark.parametrize("name", ["bleu", "chrf", "ter", "ribes"])
 def test_vectorized_scores_of_totals_equal_the_scalar_code(name):
-    """chrF, TER and the averaged metrics do the scalar code's arithmetic in the same order: the
-    same numbers; BLEU's exp and log may round otherwise (the paired test rechecks near ties)."""
+    """Every exact_scores_of_totals does the scalar code's arithmetic in the same order: the same
+    numbers; BLEU's faster scores_of_totals may round otherwise (the paired test rechecks near ties)."""
     rng = np.random.default_rng(3)
     metric = create_metric(name)
     if name == "bleu":
@@ -213,6 +213,7 @@ def test_vectorized_scores_of_totals_equal_the_scalar_code(name):
         totals = np.column_stack([rng.random(3000) * 40, rng.integers(1, 60, 3000)]).astype(float)
     scalar = np.array([metric.score_of_totals(row) for row in totals.tolist()])
     vectorized = metric.scores_of_totals(totals)
+    assert (metric.exact_scores_of_totals(totals) == scalar).all()
     if name == "bleu":
         assert np.allclose(vectorized, scalar, rtol=1e-13, atol=1e-12) and (vectorized == 0).sum() == (scalar == 0).sum()
     else:

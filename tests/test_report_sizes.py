@@ -101,7 +101,8 @@ def test_index_html_is_at_most_10000_px_tall_on_first_load_in_chromium(many, bro
 @pytest.mark.browser
 def test_the_first_screen_of_the_page_shows_the_findings_block_whole(many, browser):  # noqa: F811
     """1,400 × 900, as the issue reads it: the findings (best per phenomenon, the hardest, agreement
-    with humans) are the first section and sit within the first screen, not below the run's facts."""
+    with humans) are the first section and sit within the first screen, not below the run's facts, and
+    their table fits its width."""
     viewport(browser, 1400, 900)
     browser.get((many[0] / "index.html").as_uri())
     first = browser.execute_script("return document.querySelector('main section').id")
@@ -109,6 +110,9 @@ def test_the_first_screen_of_the_page_shows_the_findings_block_whole(many, brows
                                  "return [r.top, r.bottom, r.height]")
     lines = browser.execute_script("return [...document.querySelectorAll('#findings li')].map(li => li.textContent)")
     assert first == "findings" and 0 <= box[0] < box[1] <= 900 and box[2] > 0
+    width = browser.execute_script("const s = document.querySelector('#findings .scroll');"
+                                   "return [s.scrollWidth, s.clientWidth]")
+    assert width[0] <= width[1] <= 1400  # every column in view: the table does not scroll sideways
     assert any(line.startswith("hardest against the random band") for line in lines)
     verdict = browser.execute_script("return [...document.querySelectorAll('#findings li')].filter(li => "
                                      "li.textContent.includes('full-test BLEU'))[0].getBoundingClientRect().bottom")

@@ -145,7 +145,8 @@ def test_the_json_document_is_plain_and_leaves_the_verdicts_out():
         "settings": {"n_samples": 5, "length_tolerance": 1, "seed": 3, "paired_test": "ar", "paired_samples": 20,
                      "min_rows": 20, "metric_options": {"bleu": {"tokenize": "13a"}},
                      "length_relative": 0.0, "method": {"alpha": 0.05, "bootstrap": 1000, "permutations": 9999,
-                                                        "segment_bootstrap": 1000, "segment_permutations": 999}},
+                                                        "segment_bootstrap": 1000, "segment_permutations": 999},
+                     "findings_by": "phenomenon"},
         "full": {"a": {"bleu": None}, "b": {"bleu": None}},
         "configs": {"de-en.particle.d3": {
             "n": 12, "phenomenon": "de-en.particle", "min_distance": 3, "small": True, "same_rows_as": None,

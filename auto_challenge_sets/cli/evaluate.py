@@ -119,6 +119,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     many.add_argument("--paired-samples", type=int_at_least(1, MAX_PAIRED_SAMPLES), default=default["paired_samples"],
                       metavar="N", help="trials of the paired test (default: sacrebleu's, "
                       f"{', '.join(f'{n:,} for {t}' for t, n in PAIRED_TESTS.items())})")
+    many.add_argument("--findings-by", choices=("phenomenon", "config"), default="phenomenon",
+                      help="the findings' rows: each phenomenon's largest usable config, or every usable config")
     many.add_argument("--min-rows", type=int_at_least(0), default=default["min_rows"], metavar="N",
                       help="configs with fewer rows are scored but flagged small and left out of trends and summaries")
     many.add_argument("--human", metavar="FILE", help="human system scores (CSV or white-space table with a header)")
@@ -284,6 +286,7 @@ def _testset_inputs(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     """The flags as one request (its errors name its fields, shown as flags: cli/fields.py), scored and printed."""
     import json
+    from dataclasses import replace
 
     from auto_challenge_sets.cli.evaluate_options import metric_options, shorthand_flags
     from auto_challenge_sets.evaluation.engine import evaluate
@@ -310,6 +313,7 @@ def run(args: argparse.Namespace) -> int:
             prepare_report_folder(args.out)  # a folder it must not write fails before the scoring
         with recording() as timings:
             evaluation = evaluate(request, human, progress=not args.quiet, human_seg=human_seg)
+        evaluation = replace(evaluation, settings=replace(evaluation.settings, findings_by=args.findings_by))
         for note in evaluation.notes:
             print(f"note: {note}", file=sys.stderr)
         if args.json:

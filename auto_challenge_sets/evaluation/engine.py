@@ -216,12 +216,19 @@ def evaluate(request: EvaluationRequest, human: HumanScores | None = None, progr
                                      request.paired_samples)
     configs: dict[str, ConfigResult] = {}
     random_samples: dict[str, dict[str, dict[str, np.ndarray]]] = {}  # config -> metric -> system -> samples
+    positions = {config.name: config.positions for config in corpus.configs}
+    drawn: dict[str, LengthMatchedSamples | None] = {}  # config -> its random corpora
     for config in _progress(corpus.configs, progress, "configs (random baseline, paired tests)", unit="config"):
-        samples: dict[str, dict[str, np.ndarray]] = {}
+        twin = config.same_rows_as  # the very same rows in the same order: the same draws, coins and numbers
+        copied = twin is not None and np.array_equal(config.positions, positions[twin])
+        samples: dict[str, dict[str, np.ndarray]] = random_samples[twin] if copied else {}
         with stage("random baselines", 1, "configs"):
-            scores, corpora = _score_config(request, corpus, config, metrics, stats, samples)
+            scores, corpora = (None, drawn[twin]) if copied else _score_config(
+                request, corpus, config, metrics, stats, samples)
+        drawn[config.name] = corpora
         with stage("paired tests", 1, "configs"):
-            paired = _with_paired_tests(request, config, outputs, metrics, baseline, scores, stats)
+            paired = configs[twin].systems if copied else _with_paired_tests(request, config, outputs, metrics,
+                                                                            baseline, scores, stats)
         random_samples[config.name] = samples
         parsed = parse_config_name(config.name)
         configs[config.name] = ConfigResult(

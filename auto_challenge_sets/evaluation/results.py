@@ -491,6 +491,7 @@ class Settings:
     # (scoring.length_baseline.length_window); 0: the tolerance alone
     length_relative: float = _share(0.0)
     method: Method = field(default_factory=Method)
+    findings_by: str = bounded("phenomenon", enum=["phenomenon", "config"])  # acs evaluate --findings-by
 
 
 @dataclass(frozen=True)

@@ -188,13 +188,14 @@ def summarize(samples: Sequence[float] | np.ndarray, score: float, higher_is_bet
     if n == 0:
         raise ValueError("no samples to summarize")
     at_or_worse = int(np.count_nonzero(values <= score if higher_is_better else values >= score))
+    p5, p95 = np.percentile(values, [5, 95]).tolist()
     return {
         "mean": float(values.mean()),
         "std": float(values.std(ddof=1)) if n > 1 else 0.0,
         "min": float(values.min()),
         "max": float(values.max()),
-        "p5": float(np.percentile(values, 5)),
-        "p95": float(np.percentile(values, 95)),
+        "p5": p5,
+        "p95": p95,
         "percentile": 100.0 * at_or_worse / n,
         "p_value": (1 + at_or_worse) / (n + 1),
     }

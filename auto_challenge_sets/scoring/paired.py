@@ -2,15 +2,12 @@
 row and trial from ``default_rng(SACREBLEU_SEED)``, ``p = (count + 1) / (trials + 1)``), from
 statistics already in memory, for all systems at once: the same trials, the same p-values.
 
-The coins are drawn once per config (they are the same for every system). Where the coin is True,
-pseudo-system a takes the baseline's row and b the system's, so a's sums are the system's totals
-plus the baseline's swapped sums minus the system's, b's the other way round: one product of the
-coins with every system's rows gives every trial of every system, integer statistics exactly
-(:func:`_swapped_sums`). The trials are scored by the metric's vectorized
-:meth:`~auto_challenge_sets.scoring.metrics.Metric.scores_of_totals`; where that may round
-differently from the scalar code (BLEU: numpy's exp and log), or the sums of float statistics from
-sacrebleu's, every trial whose difference lies within a hair of the real one is scored again by
-the scalar code, from sacrebleu's own sums. The paired bootstrap still goes through sacrebleu
+The coins are the same for every system: where one is True, pseudo-system a takes the baseline's
+row and b the system's, so one product of the coins with every system's rows gives every trial's
+sums (:func:`_swapped_sums`). The trials are scored by the metric's vectorized
+:meth:`~auto_challenge_sets.scoring.metrics.Metric.scores_of_totals`; one whose difference lies
+within a hair of the real one, where rounding could decide it, again by the scalar code from
+sacrebleu's own sums. The paired bootstrap goes through sacrebleu
 (:mod:`auto_challenge_sets.evaluation.stats.significance`).
 """
 
@@ -23,6 +20,7 @@ from functools import cache
 import numpy as np
 
 from auto_challenge_sets.scoring.metrics import Metric
+from auto_challenge_sets.workers import one_blas_thread
 
 # sacrebleu's paired tests and the trials it runs by default (--paired-ar-n, --paired-bs-n)
 PAIRED_TESTS = {"ar": 10_000, "bs": 1_000}
@@ -40,27 +38,13 @@ def sacrebleu_seed() -> int | None:
     return seed if seed else None
 
 
-def one_blas_thread():
-    """A context in which BLAS runs on one thread: the products here are thin (trials x rows times
-    rows x a few statistics), and OpenBLAS's threads over every core wait on each other far
-    longer than one thread takes."""
-    from threadpoolctl import threadpool_limits
-
-    return threadpool_limits(limits=1, user_api="blas")
-
-
 def coins(rows: int, trials: int, seed: int | None) -> np.ndarray:
     """The trials' swaps, as sacrebleu draws them for every system (True: the row is the baseline's
     in pseudo-system a)."""
     return np.random.default_rng(seed).integers(2, size=(trials, rows), dtype=bool)
 
 
-Swaps = Callable[..., np.ndarray]  # (dtype, negated=False) -> the coins (or their negation), rows x trials
-
-
-def _swaps(swap: np.ndarray) -> Swaps:
-    """The coins cast to a float type once for every product (rows x trials, the memory of trials x rows)."""
-    return cache(lambda dtype, negated=False: (~swap if negated else swap).T.astype(dtype))
+Swaps = Callable[[type], np.ndarray]  # dtype -> the coins in it, rows x trials (the memory of trials x rows)
 
 
 def _exact(stats: Sequence[np.ndarray]) -> bool:
@@ -110,13 +94,14 @@ def _tests(metric: Metric, swaps: Swaps, stats: Sequence[np.ndarray], baselines:
     @cache
     def scalar_sums(i: int, j: int) -> tuple[np.ndarray, np.ndarray]:
         """a's and b's sums (trials x columns) as sacrebleu makes them: ``pseudo`` for integer
-        statistics, for float ones bit for bit ``a = pos_sel @ bl_stats + neg_sel @ sys_stats``."""
+        statistics, for float ones bit for bit ``a = pos_sel @ bl_stats + neg_sel @ sys_stats``, on
+        BLAS's own threads as sacrebleu's (a product's last bit depends on how many there are)."""
         if _exact((stats[i], stats[j])):
             a, b = pseudo(i, slice(j, j + 1))
             return a[:, 0].T, b[:, 0].T
-        true, false = swaps(np.float64).T, swaps(np.float64, True).T
-        with one_blas_thread():
-            return true @ stats[i] + false @ stats[j], false @ stats[i] + true @ stats[j]
+        true = swaps(np.float64).T
+        false = 1.0 - true
+        return true @ stats[i] + false @ stats[j], false @ stats[i] + true @ stats[j]
 
     group, found = max(1, GROUP_ELEMENTS // (columns * trials)), []
     for i in range(baselines):
@@ -133,38 +118,24 @@ def _tests(metric: Metric, swaps: Swaps, stats: Sequence[np.ndarray], baselines:
     return found
 
 
-def approximate_randomization(baseline: Mapping[str, np.ndarray], systems: Mapping[str, Mapping[str, np.ndarray]],
-                              metrics: Mapping[str, Metric], trials: int,
-                              seed: int | None = None) -> dict[str, dict[str, tuple[float, float]]]:
-    """``{system: {metric: (delta, p_value)}}``: each system against the baseline on the same rows,
-    with sacrebleu's trials. ``baseline`` and each of ``systems`` map a metric's name to the rows'
-    statistics (:meth:`Metric.statistics`); ``delta`` is the system's score minus the baseline's."""
-    if not systems:
-        return {}
-    swaps = _swaps(coins(len(next(iter(baseline.values()))), trials, seed))
-    out: dict[str, dict[str, tuple[float, float]]] = {name: {} for name in systems}
-    for name, metric in metrics.items():
-        stats = [np.asarray(metric.paired_statistics(s[name])) for s in (baseline, *systems.values())]
-        for system, result in zip(systems, _tests(metric, swaps, stats, 1)[0]):
-            out[system][name] = result
-    return out
-
-
-def pairwise_approximate_randomization(statistics: Mapping[str, Mapping[str, np.ndarray]], order: Sequence[str],
-                                       metrics: Mapping[str, Metric], trials: int,
-                                       seed: int | None = None) -> dict[tuple[str, str], dict[str, tuple[float, float]]]:
-    """``{(a, b): {metric: (delta, p_value)}}`` for every ``a`` before ``b`` in ``order``: sacrebleu's
-    test of ``b`` against the baseline ``a`` (``delta`` = b − a). Every pair has the same coins, so
-    each system's swapped sums are computed once and added pair by pair."""
-    pairs = [(a, b) for k, a in enumerate(order) for b in order[k + 1:]]
-    out: dict[tuple[str, str], dict[str, tuple[float, float]]] = {pair: {} for pair in pairs}
-    if not pairs:
+def approximate_randomization(statistics: Mapping[str, Mapping[str, np.ndarray]], order: Sequence[str],
+                              metrics: Mapping[str, Metric], trials: int, seed: int | None = None,
+                              baselines: int | None = None) -> dict[tuple[str, str], dict[str, tuple[float, float]]]:
+    """``{(a, b): {metric: (delta, p_value)}}`` for every ``a`` among the first ``baselines`` of
+    ``order`` (default: every pair) and every ``b`` after it: sacrebleu's test of ``b`` against the
+    baseline ``a`` with its trials (``delta`` = b − a). ``statistics``: system -> metric -> the
+    rows' statistics (:meth:`Metric.statistics`). Every pair has the same coins, so each system's
+    swapped sums are computed once and added pair by pair."""
+    baselines = len(order) - 1 if baselines is None else min(baselines, len(order) - 1)
+    out: dict[tuple[str, str], dict[str, tuple[float, float]]] = {
+        (a, b): {} for k, a in enumerate(order[:baselines]) for b in order[k + 1:]}
+    if not out:
         return out
-    swaps = _swaps(coins(len(next(iter(statistics[order[0]].values()))), trials, seed))
+    swap = coins(len(next(iter(statistics[order[0]].values()))), trials, seed)
+    swaps = cache(lambda dtype: swap.T.astype(dtype))  # cast once for every product
     for name, metric in metrics.items():
         stats = [np.asarray(metric.paired_statistics(statistics[s][name])) for s in order]
-        found = _tests(metric, swaps, stats, len(order) - 1)
-        for k, a in enumerate(order[:-1]):
-            for b, result in zip(order[k + 1:], found[k]):
-                out[a, b][name] = result
+        for k, found in enumerate(_tests(metric, swaps, stats, baselines)):
+            for b, result in zip(order[k + 1:], found):
+                out[order[k], b][name] = result
     return out

@@ -20,7 +20,7 @@ from auto_challenge_sets.evaluation.results import (
 from auto_challenge_sets.evaluation.stats.multiple_testing import ALPHA
 from auto_challenge_sets.evaluation.stats.significance import paired_tests
 from auto_challenge_sets.scoring.metrics import Metric
-from auto_challenge_sets.scoring.paired import pairwise_approximate_randomization, sacrebleu_seed
+from auto_challenge_sets.scoring.paired import approximate_randomization, sacrebleu_seed
 
 CLUSTER_RULE = ("WMT's: systems ordered by score; a cluster boundary between positions k and k+1 when each of "
                 "the first k systems is significantly better (paired test, p < alpha) than each of the others")
@@ -50,7 +50,7 @@ def _pairwise(systems: list[str], outputs: Mapping[str, SystemOutput], metrics: 
               ) -> dict[tuple[str, str], dict[str, PairedResult]]:
     """(a, b) -> metric -> the paired test of b against a, for every a before b in ``systems``."""
     if test_type == "ar":  # all pairs at once, on the engine's statistics
-        found = pairwise_approximate_randomization(stats, systems, metrics, samples, sacrebleu_seed())
+        found = approximate_randomization(stats, systems, metrics, samples, sacrebleu_seed())
         return {pair: {m: PairedResult(*value) for m, value in per.items()} for pair, per in found.items()}
     pairs: dict[tuple[str, str], dict[str, PairedResult]] = {}
     references = outputs[systems[0]].references

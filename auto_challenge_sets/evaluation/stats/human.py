@@ -11,6 +11,7 @@ import csv
 import os
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -95,8 +96,8 @@ def match_system(name: str, systems: list[str] | set[str], aliases: dict[str, st
 def pair_signs(values: np.ndarray) -> np.ndarray:
     """Rows x system pairs (i < j, ``numpy.triu_indices`` order): the sign of value i − value j."""
     values = np.atleast_2d(values)
-    upper = np.triu_indices(values.shape[1], 1)
-    return np.sign(values[:, upper[0]] - values[:, upper[1]]).astype(np.int64)
+    i, j = np.triu_indices(values.shape[1], 1)
+    return np.sign(values[:, i] - values[:, j]).astype(np.int8)
 
 
 def tau_b(sx: np.ndarray, sy: np.ndarray) -> np.ndarray:
@@ -142,9 +143,10 @@ def correlation(auto: dict[str, float], human: HumanScores, random_auto: dict[st
                             random_kendall_mean=mean)
 
 
+@cache
 def bootstrap_picks(systems: int, seed: int = SEED) -> np.ndarray:
     """The bootstrap resamples of :func:`correlation`: rows of system indices, those with at least 3
-    distinct systems."""
+    distinct systems (drawn once per number of systems and seed)."""
     rng = np.random.default_rng([seed, STREAMS["human_bootstrap"]])
     # one call per resample: numpy's bounded integers buffer within a call, so one call draws other numbers
     picks = np.stack([rng.integers(0, systems, systems) for _ in range(BOOTSTRAP)])

@@ -23,6 +23,7 @@ from auto_challenge_sets.evaluation.stats.human import (
     tau_from_counts,
     three_distinct,
 )
+from auto_challenge_sets.workers import one_blas_thread
 
 
 @dataclass(frozen=True)
@@ -95,13 +96,20 @@ def chance(runs: Sequence[RunScores]) -> float:
     return float(expected / total)
 
 
-def _resampled(runs: Sequence[RunScores], seed: int, resamples: int) -> tuple[np.ndarray, np.ndarray]:
-    """The pooled accuracy and τ of each bootstrap resample with at least 3 distinct systems in every run."""
+@cache
+def _resamples(sizes: tuple[int, ...], seed: int, resamples: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Per run of ``sizes`` systems, the bootstrap resamples with at least 3 distinct systems in
+    every run, and their pairs of two distinct systems (drawn once per sizes and seed)."""
     rng = np.random.default_rng([seed, STREAMS["meta_bootstrap"]])
-    picks = [rng.integers(0, len(r.human), (resamples, len(r.human))) for r in runs]
+    picks = [rng.integers(0, n, (resamples, n)) for n in sizes]
     keep = np.logical_and.reduce([three_distinct(pick) for pick in picks])
     picks = [pick[keep] for pick in picks]
-    valid = [pick[:, i] != pick[:, j] for pick in picks for i, j in [np.triu_indices(pick.shape[1], 1)]]
+    return picks, [pick[:, i] != pick[:, j] for pick in picks for i, j in [np.triu_indices(pick.shape[1], 1)]]
+
+
+def _resampled(runs: Sequence[RunScores], seed: int, resamples: int) -> tuple[np.ndarray, np.ndarray]:
+    """The pooled accuracy and τ of each bootstrap resample with at least 3 distinct systems in every run."""
+    picks, valid = _resamples(tuple(len(r.human) for r in runs), seed, resamples)
     return _pooled([pair_signs(r.measure[pick]) for r, pick in zip(runs, picks)],
                    [pair_signs(r.human[pick]) for r, pick in zip(runs, picks)], valid)
 
@@ -149,9 +157,11 @@ def difference(runs: Sequence[RunScores], reference: Sequence[RunScores], seed: 
     return accuracy, kendall
 
 
+@cache
 def swap_masks(total: int, seed: int = SEED, permutations: int = PERMUTATIONS) -> tuple[np.ndarray, bool]:
     """Rows x ``total`` systems, True where a system's two measures swap: every one of the 2^total
-    rows when there are at most ``permutations`` + 1 (exact), else ``permutations`` random rows."""
+    rows when there are at most ``permutations`` + 1 (exact), else ``permutations`` random rows
+    (drawn once per number of systems and seed)."""
     if 2 ** total <= permutations + 1:
         return (np.arange(2 ** total)[:, None] >> np.arange(total) & 1).astype(bool), True
     return np.random.default_rng([seed, STREAMS["meta_swaps"]]).random((permutations, total)) < 0.5, False
@@ -201,17 +211,9 @@ def swap_sums(mask: np.ndarray, values: np.ndarray) -> np.ndarray:
     quadratic = np.zeros((n, n, k))
     quadratic[i, j] = v[0] - v[1] - v[2] + v[3]
     m = mask.astype(np.float64)
-    # one BLAS thread: OpenBLAS splits thin products over every core, whose threads then wait on each other
-    with _blas().limit(limits=1, user_api="blas"):
+    with one_blas_thread():
         paired = (m @ quadratic.reshape(n, n * k)).reshape(len(m), n, k)
         linear_sums = m @ linear
     quadratic_sums = (m[:, None, :] @ paired)[:, 0]  # a row's mask times its own products: rows x k
     return np.rint(v[0].sum(axis=0) + linear_sums + quadratic_sums).astype(np.int64)
 
-
-@cache
-def _blas():
-    """threadpoolctl's controller, found once: finding the libraries reads the process's maps."""
-    from threadpoolctl import ThreadpoolController
-
-    return ThreadpoolController()

@@ -26,10 +26,9 @@ def paired_tests(systems: Sequence[tuple[str, Sequence[str]]], references: Seque
     if not metrics or len(systems) < 2:
         return {}
     if test_type == "ar" and statistics is not None:
-        names = [name for name, _ in systems]
-        found = approximate_randomization(statistics[names[0]], {n: statistics[n] for n in names[1:]}, metrics,
-                                          n_samples, sacrebleu_seed())
-        return {system: {m: PairedResult(*value) for m, value in per.items()} for system, per in found.items()}
+        found = approximate_randomization(statistics, [name for name, _ in systems], metrics, n_samples,
+                                          sacrebleu_seed(), baselines=1)
+        return {system: {m: PairedResult(*value) for m, value in per.items()} for (_, system), per in found.items()}
     streams = [list(stream) for stream in zip(*references)]
     hypotheses = {name: list(hyps) for name, hyps in systems}
     objects = {}

@@ -4,6 +4,7 @@ to the last bit (:mod:`.sacrebleu_metric`); the tokenizer option RIBES shares.""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -67,11 +68,24 @@ class Bleu(SacrebleuMetric):
         super().__init__(**options)
         self.rows = _bleu_rows(self.values["tokenize"])
 
-    def scores_of_totals(self, totals: np.ndarray) -> np.ndarray:
+    def exact_scores_of_totals(self, totals: np.ndarray) -> np.ndarray:
         """sacrebleu's ``BLEU.compute_bleu`` (exp smoothing, no effective order) for every row at once,
-        as ``bp · 100 · (∏ precision)^(1/order)`` rather than the exp of the mean log: the same number
-        but for rounding, which the paired test allows for (:meth:`Metric.scores_of_totals`). 0 where
-        no n-gram matches, or an order has no n-grams (sacrebleu's log of 0 is -9999999999)."""
+        its arithmetic in its order: numpy's divisions and sums, the math module's log and exp."""
+        order = self.rows.metric.max_ngram_order
+        t = np.asarray(totals, dtype=np.float64)
+        correct, total = t[:, 2:2 + order], t[:, 2 + order:]
+        smooth = np.cumprod(np.where(correct == 0, 2.0, 1.0), axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            precision = np.where(correct == 0, 100.0 / (smooth * total), 100.0 * correct / total)
+        precision[np.cumsum(total == 0, axis=1) > 0] = 0.0  # sacrebleu stops at the first order without n-grams
+        logs = np.array([math.log(p) if p else -9999999999.0 for p in precision.ravel().tolist()]).reshape(precision.shape)
+        bp = [math.exp(1 - r / s) if 0 < s < r else float(s >= r) for s, r in t[:, :2].tolist()]
+        return np.where(correct.any(axis=1), bp * np.array([math.exp(x) for x in (sum(logs.T) / order).tolist()]), 0.0)
+
+    def scores_of_totals(self, totals: np.ndarray) -> np.ndarray:
+        """:meth:`exact_scores_of_totals` a column at a time, as ``bp · 100 · (∏ precision)^(1/order)``
+        with numpy's exp: the same number but for rounding, which the paired test allows for. 0 where
+        no n-gram matches or an order has none (sacrebleu's log of 0 is -9999999999)."""
         order = self.rows.metric.max_ngram_order
         t = np.asarray(totals, dtype=np.float64)
         sys_len, ref_len = t[:, 0], t[:, 1]

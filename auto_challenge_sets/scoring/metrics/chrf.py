@@ -14,13 +14,12 @@ class Chrf(SacrebleuMetric):
     """sacrebleu's chrF (character 6-grams, beta 2), 0-100."""
 
     name, label, digits = "chrf", "chrF", 2
-    exact_vectorized = True
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.rows = SegmentStatistics(CHRF(), 18)
 
-    def scores_of_totals(self, totals: np.ndarray) -> np.ndarray:
+    def exact_scores_of_totals(self, totals: np.ndarray) -> np.ndarray:
         """sacrebleu's ``CHRF._compute_f_score`` (effective-order averaging) for every row at once:
         the same additions, products and divisions in the same order, so the same numbers."""
         metric = self.rows.metric

@@ -41,6 +41,7 @@ import math
 from bisect import bisect_left, insort
 from collections import Counter
 from collections.abc import Hashable, Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -311,13 +312,15 @@ class Ribes(AveragedMetric):
 
     def sentence_scores(self, hypotheses: Sequence[str], references: References,
                         sources: Sequence[str] | None = None) -> np.ndarray:
-        preprocess, lowercase = self.tokens.preprocess, self.lowercase
-        scores = np.empty(len(hypotheses), dtype=np.float64)
-        for i, (hyp, refs) in enumerate(zip(hypotheses, references, strict=True)):
-            scores[i] = sentence_ribes(words(preprocess(hyp), lowercase),
-                                       [words(preprocess(r), lowercase) for r in refs])
-        return scores
+        return np.array([_sentence(self, hyp, tuple(refs)) for hyp, refs in zip(hypotheses, references, strict=True)],
+                        dtype=np.float64)
 
     def signature(self, nrefs: int) -> str:
         return (f"nrefs:{nrefs}|case:{'lc' if self.lowercase else 'mixed'}|tok:{self.tokens.tokenize_name}"
                 f"|alpha:{ALPHA}|beta:{BETA}|version:ntt-1.03.1")
+
+
+@lru_cache(maxsize=2**16)  # once per process for a sentence many systems share (sacrebleu_metric._segment)
+def _sentence(metric: Ribes, hyp: str, refs: tuple[str, ...]) -> float:
+    preprocess, lowercase = metric.tokens.preprocess, metric.lowercase
+    return sentence_ribes(words(preprocess(hyp), lowercase), [words(preprocess(r), lowercase) for r in refs])

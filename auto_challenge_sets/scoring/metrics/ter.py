@@ -14,13 +14,12 @@ class Ter(SacrebleuMetric):
     """sacrebleu's TER (translation edit rate, 0-100 and more; lower is better)."""
 
     name, label, digits, higher_is_better = "ter", "TER", 2, False
-    exact_vectorized = True
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.rows = SegmentStatistics(TER(), 2, np.float64)  # the mean reference length need not be whole
 
-    def scores_of_totals(self, totals: np.ndarray) -> np.ndarray:
+    def exact_scores_of_totals(self, totals: np.ndarray) -> np.ndarray:
         """sacrebleu's ``TER._compute_score_from_stats`` for every row at once (the same division)."""
         t = np.asarray(totals, dtype=np.float64)
         edits, ref_lengths = t[:, 0], t[:, 1]

@@ -107,15 +107,16 @@ def findings(evaluation: Evaluation, escape: Callable[[str], str]) -> Findings:
     """The block, every name through ``escape`` (the output's: terminal, Markdown, or the page's isolate)."""
     metric, baseline = reference_metric(evaluation.metrics), escape(evaluation.baseline_system)
     label = escape(evaluation.label(metric))
-    seen, rows = set(), []
+    by_config, seen, rows = evaluation.settings.findings_by == "config", set(), []
     for name in ordered_configs(evaluation):
         config = evaluation.configs[name]
-        if config.usable and config.phenomenon not in seen:
+        if config.usable and (by_config or config.phenomenon not in seen):
             seen.add(config.phenomenon)
             row = _best_row(evaluation, name, config, metric, escape)
             rows += [row] if row else []
     test = "approximate randomization" if evaluation.settings.paired_test == "ar" else "paired bootstrap"
-    intro = (f"{label} on each phenomenon's largest usable config (rows); lead: sacrebleu's paired {test} "
+    where = "each usable config" if by_config else "each phenomenon's largest usable config"
+    intro = (f"{label} on {where} (rows); lead: sacrebleu's paired {test} "
              f"({evaluation.settings.paired_samples} samples) against the baseline system {baseline}, significant "
              f"at p < {ALPHA}; above / below: the systems significantly better / worse than {baseline}")
     header = ["config (rows)", "best", label, "runner-up", label, "best's lead (p)", f"p < {ALPHA}",
