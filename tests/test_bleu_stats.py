@@ -137,13 +137,6 @@ def test_sample_scores_of_long_corpora_equal_sacrebleu_row_by_row():
         scorer.corpus_score(stats[row]) for row in index[:, :1000]]
 
 
-def test_sample_scores_needs_a_matrix():
-    scorer = create_metric("bleu")
-    stats = scorer.statistics(["a"], [["a"]])
-    with pytest.raises(ValueError, match=r"^index must be a 2-d array \(samples x sentences\)$"):
-        scorer.sample_scores(stats, np.array([0, 0]))
-
-
 def test_tokenizer_that_is_not_a_string_is_a_value_error():
     with pytest.raises(ValueError, match="tokenize"):
         BleuStatistics(tokenize=["13a"])  # unhashable: was a TypeError

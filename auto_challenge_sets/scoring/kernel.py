@@ -21,7 +21,7 @@ from auto_challenge_sets.scoring.length_baseline import (
     summarize,
 )
 from auto_challenge_sets.scoring.metrics import Metric, References
-from auto_challenge_sets.workers import cores, imap
+from auto_challenge_sets.workers import imap
 
 DEFAULT_SEED = 1  # the same random corpora on every run unless a seed is given
 MAX_SAMPLES = 100_000  # random corpora of one set: more would not fit in memory, so it is a typo
@@ -32,13 +32,12 @@ PARALLEL_ROWS = 10_000
 
 
 def systems_statistics(metrics: Mapping[str, Metric], systems: Sequence[tuple[str, Sequence[str], References]],
-                       sources: Sequence[str] | None = None, jobs: int | None = None) -> Iterator[dict[str, np.ndarray]]:
+                       sources: Sequence[str] | None, jobs: int) -> Iterator[dict[str, np.ndarray]]:
     """Every system's per-sentence statistics per metric (``systems``: name, predictions,
     references), one system after another; a ValueError of a metric keeps its type, its name in
-    front. The metrics that may run in other processes go to ``jobs`` (default: the cores) worker
+    front. The metrics that may run in other processes go to ``jobs`` worker
     processes (:func:`~auto_challenge_sets.workers.imap`), a task per system or per block of a
     large one (:data:`PARALLEL_ROWS`); the others run here. The rows are the same whatever ``jobs``."""
-    jobs = cores() if jobs is None else jobs
     spread = {name: metric for name, metric in metrics.items() if metric.parallel_safe}
     here = {name: metric for name, metric in metrics.items() if name not in spread}
     cuts = []
@@ -52,33 +51,23 @@ def systems_statistics(metrics: Mapping[str, Metric], systems: Sequence[tuple[st
                 yield (predictions[start:stop], references[start:stop],
                        None if sources is None else sources[start:stop], system)
 
-    found = imap(partial(_in_blocks, spread), blocks(), jobs if spread else 1)
+    found = imap(partial(_statistics, spread), blocks(), jobs if spread else 1)
     try:
         for (system, predictions, references), bounds in zip(systems, cuts):
             parts = [next(found) for _ in bounds[1:]]
             rows = {name: parts[0][name] if len(parts) == 1 else np.concatenate([part[name] for part in parts])
                     for name in spread}
-            rows.update(_in_blocks(here, (predictions, references, sources, system)))
+            rows.update(_statistics(here, (predictions, references, sources, system)))
             yield {name: rows[name] for name in metrics}
     finally:
         found.close()  # the workers end with an error here too
 
 
-# Rows whose statistics every metric computes before the next block: their tokens are still in
-# sacrebleu's tokenizer cache (2**16 lines) when RIBES reads what BLEU tokenized.
-BLOCK_ROWS = 16_384
-
-
-def _in_blocks(metrics: Mapping[str, Metric],
-               rows: tuple[Sequence[str], References, Sequence[str] | None, str]) -> dict[str, np.ndarray]:
+def _statistics(metrics: Mapping[str, Metric],
+                rows: tuple[Sequence[str], References, Sequence[str] | None, str]) -> dict[str, np.ndarray]:
     predictions, references, sources, system = rows
-    parts: dict[str, list[np.ndarray]] = {name: [] for name in metrics}
-    for start in range(0, max(1, len(predictions)), BLOCK_ROWS):
-        stop = start + BLOCK_ROWS
-        block = (predictions[start:stop], references[start:stop], None if sources is None else sources[start:stop])
-        for name, metric in metrics.items():
-            parts[name].append(run_metric(name, system, partial(metric.statistics, *block)))
-    return {name: found[0] if len(found) == 1 else np.concatenate(found) for name, found in parts.items()}
+    return {name: run_metric(name, system, partial(metric.statistics, predictions, references, sources))
+            for name, metric in metrics.items()}
 
 
 def draw(lengths: np.ndarray, pool_lengths: np.ndarray, exclude: np.ndarray, n_samples: int, tolerance: int,

@@ -112,22 +112,14 @@ def sample_length_matched(
 
     ``exclude`` is a boolean mask over the pool (True = do not draw this sentence, unless the row's
     window holds fewer than ``min_candidates`` others: module docstring; 0 never draws it).
-    Raises ValueError when the pool has no candidate at all.
+    Raises ValueError when the pool has no candidate at all (the request checked the other arguments).
     """
-    if n_samples < 1:
-        raise ValueError(f"n_samples must be at least 1, got {n_samples}")
-    if tolerance < 0:
-        raise ValueError(f"length_tolerance must be >= 0, got {tolerance}")
-    check_relative(relative)
     rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
     challenge = np.asarray(challenge_lengths, dtype=np.int64)
     pool = np.asarray(pool_lengths, dtype=np.int64)
     candidates = np.arange(len(pool), dtype=np.int64)
     if exclude is not None:
-        exclude = np.asarray(exclude, dtype=bool)
-        if exclude.shape != pool.shape:
-            raise ValueError("exclude mask must have one entry per pool sentence")
-        candidates = candidates[~exclude]
+        candidates = candidates[~np.asarray(exclude, dtype=bool)]
     if len(candidates) == 0:
         raise ValueError(
             "pool_predictions: no pool sentence is left to sample from once the challenge "
