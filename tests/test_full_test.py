@@ -10,7 +10,7 @@ import sacrebleu
 from sacrebleu.significance import PairedTest
 
 from auto_challenge_sets.evaluation.inputs import SystemOutput
-from auto_challenge_sets.evaluation.stats.full_test import full_test, ranks, significance_clusters
+from auto_challenge_sets.evaluation.stats.full_test import full_test, significance_clusters
 from auto_challenge_sets.scoring.metrics import create_metric
 
 from conftest import check_results_json, shared_path
@@ -42,11 +42,6 @@ def test_clusters_against_a_hand_count(significant, expected):
 def test_clusters_of_one_or_no_system():
     assert significance_clusters(["a"], _better(set())) == [1]
     assert significance_clusters([], _better(set())) == []
-
-
-def test_ranks_share_the_better_rank_on_ties():
-    assert ranks([30.0, 25.0, 25.0, 10.0]) == [1, 2, 2, 4]
-    assert ranks([0.2, 0.5, 0.5], higher_is_better=False) == [1, 2, 2]  # TER: lower is better
 
 
 def _toy(names=("better", "good", "lower", "worse"), metrics=("bleu", "chrf", "ribes", "ter")):
@@ -95,7 +90,8 @@ def test_the_ranking_orders_by_score_and_clusters_by_the_pairs():
         higher = metrics[metric].higher_is_better
         scores = [r.score for r in ranking.systems]
         assert scores == sorted(scores, reverse=higher)
-        assert [r.rank for r in ranking.systems] == ranks(scores, higher)
+        sign = 1 if higher else -1  # the rank is 1 + the systems scoring better: ties share the better rank
+        assert [r.rank for r in ranking.systems] == [1 + sum(sign * o > sign * s for o in scores) for s in scores]
         assert [r.score for r in ranking.systems] == [full[r.system][metric] for r in ranking.systems]
         # every pair once, the one ranked above first, its delta of the scores' sign
         place = {r.system: k for k, r in enumerate(ranking.systems)}
@@ -112,6 +108,15 @@ def test_the_ranking_orders_by_score_and_clusters_by_the_pairs():
     # while "better" (0.85) and "worse" (0.5) are, on 50 rows
     assert [r.cluster for r in tested.rankings["bleu"].systems] == [1, 2, 2, 3]
     assert {r.system for r in tested.rankings["bleu"].systems if r.cluster == 2} == {"good", "lower"}
+
+
+def test_systems_of_equal_score_share_the_better_rank():
+    outputs, _, metrics, stats, full = _toy(names=("better", "worse"), metrics=("bleu", "ter"))
+    twin = SystemOutput("twin", outputs[0].predictions, outputs[0].references)
+    stats["twin"], full["twin"] = stats["better"], full["better"]
+    tested = full_test([*outputs, twin], metrics, stats, full, "better", "ar", 100)
+    for ranking in tested.rankings.values():  # TER too: lower is better
+        assert [(r.system, r.rank) for r in ranking.systems] == [("better", 1), ("twin", 1), ("worse", 3)]
 
 
 def test_one_system_has_one_cluster_and_no_pair():

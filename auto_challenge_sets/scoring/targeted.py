@@ -172,18 +172,6 @@ def verdicts(table: np.ndarray, heads: np.ndarray, dependents: np.ndarray) -> tu
     return correct, wrong, absorbed
 
 
-def row_table(row_instances: Sequence[Mapping[str, Any]], references: Sequence[Reference],
-              output_links: Sequence[Link] | None, prediction: str, chrf_threshold: float = CHRF_THRESHOLD,
-              lang: str | None = None, target: str | None = None) -> np.ndarray:
-    """:func:`part_table` of one row, of its instances' words only (``prediction`` cut into the
-    ``target`` language's tokens)."""
-    n_source = max([i + 1 for _, links in references for i, _ in links]
-                   + [max(x["head"], x["dependent"]) for x in row_instances] + [0])
-    positions = {x[key] - 1 for x in row_instances for key in ("head", "dependent")}
-    return part_table(references, output_links, target_tokens(prediction, target), n_source, chrf_threshold, lang,
-                      positions)
-
-
 def tally(instances: Sequence[Sequence[Mapping[str, Any]]], tables: Sequence[np.ndarray],
           verdict_rows: list[list[str]] | None = None) -> dict[str, Any]:
     """The counts and accuracy of :func:`targeted_accuracy` from each row's table;
@@ -231,8 +219,13 @@ def targeted_accuracy(
         hypothesis_alignments = [None] * len(predictions)
     per_ref = [(references, source_alignments), *extra_references]
     by_row = zip(*(zip(texts, links, strict=True) for texts, links in per_ref), strict=True)
-    tables = [row_table(row_instances, [(target_tokens(text, target), links) for text, links in row_refs], hyp_links,
-                        prediction, chrf_threshold, lang, target=target)
-              for row_instances, prediction, hyp_links, row_refs in zip(instances, predictions, hypothesis_alignments,
-                                                                        by_row, strict=True)]
+    tables = []
+    for row_instances, prediction, hyp_links, row_refs in zip(instances, predictions, hypothesis_alignments, by_row,
+                                                               strict=True):
+        refs = [(target_tokens(text, target), links) for text, links in row_refs]
+        n_source = max([i + 1 for _, links in refs for i, _ in links] + [max(x["head"], x["dependent"]) for x in row_instances]
+                       + [0])
+        positions = {x[key] - 1 for x in row_instances for key in ("head", "dependent")}  # its instances' words only
+        tables.append(part_table(refs, hyp_links, target_tokens(prediction, target), n_source, chrf_threshold, lang,
+                                 positions))
     return {**tally(instances, tables, verdict_rows), "signature": signature(chrf_threshold, aligned, lang, len(per_ref), target)}

@@ -28,12 +28,6 @@ CORRECTION = "none"  # as WMT: the pairwise p-values are not corrected for the n
 NO_RANDOM = "no sentence lies outside the full corpus to draw length-matched random corpora from"
 
 
-def ranks(scores: Sequence[float], higher_is_better: bool = True) -> list[int]:
-    """Each score's rank (1 = best); equal scores share the better rank (1, 2, 2, 4)."""
-    sign = 1 if higher_is_better else -1
-    return [1 + sum(sign * other > sign * score for other in scores) for score in scores]
-
-
 def significance_clusters(order: Sequence[str], better: Callable[[str, str], bool]) -> list[int]:
     """The cluster (1 = top) of each system of ``order`` (best first): a boundary after position k
     when ``better(order[i], order[j])`` for every i <= k < j."""
@@ -77,6 +71,8 @@ def full_test(outputs: Sequence[SystemOutput], metrics: Mapping[str, Metric],
               baseline: str, test_type: str, samples: int, alpha: float = ALPHA) -> FullTest:
     """The paired test of every system against ``baseline`` on the full corpus and, per metric, the
     ranking with its significance clusters (``stats``: the engine's statistics of every row)."""
+    from scipy.stats import rankdata
+
     by_name = {output.name: output for output in outputs}
     systems = list(by_name)
     pairwise = _pairwise(systems, by_name, metrics, test_type, samples, stats)
@@ -93,7 +89,7 @@ def full_test(outputs: Sequence[SystemOutput], metrics: Mapping[str, Metric],
             return tested[a, b][1] < alpha and sign * (full[a][name] - full[b][name]) > 0
 
         clusters = significance_clusters(order, better)
-        rank = ranks([full[s][name] for s in order], metric.higher_is_better)
+        rank = rankdata([-sign * full[s][name] for s in order], method="min").astype(int).tolist()  # ties: 1, 2, 2, 4
         rankings[name] = FullTestRanking(
             systems=tuple(RankedSystem(s, full[s][name], r, c, vs_baseline.get(s))
                           for s, r, c in zip(order, rank, clusters)),

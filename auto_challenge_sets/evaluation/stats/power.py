@@ -60,11 +60,11 @@ class Power:
     with_tenth: float | None
 
 
-def power(systems: Sequence[int], family: int, alpha: float = ALPHA) -> Power:
+def power(systems: Sequence[int], family: int) -> Power:
     together = max(1, math.ceil(family / 10))
-    return Power(tuple(systems), family, critical_tau(systems, alpha),
-                 critical_tau(systems, alpha / family) if family else None,
-                 critical_tau(systems, alpha * together / family) if family else None)
+    return Power(tuple(systems), family, critical_tau(systems, ALPHA),
+                 critical_tau(systems, ALPHA / family) if family else None,
+                 critical_tau(systems, ALPHA * together / family) if family else None)
 
 
 def power_note(found: Power) -> str:
@@ -101,8 +101,7 @@ class DeltaPower:
                 f"{TARGET_DELTA} would need about {self.needed:,} systems.")
 
 
-def delta_power(intervals: Sequence[tuple[float, float]], systems: int, alpha: float = ALPHA,
-                power: float = POWER) -> DeltaPower | None:
+def delta_power(intervals: Sequence[tuple[float, float]], systems: int) -> DeltaPower | None:
     """From the standard error the Δτ's 95% bootstrap intervals imply (their median width / 2·1.96),
     by the normal approximation, the error shrinking as 1/√systems; None without an interval."""
     from scipy.stats import norm
@@ -111,5 +110,5 @@ def delta_power(intervals: Sequence[tuple[float, float]], systems: int, alpha: f
     if not widths:
         return None
     error = float(np.median(widths)) / (2 * norm.ppf(0.975))
-    detectable = float(norm.ppf(1 - alpha / 2) + norm.ppf(power)) * error
+    detectable = float(norm.ppf(1 - ALPHA / 2) + norm.ppf(POWER)) * error
     return DeltaPower(systems, detectable, math.ceil(systems * (detectable / TARGET_DELTA) ** 2))

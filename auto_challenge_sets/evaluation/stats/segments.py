@@ -17,7 +17,7 @@ import numpy as np
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.evaluation.results import Method, SegmentAgreement
 from auto_challenge_sets.evaluation.stats import SEED, STREAMS
-from auto_challenge_sets.evaluation.stats.human import finite, match_system, numbered_table_rows
+from auto_challenge_sets.evaluation.stats.human import finite, interval, match_system, numbered_table_rows
 from auto_challenge_sets.formats.text import ascii_float, ascii_int
 from auto_challenge_sets.scoring.metrics import Metric
 from auto_challenge_sets.workers import imap
@@ -146,11 +146,9 @@ def cluster_bootstrap(sentence_of: np.ndarray, z: np.ndarray, good: np.ndarray, 
     with np.errstate(invalid="ignore", divide="ignore"):
         differences = totals[:, 0] / totals[:, 1] - totals[:, 2] / totals[:, 3]
     differences = differences[np.isfinite(differences)]
-    if not len(differences):
-        return None
-    low, high = np.quantile(differences, [0.025, 0.975])
     side = min((differences <= 0).sum(), (differences >= 0).sum())
-    return (float(low), float(high)), min(1.0, 2 * (side + 1) / (len(differences) + 1))
+    ci = interval(differences)  # None when no resample holds both a correct and a wrong instance
+    return None if ci is None else (ci, min(1.0, 2 * (side + 1) / (len(differences) + 1)))
 
 
 def sentence_scores(metric: Metric, stats: np.ndarray) -> np.ndarray:
