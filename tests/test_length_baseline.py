@@ -113,11 +113,6 @@ def test_summary_numbers():
     assert summarize([2.0], 1.0)["std"] == 0.0
     assert summarize([1.0, 3.0], 1.0)["std"] == pytest.approx(np.sqrt(2))  # two samples: ddof=1
     assert s["p95"] == pytest.approx(np.percentile(samples, 95)) == pytest.approx(9.55)
-    # our own check, not numpy's "zero-size array to reduction operation minimum" further down
-    with pytest.raises(ValueError, match="^no samples to summarize$"):
-        summarize([], 1.0)
-    with pytest.raises(ValueError, match="^no samples to summarize$"):
-        summarize(np.array([]), 1.0)
 
 
 def _widening_one_token_at_a_time(challenge, pool, n_samples, tolerance, rng):

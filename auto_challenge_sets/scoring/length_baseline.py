@@ -177,8 +177,6 @@ def summarize(samples: Sequence[float] | np.ndarray, score: float, higher_is_bet
     """
     values = np.asarray(samples, dtype=np.float64)
     n = len(values)
-    if n == 0:
-        raise ValueError("no samples to summarize")
     at_or_worse = int(np.count_nonzero(values <= score if higher_is_better else values >= score))
     p5, p95 = np.percentile(values, [5, 95]).tolist()
     return {

@@ -141,10 +141,7 @@ def part_table(references: Sequence[Reference], output_links: Sequence[Link] | N
     table = np.zeros((len(references), n_source, 2), dtype=bool)
     wanted = range(n_source) if positions is None else sorted(set(positions))
     for r, (tokens, links) in enumerate(references):
-        linked = {i for i, _ in links}
         for index in wanted:
-            if index not in linked:
-                continue
             expected = aligned_words(links, index, tokens)
             if expected:
                 table[r, index, 0] = True
