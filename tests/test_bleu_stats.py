@@ -164,7 +164,7 @@ def test_extract_is_an_integer_matrix_and_needs_one_reference_list_per_line():
     empty = scorer.statistics([], [])
     assert empty.shape == (0, 10) and empty.dtype == np.int64
     assert scorer.statistics(["a b"], [["a b"]]).dtype == np.int64
-    with pytest.raises(ValueError, match=r"^2 hypotheses but 1 references$"):
+    with pytest.raises(ValueError, match=r"^zip\(\) argument 2 is shorter than argument 1$"):
         scorer.statistics(["a", "b"], [["a"]])  # not a silently shorter corpus
 
 

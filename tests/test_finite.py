@@ -13,11 +13,12 @@ import pytest
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.scoring.finite import (
     MetricFailure,
-    check_samples,
-    check_score,
     check_statistics,
+    corpus_score,
     run_metric,
+    sample_scores,
 )
+from auto_challenge_sets.scoring.metrics import AveragedMetric
 
 LINES = [3, 5, 8, 13]  # the corpus lines of the pool's four rows
 
@@ -43,20 +44,43 @@ def test_finite_statistics_and_stdin():
         check_statistics({"A": {"m": ["x", 1.0, 2.0, 3.0]}}, {"A": "a.txt"}, LINES)
 
 
+class _Given(AveragedMetric):
+    """A plug-in whose corpus score and random corpora's scores are the value it is given."""
+
+    name, label = "m", "M"
+
+    def __init__(self, value) -> None:
+        super().__init__()
+        self.value = value
+
+    def sentence_scores(self, hypotheses, references, sources=None):
+        return [0.0] * len(hypotheses)
+
+    def signature(self, nrefs: int) -> str:
+        return "given"
+
+    def corpus_score(self, stats):
+        return self.value
+
+    def sample_scores(self, stats, index):
+        return self.value
+
+
 @pytest.mark.parametrize("value", [float("nan"), float("inf"), -float("inf"), None, "1.0"])
 def test_a_non_finite_score_names_metric_system_and_where(value):
     shown = repr(value) if value is None or isinstance(value, str) else repr(float(value))
     with pytest.raises(MetricFailure, match=rf"^metric m scored system A {re.escape(shown)} on config c\.d1: "
                                             "a corpus score must be a finite number$"):
-        check_score(value, "m", "A", "config c.d1")
-    assert check_score(np.float64(2.5), "m", "A", "config c.d1") == 2.5
+        corpus_score(_Given(value), "A", np.zeros(2), "config c.d1")
+    assert corpus_score(_Given(np.float64(2.5)), "A", np.zeros(2), "config c.d1") == 2.5
 
 
 def test_a_non_finite_random_corpus_names_the_config():
-    assert check_samples(np.array([1.0, 2.0]), "m", "A", "config c.d1").tolist() == [1.0, 2.0]
+    index = np.zeros((2, 2), dtype=int)
+    assert sample_scores(_Given(np.array([1.0, 2.0])), "A", np.zeros(2), index, "config c.d1").tolist() == [1.0, 2.0]
     with pytest.raises(MetricFailure, match=r"^metric m scored system A nan on a random corpus of "
-                                            r"config c\.d1"):
-        check_samples(np.array([1.0, np.nan]), "m", "A", "config c.d1")
+                                            r"config c\.d1: a corpus score must be a finite number$"):
+        sample_scores(_Given(np.array([1.0, np.nan])), "A", np.zeros(2), index, "config c.d1")
 
 
 def test_a_plugins_exception_names_the_metric_and_crosses_processes():

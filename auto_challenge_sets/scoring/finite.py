@@ -40,16 +40,23 @@ def run_metric(name: str, system: str, compute: Callable[[], Any], where: str | 
 
 
 def corpus_score(metric: Any, system: str, rows: np.ndarray, where: str) -> float:
-    """``metric.corpus_score(rows)``: a failure or a non-finite score named by metric, system and ``where``."""
-    return check_score(run_metric(metric.name, system, partial(metric.corpus_score, rows), where), metric.name,
-                       system, where)
+    """``metric.corpus_score(rows)``: a failure or a non-finite score named by metric, system and ``where``
+    (``config de-en.particle.d3``, ``the full corpus``)."""
+    value = run_metric(metric.name, system, partial(metric.corpus_score, rows), where)
+    if not isinstance(value, int | float | np.number) or not np.isfinite(value):
+        raise MetricFailure(f"metric {metric.name} scored system {system} {_shown(value)} on {where}: a corpus score "
+                            "must be a finite number")
+    return float(value)
 
 
 def sample_scores(metric: Any, system: str, rows: np.ndarray, index: np.ndarray, where: str) -> np.ndarray:
-    """``metric.sample_scores(rows, index)``, the random corpora of ``where`` (``config de-en.particle.d3``),
-    checked like :func:`corpus_score`."""
+    """``metric.sample_scores(rows, index)``, the random corpora of ``where``, checked like :func:`corpus_score`."""
     found = run_metric(metric.name, system, partial(metric.sample_scores, rows, index), f"a random corpus of {where}")
-    return check_samples(found, metric.name, system, where)
+    array = np.asarray(found, dtype=np.float64)
+    if not np.isfinite(array).all():
+        raise MetricFailure(f"metric {metric.name} scored system {system} {_shown(array[~np.isfinite(array)][0])} on a "
+                            f"random corpus of {where}: a corpus score must be a finite number")
+    return array
 
 
 def check_statistics(stats: Mapping[str, Mapping[str, Any]], hypotheses: Mapping[str, str | os.PathLike[str]],
@@ -78,21 +85,3 @@ def _shown(value: object) -> str:
     """A number as Python writes a float (``nan``, ``-inf``, not ``np.float64(nan)``), anything else as its repr."""
     return repr(float(value)) if isinstance(value, int | float | np.number) and not isinstance(value, bool) else repr(value)
 
-
-def check_score(value: float, metric: str, system: str, where: str) -> float:
-    """``value`` if it is a finite number; else an error naming the metric, system and ``where``
-    (``config de-en.particle.d3``, ``the full corpus``)."""
-    if not isinstance(value, int | float | np.number) or not np.isfinite(value):
-        raise MetricFailure(f"metric {metric} scored system {system} {_shown(value)} on {where}: a corpus score must "
-                            "be a finite number")
-    return float(value)
-
-
-def check_samples(samples: np.ndarray, metric: str, system: str, where: str) -> np.ndarray:
-    """The random corpora's scores, all finite; else an error naming the metric, system and ``where``."""
-    array = np.asarray(samples, dtype=np.float64)
-    if not np.isfinite(array).all():
-        value = array[~np.isfinite(array)][0]
-        raise MetricFailure(f"metric {metric} scored system {system} {_shown(value)} on a random corpus of "
-                            f"{where}: a corpus score must be a finite number")
-    return array

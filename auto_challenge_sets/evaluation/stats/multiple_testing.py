@@ -19,7 +19,6 @@ from auto_challenge_sets.evaluation.results import (
 )
 
 ALPHA = Method.alpha
-METHOD = "Benjamini–Hochberg (scipy.stats.false_discovery_control, method='bh')"
 
 _Tested = TypeVar("_Tested", HumanCorrelation, SegmentAgreement, VersusFullTest)
 

@@ -28,9 +28,7 @@ class SegmentStatistics:
 
     def extract(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
         """Statistics matrix (one row per sentence); ``references[i]`` lists sentence i's refs."""
-        if len(hypotheses) != len(references):
-            raise ValueError(f"{len(hypotheses)} hypotheses but {len(references)} references")
-        rows = [_segment(self, hyp, tuple(refs)) for hyp, refs in zip(hypotheses, references)]
+        rows = [_segment(self, hyp, tuple(refs)) for hyp, refs in zip(hypotheses, references, strict=True)]
         return np.asarray(rows, dtype=self.dtype).reshape(len(rows), self.width)
 
     def signature(self, nrefs: int) -> str:
