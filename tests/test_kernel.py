@@ -46,6 +46,9 @@ def test_rows_in_parallel_equal_rows_in_one_process(monkeypatch):
     assert list(many) == list(metrics)
     for name in metrics:
         assert np.array_equal(one[name], many[name]), name
+    monkeypatch.setattr(kernel, "BLOCK_ROWS", 64)  # one process, five blocks of rows
+    for name, rows in _one_system(metrics, hyps[:301], references, 1).items():
+        assert np.array_equal(one[name], rows), name
 
 
 def test_draw_is_the_seeded_stream_and_counts_the_pool():

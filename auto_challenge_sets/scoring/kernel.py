@@ -28,7 +28,10 @@ MAX_SAMPLES = 100_000  # random corpora of one set: more would not fit in memory
 
 # A system's rows do not depend on the rows computed beside them, so a system of PARALLEL_ROWS rows
 # or more is cut into one contiguous block per job; below, a worker's start costs more than it saves.
+# No block holds more than BLOCK_ROWS rows: every metric computes a block's statistics before the
+# next block, so RIBES reads BLEU's tokens in sacrebleu's tokenizer cache (2**16 lines).
 PARALLEL_ROWS = 10_000
+BLOCK_ROWS = 16_384
 
 
 def systems_statistics(metrics: Mapping[str, Metric], systems: Sequence[tuple[str, Sequence[str], References]],
@@ -37,12 +40,12 @@ def systems_statistics(metrics: Mapping[str, Metric], systems: Sequence[tuple[st
     references), one system after another; a ValueError of a metric keeps its type, its name in
     front. The metrics that may run in other processes go to ``jobs`` worker
     processes (:func:`~auto_challenge_sets.workers.imap`), a task per system or per block of a
-    large one (:data:`PARALLEL_ROWS`); the others run here. The rows are the same whatever ``jobs``."""
+    large one (:data:`PARALLEL_ROWS`, :data:`BLOCK_ROWS`); the others run here. The rows are the same whatever ``jobs``."""
     spread = {name: metric for name, metric in metrics.items() if metric.parallel_safe}
     here = {name: metric for name, metric in metrics.items() if name not in spread}
     cuts = []
     for _, predictions, _ in systems:  # as many references as predictions: the callers checked
-        parts = jobs if len(predictions) >= PARALLEL_ROWS else 1
+        parts = max(jobs, -(-len(predictions) // BLOCK_ROWS)) if len(predictions) >= PARALLEL_ROWS else 1
         cuts.append(np.linspace(0, len(predictions), parts + 1).astype(int))
 
     def blocks() -> Iterator[tuple[Sequence[str], References, Sequence[str] | None, str]]:
