@@ -44,18 +44,20 @@ def corpus_score(metric: Any, system: str, rows: np.ndarray, where: str) -> floa
     (``config de-en.particle.d3``, ``the full corpus``)."""
     value = run_metric(metric.name, system, partial(metric.corpus_score, rows), where)
     if not isinstance(value, int | float | np.number) or not np.isfinite(value):
-        raise MetricFailure(f"metric {metric.name} scored system {system} {_shown(value)} on {where}: a corpus score "
-                            "must be a finite number")
+        raise MetricFailure(f"metric {metric.name} scored system {system} {_shown(value)} on {where}: "
+                            "a corpus score must be a finite number")
     return float(value)
 
 
 def sample_scores(metric: Any, system: str, rows: np.ndarray, index: np.ndarray, where: str) -> np.ndarray:
-    """``metric.sample_scores(rows, index)``, the random corpora of ``where``, checked like :func:`corpus_score`."""
+    """``metric.sample_scores(rows, index)``, the random corpora of ``where``, checked like
+    :func:`corpus_score`."""
     found = run_metric(metric.name, system, partial(metric.sample_scores, rows, index), f"a random corpus of {where}")
     array = np.asarray(found, dtype=np.float64)
-    if not np.isfinite(array).all():
-        raise MetricFailure(f"metric {metric.name} scored system {system} {_shown(array[~np.isfinite(array)][0])} on a "
-                            f"random corpus of {where}: a corpus score must be a finite number")
+    bad = array[~np.isfinite(array)]
+    if len(bad):
+        raise MetricFailure(f"metric {metric.name} scored system {system} {_shown(bad[0])} on a random "
+                            f"corpus of {where}: a corpus score must be a finite number")
     return array
 
 

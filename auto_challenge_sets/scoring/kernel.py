@@ -38,9 +38,10 @@ def systems_statistics(metrics: Mapping[str, Metric], systems: Sequence[tuple[st
                        sources: Sequence[str] | None, jobs: int) -> Iterator[dict[str, np.ndarray]]:
     """Every system's per-sentence statistics per metric (``systems``: name, predictions,
     references), one system after another; a ValueError of a metric keeps its type, its name in
-    front. The metrics that may run in other processes go to ``jobs`` worker
-    processes (:func:`~auto_challenge_sets.workers.imap`), a task per system or per block of a
-    large one (:data:`PARALLEL_ROWS`, :data:`BLOCK_ROWS`); the others run here. The rows are the same whatever ``jobs``."""
+    front. The metrics that may run in other processes go to ``jobs`` worker processes
+    (:func:`~auto_challenge_sets.workers.imap`), a task per system or per block of a large one
+    (:data:`PARALLEL_ROWS`, :data:`BLOCK_ROWS`); the others run here. The rows are the same
+    whatever ``jobs``."""
     spread = {name: metric for name, metric in metrics.items() if metric.parallel_safe}
     here = {name: metric for name, metric in metrics.items() if name not in spread}
     cuts = []

@@ -217,12 +217,12 @@ def targeted_accuracy(
     per_ref = [(references, source_alignments), *extra_references]
     by_row = zip(*(zip(texts, links, strict=True) for texts, links in per_ref), strict=True)
     tables = []
-    for row_instances, prediction, hyp_links, row_refs in zip(instances, predictions, hypothesis_alignments, by_row,
-                                                               strict=True):
+    rows = zip(instances, predictions, hypothesis_alignments, by_row, strict=True)
+    for row_instances, prediction, hyp_links, row_refs in rows:
         refs = [(target_tokens(text, target), links) for text, links in row_refs]
-        n_source = max([i + 1 for _, links in refs for i, _ in links] + [max(x["head"], x["dependent"]) for x in row_instances]
-                       + [0])
-        positions = {x[key] - 1 for x in row_instances for key in ("head", "dependent")}  # its instances' words only
-        tables.append(part_table(refs, hyp_links, target_tokens(prediction, target), n_source, chrf_threshold, lang,
-                                 positions))
+        n_source = max([i + 1 for _, links in refs for i, _ in links]
+                       + [max(x["head"], x["dependent"]) for x in row_instances] + [0])
+        positions = {x[key] - 1 for x in row_instances for key in ("head", "dependent")}  # instances' words
+        output = target_tokens(prediction, target)
+        tables.append(part_table(refs, hyp_links, output, n_source, chrf_threshold, lang, positions))
     return {**tally(instances, tables, verdict_rows), "signature": signature(chrf_threshold, aligned, lang, len(per_ref), target)}

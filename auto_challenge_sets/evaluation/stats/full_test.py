@@ -89,7 +89,8 @@ def full_test(outputs: Sequence[SystemOutput], metrics: Mapping[str, Metric],
             return tested[a, b][1] < alpha and sign * (full[a][name] - full[b][name]) > 0
 
         clusters = significance_clusters(order, better)
-        rank = rankdata([-sign * full[s][name] for s in order], method="min").astype(int).tolist()  # ties: 1, 2, 2, 4
+        # equal scores share the better rank (1, 2, 2, 4)
+        rank = rankdata([-sign * full[s][name] for s in order], method="min").astype(int).tolist()
         rankings[name] = FullTestRanking(
             systems=tuple(RankedSystem(s, full[s][name], r, c, vs_baseline.get(s))
                           for s, r, c in zip(order, rank, clusters)),

@@ -51,8 +51,6 @@ def _neighbour_lcp(sa: np.ndarray, ranks: list[np.ndarray]) -> np.ndarray:
     the shorter one's end, so no offset runs off the sequence."""
     n = len(sa)
     lcp = np.zeros(n, dtype=np.int64)
-    if n < 2:
-        return lcp
     a, b = sa[1:].copy(), sa[:-1].copy()
     length = np.zeros(n - 1, dtype=np.int64)
     for k in range(len(ranks) - 1, -1, -1):
@@ -83,9 +81,7 @@ class RangeMin:
         """Minimum over each range ``first[i] .. last[i]``; every range must be non-empty."""
         first, last = np.asarray(first, dtype=np.int64), np.asarray(last, dtype=np.int64)
         out = np.empty(len(first), dtype=np.int64)
-        span = last - first + 1
-        level = np.zeros(len(first), dtype=np.int64)
-        level[span > 0] = np.floor(np.log2(span[span > 0])).astype(np.int64)
+        level = np.floor(np.log2(last - first + 1)).astype(np.int64)  # the widest power of two inside
         for k in np.unique(level):
             pick = level == k
             table = self.levels[int(k)]
