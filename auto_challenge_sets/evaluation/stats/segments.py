@@ -216,11 +216,11 @@ def targeted_agreement(verdicts: Mapping[str, Sequence[Sequence[str]]], position
     found = finite(tau(observed))
     diff = float(values[good].mean() - values[~good].mean()) if good.any() and not good.all() else None
     keep = np.isfinite(z[at, by])
-    interval = None if diff is None else cluster_bootstrap(at[keep], z[at, by][keep], good_all[keep], len(units), seed)
+    ci_and_p = None if diff is None else cluster_bootstrap(at[keep], z[at, by][keep], good_all[keep], len(units), seed)
     return SegmentAgreement(
         segments=len(values), kendall=found, p_value=None if found is None else sentence_permutation_p(tau, len(units), seed),
         correct=int(good.sum()), wrong=int((~good).sum()), z_correct_minus_wrong=diff,
-        ci=None if interval is None else interval[0], difference_p_value=None if interval is None else interval[1])
+        ci=None if ci_and_p is None else ci_and_p[0], difference_p_value=None if ci_and_p is None else ci_and_p[1])
 
 
 @dataclass(frozen=True)
