@@ -310,16 +310,16 @@ def test_cache_key_with_priors_names_their_content(tmp_path):
 
 def test_option_errors_in_full(tmp_path):
     with pytest.raises(AlignerError) as caught:
-        EflomalAligner(symmetrization="grow")
-    assert str(caught.value) == ("eflomal: symmetrization must be one of grow-diag-final-and, grow-diag-final, "
-                                 "grow-diag, intersection, union, not 'grow'")
+        get_aligner("eflomal", symmetrization="grow")
+    assert str(caught.value) == ("aligner 'eflomal': option symmetrization must be one of grow-diag-final-and, "
+                                 "grow-diag-final, grow-diag, intersection, union, got 'grow'")
     for model in (0, 4):
         with pytest.raises(AlignerError) as caught:
-            EflomalAligner(model=model)
-        assert str(caught.value) == f"eflomal: model must be 1 (IBM1), 2 (HMM) or 3 (HMM+fertility), not {model}"
+            get_aligner("eflomal", model=model)
+        assert str(caught.value) == f"aligner 'eflomal': option model must be one of 1, 2, 3, got {model}"
     with pytest.raises(AlignerError) as caught:
-        EflomalAligner(n_samplers=0)
-    assert str(caught.value) == "eflomal: n_samplers must be >= 1, not 0"
+        get_aligner("eflomal", n_samplers=0)
+    assert str(caught.value) == "aligner 'eflomal': option n_samplers must be an integer >= 1 in ASCII digits, got 0"
     assert EflomalAligner(n_samplers=1, model=1).n_samplers == 1
     assert EflomalAligner(model=2).model == 2
     missing = tmp_path / "nope.priors"

@@ -78,8 +78,7 @@ def _align_methods(aligner, pairs, methods) -> dict[str, list[list[tuple[int, in
     got = {method: [[] for _ in pairs] for method in methods}
     for k, vectors, subwords in aligner.pair_vectors(pairs):
         for method in methods:
-            got[method][k] = backend.pair_links(vectors, subwords, backend.METHODS[method], aligner.token_type,
-                                                aligner.distortion)
+            got[method][k] = backend.pair_links(vectors, subwords, backend.METHODS[method], aligner.token_type)
     return got
 
 
@@ -277,12 +276,11 @@ def hand_model(tmp_path_factory) -> str:
     return str(make_tiny_bert(tmp_path_factory.mktemp("hand-bert"), sentences, vocab_size=200, layers=8))
 
 
-def _stock_links(model: str, pairs, token_type: str, layer: int, distortion: float = 0.0):
+def _stock_links(model: str, pairs, token_type: str, layer: int):
     from simalign import SentenceAligner
 
     logging.getLogger("simalign.simalign").setLevel(logging.WARNING)
-    stock = SentenceAligner(model=model, token_type=token_type, distortion=distortion, matching_methods="mai",
-                            layer=layer)
+    stock = SentenceAligner(model=model, token_type=token_type, matching_methods="mai", layer=layer)
     found = [stock.get_word_aligns(src, tgt) for src, tgt in pairs]
     return {name: [sorted(_as_links(f[key])) for f in found]
             for name, key in (("argmax", "inter"), ("itermax", "itermax"), ("match", "mwmf"))}
@@ -292,30 +290,29 @@ def _n_ids(tokenizer, words) -> int:
     return len(tokenizer(list(words), is_split_into_words=True, truncation=True)["input_ids"])
 
 
-@pytest.mark.parametrize(("token_type", "distortion"), [("bpe", 0.0), ("word", 0.0), ("bpe", 0.5), ("word", 0.5)])
-def test_hand_pairs_links_equal_stock_simalign(hand_model, token_type, distortion):
-    ours = SimalignAligner(model=hand_model, layer=3, token_type=token_type, distortion=distortion, batch_size=6)
+@pytest.mark.parametrize("token_type", ["bpe", "word"])
+def test_hand_pairs_links_equal_stock_simalign(hand_model, token_type):
+    ours = SimalignAligner(model=hand_model, layer=3, token_type=token_type, batch_size=6)
     got = _align_methods(ours, HAND_PAIRS, ["argmax", "itermax", "match"])
-    expected = _stock_links(hand_model, HAND_PAIRS, token_type, 3, distortion)
+    expected = _stock_links(hand_model, HAND_PAIRS, token_type, 3)
     assert got == expected
     assert len(set(map(str, got.values()))) == 3  # the three methods differ here
     assert all(got["argmax"])
     for method in ("itermax", "match"):
-        assert SimalignAligner(model=hand_model, layer=3, token_type=token_type, distortion=distortion,
+        assert SimalignAligner(model=hand_model, layer=3, token_type=token_type,
                                method=method).align(HAND_PAIRS) == expected[method]
 
 
-def test_distortion_and_token_type_reach_the_links(hand_model):
+def test_token_type_reaches_the_links(hand_model):
     plain = SimalignAligner(model=hand_model, layer=3).align(HAND_PAIRS)
-    assert plain != SimalignAligner(model=hand_model, layer=3, distortion=0.5).align(HAND_PAIRS)
     assert plain != SimalignAligner(model=hand_model, layer=3, token_type="word").align(HAND_PAIRS)
     assert plain == _stock_links(hand_model, HAND_PAIRS, "bpe", 3)["argmax"]
 
 
 def test_defaults(hand_model):
     aligner = SimalignAligner(model=hand_model)
-    assert (aligner.layer, aligner.token_type, aligner.method, aligner.device, aligner.batch_size,
-            aligner.distortion) == (8, "bpe", "argmax", "cpu", 64, 0.0)
+    assert (aligner.layer, aligner.token_type, aligner.method, aligner.device, aligner.batch_size) == \
+        (8, "bpe", "argmax", "cpu", 64)
     assert aligner.align(HAND_PAIRS[:4]) == _stock_links(hand_model, HAND_PAIRS[:4], "bpe", 8)["argmax"]
 
 
@@ -326,10 +323,10 @@ def test_cache_key_in_full(hand_model):
         if item.is_file():
             digest.update(f"{item.name}\0{item.stat().st_size}\0{item.stat().st_mtime_ns}\n".encode())
     key = SimalignAligner(model=hand_model, layer=2, token_type="word", method="match", device="cpu:0",
-                          batch_size=3, distortion=0.25).cache_key()
+                          batch_size=3).cache_key()
     assert key == {"backend": "simalign", "simalign": version("simalign"), "model": hand_model,
                    "weights": digest.hexdigest()[:16], "layer": 2, "token_type": "word", "method": "match",
-                   "distortion": 0.25, "device": "cpu"}
+                   "device": "cpu"}
 
 
 def test_model_fingerprint_of_a_folder_follows_its_files(tmp_path):
@@ -461,16 +458,16 @@ def test_online_without_the_hub_or_the_model(tmp_path, monkeypatch, fresh_hub_pr
 
 def test_option_errors_in_full(hand_model):
     cases = [
-        (dict(token_type="char"), "simalign: token type must be one of bpe, word, not 'char'"),
-        (dict(method="fancy"), "simalign: method must be one of argmax, itermax, match, not 'fancy'"),
-        (dict(layer=-1), "simalign: layer must be >= 0, not -1"),
-        (dict(batch_size=0), "simalign: batch size must be >= 1, not 0"),
+        (dict(token_type="char"), "aligner 'simalign': option token_type must be one of bpe, word, got 'char'"),
+        (dict(method="fancy"), "aligner 'simalign': option method must be one of argmax, itermax, match, got 'fancy'"),
+        (dict(layer=-1), "aligner 'simalign': option layer must be an integer >= 0 in ASCII digits, got -1"),
+        (dict(batch_size=0), "aligner 'simalign': option batch_size must be an integer >= 1 in ASCII digits, got 0"),
         (dict(layer=9), f"simalign: layer 9 asked for, but {hand_model} has 9 hidden states (0 = embeddings ... 8)"),
         (dict(device="gpu0"), "simalign: unknown device 'gpu0' (cpu, cuda, cuda:1 ...)"),
     ]
     for options, message in cases:
         with pytest.raises(AlignerError) as caught:
-            SimalignAligner(model=hand_model, **options)
+            get_aligner("simalign", model=hand_model, **options)
         assert str(caught.value) == message
     aligner = SimalignAligner(model=hand_model, layer=0, batch_size=1, device="cpu:0")  # the lower bounds
     assert (aligner.layer, aligner.batch_size, aligner.device) == (0, 1, "cpu:0")
@@ -633,11 +630,8 @@ def test_pair_links_by_hand():
         assert backend.pair_links([source, target], subwords, code, "bpe") == [(0, 1), (1, 0), (1, 2)]
     # words: "bc" is the mean of rows 1 and 2, nearest to "z" (and "x" nearest to it, but not mutually)
     assert backend.pair_links([source, target], subwords, "a", "word") == [(0, 1), (1, 2)]
-    # two crossing words: distortion 1 zeroes the off-diagonal similarities
     crossing = [np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([[0.0, 1.0], [1.0, 0.0]])]
-    two = ([["a"], ["b"]], [["x"], ["y"]])
-    assert backend.pair_links(crossing, two, "a", "bpe") == [(0, 1), (1, 0)]
-    assert backend.pair_links(crossing, two, "a", "bpe", 1.0) == [(0, 0), (1, 1)]
+    assert backend.pair_links(crossing, ([["a"], ["b"]], [["x"], ["y"]]), "a", "bpe") == [(0, 1), (1, 0)]
     # one word on a side still aligns; no rows on a side gives no links for any method
     for code in ("a", "i"):
         assert backend.pair_links([source[:1], target[1:]], ([["a"]], [["y"], ["z"]]), code, "bpe") == [(0, 0)]

@@ -85,19 +85,6 @@ def _read_shard(path: Path, expected: int, stage: str) -> list[str] | None:
     return items if len(items) == expected else None
 
 
-def _keyed_directory(cache_dir: str | os.PathLike[str], stage: str, full_key: dict) -> Path:
-    """The stage's folder for ``full_key``, made, with the key written beside its shards."""
-    directory = stage_dir(cache_dir, stage, full_key)
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except (FileExistsError, NotADirectoryError):  # the hashed folder below would mean nothing to the user
-        raise InputError("cannot hold the stage cache: it, or a folder above it, is a file", cache_dir) from None
-    key_file = directory / "key.json"
-    if not key_file.exists():
-        atomic_write_text(key_file, json.dumps(full_key, sort_keys=True, indent=1, ensure_ascii=False) + "\n")
-    return directory
-
-
 def run_sharded(
     inputs: Sequence[str],
     process: Callable[[list[str]], list[str]],
@@ -116,7 +103,11 @@ def run_sharded(
     if shard_size < 1:
         raise ValueError("shard_size must be >= 1")
     full_key = {**key, "inputs": checksum_lines(inputs), "n": len(inputs), "shard_size": shard_size}
-    directory = _keyed_directory(cache_dir, stage, full_key)
+    directory = stage_dir(cache_dir, stage, full_key)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):  # the hashed folder below would mean nothing to the user
+        raise InputError("cannot hold the stage cache: it, or a folder above it, is a file", cache_dir) from None
     starts = list(range(0, len(inputs), shard_size))
     outputs: list[list[str] | None] = []
     done = 0

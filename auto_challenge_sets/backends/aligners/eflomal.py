@@ -115,8 +115,8 @@ class EflomalAligner(Aligner):
         Option("priors", Path, None, "eflomal: a priors file learned from more parallel text (`acs align "
                "--make-priors`); test-set-sized corpora align far better with one", metavar="FILE",
                build_flag="--eflomal-priors"),
-        Option("model", int, 3, "eflomal: 1 (IBM1), 2 (HMM) or 3 (HMM+fertility)", cli=False),
-        Option("n_samplers", int, 3, "eflomal: independent samplers", cli=False),
+        Option("model", int, 3, "eflomal: 1 (IBM1), 2 (HMM) or 3 (HMM+fertility)", choices=(1, 2, 3), cli=False),
+        Option("n_samplers", int, 3, "eflomal: independent samplers", cli=False, minimum=1),
         Option("rel_iterations", float, 1.0, "eflomal: iterations relative to its default", cli=False),
         Option("null_prior", float, 0.2, "eflomal: prior of the NULL alignment", cli=False),
     )
@@ -124,13 +124,6 @@ class EflomalAligner(Aligner):
     def __init__(self, symmetrization: str = "grow-diag-final-and", seed: int | None = 1,
                  priors: str | os.PathLike[str] | None = None, model: int = 3, n_samplers: int = 3,
                  rel_iterations: float = 1.0, null_prior: float = 0.2) -> None:
-        if symmetrization not in SYMMETRIZATIONS:
-            raise AlignerError(f"eflomal: symmetrization must be one of {', '.join(SYMMETRIZATIONS)}, "
-                               f"not {symmetrization!r}")
-        if model not in (1, 2, 3):
-            raise AlignerError(f"eflomal: model must be 1 (IBM1), 2 (HMM) or 3 (HMM+fertility), not {model}")
-        if n_samplers < 1:
-            raise AlignerError(f"eflomal: n_samplers must be >= 1, not {n_samplers}")
         self.symmetrization = symmetrization
         self.seed = seed
         self.priors = None if priors is None else Path(priors)

@@ -140,34 +140,25 @@ class SimalignAligner(Aligner):
     options = (
         Option("model", str, DEFAULT_MODEL, "simalign: a Hugging Face model name or a local folder (save_pretrained)",
                metavar="NAME_OR_PATH", build_flag="--align-model"),
-        Option("layer", int, DEFAULT_LAYER, "simalign: hidden layer to embed with, 0 = embeddings", metavar="N"),
+        Option("layer", int, DEFAULT_LAYER, "simalign: hidden layer to embed with, 0 = embeddings", metavar="N",
+               minimum=0),
         Option("token_type", str, "bpe", "simalign: align subwords and map to words (bpe), or average subwords "
                "into words first (word)", choices=TOKEN_TYPES),
         Option("method", str, "argmax", "simalign: argmax (intersection of both argmax directions; precise), "
                "itermax (more links), match (max-weight matching; slow on long sentences)", choices=tuple(METHODS)),
         Option("device", str, "cpu", "simalign: cpu, cuda, cuda:1 ...", metavar="DEVICE", build_flag="--align-device"),
         Option("batch_size", int, 64, "simalign: sentences per forward pass", metavar="N",
-               build_flag="--align-batch-size"),
-        Option("distortion", float, 0.0, "simalign: distortion penalty of its alignment matrices", cli=False),
+               build_flag="--align-batch-size", minimum=1),
     )
 
     def __init__(self, model: str = DEFAULT_MODEL, layer: int = DEFAULT_LAYER, token_type: str = "bpe",
-                 method: str = "argmax", device: str = "cpu", batch_size: int = 64, distortion: float = 0.0) -> None:
-        if token_type not in TOKEN_TYPES:
-            raise AlignerError(f"simalign: token type must be one of {', '.join(TOKEN_TYPES)}, not {token_type!r}")
-        if method not in METHODS:
-            raise AlignerError(f"simalign: method must be one of {', '.join(METHODS)}, not {method!r}")
-        if layer < 0:
-            raise AlignerError(f"simalign: layer must be >= 0, not {layer}")
-        if batch_size < 1:
-            raise AlignerError(f"simalign: batch size must be >= 1, not {batch_size}")
+                 method: str = "argmax", device: str = "cpu", batch_size: int = 64) -> None:
         self.model = _SHORT_NAMES.get(model, model)
         self.layer = layer
         self.token_type = token_type
         self.method = method
         self.device = device
         self.batch_size = batch_size
-        self.distortion = distortion
         self._loader: Any = None
         self.check()  # before any work: a missing model must not surface after an hour of parsing
 
@@ -196,7 +187,7 @@ class SimalignAligner(Aligner):
     def _options(self) -> dict[str, Any]:
         # no batch size: on CPU the links do not depend on it (tested)
         return {"weights": model_fingerprint(self.model), "layer": self.layer, "token_type": self.token_type,
-                "distortion": self.distortion, "device": self.device.split(":")[0]}
+                "device": self.device.split(":")[0]}
 
     def cache_key(self) -> dict[str, Any]:
         from importlib.metadata import version
@@ -215,7 +206,7 @@ class SimalignAligner(Aligner):
     def align(self, pairs: Sequence[Pair]) -> list[list[Link]]:
         links: list[list[Link]] = [[] for _ in pairs]
         for k, vectors, subwords in self.pair_vectors(pairs):
-            links[k] = pair_links(vectors, subwords, METHODS[self.method], self.token_type, self.distortion)
+            links[k] = pair_links(vectors, subwords, METHODS[self.method], self.token_type)
         return links
 
     def load(self) -> Any:
@@ -301,8 +292,7 @@ def _word_vectors(vectors: Sequence[Any], subwords: Sequence[list[list[str]]]) -
     return SentenceAligner.average_embeds_over_words(kept_vectors, kept_subwords), keep
 
 
-def pair_links(vectors: Sequence[Any], subwords: Sequence[list[list[str]]], code: str, token_type: str,
-               distortion: float = 0.0) -> list[Link]:
+def pair_links(vectors: Sequence[Any], subwords: Sequence[list[list[str]]], code: str, token_type: str) -> list[Link]:
     """The second half of ``get_word_aligns``: one pair's subword rows → its links by the simalign
     method letter ``code``."""
     import numpy as np
@@ -314,7 +304,7 @@ def pair_links(vectors: Sequence[Any], subwords: Sequence[list[list[str]]], code
         vectors, rows = _word_vectors(vectors, subwords)
     if len(vectors[0]) == 0 or len(vectors[1]) == 0:
         return []
-    sim = SentenceAligner.apply_distortion(SentenceAligner.get_similarity(vectors[0], vectors[1]), distortion)
+    sim = SentenceAligner.get_similarity(vectors[0], vectors[1])  # stock's default distortion (0): none
     if code == "m":
         matrix = SentenceAligner.get_max_weight_match(sim)
     elif code == "i":
