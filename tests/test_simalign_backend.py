@@ -24,7 +24,7 @@ import pytest
 
 from auto_challenge_sets.backends.aligners import AlignerError, get_aligner
 from auto_challenge_sets.backends.aligners import simalign as backend
-from auto_challenge_sets.backends.aligners.simalign import ModelUnavailableError, SimalignAligner
+from auto_challenge_sets.backends.aligners.simalign import SimalignAligner
 from auto_challenge_sets.errors import AcsError
 
 from conftest import shared_path
@@ -199,7 +199,7 @@ def test_cache_key_names_model_weights_and_options_not_batch_size(tiny_model):
 def test_missing_model_offline_fails_before_any_work(monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     name = "acs-test/no-such-model"
-    with pytest.raises(ModelUnavailableError, match="acs-test/no-such-model") as caught:
+    with pytest.raises(AlignerError, match="acs-test/no-such-model") as caught:
         get_aligner("simalign", model=name)  # fails when made, not when it first aligns
     message = str(caught.value)
     assert name in message and "HF_HUB_OFFLINE" in message and "--model PATH" in message
@@ -212,15 +212,15 @@ def test_default_model_offline_names_itself(monkeypatch):
 
     if isinstance(try_to_load_from_cache("bert-base-multilingual-cased", "config.json"), str):
         pytest.skip("mBERT is in this machine's Hugging Face cache")
-    with pytest.raises(ModelUnavailableError, match="'bert-base-multilingual-cased' is not in the local"):
+    with pytest.raises(AlignerError, match="'bert-base-multilingual-cased' is not in the local"):
         get_aligner("simalign")
 
 
 def test_bad_local_folders(tmp_path):
-    with pytest.raises(ModelUnavailableError, match="is not a folder"):
+    with pytest.raises(AlignerError, match="is not a folder"):
         get_aligner("simalign", model=str(tmp_path / "nothing-here"))
     (tmp_path / "empty").mkdir()
-    with pytest.raises(ModelUnavailableError, match="has no config.json"):
+    with pytest.raises(AlignerError, match="has no config.json"):
         get_aligner("simalign", model=str(tmp_path / "empty"))
 
 
@@ -401,19 +401,19 @@ def test_unavailable_models_say_how_to_supply_one(tmp_path, monkeypatch):
         ("a/b/c", "the alignment model 'a/b/c' is not a folder; "),
     ]
     for model, start in cases:
-        with pytest.raises(ModelUnavailableError) as caught:
+        with pytest.raises(AlignerError) as caught:
             backend.check_model_available(model)
         assert str(caught.value) == start + HOW.format(model)
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    with pytest.raises(ModelUnavailableError) as caught:
+    with pytest.raises(AlignerError) as caught:
         backend.check_model_available("acs-test/none")
     assert str(caught.value) == (
         "the alignment model 'acs-test/none' is not in the local Hugging Face cache and the Hub is off "
         f"(HF_HUB_OFFLINE/TRANSFORMERS_OFFLINE); {HOW.format('acs-test/none')}")
     # short names are simalign's
-    with pytest.raises(ModelUnavailableError, match="^the alignment model 'bert-base-multilingual-cased' is not"):
+    with pytest.raises(AlignerError, match="^the alignment model 'bert-base-multilingual-cased' is not"):
         SimalignAligner(model="bert")
-    with pytest.raises(ModelUnavailableError, match="^the alignment model 'xlm-roberta-base' is not"):
+    with pytest.raises(AlignerError, match="^the alignment model 'xlm-roberta-base' is not"):
         SimalignAligner(model="xlmr")
 
 
@@ -435,7 +435,7 @@ def test_online_without_the_hub_or_the_model(tmp_path, monkeypatch, fresh_hub_pr
     for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setattr("huggingface_hub.constants.ENDPOINT", "http://127.0.0.1:9")  # nothing listens
-    with pytest.raises(ModelUnavailableError) as caught:
+    with pytest.raises(AlignerError) as caught:
         backend.check_model_available("acs-test/none")
     assert str(caught.value) == (
         "the alignment model 'acs-test/none' is not in the local Hugging Face cache and the Hub cannot be "
@@ -447,7 +447,7 @@ def test_online_without_the_hub_or_the_model(tmp_path, monkeypatch, fresh_hub_pr
         assert fresh_hub_probe() is True
         with pytest.raises(Exception) as reference:  # noqa: B017 - what the Hub client raises here
             hf_hub_download("acs-test/none", "config.json")
-        with pytest.raises(ModelUnavailableError) as caught:
+        with pytest.raises(AlignerError) as caught:
             backend.check_model_available("acs-test/none")
     finally:
         hub.server.shutdown()
@@ -519,7 +519,7 @@ def test_a_folder_without_weights_cannot_be_loaded(hand_model, tmp_path):
         if item.is_file() and item.suffix != ".safetensors":
             (folder / item.name).write_bytes(item.read_bytes())
     aligner = SimalignAligner(model=str(folder), layer=2)
-    with pytest.raises(ModelUnavailableError) as caught:
+    with pytest.raises(AlignerError) as caught:
         aligner.align(HAND_PAIRS[:1])
     message = str(caught.value)
     assert message.startswith(f"cannot load the alignment model {str(folder)!r} (")

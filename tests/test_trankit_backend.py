@@ -17,7 +17,7 @@ import pytest
 
 from auto_challenge_sets.backends.parsers import (
     CHUNKED_KEY,
-    ParserUnavailableError,
+    ParserError,
     get_parser,
     trankit_models,
 )
@@ -134,7 +134,7 @@ def test_trankit_pipeline_normalization_helpers():
 
 def test_missing_models_fail_before_work_naming_files(tmp_path, monkeypatch):
     cache = tmp_path / "empty-trankit"
-    with pytest.raises(ParserUnavailableError, match="german_mwt_expander.pt") as caught:
+    with pytest.raises(ParserError, match="german_mwt_expander.pt") as caught:
         parse_lines(["Ein Satz ."], lang="de", parser=ParserSpec("trankit", {"trankit_cache": cache}),
                     cache_dir=tmp_path / "stage", progress=False)
     message = str(caught.value)

@@ -41,10 +41,6 @@ _SHORT_NAMES = {"bert": "bert-base-multilingual-cased", "xlmr": "xlm-roberta-bas
 _WEIGHTS = ("model.safetensors", "pytorch_model.bin")
 
 
-class ModelUnavailableError(AlignerError):
-    """The embedding model cannot be loaded (offline and not cached, or a bad local folder)."""
-
-
 def is_offline() -> bool:
     return env_true("HF_HUB_OFFLINE") or env_true("TRANSFORMERS_OFFLINE")
 
@@ -101,31 +97,31 @@ def _how_to_supply(model: str) -> str:
 
 
 def check_model_available(model: str) -> None:
-    """Raise :class:`ModelUnavailableError` now if loading ``model`` is bound to fail: a local folder
+    """Raise :class:`AlignerError` now if loading ``model`` is bound to fail: a local folder
     needs a ``config.json``; a Hub name must be cached when the Hub is off, else its config.json is
     fetched now, so a wrong name fails before the stages before alignment run."""
     path = Path(model).expanduser()
     if path.is_dir():
         if not (path / "config.json").is_file():
-            raise ModelUnavailableError(
+            raise AlignerError(
                 f"the alignment model folder {model} has no config.json; {_how_to_supply(model)}")
         return
     if _looks_like_path(model):
-        raise ModelUnavailableError(f"the alignment model {model!r} is not a folder; {_how_to_supply(model)}")
+        raise AlignerError(f"the alignment model {model!r} is not a folder; {_how_to_supply(model)}")
     from huggingface_hub import hf_hub_download, try_to_load_from_cache
 
     if isinstance(try_to_load_from_cache(model, "config.json"), str):
         return
     absent = f"the alignment model {model!r} is not in the local Hugging Face cache and"
     if is_offline():
-        raise ModelUnavailableError(f"{absent} the Hub is off (HF_HUB_OFFLINE/TRANSFORMERS_OFFLINE); "
+        raise AlignerError(f"{absent} the Hub is off (HF_HUB_OFFLINE/TRANSFORMERS_OFFLINE); "
                                     f"{_how_to_supply(model)}")
     if not hub_reachable():
-        raise ModelUnavailableError(f"{absent} the Hub cannot be reached; {_how_to_supply(model)}")
+        raise AlignerError(f"{absent} the Hub cannot be reached; {_how_to_supply(model)}")
     try:
         hf_hub_download(model, "config.json")
     except Exception as error:  # noqa: BLE001 - any failure means the model cannot be had
-        raise ModelUnavailableError(f"{absent} could not be fetched from the Hub ({type(error).__name__}); "
+        raise AlignerError(f"{absent} could not be fetched from the Hub ({type(error).__name__}); "
                                     f"{_how_to_supply(model)}") from None
 
 
@@ -219,7 +215,7 @@ class SimalignAligner(Aligner):
             try:
                 loader = EmbeddingLoader(model=self.model, device=torch.device(self.device), layer=self.layer)
             except OSError as error:
-                raise ModelUnavailableError(
+                raise AlignerError(
                     f"cannot load the alignment model {self.model!r} ({error}); {_how_to_supply(self.model)}"
                 ) from None
             self._check_layer(loader.emb_model.config.num_hidden_layers + 1)

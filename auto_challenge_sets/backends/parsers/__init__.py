@@ -36,11 +36,7 @@ PRETOKENIZED = Option("pretokenized", bool, False,
 
 
 class ParserError(BackendError):
-    """A parser cannot run (bad option, missing library)."""
-
-
-class ParserUnavailableError(ParserError):
-    """The model files a parser needs are missing; the message says which and where to put them."""
+    """A parser cannot run (bad option, missing library, missing model files)."""
 
 
 @dataclass

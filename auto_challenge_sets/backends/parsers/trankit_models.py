@@ -16,7 +16,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from auto_challenge_sets.backends.parsers import ParserError, ParserUnavailableError
+from auto_challenge_sets.backends.parsers import ParserError
 from auto_challenge_sets.paths import default_cache_dir
 
 HUB_REPO = "uonlp/trankit"
@@ -164,7 +164,7 @@ def ensure_trankit_models(cache_dir: str | os.PathLike[str], language: str, embe
                 return
             reason = "the download did not provide them"
     shown = "\n  ".join(str(path) for path in missing)
-    raise ParserUnavailableError(
+    raise ParserError(
         f"trankit model files for {language} ({embedding}) are missing ({reason}):\n  {shown}\n"
         f"Get them on a machine with network (the language zip is "
         f"https://huggingface.co/{HUB_REPO}/resolve/main/models/{SAVED_MODEL_VERSION}/{embedding}/{language}.zip, "
