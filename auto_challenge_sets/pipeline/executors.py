@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -73,15 +74,6 @@ def _numbered(process: Callable[[Any], Any], item: tuple[int, Any]) -> tuple[int
     return number, process(shard)
 
 
-def _quiet_ray() -> None:
-    """Ray's own INFO logs and its C++ core's notes off: the build prints what a user needs."""
-    import logging
-
-    os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "fatal")
-    os.environ.setdefault("RAY_DATA_LOG_LEVEL", "ERROR")
-    logging.getLogger("ray").setLevel(logging.ERROR)
-
-
 RAY_MISSING = 'the ray executor needs Ray, which is not installed: pip install "auto-challenge-sets[ray]"'
 
 
@@ -100,7 +92,10 @@ class RayExecutor:
         items = [{"number": number, "shard": json.dumps(shard, ensure_ascii=False)} for number, shard in shards]
         if not items:
             return
-        _quiet_ray()
+        # Ray's own INFO logs and its C++ core's notes off: the build prints what a user needs
+        os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "fatal")
+        os.environ.setdefault("RAY_DATA_LOG_LEVEL", "ERROR")
+        logging.getLogger("ray").setLevel(logging.ERROR)
         try:
             import numpy as np
             import ray

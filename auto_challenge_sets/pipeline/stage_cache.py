@@ -46,12 +46,6 @@ def hash_path(path: Path) -> Path:
     return path.with_name(path.name + ".sha256")
 
 
-def write_hashed(path: Path, text: str) -> None:
-    """Write a cached file, then its sha256."""
-    atomic_write_text(path, text)
-    atomic_write_text(hash_path(path), hashlib.sha256(text.encode("utf-8")).hexdigest() + "\n")
-
-
 def changed_by_hand(path: Path, data: bytes) -> bool:
     """Whether a cached file's bytes differ from its recorded sha256. A file without one (a run killed
     between the two writes) is whole, since every file is written atomically."""
@@ -129,8 +123,10 @@ def run_sharded(
             batch_size = min(shard_size, len(inputs) - starts[number])
             if len(result) != batch_size:
                 raise RuntimeError(f"{stage}: the backend returned {len(result)} outputs for {batch_size} inputs")
-            write_hashed(directory / f"shard-{number:06d}.jsonl",
-                         "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in result))
+            shard = directory / f"shard-{number:06d}.jsonl"
+            text = "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in result)
+            atomic_write_text(shard, text)  # then its sha256: a shard without one is whole (changed_by_hand)
+            atomic_write_text(hash_path(shard), hashlib.sha256(text.encode("utf-8")).hexdigest() + "\n")
             outputs[number] = result
             if bar is not None:
                 bar.update(batch_size)

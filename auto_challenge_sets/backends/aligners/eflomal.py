@@ -13,7 +13,7 @@ seed give identical links. ``seed=None`` runs the stock binary, unseeded and mul
 
 Long sentences. The binary reads at most :data:`MAX_TOKENS` tokens a sentence and silently gives
 a longer pair no links, so such a pair is aligned on its first MAX_TOKENS tokens per side (the
-links keep their indices) and its index recorded in :attr:`EflomalAligner.truncated`.
+links keep their indices; the build warns of each such pair).
 """
 
 from __future__ import annotations
@@ -135,7 +135,6 @@ class EflomalAligner(Aligner):
         self.n_samplers = n_samplers
         self.rel_iterations = rel_iterations
         self.null_prior = null_prior
-        self.truncated: list[int] = []  # indices of the pairs of the last align() cut to MAX_TOKENS
         if not eflomal_binary().is_file():
             raise AlignerError(f"eflomal's binary is missing: {eflomal_binary()}")
 
@@ -162,7 +161,6 @@ class EflomalAligner(Aligner):
         forward: list[list[Link]] = [[] for _ in pairs]
         reverse: list[list[Link]] = [[] for _ in pairs]
         todo = [k for k, (src, tgt) in enumerate(pairs) if len(src) and len(tgt)]
-        self.truncated = [k for k in todo if len(pairs[k][0]) > MAX_TOKENS or len(pairs[k][1]) > MAX_TOKENS]
         if not todo:
             return forward, reverse
         import eflomal
