@@ -4,8 +4,8 @@ A backend is a class registered under a kind (``parser``, ``aligner``) and a nam
 options once, as :class:`Option` records; its constructor keywords, the errors for an unknown
 option and the command-line flags (``auto_challenge_sets.cli.backend_flags``) all follow from that
 declaration. A built-in backend's module is imported only when it is asked for, and imports its
-heavy libraries only when it runs. Besides its options a constructor takes its kind's context
-(:data:`CONTEXT`).
+heavy libraries (its ``requires``, the distribution that runs it last) only when it runs. Besides
+its options a constructor takes its kind's context (:data:`CONTEXT`).
 """
 
 from __future__ import annotations

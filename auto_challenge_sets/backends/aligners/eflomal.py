@@ -105,7 +105,6 @@ class EflomalAligner(Aligner):
     """eflomal in both directions, symmetrized; ``seed`` makes reruns identical."""
 
     requires = ("eflomal",)
-    package = "eflomal"
     corpus_level = True
     max_tokens = MAX_TOKENS  # longer pairs are aligned on their first MAX_TOKENS tokens per side
     options = (

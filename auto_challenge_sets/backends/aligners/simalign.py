@@ -131,7 +131,6 @@ class SimalignAligner(Aligner):
     method, ``argmax``, is the most precise: long spurious links would inflate the reorder sets."""
 
     requires = ("torch", "transformers", "simalign")
-    package = "simalign"
 
     options = (
         Option("model", str, DEFAULT_MODEL, "simalign: a Hugging Face model name or a local folder (save_pretrained)",

@@ -55,7 +55,6 @@ TOKENIZE_GROUP = 256  # lines per tokenizer call (memory, not results: each line
 @register_backend(PARSER, "trankit")
 class TrankitParser(Parser):
     requires = ("torch", "transformers", "adapters", "trankit")
-    package = "trankit"
     # trankit 1.1.2 pins torch<=2.0.1, so it goes in alone; the extra brings what it really needs
     install = 'pip install "auto-challenge-sets[build]" && pip install --no-deps trankit==1.1.2'
     options = (

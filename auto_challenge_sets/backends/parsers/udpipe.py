@@ -59,7 +59,6 @@ def missing_model_text(*langs: str) -> str:
 @register_backend(PARSER, "udpipe")
 class UDPipeParser(Parser):
     requires = ("ufal.udpipe",)
-    package = "ufal.udpipe"
     options = (
         Option("udpipe_model", Path, None, "UDPipe 1 model file (--parser udpipe; default: the language's in "
                "CACHE/udpipe, see `acs doctor`)", metavar="FILE"),
