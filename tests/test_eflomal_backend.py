@@ -315,7 +315,8 @@ def test_option_errors_in_full(tmp_path):
         assert str(caught.value) == f"aligner 'eflomal': option model must be one of 1, 2, 3, got {model}"
     with pytest.raises(AlignerError) as caught:
         get_aligner("eflomal", n_samplers=0)
-    assert str(caught.value) == "aligner 'eflomal': option n_samplers must be an integer >= 1 in ASCII digits, got 0"
+    assert str(caught.value) == ("aligner 'eflomal': option n_samplers must be an integer >= 1 in ASCII digits, "
+                                 "got 0")
     assert EflomalAligner(n_samplers=1, model=1).n_samplers == 1
     assert EflomalAligner(model=2).model == 2
     missing = tmp_path / "nope.priors"

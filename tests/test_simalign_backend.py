@@ -78,7 +78,8 @@ def _align_methods(aligner, pairs, methods) -> dict[str, list[list[tuple[int, in
     got = {method: [[] for _ in pairs] for method in methods}
     for k, vectors, subwords in aligner.pair_vectors(pairs):
         for method in methods:
-            got[method][k] = backend.pair_links(vectors, subwords, backend.METHODS[method], aligner.token_type)
+            code = backend.METHODS[method]
+            got[method][k] = backend.pair_links(vectors, subwords, code, aligner.token_type)
     return got
 
 
@@ -457,11 +458,12 @@ def test_online_without_the_hub_or_the_model(tmp_path, monkeypatch, fresh_hub_pr
 
 
 def test_option_errors_in_full(hand_model):
+    prefix = "aligner 'simalign': option "
     cases = [
-        (dict(token_type="char"), "aligner 'simalign': option token_type must be one of bpe, word, got 'char'"),
-        (dict(method="fancy"), "aligner 'simalign': option method must be one of argmax, itermax, match, got 'fancy'"),
-        (dict(layer=-1), "aligner 'simalign': option layer must be an integer >= 0 in ASCII digits, got -1"),
-        (dict(batch_size=0), "aligner 'simalign': option batch_size must be an integer >= 1 in ASCII digits, got 0"),
+        (dict(token_type="char"), f"{prefix}token_type must be one of bpe, word, got 'char'"),
+        (dict(method="fancy"), f"{prefix}method must be one of argmax, itermax, match, got 'fancy'"),
+        (dict(layer=-1), f"{prefix}layer must be an integer >= 0 in ASCII digits, got -1"),
+        (dict(batch_size=0), f"{prefix}batch_size must be an integer >= 1 in ASCII digits, got 0"),
         (dict(layer=9), f"simalign: layer 9 asked for, but {hand_model} has 9 hidden states (0 = embeddings ... 8)"),
         (dict(device="gpu0"), "simalign: unknown device 'gpu0' (cpu, cuda, cuda:1 ...)"),
     ]

@@ -48,8 +48,8 @@ class PreParsedSource:
     def provenance(self) -> dict[str, Any]:
         """The build record's parser entry of a pre-parsed source: the file by name and sha256."""
         self.check_ready()
-        return {"backend": self.name, "package": None, "version": None, "model": None, **file_entry(self.path),
-                "options": {}}
+        return {"backend": self.name, "package": None, "version": None, "model": None,
+                **file_entry(self.path), "options": {}}
 
     def read(self, lines: Sequence[str], line_numbers: Sequence[int] | None = None) -> list[Sentence]:
         """The file's sentences, checked to be one per line of ``lines`` (all lines of the corpus,
@@ -92,9 +92,9 @@ class AlignmentFile:
         return f"{self.name} (path={self.path.name})"
 
     def provenance(self) -> dict[str, Any]:
-        """The build record's aligner entry: the file by name and sha256 (the file :meth:`align` has just read)."""
-        return {"backend": self.name, "package": None, "version": None, "model": None, **file_entry(self.path),
-                "symmetrization": None, "priors": None, "priors_used": None, "options": {}}
+        """The build record's aligner entry: the file (which :meth:`align` has read) by name and sha256."""
+        return {"backend": self.name, "package": None, "version": None, "model": None,
+                **file_entry(self.path), "symmetrization": None, "priors": None, "priors_used": None, "options": {}}
 
     def align(self, pairs: Sequence[Pair]) -> list[list[Link]]:
         """The links of ``pairs``, read from their lines of the file and checked against them."""

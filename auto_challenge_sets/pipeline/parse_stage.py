@@ -194,8 +194,8 @@ def parse_source_for_build(
         notes = _cached_notes(target)
         if notes is None:
             sentences = parse_lines(source_lines, lang=lang, parser=backend, line_numbers=numbers,
-                                    cache_dir=cache_dir, shard_size=shard_size, progress=progress, executor=executor,
-                                    factory=functools.partial(parser.create, lang, cache_dir))
+                                    cache_dir=cache_dir, shard_size=shard_size, progress=progress,
+                                    executor=executor, factory=functools.partial(parser.create, lang, cache_dir))
             write_parse(sentences, target)
             notes = stats_from_sentences(sentences, numbers).messages()
             atomic_write_text(_notes_path(target), json.dumps(

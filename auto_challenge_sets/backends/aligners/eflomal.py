@@ -114,7 +114,8 @@ class EflomalAligner(Aligner):
         Option("priors", Path, None, "eflomal: a priors file learned from more parallel text (`acs align "
                "--make-priors`); test-set-sized corpora align far better with one", metavar="FILE",
                build_flag="--eflomal-priors"),
-        Option("model", int, 3, "eflomal: 1 (IBM1), 2 (HMM) or 3 (HMM+fertility)", choices=(1, 2, 3), cli=False),
+        Option("model", int, 3, "eflomal: 1 (IBM1), 2 (HMM) or 3 (HMM+fertility)", choices=(1, 2, 3),
+               cli=False),
         Option("n_samplers", int, 3, "eflomal: independent samplers", cli=False, minimum=1),
         Option("rel_iterations", float, 1.0, "eflomal: iterations relative to its default", cli=False),
         Option("null_prior", float, 0.2, "eflomal: prior of the NULL alignment", cli=False),

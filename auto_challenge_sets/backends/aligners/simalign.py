@@ -135,8 +135,8 @@ class SimalignAligner(Aligner):
     options = (
         Option("model", str, DEFAULT_MODEL, "simalign: a Hugging Face model name or a local folder (save_pretrained)",
                metavar="NAME_OR_PATH", build_flag="--align-model"),
-        Option("layer", int, DEFAULT_LAYER, "simalign: hidden layer to embed with, 0 = embeddings", metavar="N",
-               minimum=0),
+        Option("layer", int, DEFAULT_LAYER, "simalign: hidden layer to embed with, 0 = embeddings",
+               metavar="N", minimum=0),
         Option("token_type", str, "bpe", "simalign: align subwords and map to words (bpe), or average subwords "
                "into words first (word)", choices=TOKEN_TYPES),
         Option("method", str, "argmax", "simalign: argmax (intersection of both argmax directions; precise), "
@@ -287,7 +287,8 @@ def _word_vectors(vectors: Sequence[Any], subwords: Sequence[list[list[str]]]) -
     return SentenceAligner.average_embeds_over_words(kept_vectors, kept_subwords), keep
 
 
-def pair_links(vectors: Sequence[Any], subwords: Sequence[list[list[str]]], code: str, token_type: str) -> list[Link]:
+def pair_links(vectors: Sequence[Any], subwords: Sequence[list[list[str]]], code: str,
+               token_type: str) -> list[Link]:
     """The second half of ``get_word_aligns``: one pair's subword rows → its links by the simalign
     method letter ``code``."""
     import numpy as np

@@ -64,8 +64,8 @@ class TrankitParser(Parser):
         Option("embedding", str, "xlm-roberta-base", "trankit's encoder (large: better, ~3x slower)",
                choices=EMBEDDINGS, flag="--trankit-embedding"),
         Option("device", str, "cpu", "where trankit runs", choices=("cpu", "cuda")),
-        Option("batch_size", int, 32, "sentences per trankit tagger batch (tokenizer: N/2 windows)", metavar="N",
-               minimum=1),
+        Option("batch_size", int, 32, "sentences per trankit tagger batch (tokenizer: N/2 windows)",
+               metavar="N", minimum=1),
         PRETOKENIZED,
     )
 
