@@ -66,8 +66,7 @@ def bench_trankit(lang: str, lines: list[str], cache: Path | None, device: str, 
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         cache = tiny_trankit_cache(_lines("de", 3000) + _lines("en", 3000))
         label = "trankit (random 1-layer XLM-R)"
-    parser = get_parser("trankit", lang=lang, trankit_cache=cache, device=device, batch_size=batch_size,
-                        download=False)
+    parser = get_parser("trankit", lang=lang, trankit_cache=cache, device=device, batch_size=batch_size)
     start = time.perf_counter()
     pipeline = parser._load()
     print(f"{label}: pipeline loaded in {time.perf_counter() - start:.1f} s on {device}", flush=True)

@@ -43,26 +43,27 @@ def counting_aligner():
     unregister_backend(ALIGNER, "toy-test")
 
 
+TOY = AlignerSpec("toy-test")
 PAIRS = [([f"s{k}"] * (1 + k % 4), [f"t{k}"] * (1 + k % 3)) for k in range(23)]
 
 
 def test_resume_reuses_finished_shards_and_gives_identical_links(counting_aligner, tmp_path):
     calls = counting_aligner
-    expected = align_pairs(PAIRS, aligner="toy-test", cache_dir=tmp_path / "reference", shard_size=5,
+    expected = align_pairs(PAIRS, aligner=TOY, cache_dir=tmp_path / "reference", shard_size=5,
                            progress=False)
     assert calls == [5, 5, 5, 5, 3]
     calls.clear()
 
     with pytest.raises(Crash, match="^killed$"):  # during the third shard
-        align_pairs(PAIRS, aligner="toy-test", crash_after=2, cache_dir=tmp_path / "c", shard_size=5,
-                    progress=False)
+        align_pairs(PAIRS, aligner=AlignerSpec("toy-test", {"crash_after": 2}), cache_dir=tmp_path / "c",
+                    shard_size=5, progress=False)
     assert calls == [5, 5]
     calls.clear()
-    resumed = align_pairs(PAIRS, aligner="toy-test", cache_dir=tmp_path / "c", shard_size=5, progress=False)
+    resumed = align_pairs(PAIRS, aligner=TOY, cache_dir=tmp_path / "c", shard_size=5, progress=False)
     assert calls == [5, 5, 3]  # the two finished shards were not aligned again
     assert resumed == expected
     calls.clear()
-    again = align_pairs(PAIRS, aligner="toy-test", cache_dir=tmp_path / "c", shard_size=5, progress=False)
+    again = align_pairs(PAIRS, aligner=TOY, cache_dir=tmp_path / "c", shard_size=5, progress=False)
     assert calls == [] and again == expected
     shards = sorted(p.name for p in (tmp_path / "c" / "align").glob("*/shard-*.jsonl"))
     assert len(shards) == 5
@@ -71,26 +72,28 @@ def test_resume_reuses_finished_shards_and_gives_identical_links(counting_aligne
 
 def test_other_options_or_inputs_do_not_reuse_the_cache(counting_aligner, tmp_path):
     calls = counting_aligner
-    first = align_pairs(PAIRS, aligner="toy-test", cache_dir=tmp_path, shard_size=100, progress=False)
-    shifted = align_pairs(PAIRS, aligner="toy-test", shift=1, cache_dir=tmp_path, shard_size=100, progress=False)
+    first = align_pairs(PAIRS, aligner=TOY, cache_dir=tmp_path, shard_size=100, progress=False)
+    shifted = align_pairs(PAIRS, aligner=AlignerSpec("toy-test", {"shift": 1}), cache_dir=tmp_path,
+                          shard_size=100, progress=False)
     assert calls == [23, 23] and first != shifted
-    align_pairs(PAIRS[:-1], aligner="toy-test", cache_dir=tmp_path, shard_size=100, progress=False)
+    align_pairs(PAIRS[:-1], aligner=TOY, cache_dir=tmp_path, shard_size=100, progress=False)
     assert calls == [23, 23, 22]
 
 
 def test_a_corpus_level_aligner_gets_the_whole_corpus(counting_aligner, tmp_path):
-    align_pairs(PAIRS, aligner="toy-test", corpus=True, cache_dir=tmp_path, shard_size=5, progress=False)
+    align_pairs(PAIRS, aligner=AlignerSpec("toy-test", {"corpus": True}), cache_dir=tmp_path, shard_size=5,
+                progress=False)
     assert counting_aligner == [23]
 
 
 def test_default_cache_dir_comes_from_the_environment(counting_aligner, tmp_path, monkeypatch):
     monkeypatch.setenv("ACS_CACHE_DIR", str(tmp_path / "env-cache"))
-    align_pairs(PAIRS, aligner="toy-test", progress=False)
+    align_pairs(PAIRS, aligner=TOY, progress=False)
     assert list((tmp_path / "env-cache" / "align").glob("*/shard-*.jsonl"))
 
 
 def test_progress_bar_names_the_stage(counting_aligner, tmp_path, capsys):
-    align_pairs(PAIRS[:3], aligner="toy-test", cache_dir=tmp_path, progress=True)
+    align_pairs(PAIRS[:3], aligner=TOY, cache_dir=tmp_path, progress=True)
     assert "align" in capsys.readouterr().err
 
 
@@ -112,7 +115,7 @@ def test_a_pharaoh_file_is_read_by_the_pairs_line_numbers(tmp_path):
 
 
 def test_an_aligner_spec_is_made_and_run(counting_aligner, tmp_path):
-    links = align_pairs([(["a", "b"], ["x"]), (["c"], [])], aligner=AlignerSpec("toy-test"), cache_dir=tmp_path,
+    links = align_pairs([(["a", "b"], ["x"]), (["c"], [])], aligner=TOY, cache_dir=tmp_path,
                         progress=False)
     assert links == [[(0, 0), (1, 0)], []]
 

@@ -149,19 +149,16 @@ def test_iterations_follow_eflomal_defaults():
 
 def test_a_pair_longer_than_eflomal_reads_is_aligned_on_its_first_tokens(news_pairs):
     """eflomal's binary reads at most 1,023 tokens a sentence and gives a longer pair no links: the
-    backend cuts it to its first 1,023 tokens per side and records which pairs it cut."""
+    backend cuts it to its first 1,023 tokens per side."""
     source = [token for s, _ in news_pairs[:200] for token in s]
     target = [token for _, t in news_pairs[:200] for token in t]
     long = (source[:1100], target[:backend.MAX_TOKENS])  # source too long, target just fits
     pairs = news_pairs[:200] + [long] + news_pairs[200:250]
     aligner = get_aligner("eflomal", seed=1, model=1, n_samplers=1, rel_iterations=0.05)
     links = aligner.align(pairs)
-    assert aligner.truncated == [200]
     assert len(links[200]) > 500  # a real alignment of the kept 1,023 x 1,023 tokens, not nothing
     assert all(i < backend.MAX_TOKENS and j < backend.MAX_TOKENS for i, j in links[200])
     assert all(links[k] for k in (0, 1, 201))
-    aligner.align(news_pairs[:200])
-    assert aligner.truncated == []
 
 
 @pytest.mark.slow  # priors from 1,500 pairs, then four alignments: about 30 s
@@ -289,8 +286,7 @@ def test_iterations_at_their_lower_bounds():
 def test_defaults_and_cache_key():
     aligner = EflomalAligner()
     assert (aligner.symmetrization, aligner.seed, aligner.priors, aligner.model, aligner.n_samplers,
-            aligner.rel_iterations, aligner.null_prior, aligner.truncated) == (
-        "grow-diag-final-and", 1, None, 3, 3, 1.0, 0.2, [])
+            aligner.rel_iterations, aligner.null_prior) == ("grow-diag-final-and", 1, None, 3, 3, 1.0, 0.2)
     assert aligner.cache_key() == {
         "backend": "eflomal", "eflomal": version("eflomal"), "symmetrization": "grow-diag-final-and",
         "seed": 1, "model": 3, "n_samplers": 3, "rel_iterations": 1.0, "null_prior": 0.2, "max_tokens": 1023}
@@ -310,16 +306,17 @@ def test_cache_key_with_priors_names_their_content(tmp_path):
 
 def test_option_errors_in_full(tmp_path):
     with pytest.raises(AlignerError) as caught:
-        EflomalAligner(symmetrization="grow")
-    assert str(caught.value) == ("eflomal: symmetrization must be one of grow-diag-final-and, grow-diag-final, "
-                                 "grow-diag, intersection, union, not 'grow'")
+        get_aligner("eflomal", symmetrization="grow")
+    assert str(caught.value) == ("aligner 'eflomal': option symmetrization must be one of grow-diag-final-and, "
+                                 "grow-diag-final, grow-diag, intersection, union, got 'grow'")
     for model in (0, 4):
         with pytest.raises(AlignerError) as caught:
-            EflomalAligner(model=model)
-        assert str(caught.value) == f"eflomal: model must be 1 (IBM1), 2 (HMM) or 3 (HMM+fertility), not {model}"
+            get_aligner("eflomal", model=model)
+        assert str(caught.value) == f"aligner 'eflomal': option model must be one of 1, 2, 3, got {model}"
     with pytest.raises(AlignerError) as caught:
-        EflomalAligner(n_samplers=0)
-    assert str(caught.value) == "eflomal: n_samplers must be >= 1, not 0"
+        get_aligner("eflomal", n_samplers=0)
+    assert str(caught.value) == ("aligner 'eflomal': option n_samplers must be an integer >= 1 in ASCII digits, "
+                                 "got 0")
     assert EflomalAligner(n_samplers=1, model=1).n_samplers == 1
     assert EflomalAligner(model=2).model == 2
     missing = tmp_path / "nope.priors"
@@ -574,7 +571,6 @@ def test_pairs_longer_than_eflomal_reads_are_cut(fake_eflomal):
     aligner = EflomalAligner(seed=None)
     forward, _ = aligner.align_directions(pairs)
     assert forward == [[(n - 1, 0)], [(n - 1, 0)], [(0, n - 1)], [], [(0, 0)], [(0, n - 1)]]
-    assert aligner.truncated == [1, 2]  # 1,023 tokens on a side still fit
     # the cut pair's links must lie among its first 1,023 tokens
     _links(log, f"0-0\n{n}-0\n0-0\n0-0\n0-0\n", "0-0\n0-0\n0-0\n0-0\n0-0\n")
     with pytest.raises(AlignmentError) as caught:

@@ -20,7 +20,7 @@ from auto_challenge_sets.cli import main
 from auto_challenge_sets.dataset.record import BUILD_RECORD, read_build_record
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.formats.text import MAX_JSON_DEPTH
-from auto_challenge_sets.pipeline.parse_stage import cached_parse_notes
+from auto_challenge_sets.pipeline.parse_stage import _cached_notes
 from auto_challenge_sets.pipeline.stage_cache import hash_path, run_sharded
 
 HANG = 60
@@ -111,7 +111,7 @@ def test_a_cached_parse_whose_notes_are_not_a_json_file_is_made_again(tmp_path: 
         notes.symlink_to("/dev/zero")
     else:
         notes.write_text('{"sha256": "x", "notes": ' + DEEP + "}", encoding="utf-8")
-    assert _within(lambda: cached_parse_notes(target), notes) == []  # no notes: the parse is made again
+    assert _within(lambda: _cached_notes(target), notes) is None  # no notes: the parse is made again
 
 
 def test_a_build_record_nested_too_deep_is_one_error_naming_it(tmp_path: Path, capsys) -> None:

@@ -191,12 +191,14 @@ def test_parse_source_for_build_writes_a_cached_conllu(tiny_model, tmp_path):
     spec = ParserSpec("udpipe", {"udpipe_model": tiny_model})
     cache = tmp_path / "cache"
     numbers = list(range(2, 2 + len(lines)))
-    path = parse_source_for_build(lines, "de", spec, line_numbers=numbers, cache_dir=cache, progress=False)
+    path, _ = parse_source_for_build(lines, "de", spec, line_numbers=numbers, cache_dir=cache, progress=False)
     assert path.is_relative_to(cache)
     sentences = list(read_conllu(path))
     assert [int(s.sent_id) for s in sentences] == numbers and [s.text for s in sentences] == lines
     stamp = path.stat().st_mtime_ns
-    assert parse_source_for_build(lines, "de", spec, line_numbers=numbers, cache_dir=cache, progress=False) == path
+    again, _ = parse_source_for_build(lines, "de", spec, line_numbers=numbers, cache_dir=cache,
+                                      progress=False)
+    assert again == path
     assert path.stat().st_mtime_ns == stamp
 
 
@@ -219,10 +221,11 @@ def test_the_builds_parse_file_is_keyed_by_the_line_numbers(tiny_model, tmp_path
     lines = [x for x in (DEMO / "sample.de").read_text(encoding="utf-8").splitlines() if x.strip()]
     spec = ParserSpec("udpipe", {"udpipe_model": tiny_model})
     cache = tmp_path / "cache"
-    first = parse_source_for_build(lines, "de", spec, line_numbers=range(1, 1 + len(lines)), cache_dir=cache,
-                                   progress=False)
+    first, _ = parse_source_for_build(lines, "de", spec, line_numbers=range(1, 1 + len(lines)),
+                                      cache_dir=cache, progress=False)
     shifted = list(range(2, 2 + len(lines)))
-    second = parse_source_for_build(lines, "de", spec, line_numbers=shifted, cache_dir=cache, progress=False)
+    second, _ = parse_source_for_build(lines, "de", spec, line_numbers=shifted, cache_dir=cache,
+                                       progress=False)
     assert second != first
     assert [int(s.sent_id) for s in read_conllu(second)] == shifted
     assert [int(s.sent_id) for s in read_conllu(first)] == list(range(1, 1 + len(lines)))

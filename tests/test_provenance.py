@@ -188,9 +188,9 @@ def test_simalign_records_its_model_and_the_sha256_of_its_weights_file(tmp_path:
 def test_trankit_records_its_language_folder_and_the_checksum_of_its_files(tiny_cache) -> None:
     from auto_challenge_sets.backends.parsers import get_parser
 
-    parser = get_parser("trankit", lang="de", trankit_cache=tiny_cache, download=False)
+    parser = get_parser("trankit", lang="de", trankit_cache=tiny_cache)
     found = parser.provenance()
     assert found["backend"] == "trankit" and found["model"] == "xlm-roberta-base/german"
     assert found["version"] == version("trankit") and found["file"] is None
     assert found["sha256"] == parser.signature()["models"] and len(found["sha256"]) == 64
-    assert found["options"] == {"xlmr": parser.signature()["xlmr"], "pretokenized": False, "lemmatize": True}
+    assert found["options"] == {"xlmr": parser.signature()["xlmr"], "pretokenized": False}

@@ -24,7 +24,7 @@ import pytest
 
 from auto_challenge_sets.backends.aligners import AlignerError, get_aligner
 from auto_challenge_sets.backends.aligners import simalign as backend
-from auto_challenge_sets.backends.aligners.simalign import ModelUnavailableError, SimalignAligner
+from auto_challenge_sets.backends.aligners.simalign import SimalignAligner
 from auto_challenge_sets.errors import AcsError
 
 from conftest import shared_path
@@ -78,8 +78,8 @@ def _align_methods(aligner, pairs, methods) -> dict[str, list[list[tuple[int, in
     got = {method: [[] for _ in pairs] for method in methods}
     for k, vectors, subwords in aligner.pair_vectors(pairs):
         for method in methods:
-            got[method][k] = backend.pair_links(vectors, subwords, backend.METHODS[method], aligner.token_type,
-                                                aligner.distortion)
+            code = backend.METHODS[method]
+            got[method][k] = backend.pair_links(vectors, subwords, code, aligner.token_type)
     return got
 
 
@@ -200,7 +200,7 @@ def test_cache_key_names_model_weights_and_options_not_batch_size(tiny_model):
 def test_missing_model_offline_fails_before_any_work(monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     name = "acs-test/no-such-model"
-    with pytest.raises(ModelUnavailableError, match="acs-test/no-such-model") as caught:
+    with pytest.raises(AlignerError, match="acs-test/no-such-model") as caught:
         get_aligner("simalign", model=name)  # fails when made, not when it first aligns
     message = str(caught.value)
     assert name in message and "HF_HUB_OFFLINE" in message and "--model PATH" in message
@@ -213,15 +213,15 @@ def test_default_model_offline_names_itself(monkeypatch):
 
     if isinstance(try_to_load_from_cache("bert-base-multilingual-cased", "config.json"), str):
         pytest.skip("mBERT is in this machine's Hugging Face cache")
-    with pytest.raises(ModelUnavailableError, match="'bert-base-multilingual-cased' is not in the local"):
+    with pytest.raises(AlignerError, match="'bert-base-multilingual-cased' is not in the local"):
         get_aligner("simalign")
 
 
 def test_bad_local_folders(tmp_path):
-    with pytest.raises(ModelUnavailableError, match="is not a folder"):
+    with pytest.raises(AlignerError, match="is not a folder"):
         get_aligner("simalign", model=str(tmp_path / "nothing-here"))
     (tmp_path / "empty").mkdir()
-    with pytest.raises(ModelUnavailableError, match="has no config.json"):
+    with pytest.raises(AlignerError, match="has no config.json"):
         get_aligner("simalign", model=str(tmp_path / "empty"))
 
 
@@ -277,12 +277,11 @@ def hand_model(tmp_path_factory) -> str:
     return str(make_tiny_bert(tmp_path_factory.mktemp("hand-bert"), sentences, vocab_size=200, layers=8))
 
 
-def _stock_links(model: str, pairs, token_type: str, layer: int, distortion: float = 0.0):
+def _stock_links(model: str, pairs, token_type: str, layer: int):
     from simalign import SentenceAligner
 
     logging.getLogger("simalign.simalign").setLevel(logging.WARNING)
-    stock = SentenceAligner(model=model, token_type=token_type, distortion=distortion, matching_methods="mai",
-                            layer=layer)
+    stock = SentenceAligner(model=model, token_type=token_type, matching_methods="mai", layer=layer)
     found = [stock.get_word_aligns(src, tgt) for src, tgt in pairs]
     return {name: [sorted(_as_links(f[key])) for f in found]
             for name, key in (("argmax", "inter"), ("itermax", "itermax"), ("match", "mwmf"))}
@@ -292,30 +291,29 @@ def _n_ids(tokenizer, words) -> int:
     return len(tokenizer(list(words), is_split_into_words=True, truncation=True)["input_ids"])
 
 
-@pytest.mark.parametrize(("token_type", "distortion"), [("bpe", 0.0), ("word", 0.0), ("bpe", 0.5), ("word", 0.5)])
-def test_hand_pairs_links_equal_stock_simalign(hand_model, token_type, distortion):
-    ours = SimalignAligner(model=hand_model, layer=3, token_type=token_type, distortion=distortion, batch_size=6)
+@pytest.mark.parametrize("token_type", ["bpe", "word"])
+def test_hand_pairs_links_equal_stock_simalign(hand_model, token_type):
+    ours = SimalignAligner(model=hand_model, layer=3, token_type=token_type, batch_size=6)
     got = _align_methods(ours, HAND_PAIRS, ["argmax", "itermax", "match"])
-    expected = _stock_links(hand_model, HAND_PAIRS, token_type, 3, distortion)
+    expected = _stock_links(hand_model, HAND_PAIRS, token_type, 3)
     assert got == expected
     assert len(set(map(str, got.values()))) == 3  # the three methods differ here
     assert all(got["argmax"])
     for method in ("itermax", "match"):
-        assert SimalignAligner(model=hand_model, layer=3, token_type=token_type, distortion=distortion,
+        assert SimalignAligner(model=hand_model, layer=3, token_type=token_type,
                                method=method).align(HAND_PAIRS) == expected[method]
 
 
-def test_distortion_and_token_type_reach_the_links(hand_model):
+def test_token_type_reaches_the_links(hand_model):
     plain = SimalignAligner(model=hand_model, layer=3).align(HAND_PAIRS)
-    assert plain != SimalignAligner(model=hand_model, layer=3, distortion=0.5).align(HAND_PAIRS)
     assert plain != SimalignAligner(model=hand_model, layer=3, token_type="word").align(HAND_PAIRS)
     assert plain == _stock_links(hand_model, HAND_PAIRS, "bpe", 3)["argmax"]
 
 
 def test_defaults(hand_model):
     aligner = SimalignAligner(model=hand_model)
-    assert (aligner.layer, aligner.token_type, aligner.method, aligner.device, aligner.batch_size,
-            aligner.distortion) == (8, "bpe", "argmax", "cpu", 64, 0.0)
+    assert (aligner.layer, aligner.token_type, aligner.method, aligner.device, aligner.batch_size) == \
+        (8, "bpe", "argmax", "cpu", 64)
     assert aligner.align(HAND_PAIRS[:4]) == _stock_links(hand_model, HAND_PAIRS[:4], "bpe", 8)["argmax"]
 
 
@@ -326,10 +324,10 @@ def test_cache_key_in_full(hand_model):
         if item.is_file():
             digest.update(f"{item.name}\0{item.stat().st_size}\0{item.stat().st_mtime_ns}\n".encode())
     key = SimalignAligner(model=hand_model, layer=2, token_type="word", method="match", device="cpu:0",
-                          batch_size=3, distortion=0.25).cache_key()
+                          batch_size=3).cache_key()
     assert key == {"backend": "simalign", "simalign": version("simalign"), "model": hand_model,
                    "weights": digest.hexdigest()[:16], "layer": 2, "token_type": "word", "method": "match",
-                   "distortion": 0.25, "device": "cpu"}
+                   "device": "cpu"}
 
 
 def test_model_fingerprint_of_a_folder_follows_its_files(tmp_path):
@@ -404,19 +402,19 @@ def test_unavailable_models_say_how_to_supply_one(tmp_path, monkeypatch):
         ("a/b/c", "the alignment model 'a/b/c' is not a folder; "),
     ]
     for model, start in cases:
-        with pytest.raises(ModelUnavailableError) as caught:
+        with pytest.raises(AlignerError) as caught:
             backend.check_model_available(model)
         assert str(caught.value) == start + HOW.format(model)
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    with pytest.raises(ModelUnavailableError) as caught:
+    with pytest.raises(AlignerError) as caught:
         backend.check_model_available("acs-test/none")
     assert str(caught.value) == (
         "the alignment model 'acs-test/none' is not in the local Hugging Face cache and the Hub is off "
         f"(HF_HUB_OFFLINE/TRANSFORMERS_OFFLINE); {HOW.format('acs-test/none')}")
     # short names are simalign's
-    with pytest.raises(ModelUnavailableError, match="^the alignment model 'bert-base-multilingual-cased' is not"):
+    with pytest.raises(AlignerError, match="^the alignment model 'bert-base-multilingual-cased' is not"):
         SimalignAligner(model="bert")
-    with pytest.raises(ModelUnavailableError, match="^the alignment model 'xlm-roberta-base' is not"):
+    with pytest.raises(AlignerError, match="^the alignment model 'xlm-roberta-base' is not"):
         SimalignAligner(model="xlmr")
 
 
@@ -438,7 +436,7 @@ def test_online_without_the_hub_or_the_model(tmp_path, monkeypatch, fresh_hub_pr
     for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setattr("huggingface_hub.constants.ENDPOINT", "http://127.0.0.1:9")  # nothing listens
-    with pytest.raises(ModelUnavailableError) as caught:
+    with pytest.raises(AlignerError) as caught:
         backend.check_model_available("acs-test/none")
     assert str(caught.value) == (
         "the alignment model 'acs-test/none' is not in the local Hugging Face cache and the Hub cannot be "
@@ -450,7 +448,7 @@ def test_online_without_the_hub_or_the_model(tmp_path, monkeypatch, fresh_hub_pr
         assert fresh_hub_probe() is True
         with pytest.raises(Exception) as reference:  # noqa: B017 - what the Hub client raises here
             hf_hub_download("acs-test/none", "config.json")
-        with pytest.raises(ModelUnavailableError) as caught:
+        with pytest.raises(AlignerError) as caught:
             backend.check_model_available("acs-test/none")
     finally:
         hub.server.shutdown()
@@ -460,17 +458,18 @@ def test_online_without_the_hub_or_the_model(tmp_path, monkeypatch, fresh_hub_pr
 
 
 def test_option_errors_in_full(hand_model):
+    prefix = "aligner 'simalign': option "
     cases = [
-        (dict(token_type="char"), "simalign: token type must be one of bpe, word, not 'char'"),
-        (dict(method="fancy"), "simalign: method must be one of argmax, itermax, match, not 'fancy'"),
-        (dict(layer=-1), "simalign: layer must be >= 0, not -1"),
-        (dict(batch_size=0), "simalign: batch size must be >= 1, not 0"),
+        (dict(token_type="char"), f"{prefix}token_type must be one of bpe, word, got 'char'"),
+        (dict(method="fancy"), f"{prefix}method must be one of argmax, itermax, match, got 'fancy'"),
+        (dict(layer=-1), f"{prefix}layer must be an integer >= 0 in ASCII digits, got -1"),
+        (dict(batch_size=0), f"{prefix}batch_size must be an integer >= 1 in ASCII digits, got 0"),
         (dict(layer=9), f"simalign: layer 9 asked for, but {hand_model} has 9 hidden states (0 = embeddings ... 8)"),
         (dict(device="gpu0"), "simalign: unknown device 'gpu0' (cpu, cuda, cuda:1 ...)"),
     ]
     for options, message in cases:
         with pytest.raises(AlignerError) as caught:
-            SimalignAligner(model=hand_model, **options)
+            get_aligner("simalign", model=hand_model, **options)
         assert str(caught.value) == message
     aligner = SimalignAligner(model=hand_model, layer=0, batch_size=1, device="cpu:0")  # the lower bounds
     assert (aligner.layer, aligner.batch_size, aligner.device) == (0, 1, "cpu:0")
@@ -522,7 +521,7 @@ def test_a_folder_without_weights_cannot_be_loaded(hand_model, tmp_path):
         if item.is_file() and item.suffix != ".safetensors":
             (folder / item.name).write_bytes(item.read_bytes())
     aligner = SimalignAligner(model=str(folder), layer=2)
-    with pytest.raises(ModelUnavailableError) as caught:
+    with pytest.raises(AlignerError) as caught:
         aligner.align(HAND_PAIRS[:1])
     message = str(caught.value)
     assert message.startswith(f"cannot load the alignment model {str(folder)!r} (")
@@ -633,11 +632,8 @@ def test_pair_links_by_hand():
         assert backend.pair_links([source, target], subwords, code, "bpe") == [(0, 1), (1, 0), (1, 2)]
     # words: "bc" is the mean of rows 1 and 2, nearest to "z" (and "x" nearest to it, but not mutually)
     assert backend.pair_links([source, target], subwords, "a", "word") == [(0, 1), (1, 2)]
-    # two crossing words: distortion 1 zeroes the off-diagonal similarities
     crossing = [np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([[0.0, 1.0], [1.0, 0.0]])]
-    two = ([["a"], ["b"]], [["x"], ["y"]])
-    assert backend.pair_links(crossing, two, "a", "bpe") == [(0, 1), (1, 0)]
-    assert backend.pair_links(crossing, two, "a", "bpe", 1.0) == [(0, 0), (1, 1)]
+    assert backend.pair_links(crossing, ([["a"], ["b"]], [["x"], ["y"]]), "a", "bpe") == [(0, 1), (1, 0)]
     # one word on a side still aligns; no rows on a side gives no links for any method
     for code in ("a", "i"):
         assert backend.pair_links([source[:1], target[1:]], ([["a"]], [["y"], ["z"]]), code, "bpe") == [(0, 0)]

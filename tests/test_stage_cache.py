@@ -89,7 +89,7 @@ def test_stage_dir_is_the_first_24_hex_digits_of_the_sorted_utf8_json_key(tmp_pa
     assert stage_dir(str(tmp_path), "parse", {"model": "é", "a": 1}) == tmp_path / "parse" / digest
 
 
-def test_a_run_writes_its_key_and_each_shard_with_its_sha256(tmp_path: Path) -> None:
+def test_a_run_writes_each_shard_with_its_sha256_in_the_folder_of_its_key(tmp_path: Path) -> None:
     items = ["é", "b", "c"]
     out = run_sharded(items, lambda batch: [x.upper() for x in batch], cache_dir=tmp_path / "new" / "cache",
                       stage="t", key={"model": "ü"}, shard_size=2, progress=False)
@@ -98,20 +98,14 @@ def test_a_run_writes_its_key_and_each_shard_with_its_sha256(tmp_path: Path) -> 
     blob = f'{{"inputs": "{checksum}", "model": "ü", "n": 3, "shard_size": 2}}'.encode()
     directory = tmp_path / "new" / "cache" / "t" / hashlib.sha256(blob).hexdigest()[:24]
     assert sorted(p.name for p in directory.iterdir()) == [
-        "key.json", "shard-000000.jsonl", "shard-000000.jsonl.sha256", "shard-000001.jsonl",
-        "shard-000001.jsonl.sha256"]
-    assert (directory / "key.json").read_text(encoding="utf-8") == (
-        f'{{\n "inputs": "{checksum}",\n "model": "ü",\n "n": 3,\n "shard_size": 2\n}}\n')
+        "shard-000000.jsonl", "shard-000000.jsonl.sha256", "shard-000001.jsonl", "shard-000001.jsonl.sha256"]
     shards = {"shard-000000.jsonl": '"É"\n"B"\n'.encode(), "shard-000001.jsonl": b'"C"\n'}
     for name, data in shards.items():
         assert (directory / name).read_bytes() == data
         assert (directory / f"{name}.sha256").read_text(encoding="utf-8") == hashlib.sha256(data).hexdigest() + "\n"
     assert hash_path(directory / "shard-000000.jsonl") == directory / "shard-000000.jsonl.sha256"
-    # the key file is written once: a later run with the same key leaves it as it is
-    (directory / "key.json").write_text("kept\n", encoding="utf-8")
     assert run_sharded(items, lambda batch: pytest.fail("all cached"), cache_dir=tmp_path / "new" / "cache",
                        stage="t", key={"model": "ü"}, shard_size=2, progress=False) == out
-    assert (directory / "key.json").read_text(encoding="utf-8") == "kept\n"
 
 
 def test_the_default_shard_size_is_the_parse_stages_1000_lines(tmp_path: Path) -> None:
@@ -127,7 +121,8 @@ def test_the_default_shard_size_is_the_parse_stages_1000_lines(tmp_path: Path) -
     assert sizes == [1000, 1]
     (directory,) = (tmp_path / "t").iterdir()
     assert sorted(p.name for p in directory.glob("shard-*.jsonl")) == ["shard-000000.jsonl", "shard-000001.jsonl"]
-    assert '"shard_size": 1000' in (directory / "key.json").read_text(encoding="utf-8")
+    key = {"inputs": checksum_lines(items), "n": len(items), "shard_size": 1000}
+    assert directory == stage_dir(tmp_path, "t", key)
 
 
 def test_a_shard_size_below_one_is_refused_one_is_not(tmp_path: Path) -> None:

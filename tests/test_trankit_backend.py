@@ -17,7 +17,7 @@ import pytest
 
 from auto_challenge_sets.backends.parsers import (
     CHUNKED_KEY,
-    ParserUnavailableError,
+    ParserError,
     get_parser,
     trankit_models,
 )
@@ -40,14 +40,14 @@ def _lines(path: Path, count: int | None = None) -> list[str]:
 
 @pytest.fixture(scope="session")
 def german(tiny_cache):
-    parser = get_parser("trankit", lang="de", trankit_cache=tiny_cache, download=False)
+    parser = get_parser("trankit", lang="de", trankit_cache=tiny_cache)
     yield parser
     parser.close()
 
 
 @pytest.fixture(scope="session")
 def english(tiny_cache):
-    parser = get_parser("trankit", lang="en", trankit_cache=tiny_cache, download=False)
+    parser = get_parser("trankit", lang="en", trankit_cache=tiny_cache)
     yield parser
     parser.close()
 
@@ -92,7 +92,7 @@ def test_200_english_lines_through_the_real_pipeline(english, tmp_path):
 def test_demo_lines_and_pretokenized_mode(german, tiny_cache, tmp_path):
     lines = _lines(DEMO / "sample.de")
     _check(parse_lines(lines, lang="de", parser=german, cache_dir=tmp_path, progress=False), lines, tmp_path, "d")
-    pretokenized = get_parser("trankit", lang="de", trankit_cache=tiny_cache, download=False, pretokenized=True)
+    pretokenized = get_parser("trankit", lang="de", trankit_cache=tiny_cache, pretokenized=True)
     pretokenized._pipeline = german._load()  # same model, no second load
     sentences = pretokenized.parse(lines)
     assert [s.forms for s in sentences] == [line.split() for line in lines]
@@ -134,7 +134,7 @@ def test_trankit_pipeline_normalization_helpers():
 
 def test_missing_models_fail_before_work_naming_files(tmp_path, monkeypatch):
     cache = tmp_path / "empty-trankit"
-    with pytest.raises(ParserUnavailableError, match="german_mwt_expander.pt") as caught:
+    with pytest.raises(ParserError, match="german_mwt_expander.pt") as caught:
         parse_lines(["Ein Satz ."], lang="de", parser=ParserSpec("trankit", {"trankit_cache": cache}),
                     cache_dir=tmp_path / "stage", progress=False)
     message = str(caught.value)
@@ -162,8 +162,7 @@ def test_fetch_puts_hub_files_into_trankits_layout(tiny_cache, tmp_path, monkeyp
                 if not path.name.endswith(".downloaded"):
                     archive.write(path, f"{language}/{path.name}")
         hub[("uonlp/trankit", f"models/v1.0.0/xlm-roberta-base/{language}.zip")] = buffer.getvalue()
-    snapshot = trankit_models.xlmr_snapshot(tiny_cache, "xlm-roberta-base")
-    for path in snapshot.iterdir():
+    for path in trankit_models.xlmr_weights(tiny_cache, "xlm-roberta-base").parent.iterdir():
         hub[("xlm-roberta-base", path.name)] = path.read_bytes()
     calls = []
 
@@ -195,8 +194,8 @@ def test_fetch_puts_hub_files_into_trankits_layout(tiny_cache, tmp_path, monkeyp
 
 
 def test_signature_names_model_and_options(tiny_cache):
-    base = get_parser("trankit", lang="de", trankit_cache=tiny_cache, download=False).cache_key()
-    other = get_parser("trankit", lang="de", trankit_cache=tiny_cache, download=False, batch_size=8).cache_key()
+    base = get_parser("trankit", lang="de", trankit_cache=tiny_cache).cache_key()
+    other = get_parser("trankit", lang="de", trankit_cache=tiny_cache, batch_size=8).cache_key()
     assert base["parser"] == "trankit" and base["language"] == "german" and len(base["models"]) == 64
     assert base != other
 
@@ -205,9 +204,8 @@ def test_signature_names_model_and_options(tiny_cache):
 
 def _real_cache() -> Path:
     cache = trankit_models.default_trankit_cache()
-    snapshot = trankit_models.xlmr_snapshot(cache, "xlm-roberta-base")
-    weights = [p for p in (snapshot.iterdir() if snapshot else []) if p.name in trankit_models.XLMR_WEIGHTS]
-    if not weights or weights[0].stat().st_size < 500_000_000 or \
+    weights = trankit_models.xlmr_weights(cache, "xlm-roberta-base")
+    if weights is None or weights.stat().st_size < 500_000_000 or \
             not (cache / "xlm-roberta-base" / "german" / "german.tagger.mdl").is_file():
         pytest.skip(f"needs real trankit weights (xlm-roberta-base, german) in {cache} "
                     "(set ACS_TRANKIT_CACHE); none can be downloaded here")
@@ -216,7 +214,7 @@ def _real_cache() -> Path:
 
 @pytest.mark.models
 def test_real_german_particle_is_compound_prt():
-    parser = get_parser("trankit", lang="de", trankit_cache=_real_cache(), download=False)
+    parser = get_parser("trankit", lang="de", trankit_cache=_real_cache())
     (sentence,) = parser.parse(["Der Zug kommt morgen früh in Berlin an."])
     an = [w for w in sentence.words if w.form == "an"]
     assert an and an[-1].deprel == "compound:prt"

@@ -7,7 +7,7 @@ import pytest
 
 from auto_challenge_sets.backends.parsers import (
     MERGED_KEY,
-    ParserUnavailableError,
+    ParserError,
     get_parser,
 )
 from auto_challenge_sets.backends.parsers.udpipe import udpipe_models
@@ -79,10 +79,10 @@ def test_signature_changes_with_the_model_and_mode(tiny_model, tmp_path):
 
 def test_missing_model_is_reported_before_work(tmp_path, monkeypatch):
     monkeypatch.setenv("ACS_CACHE_DIR", str(tmp_path))
-    with pytest.raises(ParserUnavailableError, match=f"no UDPipe model for de in {tmp_path / 'udpipe'}: put "
+    with pytest.raises(ParserError, match=f"no UDPipe model for de in {tmp_path / 'udpipe'}: put "
                        "german-hdt-ud-2.5-191206.udpipe .*1-3131.*or pass udpipe_model FILE"):
         get_parser("udpipe", lang="de")
-    with pytest.raises(ParserUnavailableError, match="not found"):
+    with pytest.raises(ParserError, match="not found"):
         get_parser("udpipe", udpipe_model=tmp_path / "none.udpipe").check_ready()
 
 

@@ -4,8 +4,8 @@ A backend is a class registered under a kind (``parser``, ``aligner``) and a nam
 options once, as :class:`Option` records; its constructor keywords, the errors for an unknown
 option and the command-line flags (``auto_challenge_sets.cli.backend_flags``) all follow from that
 declaration. A built-in backend's module is imported only when it is asked for, and imports its
-heavy libraries only when it runs. Besides its options a constructor takes its kind's context
-(:data:`CONTEXT`).
+heavy libraries (its ``requires``, the distribution that runs it last) only when it runs. Besides
+its options a constructor takes its kind's context (:data:`CONTEXT`).
 """
 
 from __future__ import annotations
@@ -118,14 +118,21 @@ def declared_options(kind: str) -> dict[str, tuple[Option, ...]]:
 def create_backend(kind: str, name: str, context: Mapping[str, Any] | None = None,
                    error: type[BackendError] = BackendError, **options: Any) -> Any:
     """A ready backend. An option that is ``None`` means "the declared default"; one the backend
-    does not declare is an error naming those it does."""
+    does not declare is an error naming those it does, and each given value is checked here, once,
+    by its declaration (type, choices, bounds): the backends do not check them again."""
     cls = backend_class(kind, name, error)
-    known = {option.name for option in cls.options}
-    unknown = sorted(set(options) - known)
+    known = {option.name: option for option in cls.options}
+    unknown = sorted(set(options) - set(known))
     if unknown:
         raise error(f"{kind} {name!r} has no option {', '.join(unknown)} "
                     f"(its options: {', '.join(sorted(known)) or 'none'})")
+    given = {key: value for key, value in options.items() if value is not None}
+    for key, value in given.items():
+        try:
+            given[key] = known[key].parse(value)
+        except ValueError as problem:
+            raise error(f"{kind} {name!r}: option {key} {problem}", field=key) from None
     missing = missing_modules(cls)
     if missing:  # one line naming the extra, not a ModuleNotFoundError from deep inside
         raise error(f"the {name} {kind} needs {', '.join(missing)}, which is not installed: {install_hint(cls)}")
-    return cls(**(context or {}), **{key: value for key, value in options.items() if value is not None})
+    return cls(**(context or {}), **given)

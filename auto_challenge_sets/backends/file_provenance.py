@@ -25,7 +25,9 @@ def package_version(distribution: str) -> str | None:
         return None
 
 
-def package_entry(distribution: str | None) -> dict[str, Any]:
+def package_entry(backend: Any) -> dict[str, Any]:
+    """The distribution that runs ``backend``, the last of its ``requires``, and its version."""
+    distribution = (getattr(backend, "requires", ()) or (None,))[-1]
     return {"package": distribution, "version": None if distribution is None else package_version(distribution)}
 
 

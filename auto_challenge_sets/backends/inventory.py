@@ -27,7 +27,7 @@ from auto_challenge_sets.backends.parsers.trankit_models import (
     default_trankit_cache,
     trankit_language,
     trankit_treebank,
-    xlmr_snapshot,
+    xlmr_weights,
 )
 from auto_challenge_sets.backends.parsers.udpipe import missing_model_text, udpipe_folder, udpipe_models
 from auto_challenge_sets.formats.target_languages import lemma_language, match_label, tokens_label
@@ -77,7 +77,7 @@ def language_parsers(lang: str, trankit_cache: Path | None = None, udpipe_dir: P
     treebank = trankit_treebank(name)
     package = (cache / EMBEDDING / name / f"{name}.downloaded").is_file()
     missing = [what for what, here in ((f"the {name} package", package),
-                                       (EMBEDDING, xlmr_snapshot(cache, EMBEDDING) is not None)) if not here]
+                                       (EMBEDDING, xlmr_weights(cache, EMBEDDING) is not None)) if not here]
     target = f"{match_label(lemma_language(lang))}, {tokens_label(lang)}"
     return LanguageParsers(lang, name if treebank else None, treebank, cache, tuple(missing),
                            tuple(udpipe_models(lang, udpipe_dir)), target)

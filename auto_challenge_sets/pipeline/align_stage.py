@@ -6,19 +6,16 @@ never depend on where shards end; a Pharaoh file is read, not cached.
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-from auto_challenge_sets.backends.aligners import Aligner, get_aligner
+from auto_challenge_sets.backends.aligners import Aligner
 from auto_challenge_sets.formats.pharaoh import Link, format_pharaoh, parse_pharaoh
 from auto_challenge_sets.formats.text import atomic_write_text, make_folder
 from auto_challenge_sets.paths import default_cache_dir
 from auto_challenge_sets.pipeline.corpus_inputs import AlignmentFile
-from auto_challenge_sets.pipeline.defaults import DEFAULT_ALIGNER
 from auto_challenge_sets.pipeline.executors import Executor, ShardWork
 from auto_challenge_sets.pipeline.specs import AlignerSpec
 from auto_challenge_sets.pipeline.stage_cache import ALIGN_SHARD_SIZE, run_sharded
@@ -31,22 +28,16 @@ def _align_shard(aligner: Aligner, batch: list[str]) -> list[str]:
 def align_pairs(
     pairs: Sequence[tuple[Sequence[str], Sequence[str]]],
     *,
-    aligner: Aligner | AlignerSpec | AlignmentFile | str = DEFAULT_ALIGNER,
+    aligner: Aligner | AlignerSpec | AlignmentFile,
     cache_dir: str | os.PathLike[str] | None = None,
     shard_size: int | None = None,
     progress: bool = True,
     executor: Executor | None = None,
-    **options: Any,
 ) -> list[list[Link]]:
     """Links for every pair (0-based ``(source, target)``). ``aligner``: a ready :class:`Aligner`,
-    an :class:`AlignerSpec`, a Pharaoh file, or a backend name with its ``options`` given here."""
+    an :class:`AlignerSpec`, or a Pharaoh file."""
     factory = None  # how a worker of another process makes the aligner
-    if isinstance(aligner, str):
-        factory = functools.partial(get_aligner, aligner, **options)
-        aligner = factory()
-    elif options:
-        raise TypeError("options are only taken with an aligner name")
-    elif isinstance(aligner, AlignerSpec):
+    if isinstance(aligner, AlignerSpec):
         factory = aligner.create
         aligner = factory()
     pairs = [(list(source), list(target)) for source, target in pairs]

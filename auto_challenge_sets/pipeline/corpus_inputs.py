@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from auto_challenge_sets.backends.aligners import Pair
-from auto_challenge_sets.backends.file_provenance import file_checksum, file_entry
+from auto_challenge_sets.backends.file_provenance import file_entry
 from auto_challenge_sets.errors import AlignmentError, ConlluError, InputError
 from auto_challenge_sets.formats.conllu import read_conllu_with_lines
 from auto_challenge_sets.formats.corpus import ReadReport, read_lines
@@ -48,12 +48,8 @@ class PreParsedSource:
     def provenance(self) -> dict[str, Any]:
         """The build record's parser entry of a pre-parsed source: the file by name and sha256."""
         self.check_ready()
-        try:
-            checksum = file_checksum(self.path)
-        except OSError as error:
-            raise ConlluError(f"cannot read: {error.strerror or error}", self.path) from None
-        return {"backend": self.name, "package": None, "version": None, "model": None, "file": self.path.name,
-                "sha256": checksum, "options": {}}
+        return {"backend": self.name, "package": None, "version": None, "model": None,
+                **file_entry(self.path), "options": {}}
 
     def read(self, lines: Sequence[str], line_numbers: Sequence[int] | None = None) -> list[Sentence]:
         """The file's sentences, checked to be one per line of ``lines`` (all lines of the corpus,
@@ -89,9 +85,6 @@ class AlignmentFile:
         self.path = Path(path)
         self.line_numbers = None if line_numbers is None else list(line_numbers)
         self.total_lines = total_lines
-        self.check()
-
-    def check(self) -> None:
         _check_file(self.path, AlignmentError, "alignment file")
 
     def describe(self) -> str:
@@ -99,13 +92,9 @@ class AlignmentFile:
         return f"{self.name} (path={self.path.name})"
 
     def provenance(self) -> dict[str, Any]:
-        """The build record's aligner entry: the file by name and sha256."""
-        try:
-            found = file_entry(self.path)
-        except OSError as error:
-            raise AlignmentError(f"cannot read: {error.strerror or error}", str(self.path)) from None
-        return {"backend": self.name, "package": None, "version": None, "model": None, **found, "symmetrization": None,
-                "priors": None, "priors_used": None, "options": {}}
+        """The build record's aligner entry: the file (which :meth:`align` has read) by name and sha256."""
+        return {"backend": self.name, "package": None, "version": None, "model": None,
+                **file_entry(self.path), "symmetrization": None, "priors": None, "priors_used": None, "options": {}}
 
     def align(self, pairs: Sequence[Pair]) -> list[list[Link]]:
         """The links of ``pairs``, read from their lines of the file and checked against them."""
@@ -117,17 +106,10 @@ class AlignmentFile:
             raise AlignmentError("a carriage return, line separator or control character inside the line: a "
                                  "Pharaoh line holds i-j links separated by spaces", name, garbage[0])
         numbers = self.line_numbers if self.line_numbers is not None else list(range(1, len(pairs) + 1))
-        expected = self.total_lines if self.total_lines is not None else (
-            len(pairs) if self.line_numbers is None else None)
-        if expected is not None and len(lines) != expected:
+        expected = self.total_lines if self.total_lines is not None else len(pairs)
+        if len(lines) != expected:  # so every pair's line number is a line of the file
             raise AlignmentError(
                 f"has {len(lines)} lines but {expected} are expected: an alignment file needs one line "
                 "per sentence pair (an empty line for a pair without links)", name)
-        out = []
-        for number, (source, target) in zip(numbers, pairs):
-            if number > len(lines):
-                raise AlignmentError(f"has {len(lines)} lines: there is no line {number} for its sentence pair",
-                                     name)
-            out.append(parse_pharaoh(lines[number - 1], n_source=len(source), n_target=len(target),
-                                     path=name, line=number))
-        return out
+        return [parse_pharaoh(lines[number - 1], n_source=len(source), n_target=len(target), path=name,
+                              line=number) for number, (source, target) in zip(numbers, pairs)]

@@ -7,7 +7,9 @@ comes, so a killed run keeps every finished shard and the output does not depend
 
 from __future__ import annotations
 
+import functools
 import json
+import logging
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -31,8 +33,6 @@ class ShardWork:
     ``ready``; pickled for another, it travels as ``make``, and that process makes it once."""
 
     def __init__(self, make: Callable[[], Any] | None, apply: Callable[[Any, list], list], ready: Any = None):
-        if make is None and ready is None:
-            raise ValueError("ShardWork needs a way to make the backend or a ready one")
         self.make, self.apply, self._backend = make, apply, ready
 
     def __call__(self, shard: list) -> list:
@@ -53,7 +53,8 @@ class ProcessExecutor:
 
     def map_shards(self, process: Callable[[T], R], shards: Iterable[tuple[int, T]]) -> Iterator[tuple[int, R]]:
         jobs = 1 if isinstance(process, ShardWork) and process.make is None else self.jobs
-        yield from imap(_Numbered(process), shards, jobs, fresh=True, ordered=False, timeout=_shard_seconds)
+        yield from imap(functools.partial(_numbered, process), shards, jobs, fresh=True, ordered=False,
+                        timeout=_shard_seconds)
 
 
 def _shard_seconds(item: tuple[int, list]) -> float:
@@ -67,25 +68,10 @@ def _shard_seconds(item: tuple[int, list]) -> float:
     return int(value)
 
 
-@dataclass
-class _Numbered:
-    """A shard's work that hands back the shard's number with its result (the results come as each
-    shard finishes)."""
-
-    process: Callable[[Any], Any]
-
-    def __call__(self, item: tuple[int, Any]) -> tuple[int, Any]:
-        number, shard = item
-        return number, self.process(shard)
-
-
-def _quiet_ray() -> None:
-    """Ray's own INFO logs and its C++ core's notes off: the build prints what a user needs."""
-    import logging
-
-    os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "fatal")
-    os.environ.setdefault("RAY_DATA_LOG_LEVEL", "ERROR")
-    logging.getLogger("ray").setLevel(logging.ERROR)
+def _numbered(process: Callable[[Any], Any], item: tuple[int, Any]) -> tuple[int, Any]:
+    """The shard's number with its result (the results come as each shard finishes)."""
+    number, shard = item
+    return number, process(shard)
 
 
 RAY_MISSING = 'the ray executor needs Ray, which is not installed: pip install "auto-challenge-sets[ray]"'
@@ -106,7 +92,10 @@ class RayExecutor:
         items = [{"number": number, "shard": json.dumps(shard, ensure_ascii=False)} for number, shard in shards]
         if not items:
             return
-        _quiet_ray()
+        # Ray's own INFO logs and its C++ core's notes off: the build prints what a user needs
+        os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "fatal")
+        os.environ.setdefault("RAY_DATA_LOG_LEVEL", "ERROR")
+        logging.getLogger("ray").setLevel(logging.ERROR)
         try:
             import numpy as np
             import ray

@@ -18,13 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from auto_challenge_sets.backends.file_provenance import file_checksum
-from auto_challenge_sets.backends.parsers import (
-    CHUNKED_KEY,
-    MERGED_KEY,
-    Parser,
-    ParseStats,
-    stats_from_sentences,
-)
+from auto_challenge_sets.backends.parsers import Parser, ParseStats, stats_from_sentences
 from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.formats.conllu import format_sentence, parse_conllu
 from auto_challenge_sets.formats.corpus import format_line_numbers, read_lines
@@ -45,8 +39,8 @@ FORMAT_VERSION = 1  # bump when what a shard holds changes
 
 
 def _annotate(sentence: Sentence, number: int, text: str) -> Sentence:
-    """``# sent_id`` and ``# text`` first, then the backend's own marks (merges, chunks)."""
-    kept = [c for c in sentence.comments if c.startswith(("# acs_", f"# {MERGED_KEY}", f"# {CHUNKED_KEY}"))]
+    """``# sent_id`` and ``# text`` first, then the backend's own ``acs_`` marks (merges, chunks)."""
+    kept = [c for c in sentence.comments if c.startswith("# acs_")]
     sentence.comments = [f"# sent_id = {number}", f"# text = {text}", *kept]
     return sentence
 
@@ -181,33 +175,34 @@ def parse_source_for_build(
     shard_size: int | None = None,
     progress: bool = True,
     executor: Executor | None = None,
-) -> Path:
+) -> tuple[Path, list[str]]:
     """The build's parse of ``source_lines`` (the kept pairs' sources): a CoNLL-U file in the cache,
-    named by the parse key and the line numbers, written once (its shards make a killed build resume)."""
+    named by the parse key and the line numbers, written once (its shards make a killed build resume),
+    and its notes (lines merged into one tree, ...), whichever run parsed it."""
     shard_size = shard_size or default_shard_size(len(source_lines), executor)
     backend = parser.create(lang, cache_dir)
-    backend.check_ready()
-    numbers = list(line_numbers) if line_numbers is not None else list(range(1, len(source_lines) + 1))
-    digest = hashlib.sha256(json.dumps(
-        {**backend.cache_key(), "lang": lang, "format": FORMAT_VERSION, "shard_size": shard_size,
-         "numbers": numbers}, sort_keys=True).encode("utf-8"))
-    for line in source_lines:
-        digest.update(line.encode("utf-8") + b"\n")
-    target = Path(cache_dir or default_cache_dir()) / "parsed" / f"{parser.name}-{lang}-{digest.hexdigest()[:24]}.conllu"
-    if _cached_notes(target) is None:
-        try:
+    try:
+        backend.check_ready()
+        numbers = list(line_numbers) if line_numbers is not None else list(range(1, len(source_lines) + 1))
+        digest = hashlib.sha256(json.dumps(
+            {**backend.cache_key(), "lang": lang, "format": FORMAT_VERSION, "shard_size": shard_size,
+             "numbers": numbers}, sort_keys=True).encode("utf-8"))
+        for line in source_lines:
+            digest.update(line.encode("utf-8") + b"\n")
+        name = f"{parser.name}-{lang}-{digest.hexdigest()[:24]}.conllu"
+        target = Path(cache_dir or default_cache_dir()) / "parsed" / name
+        notes = _cached_notes(target)
+        if notes is None:
             sentences = parse_lines(source_lines, lang=lang, parser=backend, line_numbers=numbers,
                                     cache_dir=cache_dir, shard_size=shard_size, progress=progress,
                                     executor=executor, factory=functools.partial(parser.create, lang, cache_dir))
-        finally:
-            backend.close()
-        write_parse(sentences, target)
-        notes = stats_from_sentences(sentences, numbers).messages()
-        atomic_write_text(_notes_path(target), json.dumps(
-            {"sha256": file_checksum(target), "notes": notes}, ensure_ascii=False, indent=1) + "\n")
-    else:
+            write_parse(sentences, target)
+            notes = stats_from_sentences(sentences, numbers).messages()
+            atomic_write_text(_notes_path(target), json.dumps(
+                {"sha256": file_checksum(target), "notes": notes}, ensure_ascii=False, indent=1) + "\n")
+    finally:
         backend.close()
-    return target
+    return target, notes
 
 
 def _notes_path(target: Path) -> Path:
@@ -228,8 +223,3 @@ def _cached_notes(target: Path) -> list[str] | None:
         cache_note(target, "parse")
         return None
     return [str(note) for note in notes]
-
-
-def cached_parse_notes(target: Path) -> list[str]:
-    """What :func:`parse_source_for_build` noted when it parsed ``target``, whichever run parsed it."""
-    return _cached_notes(target) or []

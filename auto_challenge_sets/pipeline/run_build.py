@@ -46,7 +46,7 @@ from auto_challenge_sets.pipeline.build_provenance import build_provenance, weak
 from auto_challenge_sets.pipeline.corpus_inputs import AlignmentFile, PreParsedSource
 from auto_challenge_sets.pipeline.defaults import AUTO_ALIGNER, NO_ALIGNER, default_aligner
 from auto_challenge_sets.pipeline.executors import Executor
-from auto_challenge_sets.pipeline.parse_stage import cached_parse_notes, parse_source_for_build
+from auto_challenge_sets.pipeline.parse_stage import parse_source_for_build
 from auto_challenge_sets.pipeline.specs import AlignerSpec, ParserSpec
 from auto_challenge_sets.pipeline.timings import stage
 from auto_challenge_sets.selection import LineAnalysis, analyse_pairs, matched_pairs, target_tokens
@@ -179,15 +179,16 @@ def _prepare_aligner(spec: BuildSpec, corpus: ParallelCorpus) -> Aligner | Align
     return None if spec.aligner is None else spec.aligner.create()
 
 
-def _source_parse(spec: BuildSpec, corpus: ParallelCorpus, progress: bool) -> Path:
-    """The CoNLL-U file of the source side: the given one, or the parse stage's (cached) output."""
+def _source_parse(spec: BuildSpec, corpus: ParallelCorpus, progress: bool) -> tuple[Path, list[str]]:
+    """The CoNLL-U file of the source side, the given one or the parse stage's (cached) output, and
+    the parse's notes (lines merged into one tree, ...)."""
     if spec.source_conllu is not None:
         source = PreParsedSource(spec.source_conllu)
         source.check_ready()
-        return Path(source.path)
-    return Path(parse_source_for_build([p.source for p in corpus.pairs], parse_pair(spec.pair)[0], spec.parser,
-                                       line_numbers=[p.line for p in corpus.pairs], cache_dir=spec.cache_dir,
-                                       shard_size=spec.shard_size, progress=progress, executor=spec.executor))
+        return source.path, []
+    return parse_source_for_build([p.source for p in corpus.pairs], parse_pair(spec.pair)[0], spec.parser,
+                                  line_numbers=[p.line for p in corpus.pairs], cache_dir=spec.cache_dir,
+                                  shard_size=spec.shard_size, progress=progress, executor=spec.executor)
 
 
 class AnalysedPairs:
@@ -314,10 +315,8 @@ def build(spec: BuildSpec, progress: bool = True) -> BuildOutput:
                           f"{len(corpus.report.empty_lines)} with an empty side, target {spec.target})", spec.source)
     aligner = _prepare_aligner(spec, corpus)
     with stage("parse", len(corpus.pairs), "sentences"):
-        parse = _source_parse(spec, corpus, progress)
+        parse, parse_notes = _source_parse(spec, corpus, progress)
     analyses = AnalysedPairs(corpus, parse, list(spec.built_phenomena()), progress, *parse_pair(spec.pair))
-    # the parse's own notes (lines merged into one tree, ...), whether this run parsed or read the cache
-    parse_notes = cached_parse_notes(parse) if spec.source_conllu is None else []
     warnings: list[str] = ([spec.aligner_note] if spec.aligner_note else []) + parse_notes
     if aligner is not None:
         # one pass for the words to align (the parse's words x the target's tokens), checking the

@@ -46,12 +46,6 @@ def hash_path(path: Path) -> Path:
     return path.with_name(path.name + ".sha256")
 
 
-def write_hashed(path: Path, text: str) -> None:
-    """Write a cached file, then its sha256."""
-    atomic_write_text(path, text)
-    atomic_write_text(hash_path(path), hashlib.sha256(text.encode("utf-8")).hexdigest() + "\n")
-
-
 def changed_by_hand(path: Path, data: bytes) -> bool:
     """Whether a cached file's bytes differ from its recorded sha256. A file without one (a run killed
     between the two writes) is whole, since every file is written atomically."""
@@ -85,19 +79,6 @@ def _read_shard(path: Path, expected: int, stage: str) -> list[str] | None:
     return items if len(items) == expected else None
 
 
-def _keyed_directory(cache_dir: str | os.PathLike[str], stage: str, full_key: dict) -> Path:
-    """The stage's folder for ``full_key``, made, with the key written beside its shards."""
-    directory = stage_dir(cache_dir, stage, full_key)
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except (FileExistsError, NotADirectoryError):  # the hashed folder below would mean nothing to the user
-        raise InputError("cannot hold the stage cache: it, or a folder above it, is a file", cache_dir) from None
-    key_file = directory / "key.json"
-    if not key_file.exists():
-        atomic_write_text(key_file, json.dumps(full_key, sort_keys=True, indent=1, ensure_ascii=False) + "\n")
-    return directory
-
-
 def run_sharded(
     inputs: Sequence[str],
     process: Callable[[list[str]], list[str]],
@@ -116,7 +97,11 @@ def run_sharded(
     if shard_size < 1:
         raise ValueError("shard_size must be >= 1")
     full_key = {**key, "inputs": checksum_lines(inputs), "n": len(inputs), "shard_size": shard_size}
-    directory = _keyed_directory(cache_dir, stage, full_key)
+    directory = stage_dir(cache_dir, stage, full_key)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):  # the hashed folder below would mean nothing to the user
+        raise InputError("cannot hold the stage cache: it, or a folder above it, is a file", cache_dir) from None
     starts = list(range(0, len(inputs), shard_size))
     outputs: list[list[str] | None] = []
     done = 0
@@ -138,8 +123,10 @@ def run_sharded(
             batch_size = min(shard_size, len(inputs) - starts[number])
             if len(result) != batch_size:
                 raise RuntimeError(f"{stage}: the backend returned {len(result)} outputs for {batch_size} inputs")
-            write_hashed(directory / f"shard-{number:06d}.jsonl",
-                         "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in result))
+            shard = directory / f"shard-{number:06d}.jsonl"
+            text = "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in result)
+            atomic_write_text(shard, text)  # then its sha256: a shard without one is whole (changed_by_hand)
+            atomic_write_text(hash_path(shard), hashlib.sha256(text.encode("utf-8")).hexdigest() + "\n")
             outputs[number] = result
             if bar is not None:
                 bar.update(batch_size)

@@ -34,7 +34,6 @@ class Aligner:
     name: ClassVar[str] = ""
     options: ClassVar[tuple[Option, ...]] = ()
     corpus_level: ClassVar[bool] = False
-    package: ClassVar[str | None] = None  # the distribution that runs it, whose version the record keeps
 
     def align(self, pairs: Sequence[Pair]) -> list[list[Link]]:
         raise NotImplementedError
@@ -46,7 +45,7 @@ class Aligner:
     def provenance(self) -> dict[str, Any]:
         """What the build record (``acs_build.json``) keeps of this aligner; ``priors_used`` is None
         where the backend takes no priors."""
-        return {"backend": self.name, **package_entry(self.package), "model": None, "file": None,
+        return {"backend": self.name, **package_entry(self), "model": None, "file": None,
                 "sha256": None, "symmetrization": None, "priors": None, "priors_used": None, "options": {}}
 
 

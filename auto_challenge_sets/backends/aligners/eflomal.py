@@ -13,7 +13,7 @@ seed give identical links. ``seed=None`` runs the stock binary, unseeded and mul
 
 Long sentences. The binary reads at most :data:`MAX_TOKENS` tokens a sentence and silently gives
 a longer pair no links, so such a pair is aligned on its first MAX_TOKENS tokens per side (the
-links keep their indices) and its index recorded in :attr:`EflomalAligner.truncated`.
+links keep their indices; the build warns of each such pair).
 """
 
 from __future__ import annotations
@@ -105,7 +105,6 @@ class EflomalAligner(Aligner):
     """eflomal in both directions, symmetrized; ``seed`` makes reruns identical."""
 
     requires = ("eflomal",)
-    package = "eflomal"
     corpus_level = True
     max_tokens = MAX_TOKENS  # longer pairs are aligned on their first MAX_TOKENS tokens per side
     options = (
@@ -115,8 +114,9 @@ class EflomalAligner(Aligner):
         Option("priors", Path, None, "eflomal: a priors file learned from more parallel text (`acs align "
                "--make-priors`); test-set-sized corpora align far better with one", metavar="FILE",
                build_flag="--eflomal-priors"),
-        Option("model", int, 3, "eflomal: 1 (IBM1), 2 (HMM) or 3 (HMM+fertility)", cli=False),
-        Option("n_samplers", int, 3, "eflomal: independent samplers", cli=False),
+        Option("model", int, 3, "eflomal: 1 (IBM1), 2 (HMM) or 3 (HMM+fertility)", choices=(1, 2, 3),
+               cli=False),
+        Option("n_samplers", int, 3, "eflomal: independent samplers", cli=False, minimum=1),
         Option("rel_iterations", float, 1.0, "eflomal: iterations relative to its default", cli=False),
         Option("null_prior", float, 0.2, "eflomal: prior of the NULL alignment", cli=False),
     )
@@ -124,13 +124,6 @@ class EflomalAligner(Aligner):
     def __init__(self, symmetrization: str = "grow-diag-final-and", seed: int | None = 1,
                  priors: str | os.PathLike[str] | None = None, model: int = 3, n_samplers: int = 3,
                  rel_iterations: float = 1.0, null_prior: float = 0.2) -> None:
-        if symmetrization not in SYMMETRIZATIONS:
-            raise AlignerError(f"eflomal: symmetrization must be one of {', '.join(SYMMETRIZATIONS)}, "
-                               f"not {symmetrization!r}")
-        if model not in (1, 2, 3):
-            raise AlignerError(f"eflomal: model must be 1 (IBM1), 2 (HMM) or 3 (HMM+fertility), not {model}")
-        if n_samplers < 1:
-            raise AlignerError(f"eflomal: n_samplers must be >= 1, not {n_samplers}")
         self.symmetrization = symmetrization
         self.seed = seed
         self.priors = None if priors is None else Path(priors)
@@ -142,7 +135,6 @@ class EflomalAligner(Aligner):
         self.n_samplers = n_samplers
         self.rel_iterations = rel_iterations
         self.null_prior = null_prior
-        self.truncated: list[int] = []  # indices of the pairs of the last align() cut to MAX_TOKENS
         if not eflomal_binary().is_file():
             raise AlignerError(f"eflomal's binary is missing: {eflomal_binary()}")
 
@@ -169,7 +161,6 @@ class EflomalAligner(Aligner):
         forward: list[list[Link]] = [[] for _ in pairs]
         reverse: list[list[Link]] = [[] for _ in pairs]
         todo = [k for k, (src, tgt) in enumerate(pairs) if len(src) and len(tgt)]
-        self.truncated = [k for k in todo if len(pairs[k][0]) > MAX_TOKENS or len(pairs[k][1]) > MAX_TOKENS]
         if not todo:
             return forward, reverse
         import eflomal

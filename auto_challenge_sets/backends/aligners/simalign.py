@@ -41,10 +41,6 @@ _SHORT_NAMES = {"bert": "bert-base-multilingual-cased", "xlmr": "xlm-roberta-bas
 _WEIGHTS = ("model.safetensors", "pytorch_model.bin")
 
 
-class ModelUnavailableError(AlignerError):
-    """The embedding model cannot be loaded (offline and not cached, or a bad local folder)."""
-
-
 def is_offline() -> bool:
     return env_true("HF_HUB_OFFLINE") or env_true("TRANSFORMERS_OFFLINE")
 
@@ -101,31 +97,31 @@ def _how_to_supply(model: str) -> str:
 
 
 def check_model_available(model: str) -> None:
-    """Raise :class:`ModelUnavailableError` now if loading ``model`` is bound to fail: a local folder
+    """Raise :class:`AlignerError` now if loading ``model`` is bound to fail: a local folder
     needs a ``config.json``; a Hub name must be cached when the Hub is off, else its config.json is
     fetched now, so a wrong name fails before the stages before alignment run."""
     path = Path(model).expanduser()
     if path.is_dir():
         if not (path / "config.json").is_file():
-            raise ModelUnavailableError(
+            raise AlignerError(
                 f"the alignment model folder {model} has no config.json; {_how_to_supply(model)}")
         return
     if _looks_like_path(model):
-        raise ModelUnavailableError(f"the alignment model {model!r} is not a folder; {_how_to_supply(model)}")
+        raise AlignerError(f"the alignment model {model!r} is not a folder; {_how_to_supply(model)}")
     from huggingface_hub import hf_hub_download, try_to_load_from_cache
 
     if isinstance(try_to_load_from_cache(model, "config.json"), str):
         return
     absent = f"the alignment model {model!r} is not in the local Hugging Face cache and"
     if is_offline():
-        raise ModelUnavailableError(f"{absent} the Hub is off (HF_HUB_OFFLINE/TRANSFORMERS_OFFLINE); "
+        raise AlignerError(f"{absent} the Hub is off (HF_HUB_OFFLINE/TRANSFORMERS_OFFLINE); "
                                     f"{_how_to_supply(model)}")
     if not hub_reachable():
-        raise ModelUnavailableError(f"{absent} the Hub cannot be reached; {_how_to_supply(model)}")
+        raise AlignerError(f"{absent} the Hub cannot be reached; {_how_to_supply(model)}")
     try:
         hf_hub_download(model, "config.json")
     except Exception as error:  # noqa: BLE001 - any failure means the model cannot be had
-        raise ModelUnavailableError(f"{absent} could not be fetched from the Hub ({type(error).__name__}); "
+        raise AlignerError(f"{absent} could not be fetched from the Hub ({type(error).__name__}); "
                                     f"{_how_to_supply(model)}") from None
 
 
@@ -135,39 +131,29 @@ class SimalignAligner(Aligner):
     method, ``argmax``, is the most precise: long spurious links would inflate the reorder sets."""
 
     requires = ("torch", "transformers", "simalign")
-    package = "simalign"
 
     options = (
         Option("model", str, DEFAULT_MODEL, "simalign: a Hugging Face model name or a local folder (save_pretrained)",
                metavar="NAME_OR_PATH", build_flag="--align-model"),
-        Option("layer", int, DEFAULT_LAYER, "simalign: hidden layer to embed with, 0 = embeddings", metavar="N"),
+        Option("layer", int, DEFAULT_LAYER, "simalign: hidden layer to embed with, 0 = embeddings",
+               metavar="N", minimum=0),
         Option("token_type", str, "bpe", "simalign: align subwords and map to words (bpe), or average subwords "
                "into words first (word)", choices=TOKEN_TYPES),
         Option("method", str, "argmax", "simalign: argmax (intersection of both argmax directions; precise), "
                "itermax (more links), match (max-weight matching; slow on long sentences)", choices=tuple(METHODS)),
         Option("device", str, "cpu", "simalign: cpu, cuda, cuda:1 ...", metavar="DEVICE", build_flag="--align-device"),
         Option("batch_size", int, 64, "simalign: sentences per forward pass", metavar="N",
-               build_flag="--align-batch-size"),
-        Option("distortion", float, 0.0, "simalign: distortion penalty of its alignment matrices", cli=False),
+               build_flag="--align-batch-size", minimum=1),
     )
 
     def __init__(self, model: str = DEFAULT_MODEL, layer: int = DEFAULT_LAYER, token_type: str = "bpe",
-                 method: str = "argmax", device: str = "cpu", batch_size: int = 64, distortion: float = 0.0) -> None:
-        if token_type not in TOKEN_TYPES:
-            raise AlignerError(f"simalign: token type must be one of {', '.join(TOKEN_TYPES)}, not {token_type!r}")
-        if method not in METHODS:
-            raise AlignerError(f"simalign: method must be one of {', '.join(METHODS)}, not {method!r}")
-        if layer < 0:
-            raise AlignerError(f"simalign: layer must be >= 0, not {layer}")
-        if batch_size < 1:
-            raise AlignerError(f"simalign: batch size must be >= 1, not {batch_size}")
+                 method: str = "argmax", device: str = "cpu", batch_size: int = 64) -> None:
         self.model = _SHORT_NAMES.get(model, model)
         self.layer = layer
         self.token_type = token_type
         self.method = method
         self.device = device
         self.batch_size = batch_size
-        self.distortion = distortion
         self._loader: Any = None
         self.check()  # before any work: a missing model must not surface after an hour of parsing
 
@@ -196,7 +182,7 @@ class SimalignAligner(Aligner):
     def _options(self) -> dict[str, Any]:
         # no batch size: on CPU the links do not depend on it (tested)
         return {"weights": model_fingerprint(self.model), "layer": self.layer, "token_type": self.token_type,
-                "distortion": self.distortion, "device": self.device.split(":")[0]}
+                "device": self.device.split(":")[0]}
 
     def cache_key(self) -> dict[str, Any]:
         from importlib.metadata import version
@@ -215,7 +201,7 @@ class SimalignAligner(Aligner):
     def align(self, pairs: Sequence[Pair]) -> list[list[Link]]:
         links: list[list[Link]] = [[] for _ in pairs]
         for k, vectors, subwords in self.pair_vectors(pairs):
-            links[k] = pair_links(vectors, subwords, METHODS[self.method], self.token_type, self.distortion)
+            links[k] = pair_links(vectors, subwords, METHODS[self.method], self.token_type)
         return links
 
     def load(self) -> Any:
@@ -228,7 +214,7 @@ class SimalignAligner(Aligner):
             try:
                 loader = EmbeddingLoader(model=self.model, device=torch.device(self.device), layer=self.layer)
             except OSError as error:
-                raise ModelUnavailableError(
+                raise AlignerError(
                     f"cannot load the alignment model {self.model!r} ({error}); {_how_to_supply(self.model)}"
                 ) from None
             self._check_layer(loader.emb_model.config.num_hidden_layers + 1)
@@ -301,8 +287,8 @@ def _word_vectors(vectors: Sequence[Any], subwords: Sequence[list[list[str]]]) -
     return SentenceAligner.average_embeds_over_words(kept_vectors, kept_subwords), keep
 
 
-def pair_links(vectors: Sequence[Any], subwords: Sequence[list[list[str]]], code: str, token_type: str,
-               distortion: float = 0.0) -> list[Link]:
+def pair_links(vectors: Sequence[Any], subwords: Sequence[list[list[str]]], code: str,
+               token_type: str) -> list[Link]:
     """The second half of ``get_word_aligns``: one pair's subword rows → its links by the simalign
     method letter ``code``."""
     import numpy as np
@@ -314,7 +300,7 @@ def pair_links(vectors: Sequence[Any], subwords: Sequence[list[list[str]]], code
         vectors, rows = _word_vectors(vectors, subwords)
     if len(vectors[0]) == 0 or len(vectors[1]) == 0:
         return []
-    sim = SentenceAligner.apply_distortion(SentenceAligner.get_similarity(vectors[0], vectors[1]), distortion)
+    sim = SentenceAligner.get_similarity(vectors[0], vectors[1])  # stock's default distortion (0): none
     if code == "m":
         matrix = SentenceAligner.get_max_weight_match(sim)
     elif code == "i":

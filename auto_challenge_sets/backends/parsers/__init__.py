@@ -36,11 +36,7 @@ PRETOKENIZED = Option("pretokenized", bool, False,
 
 
 class ParserError(BackendError):
-    """A parser cannot run (bad option, missing library)."""
-
-
-class ParserUnavailableError(ParserError):
-    """The model files a parser needs are missing; the message says which and where to put them."""
+    """A parser cannot run (bad option, missing library, missing model files)."""
 
 
 @dataclass
@@ -64,7 +60,6 @@ class Parser(ABC):
 
     name: ClassVar[str] = ""
     options: ClassVar[tuple[Option, ...]] = ()
-    package: ClassVar[str | None] = None  # the distribution that runs it, whose version the record keeps
 
     @abstractmethod
     def parse(self, lines: list[str]) -> list[Sentence]:
@@ -79,7 +74,7 @@ class Parser(ABC):
 
     def provenance(self) -> dict[str, Any]:
         """What the build record (``acs_build.json``) keeps of this parser."""
-        return {"backend": self.name, **package_entry(self.package), "model": None, "file": None, "sha256": None,
+        return {"backend": self.name, **package_entry(self), "model": None, "file": None, "sha256": None,
                 "options": {}}
 
     def check_ready(self) -> None:

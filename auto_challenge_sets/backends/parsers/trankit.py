@@ -38,13 +38,12 @@ from auto_challenge_sets.backends.parsers import (
 from auto_challenge_sets.backends.parsers.trankit_conllu import to_sentence
 from auto_challenge_sets.backends.parsers.trankit_models import (
     EMBEDDINGS,
-    XLMR_WEIGHTS,
     default_trankit_cache,
     ensure_trankit_models,
     hub_offline,
     import_trankit,
     trankit_language,
-    xlmr_snapshot,
+    xlmr_weights,
 )
 from auto_challenge_sets.formats.ud import Sentence
 
@@ -56,7 +55,6 @@ TOKENIZE_GROUP = 256  # lines per tokenizer call (memory, not results: each line
 @register_backend(PARSER, "trankit")
 class TrankitParser(Parser):
     requires = ("torch", "transformers", "adapters", "trankit")
-    package = "trankit"
     # trankit 1.1.2 pins torch<=2.0.1, so it goes in alone; the extra brings what it really needs
     install = 'pip install "auto-challenge-sets[build]" && pip install --no-deps trankit==1.1.2'
     options = (
@@ -66,23 +64,14 @@ class TrankitParser(Parser):
         Option("embedding", str, "xlm-roberta-base", "trankit's encoder (large: better, ~3x slower)",
                choices=EMBEDDINGS, flag="--trankit-embedding"),
         Option("device", str, "cpu", "where trankit runs", choices=("cpu", "cuda")),
-        Option("batch_size", int, 32, "sentences per trankit tagger batch (tokenizer: N/2 windows)", metavar="N"),
+        Option("batch_size", int, 32, "sentences per trankit tagger batch (tokenizer: N/2 windows)",
+               metavar="N", minimum=1),
         PRETOKENIZED,
-        Option("lemmatize", bool, True, "run trankit's lemmatizer", cli=False),
-        Option("download", bool, True, "fetch missing model files from the Hub", cli=False),
     )
 
     def __init__(self, lang: str = "en", cache_dir: str | os.PathLike[str] | None = None,
                  trankit_cache: str | os.PathLike[str] | None = None, embedding: str = "xlm-roberta-base",
-                 device: str = "cpu", batch_size: int = 32, pretokenized: bool = False,
-                 lemmatize: bool = True, download: bool = True):
-        if embedding not in EMBEDDINGS:
-            raise ParserError(f"embedding must be one of {', '.join(EMBEDDINGS)}, not {embedding!r}",
-                              field="embedding")
-        if device not in ("cpu", "cuda"):
-            raise ParserError(f"device must be cpu or cuda, not {device!r}", field="device")
-        if batch_size < 1:
-            raise ParserError("batch_size must be >= 1", field="batch_size")
+                 device: str = "cpu", batch_size: int = 32, pretokenized: bool = False):
         self.language = trankit_language(lang)
         if trankit_cache is not None:
             self.cache_dir = Path(trankit_cache)
@@ -92,8 +81,6 @@ class TrankitParser(Parser):
         self.device = device
         self.batch_size = batch_size
         self.pretokenized = pretokenized
-        self.lemmatize = lemmatize
-        self.download = download
         self._pipeline = None
         self._signature: dict | None = None
 
@@ -102,7 +89,7 @@ class TrankitParser(Parser):
         return f"trankit ({options.get('embedding') or 'xlm-roberta-base'})"
 
     def check_ready(self) -> None:
-        ensure_trankit_models(self.cache_dir, self.language, self.embedding, download=self.download)
+        ensure_trankit_models(self.cache_dir, self.language, self.embedding)
         if self.device == "cuda":
             import torch
 
@@ -117,13 +104,11 @@ class TrankitParser(Parser):
             for path in sorted(lang_dir.iterdir()):
                 if path.is_file() and not path.name.endswith(".downloaded"):
                     digest.update(path.name.encode() + b"\0" + file_checksum(path).encode())
-            snapshot = xlmr_snapshot(self.cache_dir, self.embedding)
-            # A Hub snapshot folder is named by its commit, so it identifies the XLM-R files.
-            weights = next(snapshot / n for n in XLMR_WEIGHTS if (snapshot / n).is_file())
+            weights = xlmr_weights(self.cache_dir, self.embedding)  # its folder is named by the Hub commit
             self._signature = {
                 "language": self.language, "embedding": self.embedding, "models": digest.hexdigest(),
-                "xlmr": f"{snapshot.name}:{weights.stat().st_size}", "device": self.device,
-                "batch_size": self.batch_size, "pretokenized": self.pretokenized, "lemmatize": self.lemmatize,
+                "xlmr": f"{weights.parent.name}:{weights.stat().st_size}", "device": self.device,
+                "batch_size": self.batch_size, "pretokenized": self.pretokenized,
             }
         return self._signature
 
@@ -132,7 +117,7 @@ class TrankitParser(Parser):
         XLM-R is named by its Hub snapshot and weights size."""
         signature = self.signature()
         return {**super().provenance(), "model": f"{self.embedding}/{self.language}", "sha256": signature["models"],
-                "options": {"xlmr": signature["xlmr"], "pretokenized": self.pretokenized, "lemmatize": self.lemmatize}}
+                "options": {"xlmr": signature["xlmr"], "pretokenized": self.pretokenized}}
 
     def _load(self):
         if self._pipeline is None:
@@ -255,9 +240,7 @@ class TrankitParser(Parser):
         order = sorted(range(len(units)), key=lambda i: (len(units[i]), i))
         doc = [{ID: number + 1, TOKENS: units[i]} for number, i in enumerate(order)]
         with contextlib.redirect_stdout(sys.stderr):
-            tagged = pipeline._posdep_doc(doc)
-            if self.lemmatize:
-                tagged = pipeline._lemmatize_doc(tagged)
+            tagged = pipeline._lemmatize_doc(pipeline._posdep_doc(doc))
         out: list[Sentence] = [Sentence()] * len(units)
         for position, i in enumerate(order):
             out[i] = to_sentence(tagged[position][TOKENS])

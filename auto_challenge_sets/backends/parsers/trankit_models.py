@@ -16,7 +16,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from auto_challenge_sets.backends.parsers import ParserError, ParserUnavailableError
+from auto_challenge_sets.backends.parsers import ParserError
 from auto_challenge_sets.paths import default_cache_dir
 
 HUB_REPO = "uonlp/trankit"
@@ -80,15 +80,16 @@ def trankit_treebank(language: str) -> str | None:
     return _tbinfo().lang2treebank.get(language)
 
 
-def xlmr_snapshot(cache_dir: Path, embedding: str) -> Path | None:
-    """The Hub snapshot folder of the XLM-R files in trankit's cache, if complete."""
+def xlmr_weights(cache_dir: Path, embedding: str) -> Path | None:
+    """The weights file of a complete Hub snapshot of XLM-R in trankit's cache (the snapshot's
+    folder is named by its Hub commit)."""
     snapshots = cache_dir / embedding / f"models--{embedding}" / "snapshots"
     if not snapshots.is_dir():
         return None
     for folder in sorted(snapshots.iterdir()):
-        if all((folder / name).is_file() for name in XLMR_FILES) and \
-                any((folder / name).is_file() for name in XLMR_WEIGHTS):
-            return folder
+        weights = next((folder / name for name in XLMR_WEIGHTS if (folder / name).is_file()), None)
+        if weights is not None and all((folder / name).is_file() for name in XLMR_FILES):
+            return weights
     return None
 
 
@@ -106,7 +107,7 @@ def missing_model_files(cache_dir: str | os.PathLike[str], language: str, embedd
     cache = Path(cache_dir)
     missing = [cache / embedding / language / name for name in names]
     missing = [path for path in missing if not path.is_file()]
-    if xlmr_snapshot(cache, embedding) is None:  # the folder: its subfolder is named by an unknown commit
+    if xlmr_weights(cache, embedding) is None:  # the folder: its subfolder is named by an unknown commit
         missing.append(cache / embedding / f"models--{embedding}" / "snapshots")
     return missing
 
@@ -131,7 +132,7 @@ def fetch_trankit_models(cache_dir: str | os.PathLike[str], language: str, embed
                     with archive.open(member) as source, open(target, "wb") as sink:
                         shutil.copyfileobj(source, sink)
         (lang_dir / f"{language}.downloaded").write_text("")
-    if xlmr_snapshot(cache, embedding) is None:
+    if xlmr_weights(cache, embedding) is None:
         xlmr_cache = cache / embedding  # where trankit tells transformers to look
         for name in XLMR_FILES:
             huggingface_hub.hf_hub_download(embedding, name, cache_dir=xlmr_cache)
@@ -141,20 +142,18 @@ def fetch_trankit_models(cache_dir: str | os.PathLike[str], language: str, embed
             huggingface_hub.hf_hub_download(embedding, XLMR_WEIGHTS[1], cache_dir=xlmr_cache)
 
 
-def ensure_trankit_models(cache_dir: str | os.PathLike[str], language: str, embedding: str,
-                          download: bool = True) -> None:
-    """Make sure the model files are there (fetching them if allowed), else fail naming them."""
+def ensure_trankit_models(cache_dir: str | os.PathLike[str], language: str, embedding: str) -> None:
+    """Make sure the model files are there (fetching them unless the Hub is off), else fail naming them."""
     missing = missing_model_files(cache_dir, language, embedding)
     if not missing:
         return
-    reason = "downloading is off"
     from auto_challenge_sets.backends.hub import hub_offline_mode, hub_reachable
 
-    if download and hub_offline_mode():
+    if hub_offline_mode():
         reason = "offline mode: HF_HUB_OFFLINE is set"
-    elif download and not hub_reachable():
+    elif not hub_reachable():
         reason = "the Hugging Face Hub cannot be reached"
-    elif download:
+    else:
         try:
             fetch_trankit_models(cache_dir, language, embedding)
         except Exception as error:  # no network, offline mode, Hub errors: all mean "not here"
@@ -165,7 +164,7 @@ def ensure_trankit_models(cache_dir: str | os.PathLike[str], language: str, embe
                 return
             reason = "the download did not provide them"
     shown = "\n  ".join(str(path) for path in missing)
-    raise ParserUnavailableError(
+    raise ParserError(
         f"trankit model files for {language} ({embedding}) are missing ({reason}):\n  {shown}\n"
         f"Get them on a machine with network (the language zip is "
         f"https://huggingface.co/{HUB_REPO}/resolve/main/models/{SAVED_MODEL_VERSION}/{embedding}/{language}.zip, "

@@ -13,13 +13,7 @@ from pathlib import Path
 
 from auto_challenge_sets.backends import PARSER, Option, register_backend
 from auto_challenge_sets.backends.file_provenance import file_checksum
-from auto_challenge_sets.backends.parsers import (
-    PRETOKENIZED,
-    Parser,
-    ParserError,
-    ParserUnavailableError,
-    merge_sentences,
-)
+from auto_challenge_sets.backends.parsers import PRETOKENIZED, Parser, ParserError, merge_sentences
 from auto_challenge_sets.backends.parsers.trankit_models import trankit_language
 from auto_challenge_sets.formats.conllu import parse_conllu
 from auto_challenge_sets.formats.ud import Sentence
@@ -65,7 +59,6 @@ def missing_model_text(*langs: str) -> str:
 @register_backend(PARSER, "udpipe")
 class UDPipeParser(Parser):
     requires = ("ufal.udpipe",)
-    package = "ufal.udpipe"
     options = (
         Option("udpipe_model", Path, None, "UDPipe 1 model file (--parser udpipe; default: the language's in "
                "CACHE/udpipe, see `acs doctor`)", metavar="FILE"),
@@ -77,7 +70,7 @@ class UDPipeParser(Parser):
         # cache_dir: UDPipe keeps no cache; lang: which model to find when none is given
         if udpipe_model is None:
             if not (found := udpipe_models(lang)):
-                raise ParserUnavailableError(f"no UDPipe model for {lang} in {udpipe_folder()}: "
+                raise ParserError(f"no UDPipe model for {lang} in {udpipe_folder()}: "
                                              f"{missing_model_text(lang)}, or pass udpipe_model FILE", field="udpipe_model")
             udpipe_model = found[0]
         self.model_path = Path(udpipe_model)
@@ -93,7 +86,7 @@ class UDPipeParser(Parser):
     def check_ready(self) -> None:
         if not self.model_path.is_file():
             found = "is not a regular file" if self.model_path.exists() else "not found"
-            raise ParserUnavailableError(f"UDPipe model {self.model_path} {found}: pass an existing "
+            raise ParserError(f"UDPipe model {self.model_path} {found}: pass an existing "
                                          "UDPipe 1 model file with udpipe_model FILE", field="udpipe_model")
 
     def signature(self) -> dict:
@@ -113,7 +106,7 @@ class UDPipeParser(Parser):
 
             model = Model.load(str(self.model_path))
             if model is None:
-                raise ParserUnavailableError(f"{self.model_path} is not a UDPipe 1 model (Model.load failed)")
+                raise ParserError(f"{self.model_path} is not a UDPipe 1 model (Model.load failed)")
             source = "horizontal" if self.pretokenized else "tokenize"
             self._model = model  # the pipeline keeps a pointer into it: keep it alive
             self._pipeline = Pipeline(model, source, Pipeline.DEFAULT, Pipeline.DEFAULT, "conllu")
