@@ -73,17 +73,15 @@ def _dataset_here_lines() -> list[tuple[bool, str, str, str]]:
 
 
 def _language_table(langs: list[str], trankit_cache: Path | None) -> list[str]:
-    """Per language: what a build from it parses with, found as the checks above find it, and the
-    judge's matching for it as a target."""
+    """Per language: the trankit model a build from it parses with (the checks above say whether it
+    and a UDPipe model are on disk), and the judge's matching for it as a target."""
     from auto_challenge_sets.backends.inventory import language_parsers
 
     lines = ["", "Per language (gold trees in any language: --source-conllu FILE):"]
     for f in (language_parsers(lang, trankit_cache) for lang in langs):
-        udpipe = f"--parser udpipe takes {f.udpipe_models[0].name}" if f.udpipe_models else "no UDPipe model"
         script = "; PUD's traditional script: traditional-chinese" if f.lang == "zh" else ""
-        build = (f"trankit {f.trankit_language} ({f.trankit_treebank}{script}), "
-                 f"{'missing' if f.trankit_missing else 'on disk'}" if f.trankit_language else "none by default")
-        lines += [f"{f.lang:<4}a build parses with {build}; {udpipe}", f"    as a target: {f.as_target}"]
+        build = f"trankit {f.trankit_language} ({f.trankit_treebank}{script})" if f.trankit_language else "none by default"
+        lines += [f"{f.lang:<4}a build parses with {build}", f"    as a target: {f.as_target}"]
     return lines
 
 
