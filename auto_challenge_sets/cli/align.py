@@ -31,8 +31,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="source sentences, one per line, tokens separated by white space")
     parser.add_argument("--target", required=True, type=Path, metavar="FILE",
                         help="target sentences, line by line with the source")
-    parser.add_argument("--output", metavar="FILE", help="Pharaoh file to write ('-': stdout)")
-    parser.add_argument("--make-priors", metavar="FILE", type=Path,
+    output = parser.add_mutually_exclusive_group(required=True)
+    output.add_argument("--output", metavar="FILE", help="Pharaoh file to write ('-': stdout)")
+    output.add_argument("--make-priors", metavar="FILE", type=Path,
                         help="instead of links, learn eflomal priors from this corpus (as much parallel text of "
                         "the language pair as you have, test sets included) and write them to FILE; then align "
                         "or build with --priors / --eflomal-priors FILE")
@@ -51,8 +52,6 @@ def run(args: argparse.Namespace) -> int:
     from auto_challenge_sets.formats.pharaoh import format_pharaoh
     from auto_challenge_sets.pipeline.align_stage import align_pairs, write_pharaoh
 
-    if (args.output is None) == (args.make_priors is None):
-        raise AcsError("give --output FILE (links) or --make-priors FILE (eflomal priors)")
     if args.make_priors is not None and args.aligner != "eflomal":
         raise AcsError("--make-priors learns eflomal's priors: use it with --aligner eflomal")
     for written in (args.output, args.make_priors):  # refused before the aligning, not after it
