@@ -19,9 +19,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Word-align SOURCE and TARGET, two files of white-space-tokenized sentences with line N "
         "of one translating line N of the other (fast_align's input, without the ' ||| '). Writes one line "
         "per input line of 0-based Pharaoh links 'i-j' (source token i, target token j); a pair with an "
-        "empty side gets an empty line. The work is cached and resumable: run it again after an "
-        "interruption and finished shards are reused. Use the result with `acs build --alignment FILE` "
-        "(the source tokens must then be the words of the source parse).",
+        "empty side gets an empty line. Run again after an interruption, it reuses its cached finished "
+        "shards. Use the result with `acs build --alignment FILE` (its source tokens must be the words of "
+        "the source parse).",
         epilog="examples:\n  acs align --aligner eflomal --source news.de --target news.en --output "
         "news.de-en.pharaoh\n  acs align --source news.de --target news.en --output out.pharaoh --model ./mbert "
         "--device cuda --batch-size 256",

@@ -21,9 +21,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         formatter_class=HelpFormatter,
     )
     parser.add_argument("--lang", nargs="+", default=["de", "en"], metavar="LANG",
-                        help="languages to check: trankit's and UDPipe's models, and per language the parser a build "
-                        "would use and the targeted judge's match as a target ('all': the nine PUD languages, ja "
-                        "and uk)")
+                        help="languages whose trankit and UDPipe models, build parser and targeted judge's match as a "
+                        "target to show ('all': the nine PUD languages, ja and uk)")
     parser.add_argument("--trankit-cache", type=Path, metavar="DIR",
                         help="trankit's model folder (default: $ACS_TRANKIT_CACHE, else CACHE/trankit)")
     parser.add_argument("--align-model", metavar="NAME_OR_PATH", help="simalign model to check (default: its default)")
