@@ -10,7 +10,7 @@ import pytest
 
 from auto_challenge_sets.cli import main
 from auto_challenge_sets.formats.conllu import read_conllu
-from auto_challenge_sets.phenomena.registry import find_instances, is_selected
+from auto_challenge_sets.phenomena.registry import find_instances
 
 from conftest import shared_path
 
@@ -22,7 +22,8 @@ from conftest import shared_path
 def test_select_prints_the_python_apis_sent_ids(capsys: pytest.CaptureFixture, lang: str, phenomenon: str,
                                                 minimum: int, exact: bool) -> None:
     path = shared_path("data", "pud", f"{lang}_pud-ud-test.conllu")
-    expected = [s.sent_id for s in read_conllu(path) if is_selected(find_instances(s, phenomenon), minimum, exact)]
+    expected = [s.sent_id for s in read_conllu(path)
+                if any(i.distance == minimum if exact else i.distance >= minimum for i in find_instances(s, phenomenon))]
     argv = ["select", "--conllu", str(path), "--phenomenon", phenomenon, "--min-distance", str(minimum)]
     assert main(argv + (["--exact"] if exact else [])) == 0
     printed = capsys.readouterr().out.splitlines()

@@ -17,12 +17,12 @@ from auto_challenge_sets.cli import main
 from auto_challenge_sets.formats.conllu import read_conllu
 from auto_challenge_sets.formats.ud import Sentence, Token
 from auto_challenge_sets.phenomena import registry as phenomena
-from auto_challenge_sets.phenomena.profiles import ANY, PROFILES, check_profiles, source_phenomena
+from auto_challenge_sets.phenomena.profiles import ANY, PROFILES, source_phenomena
 from auto_challenge_sets.phenomena.registry import (
     BUILTIN,
     LANGUAGE_RULES,
     PHENOMENA,
-    find_all_instances,
+    find_instances,
     iter_instances,
     lexical_phenomena,
     phenomenon_for,
@@ -42,7 +42,10 @@ def _sentence(*words: Token) -> Sentence:
 
 def test_the_table_covers_the_nine_pud_languages_and_checks_itself() -> None:
     assert set(PUD_LANGUAGES) | {ANY} == set(PROFILES)
-    check_profiles()  # every name a built-in lexical phenomenon, every language rule in its profile
+    lexical = set(lexical_phenomena()) & BUILTIN
+    assert {language: set(names) - lexical for language, names in PROFILES.items() if set(names) - lexical} == {}
+    # a language rule whose language's profile lacks the phenomenon would never run
+    assert [key for key in LANGUAGE_RULES if key[0] not in PROFILES.get(key[1], ())] == []
 
 
 def test_every_built_in_phenomenon_is_in_some_profile() -> None:
@@ -68,8 +71,8 @@ def test_a_language_rule_replaces_the_generic_one_for_its_language_only() -> Non
     # French PUD: 'se' has no Reflex=Yes
     se = Token(1, "se", lemma="se", upos="PRON", feats="Person=3|PronType=Prs", head=3, deprel="obj")
     sentence = _sentence(se, Token(2, "est", head=3, deprel="aux"), Token(3, "inscrit", upos="VERB"))
-    assert find_all_instances(sentence, [phenomenon_for("reflexive", "fr")])["reflexive"] == [(1, 3, "se", "inscrit", 1, 0)]
-    assert find_all_instances(sentence, [phenomenon_for("reflexive", "de")])["reflexive"] == []
+    assert find_instances(sentence, phenomenon_for("reflexive", "fr")) == [(1, 3, "se", "inscrit", 1, 0)]
+    assert find_instances(sentence, phenomenon_for("reflexive", "de")) == []
     assert phenomenon_for("reflexive", "de") is PHENOMENA["reflexive"]
     assert ("reflexive", "fr") in LANGUAGE_RULES
 
@@ -78,18 +81,18 @@ def test_a_czech_possessive_reflexive_is_no_reflexive_clitic() -> None:
     svou = Token(1, "svou", upos="DET", feats="Poss=Yes|PronType=Prs|Reflex=Yes", head=2, deprel="det")
     se = Token(3, "se", upos="PRON", feats="PronType=Prs|Reflex=Yes|Variant=Short", head=4, deprel="expl:pv")
     sentence = _sentence(svou, Token(2, "práci", upos="NOUN", head=4, deprel="obj"), se, Token(4, "vrátil", upos="VERB"))
-    assert [i.dependent for i in find_all_instances(sentence, [phenomenon_for("reflexive", "cs")])["reflexive"]] == [3]
-    assert len(find_all_instances(sentence, ["reflexive"])["reflexive"]) == 2  # the generic rule takes both
+    assert [i.dependent for i in find_instances(sentence, phenomenon_for("reflexive", "cs"))] == [3]
+    assert len(find_instances(sentence, "reflexive")) == 2  # the generic rule takes both
 
 
 def test_ba_runs_from_the_marker_to_the_verb_over_its_object() -> None:
     # 把 時間 快進: 把 is the case marker of 時間, whose head is the verb
     words = [Token(1, "把", upos="ADP", head=2, deprel="case"), Token(2, "時間", upos="NOUN", head=3, deprel="obj"),
              Token(3, "快進", upos="VERB")]
-    assert find_all_instances(_sentence(*words), ["ba_bei"])["ba_bei"] == [(1, 3, "把", "快進", 1, 1)]
+    assert find_instances(_sentence(*words), "ba_bei") == [(1, 3, "把", "快進", 1, 1)]
     passive = [Token(1, "被", upos="AUX", head=3, deprel="aux:pass"), Token(2, "完全", upos="ADV", head=3,
                deprel="advmod"), Token(3, "燒毀", upos="VERB")]
-    assert find_all_instances(_sentence(*passive), ["ba_bei"])["ba_bei"] == [(1, 3, "被", "燒毀", 1, 1)]
+    assert find_instances(_sentence(*passive), "ba_bei") == [(1, 3, "被", "燒毀", 1, 1)]
 
 
 def test_a_user_rule_declares_its_languages() -> None:
@@ -267,7 +270,7 @@ def test_a_fixed_rule_finds_exactly_these_pairs_in_a_pud_sentence(language: str,
                                                                    pairs: list[tuple[int, int]]) -> None:
     path = shared_path("data", "pud", f"{language}_pud-ud-test.conllu")
     sentence = next(s for s in read_conllu(path) if s.sent_id == sent_id)
-    found = find_all_instances(sentence, [phenomenon_for(name, language)])[name]
+    found = find_instances(sentence, phenomenon_for(name, language))
     assert [(instance.dependent, instance.head) for instance in found] == pairs
 
 
@@ -285,7 +288,7 @@ def test_the_distance_and_content_distance_in_a_pud_sentence(language: str, sent
                                                              instances: list[tuple[int, int, int, int]]) -> None:
     path = shared_path("data", "pud", f"{language}_pud-ud-test.conllu")
     sentence = next(s for s in read_conllu(path) if s.sent_id == sent_id)
-    found = find_all_instances(sentence, [phenomenon_for(name, language)])[name]
+    found = find_instances(sentence, phenomenon_for(name, language))
     assert [(i.dependent, i.head, i.distance, i.content_distance) for i in found] == instances
 
 

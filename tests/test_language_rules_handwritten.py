@@ -10,7 +10,7 @@ import pytest
 
 from auto_challenge_sets.formats.conllu import iter_sentences
 from auto_challenge_sets.phenomena.profiles import source_phenomena
-from auto_challenge_sets.phenomena.registry import find_all_instances, phenomenon_for
+from auto_challenge_sets.phenomena.registry import find_instances, find_instances_in_block, phenomenon_for
 
 # language -> [(sentence, {phenomenon: [(dependent, head)]})]; a phenomenon not named finds nothing
 SENTENCES: dict[str, list[tuple[str, dict[str, list[tuple[int, int]]]]]] = {
@@ -218,7 +218,7 @@ def test_each_rule_of_the_language_finds_exactly_the_written_pairs(language: str
     names = source_phenomena(language)
     for text, expected in SENTENCES[language]:
         assert set(expected) <= set(names), language
-        found = find_all_instances(_sentence(text), [phenomenon_for(name, language) for name in names])
+        found = find_instances_in_block([_sentence(text)], [phenomenon_for(name, language) for name in names])[0]
         for name in names:
             pairs = [(instance.dependent, instance.head) for instance in found[name]]
             assert pairs == expected.get(name, []), f"{language} {name}: {pairs}\n{text}"
@@ -231,5 +231,5 @@ def test_each_rule_of_the_language_finds_exactly_the_written_pairs(language: str
 ])
 def test_the_distance_and_the_content_distance_of_an_instance(language: str, sentence: int, name: str,
                                                               distance: int, content_distance: int) -> None:
-    found = find_all_instances(_sentence(SENTENCES[language][sentence][0]), [phenomenon_for(name, language)])[name]
+    found = find_instances(_sentence(SENTENCES[language][sentence][0]), phenomenon_for(name, language))
     assert [(i.distance, i.content_distance) for i in found] == [(distance, content_distance)]

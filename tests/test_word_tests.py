@@ -20,7 +20,6 @@ from auto_challenge_sets.formats.ud import Sentence, Token
 from auto_challenge_sets.phenomena.registry import (
     PHENOMENA,
     Phenomenon,
-    find_all_instances,
     find_instances_in_block,
     get_phenomenon,
     iter_instances,
@@ -120,7 +119,7 @@ def test_blocks_with_word_tests_find_what_every_rule_on_every_word_finds(block: 
     phenomena = [get_phenomenon(name) for name in lexical_phenomena()]
     plain = _without_tests(phenomena)
     found = [instances for _, instances in iter_instances(pud, phenomena, block)]
-    assert found == [find_all_instances(sentence, plain) for sentence in pud]
+    assert found == [find_instances_in_block([sentence], plain)[0] for sentence in pud]
     assert sum(len(f["particle"]) for f in found) > 100  # real instances compared, not empty lists
 
 
@@ -143,7 +142,7 @@ def test_rules_with_and_without_word_tests_in_one_block(pud: list[Sentence]) -> 
         blocks = find_instances_in_block(pud[:200], names)
         assert list(blocks[0]) == names  # the order asked for
         plain = _without_tests([get_phenomenon(name) for name in names])
-        assert blocks == [find_all_instances(sentence, plain) for sentence in pud[:200]]
+        assert blocks == [find_instances_in_block([sentence], plain)[0] for sentence in pud[:200]]
     finally:
         PHENOMENA.pop("test_any_adp", None)
 
@@ -169,7 +168,7 @@ def test_a_query_finds_the_same_with_its_word_test(query: str, pud: list[Sentenc
     try:
         tested = get_phenomenon(parsed.name)
         found = [instances for _, instances in iter_instances(pud, [tested])]
-        assert found == [find_all_instances(sentence, _without_tests([tested])) for sentence in pud]
+        assert found == [find_instances_in_block([sentence], _without_tests([tested]))[0] for sentence in pud]
         assert any(f[parsed.name] for f in found)
     finally:
         PHENOMENA.pop(parsed.name, None)

@@ -19,9 +19,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Word-align SOURCE and TARGET, two files of white-space-tokenized sentences with line N "
         "of one translating line N of the other (fast_align's input, without the ' ||| '). Writes one line "
         "per input line of 0-based Pharaoh links 'i-j' (source token i, target token j); a pair with an "
-        "empty side gets an empty line. The work is cached and resumable: run it again after an "
-        "interruption and finished shards are reused. Use the result with `acs build --alignment FILE` "
-        "(the source tokens must then be the words of the source parse).",
+        "empty side gets an empty line. Run again after an interruption, it reuses its cached finished "
+        "shards. Use the result with `acs build --alignment FILE` (its source tokens must be the words of "
+        "the source parse).",
         epilog="examples:\n  acs align --aligner eflomal --source news.de --target news.en --output "
         "news.de-en.pharaoh\n  acs align --source news.de --target news.en --output out.pharaoh --model ./mbert "
         "--device cuda --batch-size 256",
@@ -31,8 +31,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="source sentences, one per line, tokens separated by white space")
     parser.add_argument("--target", required=True, type=Path, metavar="FILE",
                         help="target sentences, line by line with the source")
-    parser.add_argument("--output", metavar="FILE", help="Pharaoh file to write ('-': stdout)")
-    parser.add_argument("--make-priors", metavar="FILE", type=Path,
+    output = parser.add_mutually_exclusive_group(required=True)
+    output.add_argument("--output", metavar="FILE", help="Pharaoh file to write ('-': stdout)")
+    output.add_argument("--make-priors", metavar="FILE", type=Path,
                         help="instead of links, learn eflomal priors from this corpus (as much parallel text of "
                         "the language pair as you have, test sets included) and write them to FILE; then align "
                         "or build with --priors / --eflomal-priors FILE")
@@ -51,8 +52,6 @@ def run(args: argparse.Namespace) -> int:
     from auto_challenge_sets.formats.pharaoh import format_pharaoh
     from auto_challenge_sets.pipeline.align_stage import align_pairs, write_pharaoh
 
-    if (args.output is None) == (args.make_priors is None):
-        raise AcsError("give --output FILE (links) or --make-priors FILE (eflomal priors)")
     if args.make_priors is not None and args.aligner != "eflomal":
         raise AcsError("--make-priors learns eflomal's priors: use it with --aligner eflomal")
     for written in (args.output, args.make_priors):  # refused before the aligning, not after it

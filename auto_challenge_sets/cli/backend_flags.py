@@ -68,18 +68,13 @@ def backend_options(args: argparse.Namespace, kind: str, name: str, *,
     """The given flags of the chosen backend ``name``; a given flag that it does not take is an error
     naming the backend that does, unless it is in ``also_used`` (used elsewhere too: ``acs build --device``)."""
     chosen = {option.name for option in declared_options(kind).get(name, ()) if option.cli}
-    options: dict[str, Any] = {}
-    for option, owners in _flags_by_option(kind).values():
-        value = getattr(args, _dest(kind, option), None)
-        if value is None:
-            continue
-        if option.name in chosen:
-            options[option.name] = value
-        elif option.name not in also_used:
+    given = given_backend_options(args, kind)
+    for key, value in given.items():
+        if key not in chosen and key not in also_used:
             error = ParserError if kind == PARSER else AlignerError
-            raise error(f"the {owners[0]} option {option.name.replace('_', ' ')} ({value}) "
+            raise error(f"the {_flags_by_option(kind)[key][1][0]} option {key.replace('_', ' ')} ({value}) "
                         f"does not apply to --{kind} {name}")
-    return options
+    return {key: value for key, value in given.items() if key in chosen}
 
 
 def given_backend_options(args: argparse.Namespace, kind: str) -> dict[str, Any]:
@@ -134,11 +129,10 @@ def add_aligner_arguments(parser: argparse.ArgumentParser, *, standalone: bool =
                            "statistical aligner for CPUs, learnt on the input itself (give it thousands of pairs)")
     else:
         group.add_argument("--aligner", choices=[*names, PHARAOH, NO_ALIGNER, AUTO_ALIGNER], default=None,
-                           help="how to word-align source and target for the reorder configs: simalign "
-                           "(contextual embeddings, best with a GPU), eflomal (statistical, CPU), pharaoh "
-                           "(read --alignment FILE), none (no reorder configs), auto (the default): pharaoh "
-                           f"when --alignment is given, else {DEFAULT_ALIGNER} when its model is here or the "
-                           f"Hub can be reached, else {FALLBACK_ALIGNER}")
+                           help="the reorder configs' word alignment: simalign (contextual embeddings, best with "
+                           "a GPU), eflomal (statistical, CPU), pharaoh (read --alignment FILE), none (no reorder "
+                           f"configs), auto (the default): pharaoh with --alignment, else {DEFAULT_ALIGNER} when its "
+                           f"model is here or the Hub reachable, else {FALLBACK_ALIGNER}")
         group.add_argument("--alignment", type=Path, metavar="FILE",
                            help="precomputed Pharaoh alignment (0-based i-j, one line per corpus line) from "
                            "the parse's words to the white-space tokens of the target (fast_align, "
@@ -146,10 +140,13 @@ def add_aligner_arguments(parser: argparse.ArgumentParser, *, standalone: bool =
     add_backend_flags(group, ALIGNER, in_build=not standalone)
 
 
-def aligner_choice(args: argparse.Namespace) -> str:
-    """``--aligner`` as given, or by the default-aligner policy (pharaoh with ``--alignment``, else
-    :func:`~auto_challenge_sets.pipeline.defaults.default_aligner`, for which simalign's flags
-    ask for simalign); decided once, kept in ``args.aligner``, its note in ``args.aligner_note``."""
+def aligner_spec_from_args(args: argparse.Namespace, *, default_device: str | None = None) -> AlignerSpec | None:
+    """The aligner the flags ask for: ``--aligner`` as given, or by the default-aligner policy
+    (pharaoh with ``--alignment``, else :func:`~auto_challenge_sets.pipeline.defaults.default_aligner`,
+    for which simalign's flags ask for simalign; kept in ``args.aligner``, its note in
+    ``args.aligner_note``). None for ``none`` and ``pharaoh`` (the caller reads ``--alignment``).
+    ``default_device``: its device where its own flag is not given (a build passes its parser's
+    ``--device``, so one flag puts both models on the GPU)."""
     alignment = getattr(args, "alignment", None)
     if args.aligner in (None, AUTO_ALIGNER):
         if alignment is not None:
@@ -162,14 +159,7 @@ def aligner_choice(args: argparse.Namespace) -> str:
         raise AlignerError(f"--alignment FILE is read by --aligner pharaoh, not --aligner {args.aligner}")
     if args.aligner == PHARAOH and alignment is None:
         raise AlignerError("--aligner pharaoh needs --alignment FILE")
-    return args.aligner
-
-
-def aligner_spec_from_args(args: argparse.Namespace, *, default_device: str | None = None) -> AlignerSpec | None:
-    """The aligner the flags ask for; None for ``none`` and ``pharaoh`` (the caller reads
-    ``--alignment``). ``default_device``: its device where its own flag is not given (a build
-    passes its parser's ``--device``, so one flag puts both models on the GPU)."""
-    name = aligner_choice(args)
+    name = args.aligner
     options = backend_options(args, ALIGNER, name)
     if name in (NO_ALIGNER, PHARAOH):
         return None

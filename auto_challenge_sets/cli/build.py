@@ -23,10 +23,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="build every challenge config of one language pair and corpus into a dataset folder",
         description="Select the sentence pairs of a parallel corpus with each long-distance phenomenon at every "
         "minimum distance D (lexical: 0-5 on the source-side UD parse; on a word alignment, reorder and "
-        "reorder_norm: 5, 10, 15, 20 positions, crossing: 5, 10, 20, 30 percent) and write them as a Hugging Face "
-        "dataset folder: data/{config}/{split}-00000-of-00001.parquet (a file every 50,000 rows: -00000-of-00003 "
-        "...) plus a README.md with the YAML configs. Run it again with another --pair or --corpus and the same "
-        "--out to add to the folder.",
+        "reorder_norm: 5, 10, 15, 20 positions, crossing: 5, 10, 20, 30 percent) into a Hugging Face dataset "
+        "folder: data/{config}/{split}-00000-of-00001.parquet (a file per 50,000 rows) and a README.md with the "
+        "YAML configs. Another --pair or --corpus with the same --out adds to the folder.",
         formatter_class=HelpFormatter,
     )
     parser.add_argument("--pair", required=True, help="language pair, source first: de-en")
@@ -50,34 +49,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         f"auto_challenge_sets/phenomena/profiles.py; known: {', '.join(sorted(lexical_phenomena()))})")
     parser.add_argument("--rule", action="append", default=[], metavar="QUERY",
                         help="add a phenomenon of your own (repeatable): 'name=light_verb deprel=compound:lvc "
-                        "head.upos=VERB'; FIELD=VALUE or FIELD~PREFIX on the word's form, lemma, upos, xpos, "
-                        "feats, deprel, misc, or head.FIELD on its head's; all must hold; lang=cs,sk limits it to those source "
-                        "languages. The name may not be "
-                        "baseline nor a built-in phenomenon's, and means one rule in a folder: a rule of that name "
-                        "recorded for another split with another definition is an error, unless --replace-rule")
+                        "head.upos=VERB'; all terms, FIELD=VALUE or FIELD~PREFIX on the word's form, lemma, upos, "
+                        "xpos, feats, deprel, misc, or head.FIELD on its head's, must hold; lang=cs,sk limits it to "
+                        "those source languages. The name, not baseline nor a built-in's, means one rule in a folder: "
+                        "another definition recorded for another split is an error, unless --replace-rule")
     parser.add_argument("--replace-rule", action="append", default=[], metavar="NAME",
-                        help="the --rule named NAME replaces the rule of that name that the folder records for "
-                        "other splits of this pair with another definition: its configs' files of those "
-                        "splits are removed (build those corpora again with the new --rule to have them)")
+                        help="the --rule named NAME replaces the folder's other definition of NAME for other splits "
+                        "of this pair: their configs' files are removed (build those corpora again to have them)")
     parser.add_argument("--allow-token-mismatch", action="store_true",
-                        help="with --alignment: the alignment's source indices refer to the parse's words even "
-                        "though the source's white-space tokens differ (e.g. made with `acs align` on `acs parse`'s "
-                        "tokens); build with a warning instead of refusing the file")
+                        help="with --alignment: its source indices refer to the parse's words though the source's "
+                        "white-space tokens differ (`acs align` on `acs parse`'s tokens): warn, not refuse")
     parser.add_argument("--quiet", action="store_true", help="no progress bars (they show only on a terminal)")
     parser.add_argument("--timings", action="store_true",
-                        help="print where the time went, one line per stage (read, parse, align, select and "
-                        "write, record and card): wall and CPU seconds (workers and eflomal included) and "
-                        "what the stage handled")
+                        help="print on standard error each stage's wall and CPU seconds (workers and eflomal "
+                        "included) and what it handled (read, parse, align, select and write, record and card)")
     scale = parser.add_argument_group("executor")
     scale.add_argument("--executor", choices=("local", "ray"), default="local",
                        help="where the parse and alignment shards run: on this machine (--jobs processes), or "
                        "on a Ray cluster (Ray Data actors, each loading the model once; pip install "
                        "\"auto-challenge-sets[ray]\"); the folder is the same either way")
     scale.add_argument("--jobs", type=int_at_least(1, 4096), default=None, metavar="N",
-                       help="with --executor local: worker processes for the parse shards, each loading the "
-                       "parser once, and for the selection of the rows (default: the cores this process may use; "
-                       "1: all in this process); eflomal runs its two directions as two processes whatever N; the "
-                       "folder is the same for any N")
+                       help="with --executor local: worker processes for the parse shards (each loading the parser "
+                       "once) and the row selection (default: the cores this process may use; 1: this process "
+                       "alone); eflomal runs its two directions as two processes; the folder is the same for any N")
     scale.add_argument("--ray-address", metavar="ADDR",
                        help="with --executor ray: auto (the cluster `ray start` runs here) or ray://HOST:10001; "
                        "default: a local cluster started for this build")

@@ -21,9 +21,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         formatter_class=HelpFormatter,
     )
     parser.add_argument("--lang", nargs="+", default=["de", "en"], metavar="LANG",
-                        help="languages to check: trankit's and UDPipe's models, and per language the parser a build "
-                        "would use and the targeted judge's match as a target ('all': the nine PUD languages, ja "
-                        "and uk)")
+                        help="languages whose trankit and UDPipe models, build parser and targeted judge's match as a "
+                        "target to show ('all': the nine PUD languages, ja and uk)")
     parser.add_argument("--trankit-cache", type=Path, metavar="DIR",
                         help="trankit's model folder (default: $ACS_TRANKIT_CACHE, else CACHE/trankit)")
     parser.add_argument("--align-model", metavar="NAME_OR_PATH", help="simalign model to check (default: its default)")
@@ -73,17 +72,15 @@ def _dataset_here_lines() -> list[tuple[bool, str, str, str]]:
 
 
 def _language_table(langs: list[str], trankit_cache: Path | None) -> list[str]:
-    """Per language: what a build from it parses with, found as the checks above find it, and the
-    judge's matching for it as a target."""
+    """Per language: the trankit model a build from it parses with (the checks above say whether it
+    and a UDPipe model are on disk), and the judge's matching for it as a target."""
     from auto_challenge_sets.backends.inventory import language_parsers
 
     lines = ["", "Per language (gold trees in any language: --source-conllu FILE):"]
     for f in (language_parsers(lang, trankit_cache) for lang in langs):
-        udpipe = f"--parser udpipe takes {f.udpipe_models[0].name}" if f.udpipe_models else "no UDPipe model"
         script = "; PUD's traditional script: traditional-chinese" if f.lang == "zh" else ""
-        build = (f"trankit {f.trankit_language} ({f.trankit_treebank}{script}), "
-                 f"{'missing' if f.trankit_missing else 'on disk'}" if f.trankit_language else "none by default")
-        lines += [f"{f.lang:<4}a build parses with {build}; {udpipe}", f"    as a target: {f.as_target}"]
+        build = f"trankit {f.trankit_language} ({f.trankit_treebank}{script})" if f.trankit_language else "none by default"
+        lines += [f"{f.lang:<4}a build parses with {build}", f"    as a target: {f.as_target}"]
     return lines
 
 

@@ -7,32 +7,28 @@ import argparse
 import sys
 from pathlib import Path
 
-from auto_challenge_sets.cli.help import HelpFormatter, ascii_real, int_at_least, non_empty
+from auto_challenge_sets.cli.help import VERIFY_HELP, HelpFormatter, ascii_real, int_at_least, non_empty
 
 DESCRIPTION = """\
-Score one or many systems' translations of a test corpus on LDD challenge sets, in one engine:
-every metric of --metrics (BLEU, chrF and TER from sacrebleu, RIBES as NTT defines it, or any
-metric a package registers) on every config, each compared with length-matched random corpora
-drawn from the full corpus (the {pair}.baseline config); sacrebleu's paired test of every system
-against a baseline system; on the full test set, per metric a ranking with WMT's significance
-clusters (`--config {pair}.baseline` scores the full corpus alone, its random baseline n/a); per
-metric and phenomenon the trend of the score with D (Spearman over the distinct configs with at
-least --min-rows rows, the paper's Table 5) and a summary; with --human, how each metric ranks the
-systems against human scores; with --targeted, whether each dependency's head and dependent were
-translated as the reference translates them.
+Score one or many systems' translations of a test corpus on LDD challenge sets: every metric of
+--metrics (BLEU, chrF and TER from sacrebleu, RIBES as NTT defines it, or one a package registers)
+on every config, against length-matched random corpora drawn from the full corpus ({pair}.baseline);
+sacrebleu's paired test of every system against a baseline system; per metric a full-test-set
+ranking with WMT's significance clusters (`--config {pair}.baseline` scores the full corpus alone,
+without random baseline); per metric and phenomenon the trend of the score with D (Spearman over the
+distinct configs with at least --min-rows rows, the paper's Table 5) and a summary; with --human,
+each metric's ranking against human scores; with --targeted, whether each dependency's head and
+dependent were translated as the reference translates them.
 
-HYP has one line per line of the corpus the split was built from (line N of HYP translates the
-row whose `line` is N), so its line count must equal the corpus's line count as `acs build`
-recorded it (pairs with an empty side are not rows, but their lines are still in HYP). Give
-several --hyp files (NAME=FILE to name one, `-` reads one from stdin) to compare systems.
+HYP has one line per line of the corpus the split was built from, pairs with an empty side
+included (line N translates the row whose `line` is N): the corpus's line count `acs build`
+recorded. Give several --hyp files (NAME=FILE names one, `-` reads stdin) to compare systems.
 
-Tables list systems best first by the first metric (its direction; ties by name), configs in
-distance order. --out DIR writes results.json (schema acs-evaluation/4, described by the JSON Schema
+Tables list systems best first by the first metric (ties by name), configs in distance order.
+--out DIR writes results.json (schema acs-evaluation/4, JSON Schema
 auto_challenge_sets/evaluation/results.schema.json), report.md, SVG figures and index.html, and the
 terminal gets a summary (per metric the full test set's best and clusters, the per-phenomenon
-summary, the flagged configs) instead of the full tables. DIR must be new, empty, or an earlier
-report; the new report replaces it whole, or, if the run fails, not at all. `acs report DIR` renders
-it again from results.json alone."""
+summary, the flagged configs); `acs report DIR` renders them again from results.json alone."""
 
 EPILOG = """\
 examples:
@@ -61,17 +57,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=DESCRIPTION, epilog=EPILOG, formatter_class=HelpFormatter)
     parser.add_argument("--dataset", default="auto_challenge_sets", metavar="DIR",
                         help="a folder written by `acs build` (default: ./auto_challenge_sets, its default --out)")
-    parser.add_argument("--verify", action="store_true", default=default["verify"],
-                        help="also check every data file's sha256 against acs_build.json (reads every file; "
-                        "sizes and row counts are always checked)")
+    parser.add_argument("--verify", action="store_true", default=default["verify"], help=VERIFY_HELP)
     parser.add_argument("--config", required=True, type=non_empty, metavar="NAME|all",
                         help="config to score (e.g. de-en.particle.d3; several separated by commas), or `all`: "
                         "every non-baseline config of the language pair")
     parser.add_argument("--split", metavar="NAME",
                         help="split (source corpus, e.g. newstest2021); default: the baseline config's only split")
     parser.add_argument("--hyp", nargs="+", action="extend", metavar="FILE",
-                        help="system output, one line per corpus line; several files (NAME=FILE to name one, "
-                        "`-` for stdin) for the many-system evaluation; repeated --hyp flags add up")
+                        help="system outputs, one line per corpus line (NAME=FILE names one, `-`: stdin; repeatable)")
     parser.add_argument("--testset", metavar="NAME",
                         help="the corpus is sacrebleu's test set NAME, built with `acs build --testset NAME`: "
                         "the split defaults to its name, and --system takes outputs from it (needs --pair)")
@@ -79,22 +72,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="with --testset: system outputs that sacrebleu's registry holds for the test "
                         "set (in it, or in NAME/systems as wmt21/systems), by name, or `all`")
     parser.add_argument("--ref", action="append", default=[], metavar="FILE",
-                        help="a further reference for the metrics, one line per corpus line (repeatable): they score "
-                        "against every reference, as sacrebleu with several -r files (nrefs:N in the signature), "
-                        "the dataset's `reference` column first; the targeted judge does not use it (--judge-ref)")
+                        help="a further reference for the metrics, one line per corpus line (repeatable), as "
+                        "sacrebleu's several -r files (nrefs:N), after the dataset's `reference`; the judge's: --judge-ref")
     parser.add_argument("--ref-config", metavar="NAME",
                         help="config holding the full corpus: the random baseline's pool and the full-corpus "
                         "score (default: {pair}.baseline)")
     parser.add_argument("--pair", metavar="SRC-TGT", help="with --config all: the language pair, when the "
                         "folder holds several")
     parser.add_argument("--out", metavar="DIR", help="write report.md, results.json, SVG figures and index.html here (a new "
-                        "or empty folder, or one that holds only an earlier report: it is replaced whole)")
+                        "or empty folder, or an earlier report: replaced whole, or not at all if the run fails)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON (results.json) instead of tables")
     parser.add_argument("--quiet", action="store_true", help="no progress bars (they show only on a terminal)")
     parser.add_argument("--timings", action="store_true",
-                        help="print where the time went, one line per stage (reading inputs, statistics, random "
-                        "baselines, paired tests, human, targeted, each report file) on standard error: wall "
-                        "and CPU seconds and what the stage handled")
+                        help="print on standard error each stage's wall and CPU seconds and what it handled "
+                        "(inputs, statistics, random baselines, paired tests, human, targeted, each report file)")
     parser.add_argument("--jobs", type=int_at_least(1, MAX_JOBS), default=default["jobs"], metavar="N",
                         help="worker processes for the systems' statistics; the numbers do not depend on it "
                         "(default: the cores this process may use)")
@@ -133,22 +124,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       "line): per config, Kendall's τ-b of each metric's sentence scores with z, and with --targeted "
                       "the mean z of instances judged correct minus wrong (95%% bootstrap interval)")
     group = parser.add_argument_group(
-        "targeted accuracy", "was the dependency itself translated? Each lexical instance's head and dependent: "
-        "the reference words aligned to them (the expected translation) must be in the output, or, with an "
-        "aligner, be the output words aligned to them (lower-cased, punctuation stripped; else sentence chrF "
-        ">= --targeted-chrf). Instances whose head has no aligned reference word are counted apart; a "
-        "dependent without one is judged with its head. A diagnostic of reference-word recall, not a ranking "
-        "measure: it credits the reference's own words, so a second human translation passes only about half "
-        "the time (46% on WMT21 de-en). Give one with --judge-ref and the run measures this judge's pass rate on it "
-        "and prints it beside every targeted number; without one the report says the judge is unmeasured")
-    group.add_argument("--targeted", action="store_true", help="score the targeted accuracy of lexical configs (a diagnostic of reference-word "
-                       "recall, not a ranking measure)")
+        "targeted accuracy", "was the dependency itself translated? The reference words aligned to each lexical "
+        "instance's head and dependent (the expected translation) must be in the output, or, with an aligner, be "
+        "the output words aligned to them (lower-cased, punctuation stripped; else sentence chrF >= "
+        "--targeted-chrf); a head without aligned reference words is counted apart, a dependent without is judged "
+        "with its head. A diagnostic of reference-word recall, not a ranking measure: it credits the reference's "
+        "own words, so a second human translation passes only about half the time (46% on WMT21 de-en). Give one "
+        "with --judge-ref and the run measures this judge's pass rate on it and prints it beside every targeted "
+        "number; without one the report says the judge is unmeasured")
+    group.add_argument("--targeted", action="store_true", help="score the targeted accuracy of lexical configs")
     group.add_argument("--targeted-aligner", choices=ALIGNERS, default="auto",
-                       help="eflomal: references and every output aligned in one joint corpus; simalign: each "
-                       "pair directly; stored: the dataset's alignment column and --hyp-alignment files; present: no "
-                       "output alignment, the expected words (the dataset's alignment column) must be in the output; auto: "
-                       "stored with --hyp-alignment, else present (on WMT21 de-en, eflomal's links of a test set were "
-                       "too noisy to tell outputs with the expected words removed from real ones)")
+                       help="eflomal: references and outputs aligned in one joint corpus; simalign: each pair "
+                       "directly; stored: the dataset's alignment column and --hyp-alignment files; present: the "
+                       "expected words (by the alignment column) must be in the output; auto: stored with "
+                       "--hyp-alignment, else present (eflomal's test-set links on WMT21 de-en were too noisy to tell "
+                       "outputs without the expected words from real ones)")
     group.add_argument("--hyp-alignment", action="append", default=[], metavar="[NAME=]FILE",
                        help="a system's output aligned to the source (Pharaoh, one line per corpus line, source "
                        "words x white-space tokens of the output); NAME as the system's (repeatable)")
@@ -160,7 +150,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        "\"gave up\" for \"give up\"")
     group.add_argument("--judge-ref", action="append", default=[], metavar="FILE",
                        help="a second human translation, one line per corpus line (repeatable): the judge is "
-                       "checked on it as on a system's output; the metrics' references stay as they are (--ref)")
+                       "checked on it as on a system's output; not a metric reference (that is --ref)")
     group.add_argument("--targeted-all-refs", action="store_true",
                        help="an instance is also correct when it matches a --judge-ref translation (each aligned to the "
                        "source with eflomal); off by default: their links let too much through (docs/method.md)")

@@ -6,6 +6,9 @@ import argparse
 
 from auto_challenge_sets.formats.text import ascii_float, ascii_int
 
+VERIFY_HELP = ("also check every data file's sha256 against acs_build.json (reads every file; sizes and row counts "
+               "are always checked)")
+
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
     """Keeps the description's line breaks, and shows a default where there is one to show and the

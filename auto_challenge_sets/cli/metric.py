@@ -58,7 +58,7 @@ def run_install(args: argparse.Namespace) -> int:
         return 0
     done = install(cache=args.modules_cache)
     state = "installed" if done.changed else "already installed"
-    print(f"{state}: {done.script}\nevaluate.load(\"{done.name}\") now loads it (online and offline)\n"
+    print(f"{state}: {done.script}\nevaluate.load(\"ldd_challenge\") now loads it (online and offline)\n"
           "(its warning \"Using the latest cached version of the module ... couldn't be found ... on the Hugging "
           "Face Hub\" is expected: that cached module is this one)")
     return 0

@@ -18,10 +18,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Parse the source side of a corpus: every non-empty input line becomes exactly one UD sentence "
         "with '# sent_id = LINE NUMBER' and '# text = LINE' (a line the parser splits into several sentences is "
         "merged into one tree, the later roots attached to the first as 'parataxis'; a line too long for trankit's "
-        "encoder is parsed in chunks joined the same way). The parse runs in cached shards: run the same command "
-        "again after an interruption and it resumes, writing the same bytes as an uninterrupted run. trankit's "
-        "models are fetched from the Hub repository uonlp/trankit into --trankit-cache when missing; without network "
-        "the command stops before parsing and names the missing files.",
+        "encoder is parsed in chunks joined the same way). Run again after an interruption, it resumes from its "
+        "cached shards, writing the same bytes. trankit's missing models are fetched from the Hub repository "
+        "uonlp/trankit into --trankit-cache; offline, the command names them before parsing.",
         formatter_class=HelpFormatter,
         epilog="examples:\n  acs parse --lang de --input newstest2013.de --output newstest2013.de.conllu\n"
         "  acs parse --lang de --parser udpipe --udpipe-model german.udpipe --input src.de --output src.conllu",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from auto_challenge_sets.cli.help import HelpFormatter
+from auto_challenge_sets.cli.help import VERIFY_HELP, HelpFormatter
 
 CARD_LINES = 20  # of the card, in a dry run without --verbose: the YAML's start, enough to see it is there
 
@@ -49,9 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     dataset.add_argument("dir", metavar="DIR", nargs="?", default="auto_challenge_sets",
                          help="the folder (default: ./auto_challenge_sets, acs build's default --out)")
     _common(dataset, "my-org/auto_challenge_sets")
-    dataset.add_argument("--verify", action="store_true",
-                         help="also check every data file's sha256 against acs_build.json (sizes and row "
-                         "counts are always checked)")
+    dataset.add_argument("--verify", action="store_true", help=VERIFY_HELP)
     dataset.set_defaults(func=run_dataset)
     metric = subparsers.add_parser(
         "publish-metric", help="upload the ldd_challenge evaluate module as a Hub Space",

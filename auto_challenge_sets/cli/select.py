@@ -32,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from auto_challenge_sets.formats.conllu import iter_sentences, read_conllu
-    from auto_challenge_sets.phenomena.registry import find_instances, is_selected, phenomenon_for
+    from auto_challenge_sets.phenomena.registry import find_instances, phenomenon_for
 
     if args.conllu == "-":
         sentences = iter_sentences(((n, line.rstrip("\n").removesuffix("\r")) for n, line in enumerate(sys.stdin, 1)),
@@ -41,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
         sentences = read_conllu(args.conllu)
     rule = phenomenon_for(args.phenomenon, args.lang)  # the language's own rule where it has one
     for position, sentence in enumerate(sentences, start=1):
-        if is_selected(find_instances(sentence, rule), args.min_distance, args.exact):
+        distances = [instance.distance for instance in find_instances(sentence, rule)]
+        if args.min_distance in distances if args.exact else any(d >= args.min_distance for d in distances):
             # no id: its position; an empty id as its comment (a blank line would read as no sentence at all)
             sys.stdout.write(f"{position if sentence.sent_id is None else sentence.sent_id or '# sent_id ='}\n")
     return 0

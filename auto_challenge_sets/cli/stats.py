@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from auto_challenge_sets.cli.help import VERIFY_HELP
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -15,9 +17,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("dir", metavar="DIR", help="a folder written by `acs build`")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
-    parser.add_argument("--verify", action="store_true",
-                        help="also check every data file's sha256 against acs_build.json (reads every file; "
-                        "sizes and row counts are always checked)")
+    parser.add_argument("--verify", action="store_true", help=VERIFY_HELP)
     parser.set_defaults(func=run)
 
 

@@ -44,19 +44,14 @@ class Comet(AveragedMetric):
         Option("comet_gpus", int, 0, "GPUs to use (0: the CPU)", minimum=0),
     )
 
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
-        self.model = self.values["comet_model"]
-        self.batch_size = self.values["comet_batch_size"]
-        self.gpus = self.values["comet_gpus"]
-
     def sentence_scores(self, hypotheses: Sequence[str], references: References,
                         sources: Sequence[str] | None = None) -> np.ndarray:
         if sources is None:
             raise ValueError("metric comet needs the source sentences")
         data = [{"src": src, "mt": hyp, "ref": refs[0]} for src, hyp, refs in zip(sources, hypotheses, references,
                                                                                strict=True)]
-        output = _load(self.model).predict(data, batch_size=self.batch_size, gpus=self.gpus, progress_bar=False)
+        output = _load(self.values["comet_model"]).predict(data, batch_size=self.values["comet_batch_size"],
+                                                           gpus=self.values["comet_gpus"], progress_bar=False)
         return np.asarray(output.scores, dtype=np.float64)
 
     def signature(self, nrefs: int) -> str:
@@ -66,4 +61,4 @@ class Comet(AveragedMetric):
             release = version("unbabel-comet")
         except Exception:  # noqa: BLE001 - not installed: the signature still names the model
             release = "none"
-        return f"model:{self.model}|refs:first|version:{release}"
+        return f"model:{self.values['comet_model']}|refs:first|version:{release}"

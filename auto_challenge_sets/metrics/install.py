@@ -47,7 +47,6 @@ def module_hash(script: Path) -> str:
 
 @dataclass(frozen=True)
 class InstalledMetric:
-    name: str
     folder: Path  # evaluate-metric--NAME: everything this installation owns
     script: Path  # .../<hash>/NAME.py, what evaluate imports
     changed: bool  # False when the same bytes were already there
@@ -84,7 +83,7 @@ def install(source: Path | None = None, cache: Path | None = None) -> InstalledM
         if stale.is_dir() and stale != hashed and len(stale.name) == 64:
             shutil.rmtree(stale)
             changed = True
-    return InstalledMetric(METRIC_NAME, folder, target, changed)
+    return InstalledMetric(folder, target, changed)
 
 
 def uninstall(cache: Path | None = None) -> Path | None:

@@ -17,7 +17,7 @@ here in ISO 639-1 (``zho``, ``cmn``) is refused (:data:`ISO_639_1`), so one lang
 
 from __future__ import annotations
 
-from auto_challenge_sets.phenomena.registry import BUILTIN, LANGUAGE_RULES, PHENOMENA, lexical_phenomena
+from auto_challenge_sets.phenomena.registry import BUILTIN, PHENOMENA, lexical_phenomena
 
 ANY = "*"  # a source language the table does not name
 
@@ -84,18 +84,3 @@ def profile_languages(phenomenon: str) -> list[str]:
     """The languages of the table whose builds make configs for ``phenomenon``."""
     return sorted(language for language, names in PROFILES.items() if language != ANY and phenomenon in names)
 
-
-def check_profiles() -> None:
-    """Every name of the table is a built-in lexical phenomenon and every language rule belongs to a
-    language whose profile has the phenomenon (a rule nobody would run is a mistake)."""
-    lexical = set(lexical_phenomena()) & BUILTIN
-    for language, names in PROFILES.items():
-        unknown = set(names) - lexical
-        if unknown:
-            raise ValueError(f"the profile of {language!r} names {', '.join(sorted(unknown))}: no built-in phenomenon")
-    for name, language in LANGUAGE_RULES:
-        if name not in PROFILES.get(language, ()):
-            raise ValueError(f"{language!r} has a rule for {name!r} but its profile does not list it")
-
-
-check_profiles()

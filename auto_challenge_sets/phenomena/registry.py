@@ -87,8 +87,7 @@ def is_function_word(word: Token) -> bool:
 
 class Instance(NamedTuple):
     """A matching word and its head, 1-based word IDs, with the distance between them and the
-    number of content words among those (``content_distance``). A named tuple: immutable, and made
-    without a frozen dataclass's object.__setattr__ per field, for every match of every rule."""
+    number of content words among those (``content_distance``)."""
 
     dependent: int
     head: int
@@ -133,8 +132,6 @@ def register_language_rule(name: str, language: str, description: str, word_test
     (:func:`phenomenon_for`)."""
 
     def decorate(rule: TokenRule) -> TokenRule:
-        if name not in PHENOMENA or PHENOMENA[name].rule is None:
-            raise ValueError(f"{name!r} is no phenomenon found on the tree: register it before its language rules")
         if (name, language) in LANGUAGE_RULES:
             raise ValueError(f"{language!r} has a rule for {name!r} already")
         LANGUAGE_RULES[name, language] = Phenomenon(name, description, rule, takes_head=_arity(rule) == 2,
@@ -175,8 +172,6 @@ def register_alignment_phenomenon(name: str, description: str, measure: Callable
     a pair's score and instances (:mod:`auto_challenge_sets.phenomena.reordering`), ``distances`` the D its
     configs are built at (the first is the short name's)."""
     _check_name(name)
-    if not distances or list(distances) != sorted(set(distances)):
-        raise ValueError(f"an alignment phenomenon needs increasing distances, got {distances!r}")
     PHENOMENA[name] = Phenomenon(name, description, None, REORDER_KIND, measure=measure, distances=tuple(distances))
     return PHENOMENA[name]
 
@@ -246,21 +241,15 @@ def _instance(word: Token, head: Token, words: list[Token], uncounted: Callable[
 def find_instances(sentence: Sentence, phenomenon: str | Phenomenon) -> list[Instance]:
     """Every word of ``sentence`` matching the phenomenon (root excluded), in word order."""
     found_by = _rule_of(phenomenon)
-    return find_all_instances(sentence, [found_by])[found_by.name]
+    return find_instances_in_block([sentence], [found_by])[0][found_by.name]
 
 
 SENTENCE_BLOCK = 16  # sentences per find_instances_in_block: a few hundred words, the block's columns in cache
 
 
-def find_all_instances(sentence: Sentence, phenomena: Sequence[str | Phenomenon]) -> dict[str, list[Instance]]:
-    """:func:`find_instances` of each phenomenon, by name (:func:`find_instances_in_block` of one
-    sentence)."""
-    return find_instances_in_block([sentence], phenomena)[0]
-
-
 def find_instances_in_block(sentences: Sequence[Sentence],
                             phenomena: Sequence[str | Phenomenon]) -> list[dict[str, list[Instance]]]:
-    """:func:`find_all_instances` of each of ``sentences``, in order, from one look at the block.
+    """Per sentence, in order, :func:`find_instances` of each phenomenon by name, from one look at the block.
 
     A rule with a word test is called only on the words that pass it, found in C over the block's
     words at once (:mod:`auto_challenge_sets.phenomena.word_tests`): a block rather than a sentence, because
@@ -290,16 +279,9 @@ def find_instances_in_block(sentences: Sequence[Sentence],
 
 def iter_instances(sentences: Iterable[Sentence], phenomena: Sequence[str | Phenomenon],
                    block: int = SENTENCE_BLOCK) -> Iterator[tuple[Sentence, dict[str, list[Instance]]]]:
-    """Each sentence of a stream with its :func:`find_all_instances`, taken ``block`` sentences at
-    a time (:func:`find_instances_in_block`)."""
-    phenomena = list(map(_rule_of, phenomena))
+    """Each sentence of a stream with its instances by phenomenon, taken ``block`` sentences at a
+    time (:func:`find_instances_in_block`)."""
     stream = iter(sentences)
     while taken := list(islice(stream, block)):
         yield from zip(taken, find_instances_in_block(taken, phenomena))
 
-
-def is_selected(instances: Iterable[Instance], min_distance: int, exact: bool = False) -> bool:
-    """At least one instance at distance >= min_distance (== with ``exact``)."""
-    if exact:
-        return any(instance.distance == min_distance for instance in instances)
-    return any(instance.distance >= min_distance for instance in instances)
