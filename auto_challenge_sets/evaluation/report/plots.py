@@ -78,7 +78,7 @@ def nice_ticks(low: float, high: float, bins: int = 5) -> list[float]:
 
 @dataclass(frozen=True)
 class SvgPlot:
-    """One figure: its template macro (``kind``), size, what it draws (``body``), title, alt text and file."""
+    """One figure: its kind (how ``chart`` draws it), size, what it draws (``body``), title, alt and file."""
 
     key: str
     title: str
