@@ -28,7 +28,7 @@ def draw(evaluation: Evaluation, human: dict[str, float] | None = None, progress
             plots = section.figures(evaluation, metric, human) if hasattr(section, "figures") else None
             if plots is not None:
                 with stage(f"figures: {section.KIND}", unit="files") as timed:
-                    found = [replace(p, svg=chart(p)) for p in plots if p is not None]
+                    found = [replace(p, svg=chart(p), metric=metric) for p in plots if p is not None]
                     if timed is not None:
                         timed.count = len(found)
                 drawn.extend(found)

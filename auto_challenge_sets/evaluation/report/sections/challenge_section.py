@@ -16,7 +16,6 @@ from auto_challenge_sets.evaluation.report.cells import num, ordered_configs, ra
 from auto_challenge_sets.evaluation.report.name_text import isolate, markdown_text, report_name
 from auto_challenge_sets.evaluation.report.sections import full_test_section as full_test
 from auto_challenge_sets.evaluation.report.sections import human_section as human
-from auto_challenge_sets.evaluation.report.sections import trends_section as trends
 from auto_challenge_sets.evaluation.results import SAME_ROWS, SMALL, Evaluation
 from auto_challenge_sets.tables import render_table
 
@@ -92,23 +91,19 @@ def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
     return lines
 
 
-def figure_links(evaluation: Evaluation, plots: list[Path], metric: str | None = None) -> list[str]:
-    """The links to a metric's figures (``None``: to the run's own, whose names hold no metric), then a blank line."""
-    def named(m: str) -> set[str]:
-        fields = [{"pair": evaluation.pair, "metric": m, "phenomenon": c.phenomenon} for c in evaluation.configs.values()]
-        return {file.format(**f) for file in (FILE, human.FILE, trends.FILE) for f in fields}
-
-    names = named(metric) if metric else set().union(*map(named, evaluation.metrics))
-    return [f"![{markdown_text(p.stem)}]({quote(p.name)})" for p in plots if (p.name in names) == bool(metric)] + [""]
+def figure_links(figures: list[plots.SvgPlot], metric: str | None = None) -> list[str]:
+    """The links to a metric's figures (``None``: to the run's own), then a blank line."""
+    return [f"![{markdown_text(f.file.removesuffix('.svg'))}]({quote(f.file)})"
+            for f in figures if f.metric == metric] + [""]
 
 
-def write_tables(evaluation: Evaluation, out: Path, plots: list[Path]) -> list[Path]:
+def write_tables(evaluation: Evaluation, out: Path, figures: list[plots.SvgPlot]) -> list[Path]:
     """Per metric, report.md's appendix :data:`TABLES`: its figures, full-test ranking and per-config tables."""
     written = []
     for metric in evaluation.metrics:
         label = report_name(evaluation.label(metric), True)
         lines = [f"# {label}: figures and tables per config", "", "The findings and summaries are in "
-                 "[report.md](report.md).", "", TABLE_LEGEND, *figure_links(evaluation, plots, metric),
+                 "[report.md](report.md).", "", TABLE_LEGEND, *figure_links(figures, metric),
                  *full_test.full_test_section(evaluation, True, [metric])]
         if human.human_rows(evaluation, metric):
             lines += [f"## Correlation with human scores, {label}", "", human.human_table(evaluation, metric, True), ""]

@@ -112,10 +112,6 @@
   if (!dataNode) return;
   var data = JSON.parse(dataNode.textContent);
   var systems = data.systems;
-  // rows beyond the page's (per config) and the words of their lines (per corpus line), added by
-  // the sidecar scripts in sentences/
-  window.ACS_SENTENCES = window.ACS_SENTENCES || {};
-  window.ACS_TEXTS = window.ACS_TEXTS || {};
   var texts = data.texts;
   var systemSelect = document.getElementById("sentence-system");
   var verdictSelect = document.getElementById("sentence-verdict");
@@ -174,7 +170,7 @@
   }
 
   function renderRow(row) {
-    var text = texts[row.line] || window.ACS_TEXTS[row.line];
+    var text = texts[row.line] || window.ACS_TEXTS[row.line];  // a line beyond the page's: its sidecar's
     var box = element("div", "sentence");
     box.setAttribute("data-line", row.line);
     var meta = element("div", "meta", "line " + row.line + " · d = " + row.d + " · ");
