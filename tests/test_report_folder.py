@@ -120,7 +120,7 @@ def test_an_exception_mid_write_leaves_the_previous_report(toy, tmp_path, capsys
     def broken(*args, **kwargs):
         raise RuntimeError("a plot failed")
 
-    monkeypatch.setattr(figures, "all_plots", broken)
+    monkeypatch.setattr(figures, "draw", broken)
     assert main(_argv(toy, out, "better")) == 2
     assert "a plot failed" in _one_error_line(capsys)
     assert _snapshot(out) == before
@@ -132,7 +132,7 @@ def test_a_report_renamed_aside_by_a_killed_swap_is_put_back(toy, tmp_path, caps
     fails, puts it back."""
     out, before = _previous(toy, tmp_path, capsys)
     out.rename(tmp_path / ".report.acs-old-99999")
-    monkeypatch.setattr(figures, "all_plots", lambda *args, **kwargs: 1 / 0)
+    monkeypatch.setattr(figures, "draw", lambda *args, **kwargs: 1 / 0)
     assert main(_argv(toy, out, "better")) == 2
     capsys.readouterr()
     assert _snapshot(out) == before

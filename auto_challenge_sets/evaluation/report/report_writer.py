@@ -54,7 +54,10 @@ def write_report(out_dir: str | Path, evaluation: Evaluation, sentences: Sentenc
         with stage(SAVED, 1, "files"):
             sentences.save(out / SAVED)
         saved.append(out / SAVED)
-    drawn = figures.all_plots(evaluation, out, evaluation.human_scores, progress)
+    drawn = figures.draw(evaluation, evaluation.human_scores, progress)
+    with stage("figures: files", len(drawn), "files"):
+        for figure in drawn:
+            (out / figure.file).write_text(str(figure.svg) + "\n", encoding="utf-8")
     plots, report = [out / figure.file for figure in drawn], out / MARKDOWN
     with stage(MARKDOWN, 1, "files"):
         report.write_text(markdown_report(evaluation, drawn), encoding="utf-8")

@@ -116,21 +116,13 @@ def write_tables(evaluation: Evaluation, out: Path, figures: list[plots.SvgPlot]
 
 
 @dataclass(frozen=True)
-class MetricView:
-    name: str
-    label: str
-    digits: int
-    higher_is_better: bool
-
-
-@dataclass(frozen=True)
 class Cell:
     config: str
     phenomenon: str
     min_distance: int | None
     n: int
     system: str
-    metric: MetricView
+    metric: str
     score: float
     random_mean: float | None  # None: no random baseline (random_unavailable says why)
     random_p5: float | None
@@ -145,22 +137,16 @@ class Cell:
     random_unavailable: str | None = None
 
 
-def metric_views(evaluation: Evaluation) -> list[MetricView]:
-    return [MetricView(m, evaluation.metric_info[m].label, evaluation.metric_info[m].digits,
-                       evaluation.higher_is_better[m]) for m in evaluation.metrics]
-
-
 def cells(evaluation: Evaluation) -> list[Cell]:
     """Every (config, system, metric) of the run, configs in D order."""
     out = []
-    metrics = metric_views(evaluation)
     for name in ordered_configs(evaluation):
         config = evaluation.configs[name]
         for system, result in config.systems.items():
-            for metric in metrics:
-                score = result.scores[metric.name]
+            for metric in evaluation.metrics:
+                score = result.scores[metric]
                 random, test = score.random, score.vs_baseline
-                worse = config.below_band(score, metric.higher_is_better)
+                worse = config.below_band(score, evaluation.higher_is_better[metric])
                 band = (None,) * 5 if random is None or config.degenerate_baseline else (
                     random.mean, random.p5, random.p95, random.percentile, score.score - random.mean)
                 out.append(Cell(name, config.phenomenon, config.min_distance, config.n, system, metric,
@@ -171,8 +157,7 @@ def cells(evaluation: Evaluation) -> list[Cell]:
 
 
 def page(evaluation: Evaluation) -> dict[str, Any]:
-    return {"metrics": metric_views(evaluation), "configs": ordered_configs(evaluation), "cells": cells(evaluation),
-            "page_size": PAGE_ROWS}
+    return {"configs": ordered_configs(evaluation), "cells": cells(evaluation), "page_size": PAGE_ROWS}
 
 
 def heatmap(evaluation: Evaluation, metric: str) -> plots.SvgPlot:

@@ -95,21 +95,24 @@
     apply();
   });
 
-  // ---- the sections are folded: a link opens the folds around its target, and a section its own
+  // ---- the sections are folded: a link opens the folds around its target, and a section its own;
+  // a link to #sentences-CONFIG opens that config and brings its first marked word into view
   function unfold() {
     var target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
     if (!target) return;
     var own = target.querySelector(":scope > details.section");
     if (own) own.open = true;
     for (var fold = target.closest("details"); fold; fold = fold.parentElement.closest("details")) fold.open = true;
-    target.scrollIntoView();
+    if (!target.matches("details.config")) return target.scrollIntoView();
+    open(target);  // its rows now, to find the mark
+    var mark = target.querySelector(".sentence:not([hidden]) mark");
+    (mark || target).scrollIntoView({ block: "center" });
   }
   window.addEventListener("hashchange", unfold);
-  unfold();
 
   // ---- the sentences behind each config
   var dataNode = document.getElementById("acs-sentences");
-  if (!dataNode) return;
+  if (!dataNode) return unfold();  // a page without them has no config to open
   var data = JSON.parse(dataNode.textContent);
   var systems = data.systems;
   var texts = data.texts;
@@ -302,15 +305,5 @@
   function refilter() { filterSentences(document.getElementById("sentences")); }
   systemSelect.addEventListener("change", refilter);
   verdictSelect.addEventListener("change", refilter);
-
-  // a link to #sentences-CONFIG opens that config and brings its first marked word into view
-  function follow() {
-    var details = document.getElementById(decodeURIComponent(location.hash.slice(1)));
-    if (!details || !details.matches("details.config")) return;
-    open(details);  // unfold() opened it: its rows now, to find the mark
-    var mark = details.querySelector(".sentence:not([hidden]) mark");
-    (mark || details).scrollIntoView({ block: "center" });
-  }
-  window.addEventListener("hashchange", follow);
-  follow();
+  unfold();
 })();
