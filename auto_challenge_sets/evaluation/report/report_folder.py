@@ -1,7 +1,7 @@
 """The ``--out`` folder of ``acs evaluate``: whose it is, and writing it whole.
 
 ``--out`` must be absent, empty, or hold one earlier report and nothing else (a ``results.json`` of
-``acs evaluate`` and only names a report writes, :func:`.report.report_names`); anything else is an
+``acs evaluate`` and only names a report writes, :func:`.report_writer.report_names`); anything else is an
 error naming the first such file, before any scoring. Only a regular file is ever opened. The report
 is written into a work folder and swapped in under a lock (:mod:`auto_challenge_sets.folder_swap`).
 """

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from markupsafe import Markup
+
 from auto_challenge_sets.evaluation.report.plots import is_finite
 
 
@@ -22,8 +24,6 @@ def _raw(value: float | None) -> str:
 
 def _bdi(name: str) -> Any:
     """A user's name as its own bidi isolate, escaped: it cannot reorder the names after it."""
-    from markupsafe import Markup
-
     return Markup("<bdi>{}</bdi>").format(name)
 
 

@@ -32,9 +32,7 @@
       }
       return (ascending ? order : -order) || a.k - b.k;
     });
-    var fragment = document.createDocumentFragment();
-    keyed.forEach(function (item) { fragment.appendChild(item.row); });
-    body.appendChild(fragment);
+    keyed.forEach(function (item) { body.appendChild(item.row); });
     table.dispatchEvent(new Event("acs-sorted"));  // a paged table shows its new first page
   }
 
@@ -253,9 +251,7 @@
 
   function append(details, rows) {
     var holder = details.querySelector(".rows");
-    var fragment = document.createDocumentFragment();
-    rows.forEach(function (row) { fragment.appendChild(renderRow(row)); });
-    holder.appendChild(fragment);
+    rows.forEach(function (row) { holder.appendChild(renderRow(row)); });
     filterSentences(details);
   }
 
