@@ -125,26 +125,24 @@
     return node;
   }
 
-  // tokens joined by spaces, each marked token wrapped in <mark class=role>, a doubted one's with its class and title
+  // a span of tokens joined by spaces, each marked token in <mark class=role>, a doubted one's with its class and title
   function tokens(words, marks, doubts) {
     var roles = {};
     marks.forEach(function (mark) { if (!(mark[0] in roles)) roles[mark[0]] = mark[1]; });
-    var fragment = document.createDocumentFragment();
+    var span = element("span", "text");
     words.forEach(function (word, k) {
-      if (k) fragment.appendChild(document.createTextNode(" "));
-      if (!(k in roles)) { fragment.appendChild(document.createTextNode(word)); return; }
-      var mark = fragment.appendChild(element("mark", roles[k], word));
+      if (k) span.appendChild(document.createTextNode(" "));
+      if (!(k in roles)) { span.appendChild(document.createTextNode(word)); return; }
+      var mark = span.appendChild(element("mark", roles[k], word));
       if (doubts && doubts[k]) { mark.classList.add(doubts[k][0]); mark.title = doubts[k][1]; }
     });
-    return fragment;
+    return span;
   }
 
-  // a line of a row: its label in one column, its words in the other
-  function labelled(tag, className, label, content) {
+  // a line of a row: its label in one column, its words (a span.text) in the other
+  function labelled(tag, className, label, body) {
     var line = element(tag, className);
     line.appendChild(element("span", "label", label));
-    var body = content.nodeType === 11 ? element("span", "text") : content;
-    if (body !== content) body.appendChild(content);
     line.appendChild(body);
     return line;
   }
