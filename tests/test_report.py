@@ -519,9 +519,8 @@ def _headings_in_order(text: str) -> list[str]:
 def test_the_markdown_report_whole(evaluation, tmp_path):
     """report.md whole, its per-config tables (scores and human correlations) moved to one file per
     metric, linked from its appendix."""
-    from pathlib import Path
-
     from auto_challenge_sets.evaluation.report.name_text import markdown_text
+    from auto_challenge_sets.evaluation.report.plots import SvgPlot
     from auto_challenge_sets.evaluation.report.report_writer import LEGEND, markdown_report
     from auto_challenge_sets.evaluation.report.sections.challenge_section import TABLE_LEGEND, write_tables
     from auto_challenge_sets.evaluation.report.sections.full_test_section import full_test_section
@@ -530,7 +529,8 @@ def test_the_markdown_report_whole(evaluation, tmp_path):
     result, _ = evaluation
     shuffled = replace(result, configs={name: result.configs[name] for name in reversed(CONFIGS)},
                        notes=("first note", "Δ second note"))
-    plots = [Path("/somewhere/de-en.bleu.heatmap.svg"), Path("de-en.targeted.svg")]
+    plots = [SvgPlot("heatmap-bleu", "", "", "heatmap", 1, 1, file="de-en.bleu.heatmap.svg", metric="bleu"),
+             SvgPlot("targeted-plot", "", "", "targeted", 1, 1, file="de-en.targeted.svg")]
     lines = ["# LDD challenge sets: evaluation", "", *findings_text(shuffled, markdown=True), "## The run", "",
              f"- **signature**: `{result.signature}`",
              f"- **dataset / pair / split**: `{result.dataset}` / de-en / toytest (full corpus: de-en.baseline, 90 rows)",

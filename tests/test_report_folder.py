@@ -75,9 +75,8 @@ def test_a_report_is_written_whole_and_named_at_the_users_path(toy, tmp_path, ca
     # a second run replaces the report whole: nothing of the first one stays
     (out / "results.json").write_text(json.dumps({"schema": "acs-evaluation/1"}), encoding="utf-8")
     (out / "de-en.chrf.heatmap.svg").write_bytes(b"a plot of an older run's metric")
-    (out / "de-en.bleu.heatmap.png").write_bytes(b"a plot of a version that drew PNGs")
     assert main(_argv(toy, out, "better")) == 0
-    assert not (out / "de-en.chrf.heatmap.svg").exists() and not (out / "de-en.bleu.heatmap.png").exists()
+    assert not (out / "de-en.chrf.heatmap.svg").exists()
     assert json.loads((out / "results.json").read_text(encoding="utf-8"))["systems"] == ["better"]
     assert _beside(out) == [".report.lock"]
 
@@ -121,7 +120,7 @@ def test_an_exception_mid_write_leaves_the_previous_report(toy, tmp_path, capsys
     def broken(*args, **kwargs):
         raise RuntimeError("a plot failed")
 
-    monkeypatch.setattr(figures, "all_plots", broken)
+    monkeypatch.setattr(figures, "draw", broken)
     assert main(_argv(toy, out, "better")) == 2
     assert "a plot failed" in _one_error_line(capsys)
     assert _snapshot(out) == before
@@ -133,7 +132,7 @@ def test_a_report_renamed_aside_by_a_killed_swap_is_put_back(toy, tmp_path, caps
     fails, puts it back."""
     out, before = _previous(toy, tmp_path, capsys)
     out.rename(tmp_path / ".report.acs-old-99999")
-    monkeypatch.setattr(figures, "all_plots", lambda *args, **kwargs: 1 / 0)
+    monkeypatch.setattr(figures, "draw", lambda *args, **kwargs: 1 / 0)
     assert main(_argv(toy, out, "better")) == 2
     capsys.readouterr()
     assert _snapshot(out) == before
@@ -257,7 +256,7 @@ def test_the_names_a_report_may_hold_are_its_writers_names():
 
     assert report_globs() == {
         "": ["results.json", "report.md", "tables.*.md", "sentences.json.gz", "*.*.heatmap.svg", "*.*.trend.svg", "*.*.human.svg",
-             "*.targeted.svg", "index.html", "*.*.heatmap.png", "*.*.trend.png", "*.*.human.png", "*.targeted.png"],
+             "*.targeted.svg", "index.html"],
         "sentences": ["lines-*.js", "*.js"],
     }
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 from itertools import chain
-from pathlib import Path
 
 from auto_challenge_sets.evaluation.progress import progress_bar
 from auto_challenge_sets.evaluation.report.html.environment import environment
@@ -28,7 +27,7 @@ def draw(evaluation: Evaluation, human: dict[str, float] | None = None, progress
             plots = section.figures(evaluation, metric, human) if hasattr(section, "figures") else None
             if plots is not None:
                 with stage(f"figures: {section.KIND}", unit="files") as timed:
-                    found = [replace(p, svg=chart(p)) for p in plots if p is not None]
+                    found = [replace(p, svg=chart(p), metric=metric) for p in plots if p is not None]
                     if timed is not None:
                         timed.count = len(found)
                 drawn.extend(found)
@@ -37,13 +36,3 @@ def draw(evaluation: Evaluation, human: dict[str, float] | None = None, progress
 
 def by_kind(figures: list[SvgPlot]) -> dict[str, list[SvgPlot]]:
     return {kind: [f for f in figures if f.kind == kind] for kind in KINDS}
-
-
-def all_plots(evaluation: Evaluation, out: Path, human: dict[str, float] | None = None,
-              progress: bool = False) -> list[SvgPlot]:
-    """Every figure, drawn and written into ``out`` as its ``.svg`` file."""
-    figures = draw(evaluation, human, progress)
-    with stage("figures: files", len(figures), "files"):
-        for figure in figures:
-            (out / figure.file).write_text(str(figure.svg) + "\n", encoding="utf-8")
-    return figures

@@ -99,14 +99,6 @@ def summary_lines(found: MetaEvaluation, markdown: bool = False) -> list[str]:
     return lines
 
 
-def delta_power_line(found: MetaEvaluation) -> str | None:
-    """The Δτ the pool detects and the systems a Δτ of 0.1 needs, from every family row's interval."""
-    intervals = [r.found.kendall_difference.ci for r in found.rows
-                 if r.in_family and r.found.kendall_difference is not None and r.found.kendall_difference.ci]
-    power = delta_power(intervals, sum(found.systems))
-    return None if power is None else power.note()
-
-
 def render(found: MetaEvaluation, markdown: bool = False) -> str:
     path = markdown_code if markdown else terminal_text
     runs = [line for k, (run, n) in enumerate(zip(found.runs, found.systems), start=1) for line in (
@@ -129,9 +121,12 @@ def render(found: MetaEvaluation, markdown: bool = False) -> str:
         lines += [f"## {heading}" if markdown else heading, "", difference_table(found, metric, markdown), ""]
     heading = f"Verdict against full-test {ref}: better, no different or worse after BH (in-sample)"
     lines += [f"## {heading}" if markdown else heading, ""]
-    power = delta_power_line(found)
+    # the Δτ the pool detects and the systems a Δτ of 0.1 needs, from every family row's interval
+    intervals = [r.found.kendall_difference.ci for r in found.rows
+                 if r.in_family and r.found.kendall_difference is not None and r.found.kendall_difference.ci]
+    power = delta_power(intervals, sum(found.systems))
     lines += [f"- {line}" if markdown else f"  {line}" for line in [*summary_lines(found, markdown),
-                                                                      *([power] if power else [])]]
+                                                                      *([power.note()] if power else [])]]
     if found.left_out:
         lines += ["", f"left out (a run scores fewer than 3 of its human-scored systems on them): "
                   f"{', '.join(report_name(c, markdown) for c in found.left_out)}"]

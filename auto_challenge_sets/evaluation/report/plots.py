@@ -62,9 +62,7 @@ def diverging(position: float, reverse: bool = False) -> str:
 
 
 def nice_ticks(low: float, high: float, bins: int = 5) -> list[float]:
-    """Round ticks covering ``low``…``high`` in at most ``bins`` steps of :data:`TICK_STEPS` × 10ⁿ."""
-    if not high > low:
-        raise ValueError(f"nice_ticks needs low < high, got {low!r}, {high!r}")
+    """Round ticks covering ``low`` < ``high`` in at most ``bins`` steps of :data:`TICK_STEPS` × 10ⁿ."""
     magnitude = 10.0 ** math.floor(math.log10((high - low) / bins))
     for factor in TICK_STEPS:
         step = factor * magnitude
@@ -78,7 +76,7 @@ def nice_ticks(low: float, high: float, bins: int = 5) -> list[float]:
 
 @dataclass(frozen=True)
 class SvgPlot:
-    """One figure: its template macro (``kind``), size, what it draws (``body``), title, alt text and file."""
+    """One figure: its kind (how ``chart`` draws it), size, what it draws (``body``), title, alt and file."""
 
     key: str
     title: str
@@ -89,6 +87,7 @@ class SvgPlot:
     body: dict[str, Any] = field(default_factory=dict)
     file: str = ""
     svg: Any = None  # its SVG text, markup-safe for the page, once drawn (:func:`.figures.draw`)
+    metric: str | None = None  # the metric it shows, once drawn; None: the run's own figure
 
     @property
     def frame_width(self) -> float:

@@ -1,7 +1,7 @@
 """The ``--out`` folder of ``acs evaluate``: whose it is, and writing it whole.
 
 ``--out`` must be absent, empty, or hold one earlier report and nothing else (a ``results.json`` of
-``acs evaluate`` and only names a report writes, :func:`.report.report_names`); anything else is an
+``acs evaluate`` and only names a report writes, :func:`.report_writer.report_names`); anything else is an
 error naming the first such file, before any scoring. Only a regular file is ever opened. The report
 is written into a work folder and swapped in under a lock (:mod:`auto_challenge_sets.folder_swap`).
 """
@@ -24,15 +24,12 @@ from auto_challenge_sets.formats.text import file_kind, read_json
 SCHEMA_PREFIX = "acs-evaluation/"
 FOREIGN = ("is not a file acs evaluate writes, and a report replaces its folder whole: move it out of the "
            "folder, or choose a new or empty one")
-# the figures of earlier versions: a folder holding them is still a report, replaced whole by the next run
-EARLIER_PLOT_NAMES = ("{pair}.{metric}.heatmap.png", "{phenomenon}.{metric}.trend.png", "{pair}.{metric}.human.png",
-                      "{pair}.targeted.png")
 
 
 def report_globs() -> dict[str, list[str]]:
     """``{folder: glob patterns}`` of the names a report writes (``""``: the report folder itself)."""
     globs: dict[str, list[str]] = {}
-    for name in (*report_names(), *EARLIER_PLOT_NAMES):
+    for name in report_names():
         folder, _, base = re.sub(r"\{[^{}]*\}", "*", name).rpartition("/")
         globs.setdefault(folder, []).append(base)
     return globs

@@ -9,6 +9,7 @@ from pathlib import Path
 from auto_challenge_sets.evaluation.page_sentences import SAVED, Sentences
 from auto_challenge_sets.evaluation.report import cells, figures, sections
 from auto_challenge_sets.evaluation.report.html import html_report
+from auto_challenge_sets.evaluation.report.plots import SvgPlot
 from auto_challenge_sets.evaluation.report.sections import SECTIONS
 from auto_challenge_sets.evaluation.report.sections import challenge_section as challenge
 from auto_challenge_sets.evaluation.results import Evaluation
@@ -24,12 +25,12 @@ def text_report(evaluation: Evaluation) -> str:
     return "\n".join(lines).rstrip("\n")
 
 
-def markdown_report(evaluation: Evaluation, plots: list[Path]) -> str:
+def markdown_report(evaluation: Evaluation, drawn: list[SvgPlot]) -> str:
     """The sections in the text's order (the findings, then the run), the legend after them, the
     per-config tables last."""
     findings, run, *rest = (section.text(evaluation, markdown=True) for section in SECTIONS if section is not challenge)
     lines = [TITLE, "", *findings, *run, "## How to read this report", "", LEGEND, *(line for lines in rest for line in lines)]
-    lines += challenge.figure_links(evaluation, plots)  # the run's own; a metric's are in its tables file
+    lines += challenge.figure_links(drawn)  # the run's own; a metric's are in its tables file
     return "\n".join([*lines, *challenge.text(evaluation, markdown=True)])
 
 
@@ -53,10 +54,13 @@ def write_report(out_dir: str | Path, evaluation: Evaluation, sentences: Sentenc
         with stage(SAVED, 1, "files"):
             sentences.save(out / SAVED)
         saved.append(out / SAVED)
-    drawn = figures.all_plots(evaluation, out, evaluation.human_scores, progress)
+    drawn = figures.draw(evaluation, evaluation.human_scores, progress)
+    with stage("figures: files", len(drawn), "files"):
+        for figure in drawn:
+            (out / figure.file).write_text(str(figure.svg) + "\n", encoding="utf-8")
     plots, report = [out / figure.file for figure in drawn], out / MARKDOWN
     with stage(MARKDOWN, 1, "files"):
-        report.write_text(markdown_report(evaluation, plots), encoding="utf-8")
-        tables = challenge.write_tables(evaluation, out, plots)
+        report.write_text(markdown_report(evaluation, drawn), encoding="utf-8")
+        tables = challenge.write_tables(evaluation, out, drawn)
     page = html_report.write_html(out, evaluation, sentences, drawn)
     return [results, *saved, report, *tables, *plots, *page]

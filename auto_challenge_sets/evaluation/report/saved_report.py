@@ -16,8 +16,24 @@ from auto_challenge_sets.folder_swap import left_aside
 from auto_challenge_sets.formats.text import file_kind, read_json
 
 
-def read_result(path: str | os.PathLike[str]) -> Evaluation:
-    """The Evaluation a ``results.json`` of this version holds; an error names the file of anything else."""
+def _regular(path: str | os.PathLike[str]) -> None:
+    """Refuse, unopened, a missing path or one that is not a regular file (a pipe, a link)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        raise InputError(f"not found: give the folder `acs evaluate --out` wrote (it holds {RESULTS})", path) from None
+    if not stat.S_ISREG(mode):
+        raise InputError(f"is {file_kind(mode)}, not a regular file: it was never opened", path)
+
+
+def read_report(folder: str | os.PathLike[str]) -> tuple[Evaluation, Sentences | None]:
+    """A report folder's result (a ``results.json`` of this version: an error names the file of anything
+    else), and its sentences where the run saved them."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        left_aside(folder)
+        raise InputError("is not a folder: give the folder `acs evaluate --out` wrote", folder)
+    path = folder / RESULTS
     _regular(path)
     document = read_json(path)
     schema = document.get("schema") if isinstance(document, dict) else None
@@ -33,26 +49,6 @@ def read_result(path: str | os.PathLike[str]) -> Evaluation:
     if evaluation.baseline_system not in evaluation.systems:
         raise InputError(f"does not match {SCHEMA} at baseline_system: {evaluation.baseline_system!r} is not one of "
                          "its systems", path)
-    return evaluation
-
-
-def _regular(path: str | os.PathLike[str]) -> None:
-    """Refuse, unopened, a missing path or one that is not a regular file (a pipe, a link)."""
-    try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        raise InputError(f"not found: give the folder `acs evaluate --out` wrote (it holds {RESULTS})", path) from None
-    if not stat.S_ISREG(mode):
-        raise InputError(f"is {file_kind(mode)}, not a regular file: it was never opened", path)
-
-
-def read_report(folder: str | os.PathLike[str]) -> tuple[Evaluation, Sentences | None]:
-    """A report folder's result, and its sentences where the run saved them."""
-    folder = Path(folder)
-    if not folder.is_dir():
-        left_aside(folder)
-        raise InputError("is not a folder: give the folder `acs evaluate --out` wrote", folder)
-    evaluation = read_result(folder / RESULTS)
     saved = folder / SAVED
     if not os.path.lexists(saved):
         return evaluation, None

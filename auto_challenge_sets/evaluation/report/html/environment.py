@@ -3,16 +3,15 @@ a number, a share, an exact ``data-value`` and a user's name as a bidi isolate."
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
+from markupsafe import Markup
 
-def _missing(value: float | None) -> bool:
-    return value is None or (isinstance(value, float) and not math.isfinite(value))
+from auto_challenge_sets.evaluation.report.plots import is_finite
 
 
 def _number(value: float | None, digits: int = 2, signed: bool = False) -> str:
-    return "–" if _missing(value) else f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
+    return "–" if not is_finite(value) else f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
 
 
 def _percent(value: float | None) -> str:
@@ -20,13 +19,11 @@ def _percent(value: float | None) -> str:
 
 
 def _raw(value: float | None) -> str:
-    return "" if _missing(value) else repr(float(value))  # repr round-trips a float
+    return "" if not is_finite(value) else repr(float(value))  # repr round-trips a float
 
 
 def _bdi(name: str) -> Any:
     """A user's name as its own bidi isolate, escaped: it cannot reorder the names after it."""
-    from markupsafe import Markup
-
     return Markup("<bdi>{}</bdi>").format(name)
 
 

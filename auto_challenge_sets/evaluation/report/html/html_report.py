@@ -57,7 +57,7 @@ def _sentence_data(sentences: Sentences | None) -> tuple[dict[str, Any] | None, 
 def write_html(out_dir: str | Path, evaluation: Evaluation, sentences: Sentences | None = None,
                figures: list[SvgPlot] | None = None) -> list[Path]:
     """``index.html`` (and the sentence sidecars) into ``out_dir``; the paths written. ``figures``: the
-    report's own (:func:`.figures.all_plots`), drawn here without them."""
+    report's own (:func:`.figures.draw`), drawn here without them."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     with stage("page: sentences", unit="sidecars") as timed:  # the rows behind each config

@@ -16,7 +16,6 @@ from auto_challenge_sets.evaluation.report.cells import num, ordered_configs, ra
 from auto_challenge_sets.evaluation.report.name_text import isolate, markdown_text, report_name
 from auto_challenge_sets.evaluation.report.sections import full_test_section as full_test
 from auto_challenge_sets.evaluation.report.sections import human_section as human
-from auto_challenge_sets.evaluation.report.sections import trends_section as trends
 from auto_challenge_sets.evaluation.results import SAME_ROWS, SMALL, Evaluation
 from auto_challenge_sets.tables import render_table
 
@@ -92,23 +91,19 @@ def text(evaluation: Evaluation, markdown: bool = False) -> list[str]:
     return lines
 
 
-def figure_links(evaluation: Evaluation, plots: list[Path], metric: str | None = None) -> list[str]:
-    """The links to a metric's figures (``None``: to the run's own, whose names hold no metric), then a blank line."""
-    def named(m: str) -> set[str]:
-        fields = [{"pair": evaluation.pair, "metric": m, "phenomenon": c.phenomenon} for c in evaluation.configs.values()]
-        return {file.format(**f) for file in (FILE, human.FILE, trends.FILE) for f in fields}
-
-    names = named(metric) if metric else set().union(*map(named, evaluation.metrics))
-    return [f"![{markdown_text(p.stem)}]({quote(p.name)})" for p in plots if (p.name in names) == bool(metric)] + [""]
+def figure_links(figures: list[plots.SvgPlot], metric: str | None = None) -> list[str]:
+    """The links to a metric's figures (``None``: to the run's own), then a blank line."""
+    return [f"![{markdown_text(f.file.removesuffix('.svg'))}]({quote(f.file)})"
+            for f in figures if f.metric == metric] + [""]
 
 
-def write_tables(evaluation: Evaluation, out: Path, plots: list[Path]) -> list[Path]:
+def write_tables(evaluation: Evaluation, out: Path, figures: list[plots.SvgPlot]) -> list[Path]:
     """Per metric, report.md's appendix :data:`TABLES`: its figures, full-test ranking and per-config tables."""
     written = []
     for metric in evaluation.metrics:
         label = report_name(evaluation.label(metric), True)
         lines = [f"# {label}: figures and tables per config", "", "The findings and summaries are in "
-                 "[report.md](report.md).", "", TABLE_LEGEND, *figure_links(evaluation, plots, metric),
+                 "[report.md](report.md).", "", TABLE_LEGEND, *figure_links(figures, metric),
                  *full_test.full_test_section(evaluation, True, [metric])]
         if human.human_rows(evaluation, metric):
             lines += [f"## Correlation with human scores, {label}", "", human.human_table(evaluation, metric, True), ""]
@@ -121,21 +116,13 @@ def write_tables(evaluation: Evaluation, out: Path, plots: list[Path]) -> list[P
 
 
 @dataclass(frozen=True)
-class MetricView:
-    name: str
-    label: str
-    digits: int
-    higher_is_better: bool
-
-
-@dataclass(frozen=True)
 class Cell:
     config: str
     phenomenon: str
     min_distance: int | None
     n: int
     system: str
-    metric: MetricView
+    metric: str
     score: float
     random_mean: float | None  # None: no random baseline (random_unavailable says why)
     random_p5: float | None
@@ -150,22 +137,16 @@ class Cell:
     random_unavailable: str | None = None
 
 
-def metric_views(evaluation: Evaluation) -> list[MetricView]:
-    return [MetricView(m, evaluation.metric_info[m].label, evaluation.metric_info[m].digits,
-                       evaluation.higher_is_better[m]) for m in evaluation.metrics]
-
-
 def cells(evaluation: Evaluation) -> list[Cell]:
     """Every (config, system, metric) of the run, configs in D order."""
     out = []
-    metrics = metric_views(evaluation)
     for name in ordered_configs(evaluation):
         config = evaluation.configs[name]
         for system, result in config.systems.items():
-            for metric in metrics:
-                score = result.scores[metric.name]
+            for metric in evaluation.metrics:
+                score = result.scores[metric]
                 random, test = score.random, score.vs_baseline
-                worse = config.below_band(score, metric.higher_is_better)
+                worse = config.below_band(score, evaluation.higher_is_better[metric])
                 band = (None,) * 5 if random is None or config.degenerate_baseline else (
                     random.mean, random.p5, random.p95, random.percentile, score.score - random.mean)
                 out.append(Cell(name, config.phenomenon, config.min_distance, config.n, system, metric,
@@ -176,8 +157,7 @@ def cells(evaluation: Evaluation) -> list[Cell]:
 
 
 def page(evaluation: Evaluation) -> dict[str, Any]:
-    return {"metrics": metric_views(evaluation), "configs": ordered_configs(evaluation), "cells": cells(evaluation),
-            "page_size": PAGE_ROWS}
+    return {"configs": ordered_configs(evaluation), "cells": cells(evaluation), "page_size": PAGE_ROWS}
 
 
 def heatmap(evaluation: Evaluation, metric: str) -> plots.SvgPlot:

@@ -70,8 +70,6 @@ def _pct(value: float | None) -> str:
 def targeted_tables(evaluation: Evaluation, markdown: bool = False) -> list[tuple[str, str]]:
     """Per phenomenon: a heading and a table of each system's accuracy (%) by distance d, with the
     mean over systems and the instances judged per d; and the table against the control."""
-    if evaluation.targeted is None:
-        return []
     out = []
     systems = cells.by_full_test(evaluation)  # every table's order, best first on the full corpus
     for phenomenon, summary in evaluation.targeted.by_distance.items():

@@ -32,9 +32,7 @@
       }
       return (ascending ? order : -order) || a.k - b.k;
     });
-    var fragment = document.createDocumentFragment();
-    keyed.forEach(function (item) { fragment.appendChild(item.row); });
-    body.appendChild(fragment);
+    keyed.forEach(function (item) { body.appendChild(item.row); });
     table.dispatchEvent(new Event("acs-sorted"));  // a paged table shows its new first page
   }
 
@@ -95,27 +93,26 @@
     apply();
   });
 
-  // ---- the sections are folded: a link opens the folds around its target, and a section its own
+  // ---- the sections are folded: a link opens the folds around its target, and a section its own;
+  // a link to #sentences-CONFIG opens that config and brings its first marked word into view
   function unfold() {
     var target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
     if (!target) return;
     var own = target.querySelector(":scope > details.section");
     if (own) own.open = true;
     for (var fold = target.closest("details"); fold; fold = fold.parentElement.closest("details")) fold.open = true;
-    target.scrollIntoView();
+    if (!target.matches("details.config")) return target.scrollIntoView();
+    open(target);  // its rows now, to find the mark
+    var mark = target.querySelector(".sentence:not([hidden]) mark");
+    (mark || target).scrollIntoView({ block: "center" });
   }
   window.addEventListener("hashchange", unfold);
-  unfold();
 
   // ---- the sentences behind each config
   var dataNode = document.getElementById("acs-sentences");
-  if (!dataNode) return;
+  if (!dataNode) return unfold();  // a page without them has no config to open
   var data = JSON.parse(dataNode.textContent);
   var systems = data.systems;
-  // rows beyond the page's (per config) and the words of their lines (per corpus line), added by
-  // the sidecar scripts in sentences/
-  window.ACS_SENTENCES = window.ACS_SENTENCES || {};
-  window.ACS_TEXTS = window.ACS_TEXTS || {};
   var texts = data.texts;
   var systemSelect = document.getElementById("sentence-system");
   var verdictSelect = document.getElementById("sentence-verdict");
@@ -128,26 +125,24 @@
     return node;
   }
 
-  // tokens joined by spaces, each marked token wrapped in <mark class=role>, a doubted one's with its class and title
+  // a span of tokens joined by spaces, each marked token in <mark class=role>, a doubted one's with its class and title
   function tokens(words, marks, doubts) {
     var roles = {};
     marks.forEach(function (mark) { if (!(mark[0] in roles)) roles[mark[0]] = mark[1]; });
-    var fragment = document.createDocumentFragment();
+    var span = element("span", "text");
     words.forEach(function (word, k) {
-      if (k) fragment.appendChild(document.createTextNode(" "));
-      if (!(k in roles)) { fragment.appendChild(document.createTextNode(word)); return; }
-      var mark = fragment.appendChild(element("mark", roles[k], word));
+      if (k) span.appendChild(document.createTextNode(" "));
+      if (!(k in roles)) { span.appendChild(document.createTextNode(word)); return; }
+      var mark = span.appendChild(element("mark", roles[k], word));
       if (doubts && doubts[k]) { mark.classList.add(doubts[k][0]); mark.title = doubts[k][1]; }
     });
-    return fragment;
+    return span;
   }
 
-  // a line of a row: its label in one column, its words in the other
-  function labelled(tag, className, label, content) {
+  // a line of a row: its label in one column, its words (a span.text) in the other
+  function labelled(tag, className, label, body) {
     var line = element(tag, className);
     line.appendChild(element("span", "label", label));
-    var body = content.nodeType === 11 ? element("span", "text") : content;
-    if (body !== content) body.appendChild(content);
     line.appendChild(body);
     return line;
   }
@@ -174,7 +169,7 @@
   }
 
   function renderRow(row) {
-    var text = texts[row.line] || window.ACS_TEXTS[row.line];
+    var text = texts[row.line] || window.ACS_TEXTS[row.line];  // a line beyond the page's: its sidecar's
     var box = element("div", "sentence");
     box.setAttribute("data-line", row.line);
     var meta = element("div", "meta", "line " + row.line + " · d = " + row.d + " · ");
@@ -254,9 +249,7 @@
 
   function append(details, rows) {
     var holder = details.querySelector(".rows");
-    var fragment = document.createDocumentFragment();
-    rows.forEach(function (row) { fragment.appendChild(renderRow(row)); });
-    holder.appendChild(fragment);
+    rows.forEach(function (row) { holder.appendChild(renderRow(row)); });
     filterSentences(details);
   }
 
@@ -306,15 +299,5 @@
   function refilter() { filterSentences(document.getElementById("sentences")); }
   systemSelect.addEventListener("change", refilter);
   verdictSelect.addEventListener("change", refilter);
-
-  // a link to #sentences-CONFIG opens that config and brings its first marked word into view
-  function follow() {
-    var details = document.getElementById(decodeURIComponent(location.hash.slice(1)));
-    if (!details || !details.matches("details.config")) return;
-    open(details);  // unfold() opened it: its rows now, to find the mark
-    var mark = details.querySelector(".sentence:not([hidden]) mark");
-    (mark || details).scrollIntoView({ block: "center" });
-  }
-  window.addEventListener("hashchange", follow);
-  follow();
+  unfold();
 })();
