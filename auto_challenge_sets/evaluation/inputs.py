@@ -157,8 +157,7 @@ def read_corpus(request: EvaluationRequest) -> Corpus:
     pair = parse_config_name(names[0]).pair
     base_name = request.ref_config or f"{pair}.{BASELINE}"
     split = _resolve_split(folder, base_name, request.split)
-    targeted = request.targeted is not None
-    base = read_pool(folder, base_name, split, ROW_COLUMNS, targeted)
+    base = read_pool(folder, base_name, split, ROW_COLUMNS)
     base_where = folder.where(base_name, split)
     if not base["line"]:
         raise InputError("has no rows: the full corpus is empty", base_where)
@@ -174,7 +173,7 @@ def read_corpus(request: EvaluationRequest) -> Corpus:
             absent.append(name)  # an empty challenge set is not exported
             continue
         where = folder.where(name, split)
-        lexical = targeted and parse_config_name(name).kind == KIND_LEXICAL
+        lexical = request.targeted is not None and parse_config_name(name).kind == KIND_LEXICAL
         rows = folder.read(name, split, ROW_COLUMNS + (["instances"] if lexical else []))
         _check_lines(rows["line"], rows["id"], total, where)
         missing = [line for line in rows["line"] if line not in position]

@@ -187,31 +187,18 @@ def align_outputs(request: TargetedRequest, base: dict[str, list[Any]], outputs:
                               extra_links, made)
 
 
-def read_pool(folder: DatasetFolder, base_name: str, split: str, columns: list[str],
-              targeted: bool = True) -> dict[str, list[Any]]:
-    """The pool's rows: ``columns``, and with ``targeted`` the columns the alignment needs too (a
-    dataset built before the ``alignment`` column existed is then an error saying so)."""
-    if not targeted:
-        return folder.read(base_name, split, columns)
-    # source_upos matches the control's pairs on part of speech; a folder built before it has
-    # none, and its control is then unmatched (and says so)
-    optional = [UPOS] if has_column(folder, base_name, split, UPOS) and UPOS not in columns else []
-    try:
-        return folder.read(base_name, split, [*columns, *(c for c in COLUMNS if c not in columns), *optional])
-    except InputError as error:
-        if "alignment" in str(error):
-            raise InputError("has no alignment column (built by an older acs): rebuild the dataset to score "
-                             "targeted accuracy", folder.where(base_name, split)) from None
-        raise
-
-
-def has_column(folder: DatasetFolder, config: str, split: str, column: str) -> bool:
-    """Whether every Parquet file of the config's split has ``column`` (read from the footers)."""
+def read_pool(folder: DatasetFolder, base_name: str, split: str, columns: list[str]) -> dict[str, list[Any]]:
+    """The pool's rows: ``columns``, and :data:`COLUMNS` and :data:`UPOS`, which the targeted judge, its
+    control and the page's sentences read (a folder built by an older acs lacks some: an error says so)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    files = folder.files.get(config, {}).get(split) or []
-    try:
-        return bool(files) and all(column in pq.read_schema(path).names for path in files)
+    needed = [*columns, *COLUMNS, UPOS]
+    try:  # from the footers
+        missing = [(path, c) for path in folder.files[base_name][split] for c in needed
+                   if c not in pq.read_schema(path).names]
     except (pa.ArrowException, OSError):
-        return False  # unreadable: the read that follows names the file
+        missing = []  # unreadable: the read names the file
+    if missing:
+        raise InputError(f"has no {missing[0][1]} column (built by an older acs): rebuild the dataset", missing[0][0])
+    return folder.read(base_name, split, needed)

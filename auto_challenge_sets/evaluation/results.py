@@ -19,8 +19,6 @@ from typing import Any, ClassVar
 
 from auto_challenge_sets.evaluation.result_json import PAGE_ONLY, bounded, decode, json_schema, plain
 
-# 4: each metric's label, digits and signature (``metric_info``), so a saved result renders alone;
-# docs/method.md, "Reading results.json", says what changed from 3 (and from 2)
 SCHEMA = "acs-evaluation/4"
 SCHEMA_PATH = Path(__file__).resolve().parent / "results.schema.json"
 
@@ -574,19 +572,14 @@ class Evaluation:
                 for metric, score in result.scores.items():
                     test = score.vs_baseline
                     rows.append({"system": system, **common, "metric": metric, "score": score.score,
-                                 **_random_columns(score.random),
+                                 **{f"random_{f.name}": None if score.random is None else getattr(score.random, f.name)
+                                    for f in dataclasses.fields(RandomBaseline)},
                                  "delta_vs_baseline": None if test is None else test.delta,
                                  "paired_p_value": None if test is None else test.p_value})
                 if result.targeted is not None:
                     rows.append({"system": system, **common, "metric": "targeted", "score": result.targeted.accuracy,
                                  "targeted_judged": result.targeted.correct + result.targeted.wrong})
         return pd.DataFrame(rows)
-
-
-def _random_columns(random: RandomBaseline | None) -> dict[str, float | None]:
-    """The long table's random_* columns (None without a random baseline)."""
-    return {f"random_{f.name}": None if random is None else getattr(random, f.name)
-            for f in dataclasses.fields(RandomBaseline)}
 
 
 def schema_text() -> str:

@@ -118,7 +118,7 @@ def score(request: TargetedRequest, corpus: Corpus, outputs: list[SystemOutput],
     control = f"|control:random-pairs:{request.random_pairs}|seed:{seed}" if request.random_pairs else ""
     check = judge_check(aligner, n_extra, lexical, references, alignments, references_of, lengths,
                         request.chrf_threshold, lang, request.all_references, target)
-    run = TargetedRun(alignments.aligner, judgement + control, {}, judge=check, control_upos=upos is not None,
+    run = TargetedRun(alignments.aligner, judgement + control, {}, judge=check, control_upos=any(upos),
                       control=matching,
                       alignment_warning=alignment_warning(alignments.provenance, corpus.provenance))
     return run, per_config, controls
