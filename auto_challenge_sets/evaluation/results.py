@@ -451,7 +451,7 @@ class TargetedRun:
     signature: str
     by_distance: Mapping[str, TargetedByDistance]
     judge: JudgeCheck  # measured, or unmeasured and why (never null in results.json)
-    control_upos: bool = False  # the dataset has source_upos: the control could match part of speech
+    control_upos: bool = False  # the rows have UPOS tags (source_upos): the control could match part of speech
     control: Mapping[str, ControlMatching] = field(default_factory=dict)  # config -> matching (empty: no control)
     # the verdicts rest on eflomal links of too few pairs without priors (pipeline/provenance.py)
     alignment_warning: str | None = None
