@@ -185,7 +185,7 @@ def read_pool(folder: DatasetFolder, base_name: str, split: str, columns: list[s
 
     needed = [*columns, *COLUMNS, UPOS]
     try:  # from the footers
-        missing = [(path, c) for path in folder.files[base_name][split] for c in needed
+        missing = [(path, c) for path in folder.files[base_name].get(split, ()) for c in needed
                    if c not in pq.read_schema(path).names]
     except (pa.ArrowException, OSError):
         missing = []  # unreadable: the read names the file
