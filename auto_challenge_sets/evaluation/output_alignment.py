@@ -73,12 +73,6 @@ class TargetedRequest:
             check_priors(priors)
 
 
-def lemma_language(pair: str) -> str | None:
-    """The target language of ``pair`` ("de-en" -> "en") when simplemma has it, else None (the
-    judge's match is then exact: Chinese, Japanese)."""
-    return target_languages.lemma_language(target_languages.language_of(pair))
-
-
 @dataclass
 class TargetedAlignments:
     """The links of every pool row: source-reference, and source-output per system."""
