@@ -26,7 +26,6 @@ from auto_challenge_sets.scoring.targeted import CORRECT, UNALIGNED, WRONG
 # corpus (list columns are the slow part of a read); a config's own rows need only these
 TEXT_COLUMNS = ["line", "source_tokens", "reference", "alignment", UPOS]
 ROW_COLUMNS = ["line", "distance", "instances"]
-STDIN = "-"
 
 
 def _aligned(links: list[Link], source_index: int) -> list[int]:
@@ -49,7 +48,7 @@ def _outputs(request: EvaluationRequest, systems: list[str]) -> tuple[dict[str, 
     found, notes = {}, []
     for system in systems:
         path = request.hypotheses[system]
-        if str(path) == STDIN:
+        if str(path) == "-":  # standard input
             found[system] = None
             notes.append(f"{isolate(system)} was read from standard input: its sentences are not shown")
         else:
