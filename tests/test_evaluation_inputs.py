@@ -319,12 +319,15 @@ def test_instances_are_read_for_lexical_configs_with_targeted_accuracy_only(tmp_
     assert [int(x) for x in targeted.configs[0].lengths] == [len(C["sources"][n - 1]) for n in LINES]
 
 
-def test_without_targeted_accuracy_a_folder_without_alignments_is_read(tmp_path):
-    """The alignment column (built by an older acs) is needed only for targeted accuracy."""
-    root = _write(tmp_path / "ldd", {"de-en.baseline": {SPLIT: ALL_LINES}, "de-en.particle.d1": {SPLIT: LINES}},
-                  drop=("alignment",))
-    corpus = read_corpus(_request(root))
-    assert sorted(corpus.base) == sorted(["id", "line", "reference", "length", "distance"])
+def test_a_folder_built_before_the_alignment_or_the_upos_column_is_refused_naming_its_file(tmp_path):
+    """A folder built by an older acs, without the alignment or the source_upos column, is one error
+    naming the full corpus's file: rebuild it (with targeted accuracy or without)."""
+    for column in ("alignment", "source_upos"):
+        root = _write(tmp_path / column, {"de-en.baseline": {SPLIT: ALL_LINES}, "de-en.particle.d1": {SPLIT: LINES}},
+                      drop=(column,))
+        base = root / "data" / "de-en.baseline" / f"{SPLIT}-00000-of-00001.parquet"
+        assert _refused(lambda root=root: read_corpus(_request(root))) == (
+            f"has no {column} column (built by an older acs): rebuild the dataset", str(base), None)
 
 
 def test_the_provenance_and_the_integrity_notes_come_from_the_record_of_the_pair_and_split(tmp_path):

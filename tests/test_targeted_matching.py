@@ -13,7 +13,7 @@ import pytest
 from auto_challenge_sets.cli import main
 from auto_challenge_sets.dataset.demo_folder import build_demo
 from auto_challenge_sets.demo_data import demo_file
-from auto_challenge_sets.evaluation.output_alignment import lemma_language
+from auto_challenge_sets.formats.target_languages import language_of, lemma_language
 from auto_challenge_sets.scoring.targeted import (
     CORRECT,
     UNALIGNED,
@@ -69,7 +69,7 @@ def test_inflections_of_wmt21_references_match_by_lemma(pair, ref, other, line, 
     assert present_words([expected], output.split()) == []  # neither the words nor chrF >= 50
     assert present_words([expected], output.split(), lang=lang) == [expected]
     assert parts_match([found], [expected], lang=lang) and not parts_match([found], [expected])
-    assert lemma_language(pair) == lang
+    assert lemma_language(language_of(pair)) == lang
 
 
 def _accuracy(output: str, extra=(), links=None) -> dict:
@@ -107,7 +107,7 @@ def test_the_signature_writes_the_ladder_and_the_references() -> None:
     assert signature(50, False, "en", 2) == ("targeted:present|case:lc|punct:strip|match:lemma-simplemma-en|"
                                              "fallback:chrF>=50|refs:2|tok:space")
     assert signature() == "targeted:aligned|case:lc|punct:strip|match:exact|fallback:chrF>=50|tok:space"
-    assert lemma_language("en-xx") is None  # no simplemma data: no lemma step
+    assert lemma_language(language_of("en-xx")) is None  # no simplemma data: no lemma step
 
 
 def test_random_pairs_are_drawn_at_the_instance_own_distance_seeded() -> None:

@@ -35,6 +35,7 @@ SCHEMA = pa.schema([
     ("tgt_lang", pa.string()), ("source", pa.string()), ("reference", pa.string()),
     ("source_tokens", pa.list_(pa.string())), ("length", pa.int64()), ("phenomenon", pa.string()),
     ("distance", pa.int64()), ("instances", pa.list_(INSTANCE)), ("alignment", pa.string()),
+    ("source_upos", pa.list_(pa.string())),  # none: the toy has no parse (link_toy gives it one)
 ])
 
 
@@ -114,6 +115,7 @@ def rows_table(c: dict, lines: list[int], phenomenon: str) -> pa.Table:
         # a monotone alignment of source and reference words (Pharaoh), for targeted accuracy
         cols["alignment"].append(" ".join(f"{k}-{k}" for k in range(min(len(c["sources"][i]),
                                                                           len(c["refs"][i].split())))))
+        cols["source_upos"].append(None)
     return pa.Table.from_pydict(cols, schema=SCHEMA)
 
 
@@ -346,7 +348,8 @@ def link_toy(root: Path, aligner: dict) -> Path:
         if line in LINKED:
             alignments[k] += " 2-0"
     table = table.set_column(table.schema.get_field_index("alignment"), "alignment", pa.array(alignments))
-    pq.write_table(table.append_column("source_upos", pa.array(upos, pa.list_(pa.string()))), path)
+    column = table.schema.get_field_index("source_upos")
+    pq.write_table(table.set_column(column, "source_upos", pa.array(upos, pa.list_(pa.string()))), path)
     provenance = {"parser": {"backend": "udpipe", "model": "german.udpipe"}, "aligner": aligner,
                   "tokenization": {"source": "udpipe's tokenizer", "target": "white space"}}
     build = {"pair": "de-en", "corpus": SPLIT, "lines": N, "files": describe_files(root, "de-en", SPLIT),

@@ -11,7 +11,6 @@ from auto_challenge_sets import METRIC_PATH, __version__
 from auto_challenge_sets.dataset.hub_publish import SPACE, PublishPlan, Upload, check_repo_id
 
 SCRIPT = "ldd_challenge.py"
-PACKAGE = "auto-challenge-sets"
 
 
 def metric_plan(repo_id: str, revision: str | None = None, private: bool = False) -> PublishPlan:
@@ -23,5 +22,5 @@ def metric_plan(repo_id: str, revision: str | None = None, private: bool = False
     name = repo_id.rsplit("/", 1)[1]
     files = [Upload(f"{name}.py", root / SCRIPT, (root / SCRIPT).stat().st_size)]
     files += [Upload(item, root / item, (root / item).stat().st_size) for item in ("README.md", "app.py", "requirements.txt")]
-    return PublishPlan(repo_id, SPACE, files, card, message=f"Upload the ldd_challenge metric ({PACKAGE} {__version__})",
+    return PublishPlan(repo_id, SPACE, files, card, message=f"Upload the ldd_challenge metric (auto-challenge-sets {__version__})",
                        revision=revision, private=private, space_sdk="gradio")

@@ -73,12 +73,6 @@ class TargetedRequest:
             check_priors(priors)
 
 
-def lemma_language(pair: str) -> str | None:
-    """The target language of ``pair`` ("de-en" -> "en") when simplemma has it, else None (the
-    judge's match is then exact: Chinese, Japanese)."""
-    return target_languages.lemma_language(target_languages.language_of(pair))
-
-
 @dataclass
 class TargetedAlignments:
     """The links of every pool row: source-reference, and source-output per system."""
@@ -122,40 +116,28 @@ def _read_hyp_alignment(path: str | os.PathLike[str], base: dict[str, list[Any]]
 
 
 def _align_jointly(aligner: AlignerSpec, base: dict[str, list[Any]], outputs: dict[str, list[str]],
-                   target: str | None = None) -> tuple[list[list[Link]], dict[str, list[list[Link]]], dict[str, Any]]:
-    """Every (source, reference) and (source, output) pair, each distinct pair once, in one run
-    (``outputs`` may hold extra references too: they are aligned as outputs are), and the aligner's
-    provenance with the pairs it aligned; targets cut into the ``target`` language's tokens."""
+                   extra: list[list[str]], target: str | None) -> tuple[list[list[Link]], dict[str, list[list[Link]]],
+                                                                   list[list[list[Link]]], dict[str, Any]]:
+    """Every (source, reference), (source, output) and (source, extra reference) pair, each distinct
+    pair once, in one run, and the aligner's provenance with the pairs it aligned; targets cut into
+    the ``target`` language's tokens."""
     from auto_challenge_sets.pipeline.align_stage import align_pairs
 
     unique: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
 
-    def slot(tokens: list[str], text: str) -> int:
-        return unique.setdefault((tuple(tokens), tuple(target_languages.target_tokens(text, target))), len(unique))
+    def slots(lines: list[str]) -> list[int]:
+        return [unique.setdefault((tuple(tokens), tuple(target_languages.target_tokens(text, target))), len(unique))
+                for tokens, text in zip(base["source_tokens"], lines)]
 
-    reference = [slot(tokens, ref) for tokens, ref in zip(base["source_tokens"], base["reference"])]
-    systems = {name: [slot(tokens, out) for tokens, out in zip(base["source_tokens"], lines)]
-               for name, lines in outputs.items()}
+    reference = slots(base["reference"])
+    systems = {name: slots(lines) for name, lines in outputs.items()}
+    extras = [slots(lines) for lines in extra]
     print(f"targeted accuracy: aligning {len(unique):,} distinct sentence pairs with {aligner.name}",
           file=sys.stderr)
     made = aligner.create()
     links = align_pairs(list(unique), aligner=made, progress=True)
-    return ([links[k] for k in reference], {name: [links[k] for k in slots] for name, slots in systems.items()},
-            {**made.provenance(), "pairs": len(unique)})
-
-
-def _extra_key(k: int) -> str:
-    return f"\0reference {k + 2}"  # no system name starts with NUL
-
-
-def _align_extra(request: TargetedRequest, base: dict[str, list[Any]],
-                 extra: list[list[str]], target: str | None = None) -> tuple[list[list[list[Link]]], str]:
-    """The extra references' links, for the aligners that do not align the outputs (see the module)."""
-    if not extra:
-        return [], ""
-    aligner = AlignerSpec("eflomal", request.options)
-    _, links, _ = _align_jointly(aligner, base, {_extra_key(k): lines for k, lines in enumerate(extra)}, target)
-    return [links[_extra_key(k)] for k in range(len(extra))], f"; extra references: {aligner.describe()}"
+    return ([links[k] for k in reference], {name: [links[k] for k in row] for name, row in systems.items()},
+            [[links[k] for k in row] for row in extras], {**made.provenance(), "pairs": len(unique)})
 
 
 def align_outputs(request: TargetedRequest, base: dict[str, list[Any]], outputs: dict[str, list[str]],
@@ -177,41 +159,30 @@ def align_outputs(request: TargetedRequest, base: dict[str, list[Any]], outputs:
             systems = {system: _read_hyp_alignment(request.hyp_alignments[system], base, lines, total_lines, target)
                        for system, lines in outputs.items()}
             label = "stored (the dataset's alignment column and --hyp-alignment files)"
-        extra_links, how = _align_extra(request, base, extra, target)
-        return TargetedAlignments(f"{label}{how}", _stored_reference(base, where), systems, extra_links)
+        extra_links: list[list[list[Link]]] = []
+        if extra:  # these aligners align no output: the extra references go through eflomal (see the module)
+            aligner = AlignerSpec("eflomal", request.options)
+            extra_links = _align_jointly(aligner, base, {}, extra, target)[2]
+            label += f"; extra references: {aligner.describe()}"
+        return TargetedAlignments(label, _stored_reference(base, where), systems, extra_links)
     aligner = AlignerSpec(name, request.options)
-    reference, systems, made = _align_jointly(aligner, base, {**outputs, **{_extra_key(k): lines
-                                                                            for k, lines in enumerate(extra)}}, target)
-    extra_links = [systems.pop(_extra_key(k)) for k in range(len(extra))]
+    reference, systems, extra_links, made = _align_jointly(aligner, base, outputs, extra, target)
     return TargetedAlignments(f"{aligner.describe()}: references and outputs aligned together", reference, systems,
                               extra_links, made)
 
 
-def read_pool(folder: DatasetFolder, base_name: str, split: str, columns: list[str],
-              targeted: bool = True) -> dict[str, list[Any]]:
-    """The pool's rows: ``columns``, and with ``targeted`` the columns the alignment needs too (a
-    dataset built before the ``alignment`` column existed is then an error saying so)."""
-    if not targeted:
-        return folder.read(base_name, split, columns)
-    # source_upos matches the control's pairs on part of speech; a folder built before it has
-    # none, and its control is then unmatched (and says so)
-    optional = [UPOS] if has_column(folder, base_name, split, UPOS) and UPOS not in columns else []
-    try:
-        return folder.read(base_name, split, [*columns, *(c for c in COLUMNS if c not in columns), *optional])
-    except InputError as error:
-        if "alignment" in str(error):
-            raise InputError("has no alignment column (built by an older acs): rebuild the dataset to score "
-                             "targeted accuracy", folder.where(base_name, split)) from None
-        raise
-
-
-def has_column(folder: DatasetFolder, config: str, split: str, column: str) -> bool:
-    """Whether every Parquet file of the config's split has ``column`` (read from the footers)."""
+def read_pool(folder: DatasetFolder, base_name: str, split: str, columns: list[str]) -> dict[str, list[Any]]:
+    """The pool's rows: ``columns``, and :data:`COLUMNS` and :data:`UPOS`, which the targeted judge, its
+    control and the page's sentences read (a folder built by an older acs lacks some: an error says so)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    files = folder.files.get(config, {}).get(split) or []
-    try:
-        return bool(files) and all(column in pq.read_schema(path).names for path in files)
+    needed = [*columns, *COLUMNS, UPOS]
+    try:  # from the footers
+        missing = [(path, c) for path in folder.files[base_name].get(split, ()) for c in needed
+                   if c not in pq.read_schema(path).names]
     except (pa.ArrowException, OSError):
-        return False  # unreadable: the read that follows names the file
+        missing = []  # unreadable: the read names the file
+    if missing:
+        raise InputError(f"has no {missing[0][1]} column (built by an older acs): rebuild the dataset", missing[0][0])
+    return folder.read(base_name, split, needed)

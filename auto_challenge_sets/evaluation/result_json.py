@@ -79,7 +79,7 @@ def _json_type(kind: Any) -> str:
     origin = typing.get_origin(kind) or kind
     if dataclasses.is_dataclass(kind) or origin in (Mapping, dict):
         return "object"
-    return "array" if origin in (tuple, list) else _JSON_TYPES[kind]
+    return "array" if origin is tuple else _JSON_TYPES[kind]
 
 
 def _check(value: Any, bounds: Mapping[str, Any], where: str) -> None:
@@ -158,8 +158,6 @@ def decode(kind: Any, value: Any, where: str = "", bounds: Mapping[str, Any] | N
         return tuple(decode(a, v, f"{at}{k}", bounds) for k, (a, v) in enumerate(zip(kinds, value, strict=True)))
     if origin in (Mapping, dict):
         return {k: decode(args[1], v, at + k, bounds) for k, v in value.items()}
-    if origin is list:
-        return [decode(args[0], v, f"{at}{k}", bounds) for k, v in enumerate(value)]
     return value
 
 
@@ -178,7 +176,6 @@ def _schema(kind: Any, bounds: Mapping[str, Any], defs: dict[str, Any]) -> dict[
         return {}
     if dataclasses.is_dataclass(kind):
         if kind.__name__ not in defs:
-            defs[kind.__name__] = {}  # a recursive type would point to itself
             defs[kind.__name__] = _object(kind, defs)
         return {"$ref": f"#/$defs/{kind.__name__}"}
     origin, args = typing.get_origin(kind), typing.get_args(kind)
@@ -192,8 +189,6 @@ def _schema(kind: Any, bounds: Mapping[str, Any], defs: dict[str, Any]) -> dict[
             found["minItems"] = found["maxItems"] = len(args)
     elif origin in (Mapping, dict):
         found["additionalProperties"] = _schema(args[1], bounds, defs)
-    elif origin is list:
-        found["items"] = _schema(args[0], bounds, defs)
     leaf = found["type"] not in ("array", "object")
     found.update({k: v for k, v in bounds.items() if (k in _CONTAINER) != leaf})
     if kind is float:  # NaN and infinities are written as null

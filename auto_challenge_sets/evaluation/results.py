@@ -19,8 +19,6 @@ from typing import Any, ClassVar
 
 from auto_challenge_sets.evaluation.result_json import PAGE_ONLY, bounded, decode, json_schema, plain
 
-# 4: each metric's label, digits and signature (``metric_info``), so a saved result renders alone;
-# docs/method.md, "Reading results.json", says what changed from 3 (and from 2)
 SCHEMA = "acs-evaluation/4"
 SCHEMA_PATH = Path(__file__).resolve().parent / "results.schema.json"
 
@@ -43,10 +41,6 @@ def _share(default: Any = dataclasses.MISSING) -> Any:
     return bounded(default, minimum=0, maximum=1)
 
 
-def _percent(default: Any = dataclasses.MISSING) -> Any:
-    return bounded(default, minimum=0, maximum=100)
-
-
 def _p(default: Any = dataclasses.MISSING) -> Any:
     """An empirical p, (1 + count) / (trials + 1): never 0."""
     return bounded(default, exclusiveMinimum=0, maximum=1)
@@ -55,10 +49,6 @@ def _p(default: Any = dataclasses.MISSING) -> Any:
 def _family(default: Any = None) -> Any:
     """The distinct tests a Benjamini–Hochberg correction counted (None: left out of it)."""
     return bounded(default, minimum=1)
-
-
-def _paired_test() -> Any:
-    return bounded(enum=["ar", "bs"])
 
 
 @dataclass(frozen=True)
@@ -150,7 +140,7 @@ class FullTest:
 
     rows: int = bounded(minimum=1)
     baseline_system: str
-    paired_test: str = _paired_test()  # ar / bs, sacrebleu's
+    paired_test: str = bounded(enum=["ar", "bs"])  # sacrebleu's
     paired_samples: int = bounded(minimum=1)
     alpha: float = bounded(exclusiveMinimum=0, exclusiveMaximum=1)
     correction: str  # of the pairwise p-values behind the clusters ("none", as WMT)
@@ -239,7 +229,7 @@ class RandomPairs:
     mean: float | None = _share()
     p5: float | None = _share()
     p95: float | None = _share()
-    percentile: float | None = _percent()
+    percentile: float | None = bounded(minimum=0, maximum=100)
 
 
 @dataclass(frozen=True)
@@ -288,7 +278,7 @@ class HumanCorrelation:
     kendall: float | None
     p_value: float | None  # Kendall's
     ci: tuple[float, float] | None
-    random_kendall_percentile: float | None = _percent(None)
+    random_kendall_percentile: float | None = bounded(None, minimum=0, maximum=100)
     random_kendall_mean: float | None = None
     # Benjamini–Hochberg over the run's configs (:mod:`.multiple_testing`); None on the full test set
     p_corrected: float | None = _share(None)
@@ -453,7 +443,7 @@ class TargetedRun:
     signature: str
     by_distance: Mapping[str, TargetedByDistance]
     judge: JudgeCheck  # measured, or unmeasured and why (never null in results.json)
-    control_upos: bool = False  # the dataset has source_upos: the control could match part of speech
+    control_upos: bool = False  # the rows have UPOS tags (source_upos): the control could match part of speech
     control: Mapping[str, ControlMatching] = field(default_factory=dict)  # config -> matching (empty: no control)
     # the verdicts rest on eflomal links of too few pairs without priors (pipeline/provenance.py)
     alignment_warning: str | None = None
@@ -482,7 +472,7 @@ class Settings:
     n_samples: int = bounded(minimum=1)
     length_tolerance: int = _count()
     seed: int = _count()
-    paired_test: str = _paired_test()
+    paired_test: str = bounded(enum=["ar", "bs"])
     paired_samples: int = bounded(minimum=1)
     min_rows: int = _count()
     # metric -> every option it declares -> the value the run used (Metric.options; defaults filled in)
@@ -574,19 +564,14 @@ class Evaluation:
                 for metric, score in result.scores.items():
                     test = score.vs_baseline
                     rows.append({"system": system, **common, "metric": metric, "score": score.score,
-                                 **_random_columns(score.random),
+                                 **{f"random_{f.name}": None if score.random is None else getattr(score.random, f.name)
+                                    for f in dataclasses.fields(RandomBaseline)},
                                  "delta_vs_baseline": None if test is None else test.delta,
                                  "paired_p_value": None if test is None else test.p_value})
                 if result.targeted is not None:
                     rows.append({"system": system, **common, "metric": "targeted", "score": result.targeted.accuracy,
                                  "targeted_judged": result.targeted.correct + result.targeted.wrong})
         return pd.DataFrame(rows)
-
-
-def _random_columns(random: RandomBaseline | None) -> dict[str, float | None]:
-    """The long table's random_* columns (None without a random baseline)."""
-    return {f"random_{f.name}": None if random is None else getattr(random, f.name)
-            for f in dataclasses.fields(RandomBaseline)}
 
 
 def schema_text() -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from auto_challenge_sets.dataset.layout import DatasetFolder
-from auto_challenge_sets.evaluation.output_alignment import UPOS, has_column
+from auto_challenge_sets.evaluation.output_alignment import UPOS
 from auto_challenge_sets.evaluation.page_sentences import ConfigSentences, Sentences
 from auto_challenge_sets.evaluation.report.name_text import isolate
 from auto_challenge_sets.evaluation.request import EvaluationRequest
@@ -22,11 +22,10 @@ from auto_challenge_sets.formats.pharaoh import Link, parse_pharaoh
 from auto_challenge_sets.formats.target_languages import language_of, target_tokens
 from auto_challenge_sets.scoring.targeted import CORRECT, UNALIGNED, WRONG
 
-# a line's words and links are the same in every config holding it: read once, from the full
+# a line's words, links and UPOS are the same in every config holding it: read once, from the full
 # corpus (list columns are the slow part of a read); a config's own rows need only these
-TEXT_COLUMNS = ["line", "source_tokens", "reference"]
+TEXT_COLUMNS = ["line", "source_tokens", "reference", "alignment", UPOS]
 ROW_COLUMNS = ["line", "distance", "instances"]
-STDIN = "-"
 
 
 def _aligned(links: list[Link], source_index: int) -> list[int]:
@@ -49,7 +48,7 @@ def _outputs(request: EvaluationRequest, systems: list[str]) -> tuple[dict[str, 
     found, notes = {}, []
     for system in systems:
         path = request.hypotheses[system]
-        if str(path) == STDIN:
+        if str(path) == "-":  # standard input
             found[system] = None
             notes.append(f"{isolate(system)} was read from standard input: its sentences are not shown")
         else:
@@ -100,13 +99,6 @@ def _row(line: int, distance: int, instances: list[dict[str, Any]] | None, links
     return entry
 
 
-def _read_texts(folder: DatasetFolder, evaluation: Evaluation) -> dict[str, list[Any]]:
-    """The words, links and UPOS of every corpus line; a folder built by an older acs may have no links
-    (no reference words marked, no verdicts) or no UPOS (no links checked)."""
-    config, split = evaluation.full_corpus_config, evaluation.split
-    return folder.read(config, split, TEXT_COLUMNS + [c for c in ("alignment", UPOS) if has_column(folder, config, split, c)])
-
-
 def collect(request: EvaluationRequest, evaluation: Evaluation) -> Sentences:
     """Every scored config's rows with every system's output (and the run's verdicts, with
     targeted accuracy)."""
@@ -114,11 +106,10 @@ def collect(request: EvaluationRequest, evaluation: Evaluation) -> Sentences:
     folder = DatasetFolder(request.dataset)
     outputs, notes = _outputs(request, systems)
     judged = evaluation.verdicts or {}
-    pool = _read_texts(folder, evaluation)
+    pool = folder.read(evaluation.full_corpus_config, evaluation.split, TEXT_COLUMNS)
     by_line = {line: k for k, line in enumerate(pool["line"])}
-    aligned = "alignment" in pool
     texts: dict[int, dict[str, Any]] = {}
-    links_of: dict[int, list[Link] | None] = {}  # parsed once for every config holding the line; None: no column
+    links_of: dict[int, list[Link] | None] = {}  # parsed once for every config holding the line
     configs = {}
     for name in evaluation.configs:
         rows = folder.read(name, evaluation.split, ROW_COLUMNS)
@@ -131,8 +122,8 @@ def collect(request: EvaluationRequest, evaluation: Evaluation) -> Sentences:
                 texts[line] = {"src": pool["source_tokens"][at],
                                "ref": target_tokens(pool["reference"][at], language_of(evaluation.pair)),
                                "out": [None if outputs[s] is None else outputs[s][line - 1] for s in systems]}
-                alignment = pool["alignment"][at] if aligned else None
-                # "" is a row without links (every instance unaligned), None a row without the column
+                alignment = pool["alignment"][at]
+                # "" is a row without links (every instance unaligned), None a dataset built without an aligner
                 links_of[line] = None if alignment is None else parse_pharaoh(alignment) if alignment else []
             links = links_of[line]
             verdicts = out_links = None
@@ -142,14 +133,14 @@ def collect(request: EvaluationRequest, evaluation: Evaluation) -> Sentences:
                     out_links = [None if outputs[s] is None else evaluation.output_links[s][by_line[line]]
                                  for s in systems]
             found.append(_row(line, rows["distance"][k], rows["instances"][k], links or [], verdicts, out_links))
-            upos = pool[UPOS][by_line[line]] if UPOS in pool and links else None  # "c": the parse's check
+            upos = pool[UPOS][by_line[line]] if links else None  # "c": the parse's check
             if upos and (checked := _check(found[-1]["inst"], links, upos, texts[line]["src"])) is not None:
                 found[-1]["c"] = checked
         configs[name] = ConfigSentences(name, found, per_system is not None)
-    uncertain = evaluation.provenance.warning if aligned and evaluation.provenance else None
+    uncertain = evaluation.provenance.warning if evaluation.provenance else None
     if uncertain:
         notes.append(f"The reference words marked from the build's alignment are uncertain (dashed; why on hover): {uncertain}.")
-    if aligned and UPOS in pool:
+    if any(pool[UPOS]):
         notes.append(f"Links checked against the source parse (the reference has none): a marked reference word also aligned "
                      f"to a content word ({', '.join(CONTENT)}) outside its instance is checked, and contradicts the parse "
                      "(wavy underline) where none of those has its source word's UPOS; each config counts its rows checked.")

@@ -22,7 +22,6 @@ from auto_challenge_sets.evaluation.output_alignment import (
     TargetedRequest,
     align_outputs,
     choose_aligner,
-    lemma_language,
 )
 from auto_challenge_sets.evaluation.result_json import decode
 from auto_challenge_sets.evaluation.results import (
@@ -34,7 +33,7 @@ from auto_challenge_sets.evaluation.results import (
     TargetedScore,
 )
 from auto_challenge_sets.evaluation.stats import SEED, STREAMS
-from auto_challenge_sets.formats.target_languages import language_of, target_tokens
+from auto_challenge_sets.formats.target_languages import language_of, lemma_language, target_tokens
 from auto_challenge_sets.pipeline.build_provenance import weak_alignment
 from auto_challenge_sets.scoring.targeted import CORRECT, WRONG, accuracy, part_table, signature, tally
 from auto_challenge_sets.scoring.targeted_control import LEVELS, draw_pairs, pair_accuracies, percentile
@@ -75,7 +74,7 @@ def score(request: TargetedRequest, corpus: Corpus, outputs: list[SystemOutput],
     judging = len(alignments.extra) if request.all_references else 0  # the extra references that judge
     if output_links is not None and alignments.systems is not None:
         output_links.update(alignments.systems)
-    lang = lemma_language(corpus.pair) if request.lemma else None
+    lang = lemma_language(target) if request.lemma else None  # None: an exact match (Chinese, Japanese)
     lexical = [config for config in corpus.configs if config.instances is not None]
     lengths = [len(tokens) for tokens in corpus.base["source_tokens"]]
     upos = corpus.base.get(UPOS)
@@ -118,7 +117,7 @@ def score(request: TargetedRequest, corpus: Corpus, outputs: list[SystemOutput],
     control = f"|control:random-pairs:{request.random_pairs}|seed:{seed}" if request.random_pairs else ""
     check = judge_check(aligner, n_extra, lexical, references, alignments, references_of, lengths,
                         request.chrf_threshold, lang, request.all_references, target)
-    run = TargetedRun(alignments.aligner, judgement + control, {}, judge=check, control_upos=upos is not None,
+    run = TargetedRun(alignments.aligner, judgement + control, {}, judge=check, control_upos=any(upos),
                       control=matching,
                       alignment_warning=alignment_warning(alignments.provenance, corpus.provenance))
     return run, per_config, controls
