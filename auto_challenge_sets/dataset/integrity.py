@@ -87,31 +87,27 @@ def _check_file(path: Path, entry: dict[str, Any], verify: bool) -> None:
 
 
 def check_files(root: Path, verify: bool, found: dict[str, dict[str, list[Path]]] | None = None
-                ) -> tuple[dict[str, dict[str, Any]], set[tuple[str, str]]]:
+                ) -> tuple[dict[str, dict[str, Any]], bool]:
     """Every recorded file present with its recorded size and rows (and sha256 with ``verify``), and
     no unrecorded data file where a build is recorded (``found``: the folder's :func:`scan_folder`,
-    where the caller has it). Returns the recorded files and the recorded (pair, corpus) builds."""
+    where the caller has it). Returns the recorded files and whether any build is recorded."""
     record = read_build_record(root)
     files = _recorded(root, record)
     for rel, entry in files.items():
         _check_file(root / rel, entry, verify)
-    owners = {(build["pair"], build["corpus"]) for build in record["builds"]}
-    if not owners:  # no record at all: a Parquet dataset from elsewhere
-        return files, owners
+    if not record["builds"]:  # no record, or one emptied by hand: check_unrecorded's case
+        return files, False
     for splits in (scan_folder(root) if found is None else found).values():
         for path in (path for paths in splits.values() for path in paths):
             if path.relative_to(root).as_posix() not in files:
                 raise InputError(f"is not in {BUILD_RECORD}: a file added by hand or left by another "
                                  f"build; remove it or {REBUILD}", path)
-    return files, owners
+    return files, True
 
 
-def check_card(folder: DatasetFolder, files: dict[str, dict[str, Any]], owners: set[tuple[str, str]]) -> None:
+def check_card(folder: DatasetFolder, files: dict[str, dict[str, Any]]) -> None:
     """Each config's ``data_files`` in the card are exactly the recorded files of its split (an
-    alias such as ``de-en.particle`` names the files of ``de-en.particle.d1``). Without ``owners``
-    (no build recorded) there is nothing to compare."""
-    if not owners:
-        return
+    alias such as ``de-en.particle`` names the files of ``de-en.particle.d1``)."""
     # the record grouped once by (config, split): the check stays linear in the files
     recorded: dict[tuple[str, str], list[str]] = {}
     for rel in files:
@@ -125,8 +121,6 @@ def check_card(folder: DatasetFolder, files: dict[str, dict[str, Any]], owners: 
             raise InputError(f"config {name!r} is not a config name of auto_challenge_sets "
                              f"(added by hand?): its data_files are not in {BUILD_RECORD}", folder.readme) from None
         for split, paths in splits.items():
-            if (config.pair, split) not in owners:
-                continue
             wanted = recorded.get((str(config), split), [])
             found = [folder.relative(p) for p in paths]
             # in the same order where the build wrote both (shard order): sorted only where not
@@ -167,11 +161,10 @@ def _lowest_distance(paths: list[Path]) -> int | None:
     return min(lows) if lows else None
 
 
-def check_unrecorded(folder: DatasetFolder, owners: set[tuple[str, str]]) -> None:
-    """The splits no build record describes (a record emptied by hand, a Parquet dataset from
-    elsewhere): each config's files hold as many rows as the card's
-    ``dataset_info`` says, and no row below the config's minimum distance (one config's file copied
-    over another's)."""
+def check_unrecorded(folder: DatasetFolder) -> None:
+    """A folder no build record describes (a record emptied by hand, a Parquet dataset from
+    elsewhere): each config's files hold as many rows as the card's ``dataset_info`` says, and no
+    row below the config's minimum distance (one config's file copied over another's)."""
     said: dict[tuple[str, str], int] | None = None
     for name, splits in folder.files.items():
         try:
@@ -179,7 +172,7 @@ def check_unrecorded(folder: DatasetFolder, owners: set[tuple[str, str]]) -> Non
         except ValueError:
             continue
         for split, paths in splits.items():
-            if (config.pair, split) in owners or not paths:
+            if not paths:
                 continue
             if said is None:
                 said = card_rows(folder.readme) or {}
@@ -195,9 +188,8 @@ def check_unrecorded(folder: DatasetFolder, owners: set[tuple[str, str]]) -> Non
 
 
 def check_folder(root: str | Path, verify: bool = False, folder: DatasetFolder | None = None) -> None:
-    """The files and the card of a built folder against its record (see the module), and the
-    splits the record does not describe against the card. ``folder`` where the caller has read
-    the card already."""
+    """The files and the card of a built folder against its record (see the module), or, without
+    one, the files against the card. ``folder`` where the caller has read the card already."""
     _check(Path(root), verify, folder)
 
 
@@ -214,8 +206,10 @@ def checked_sizes(root: str | Path, verify: bool = False) -> dict[str, dict[str,
 
 def _check(root: Path, verify: bool, folder: DatasetFolder | None,
            found: dict[str, dict[str, list[Path]]] | None = None) -> dict[str, dict[str, Any]]:
-    files, owners = check_files(root, verify, found)
+    files, recorded = check_files(root, verify, found)
     folder = folder if folder is not None else DatasetFolder(root)
-    check_card(folder, files, owners)
-    check_unrecorded(folder, owners)
+    if recorded:
+        check_card(folder, files)
+    else:
+        check_unrecorded(folder)
     return files
