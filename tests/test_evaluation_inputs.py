@@ -104,7 +104,10 @@ def _write(root: Path, configs: dict[str, dict[str, list[int]]], c=C, record: li
     card += ["---", "", "# A hand-made LDD dataset", ""]
     (root / "README.md").write_text("\n".join(card), encoding="utf-8")
     if record is not None:
-        (root / "acs_build.json").write_text(json.dumps({"format": 2, "license": "other", "builds": record}),
+        from auto_challenge_sets.dataset.integrity import describe_files
+
+        builds = [{"files": describe_files(root, b["pair"], b["corpus"]), **b} for b in record]
+        (root / "acs_build.json").write_text(json.dumps({"format": 3, "license": "other", "builds": builds}),
                                               encoding="utf-8")
     return root
 
@@ -330,18 +333,15 @@ def test_a_folder_built_before_the_alignment_or_the_upos_column_is_refused_namin
             f"has no {column} column (built by an older acs): rebuild the dataset", str(base), None)
 
 
-def test_the_provenance_and_the_integrity_notes_come_from_the_record_of_the_pair_and_split(tmp_path):
-    """A record without files (an older build) gives the integrity check's note and its old labels;
-    no record of the split says so; a malformed provenance is an error naming the record and the
-    build."""
+def test_the_provenance_comes_from_the_record_of_the_pair_and_split(tmp_path):
+    """A build without provenance gives its old labels; no record of the split says so; a malformed
+    provenance is an error naming the record and the build."""
     configs = {"de-en.baseline": {SPLIT: ALL_LINES}, "de-en.particle.d1": {SPLIT: LINES}}
     root = _write(tmp_path / "ldd", configs, record=[
         {"pair": "de-en", "corpus": SPLIT, "lines": N, "parser": "conllu (gold)", "aligner": "pharaoh (hand)"}])
     corpus = read_corpus(_request(root, split=SPLIT))
     assert corpus.provenance == Provenance(False, f"parser conllu (gold); aligner pharaoh (hand); {NOT_RECORDED}",
                                            "conllu (gold)", "pharaoh (hand)")
-    assert corpus.notes == ["acs_build.json records no file sizes for de-en/toytest (built by an older version): "
-                            "those files are not checked; build again to record them"]
     unrecorded = _write(tmp_path / "unrecorded", {"de-en.baseline": {"dev": ALL_LINES},
                                                   "de-en.particle.d1": {"dev": LINES}})
     assert read_corpus(_request(unrecorded)).provenance == Provenance(

@@ -14,6 +14,7 @@ from scipy.stats import kendalltau
 
 from auto_challenge_sets.cli import main
 from auto_challenge_sets.dataset.demo_folder import build_demo
+from auto_challenge_sets.dataset.integrity import describe_files
 from auto_challenge_sets.dataset.layout import DatasetFolder
 from auto_challenge_sets.dataset.writer import build_into_folder
 from auto_challenge_sets.demo_data import demo_file
@@ -213,16 +214,16 @@ def test_a_dataset_without_alignments_says_so(sample, tmp_path) -> None:
     with pytest.raises(InputError, match="built without an aligner, so the aligner stored or present"):
         evaluate(EvaluationRequest(unaligned, {"system": demo_file("sample.en")}, pair="de-en", n_samples=3,
                                    targeted=TargetedRequest()))
-    # a folder written before the alignment column existed (and before the record kept file sizes)
+    # a folder written before the alignment column existed (its record matching its files)
     base = folder.files["de-en.baseline"]["sample"][0]
     table, original = pq.read_table(base), base.read_bytes()
     record_path = sample / "acs_build.json"
     record_text = record_path.read_text(encoding="utf-8")
     record = json.loads(record_text)
-    for build in record["builds"]:
-        build.pop("files")
-    record_path.write_text(json.dumps(record), encoding="utf-8")
     pq.write_table(table.drop(["alignment"]), base)
+    for build in record["builds"]:
+        build["files"] = describe_files(sample, build["pair"], build["corpus"])
+    record_path.write_text(json.dumps(record), encoding="utf-8")
     try:
         with pytest.raises(InputError, match="has no alignment column .built by an older acs.: rebuild"):
             evaluate(EvaluationRequest(sample, {"system": demo_file("sample.en")}, pair="de-en", n_samples=3,

@@ -24,7 +24,7 @@ FUZZ = settings(max_examples=int(os.environ.get("ACS_FUZZ_EXAMPLES", "100")), de
 JSONISH = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
                        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
                        max_leaves=12)
-RECORD_LIKE = st.fixed_dictionaries({"builds": st.lists(st.dictionaries(
+RECORD_LIKE = st.fixed_dictionaries({"format": st.just(3), "builds": st.lists(st.dictionaries(
     st.sampled_from(["pair", "corpus", "lines", "license", "parser", "source"]), JSONISH, max_size=6), max_size=3)})
 
 

@@ -177,7 +177,6 @@ from auto_challenge_sets.dataset.hub_publish import (  # noqa: E402
     Upload,
     _stale,
     check_repo_id,
-    check_sent_parquet,
     connect,
     layout_files,
     publish,
@@ -218,15 +217,12 @@ def test_the_plans_first_line_is_the_visibility_the_repository_will_have(fields,
 
 
 def test_describe_lists_every_file_then_the_deletion() -> None:
-    plan = _plan(notes=["an older folder", "another note"], replace_prefixes=("data/", "LICENSE.md"),
-                 left_out=[".env"])
+    plan = _plan(replace_prefixes=("data/", "LICENSE.md"), left_out=[".env"])
     assert plan.describe().split("\n") == [
         "public dataset repository my-org/sets: created public if missing (an existing repository keeps its "
         "visibility)",
         "commit 4 file(s), 1,001,741 bytes: 'Upload it'",
         "left out, not part of the dataset layout (1 file(s)): .env",
-        "note: an older folder",
-        "note: another note",
         "  add README.md (1,234 bytes)",
         "  add data/de-en.particle.d3/sample-00000-of-00002.parquet (1,000,000 bytes)",
         "  add data/de-en.particle.d3/sample-00001-of-00002.parquet (500 bytes)",
@@ -303,7 +299,7 @@ def test_card_rows_reads_dataset_info_as_a_list_or_one_mapping(tmp_path: Path) -
     assert card_rows(readme) == {}
 
 
-# -- check_sent_parquet and validate_dataset_card on a copy of the demo folder or a hand-made one --
+# -- validate_dataset_card on a copy of the demo folder or a hand-made one --
 
 D3 = "data/de-en.particle.d3/sample-00000-of-00001.parquet"
 
@@ -322,123 +318,6 @@ def _edit_card(root: Path, old: str, new: str) -> Path:
     return readme
 
 
-def _rewrite(path: Path, column: str, values) -> None:
-    """Replace a column of a Parquet file by ``values(its values)``, keeping the schema."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    table = pq.read_table(path)
-    index = table.schema.get_field_index(column)
-    field = table.schema.field(index)
-    new_values = pa.array(values(table.column(column).to_pylist()), type=field.type)
-    pq.write_table(table.set_column(index, field, new_values), path)
-
-
-def test_an_untouched_folder_passes_the_file_checks_and_a_row_at_distance_d_is_in(folder: Path,
-                                                                                 tmp_path: Path) -> None:
-    import pyarrow.parquet as pq
-
-    copy = _copy(folder, tmp_path)
-    _rewrite(copy / D3, "distance", lambda values: [3] * len(values))  # every row at D = 3 exactly
-    assert check_sent_parquet(copy) is None
-    assert pq.read_table(copy / D3).column("distance").to_pylist()[0] == 3
-
-
-def test_a_row_below_the_configs_distance_is_named(folder: Path, tmp_path: Path) -> None:
-    copy = _copy(folder, tmp_path)
-    _rewrite(copy / D3, "distance", lambda values: [2] + values[1:])
-    with pytest.raises(InputError) as raised:
-        check_sent_parquet(copy)
-    assert str(raised.value) == f"{copy / D3}: holds a row of distance 2, below the D = 3 of config de-en.particle.d3"
-
-
-def test_rows_of_another_split_are_named(folder: Path, tmp_path: Path) -> None:
-    copy = _copy(folder, tmp_path)
-    _rewrite(copy / D3, "corpus", lambda values: ["other"] * len(values))
-    with pytest.raises(InputError) as raised:
-        check_sent_parquet(copy)
-    assert str(raised.value) == (f"{copy / D3}: holds rows of phenomenon ['particle'], split ['other'], not of "
-                                 "config de-en.particle.d3, split sample")
-
-
-def test_a_split_the_card_does_not_count_is_named(folder: Path, tmp_path: Path) -> None:
-    copy = _copy(folder, tmp_path)
-    readme = copy / "README.md"
-    text = readme.read_text(encoding="utf-8")
-    start = text.index("- config_name: de-en.particle.d3\n  features:")
-    end = text.index("- config_name: ", start + 10)
-    readme.write_text(text[:start] + text[end:], encoding="utf-8")
-    with pytest.raises(InputError) as raised:
-        check_sent_parquet(copy)
-    assert str(raised.value) == (f"{copy / D3}: config de-en.particle.d3, split sample has 7 rows in its file(s), "
-                                 "the card's dataset_info says None")
-
-
-def test_a_row_count_the_card_misstates_is_named_with_both_counts(folder: Path, tmp_path: Path) -> None:
-    copy = _copy(folder, tmp_path)
-    readme = copy / "README.md"
-    text = readme.read_text(encoding="utf-8")
-    start = text.index("- config_name: de-en.particle.d3\n  features:")
-    seven = text.index("num_examples: 7\n", start)
-    assert seven < text.index("- config_name: ", start + 10)
-    readme.write_text(text[:seven] + "num_examples: 1234\n" + text[seven + len("num_examples: 7\n"):], encoding="utf-8")
-    with pytest.raises(InputError) as raised:
-        check_sent_parquet(copy)
-    assert str(raised.value) == (f"{copy / D3}: config de-en.particle.d3, split sample has 7 rows in its file(s), "
-                                 "the card's dataset_info says 1,234")
-
-
-def test_a_file_pyarrow_cannot_read_is_named_with_pyarrows_reason(folder: Path, tmp_path: Path) -> None:
-    copy = _copy(folder, tmp_path)
-    (copy / D3).write_bytes(b"garbage")
-    with pytest.raises(InputError) as raised:
-        check_sent_parquet(copy)
-    message = str(raised.value)
-    assert message.startswith(f"{copy / D3}: not a readable Parquet file (") and message.endswith(")")
-    assert "7 bytes" in message  # pyarrow's words about the 7 bytes written
-
-
-def test_a_file_whose_schema_differs_from_a_checked_file_of_its_kind_is_named(folder: Path, tmp_path: Path) -> None:
-    """A schema already found to be a lexical config's stands only for the files that have it
-    exactly: d3's file, read after d0..d2's, with one column of another type (its metadata kept)
-    is converted and refused."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    copy = _copy(folder, tmp_path)
-    table = pq.read_table(copy / D3)
-    index = table.schema.get_field_index("line")
-    assert table.schema.field(index).type == pa.int32()
-    wider = table.set_column(index, pa.field("line", pa.int64()), table.column(index).cast(pa.int64()))
-    pq.write_table(wider.replace_schema_metadata(table.schema.metadata), copy / D3)
-    with pytest.raises(InputError) as raised:
-        check_sent_parquet(copy)
-    assert str(raised.value) == f"{copy / D3}: its columns are not those of a lexical config (de-en.particle.d3)"
-
-
-def test_a_split_of_two_files_counts_both_even_when_another_config_read_the_first(folder: Path,
-                                                                                  tmp_path: Path) -> None:
-    """The default config ``de-en.aux_bracket`` sends the d1 file, read first; d1 given d2's file
-    as well must still read d2's and count both."""
-    import pyarrow.parquet as pq
-
-    copy = _copy(folder, tmp_path)
-    d1, d2 = (f"data/de-en.aux_bracket.d{d}/sample-00000-of-00001.parquet" for d in (1, 2))
-    _edit_card(copy, f"    path: {d1}\n- config_name: de-en.aux_bracket.d2\n",
-               f"    path:\n    - {d1}\n    - {d2}\n- config_name: de-en.aux_bracket.d2\n")
-    rows = [pq.read_metadata(copy / d).num_rows for d in (d1, d2)]
-    readme = copy / "README.md"
-    text = readme.read_text(encoding="utf-8")
-    start = text.index("- config_name: de-en.aux_bracket.d1\n  features:")
-    count = text.index(f"num_examples: {rows[0]}\n", start)
-    readme.write_text(text[:count] + f"num_examples: {sum(rows)}\n" + text[count + len(f"num_examples: {rows[0]}\n"):],
-                      encoding="utf-8")
-    assert check_sent_parquet(copy) is None
-    _rewrite(copy / d2, "distance", lambda values: [0] * len(values))  # and d2 is read: a row below D = 1
-    with pytest.raises(InputError, match="holds a row of distance 0, below the D = 1 of config de-en.aux_bracket.d1"):
-        check_sent_parquet(copy)
-
-
 @pytest.mark.parametrize("infos", ["dataset_info: text\n", "dataset_info: 5\n", "dataset_info:\n- 5\n",
                                    "dataset_info:\n- config_name: a\n  splits: 5\n",
                                    "dataset_info:\n- config_name: a\n  splits: [5]\n"])
@@ -450,42 +329,14 @@ def test_a_dataset_info_of_the_wrong_shape_gives_no_counts(tmp_path: Path, infos
     assert card_rows(readme) is None
 
 
-def test_a_card_without_counts_still_has_every_split_of_a_config_read(folder: Path, tmp_path: Path) -> None:
-    """With no counts to compare, the files of a config's second split are checked all the same."""
-    copy = _copy(folder, tmp_path)
-    extra = D3.replace("sample-", "extra-")
-    shutil.copyfile(copy / D3, copy / extra)
-    _rewrite(copy / extra, "corpus", lambda values: ["extra"] * len(values))
-    _edit_card(copy, f"  - split: sample\n    path: {D3}\n",
-               f"  - split: sample\n    path: {D3}\n  - split: extra\n    path: {extra}\n")
-    _edit_card(copy, "dataset_info:\n", "dataset_info:\n- 5\n")
-    assert card_rows(copy / "README.md") is None
-    assert check_sent_parquet(copy) is None
-    _rewrite(copy / extra, "distance", lambda values: [2] + values[1:])
-    with pytest.raises(InputError) as raised:
-        check_sent_parquet(copy)
-    assert str(raised.value) == f"{copy / extra}: holds a row of distance 2, below the D = 3 of config de-en.particle.d3"
-
-
 def test_a_card_with_a_dataset_info_of_the_wrong_shape_is_named_before_publishing(folder: Path,
                                                                                  tmp_path: Path) -> None:
     copy = _copy(folder, tmp_path)
     readme = _edit_card(copy, "dataset_info:\n", "dataset_info:\n- 5\n")
-    assert check_sent_parquet(copy) is None
     with pytest.raises(InputError) as raised:
-        validate_dataset_card(copy)
+        dataset_plan(copy, "my-org/sets")
     assert str(raised.value) == (f"{readme}: the card is not valid for the Hub: AttributeError: 'int' object has no "
                                  "attribute 'get'")
-
-
-def test_a_config_name_that_is_no_config_is_named(folder: Path, tmp_path: Path) -> None:
-    copy = _copy(folder, tmp_path)
-    readme = _edit_card(copy, "- config_name: de-en.particle.d3\n  data_files:",
-                        "- config_name: de-en.particle.dx\n  data_files:")
-    with pytest.raises(InputError) as raised:
-        check_sent_parquet(copy)
-    assert str(raised.value) == (f"{readme}: config 'de-en.particle.dx': not a config name: 'de-en.particle.dx' "
-                                 "(expected e.g. 'de-en.particle.d3')")
 
 
 def _hand_made(root: Path, paths: dict[str, str], default: str | None = "b") -> Path:
@@ -595,7 +446,7 @@ def test_dataset_plan_sends_the_layout_with_the_callers_choices(folder: Path, tm
     assert (plan.repo_id, plan.repo_type, plan.revision, plan.private) == ("my-org/sets", "dataset", "v2", True)
     assert plan.message == "Upload challenge sets with auto_challenge_sets (sets)"
     assert plan.replace_prefixes == ("data/", "LICENSE.md") and plan.left_out == [".env"]
-    assert plan.card == (copy / "README.md").read_text(encoding="utf-8") and plan.notes == []
+    assert plan.card == (copy / "README.md").read_text(encoding="utf-8")
     assert plan.space_sdk is None and plan.remote is None
     expected = {p.relative_to(copy).as_posix(): p.stat().st_size for p in copy.rglob("*")
                 if p.is_file() and p.name != ".env"}
@@ -614,18 +465,6 @@ def test_dataset_plan_checks_the_sha256_only_when_asked(folder: Path, tmp_path: 
     assert dataset_plan(copy, "my-org/sets").files  # sizes and rows match: no sha256 read by default
     with pytest.raises(InputError, match=f"{re.escape(D3)}: its sha256 differs"):
         dataset_plan(copy, "my-org/sets", verify=True)
-
-
-def test_dataset_plan_notes_an_older_record(folder: Path, tmp_path: Path) -> None:
-    copy = _copy(folder, tmp_path)
-    record = json.loads((copy / "acs_build.json").read_text(encoding="utf-8"))
-    record.pop("format")
-    for build in record["builds"]:
-        build.pop("files")
-    (copy / "acs_build.json").write_text(json.dumps(record), encoding="utf-8")
-    assert dataset_plan(copy, "my-org/sets").notes == [
-        "acs_build.json records no file sizes for de-en/sample, en-de/sample (built by an older version): those "
-        "files are not checked; build again to record them"]
 
 
 class OneHub(FakeHub):

@@ -306,7 +306,7 @@ def make_wide(tmp: Path) -> dict:
     (root / "README.md").write_text("\n".join(card), encoding="utf-8")
     builds = [{"pair": "de-en", "corpus": split, "lines": WIDE_SPLITS[split],
                "files": describe_files(root, "de-en", split)} for split in sorted(WIDE_SPLITS)]
-    (root / "acs_build.json").write_text(json.dumps({"format": 2, "license": "other", "builds": builds}, indent=2),
+    (root / "acs_build.json").write_text(json.dumps({"format": 3, "license": "other", "builds": builds}, indent=2),
                                           encoding="utf-8")
     c = corpora[SPLIT]
     hyps = {}

@@ -35,9 +35,7 @@ def run(args: argparse.Namespace) -> int:
     folder = Path(args.dir)
     require_complete(folder)
     # a lost or changed file would read as a smaller config or an empty selection
-    notes, sizes = checked_sizes(folder, verify=args.verify)
-    for note in notes:
-        print(f"note: {note}", file=sys.stderr)
+    sizes = checked_sizes(folder, verify=args.verify)
     if not sizes:
         raise InputError("holds no challenge-set Parquet files (data/{config}/{split}-*.parquet)", args.dir)
     empty = empty_selections(read_build_record(folder))

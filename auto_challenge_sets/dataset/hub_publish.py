@@ -14,14 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from auto_challenge_sets.dataset.folder_guard import check_output_folder
-from auto_challenge_sets.dataset.integrity import check_folder
+from auto_challenge_sets.dataset.integrity import card_rows, checked_sizes
 from auto_challenge_sets.dataset.layout import (
     DATA_DIR,
     LICENSE_FILE,
     README,
     SHARD,
     require_complete,
-    unreadable_parquet,
 )
 from auto_challenge_sets.dataset.record import BUILD_RECORD
 from auto_challenge_sets.errors import AcsError, InputError
@@ -57,7 +56,6 @@ class PublishPlan:
     # remote files under these prefixes that the plan does not send are deleted in the same commit
     replace_prefixes: tuple[str, ...] = field(default_factory=tuple)
     left_out: list[str] = field(default_factory=list)  # files in the folder that are not the dataset's
-    notes: list[str] = field(default_factory=list)
     # "private", "public", "" when the repository does not exist yet, None when not asked (a dry run)
     remote: str | None = None
 
@@ -80,7 +78,6 @@ class PublishPlan:
             shown = ", ".join(self.left_out[:LEFT_OUT_SHOWN])
             more = f" and {len(self.left_out) - LEFT_OUT_SHOWN:,} more" if len(self.left_out) > LEFT_OUT_SHOWN else ""
             lines.append(f"left out, not part of the dataset layout ({len(self.left_out):,} file(s)): {shown}{more}")
-        lines += [f"note: {note}" for note in self.notes]
         for name, uploads in groups:
             count = f"{len(uploads)} file(s), " if name.endswith("/") else ""
             lines.append(f"  add {name} ({count}{sum(u.size for u in uploads):,} bytes)")
@@ -131,56 +128,6 @@ def layout_files(root: Path) -> tuple[list[Upload], list[str]]:
     return sent, left_out
 
 
-def check_sent_parquet(root: Path) -> None:
-    """Read every Parquet file a config's splits send: the config's schema, rows of its phenomenon,
-    split and distances, and as many rows per split as the card's ``dataset_info`` says (a file
-    replaced by hand, or a card left from another build, would publish rows the card misdescribes)."""
-    import datasets
-    import pyarrow as pa
-    import pyarrow.compute as pc
-    import pyarrow.parquet as pq
-
-    from auto_challenge_sets.configs import parse_config_name
-    from auto_challenge_sets.dataset.features import features_for
-    from auto_challenge_sets.dataset.integrity import card_rows
-    from auto_challenge_sets.dataset.layout import DatasetFolder
-
-    folder = DatasetFolder(root)
-    said = card_rows(folder.readme)
-    read: dict[Path, int] = {}
-    for name, splits in folder.files.items():
-        try:
-            config = parse_config_name(name)
-        except ValueError as error:
-            raise InputError(f"config {name!r}: {error}", folder.readme) from None
-        for split, paths in splits.items():
-            for path in paths:
-                if path in read:
-                    continue
-                try:
-                    table = pq.read_table(path)
-                except (pa.ArrowException, OSError) as error:
-                    raise unreadable_parquet(error, path) from None
-                if datasets.Features.from_arrow_schema(table.schema) != features_for(config.kind):
-                    raise InputError(f"its columns are not those of a {config.kind} config ({name})", path)
-                kept = {column: set(table.column(column).to_pylist()) for column in ("phenomenon", "corpus")}
-                if kept["phenomenon"] != {config.phenomenon} or kept["corpus"] != {split}:
-                    raise InputError(f"holds rows of phenomenon {sorted(kept['phenomenon'])}, split "
-                                     f"{sorted(kept['corpus'])}, not of config {name}, split {split}", path)
-                low = pc.min(table.column("distance")).as_py()
-                if config.min_distance is not None and low is not None and low < config.min_distance:
-                    raise InputError(f"holds a row of distance {low}, below the D = {config.min_distance} of "
-                                     f"config {name}", path)
-                read[path] = table.num_rows
-            if said is None:
-                continue
-            rows, expected = sum(read[p] for p in paths), said.get((name, split))
-            if rows != expected:
-                raise InputError(f"config {name}, split {split} has {rows:,} rows in its file(s), the card's "
-                                 f"dataset_info says {expected if expected is None else format(expected, ',')}",
-                                 paths[0])
-
-
 def validate_dataset_card(root: Path) -> str:
     """The card text, after the checks the Hub and ``load_dataset`` apply: YAML that
     ``DatasetCard`` reads, configs and infos that ``datasets`` parses, one default config, every
@@ -221,19 +168,22 @@ def validate_dataset_card(root: Path) -> str:
 def dataset_plan(folder: str | os.PathLike[str], repo_id: str, revision: str | None = None,
                  private: bool = False, verify: bool = False) -> PublishPlan:
     """The publication of a folder ``acs build`` made: the files of its layout, checked against
-    the build record (their sha256 too with ``verify``) and read."""
+    the build record (their sha256 too with ``verify``) and the card's row counts."""
     root = Path(folder)
     require_complete(root)
     check_output_folder(root.absolute())  # made by acs build (its record), no symbolic link inside
-    notes = check_folder(root, verify=verify)
-    # the files first: datasets' builder reads a garbage file less clearly
-    check_sent_parquet(root)
+    # the files first (their record: they are what the build wrote), then the counts the Hub shows
+    said = card_rows(root / README) or {}
+    for name, splits in checked_sizes(root, verify=verify).items():
+        for split, rows in splits.items():
+            if said.get((name, split), rows) != rows:
+                raise InputError(f"config {name}, split {split} has {rows:,} rows in its file(s), the card's "
+                                 f"dataset_info says {said[name, split]:,}", root / README)
     card = validate_dataset_card(root)
     files, left_out = layout_files(root)
     return PublishPlan(check_repo_id(repo_id), DATASET, files, card,
                        message=f"Upload challenge sets with auto_challenge_sets ({root.name})", revision=revision,
-                       private=private, replace_prefixes=(f"{DATA_DIR}/", LICENSE_FILE), left_out=left_out,
-                       notes=notes)
+                       private=private, replace_prefixes=(f"{DATA_DIR}/", LICENSE_FILE), left_out=left_out)
 
 
 def connect(token: str | None = None, endpoint: str | None = None) -> Any:

@@ -4,8 +4,7 @@ A build records each Parquet file it wrote (a build's ``files``: bytes, rows, sh
 lost, added, truncated or replaced by hand would otherwise read as a smaller config, an empty
 selection or rows counted twice. Every ``acs stats``, ``evaluate`` and ``publish`` compares sizes
 and footer row counts; ``verify`` adds the sha256. The card's ``data_files`` must name exactly the
-recorded files of each config and split. A build of an older version, which recorded no files, is
-read unchecked, with a note.
+recorded files of each config and split.
 """
 
 from __future__ import annotations
@@ -45,20 +44,15 @@ def describe_files(root: Path, pair: str, corpus: str) -> dict[str, dict[str, An
     return dict(sorted(described.items()))
 
 
-def _recorded(root: Path, record: dict) -> tuple[dict[str, dict[str, Any]], set[tuple[str, str]], list[str]]:
-    """``(files, the (pair, corpus) builds that record theirs, notes)``; a malformed entry is an error."""
+def _recorded(root: Path, record: dict) -> dict[str, dict[str, Any]]:
+    """The recorded files of every build; a malformed entry is an error."""
     where = root / BUILD_RECORD
     files: dict[str, dict[str, Any]] = {}
-    owners: set[tuple[str, str]] = set()
-    unrecorded = []
     for build in record["builds"]:
         entries = build.get(FILES)
-        if entries is None:
-            unrecorded.append(f"{build['pair']}/{build['corpus']}")
-            continue
         if not isinstance(entries, dict):
-            raise InputError(f"build {build['pair']}/{build['corpus']}: '{FILES}' is not a mapping of paths", where)
-        owners.add((build["pair"], build["corpus"]))
+            raise InputError(f"build {build['pair']}/{build['corpus']}: '{FILES}' is not a mapping of paths "
+                             "(built by an older acs?): build the folder again", where)
         for rel, entry in entries.items():
             parts = PurePosixPath(rel).parts
             if len(parts) != 3 or parts[0] != DATA_DIR or ".." in parts:
@@ -67,11 +61,7 @@ def _recorded(root: Path, record: dict) -> tuple[dict[str, dict[str, Any]], set[
                     and isinstance(entry.get("rows"), int) and isinstance(entry.get("sha256"), str)):
                 raise InputError(f"the entry of {rel!r} is not {{bytes, rows, sha256}}", where)
             files[rel] = entry
-    notes = []
-    if unrecorded:
-        notes.append(f"{BUILD_RECORD} records no file sizes for {', '.join(unrecorded)} (built by an older "
-                     "version): those files are not checked; build again to record them")
-    return files, owners, notes
+    return files
 
 
 def _check_file(path: Path, entry: dict[str, Any], verify: bool) -> None:
@@ -97,39 +87,27 @@ def _check_file(path: Path, entry: dict[str, Any], verify: bool) -> None:
 
 
 def check_files(root: Path, verify: bool, found: dict[str, dict[str, list[Path]]] | None = None
-                ) -> tuple[dict[str, dict[str, Any]], set[tuple[str, str]], list[str]]:
+                ) -> tuple[dict[str, dict[str, Any]], bool]:
     """Every recorded file present with its recorded size and rows (and sha256 with ``verify``), and
-    no unrecorded data file in a split whose build recorded its files (``found``: the folder's
-    :func:`scan_folder`, where the caller has it). Returns the recorded files, the builds that
-    recorded theirs, and notes."""
+    no unrecorded data file where a build is recorded (``found``: the folder's :func:`scan_folder`,
+    where the caller has it). Returns the recorded files and whether any build is recorded."""
     record = read_build_record(root)
-    files, owners, notes = _recorded(root, record)
+    files = _recorded(root, record)
     for rel, entry in files.items():
         _check_file(root / rel, entry, verify)
-    built = {(build["pair"], build["corpus"]) for build in record["builds"]}
-    if not built:  # no record at all: a Parquet dataset from elsewhere
-        return files, owners, notes
-    for config, splits in (scan_folder(root) if found is None else found).items():
-        try:
-            pair = parse_config_name(config).pair
-        except ValueError:
-            pair = None
-        for split, paths in splits.items():
-            if (pair, split) in built and (pair, split) not in owners:
-                continue  # built by an older version, which recorded no files (a note says so)
-            for path in paths:
-                if path.relative_to(root).as_posix() not in files:
-                    raise InputError(f"is not in {BUILD_RECORD}: a file added by hand or left by another "
-                                     f"build; remove it or {REBUILD}", path)
-    return files, owners, notes
+    if not record["builds"]:  # no record, or one emptied by hand: check_unrecorded's case
+        return files, False
+    for splits in (scan_folder(root) if found is None else found).values():
+        for path in (path for paths in splits.values() for path in paths):
+            if path.relative_to(root).as_posix() not in files:
+                raise InputError(f"is not in {BUILD_RECORD}: a file added by hand or left by another "
+                                 f"build; remove it or {REBUILD}", path)
+    return files, True
 
 
-def check_card(folder: DatasetFolder, files: dict[str, dict[str, Any]], owners: set[tuple[str, str]]) -> None:
+def check_card(folder: DatasetFolder, files: dict[str, dict[str, Any]]) -> None:
     """Each config's ``data_files`` in the card are exactly the recorded files of its split (an
-    alias such as ``de-en.particle`` names the files of ``de-en.particle.d1``). Without ``owners``
-    (no build recorded its files) there is nothing to compare."""
-    if not owners:
-        return
+    alias such as ``de-en.particle`` names the files of ``de-en.particle.d1``)."""
     # the record grouped once by (config, split): the check stays linear in the files
     recorded: dict[tuple[str, str], list[str]] = {}
     for rel in files:
@@ -143,8 +121,6 @@ def check_card(folder: DatasetFolder, files: dict[str, dict[str, Any]], owners: 
             raise InputError(f"config {name!r} is not a config name of auto_challenge_sets "
                              f"(added by hand?): its data_files are not in {BUILD_RECORD}", folder.readme) from None
         for split, paths in splits.items():
-            if (config.pair, split) not in owners:
-                continue
             wanted = recorded.get((str(config), split), [])
             found = [folder.relative(p) for p in paths]
             # in the same order where the build wrote both (shard order): sorted only where not
@@ -185,11 +161,10 @@ def _lowest_distance(paths: list[Path]) -> int | None:
     return min(lows) if lows else None
 
 
-def check_unrecorded(folder: DatasetFolder, owners: set[tuple[str, str]]) -> None:
-    """The splits no build record describes (a record emptied by hand, a folder of an older
-    version, a Parquet dataset from elsewhere): each config's files hold as many rows as the card's
-    ``dataset_info`` says, and no row below the config's minimum distance (one config's file copied
-    over another's)."""
+def check_unrecorded(folder: DatasetFolder) -> None:
+    """A folder no build record describes (a record emptied by hand, a Parquet dataset from
+    elsewhere): each config's files hold as many rows as the card's ``dataset_info`` says, and no
+    row below the config's minimum distance (one config's file copied over another's)."""
     said: dict[tuple[str, str], int] | None = None
     for name, splits in folder.files.items():
         try:
@@ -197,7 +172,7 @@ def check_unrecorded(folder: DatasetFolder, owners: set[tuple[str, str]]) -> Non
         except ValueError:
             continue
         for split, paths in splits.items():
-            if (config.pair, split) in owners or not paths:
+            if not paths:
                 continue
             if said is None:
                 said = card_rows(folder.readme) or {}
@@ -212,28 +187,29 @@ def check_unrecorded(folder: DatasetFolder, owners: set[tuple[str, str]]) -> Non
                                  f"{name}: not this config's file; {REBUILD}", paths[0])
 
 
-def check_folder(root: str | Path, verify: bool = False, folder: DatasetFolder | None = None) -> list[str]:
-    """The files and the card of a built folder against its record (see the module), and the
-    splits the record does not describe against the card; notes to show. ``folder`` where the
-    caller has read the card already."""
-    return _check(Path(root), verify, folder)[0]
+def check_folder(root: str | Path, verify: bool = False, folder: DatasetFolder | None = None) -> None:
+    """The files and the card of a built folder against its record (see the module), or, without
+    one, the files against the card. ``folder`` where the caller has read the card already."""
+    _check(Path(root), verify, folder)
 
 
-def checked_sizes(root: str | Path, verify: bool = False) -> tuple[list[str], dict[str, dict[str, int]]]:
-    """:func:`check_folder`'s notes and ``{config: {split: rows}}`` of the folder's Parquet files, in
+def checked_sizes(root: str | Path, verify: bool = False) -> dict[str, dict[str, int]]:
+    """:func:`check_folder`, then ``{config: {split: rows}}`` of the folder's Parquet files, in
     config order, each footer read once: a recorded file's rows are those the check confirmed."""
     root = Path(root)
     found = scan_folder(root)
-    notes, files = _check(root, verify, None, found)
+    files = _check(root, verify, None, found)
     confirmed = {root / rel: entry["rows"] for rel, entry in files.items()}
-    return notes, {name: {split: sum(confirmed[p] if p in confirmed else parquet_rows([p]) for p in paths)
-                          for split, paths in found[name].items()} for name in sorted(found, key=config_sort_key)}
+    return {name: {split: sum(confirmed[p] if p in confirmed else parquet_rows([p]) for p in paths)
+                   for split, paths in found[name].items()} for name in sorted(found, key=config_sort_key)}
 
 
 def _check(root: Path, verify: bool, folder: DatasetFolder | None,
-           found: dict[str, dict[str, list[Path]]] | None = None) -> tuple[list[str], dict[str, dict[str, Any]]]:
-    files, owners, notes = check_files(root, verify, found)
+           found: dict[str, dict[str, list[Path]]] | None = None) -> dict[str, dict[str, Any]]:
+    files, recorded = check_files(root, verify, found)
     folder = folder if folder is not None else DatasetFolder(root)
-    check_card(folder, files, owners)
-    check_unrecorded(folder, owners)
-    return notes, files
+    if recorded:
+        check_card(folder, files)
+    else:
+        check_unrecorded(folder)
+    return files

@@ -16,10 +16,8 @@ from auto_challenge_sets.errors import InputError
 from auto_challenge_sets.formats.text import IN_A_DATASET, atomic_write_text, read_json, require_regular_file
 
 BUILD_RECORD = "acs_build.json"
-# 2: each build records its data files (bytes, rows, sha256; dataset/integrity.py). A record
-# without this field is older and its files are read unchecked, with a note.
-# 3: each build records its provenance (parser, aligner, tokenization, package versions;
-# pipeline/build_provenance.py). A build without it is older: readers say it was not recorded.
+# each build records its data files (bytes, rows, sha256; dataset/integrity.py) and its provenance
+# (pipeline/build_provenance.py); a record of an older format is refused: build the folder again
 RECORD_FORMAT = 3
 _BUILD_KEYS = ("pair", "corpus", "lines")
 
@@ -36,6 +34,9 @@ def read_build_record(out_dir: str | os.PathLike[str]) -> dict:
                                                for b in builds):
         raise InputError("is not a build record of auto_challenge_sets (a 'builds' list of "
                          f"{{{', '.join(_BUILD_KEYS)}, ...}} entries)", path)
+    if not isinstance(record.get("format"), int) or record["format"] < RECORD_FORMAT:
+        raise InputError(f"was written by an older acs (record format {record.get('format', 1)}, this acs reads "
+                         f"{RECORD_FORMAT}): build the folder again", path)
     record.setdefault("license", None)
     return record
 
@@ -57,11 +58,8 @@ def update_build_record(out_dir: str | os.PathLike[str], build: dict, license: s
     """
     record = read_build_record(out_dir)
     earlier = {(b["pair"], b["corpus"]): b for b in record["builds"]}
-    before = earlier.get((build["pair"], build["corpus"]))
-    previous = None
-    if before is not None:  # a record written before licenses were per split has only the folder's
-        previous = before["license"] if "license" in before else record["license"]
-    build = {**build, "license": license or previous}
+    before = earlier.get((build["pair"], build["corpus"]), {})
+    build = {**build, "license": license or before.get("license")}
     builds = [b for key, b in earlier.items() if key != (build["pair"], build["corpus"])]
     builds.append(build)
     record["builds"] = sorted(builds, key=lambda b: (b["pair"], b["corpus"]))

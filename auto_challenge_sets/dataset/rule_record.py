@@ -78,8 +78,7 @@ def forget_replaced(record: dict, conflicts: list[RuleConflict]) -> dict:
             if rules:
                 build[USER_RULES] = rules
             build["empty_configs"] = [name for name in build.get("empty_configs", []) if kept(build, name)]
-            if FILES in build:
-                build[FILES] = {path: entry for path, entry in build[FILES].items()
-                                if kept(build, PurePosixPath(path).parts[1])}
+            build[FILES] = {path: entry for path, entry in build[FILES].items()
+                            if kept(build, PurePosixPath(path).parts[1])}
         builds.append(build)
     return {**record, "builds": builds}

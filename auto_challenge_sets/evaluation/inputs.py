@@ -150,7 +150,7 @@ def read_corpus(request: EvaluationRequest) -> Corpus:
     folder = DatasetFolder(request.dataset)
     # sizes and footers only (no sha256): a widened data_files glob or a lost file would score
     # duplicated or missing rows
-    integrity_notes = check_folder(folder.root, verify=request.verify, folder=folder)
+    check_folder(folder.root, verify=request.verify, folder=folder)
     names = choose_configs(folder, request.config, request.pair)
     pair = parse_config_name(names[0]).pair
     base_name = request.ref_config or f"{pair}.{BASELINE}"
@@ -186,7 +186,7 @@ def read_corpus(request: EvaluationRequest) -> Corpus:
         seen.setdefault(key, name)
     if not configs:
         raise InputError(f"none of the chosen configs has rows in split {split!r}", folder.root / README)
-    notes = integrity_notes + ([f"no rows in split {split} (not exported): {', '.join(absent)}"] if absent else [])
+    notes = [f"no rows in split {split} (not exported): {', '.join(absent)}"] if absent else []
     return Corpus(folder, pair, split, base_name, base, total, configs, notes,
                   read_provenance(build_entry(folder.root, pair, split), pair, split, folder.root / BUILD_RECORD))
 
