@@ -65,6 +65,14 @@ def test_alignment_file_with_corpus_line_numbers(tmp_path):
         short.align(PAIRS)
 
 
+def test_alignment_file_with_line_numbers_and_no_line_count_reads_those_lines(tmp_path):
+    path = tmp_path / "a.pharaoh"
+    path.write_text("0-0 1-1 2-2\n\n0-1\n", encoding="utf-8")
+    assert AlignmentFile(path, line_numbers=[1, 3]).align(PAIRS) == [[(0, 0), (1, 1), (2, 2)], [(0, 1)]]
+    with pytest.raises(AlignmentError, match="has 3 lines: there is no line 4 for its sentence pair"):
+        AlignmentFile(path, line_numbers=[1, 4]).align(PAIRS)
+
+
 def test_alignment_file_describes_itself_by_base_name(tmp_path):
     path = tmp_path / "deep" / "a.pharaoh"
     path.parent.mkdir()

@@ -106,10 +106,14 @@ class AlignmentFile:
             raise AlignmentError("a carriage return, line separator or control character inside the line: a "
                                  "Pharaoh line holds i-j links separated by spaces", name, garbage[0])
         numbers = self.line_numbers if self.line_numbers is not None else list(range(1, len(pairs) + 1))
-        expected = self.total_lines if self.total_lines is not None else len(pairs)
-        if len(lines) != expected:  # so every pair's line number is a line of the file
+        expected = self.total_lines if self.total_lines is not None else (
+            len(pairs) if self.line_numbers is None else None)
+        if expected is not None and len(lines) != expected:
             raise AlignmentError(
                 f"has {len(lines)} lines but {expected} are expected: an alignment file needs one line "
                 "per sentence pair (an empty line for a pair without links)", name)
+        past = next((number for number in numbers if number > len(lines)), None)  # without total_lines
+        if past is not None:
+            raise AlignmentError(f"has {len(lines)} lines: there is no line {past} for its sentence pair", name)
         return [parse_pharaoh(lines[number - 1], n_source=len(source), n_target=len(target), path=name,
                               line=number) for number, (source, target) in zip(numbers, pairs)]
