@@ -329,6 +329,19 @@ def test_a_dataset_info_of_the_wrong_shape_gives_no_counts(tmp_path: Path, infos
     assert card_rows(readme) is None
 
 
+def test_a_split_the_card_does_not_count_is_named(folder: Path, tmp_path: Path) -> None:
+    copy = _copy(folder, tmp_path)
+    readme = copy / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    start = text.index("- config_name: de-en.particle.d3\n  features:")
+    end = text.index("- config_name: ", start + 10)
+    readme.write_text(text[:start] + text[end:], encoding="utf-8")
+    with pytest.raises(InputError) as raised:
+        dataset_plan(copy, "my-org/sets")
+    assert str(raised.value) == (f"{readme}: config de-en.particle.d3, split sample has 7 rows in its file(s), "
+                                 "the card's dataset_info says nothing")
+
+
 def test_a_card_with_a_dataset_info_of_the_wrong_shape_is_named_before_publishing(folder: Path,
                                                                                  tmp_path: Path) -> None:
     copy = _copy(folder, tmp_path)
