@@ -155,7 +155,7 @@ def read_corpus(request: EvaluationRequest) -> Corpus:
     pair = parse_config_name(names[0]).pair
     base_name = request.ref_config or f"{pair}.{BASELINE}"
     split = _resolve_split(folder, base_name, request.split)
-    base = read_pool(folder, base_name, split, ROW_COLUMNS)
+    base = read_pool(folder, base_name, split, ROW_COLUMNS, request.targeted is not None)
     base_where = folder.where(base_name, split)
     if not base["line"]:
         raise InputError("has no rows: the full corpus is empty", base_where)

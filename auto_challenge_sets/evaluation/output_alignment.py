@@ -171,9 +171,11 @@ def align_outputs(request: TargetedRequest, base: dict[str, list[Any]], outputs:
                               extra_links, made)
 
 
-def read_pool(folder: DatasetFolder, base_name: str, split: str, columns: list[str]) -> dict[str, list[Any]]:
-    """The pool's rows: ``columns``, and :data:`COLUMNS` and :data:`UPOS`, which the targeted judge, its
-    control and the page's sentences read (a folder built by an older acs lacks some: an error says so)."""
+def read_pool(folder: DatasetFolder, base_name: str, split: str, columns: list[str],
+              targeted: bool) -> dict[str, list[Any]]:
+    """The pool's rows: ``columns``, and with ``targeted`` :data:`COLUMNS` and :data:`UPOS`, which the
+    judge and its control read. Every run checks the footers for those (the page's sentences read
+    them too): a folder built by an older acs lacks some, and an error says so before any scoring."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -185,4 +187,4 @@ def read_pool(folder: DatasetFolder, base_name: str, split: str, columns: list[s
         missing = []  # unreadable: the read names the file
     if missing:
         raise InputError(f"has no {missing[0][1]} column (built by an older acs): rebuild the dataset", missing[0][0])
-    return folder.read(base_name, split, needed)
+    return folder.read(base_name, split, needed if targeted else columns)  # list columns: the slow part

@@ -77,7 +77,7 @@ def score(request: TargetedRequest, corpus: Corpus, outputs: list[SystemOutput],
     lang = lemma_language(target) if request.lemma else None  # None: an exact match (Chinese, Japanese)
     lexical = [config for config in corpus.configs if config.instances is not None]
     lengths = [len(tokens) for tokens in corpus.base["source_tokens"]]
-    upos = corpus.base.get(UPOS)
+    upos = corpus.base[UPOS]  # read_pool reads it for every targeted run
     wanted = _wanted(lexical, every_word=bool(request.random_pairs))  # the control draws from every word
 
     def references_of(p: int, leave_out: int | None = None) -> list[Reference]:
@@ -101,7 +101,7 @@ def score(request: TargetedRequest, corpus: Corpus, outputs: list[SystemOutput],
             rng = np.random.default_rng([seed, STREAMS["targeted_control"], zlib.crc32(config.name.encode())])  # one stream per config
             levels: Counter = Counter()
             pairs = draw_pairs(config.instances, [lengths[p] for p in positions], request.random_pairs, rng,
-                               None if upos is None else [upos[p] for p in positions], levels)
+                               [upos[p] for p in positions], levels)
             matching[config.name] = ControlMatching(sum(levels.values()), *(levels[level] for level in LEVELS))
         per_config[config.name], controls[config.name] = {}, {}
         for output in outputs:
