@@ -41,6 +41,10 @@ def _share(default: Any = dataclasses.MISSING) -> Any:
     return bounded(default, minimum=0, maximum=1)
 
 
+def _percent(default: Any = dataclasses.MISSING) -> Any:
+    return bounded(default, minimum=0, maximum=100)
+
+
 def _p(default: Any = dataclasses.MISSING) -> Any:
     """An empirical p, (1 + count) / (trials + 1): never 0."""
     return bounded(default, exclusiveMinimum=0, maximum=1)
@@ -49,6 +53,11 @@ def _p(default: Any = dataclasses.MISSING) -> Any:
 def _family(default: Any = None) -> Any:
     """The distinct tests a Benjamini–Hochberg correction counted (None: left out of it)."""
     return bounded(default, minimum=1)
+
+
+def _paired_test() -> Any:
+    """sacrebleu's paired tests: approximate randomization, paired bootstrap."""
+    return bounded(enum=["ar", "bs"])
 
 
 @dataclass(frozen=True)
@@ -64,7 +73,7 @@ class RandomBaseline:
     std: float = bounded(minimum=0)
     p5: float
     p95: float
-    percentile: float = bounded(minimum=0, maximum=100)
+    percentile: float = _percent()
     p_value: float = _p()
 
 
@@ -140,7 +149,7 @@ class FullTest:
 
     rows: int = bounded(minimum=1)
     baseline_system: str
-    paired_test: str = bounded(enum=["ar", "bs"])  # sacrebleu's
+    paired_test: str = _paired_test()
     paired_samples: int = bounded(minimum=1)
     alpha: float = bounded(exclusiveMinimum=0, exclusiveMaximum=1)
     correction: str  # of the pairwise p-values behind the clusters ("none", as WMT)
@@ -229,7 +238,7 @@ class RandomPairs:
     mean: float | None = _share()
     p5: float | None = _share()
     p95: float | None = _share()
-    percentile: float | None = bounded(minimum=0, maximum=100)
+    percentile: float | None = _percent()
 
 
 @dataclass(frozen=True)
@@ -278,7 +287,7 @@ class HumanCorrelation:
     kendall: float | None
     p_value: float | None  # Kendall's
     ci: tuple[float, float] | None
-    random_kendall_percentile: float | None = bounded(None, minimum=0, maximum=100)
+    random_kendall_percentile: float | None = _percent(None)
     random_kendall_mean: float | None = None
     # Benjamini–Hochberg over the run's configs (:mod:`.multiple_testing`); None on the full test set
     p_corrected: float | None = _share(None)
@@ -472,7 +481,7 @@ class Settings:
     n_samples: int = bounded(minimum=1)
     length_tolerance: int = _count()
     seed: int = _count()
-    paired_test: str = bounded(enum=["ar", "bs"])
+    paired_test: str = _paired_test()
     paired_samples: int = bounded(minimum=1)
     min_rows: int = _count()
     # metric -> every option it declares -> the value the run used (Metric.options; defaults filled in)
