@@ -362,7 +362,9 @@ TWINS = [(["A", "A "], "'A' and 'A '"), ([" B", "C", "B"], "' B' and 'B'"), (["x
          (["D", "D\u00a0", "E"], "'D' and 'D\\\\xa0'"), (["F\t", "F\n"], "'F\\\\t' and 'F\\\\n'")]
 
 
-@pytest.mark.parametrize(("names", "named"), TWINS, ids=[case[1] for case in TWINS])
+# Plain ids: mutmut hands pytest the node ids it collected, and an id holding backslashes is not
+# found again in its second in-process session (its clean run stopped with exit status 4).
+@pytest.mark.parametrize(("names", "named"), TWINS, ids=["trailing", "leading", "inner", "nbsp", "tab-newline"])
 def test_system_names_that_differ_only_in_white_space_are_refused(names: list[str], named: str) -> None:
     from auto_challenge_sets.errors import RequestError
     from auto_challenge_sets.evaluation.request import EvaluationRequest
