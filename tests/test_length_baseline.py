@@ -178,7 +178,8 @@ PARAGRAPHS = np.array([100, 104, 106, 150, 200], dtype=np.int64)
 
 @pytest.mark.parametrize(("length", "tolerance", "relative", "window"), [
     (10, 1, 0.05, 1), (39, 1, 0.05, 1), (40, 1, 0.05, 2), (60, 1, 0.05, 3),  # 0.05 × 60 is 3.0000000000000004
-    (100, 1, 0.0, 1), (100, 8, 0.05, 8), (430, 1, 0.05, 21), (29, 0, 0.29, 8), (100, 0, 0.29, 29)])
+    (100, 1, 0.0, 1), (100, 8, 0.05, 8), (430, 1, 0.05, 21), (29, 0, 0.29, 8), (100, 0, 0.29, 29),
+    (3, 0, 0.3333333333, 1)])  # rounded at 9 decimals: 0.9999999999 is 1
 def test_the_window_is_the_tolerance_or_a_share_of_the_length(length, tolerance, relative, window):
     assert length_window(length, tolerance, relative) == window
 
@@ -229,10 +230,11 @@ def test_a_row_with_fewer_than_three_others_of_its_length_draws_from_the_whole_c
 
 
 def test_a_row_with_three_others_of_its_length_draws_as_before():
-    pool = np.array([10, 10, 11, 11, 9, 40], dtype=np.int64)
-    exclude = np.array([True, False, False, False, False, True])
+    # exactly three outside the set within ±1 (10, 11, 9), five in the corpus: the three
+    pool = np.array([10, 10, 10, 11, 9, 40], dtype=np.int64)
+    exclude = np.array([True, True, False, False, False, True])
     samples = sample_length_matched([10], pool, n_samples=200, tolerance=1, exclude=exclude, rng=4, relative=0)
-    assert samples.shared == 0 and set(samples.index.ravel().tolist()) == {1, 2, 3, 4}
+    assert samples.shared == 0 and set(samples.index.ravel().tolist()) == {2, 3, 4}
     # without an exclusion every row of the corpus is the pool already
     assert sample_length_matched([40], pool, n_samples=5, tolerance=1, rng=4, relative=0).shared == 0
 
@@ -243,3 +245,23 @@ def test_how_closely_the_draws_match():
     gap, share = samples.length_gap(np.array([11, 20]), pool)
     assert gap == pytest.approx((1 + 0 + 1 + 0 + 1 + 2) / 6) and share == pytest.approx((3 / 11 + 2 / 20) / 6)
     assert samples.distinct() == pytest.approx((2 + 2) / 2)
+    # distinct per row over the samples: row 0 is always 5, row 1 is 0, 1, 9
+    per_row = LengthMatchedSamples(index=np.array([[5, 0], [5, 1], [5, 9]]), widened=0, max_tolerance=1, pool_size=10)
+    assert per_row.distinct() == (1 + 3) / 2
+    # a row of length 1 or 0 counts its gap in tokens, relative to 1
+    short = LengthMatchedSamples(index=np.array([[0, 1]]), widened=0, max_tolerance=1, pool_size=2)
+    assert short.length_gap(np.array([1, 0]), np.array([2, 1])) == (1.0, 1.0)
+
+
+def test_rows_drawn_from_the_whole_corpus_take_ties_in_the_corpus_order():
+    # numpy's default sort orders ties by its platform's algorithm (above 16 items): the stable
+    # sort keeps a seed's draws the same on every machine. Each length keeps one segment outside
+    # the set, so every row draws from the whole corpus: as the sampler draws without a set.
+    rng = np.random.default_rng(3)
+    pool = rng.integers(0, 5, size=300)
+    exclude = np.ones(300, dtype=bool)
+    exclude[[int(np.flatnonzero(pool == length)[0]) for length in range(5)]] = False
+    challenge = rng.integers(0, 5, size=40)
+    samples = sample_length_matched(challenge, pool, n_samples=9, tolerance=0, exclude=exclude, rng=5, relative=0)
+    assert samples.shared == 40
+    assert np.array_equal(samples.index, _widening_one_token_at_a_time(challenge, pool, 9, 0, np.random.default_rng(5)))
