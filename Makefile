@@ -52,7 +52,7 @@ check-docs: $(STAMP)
 	$(PY) studies/check_docs.py --shared $(abspath ../shared) $(if $(WORK),--work $(WORK))
 
 # mutation testing with mutmut (mutation/README.md): not in CI, it takes long. A fresh run each
-# time; MODULES="conllu_io scoring.ribes" mutates those modules only, each against the tests that
+# time; MODULES="formats.conllu scoring.metrics.ribes" mutates those modules only, each against the tests that
 # execute it (mutation/test_selection.json; `make mutation-selection` derives it again after the
 # tests or only_mutate change). Tests run in mutants/, so the shared data is passed by absolute path.
 # `make mutate-survivors MODULES=...` runs again only what the last run left alive (after new tests).

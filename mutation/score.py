@@ -1,6 +1,6 @@
 """The mutation score of `make mutate`, per module and overall, from mutmut's results.
 
-    python mutation/score.py [MODULE ...]    # e.g. conllu_io scoring.bleu_stats (default: all)
+    python mutation/score.py [MODULE ...]    # e.g. formats.conllu scoring.metrics.bleu (default: all)
 
 Reads ``mutmut results --all true`` (run where mutmut ran) and ``mutation/equivalent.md``, whose
 lines ``- `MUTANT` — reason`` name the surviving mutants that no test can kill because they do
@@ -37,7 +37,7 @@ def results() -> dict[str, str]:
 
 
 def module_of(mutant: str) -> str:
-    """``auto_challenge_sets.scoring.metrics.ribes.x_align__mutmut_3`` → ``scoring.ribes``."""
+    """``auto_challenge_sets.scoring.metrics.ribes.x_align__mutmut_3`` → ``scoring.metrics.ribes``."""
     return re.split(r"\.x[_ǁ]", mutant, maxsplit=1)[0].removeprefix(PACKAGE)
 
 
