@@ -64,8 +64,11 @@ class _Rounded(AveragedMetric):
 
     name, label = "rounded", "Rounded"
 
+    def __init__(self, unit: float = 1.0):
+        self.unit = unit
+
     def sentence_scores(self, hypotheses, references, sources=None):
-        return np.array([float(len(h.split()) % 3) for h in hypotheses])
+        return np.array([float(len(h.split()) % 3) * self.unit for h in hypotheses])
 
     def scores_of_totals(self, totals):
         return super().scores_of_totals(totals) * (1 + 1e-14)  # rounding: a tie's larger side grows most
@@ -74,10 +77,11 @@ class _Rounded(AveragedMetric):
         return "rounded"
 
 
-def test_trials_near_the_real_difference_are_scored_by_the_scalar_code():
+@pytest.mark.parametrize("unit", [1.0, 1e6])  # the window near the real difference grows with the scores
+def test_trials_near_the_real_difference_are_scored_by_the_scalar_code(unit):
     """Scores of 0, 1, 2 per sentence over 8 rows: many trials tie the real difference exactly,
     and the noisy vectorized scores alone would count half of those ties as greater."""
-    metric = _Rounded()
+    metric = _Rounded(unit)
     base = metric.statistics([f"{'w ' * k}" for k in (1, 2, 3, 4, 5, 6, 7, 8)], [("x",)] * 8)
     other = metric.statistics([f"{'w ' * k}" for k in (2, 2, 3, 3, 5, 5, 7, 7)], [("x",)] * 8)
     (delta, p_value), = approximate_randomization({"b": {"r": base}, "s": {"r": other}}, ["b", "s"], {"r": metric}, 500,
@@ -141,3 +145,65 @@ def test_integer_statistics_of_several_systems_are_multiplied_together_and_exact
     floats = [rng.random((30, 4)), counts[0]]  # a float side: sums as sacrebleu's up to rounding
     sums = _swapped_sums(lambda dtype: swap.T.astype(dtype), floats)
     assert all(np.allclose(sums[:, k].T, swap @ stats, rtol=1e-14) for k, stats in enumerate(floats))
+
+
+class _Given(AveragedMetric):
+    """Each hypothesis is its own score."""
+
+    name, label = "given", "Given"
+
+    def sentence_scores(self, hypotheses, references, sources=None):
+        return np.array([float(h) for h in hypotheses])
+
+    def signature(self, nrefs):
+        return "given"
+
+
+def test_a_trial_a_hair_above_the_real_difference_counts():
+    # row differences 1 and -1e-12: a trial that swaps one row only lies 1e-12 above the real difference
+    metric = _Given()
+    base, other = metric.statistics(["0", "0"], [("x",)] * 2), metric.statistics(["1", "-1e-12"], [("x",)] * 2)
+    (_, p_value), = approximate_randomization({"b": {"g": base}, "s": {"g": other}}, ["b", "s"], {"g": metric}, 200,
+                                              4)["b", "s"].values()
+    swap = coins(2, 200, 4)
+    assert p_value == (np.count_nonzero(swap[:, 0] != swap[:, 1]) + 1) / 201 > 0.3
+
+
+class _Counted(AveragedMetric):
+    """Integer statistics whose vectorized score notes the dtype it was given."""
+
+    name, label = "counted", "Counted"
+    seen: set = set()
+
+    def sentence_scores(self, hypotheses, references, sources=None):
+        return np.array([float(len(h.split())) for h in hypotheses])
+
+    def paired_statistics(self, stats):
+        return np.column_stack([stats, np.ones(len(stats))]).astype(np.int64)
+
+    def scores_of_totals(self, totals):
+        type(self).seen.add(np.asarray(totals).dtype)
+        return super().scores_of_totals(totals)
+
+    def signature(self, nrefs):
+        return "counted"
+
+
+def test_the_trials_reach_a_metrics_vectorized_code_in_float64():
+    # integer statistics are summed in float32 (exact below 2**23); the metric's own code expects float64
+    metric = _Counted()
+    rows = [metric.statistics([" w" * (k % 5 + s) for k in range(20)], [("x",)] * 20) for s in range(3)]
+    approximate_randomization({f"s{k}": {"c": r} for k, r in enumerate(rows)}, ["s0", "s1", "s2"], {"c": metric}, 50, 1)
+    assert _Counted.seen == {np.dtype(np.float64)}
+
+
+def test_the_p_values_do_not_depend_on_how_many_systems_are_scored_at_once(monkeypatch):
+    from auto_challenge_sets.scoring import paired
+
+    systems, refs = _systems(slice(0, 30))
+    systems.update({f"{name} again": [h.upper() for h in hyps] for name, hyps in systems.items()})
+    metrics = {"bleu": create_metric("bleu")}
+    stats = {s: {"bleu": metrics["bleu"].statistics(hyps, [(r,) for r in refs])} for s, hyps in systems.items()}
+    together = approximate_randomization(stats, list(systems), metrics, 100, 3)
+    monkeypatch.setattr(paired, "GROUP_ELEMENTS", 1)  # one system at a time
+    assert approximate_randomization(stats, list(systems), metrics, 100, 3) == together and len(together) == 28
