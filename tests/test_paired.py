@@ -207,3 +207,22 @@ def test_the_p_values_do_not_depend_on_how_many_systems_are_scored_at_once(monke
     together = approximate_randomization(stats, list(systems), metrics, 100, 3)
     monkeypatch.setattr(paired, "GROUP_ELEMENTS", 1)  # one system at a time
     assert approximate_randomization(stats, list(systems), metrics, 100, 3) == together and len(together) == 28
+
+
+def test_two_systems_with_the_same_rows_differ_in_no_trial():
+    metric = create_metric("bleu")
+    hyps, refs = _systems(slice(0, 20))
+    stats = metric.statistics(next(iter(hyps.values())), [(r,) for r in refs])
+    found = approximate_randomization({"a": {"bleu": stats}, "b": {"bleu": stats.copy()}}, ["a", "b"], {"bleu": metric},
+                                      100, 1)
+    assert found == {("a", "b"): {"bleu": (0.0, 1 / 101)}}
+
+
+def test_column_sums_past_float32s_integers_are_summed_in_float64_however_small_each_row():
+    from auto_challenge_sets.scoring.paired import _swapped_sums
+
+    swap = coins(8000, 4, 2)
+    counts = [np.full((8000, 2), 6000, dtype=np.int64), np.zeros((8000, 2), dtype=np.int64)]  # 24e6 > 2**24 a trial
+    counts[0][::2] += 1
+    sums = _swapped_sums(lambda dtype: swap.T.astype(dtype), counts)
+    assert sums[:, 0].T.tolist() == (swap.astype(np.int64) @ counts[0]).tolist()
