@@ -13,6 +13,7 @@ from auto_challenge_sets.scoring.length_baseline import sample_length_matched, s
 from auto_challenge_sets.scoring.metrics import AveragedMetric, create_metric
 
 from conftest import shared_path
+from toy_dataset import corpus
 
 HYP = ["the cat sat on the mat", "he gave the plan up", "a b c d", "Das Haus ist rot", "x y z", "one two"]
 REF = ["the cat is on the mat", "he gave up the plan", "a b c e", "das Haus ist blau", "x z y", "one two"]
@@ -32,23 +33,32 @@ def _one_system(metrics: dict, hyps: list, references: list, jobs: int) -> dict:
     return rows
 
 
-@pytest.mark.shared
-def test_rows_in_parallel_equal_rows_in_one_process(monkeypatch):
-    wmt = shared_path("data", "wmt21")
-    hyps = (wmt / "system-outputs" / "newstest2021.de-en.hyp.Online-B.en").read_text(encoding="utf-8").splitlines()
-    refs_a = (wmt / "references" / "newstest2021.de-en.ref.A.en").read_text(encoding="utf-8").splitlines()
-    refs_b = (wmt / "references" / "newstest2021.de-en.ref.B.en").read_text(encoding="utf-8").splitlines()
-    references = list(zip(refs_a, refs_b))[:301]
+def _parallel_equals_serial(monkeypatch, hyps: list, references: list) -> None:
     metrics = _metrics("bleu", "chrf", "ribes", "ter")
-    one = _one_system(metrics, hyps[:301], references, 1)
+    one = _one_system(metrics, hyps, references, 1)
     monkeypatch.setattr(kernel, "PARALLEL_ROWS", 100)  # 301 rows: three workers, uneven chunks
-    many = _one_system(metrics, hyps[:301], references, 3)
+    many = _one_system(metrics, hyps, references, 3)
     assert list(many) == list(metrics)
     for name in metrics:
         assert np.array_equal(one[name], many[name]), name
     monkeypatch.setattr(kernel, "BLOCK_ROWS", 64)  # one process, five blocks of rows
-    for name, rows in _one_system(metrics, hyps[:301], references, 1).items():
+    for name, rows in _one_system(metrics, hyps, references, 1).items():
         assert np.array_equal(one[name], rows), name
+
+
+def test_rows_in_parallel_equal_rows_in_one_process(monkeypatch):
+    toy = corpus()  # the toy's 90 lines four times over, a second reference in upper case
+    refs = (toy["refs"] * 4)[:301]
+    _parallel_equals_serial(monkeypatch, (toy["outputs"]["good"] * 4)[:301], [(r, r.upper()) for r in refs])
+
+
+@pytest.mark.shared
+def test_rows_of_a_wmt21_system_in_parallel_equal_rows_in_one_process(monkeypatch):
+    wmt = shared_path("data", "wmt21")
+    hyps = (wmt / "system-outputs" / "newstest2021.de-en.hyp.Online-B.en").read_text(encoding="utf-8").splitlines()
+    refs_a = (wmt / "references" / "newstest2021.de-en.ref.A.en").read_text(encoding="utf-8").splitlines()
+    refs_b = (wmt / "references" / "newstest2021.de-en.ref.B.en").read_text(encoding="utf-8").splitlines()
+    _parallel_equals_serial(monkeypatch, hyps[:301], list(zip(refs_a, refs_b))[:301])
 
 
 def test_draw_is_the_seeded_stream_and_counts_the_pool():

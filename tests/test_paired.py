@@ -226,3 +226,11 @@ def test_column_sums_past_float32s_integers_are_summed_in_float64_however_small_
     counts[0][::2] += 1
     sums = _swapped_sums(lambda dtype: swap.T.astype(dtype), counts)
     assert sums[:, 0].T.tolist() == (swap.astype(np.int64) @ counts[0]).tolist()
+
+
+def test_more_baselines_than_systems_is_every_pair():
+    systems, refs = _systems(slice(0, 20))
+    metrics = {"chrf": create_metric("chrf")}
+    stats = {s: {"chrf": metrics["chrf"].statistics(hyps, [(r,) for r in refs])} for s, hyps in systems.items()}
+    every = approximate_randomization(stats, list(systems), metrics, 50, 1)
+    assert approximate_randomization(stats, list(systems), metrics, 50, 1, baselines=len(systems) + 3) == every
