@@ -52,6 +52,31 @@ def test_rows_in_parallel_equal_rows_in_one_process(monkeypatch):
     _parallel_equals_serial(monkeypatch, (toy["outputs"]["good"] * 4)[:301], [(r, r.upper()) for r in refs])
 
 
+class _Blocks(AveragedMetric):
+    """Each hypothesis's number, and the blocks it was handed, with their sources."""
+
+    name, label = "blocks", "Blocks"
+    seen: list = []
+
+    def sentence_scores(self, hypotheses, references, sources=None):
+        type(self).seen.append((len(hypotheses), sources == [f"source {h}" for h in hypotheses]))
+        return np.array([float(h) for h in hypotheses])
+
+    def signature(self, nrefs):
+        return "blocks"
+
+
+@pytest.mark.parametrize(("block_rows", "blocks"), [(64, [60, 60, 60, 60, 61]), (200, [150, 151]), (301, [301])])
+def test_a_system_of_parallel_rows_is_cut_into_blocks_of_at_most_block_rows(monkeypatch, block_rows, blocks):
+    # PARALLEL_ROWS rows exactly (one job: the blocks run in this process, where they can be seen)
+    monkeypatch.setattr(kernel, "PARALLEL_ROWS", 301)
+    monkeypatch.setattr(kernel, "BLOCK_ROWS", block_rows)
+    monkeypatch.setattr(_Blocks, "seen", [])
+    hyps = [str(k) for k in range(301)]
+    (rows,) = kernel.systems_statistics({"b": _Blocks()}, [("s", hyps, [("r",)] * 301)], [f"source {h}" for h in hyps], 1)
+    assert _Blocks.seen == [(n, True) for n in blocks] and rows["b"].tolist() == list(range(301))
+
+
 @pytest.mark.shared
 def test_rows_of_a_wmt21_system_in_parallel_equal_rows_in_one_process(monkeypatch):
     wmt = shared_path("data", "wmt21")
