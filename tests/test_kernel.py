@@ -13,7 +13,7 @@ from auto_challenge_sets.scoring.length_baseline import sample_length_matched, s
 from auto_challenge_sets.scoring.metrics import AveragedMetric, create_metric
 
 from conftest import shared_path
-from toy_dataset import corpus
+import toy_dataset
 
 HYP = ["the cat sat on the mat", "he gave the plan up", "a b c d", "Das Haus ist rot", "x y z", "one two"]
 REF = ["the cat is on the mat", "he gave up the plan", "a b c e", "das Haus ist blau", "x z y", "one two"]
@@ -47,7 +47,7 @@ def _parallel_equals_serial(monkeypatch, hyps: list, references: list) -> None:
 
 
 def test_rows_in_parallel_equal_rows_in_one_process(monkeypatch):
-    toy = corpus()  # the toy's 90 lines four times over, a second reference in upper case
+    toy = toy_dataset.corpus()  # the toy's 90 lines four times over, a second reference in upper case
     refs = (toy["refs"] * 4)[:301]
     _parallel_equals_serial(monkeypatch, (toy["outputs"]["good"] * 4)[:301], [(r, r.upper()) for r in refs])
 
