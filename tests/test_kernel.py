@@ -12,8 +12,8 @@ from auto_challenge_sets.scoring.finite import MetricFailure
 from auto_challenge_sets.scoring.length_baseline import sample_length_matched, summarize
 from auto_challenge_sets.scoring.metrics import AveragedMetric, create_metric
 
-from conftest import shared_path
 import toy_dataset
+from conftest import shared_path
 
 HYP = ["the cat sat on the mat", "he gave the plan up", "a b c d", "Das Haus ist rot", "x y z", "one two"]
 REF = ["the cat is on the mat", "he gave up the plan", "a b c e", "das Haus ist blau", "x z y", "one two"]
