@@ -367,6 +367,19 @@ def test_hub_models_in_the_cache(tmp_path, monkeypatch):
     assert backend.model_fingerprint("acs-test/tiny") == "hub"
 
 
+def test_the_weights_and_their_sha256_are_found_in_a_folder_or_the_hub_cache(tmp_path, monkeypatch):
+    _hub_cache(tmp_path, monkeypatch)
+    aligner = SimalignAligner(model="acs-test/tiny")
+    assert aligner.provenance()["sha256"] is None  # cached without its weights (or in shards)
+    weights = tmp_path / "hub-cache" / "models--acs-test--tiny" / "snapshots" / "abc123" / "pytorch_model.bin"
+    weights.write_bytes(b"weights")
+    assert backend.model_weights("acs-test/tiny") == weights and backend.model_weights("acs-test/not-cached") is None
+    (tmp_path / "no-weights").mkdir()
+    assert backend.model_weights(str(tmp_path / "no-weights")) is None
+    record = aligner.provenance()  # a Hub name is kept whole
+    assert (record["model"], record["sha256"]) == ("acs-test/tiny", hashlib.sha256(b"weights").hexdigest())
+
+
 def test_env_flags(monkeypatch):
     from auto_challenge_sets.backends.hub import env_true
 
