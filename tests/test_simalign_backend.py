@@ -665,7 +665,7 @@ def test_edge_pairs_degrade_in_both_token_types(hand_model):
         assert links[1] and all(i != 1 for i, _ in links[1])
 
 
-def test_batches_go_to_the_device_without_a_transformers_warning(tiny_model, news_pairs):
+def test_batches_go_to_the_device_without_a_transformers_warning(hand_model):
     """Each batch is moved to the aligner's device: ``BatchEncoding.to(None)`` would leave it where
     it is on a CPU, but log "Attempting to cast a BatchEncoding to type None" once per batch."""
     import logging
@@ -681,7 +681,7 @@ def test_batches_go_to_the_device_without_a_transformers_warning(tiny_model, new
     library.addHandler(handler)
     library.setLevel(logging.WARNING)
     try:
-        links = get_aligner("simalign", model=tiny_model, layer=2, batch_size=8).align(news_pairs[:10])
+        links = get_aligner("simalign", model=hand_model, layer=2, batch_size=2).align(HAND_PAIRS)
     finally:
         library.removeHandler(handler)
         library.setLevel(level)
