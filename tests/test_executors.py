@@ -288,3 +288,13 @@ def test_a_shard_time_out_that_is_no_whole_number_of_seconds_is_named(monkeypatc
     work = ShardWork(CountingBackend, _run_counting)
     with pytest.raises(AcsError, match=f"^ACS_SHARD_SECONDS='{seconds}': give a whole number of seconds, at least 1$"):
         list(ProcessExecutor(jobs=2).map_shards(work, iter([(0, ["a"]), (1, ["b"])])))
+
+
+def test_a_shards_time_out_is_ten_minutes_and_five_seconds_an_item_unless_set(monkeypatch):
+    from auto_challenge_sets.pipeline.executors import _shard_seconds
+
+    monkeypatch.delenv("ACS_SHARD_SECONDS", raising=False)
+    assert _shard_seconds((3, ["a"] * 4)) == 620
+    for value, seconds in (("", 620), ("1", 1), ("90", 90)):
+        monkeypatch.setenv("ACS_SHARD_SECONDS", value)
+        assert _shard_seconds((3, ["a"] * 4)) == seconds
