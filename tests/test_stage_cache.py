@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import os
+import re
 from pathlib import Path
 
 import pytest
@@ -209,3 +211,23 @@ def test_a_shard_without_a_hash_holding_too_few_items_is_recomputed(tmp_path: Pa
     assert run_sharded(items, lambda b: seen.extend(b) or b, cache_dir=tmp_path, stage="parse", key={},
                        shard_size=2, progress=False) == items
     assert seen == ["a", "b"]
+
+
+def _die_at_b(shard: list[str]) -> list[str]:
+    if "b" in shard:
+        os._exit(3)  # a worker killed mid-shard
+    return shard
+
+
+def test_a_worker_lost_is_one_error_naming_the_stage_and_its_shards_and_a_rerun_resumes(tmp_path):
+    from auto_challenge_sets.errors import AcsError
+    from auto_challenge_sets.pipeline.executors import ProcessExecutor
+
+    with pytest.raises(AcsError) as lost:
+        run_sharded(["a", "b", "c"], _die_at_b, cache_dir=tmp_path, stage="parse", key={"k": 1}, shard_size=1,
+                    progress=False, executor=ProcessExecutor(jobs=2))
+    message = re.fullmatch(r"parse: a worker process died \(killed\?\) on (shards?) ([0-9, ]+) of 3; the finished shards "
+                           r"are kept: run the command again, it resumes at the unfinished ones", str(lost.value))
+    assert message, str(lost.value)
+    numbers = message.group(2).split(", ")
+    assert "2" in numbers and message.group(1) == "shard" + "s" * (len(numbers) > 1)
