@@ -189,8 +189,9 @@ class _Counted(AveragedMetric):
         return "counted"
 
 
-def test_the_trials_reach_a_metrics_vectorized_code_in_float64():
+def test_the_trials_reach_a_metrics_vectorized_code_in_float64(monkeypatch):
     # integer statistics are summed in float32 (exact below 2**23); the metric's own code expects float64
+    monkeypatch.setattr(_Counted, "seen", set())
     metric = _Counted()
     rows = [metric.statistics([" w" * (k % 5 + s) for k in range(20)], [("x",)] * 20) for s in range(3)]
     approximate_randomization({f"s{k}": {"c": r} for k, r in enumerate(rows)}, ["s0", "s1", "s2"], {"c": metric}, 50, 1)
@@ -211,8 +212,8 @@ def test_the_p_values_do_not_depend_on_how_many_systems_are_scored_at_once(monke
 
 def test_two_systems_with_the_same_rows_differ_in_no_trial():
     metric = create_metric("bleu")
-    hyps, refs = _systems(slice(0, 20))
-    stats = metric.statistics(next(iter(hyps.values())), [(r,) for r in refs])
+    systems, refs = _systems(slice(0, 20))
+    stats = metric.statistics(next(iter(systems.values())), [(r,) for r in refs])
     found = approximate_randomization({"a": {"bleu": stats}, "b": {"bleu": stats.copy()}}, ["a", "b"], {"bleu": metric},
                                       100, 1)
     assert found == {("a", "b"): {"bleu": (0.0, 1 / 101)}}

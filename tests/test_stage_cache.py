@@ -219,7 +219,7 @@ def _die_at_b(shard: list[str]) -> list[str]:
     return shard
 
 
-def test_a_worker_lost_is_one_error_naming_the_stage_and_its_shards_and_a_rerun_resumes(tmp_path):
+def test_a_worker_lost_is_one_error_naming_the_stage_and_its_shards(tmp_path):
     from auto_challenge_sets.errors import AcsError
     from auto_challenge_sets.pipeline.executors import ProcessExecutor
 
