@@ -180,11 +180,11 @@ def read_pool(folder: DatasetFolder, base_name: str, split: str, columns: list[s
     import pyarrow.parquet as pq
 
     needed = [*columns, *COLUMNS, UPOS]
-    try:  # from the footers
-        missing = [(path, c) for path in folder.files[base_name].get(split, ()) for c in needed
-                   if c not in pq.read_schema(path).names]
+    try:  # from the footers, each read once
+        schemas = [(path, set(pq.read_schema(path).names)) for path in folder.files[base_name].get(split, ())]
     except (pa.ArrowException, OSError):
-        missing = []  # unreadable: the read names the file
+        schemas = []  # unreadable: the read names the file
+    missing = [(path, c) for path, names in schemas for c in needed if c not in names]
     if missing:
         raise InputError(f"has no {missing[0][1]} column (built by an older acs): rebuild the dataset", missing[0][0])
     return folder.read(base_name, split, needed if targeted else columns)  # list columns: the slow part
